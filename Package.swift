@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Waves: one wave, two ways to animate it (redraw on the CPU every tick, or
+// rasterise once and slide a texture on the GPU), measured side by side.
+let package = Package(
+    name: "Waves",
+    products: [
+        .executable(name: "waves", targets: ["waves"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Pure Swift: scene contract, rasteriser, CPU backend, timing helpers.
+        .target(name: "WaveCore"),
+
+        // C libraries from the system, found through pkg-config.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CGL", pkgConfig: "gl", providers: [.apt(["libgl-dev"])]),
+        .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev"])]),
+        .systemLibrary(name: "CGLFW", pkgConfig: "glfw3", providers: [.apt(["libglfw3-dev"])]),
+        // stb_easy_font (Debian libstb-dev) compiled once behind a two-function C API.
+        .target(name: "CStbEasyFont"),
+        // Counts heap allocations made on a thread while counting is switched on.
+        .target(name: "CMallocCounter"),
+
+        .target(name: "WaveImageIO", dependencies: ["WaveCore", "CPNG"]),
+        .target(name: "WaveGL", dependencies: ["WaveCore", "CGL", "CEGL", "CGLFW", "CStbEasyFont"]),
+        .target(name: "WaveBench", dependencies: ["WaveCore", "WaveGL", "WaveImageIO", "CMallocCounter"]),
+        .executableTarget(
+            name: "waves",
+            dependencies: [
+                "WaveCore", "WaveImageIO", "WaveGL", "WaveBench",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Independent references and image comparison shared by the tests.
+        .target(name: "WaveTestSupport", dependencies: ["WaveCore", "WaveImageIO"], path: "Tests/WaveTestSupport"),
+        .testTarget(name: "WaveCoreTests", dependencies: ["WaveCore", "WaveImageIO", "WaveTestSupport"]),
+        .testTarget(name: "WaveImageIOTests", dependencies: ["WaveCore", "WaveImageIO", "WaveTestSupport"]),
+        .testTarget(name: "WaveGLTests", dependencies: ["WaveCore", "WaveGL", "WaveImageIO", "WaveTestSupport"]),
+        .testTarget(name: "WaveBenchTests", dependencies: ["WaveBench", "CMallocCounter", "WaveCore", "WaveTestSupport"]),
+        .testTarget(name: "WavesCLITests", dependencies: ["WaveCore", "WaveImageIO", "WaveTestSupport"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,42 @@
+import Foundation
+import WaveCore
+
+/// Checks made before any rendering, so a bad output path costs nothing and
+/// writes nothing.
+public enum OutputPaths {
+    /// The folder a file would be written into must exist and be writable.
+    public static func checkFile(_ path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try checkFolder(folder, for: path)
+    }
+
+    /// `folder` must exist, be a folder, and be writable.
+    public static func checkFolder(_ folder: String, for path: String? = nil) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw PNGError.missingFolder(path: path ?? folder)
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw PNGError.cannotWrite(path: path ?? folder, reason: "the folder is not writable")
+        }
+    }
+
+    /// frame-0000.png, frame-0001.png, ... (at least four digits).
+    public static func frameName(_ index: Int) -> String {
+        let digits = String(index)
+        return "frame-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".png"
+    }
+}
+
+/// Renders frames at the given times and writes each as a PNG.
+public enum FrameWriter {
+    public static func write(renderer: WaveRenderer, times: [Double], folder: String,
+                             progress: ((Int, Int) -> Void)? = nil) throws {
+        try OutputPaths.checkFolder(folder)
+        for (i, t) in times.enumerated() {
+            try renderer.draw(time: t)
+            try PNG.write(try renderer.readback(), to: folder + "/" + OutputPaths.frameName(i))
+            progress?(i + 1, times.count)
+        }
+    }
+}

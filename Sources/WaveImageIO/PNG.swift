@@ -1,0 +1,86 @@
+import CPNG
+import Foundation
+import WaveCore
+
+/// PNG files through libpng's simplified API (no setjmp; failures come back
+/// in `png_image.message`). RGBA8, no gamma or time chunks.
+public enum PNGError: Error, CustomStringConvertible, Equatable {
+    /// The folder to write into does not exist or is not a folder.
+    case missingFolder(path: String)
+    /// The file could not be created or written (permissions, disk full, ...).
+    case cannotWrite(path: String, reason: String)
+    /// The file could not be read or is not a PNG libpng can decode.
+    case cannotRead(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .missingFolder(path): "cannot write \(path): the folder does not exist"
+        case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
+        case let .cannotRead(path, reason): "cannot read \(path): \(reason)"
+        }
+    }
+}
+
+public enum PNG {
+    /// Writes `image` to `path` atomically: into a temporary file in the same
+    /// folder, then renamed into place, so no reader ever sees a partial PNG.
+    public static func write(_ image: RGBAImage, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw PNGError.missingFolder(path: path)
+        }
+        let temporary = folder + "/." + url.lastPathComponent + ".\(getpid()).partial"
+        var png = makeImage(width: image.width, height: image.height)
+        let ok = image.pixels.withUnsafeBytes { bytes in
+            png_image_write_to_file(&png, temporary, 0, bytes.baseAddress, Int32(image.width * 4), nil)
+        }
+        if ok == 0 {
+            let reason = message(of: &png)
+            unlink(temporary)
+            throw PNGError.cannotWrite(path: path, reason: errno == EACCES ? "permission denied" : reason)
+        }
+        if rename(temporary, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw PNGError.cannotWrite(path: path, reason: reason)
+        }
+    }
+
+    /// Reads any PNG libpng understands, converted to RGBA8 rows top to bottom.
+    public static func read(from path: String) throws -> RGBAImage {
+        var png = png_image()
+        png.version = UInt32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_file(&png, path) != 0 else {
+            throw PNGError.cannotRead(path: path, reason: message(of: &png))
+        }
+        png.format = WAVES_PNG_FORMAT_RGBA
+        let width = Int(png.width), height = Int(png.height)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let ok = pixels.withUnsafeMutableBytes { bytes in
+            png_image_finish_read(&png, nil, bytes.baseAddress, Int32(width * 4), nil)
+        }
+        guard ok != 0 else {
+            let reason = message(of: &png)
+            png_image_free(&png)
+            throw PNGError.cannotRead(path: path, reason: reason)
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    private static func makeImage(width: Int, height: Int) -> png_image {
+        var png = png_image()
+        png.version = UInt32(PNG_IMAGE_VERSION)
+        png.width = UInt32(width)
+        png.height = UInt32(height)
+        png.format = WAVES_PNG_FORMAT_RGBA
+        return png
+    }
+
+    private static func message(of png: inout png_image) -> String {
+        withUnsafeBytes(of: &png.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

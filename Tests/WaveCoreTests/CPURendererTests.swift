@@ -1,0 +1,141 @@
+import WaveCore
+import WaveTestSupport
+import XCTest
+
+final class CPURendererTests: XCTestCase {
+    private func render(_ scene: Scene, at time: Double) throws -> RGBAImage {
+        let renderer = CPURenderer()
+        try renderer.prepare(scene: scene)
+        try renderer.draw(time: time)
+        return try renderer.readback()
+    }
+
+    private func scene(_ w: Int, _ h: Int, _ configure: (inout Scene) -> Void = { _ in }) -> Scene {
+        var s = Scene(width: w, height: h)
+        configure(&s)
+        return s
+    }
+
+    // MARK: Coverage against the formula
+
+    func testCoverageMatchesNumericalIntegration() throws {
+        let cases: [(String, Scene, Double)] = [
+            ("default", scene(160, 48), 0),
+            ("steep-5-cycles-fractional", scene(97, 61) { $0.wave.amplitude = 0.45; $0.wave.cycles = 5 }, 0.1234),
+            ("seven-cells-right", scene(120, 90) {
+                $0.cellCount = 7; $0.wave.amplitude = 0.3; $0.wave.cycles = 2; $0.wave.direction = .right
+            }, 0.37),
+            ("translucent", scene(64, 64) {
+                $0.wave.color = RGBA8(255, 0, 0, 128); $0.background = RGBA8(0, 255, 0, 192)
+                $0.wave.baseline = 0.2; $0.wave.amplitude = 0.45
+            }, 0.61),
+            ("clipped-at-top", scene(80, 40) { $0.wave.baseline = 0; $0.wave.amplitude = 0.5; $0.wave.period = 3 }, 1.7),
+            ("snapped", scene(100, 30) { $0.snapToPixel = true; $0.cellCount = 3; $0.wave.cycles = 3 }, 0.4321),
+            ("tall-one-cycle", scene(40, 200) { $0.wave.amplitude = 0.45 }, 0.05),
+        ]
+        for (name, scene, time) in cases {
+            let actual = try render(scene, at: time)
+            let expected = Reference.render(scene, time: time)
+            assertImagesMatch(actual, expected, mean: 0.5, max: 8, name: "cpu-coverage-\(name)")
+        }
+    }
+
+    // MARK: Time
+
+    func testFramesOnePeriodApartAreIdentical() throws {
+        let s = scene(120, 40) { $0.wave.period = 2.5; $0.wave.cycles = 2; $0.cellCount = 2 }
+        for t in [0.0, 0.3, 1.77] {
+            XCTAssertEqual(try render(s, at: t), try render(s, at: t + 2.5), "t = \(t)")
+        }
+    }
+
+    func testNegativeTimesFollowTheSameRule() throws {
+        let s = scene(100, 30)
+        XCTAssertEqual(try render(s, at: -0.25), try render(s, at: 0.75))
+    }
+
+    func testCurveIsContinuousAcrossTheWrap() throws {
+        let s = scene(90, 60) { $0.wave.amplitude = 0.4; $0.wave.cycles = 3 }
+        let image = try render(s, at: 0.2)
+        // Filled height of each column, from its coverage.
+        func filled(_ x: Int) -> Double {
+            (0..<image.height).reduce(0.0) { sum, y in
+                sum + Double(Int(image[x, y].b) - Int(s.background.b)) / Double(Int(s.wave.color.b) - Int(s.background.b))
+            }
+        }
+        let heights = (0..<s.width).map(filled)
+        let steepestInside = zip(heights, heights.dropFirst()).map { abs($0 - $1) }.max()!
+        XCTAssertLessThanOrEqual(abs(heights[s.width - 1] - heights[0]), steepestInside + 0.05,
+                                 "the wave jumps where the right edge meets the left")
+    }
+
+    func testWholePixelOffsetIsTheFirstFrameShiftedLeft() throws {
+        for (cells, direction) in [(1, Direction.left), (7, .left), (3, .right)] {
+            let s = scene(128, 56) { $0.cellCount = cells; $0.wave.direction = direction; $0.wave.amplitude = 0.4 }
+            let first = try render(s, at: 0)
+            for shift in [1, 13, 127] {
+                // u = shift pixels (leftwards) or -shift (rightwards).
+                let t = Double(shift) / Double(s.width) * s.wave.period
+                let frame = try render(s, at: t)
+                let u = direction == .left ? shift : -shift
+                var expected = first
+                for y in 0..<s.height {
+                    for x in 0..<s.width {
+                        expected[x, y] = first[((x + u) % s.width + s.width) % s.width, y]
+                    }
+                }
+                if frame != expected {
+                    assertImagesMatch(frame, expected, mean: 0, max: 0, name: "cpu-shift-\(cells)-\(direction)-\(shift)")
+                }
+            }
+        }
+    }
+
+    func testSnappingRoundsTheOffset() {
+        var s = scene(100, 10)
+        s.snapToPixel = true
+        XCTAssertEqual(s.contentOffset(at: 0.123), 12)
+        XCTAssertEqual(s.contentOffset(at: 0.126), 13)
+        s.wave.direction = .right
+        XCTAssertEqual(s.contentOffset(at: 0.126), -13)
+        s.snapToPixel = false
+        XCTAssertEqual(s.contentOffset(at: 0.25), -25, accuracy: 1e-12)
+    }
+
+    // MARK: Cells
+
+    func testCellsTileTheImageExactly() {
+        for (h, n) in [(90, 7), (80, 80), (1000, 999), (13, 5), (80_000, 1000)] {
+            let s = scene(10, h) { $0.cellCount = n }
+            var owner = [Int](repeating: -1, count: h)
+            for k in 0..<n {
+                let rows = s.cellRows(k)
+                XCTAssertFalse(rows.isEmpty, "cell \(k) of \(n) in \(h) rows has no row")
+                for r in rows {
+                    XCTAssertEqual(owner[r], -1, "row \(r) shared by cells \(owner[r]) and \(k)")
+                    owner[r] = k
+                }
+            }
+            XCTAssertFalse(owner.contains(-1), "a row belongs to no cell (\(h) rows, \(n) cells)")
+        }
+    }
+
+    // MARK: Validation
+
+    func testInvalidScenesNameTheParameter() {
+        func parameter(_ configure: (inout Scene) -> Void) -> String? {
+            var s = Scene(width: 100, height: 50)
+            configure(&s)
+            do { try s.validate(); return nil } catch let e as SceneError { return e.parameter } catch { return "?" }
+        }
+        XCTAssertNil(parameter { _ in })
+        XCTAssertEqual(parameter { $0.wave.amplitude = 0.6 }, "amplitude")
+        XCTAssertEqual(parameter { $0.wave.baseline = -0.1 }, "baseline")
+        XCTAssertEqual(parameter { $0.wave.cycles = 0 }, "cycles")
+        XCTAssertEqual(parameter { $0.wave.period = 0 }, "period")
+        XCTAssertEqual(parameter { $0.wave.period = .infinity }, "period")
+        XCTAssertEqual(parameter { $0.cellCount = 51 }, "cells")
+        XCTAssertEqual(parameter { $0.width = 0 }, "size")
+        XCTAssertEqual(parameter { $0.width = 16385 }, "size")
+    }
+}

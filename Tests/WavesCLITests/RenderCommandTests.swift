@@ -1,0 +1,89 @@
+import Foundation
+import WaveCore
+import WaveImageIO
+import WaveTestSupport
+import XCTest
+
+final class RenderCommandTests: XCTestCase {
+    private var folder: String!
+
+    override func setUpWithError() throws { folder = try WavesBinary.temporaryFolder() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+
+    private func files() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
+    }
+
+    func testRendersTheDocumentedExampleMatchingTheCPURenderer() throws {
+        let r = try WavesBinary.run(["render", "--backend", "cpu", "--scene", "sine", "--size", "800x200",
+                                     "--time", "0.25", "--out", "wave.png"], in: folder)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let written = try PNG.read(from: folder + "/wave.png")
+        let renderer = CPURenderer()
+        try renderer.prepare(scene: Scene(width: 800, height: 200))
+        try renderer.draw(time: 0.25)
+        XCTAssertEqual(written, try renderer.readback())
+    }
+
+    func testEveryOptionReachesTheScene() throws {
+        let r = try WavesBinary.run(["render", "--backend", "cpu", "--size", "90x60", "--time", "0.3",
+                                     "--amplitude", "0.4", "--baseline", "0.6", "--cycles", "3", "--period", "2",
+                                     "--cells", "3", "--direction", "right", "--color", "#FF000080",
+                                     "--background", "#00FF00", "--snap", "--out", "w.png"], in: folder)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var s = Scene(width: 90, height: 60)
+        s.wave.amplitude = 0.4; s.wave.baseline = 0.6; s.wave.cycles = 3; s.wave.period = 2
+        s.cellCount = 3; s.wave.direction = .right; s.wave.color = RGBA8(255, 0, 0, 128)
+        s.background = RGBA8(0, 255, 0); s.snapToPixel = true
+        assertImagesMatch(try PNG.read(from: folder + "/w.png"), Reference.render(s, time: 0.3),
+                          mean: 0.5, max: 8, name: "cli-all-options")
+    }
+
+    func testFramesWritesANumberedSequence() throws {
+        let r = try WavesBinary.run(["render", "--backend", "cpu", "--size", "40x20", "--frames", "3",
+                                     "--fps", "10", "--time", "0.5", "--out", "."], in: folder)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(files(), ["frame-0000.png", "frame-0001.png", "frame-0002.png"])
+        let renderer = CPURenderer()
+        try renderer.prepare(scene: Scene(width: 40, height: 20))
+        try renderer.draw(time: 0.7)
+        XCTAssertEqual(try PNG.read(from: folder + "/frame-0002.png"), try renderer.readback())
+    }
+
+    /// Every bad input: its status, one line naming the option, nothing written.
+    func testBadInputGivesOneLineAndStatusAndWritesNothing() throws {
+        let cases: [([String], Int32, String)] = [
+            (["--size", "0x5"], 64, "--size"), (["--size", "-3x5"], 64, "--size"), (["--size", "wide"], 64, "--size"),
+            (["--size", "16385x10"], 64, "16384"), (["--size", "10x20000"], 64, "--size"),
+            (["--cycles", "1.5"], 64, "seam"), (["--cycles", "0"], 64, "seam"),
+            (["--amplitude", "0.51"], 64, "--amplitude"), (["--amplitude", "-0.1"], 64, "--amplitude"),
+            (["--baseline", "1.2"], 64, "--baseline"), (["--period", "0"], 64, "--period"),
+            (["--period", "-2"], 64, "--period"), (["--period", "inf"], 64, "--period"),
+            (["--time", "nan"], 64, "--time"), (["--time", "inf"], 64, "--time"),
+            (["--cells", "0"], 64, "--cells"), (["--cells", "201"], 64, "--cells"),
+            (["--scene", "square"], 64, "--scene"), (["--backend", "vulkan"], 64, "--backend"),
+            (["--color", "blue"], 64, "--color"), (["--background", "#12345"], 64, "--background"),
+            (["--direction", "up"], 64, "--direction"), (["--frames", "0"], 64, "--frames"),
+            (["--fps", "0"], 64, "--fps"),
+            (["--out", "missing/wave.png"], 73, "missing/wave.png"),
+            (["--frames", "2", "--out", "missing"], 73, "missing"),
+        ]
+        for (arguments, status, mention) in cases {
+            let r = try WavesBinary.run(["render", "--backend", "cpu"] + arguments, in: folder)
+            XCTAssertEqual(r.status, status, "\(arguments): \(r.stderr)")
+            let lines = r.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, "\(arguments) printed \(lines.count) lines: \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(mention), "\(arguments): '\(r.stderr)' does not mention \(mention)")
+            XCTAssertFalse(r.stderr.contains("Fatal") || r.stderr.contains("Stack"), r.stderr)
+            XCTAssertEqual(files(), [], "\(arguments) wrote something")
+        }
+    }
+
+    /// /proc refuses new files even to root; the status is 73 and nothing is left.
+    func testUnwritableFolderIsStatus73() throws {
+        let r = try WavesBinary.run(["render", "--backend", "cpu", "--size", "8x8", "--out", "/proc/wave.png"], in: folder)
+        XCTAssertEqual(r.status, 73, r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/proc/wave.png"))
+    }
+}
