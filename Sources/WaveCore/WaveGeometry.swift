@@ -28,7 +28,9 @@ public struct WaveGeometry {
     /// The largest error allowed between the straight segments and the curve, in pixels.
     public static let flatteningTolerance = 0.04
 
-    public init(scene: Scene) {
+    /// `phaseOverride` (cycles) replaces every cell's phase: the GL backend
+    /// uses it to draw one cell picture at a given fractional shift.
+    public init(scene: Scene, phaseOverride: Double? = nil) {
         self.scene = scene
         let tallest = (0..<scene.cellCount).lazy.map { scene.cellRows($0).count }.max() ?? 1
         subdivisions = Self.subdivisions(scene: scene, cellHeight: tallest)
@@ -37,7 +39,7 @@ public struct WaveGeometry {
         cosTable = (0..<d).map { cos(2 * Double.pi * Double($0) / Double(d)) }
         cells = (0..<scene.cellCount).map { k in
             let rows = scene.cellRows(k)
-            let phase = scene.cellPhase(k)
+            let phase = phaseOverride ?? scene.cellPhase(k)
             return Cell(top: Double(rows.lowerBound), height: Double(rows.count),
                         sinPhase: sin(2 * Double.pi * phase), cosPhase: cos(2 * Double.pi * phase),
                         phase: phase)

@@ -26,7 +26,12 @@ public enum BackendFactory {
         }
     }
 
+    /// A headless GL renderer; any failure becomes `unavailable` with the driver's reason.
     static func makeGL() throws -> WaveRenderer {
-        throw RendererError.unavailable(.gl, reason: "this build has no GL backend yet")
+        do {
+            return try GLRenderer()
+        } catch {
+            throw RendererError.unavailable(.gl, reason: "\(error)")
+        }
     }
 }

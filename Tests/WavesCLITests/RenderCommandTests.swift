@@ -87,3 +87,43 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: "/proc/wave.png"))
     }
 }
+
+/// The GL backend from the command line, and what happens where GL cannot start.
+final class RenderBackendTests: XCTestCase {
+    /// glvnd with no vendor library: what a machine without any GL driver sees.
+    private let noGL: [String: String?] = ["__EGL_VENDOR_LIBRARY_FILENAMES": "/nonexistent/none.json"]
+
+    func testGLBackendWritesTheSamePNGAsCPUAtWholePixelOffsets() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let common = ["render", "--size", "300x120", "--cells", "4", "--cycles", "2", "--time", "0.1"]
+        let gl = try WavesBinary.run(common + ["--backend", "gl", "--out", "gl.png"], in: folder)
+        if gl.status == 69 {
+            _ = try GLRequirement.need("waves render --backend gl") { throw RendererError.unavailable(.gl, reason: gl.stderr) }
+        }
+        XCTAssertEqual(gl.status, 0, gl.stderr)
+        XCTAssertEqual(try WavesBinary.run(common + ["--backend", "cpu", "--out", "cpu.png"], in: folder).status, 0)
+        assertImagesMatch(try PNG.read(from: folder + "/gl.png"), try PNG.read(from: folder + "/cpu.png"),
+                          mean: 1, max: 1, name: "cli-gl-vs-cpu")
+    }
+
+    func testGLWithoutAContextIsStatus69WithTheReasonAndWritesNothing() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try WavesBinary.run(["render", "--backend", "gl", "--out", "w.png"], in: folder, environment: noGL)
+        XCTAssertEqual(r.status, 69, r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("EGL") || r.stderr.contains("GL"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/w.png"))
+    }
+
+    func testAutoFallsBackToTheCPUWithOneLineSayingWhy() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try WavesBinary.run(["render", "--size", "64x32", "--out", "w.png"], in: folder, environment: noGL)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("using the CPU backend"), r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/w.png"))
+    }
+}

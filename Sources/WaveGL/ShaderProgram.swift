@@ -1,0 +1,67 @@
+import CGL
+
+/// A linked GL program built from two embedded `Shaders/` files. Compile and
+/// link failures throw with the driver's info log.
+public final class ShaderProgram {
+    public let id: GLuint
+    public let name: String
+
+    public init(vertex: String, fragment: String) throws {
+        name = "\(vertex) + \(fragment)"
+        let vs = try Self.compile(vertex, type: GLenum(GL_VERTEX_SHADER))
+        defer { glDeleteShader(vs) }
+        let fs = try Self.compile(fragment, type: GLenum(GL_FRAGMENT_SHADER))
+        defer { glDeleteShader(fs) }
+        id = glCreateProgram()
+        glAttachShader(id, vs)
+        glAttachShader(id, fs)
+        glLinkProgram(id)
+        var ok: GLint = 0
+        glGetProgramiv(id, GLenum(GL_LINK_STATUS), &ok)
+        if ok == GL_FALSE {
+            let log = Self.log(id, glGetProgramiv, glGetProgramInfoLog)
+            glDeleteProgram(id)
+            throw GLError.link(program: name, log: log)
+        }
+    }
+
+    deinit { glDeleteProgram(id) }
+
+    /// The location of a uniform (-1 if the linker dropped it).
+    public func uniform(_ name: String) -> GLint { glGetUniformLocation(id, name) }
+
+    /// Every shader the project has, by file name.
+    public static var sources: [String: String] { EmbeddedShaders.files }
+
+    static func compile(_ file: String, type: GLenum) throws -> GLuint {
+        guard let source = EmbeddedShaders.files[file] else {
+            throw GLError.shader(name: file, log: "no such file in Shaders/ (run 'make shaders')")
+        }
+        let shader = glCreateShader(type)
+        source.withCString { text in
+            var pointer: UnsafePointer<GLchar>? = text
+            glShaderSource(shader, 1, &pointer, nil)
+        }
+        glCompileShader(shader)
+        var ok: GLint = 0
+        glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &ok)
+        if ok == GL_FALSE {
+            let log = Self.log(shader, glGetShaderiv, glGetShaderInfoLog)
+            glDeleteShader(shader)
+            throw GLError.shader(name: file, log: log)
+        }
+        return shader
+    }
+
+    private static func log(
+        _ object: GLuint,
+        _ getParameter: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+        _ getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void
+    ) -> String {
+        var length: GLint = 0
+        getParameter(object, GLenum(GL_INFO_LOG_LENGTH), &length)
+        var buffer = [GLchar](repeating: 0, count: Int(max(length, 1)))
+        getLog(object, GLsizei(buffer.count), nil, &buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,121 @@
+import CGL
+import WaveCore
+import WaveGL
+import WaveTestSupport
+import XCTest
+
+/// Every scene through both strategies, compared (the Skia DM model).
+final class GLRendererTests: XCTestCase {
+    /// One headless context for the whole suite.
+    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
+
+    private func glRenderer() throws -> GLRenderer {
+        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
+        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
+    }
+
+    private func frames(_ scene: Scene, _ times: [Double]) throws -> (gl: [RGBAImage], cpu: [RGBAImage]) {
+        let gl = try glRenderer()
+        let cpu = CPURenderer()
+        try gl.prepare(scene: scene)
+        try cpu.prepare(scene: scene)
+        var glFrames: [RGBAImage] = [], cpuFrames: [RGBAImage] = []
+        for t in times {
+            try gl.draw(time: t)
+            XCTAssertEqual(pendingGLErrors(), [], "GL errors after drawing t = \(t)")
+            glFrames.append(try gl.readback())
+            try cpu.draw(time: t)
+            cpuFrames.append(try cpu.readback())
+        }
+        return (glFrames, cpuFrames)
+    }
+
+    private var sevenCells: Scene {
+        var s = Scene(width: 280, height: 140)
+        s.cellCount = 7
+        s.wave.amplitude = 0.35
+        s.wave.cycles = 2
+        return s
+    }
+
+    func testGLEqualsCPUAtWholePixelOffsets() throws {
+        for scene in [Scene(width: 800, height: 200), sevenCells] {
+            let w = Double(scene.width)
+            let times = [0, 1, 17, 399, scene.width - 1].map { Double($0) / w * scene.wave.period }
+            let (gl, cpu) = try frames(scene, times)
+            for i in times.indices {
+                assertImagesMatch(gl[i], cpu[i], mean: 1, max: 1, name: "gl-vs-cpu-\(scene.cellCount)cells-\(i)")
+            }
+        }
+    }
+
+    func testGLEqualsCPUWithSnapAtFractionalTimes() throws {
+        for var scene in [Scene(width: 800, height: 200), sevenCells] {
+            scene.snapToPixel = true
+            let times = [0.0123, 0.3337, 0.77777, 2.5]
+            let (gl, cpu) = try frames(scene, times)
+            for i in times.indices {
+                assertImagesMatch(gl[i], cpu[i], mean: 1, max: 1, name: "gl-vs-cpu-snap-\(scene.cellCount)cells-\(i)")
+            }
+        }
+    }
+
+    func testRightwardTravelAndTallPagedScenesMatchTheCPU() throws {
+        var right = sevenCells
+        right.wave.direction = .right
+        // 20,000 rows is more than one render target on most drivers: drawn in pages.
+        var tall = Scene(width: 64, height: 20_000)
+        tall.cellCount = 250
+        tall.wave.amplitude = 0.4
+        for scene in [right, tall] {
+            let t = 5.0 / Double(scene.width) * scene.wave.period
+            let (gl, cpu) = try frames(scene, [t])
+            assertImagesMatch(gl[0], cpu[0], mean: 1, max: 1, name: "gl-vs-cpu-\(scene.height)rows-\(scene.wave.direction)")
+        }
+    }
+
+    func testNoSeamAcrossTheWrap() throws {
+        let scene = sevenCells
+        let p = scene.wave.period, w = Double(scene.width)
+        // One period apart: identical. One pixel before the wrap and at it: a one-pixel shift.
+        let (gl, _) = try frames(scene, [0.3, 0.3 + p, (w - 1) / w * p, p])
+        XCTAssertEqual(gl[0], gl[1], "frames one period apart differ")
+        let before = gl[2], after = gl[3]
+        var shifted = before
+        for y in 0..<before.height {
+            for x in 0..<before.width { shifted[x, y] = before[(x + 1) % before.width, y] }
+        }
+        assertImagesMatch(after, shifted, mean: 0, max: 1, name: "gl-wrap-step")
+    }
+
+    func testSnappingChangesFractionalFramesAndMatchesTheCPU() throws {
+        var scene = Scene(width: 400, height: 120)
+        scene.wave.amplitude = 0.45
+        scene.wave.cycles = 3
+        let t = 0.3712 // u = 148.48 pixels
+        let (unsnapped, _) = try frames(scene, [t])
+        scene.snapToPixel = true
+        let (snapped, cpu) = try frames(scene, [t])
+        let d = ImageComparison.difference(unsnapped[0], snapped[0])
+        XCTAssertGreaterThan(d.maxAbsolute, 8, "snapping made no visible difference at a fractional offset")
+        assertImagesMatch(snapped[0], cpu[0], mean: 1, max: 1, name: "gl-snapped-vs-cpu")
+    }
+
+    func testCellsSharingAPictureShareALayer() throws {
+        let gl = try glRenderer()
+        var scene = Scene(width: 320, height: 80 * 100)
+        scene.cellCount = 100
+        try gl.prepare(scene: scene)
+        // Phase k/100 of 320 px is 3.2k px: fractions k*320 mod 100 take 5 values.
+        XCTAssertEqual(gl.layer.layerCount, 5)
+    }
+
+    func testFrameDrawsNoGLErrorsAndReportsARenderer() throws {
+        let gl = try glRenderer()
+        try gl.prepare(scene: Scene(width: 64, height: 32))
+        for t in stride(from: 0.0, to: 1, by: 0.1) { try gl.draw(time: t) }
+        XCTAssertEqual(pendingGLErrors(), [])
+        XCTAssertFalse(gl.rendererName.isEmpty)
+        XCTAssertNotEqual(gl.rendererName, "unknown")
+    }
+}

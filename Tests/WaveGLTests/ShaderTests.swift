@@ -1,0 +1,38 @@
+import Foundation
+import WaveGL
+import WaveTestSupport
+import XCTest
+
+final class ShaderTests: XCTestCase {
+    private var shaderFolder: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Shaders")
+    }
+
+    func testEmbeddedShadersMatchTheShadersFolder() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: shaderFolder.path).filter { $0.hasSuffix(".glsl") }
+        XCTAssertEqual(Set(files), Set(ShaderProgram.sources.keys), "run 'make shaders'")
+        for file in files {
+            let onDisk = try String(contentsOf: shaderFolder.appendingPathComponent(file), encoding: .utf8)
+            XCTAssertEqual(ShaderProgram.sources[file].map { $0 + "\n" }, onDisk, "\(file) is out of date: run 'make shaders'")
+        }
+    }
+
+    func testEveryProgramCompilesAndLinks() throws {
+        let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
+        defer { withExtendedLifetime(context) {} }
+        let stems = Set(ShaderProgram.sources.keys.map { $0.components(separatedBy: ".")[0] })
+        XCTAssertFalse(stems.isEmpty)
+        for stem in stems.sorted() {
+            XCTAssertNoThrow(try ShaderProgram(vertex: "\(stem).vert.glsl", fragment: "\(stem).frag.glsl"))
+        }
+    }
+
+    func testACompileErrorCarriesTheInfoLog() throws {
+        let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
+        defer { withExtendedLifetime(context) {} }
+        XCTAssertThrowsError(try ShaderProgram(vertex: "wave.vert.glsl", fragment: "missing.frag.glsl")) { error in
+            XCTAssertTrue("\(error)".contains("missing.frag.glsl"), "\(error)")
+        }
+    }
+}
