@@ -4,21 +4,93 @@ import WaveCore
 import WaveGL
 import WaveImageIO
 
+extension DemoLayout: ExpressibleByArgument {}
+
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Show the two strategies side by side (until the window lands: render the default scene to a PNG)."
+        abstract: "Both strategies side by side in one window, on one clock, with their live costs.",
+        discussion: """
+            Keys: Space pause/resume, Up/Down cells (1 ... 1000), S pixel snapping, Esc or Q quit.
+            With no display, renders the comparison headless to a PNG and prints its figures.
+            """
     )
 
-    @Option(help: "Where to write the picture.")
-    var out = "waves-demo.png"
+    @Option(help: "both (CPU left, GL right), cpu or gl (one strategy full width).")
+    var backend: DemoLayout = .both
+
+    @Option(help: "Window size WxH in pixels.", transform: parseSize)
+    var size = PixelSize(width: 1280, height: 720)
+
+    @Option(parsing: .unconditional, help: "Quit after this many seconds.")
+    var duration: Double?
+
+    @Option(help: "Save the last frame of the whole window to this PNG (headless: where the picture goes).")
+    var screenshot: String?
+
+    @Option(parsing: .unconditional, help: "Scene time in seconds to start from.")
+    var time: Double = 0
+
+    @Flag(help: "Start paused (Space resumes).")
+    var paused = false
+
+    @Flag(help: "Skip the window: render the comparison headless to a PNG.")
+    var headless = false
+
+    @OptionGroup var sceneOptions: SceneOptions
 
     func run() throws {
-        try OutputPaths.checkFile(out)
-        let renderer = CPURenderer()
-        try renderer.prepare(scene: Scene(width: 800, height: 200))
-        try renderer.draw(time: 0.25)
-        try PNG.write(try renderer.readback(), to: out)
-        print("wrote \(out): the default scene at t = 0.25 s, drawn by the CPU strategy")
+        let size = try size.validated()
+        try checkFinite(time, option: "--time")
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw UsageError(option: "--duration", value: "\(duration)", accepted: "a positive number of seconds")
+        }
+        let picture = screenshot ?? (headless ? "waves-demo.png" : nil)
+        if let picture { try OutputPaths.checkFile(picture) }
+        // The scene of one half (or the whole width for one strategy).
+        var scene = try sceneOptions.makeScene(width: backend == .both ? max(1, size.width / 2) : size.width,
+                                               height: size.height)
+        scene.width = size.width // the window's size; the view splits it
+        let options = ComparisonWindow.Options(scene: scene, layout: backend, startTime: time, paused: paused,
+                                               duration: duration, wantsScreenshot: picture != nil)
+        if !headless {
+            do {
+                let window = try ComparisonWindow(options: options)
+                print("waves demo: \(window.renderer); Space pause, Up/Down cells, S snap, Esc/Q quit")
+                let outcome = try window.run()
+                print(outcome.summary)
+                if let picture, let image = outcome.screenshot {
+                    try PNG.write(image, to: picture)
+                    print("screenshot: \(picture)")
+                }
+                return
+            } catch let error as GLContextError {
+                printError("waves: \(error); rendering the comparison headless instead")
+            }
+        }
+        try renderHeadless(options, to: picture ?? "waves-demo.png")
+    }
+
+    private func renderHeadless(_ options: ComparisonWindow.Options, to path: String) throws {
+        try OutputPaths.checkFile(path)
+        do {
+            let outcome = try HeadlessComparison.render(options: options)
+            try PNG.write(outcome.image, to: path)
+            print("wrote \(path): the comparison at t = \(options.startTime) s, headless on \(outcome.renderer)")
+            print("measured over \(outcome.frames) frames: \(outcome.summary)")
+        } catch let error as GLContextError {
+            // No GL at all: the CPU strategy alone still makes the picture.
+            printError("waves: \(error); drawing the CPU strategy alone")
+            var scene = options.scene
+            scene.width = options.layout == .both ? max(1, scene.width / 2) : scene.width
+            let cpu = CPURenderer()
+            try cpu.prepare(scene: scene)
+            let start = Clocks.threadCPU()
+            for i in 0..<60 { try cpu.draw(time: options.startTime - Double(59 - i) / 60) }
+            let ms = (Clocks.threadCPU() - start) * 1000 / 60
+            try PNG.write(try cpu.readback(), to: path)
+            print("wrote \(path): the CPU strategy at t = \(options.startTime) s")
+            print(String(format: "CPU redraw: %.3f ms per frame (no GL, so no upload)", ms))
+        }
     }
 }

@@ -1,0 +1,78 @@
+import CGL
+import WaveCore
+
+/// How the CPU strategy's frame reaches the GPU, as a phone's backing store
+/// does: its pixel buffer is uploaded every frame into a texture (pages of a
+/// texture array when taller than GL_MAX_TEXTURE_SIZE), then blitted to the
+/// screen. The upload is part of the CPU strategy's cost.
+///
+/// The buffer is RGBA8 and the texture GL_RGBA8, so the upload is a straight
+/// copy; a framebuffer blit (no shader, no quad) puts it on screen and flips
+/// it (rows top to bottom in memory, bottom to top in GL).
+public final class CPUFramePresenter {
+    public private(set) var width = 0
+    public private(set) var height = 0
+    private var pageRows = 0
+    private var pageCount = 0
+    private var texture: GLuint = 0
+    private var readFramebuffer: GLuint = 0
+
+    public init() {
+        glGenTextures(1, &texture)
+        glGenFramebuffers(1, &readFramebuffer)
+    }
+
+    deinit {
+        glDeleteTextures(1, &texture)
+        glDeleteFramebuffers(1, &readFramebuffer)
+    }
+
+    /// Bytes one `upload` moves.
+    public var bytesPerUpload: Int { width * height * 4 }
+
+    /// Sizes the texture; does nothing when the size is unchanged.
+    public func prepare(width: Int, height: Int) throws {
+        if width == self.width && height == self.height { return }
+        var maxSize: GLint = 0
+        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
+        guard width <= Int(maxSize) else {
+            throw GLError.limit(what: "a \(width)-pixel-wide CPU frame (GL_MAX_TEXTURE_SIZE)", needed: width, available: Int(maxSize))
+        }
+        pageCount = (height + Int(maxSize) - 1) / Int(maxSize)
+        pageRows = (height + pageCount - 1) / pageCount
+        glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), texture)
+        glTexImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(width), GLsizei(pageRows), GLsizei(pageCount),
+                     0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        glTexParameteri(GLenum(GL_TEXTURE_2D_ARRAY), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D_ARRAY), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        self.width = width
+        self.height = height
+        try checkGLErrors("sizing the CPU frame texture \(width)x\(pageRows)x\(pageCount)")
+    }
+
+    /// Uploads a whole frame (`width * height` packed RGBA words, rows top to bottom).
+    public func upload(_ pixels: UnsafeBufferPointer<UInt32>) {
+        precondition(pixels.count >= width * height)
+        glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), texture)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        for page in 0..<pageCount {
+            let rows = min(pageRows, height - page * pageRows)
+            glTexSubImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, 0, 0, GLint(page), GLsizei(width), GLsizei(rows), 1,
+                            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), pixels.baseAddress! + page * pageRows * width)
+        }
+    }
+
+    /// Blits the first page of the uploaded frame into `viewport` of the
+    /// framebuffer bound for drawing, upright.
+    public func blit(to viewport: (x: Int, y: Int, width: Int, height: Int)) {
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), readFramebuffer)
+        glFramebufferTextureLayer(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, 0)
+        let rows = min(pageRows, viewport.height)
+        // Source row 0 is the frame's top; destination y grows upward: flip.
+        glBlitFramebuffer(0, 0, GLint(min(width, viewport.width)), GLint(rows),
+                          GLint(viewport.x), GLint(viewport.y + viewport.height),
+                          GLint(viewport.x + min(width, viewport.width)), GLint(viewport.y + viewport.height - rows),
+                          GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0)
+    }
+}

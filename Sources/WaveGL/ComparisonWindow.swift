@@ -1,0 +1,169 @@
+import CGL
+import CGLFW
+import Foundation
+import WaveCore
+
+/// The demo window: GLFW input and the frame loop around a `ComparisonView`.
+/// Implements: vsync-paced frames, Space pause/resume (phase kept), Up/Down
+/// cell count, S snapping, Esc/Q quit, resize (textures re-made once per new
+/// size), minimise (waits for events instead of spinning), a title bar with
+/// the figures, `duration` and a screenshot of the last frame.
+public final class ComparisonWindow {
+    public struct Options {
+        public var scene: Scene
+        public var layout: DemoLayout
+        public var startTime: Double
+        public var paused: Bool
+        /// Quit after this many seconds (nil: until closed).
+        public var duration: Double?
+        public var wantsScreenshot: Bool
+
+        public init(scene: Scene, layout: DemoLayout, startTime: Double = 0, paused: Bool = false,
+                    duration: Double? = nil, wantsScreenshot: Bool = false) {
+            self.scene = scene; self.layout = layout; self.startTime = startTime
+            self.paused = paused; self.duration = duration; self.wantsScreenshot = wantsScreenshot
+        }
+    }
+
+    public struct Outcome {
+        /// The last frame of the whole window, rows top to bottom (when asked for).
+        public let screenshot: RGBAImage?
+        public let summary: String
+        public let renderer: String
+    }
+
+    private let context: WindowGLContext
+    private let view: ComparisonView
+    private let options: Options
+    private var clock: AnimationClock
+
+    /// Keys pressed since the last frame (GLFW's C callback cannot capture).
+    nonisolated(unsafe) private static var pressed: [Int32] = []
+
+    /// Throws `GLContextError.noWindow` where no window can be opened.
+    public init(options: Options) throws {
+        self.options = options
+        context = try WindowGLContext(title: "Waves", width: options.scene.width, height: options.scene.height)
+        let now = Clocks.wall()
+        view = try ComparisonView(scene: options.scene, layout: options.layout, wallNow: now)
+        clock = AnimationClock(startingAt: options.startTime, wallNow: now, paused: options.paused)
+        view.setPaused(options.paused)
+        Self.pressed.reserveCapacity(16)
+        glfwSetKeyCallback(context.window) { _, key, _, action, _ in
+            if action == GLFW_PRESS || action == GLFW_REPEAT { ComparisonWindow.pressed.append(key) }
+        }
+    }
+
+    public var renderer: String { context.renderer }
+
+    public func run() throws -> Outcome {
+        let started = Clocks.wall()
+        var lastTitle = started
+        var screenshot: RGBAImage?
+        while glfwWindowShouldClose(context.window) == GLFW_FALSE {
+            glfwPollEvents()
+            if try handleKeys() { break }
+            var width: Int32 = 0, height: Int32 = 0
+            glfwGetFramebufferSize(context.window, &width, &height)
+            if width == 0 || height == 0 {
+                // Minimised: nothing to draw; sleep until something happens.
+                glfwWaitEventsTimeout(0.25)
+                continue
+            }
+            try view.resize(width: Int(width), height: Int(height))
+            let now = Clocks.wall()
+            try view.drawFrame(time: clock.time(atWall: now), wallNow: now)
+            let finished = options.duration.map { now - started >= $0 } ?? false
+            if finished && options.wantsScreenshot {
+                screenshot = readFramebuffer(width: Int(width), height: Int(height))
+            }
+            glfwSwapBuffers(context.window)
+            if now - lastTitle >= 0.5 {
+                glfwSetWindowTitle(context.window, "Waves: " + view.summary())
+                lastTitle = now
+            }
+            if finished { break }
+        }
+        return Outcome(screenshot: screenshot, summary: view.summary(), renderer: context.renderer)
+    }
+
+    /// Returns true when asked to quit.
+    private func handleKeys() throws -> Bool {
+        defer { Self.pressed.removeAll(keepingCapacity: true) }
+        for key in Self.pressed {
+            switch key {
+            case GLFW_KEY_ESCAPE, GLFW_KEY_Q: return true
+            case GLFW_KEY_SPACE:
+                clock.toggle(atWall: Clocks.wall())
+                view.setPaused(clock.isPaused)
+            case GLFW_KEY_UP: try view.stepCells(up: true)
+            case GLFW_KEY_DOWN: try view.stepCells(up: false)
+            case GLFW_KEY_S: try view.toggleSnap()
+            default: break
+            }
+        }
+        return false
+    }
+}
+
+/// Reads the bound read framebuffer's colour into an image, rows top to bottom.
+func readFramebuffer(width: Int, height: Int) -> RGBAImage {
+    var bottomUp = [UInt8](repeating: 0, count: width * height * 4)
+    glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+    glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
+    var image = RGBAImage(width: width, height: height)
+    let row = width * 4
+    for y in 0..<height {
+        let src = (height - 1 - y) * row
+        image.pixels.replaceSubrange(y * row..<(y + 1) * row, with: bottomUp[src..<src + row])
+    }
+    return image
+}
+
+/// The comparison without a window: drawn into a framebuffer object through
+/// EGL, measured over `frames` frames, and returned as a picture.
+public enum HeadlessComparison {
+    public struct Outcome {
+        public let image: RGBAImage
+        public let summary: String
+        public let renderer: String
+        public let frames: Int
+    }
+
+    public static func render(options: ComparisonWindow.Options, frames: Int = 120) throws -> Outcome {
+        let context = try HeadlessGLContext()
+        let width = options.scene.width, height = options.scene.height
+        var framebuffer: GLuint = 0, colour: GLuint = 0
+        glGenFramebuffers(1, &framebuffer)
+        glGenRenderbuffers(1, &colour)
+        defer {
+            glDeleteFramebuffers(1, &framebuffer)
+            glDeleteRenderbuffers(1, &colour)
+        }
+        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), colour)
+        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), colour)
+        let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+        guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else { throw GLError.framebuffer(status: status) }
+
+        let view = try ComparisonView(scene: options.scene, layout: options.layout, wallNow: Clocks.wall())
+        view.drawTarget = framebuffer
+        view.setPaused(options.paused)
+        try view.resize(width: width, height: height)
+        // Frames at 60 per second of scene time; the picture is the one at startTime.
+        for i in stride(from: frames - 1, through: 0, by: -1) {
+            let t = options.paused ? options.startTime : options.startTime - Double(i) / 60
+            if i == 0 {
+                view.drainTimers()
+                view.showOverallFigures()
+            }
+            try view.drawFrame(time: t, wallNow: Clocks.wall())
+            glFinish()
+        }
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
+        let image = readFramebuffer(width: width, height: height)
+        try checkGLErrors("the headless comparison")
+        return Outcome(image: image, summary: view.summary(overall: true), renderer: context.renderer, frames: frames)
+    }
+}

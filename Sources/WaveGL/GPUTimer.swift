@@ -1,0 +1,61 @@
+import CGL
+
+/// GPU time per frame from GL_TIME_ELAPSED queries, read a few frames later
+/// so that asking never stalls the pipeline. Timer queries cannot nest: use
+/// one timer's begin/end around one strategy's work at a time.
+public final class GPUTimer {
+    private var queries = [GLuint](repeating: 0, count: 6)
+    private var pending = [Bool](repeating: false, count: 6)
+    private var next = 0
+    /// The most recent result, in milliseconds (nil before the first arrives).
+    public private(set) var lastMilliseconds: Double?
+    /// Results that were not ready when their query was reused, and so were lost.
+    public private(set) var dropped = 0
+
+    public init() {
+        glGenQueries(GLsizei(queries.count), &queries)
+    }
+
+    deinit { glDeleteQueries(GLsizei(queries.count), &queries) }
+
+    /// Call `collect` once a frame (after `end`) to receive results; a slot
+    /// whose result had not arrived by the time it is reused is counted as dropped.
+    public func begin() {
+        if pending[next] { dropped += 1 }
+        glBeginQuery(GLenum(GL_TIME_ELAPSED), queries[next])
+    }
+
+    public func end() {
+        glEndQuery(GLenum(GL_TIME_ELAPSED))
+        pending[next] = true
+        next = (next + 1) % queries.count
+    }
+
+    /// Reads every finished query, oldest first, without waiting; calls
+    /// `each` with each result in milliseconds.
+    @discardableResult
+    public func collect(_ each: ((Double) -> Void)? = nil) -> Int {
+        var read = 0
+        for i in 0..<queries.count {
+            let slot = (next + i) % queries.count
+            guard pending[slot] else { continue }
+            var available: GLint = 0
+            glGetQueryObjectiv(queries[slot], GLenum(GL_QUERY_RESULT_AVAILABLE), &available)
+            guard available != 0 else { break }
+            var nanoseconds: GLuint64 = 0
+            glGetQueryObjectui64v(queries[slot], GLenum(GL_QUERY_RESULT), &nanoseconds)
+            pending[slot] = false
+            let ms = Double(nanoseconds) / 1e6
+            lastMilliseconds = ms
+            each?(ms)
+            read += 1
+        }
+        return read
+    }
+
+    /// Waits for every outstanding query (end of a run, not per frame).
+    public func drain(_ each: ((Double) -> Void)? = nil) {
+        glFinish()
+        collect(each)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import WaveCore
+import WaveImageIO
+import WaveTestSupport
+import XCTest
+
+/// The demo as a person runs it: a real window under Xvfb, and the headless
+/// fallback where there is no display. Each half of the picture must match a
+/// headless render of the same scene at the same (paused) time, outside the
+/// heads-up display.
+final class DemoCommandTests: XCTestCase {
+    private var folder: String!
+    override func setUpWithError() throws { folder = try WavesBinary.temporaryFolder() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// Rows from the top that the heads-up display may cover (six lines at scale 2).
+    private let hudRows = 170
+    private let demoArguments = ["demo", "--size", "640x400", "--cells", "4", "--cycles", "2",
+                                 "--time", "0.25", "--paused", "--duration", "2", "--screenshot", "shot.png"]
+
+    private func expectedHalf() throws -> RGBAImage {
+        let r = try WavesBinary.run(["render", "--backend", "cpu", "--size", "320x400", "--cells", "4",
+                                     "--cycles", "2", "--time", "0.25", "--out", "half.png"], in: folder)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try PNG.read(from: folder + "/half.png")
+    }
+
+    private func checkHalves(_ name: String) throws {
+        let shot = try PNG.read(from: folder + "/shot.png")
+        XCTAssertEqual(shot.width, 640)
+        XCTAssertEqual(shot.height, 400)
+        let expected = try expectedHalf().cropped(rows: hudRows..<400)
+        let left = shot.cropped(rows: hudRows..<400, columns: 0..<320)
+        let right = shot.cropped(rows: hudRows..<400, columns: 320..<640)
+        assertImagesMatch(left, expected, mean: 0.5, max: 1, name: "\(name)-cpu-half")
+        assertImagesMatch(right, expected, mean: 0.5, max: 1, name: "\(name)-gl-half")
+    }
+
+    func testWindowUnderXvfbShowsBothStrategies() throws {
+        try GLRequirement.need("xvfb-run") {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "/usr/bin/xvfb-run (apt install xvfb xauth)"])
+            }
+        }
+        let r = try WavesBinary.run(demoArguments, in: folder,
+                                    launcher: ["/usr/bin/xvfb-run", "-a", "-s", "-screen 0 800x600x24"])
+        XCTAssertEqual(r.status, 0, r.stderr + r.stdout)
+        XCTAssertFalse(r.stderr.contains("headless"), "the window did not open: \(r.stderr)")
+        XCTAssertTrue(r.stdout.contains("CPU redraw") && r.stdout.contains("GL translate"), r.stdout)
+        try checkHalves("demo-window")
+    }
+
+    func testWithoutADisplayItRendersTheComparisonHeadless() throws {
+        let r = try WavesBinary.run(demoArguments, in: folder,
+                                    environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("no display"), r.stderr)
+        if r.stdout.contains("CPU strategy alone") {
+            _ = try GLRequirement.need("the headless comparison") { throw RendererError.unavailable(.gl, reason: r.stderr) }
+        }
+        XCTAssertTrue(r.stdout.contains("wrote shot.png"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("ms"), "no cost figures printed: \(r.stdout)")
+        try checkHalves("demo-headless")
+    }
+
+    func testBadDemoInputIsOneLineAndStatus64() throws {
+        for arguments in [["--size", "0x10"], ["--backend", "metal"], ["--duration", "-1"], ["--cells", "0"]] {
+            let r = try WavesBinary.run(["demo", "--headless"] + arguments, in: folder)
+            XCTAssertEqual(r.status, 64, "\(arguments): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [])
+        }
+    }
+}
