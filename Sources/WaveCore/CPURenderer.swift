@@ -11,6 +11,11 @@ public final class CPURenderer: WaveRenderer {
     private var paint: CoveragePaint?
     private var frame: UnsafeMutableBufferPointer<UInt32> = .init(start: nil, count: 0)
 
+    /// Keep the frame's rows bottom to top in memory, the order OpenGL
+    /// uploads and blits without flipping (on llvmpipe a flipped 1080p blit
+    /// cost ten times an unflipped one). `readback()` is top to bottom either way.
+    public var storesRowsBottomUp = false
+
     public init() {}
 
     deinit { frame.deallocate() }
@@ -32,16 +37,22 @@ public final class CPURenderer: WaveRenderer {
     public func draw(time: Double) throws {
         guard let scene, let geometry, let rasterizer, let paint else { throw RendererError.notPrepared(.cpu) }
         geometry.addCells(offset: scene.contentOffset(at: time), to: rasterizer)
-        rasterizer.resolve(into: frame.baseAddress!, paint: paint)
+        if storesRowsBottomUp {
+            rasterizer.resolve(into: frame.baseAddress! + (scene.height - 1) * scene.width, rowStride: -scene.width, paint: paint)
+        } else {
+            rasterizer.resolve(into: frame.baseAddress!, paint: paint)
+        }
     }
 
-    /// The last frame in place (packed RGBA words, rows top to bottom), for
-    /// uploading without a copy. Valid until the next `prepare`.
+    /// The last frame in place (packed RGBA words, rows in the order
+    /// `storesRowsBottomUp` says), for uploading without a copy. Valid until
+    /// the next `prepare`.
     public var framePixels: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(frame) }
 
     public func readback() throws -> RGBAImage {
         guard let scene else { throw RendererError.notPrepared(.cpu) }
-        let bytes = UnsafeRawBufferPointer(frame)
-        return RGBAImage(width: scene.width, height: scene.height, pixels: Array(bytes))
+        var image = RGBAImage(width: scene.width, height: scene.height, pixels: Array(UnsafeRawBufferPointer(frame)))
+        if storesRowsBottomUp { image.flipRows() }
+        return image
     }
 }

@@ -158,13 +158,15 @@ public final class CoverageRasterizer {
 
     // MARK: Resolve
 
-    /// Turns the accumulated edges into pixels (`width * height` packed RGBA
-    /// words) through `paint`, writing every pixel exactly once, and clears the
-    /// accumulators for the next path.
-    public func resolve(into pixels: UnsafeMutablePointer<UInt32>, paint: CoveragePaint) {
+    /// Turns the accumulated edges into pixels (packed RGBA words) through
+    /// `paint`, writing every pixel exactly once, and clears the accumulators
+    /// for the next path. Row r goes to `pixels + r * rowStride`; a negative
+    /// stride (from the last row's start) stores the rows bottom to top.
+    public func resolve(into pixels: UnsafeMutablePointer<UInt32>, rowStride: Int? = nil, paint: CoveragePaint) {
+        let stride = rowStride ?? width
         paint.levels.withUnsafeBufferPointer { levels in
             for row in 0..<height {
-                resolveRow(row, into: pixels + row * width, levels: levels.baseAddress!)
+                resolveRow(row, into: pixels + row * stride, levels: levels.baseAddress!)
             }
         }
     }

@@ -75,6 +75,22 @@ public struct RGBAImage: Equatable, Sendable {
         }
     }
 
+    /// Reverses the row order in place (between top-to-bottom and GL's bottom-to-top).
+    public mutating func flipRows() {
+        let row = width * 4
+        pixels.withUnsafeMutableBytes { bytes in
+            var scratch = [UInt8](repeating: 0, count: row)
+            scratch.withUnsafeMutableBytes { tmp in
+                for y in 0..<height / 2 {
+                    let top = bytes.baseAddress! + y * row, bottom = bytes.baseAddress! + (height - 1 - y) * row
+                    tmp.baseAddress!.copyMemory(from: top, byteCount: row)
+                    top.copyMemory(from: bottom, byteCount: row)
+                    bottom.copyMemory(from: tmp.baseAddress!, byteCount: row)
+                }
+            }
+        }
+    }
+
     /// The rows `rows` of this image as an image of their own.
     public func cropped(rows: Range<Int>, columns: Range<Int>? = nil) -> RGBAImage {
         let cols = columns ?? 0..<width

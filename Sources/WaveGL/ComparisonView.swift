@@ -37,6 +37,7 @@ public final class ComparisonView {
         cpuMeter = StrategyMeter(wallNow: wallNow)
         glMeter = StrategyMeter(wallNow: wallNow)
         glLayer = try GLWaveLayer()
+        cpu.storesRowsBottomUp = true
         cpuOverlay = try TextOverlay()
         glOverlay = try TextOverlay()
     }

@@ -139,3 +139,18 @@ final class CPURendererTests: XCTestCase {
         XCTAssertEqual(parameter { $0.width = 16385 }, "size")
     }
 }
+
+final class RowOrderTests: XCTestCase {
+    func testBottomUpStorageReadsBackTheSameImage() throws {
+        var scene = Scene(width: 50, height: 31)
+        scene.cellCount = 3
+        let topDown = CPURenderer(), bottomUp = CPURenderer()
+        bottomUp.storesRowsBottomUp = true
+        for r in [topDown, bottomUp] { try r.prepare(scene: scene); try r.draw(time: 0.37) }
+        let image = try topDown.readback()
+        XCTAssertEqual(try bottomUp.readback(), image)
+        // In memory, the bottom-up frame's first row is the image's last.
+        let lastRow = Array(image.pixels[(30 * 50 * 4)..<(31 * 50 * 4)])
+        XCTAssertEqual(Array(UnsafeRawBufferPointer(bottomUp.framePixels).prefix(50 * 4)), lastRow)
+    }
+}
