@@ -107,7 +107,7 @@ public final class ComparisonView {
             glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), drawTarget)
         }
         if showsGL {
-            // The GL strategy: one uniform and one instanced draw.
+            // The GL strategy: one uniform and one draw.
             glTimer.begin()
             let start = Clocks.threadCPU()
             glLayer.draw(time: time, viewport: glArea)

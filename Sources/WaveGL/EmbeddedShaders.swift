@@ -26,45 +26,44 @@ void main() {
 """#,
         "wave.frag.glsl": #"""
 #version 330 core
-// Slides the cached wave: pixel x shows content x + u. The layer wraps
-// horizontally (GL_REPEAT); coordinates address texel centres, so a whole-pixel
-// offset reads texels exactly and a fractional one filters linearly between
-// two (the published "amplitude phasing", kept visible on purpose).
+// Slides the cached wave: pixel x shows content x + u. Each scene row's
+// entry in u_rows says which texture layer holds its cell's picture, the
+// cell's phase as a whole-pixel shift, and the row's place in the cell.
+// The layer wraps horizontally (GL_REPEAT); coordinates address texel
+// centres, so a whole-pixel offset reads texels exactly and a fractional one
+// filters linearly between two (the published "amplitude phasing", kept
+// visible on purpose).
 
 uniform sampler2DArray u_waves;
-uniform float u_offset;    // content offset u(t), pixels
-uniform vec4 u_viewport;   // x, y (bottom-left), width, height of the area
-uniform float u_pageTop;
-uniform vec2 u_layerSize;  // width, rows of one layer
+uniform sampler2D u_rows;   // per scene row: layer, shift (pixels), row in cell
+uniform float u_offset;     // content offset u(t), pixels
+uniform vec4 u_viewport;    // x, y (bottom-left), width, height of the area
+uniform int u_pageTop;      // first scene row shown at the area's top
+uniform vec2 u_layerSize;   // width, rows of one layer
 
-flat in vec4 v_cell;
 out vec4 fragColor;
 
+const int tableWidth = 4096;
+
 void main() {
-    vec2 local = gl_FragCoord.xy - u_viewport.xy;        // i + 0.5
-    float rowInCell = u_viewport.w - local.y + u_pageTop - v_cell.x; // r + 0.5
-    float s = (local.x + u_offset + v_cell.w) / u_layerSize.x;
-    fragColor = texture(u_waves, vec3(s, rowInCell / u_layerSize.y, v_cell.z));
+    vec2 local = gl_FragCoord.xy - u_viewport.xy;             // i + 0.5
+    int row = int(u_viewport.w - local.y) + u_pageTop;        // scene row, from the top
+    vec3 entry = texelFetch(u_rows, ivec2(row % tableWidth, row / tableWidth), 0).xyz;
+    float s = (local.x + u_offset + entry.y) / u_layerSize.x;
+    fragColor = texture(u_waves, vec3(s, (entry.z + 0.5) / u_layerSize.y, entry.x));
 }
 """#,
         "wave.vert.glsl": #"""
 #version 330 core
-// The GPU strategy: one quad per cell, all cells in one instanced draw.
-// Instance data per cell: first scene row, rows, texture layer, and the
-// cell's phase as a whole-pixel shift of its layer.
-
-layout(location = 0) in vec2 a_corner; // (0,0) to (1,1)
-layout(location = 1) in vec4 a_cell;   // top row, rows, layer, shift (pixels)
-
-uniform vec2 u_target;   // size of the area drawn into, in pixels
-uniform float u_pageTop; // first scene row shown at the top of that area
-
-flat out vec4 v_cell;
+// The GPU strategy: one quad covering the whole target area. Which cell a
+// pixel belongs to is looked up per row in the fragment shader, so the
+// per-frame vertex work is the same for 1 cell or 1000 (on a software driver
+// vertex work is CPU time on the calling thread).
 
 void main() {
-    float row = a_cell.x - u_pageTop + a_corner.y * a_cell.y;
-    gl_Position = vec4(a_corner.x * 2.0 - 1.0, 1.0 - 2.0 * row / u_target.y, 0.0, 1.0);
-    v_cell = a_cell;
+    // Triangle strip corners (0,0) (1,0) (0,1) (1,1) from the vertex index alone.
+    vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
+    gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
 }
 """#,
     ]

@@ -6,7 +6,7 @@ import WaveCore
 ///
 /// A scene taller than the driver's largest render target (the benchmark's
 /// 1000 cells of 80 rows are 80,000 rows) is drawn in pages: layers of one
-/// render texture, each at most GL_MAX_TEXTURE_SIZE rows, one instanced draw
+/// render texture, each at most GL_MAX_TEXTURE_SIZE rows, one draw
 /// per page. Rows are flipped once, at readback.
 public final class GLRenderer: WaveRenderer {
     public let backend = Backend.gl
@@ -74,7 +74,6 @@ public final class GLRenderer: WaveRenderer {
             if pageCount > 1 {
                 glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), target, 0, GLint(page))
             }
-            // Every instance is submitted; cells outside the page are clipped.
             layer.draw(time: time, viewport: (0, 0, scene.width, pageRows), pageTop: page * pageRows)
         }
     }
