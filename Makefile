@@ -52,5 +52,33 @@ test: deps check-shaders
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# The default sweep, headless, from a release build: bench/results.json,
+# bench/results.csv and bench/chart.svg.
+bench: release
+	mkdir -p bench
+	$(RELEASE) bench --headless --json bench/results.json --csv bench/results.csv --chart bench/chart.svg
+
+# A bare NVIDIA machine's kit (../shared/GPU.md): the release binary with the
+# Swift standard library linked statically, stripped, in .gpu/ (git-ignored)
+# with the glvnd libraries (.gpu/gl, unpacked into / there) and the other
+# shared libraries it lacks (.gpu/debs, unpacked aside). Built in its own
+# scratch folder so the ordinary release build is not rebuilt back and forth.
+# Idempotent: packages already downloaded are not fetched again.
+GPU_GL_DEBS := libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2
+GPU_DEBS    := libglfw3 libpng16-16 libx11-6 libx11-data libxcb1 libxau6 libxdmcp6 libbsd0 libmd0
+GPU_APT     := -oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64
+
+gpu-bundle: deps
+	mkdir -p .gpu/gl .gpu/debs /tmp/amd64/partial
+	@fetch() { dir=$$1; shift; missing=; \
+	  for p in "$$@"; do ls $$dir/$${p}_*.deb >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	  [ -z "$$missing" ] && return 0; \
+	  apt-get $(GPU_APT) update -qq || return 1; \
+	  echo "downloading into $$dir:$$missing"; (cd $$dir && apt-get $(GPU_APT) download $$missing); }; \
+	fetch .gpu/gl $(GPU_GL_DEBS) && fetch .gpu/debs $(GPU_DEBS)
+	$(SWIFT) build -c release --static-swift-stdlib --product waves --scratch-path .build-gpu
+	cp .build-gpu/release/waves .gpu/waves && strip .gpu/waves
+	@echo "gpu bundle: .gpu/waves ($$(du -h .gpu/waves | cut -f1)), $$(ls .gpu/gl/*.deb .gpu/debs/*.deb | wc -l) packages; run it as ../shared/GPU.md says"
+
 clean:
-	rm -rf .build test-artifacts bench .gpu
+	rm -rf .build .build-gpu .build-bench test-artifacts bench .gpu

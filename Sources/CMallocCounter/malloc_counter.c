@@ -1,6 +1,9 @@
+#define _GNU_SOURCE
 #include "waves_malloc_counter.h"
 #include <errno.h>
+#include <link.h>
 #include <stddef.h>
+#include <string.h>
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
@@ -11,24 +14,72 @@ extern void *__libc_memalign(size_t, size_t);
 // frame being measured. Initial-exec TLS: no allocation to reach it.
 static __thread int counting __attribute__((tls_model("initial-exec")));
 static __thread uint64_t count __attribute__((tls_model("initial-exec")));
+static __thread uint64_t foreign __attribute__((tls_model("initial-exec")));
 static volatile int seen_call;
 
-void waves_malloc_counter_start(void) { count = 0; counting = 1; }
-uint64_t waves_malloc_counter_stop(void) { counting = 0; return count; }
-int waves_malloc_counter_active(void) { return seen_call; }
+// Executable segments of the project's own code, found once with
+// dl_iterate_phdr (outside the hooks: the loader lock is never taken in malloc).
+#define MAX_RANGES 64
+static struct { uintptr_t low, high; } own_code[MAX_RANGES];
+static int own_count = -1;
 
-static inline void note(void) {
-    seen_call = 1;
-    if (counting) count++;
+static int is_own_object(const char *name) {
+    if (name == NULL || name[0] == '\0') return 1; // the executable itself
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    return strncmp(base, "libswift", 8) == 0 || strstr(base, "Foundation") != NULL ||
+           strncmp(base, "libdispatch", 11) == 0 || strncmp(base, "libBlocksRuntime", 16) == 0;
 }
 
-void *malloc(size_t size) { note(); return __libc_malloc(size); }
-void *calloc(size_t n, size_t size) { note(); return __libc_calloc(n, size); }
-void *realloc(void *p, size_t size) { note(); return __libc_realloc(p, size); }
-void *memalign(size_t alignment, size_t size) { note(); return __libc_memalign(alignment, size); }
-void *aligned_alloc(size_t alignment, size_t size) { note(); return __libc_memalign(alignment, size); }
+static int note_object(struct dl_phdr_info *info, size_t size, void *unused) {
+    (void)size; (void)unused;
+    if (!is_own_object(info->dlpi_name)) return 0;
+    for (int i = 0; i < info->dlpi_phnum && own_count < MAX_RANGES; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_X)) continue;
+        own_code[own_count].low = info->dlpi_addr + segment->p_vaddr;
+        own_code[own_count].high = own_code[own_count].low + segment->p_memsz;
+        own_count++;
+    }
+    return 0;
+}
+
+static int is_own_code(uintptr_t address) {
+    for (int i = 0; i < own_count; i++)
+        if (address >= own_code[i].low && address < own_code[i].high) return 1;
+    return 0;
+}
+
+void waves_malloc_counter_start(void) {
+    if (own_count < 0) {
+        own_count = 0;
+        dl_iterate_phdr(note_object, NULL);
+    }
+    count = 0;
+    foreign = 0;
+    counting = 1;
+}
+uint64_t waves_malloc_counter_stop(void) { counting = 0; return count; }
+uint64_t waves_malloc_counter_foreign(void) { return foreign; }
+int waves_malloc_counter_active(void) { return seen_call; }
+
+// Inlined into each hook, so the return address is the hook's caller.
+#define NOTE()                                                                   \
+    do {                                                                         \
+        seen_call = 1;                                                           \
+        if (counting) {                                                          \
+            count++;                                                             \
+            if (!is_own_code((uintptr_t)__builtin_return_address(0))) foreign++; \
+        }                                                                        \
+    } while (0)
+
+void *malloc(size_t size) { NOTE(); return __libc_malloc(size); }
+void *calloc(size_t n, size_t size) { NOTE(); return __libc_calloc(n, size); }
+void *realloc(void *p, size_t size) { NOTE(); return __libc_realloc(p, size); }
+void *memalign(size_t alignment, size_t size) { NOTE(); return __libc_memalign(alignment, size); }
+void *aligned_alloc(size_t alignment, size_t size) { NOTE(); return __libc_memalign(alignment, size); }
 int posix_memalign(void **out, size_t alignment, size_t size) {
-    note();
+    NOTE();
     if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;
     void *p = __libc_memalign(alignment, size);
     if (!p) return ENOMEM;

@@ -56,8 +56,8 @@ func parseColor(_ text: String) throws -> RGBA8 {
     return color
 }
 
-/// The wave options every command shares.
-struct SceneOptions: ParsableArguments {
+/// The wave options every command shares (the bench takes its cells as a list).
+struct WaveOptions: ParsableArguments {
     @Option(help: "The scene to draw: \(Scene.Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var scene: Scene.Kind = .sine
 
@@ -74,10 +74,6 @@ struct SceneOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Seconds for one full width of travel.")
     var period: Double = WaveParameters().period
 
-    @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle).",
-            transform: parseWhole("a whole number of cells from 1 to the height"))
-    var cells: Int = 1
-
     @Option(help: "Direction of travel: left or right.")
     var direction: Direction = .left
 
@@ -90,8 +86,8 @@ struct SceneOptions: ParsableArguments {
     @Flag(help: "Round the offset to whole pixels (removes amplitude phasing).")
     var snap = false
 
-    /// The scene at `size`, validated against the contract.
-    func makeScene(width: Int, height: Int) throws -> Scene {
+    /// The scene at `size` with `cells` cells, validated against the contract.
+    func makeScene(width: Int, height: Int, cells: Int = 1) throws -> Scene {
         var s = Scene(width: width, height: height)
         s.kind = scene
         s.background = background
@@ -105,6 +101,19 @@ struct SceneOptions: ParsableArguments {
         s.wave.color = color
         try s.validate()
         return s
+    }
+}
+
+/// The wave options plus the number of cells (render and demo).
+struct SceneOptions: ParsableArguments {
+    @OptionGroup var wave: WaveOptions
+
+    @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle).",
+            transform: parseWhole("a whole number of cells from 1 to the height"))
+    var cells: Int = 1
+
+    func makeScene(width: Int, height: Int) throws -> Scene {
+        try wave.makeScene(width: width, height: height, cells: cells)
     }
 }
 

@@ -5,10 +5,18 @@
 // aligned_alloc, memalign) made by the calling thread between start and stop.
 // The executable's definitions of these functions interpose glibc's for the
 // whole process and forward to glibc's own (__libc_*) allocator.
+//
+// Each counted allocation is attributed by its caller's address: the
+// project's own code (the executable and the Swift runtime and Foundation
+// libraries) or any other library (on llvmpipe, the GL driver allocates
+// inside GL calls on the calling thread).
 
 void waves_malloc_counter_start(void);
-/// Stops counting on this thread and returns the allocations since start.
+/// Stops counting on this thread and returns all allocations since start.
 uint64_t waves_malloc_counter_stop(void);
+/// Of the allocations since the last start, those whose caller lies outside
+/// the project's own code (read after stop).
+uint64_t waves_malloc_counter_foreign(void);
 /// 1 when the interposed allocator is the one in use (it has seen a call).
 int waves_malloc_counter_active(void);
 #endif

@@ -1,0 +1,190 @@
+import Foundation
+
+/// The chart of a sweep: milliseconds per frame (median) against cells,
+/// both axes logarithmic, one solid line per strategy for its CPU time and
+/// a dashed one for its GPU time where that was measured. Written as SVG by
+/// hand: a few dozen elements need no library.
+public struct BenchChart {
+    public struct Series {
+        public var label: String
+        public var color: String
+        public var dashed: Bool
+        /// (cells, ms), cells ascending.
+        public var points: [(x: Double, y: Double)]
+    }
+
+    public var title: String
+    public var subtitle: String
+    public var series: [Series]
+    /// Footnotes: what the chart leaves out, and how to read it on this renderer.
+    public var notes: [String]
+
+    public init(report: BenchReport) {
+        let sweep = report.results.filter { $0.preset == nil }
+        let size = sweep.first.map { "\($0.cellSize[0])x\($0.cellSize[1])" } ?? "?"
+        title = "CPU time per frame against cells (cells of \(size) px)"
+        subtitle = "GL_RENDERER: \(report.renderer) \u{B7} \(report.machine.cpus) CPUs \u{B7} medians of \(sweep.first?.frames ?? 0) frames"
+        var series: [Series] = []
+        var notes: [String] = []
+        for backend in ["cpu", "gl"] {
+            let rows = sweep.filter { $0.backend == backend }.sorted { $0.cells < $1.cells }
+            guard !rows.isEmpty else { continue }
+            let name = backend == "cpu" ? "redraw" : "translate"
+            let color = backend == "cpu" ? "#d9480f" : "#1971c2"
+            series.append(Series(label: "\(name): CPU ms", color: color, dashed: false,
+                                 points: rows.map { (Double($0.cells), $0.cpuMs.median) }))
+            let gpuLabel = "\(name): GPU ms" + (backend == "cpu" ? " (upload)" : "")
+            let gpu = rows.compactMap { r in r.gpuMs.map { (x: Double(r.cells), y: $0.median) } }
+            // A log axis has no zero: times below the timer's resolution are left out, and said so.
+            let plotted = gpu.filter { $0.y > 0 }
+            if plotted.count < gpu.count { notes.append("\(gpuLabel): 0 at \(gpu.count - plotted.count) of \(gpu.count) points (not plotted)") }
+            if !plotted.isEmpty { series.append(Series(label: gpuLabel, color: color, dashed: true, points: plotted)) }
+        }
+        if report.renderer.lowercased().contains("llvmpipe") {
+            notes.append("llvmpipe renders on the CPU: its GPU ms are CPU work on the driver's threads, and count only work flushed before the query ends")
+        }
+        self.notes = notes
+        self.series = series
+    }
+
+    // MARK: Layout
+
+    static let size = (width: 860.0, height: 500.0)
+    static let plot = (left: 78.0, top: 92.0, right: 600.0, bottom: 400.0)
+
+    /// Whole decades covering `values` (at least one decade wide).
+    static func decades(_ values: [Double]) -> ClosedRange<Int> {
+        let logs = values.filter { $0 > 0 }.map(log10)
+        guard let low = logs.min(), let high = logs.max() else { return -1...0 }
+        let from = Int(low.rounded(.down)), to = Int(high.rounded(.up))
+        return from...max(to, from + 1)
+    }
+
+    public func svg() -> String {
+        let xs = Self.decades(series.flatMap { $0.points.map(\.x) })
+        let ys = Self.decades(series.flatMap { $0.points.map(\.y) })
+        let p = Self.plot
+        func px(_ x: Double) -> Double {
+            p.left + (log10(x) - Double(xs.lowerBound)) / Double(xs.count - 1) * (p.right - p.left)
+        }
+        func py(_ y: Double) -> Double {
+            // Non-positive times (below the clock's resolution) sit on the floor.
+            let v = y > 0 ? log10(y) : Double(ys.lowerBound)
+            return p.bottom - (v - Double(ys.lowerBound)) / Double(ys.count - 1) * (p.bottom - p.top)
+        }
+        var out = SVGWriter(width: Self.size.width, height: Self.size.height)
+        out.text(title, x: 20, y: 30, size: 17, weight: "bold")
+        out.text(subtitle, x: 20, y: 52, size: 12, color: "#555")
+
+        // Grid and ticks: decades labelled, 2..9 as faint lines.
+        for d in ys {
+            let y = py(pow(10, Double(d)))
+            out.line(p.left, y, p.right, y, color: "#ccc")
+            out.text(Self.decadeLabel(d), x: p.left - 8, y: y + 4, size: 12, anchor: "end")
+            if d < ys.upperBound { for m in 2...9 { let ym = py(Double(m) * pow(10, Double(d))); out.line(p.left, ym, p.right, ym, color: "#eee") } }
+        }
+        for d in xs {
+            let x = px(pow(10, Double(d)))
+            out.line(x, p.top, x, p.bottom, color: "#ccc")
+            out.text(Self.decadeLabel(d), x: x, y: p.bottom + 18, size: 12, anchor: "middle")
+            if d < xs.upperBound { for m in 2...9 { let xm = px(Double(m) * pow(10, Double(d))); out.line(xm, p.top, xm, p.bottom, color: "#eee") } }
+        }
+        out.rect(p.left, p.top, p.right - p.left, p.bottom - p.top, stroke: "#888")
+        out.text("cells (log scale)", x: (p.left + p.right) / 2, y: p.bottom + 42, size: 13, anchor: "middle")
+        out.text("ms per frame, median (log scale)", x: 24, y: (p.top + p.bottom) / 2, size: 13, anchor: "middle",
+                 rotate: -90)
+
+        // Legend, in a row under the subtitle.
+        var legendX = 20.0
+        for s in series {
+            out.line(legendX, 72, legendX + 28, 72, color: s.color, width: 2.5, dashed: s.dashed)
+            out.text(s.label, x: legendX + 34, y: 76, size: 12)
+            legendX += 34 + Double(s.label.count) * 6.6 + 22
+        }
+        for (i, note) in notes.enumerated() {
+            out.text(note, x: 20, y: p.bottom + 66 + Double(i) * 16, size: 11, color: "#666")
+        }
+
+        // Lines, then labels at their right ends pushed apart so none overlap.
+        var labels: [(y: Double, text: String, color: String)] = []
+        for s in series {
+            let points = s.points.map { (px($0.x), py($0.y)) }
+            out.polyline(points, color: s.color, dashed: s.dashed)
+            for (x, y) in points { out.circle(x, y, radius: 3.5, color: s.color, hollow: s.dashed) }
+            if let last = points.last {
+                labels.append((last.1, "\(s.label) \(ms(s.points.last!.y))", s.color))
+            }
+        }
+        labels.sort { $0.y < $1.y }
+        for i in labels.indices.dropFirst() where labels[i].y < labels[i - 1].y + 15 {
+            labels[i].y = labels[i - 1].y + 15
+        }
+        for label in labels {
+            out.text(label.text, x: p.right + 10, y: label.y + 4, size: 12, color: label.color)
+        }
+        return out.finish()
+    }
+
+    /// 10^d as a plain number: 0.001, 0.1, 1, 100, 1000.
+    static func decadeLabel(_ d: Int) -> String {
+        d >= 0 ? String(Int(pow(10, Double(d)))) : "0." + String(repeating: "0", count: -d - 1) + "1"
+    }
+}
+
+/// Just enough SVG.
+struct SVGWriter {
+    private var body: [String] = []
+    let width: Double, height: Double
+
+    init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, color: String,
+                       width: Double = 1, dashed: Bool = false) {
+        body.append("<line x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"\(color)\" "
+            + "stroke-width=\"\(n(width))\"\(dashed ? " stroke-dasharray=\"7 5\"" : "")/>")
+    }
+
+    mutating func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, stroke: String) {
+        body.append("<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"none\" stroke=\"\(stroke)\"/>")
+    }
+
+    mutating func polyline(_ points: [(Double, Double)], color: String, dashed: Bool) {
+        let list = points.map { "\(n($0.0)),\(n($0.1))" }.joined(separator: " ")
+        body.append("<polyline points=\"\(list)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2.5\" "
+            + "stroke-linejoin=\"round\"\(dashed ? " stroke-dasharray=\"7 5\"" : "")/>")
+    }
+
+    mutating func circle(_ x: Double, _ y: Double, radius: Double, color: String, hollow: Bool) {
+        body.append("<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(radius))\" "
+            + (hollow ? "fill=\"white\" stroke=\"\(color)\" stroke-width=\"1.5\"/>" : "fill=\"\(color)\"/>"))
+    }
+
+    mutating func text(_ text: String, x: Double, y: Double, size: Double, color: String = "#222",
+                       weight: String = "normal", anchor: String = "start", rotate: Double? = nil) {
+        let turn = rotate.map { " transform=\"rotate(\(n($0)) \(n(x)) \(n(y)))\"" } ?? ""
+        body.append("<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\" fill=\"\(color)\" "
+            + "font-weight=\"\(weight)\" text-anchor=\"\(anchor)\"\(turn)>\(escape(text))</text>")
+    }
+
+    func finish() -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(n(width))" height="\(n(height))" \
+        viewBox="0 0 \(n(width)) \(n(height))" font-family="Helvetica, Arial, sans-serif">
+        <rect width="100%" height="100%" fill="white"/>
+        \(body.joined(separator: "\n"))
+        </svg>
+
+        """
+    }
+
+    private func n(_ v: Double) -> String { String(format: "%.1f", v) }
+
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

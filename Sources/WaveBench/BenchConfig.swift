@@ -1,0 +1,53 @@
+import WaveCore
+
+/// What one `waves bench` sweep measures: every backend at every cell count.
+public struct BenchConfig: Sendable {
+    /// The strategies to measure, in order.
+    public var backends: [Backend] = [.cpu, .gl]
+    /// Cell counts; each makes one scene of `cells` cells stacked vertically.
+    public var cells: [Int] = [1, 10, 100, 1000]
+    /// One cell's size in pixels (default: a table-view cell).
+    public var cellSize: (width: Int, height: Int) = (320, 80)
+    /// Frames measured per (backend, cells), after `warmup` unmeasured ones.
+    public var frames = 600
+    public var warmup = 30
+    /// Headless (EGL, no window). The only mode the runner drives.
+    public var headless = true
+    /// Wave parameters, colours and snapping; its size and cell count are
+    /// replaced per run.
+    public var sceneTemplate = Scene(width: 320, height: 80)
+    /// Scene time advances by this much per frame (a 60 Hz display).
+    public var frameInterval = 1.0 / 60
+    /// Measure `write_once_ms` (the time to fill a frame buffer once) beside the CPU rows.
+    public var measureWriteOnce = true
+
+    public init() {}
+
+    /// The scene for `cells` cells: cell width wide, cells * cell height tall.
+    public func scene(cells: Int) -> Scene {
+        var scene = sceneTemplate
+        scene.width = cellSize.width
+        scene.height = cells * cellSize.height
+        scene.cellCount = cells
+        return scene
+    }
+
+    /// Every scene the sweep will draw, checked against the contract before
+    /// anything runs.
+    public func validate() throws {
+        guard frames > 0, warmup >= 0, !backends.isEmpty, !cells.isEmpty else {
+            throw BenchError.invalid("a sweep needs a backend, a cell count and at least one frame")
+        }
+        for count in cells { try scene(cells: count).validate() }
+    }
+}
+
+public enum BenchError: Error, CustomStringConvertible {
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case let .invalid(why): "bench: \(why)"
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+
+/// The benchmark's JSON document (version 1). Tools read it: keep it stable.
+///
+///     {"version": 1,
+///      "renderer": "<GL_RENDERER, or none>",
+///      "machine": {"cpus": N, "os": "..."},
+///      "results": [{
+///        "backend": "cpu" | "gl", "cells": 100, "cell_size": [320, 80], "frames": 600,
+///        "cpu_ms": {"median": x, "p95": y},          the strategy's own thread CPU time
+///        "process_cpu_ms": {...},                    all threads (llvmpipe's included)
+///        "gpu_ms": {...} | null,                     GL_TIME_ELAPSED; null if none arrived
+///        "wall_ms": {...},                           the whole frame, glFinish included
+///        "raster_ms": {...} | null,                  CPU strategy only
+///        "upload_ms": {...} | null,                  CPU strategy with GL only
+///        "fps": x,                                   1000 / median wall_ms (achievable)
+///        "upload_bytes_per_frame": n,
+///        "allocations_per_frame": n,                 heap allocations by the project's code / frame
+///        "peak_rss_mb": x}]}                         the process's peak so far
+///
+/// Every key above is always present; a figure that was not measured is an
+/// explicit null. Additions, present only where they apply (readers that
+/// ignore unknown keys are unaffected):
+/// - `driver_allocations_per_frame`: allocations made on the measuring
+///   thread inside other libraries during the strategy's work: the GL
+///   driver's (Mesa's llvmpipe allocates in glTexSubImage and per
+///   draw). Not the project's to remove, so reported apart.
+/// - `write_once_ms` (CPU rows): median time to fill the frame buffer once
+///   with a constant, the floor any redraw pays.
+/// - `preset`, `process_cpu_percent`, `frames_missed`, `seconds`,
+///   `screen_size` (rows of `--preset table`): there `frames` counts the
+///   frames drawn, `fps` the frames drawn per second of the paced run, and
+///   `cell_size` the screen width and its mean cell height.
+public struct BenchReport: Codable, Equatable {
+    public var version = 1
+    public var renderer: String
+    public var machine: Machine
+    public var results: [BenchResult]
+
+    public init(renderer: String, machine: Machine = .current, results: [BenchResult]) {
+        self.renderer = renderer
+        self.machine = machine
+        self.results = results
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, renderer, machine, results
+    }
+
+    /// Pretty-printed, keys sorted (the encoder keeps no other order stable).
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+}
+
+public struct Machine: Codable, Equatable {
+    public var cpus: Int
+    public var os: String
+
+    public init(cpus: Int, os: String) {
+        self.cpus = cpus
+        self.os = os
+    }
+
+    /// Online processors, and the distribution (os-release) with the kernel (uname).
+    public static var current: Machine {
+        Machine(cpus: sysconf(Int32(_SC_NPROCESSORS_ONLN)), os: osDescription())
+    }
+
+    static func osDescription() -> String {
+        var names = utsname()
+        uname(&names)
+        func field<T>(_ value: inout T) -> String {
+            withUnsafeBytes(of: &value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        let kernel = field(&names.sysname) + " " + field(&names.release)
+        let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
+        for line in release.split(separator: "\n") where line.hasPrefix("PRETTY_NAME=") {
+            let name = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            return "\(name), \(kernel)"
+        }
+        return kernel
+    }
+}
+
+/// One (backend, cells) measurement. Times in milliseconds.
+public struct BenchResult: Codable, Equatable {
+    public var backend: String
+    public var cells: Int
+    public var cellSize: [Int]
+    public var frames: Int
+    public var cpuMs: Stats
+    public var processCpuMs: Stats
+    public var gpuMs: Stats?
+    public var wallMs: Stats
+    public var rasterMs: Stats?
+    public var uploadMs: Stats?
+    public var fps: Double
+    public var uploadBytesPerFrame: Int
+    public var allocationsPerFrame: Double
+    public var peakRssMb: Double
+    // Additions (see BenchReport).
+    public var driverAllocationsPerFrame: Double?
+    public var writeOnceMs: Double?
+    public var preset: String?
+    public var processCpuPercent: Double?
+    public var framesMissed: Int?
+    public var seconds: Double?
+    public var screenSize: [Int]?
+
+    public init(backend: String, cells: Int, cellSize: [Int], frames: Int, cpuMs: Stats, processCpuMs: Stats,
+                gpuMs: Stats?, wallMs: Stats, rasterMs: Stats?, uploadMs: Stats?, fps: Double,
+                uploadBytesPerFrame: Int, allocationsPerFrame: Double, peakRssMb: Double) {
+        self.backend = backend
+        self.cells = cells
+        self.cellSize = cellSize
+        self.frames = frames
+        self.cpuMs = cpuMs
+        self.processCpuMs = processCpuMs
+        self.gpuMs = gpuMs
+        self.wallMs = wallMs
+        self.rasterMs = rasterMs
+        self.uploadMs = uploadMs
+        self.fps = fps
+        self.uploadBytesPerFrame = uploadBytesPerFrame
+        self.allocationsPerFrame = allocationsPerFrame
+        self.peakRssMb = peakRssMb
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case backend, cells, frames, fps, preset, seconds
+        case cellSize = "cell_size"
+        case cpuMs = "cpu_ms"
+        case processCpuMs = "process_cpu_ms"
+        case gpuMs = "gpu_ms"
+        case wallMs = "wall_ms"
+        case rasterMs = "raster_ms"
+        case uploadMs = "upload_ms"
+        case uploadBytesPerFrame = "upload_bytes_per_frame"
+        case allocationsPerFrame = "allocations_per_frame"
+        case driverAllocationsPerFrame = "driver_allocations_per_frame"
+        case peakRssMb = "peak_rss_mb"
+        case writeOnceMs = "write_once_ms"
+        case processCpuPercent = "process_cpu_percent"
+        case framesMissed = "frames_missed"
+        case screenSize = "screen_size"
+    }
+
+    /// The schema's figures always appear, unmeasured ones as null (the
+    /// synthesised encoder would leave them out); additions only when set.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(backend, forKey: .backend)
+        try c.encode(cells, forKey: .cells)
+        try c.encode(cellSize, forKey: .cellSize)
+        try c.encode(frames, forKey: .frames)
+        try c.encode(cpuMs, forKey: .cpuMs)
+        try c.encode(processCpuMs, forKey: .processCpuMs)
+        try encodeOrNull(gpuMs, .gpuMs, in: &c)
+        try c.encode(wallMs, forKey: .wallMs)
+        try encodeOrNull(rasterMs, .rasterMs, in: &c)
+        try encodeOrNull(uploadMs, .uploadMs, in: &c)
+        try c.encode(fps, forKey: .fps)
+        try c.encode(uploadBytesPerFrame, forKey: .uploadBytesPerFrame)
+        try c.encode(allocationsPerFrame, forKey: .allocationsPerFrame)
+        try c.encode(peakRssMb, forKey: .peakRssMb)
+        try c.encodeIfPresent(driverAllocationsPerFrame, forKey: .driverAllocationsPerFrame)
+        try c.encodeIfPresent(writeOnceMs, forKey: .writeOnceMs)
+        try c.encodeIfPresent(preset, forKey: .preset)
+        try c.encodeIfPresent(processCpuPercent, forKey: .processCpuPercent)
+        try c.encodeIfPresent(framesMissed, forKey: .framesMissed)
+        try c.encodeIfPresent(seconds, forKey: .seconds)
+        try c.encodeIfPresent(screenSize, forKey: .screenSize)
+    }
+
+    private func encodeOrNull(_ value: Stats?, _ key: CodingKeys,
+                              in c: inout KeyedEncodingContainer<CodingKeys>) throws {
+        if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import WaveCore
+import WaveGL
+
+/// How far a run has got, for a progress bar.
+public struct BenchProgress: Sendable {
+    public var done: Int
+    public var total: Int
+    public var label: String
+}
+
+/// Runs the sweep: for every backend and cell count, prepare, warm up, then
+/// measure `frames` frames back to back (each completed with glFinish before
+/// the next). Both strategies share one GL context; without one, the CPU
+/// strategy still runs (its upload skipped) and the GL rows are left out
+/// with a notice, or the run fails when only GL was asked for.
+public final class BenchRunner {
+    public let config: BenchConfig
+    public let context: GLContext?
+    private let contextFailure: String?
+    /// Things a person should know about the run (GL missing, say); one line each.
+    public private(set) var notices: [String] = []
+
+    public init(config: BenchConfig, context: GLContext?, contextFailure: String? = nil) {
+        self.config = config
+        self.context = context
+        self.contextFailure = contextFailure
+    }
+
+    /// A runner with a headless context of its own when one can be made,
+    /// else with the reason none could.
+    public static func headless(config: BenchConfig) -> BenchRunner {
+        do {
+            return BenchRunner(config: config, context: try HeadlessGLContext())
+        } catch {
+            return BenchRunner(config: config, context: nil, contextFailure: "\(error)")
+        }
+    }
+
+    /// GL_RENDERER of the shared context, or "none".
+    public var rendererName: String {
+        guard let context, (try? context.makeCurrent()) != nil else { return "none" }
+        return context.renderer
+    }
+
+    // MARK: The sweep
+
+    public func run(progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
+        try config.validate()
+        let backends = try usableBackends()
+        let perRow = config.warmup + config.frames
+        // Progress in cell-frames: a frame's cost grows with its cells.
+        var done = 0
+        let total = backends.count * config.cells.reduce(0, +) * perRow
+        var results: [BenchResult] = []
+        let timer = try makeTimer()
+        for backend in backends {
+            // One strategy per backend, dropped after its rows so the next
+            // backend does not run beside its buffers.
+            let strategy = try makeStrategy(backend)
+            for cells in config.cells {
+                let label = "\(backend.rawValue) \(cells) cell\(cells == 1 ? "" : "s")"
+                results.append(try measure(strategy, cells: cells, timer: timer) { frame in
+                    done += cells
+                    guard let progress else { return }
+                    progress(BenchProgress(done: done, total: total, label: "\(label), frame \(frame)/\(perRow)"))
+                })
+            }
+        }
+        return BenchReport(renderer: rendererName, results: results)
+    }
+
+    private func measure(_ strategy: BenchStrategy, cells: Int, timer: GPUTimer?,
+                         onFrame: (Int) -> Void) throws -> BenchResult {
+        let scene = config.scene(cells: cells)
+        try strategy.prepare(scene: scene)
+        let meter = FrameMeter(strategy: strategy, timer: timer, capacity: config.frames)
+        for i in 0..<(config.warmup + config.frames) {
+            try meter.frame(time: Double(i) * config.frameInterval, measured: i >= config.warmup)
+            onFrame(i + 1)
+        }
+        meter.drainGPU()
+        if context != nil { try checkGLErrors("measuring \(strategy.backend.rawValue) at \(cells) cells") }
+        guard let summary = meter.summary() else { throw BenchError.invalid("no frame was measured") }
+        var result = BenchResult(summary, backend: strategy.backend, cells: cells,
+                                 cellSize: [config.cellSize.width, config.cellSize.height],
+                                 fps: 1000 / summary.wallMs.median,
+                                 uploadBytesPerFrame: strategy.uploadBytesPerFrame)
+        if let cpu = strategy as? CPUStrategy, config.measureWriteOnce {
+            // After the measured frames: it overwrites the last frame.
+            result.writeOnceMs = cpu.writeOnceMilliseconds(repeats: min(config.frames, 100)).map { rounded($0, places: 5) }
+        }
+        return result
+    }
+
+    // MARK: The published table
+
+    /// The phone experiment: one 375x667 screen of 7 waving cells, each
+    /// strategy paced at 60 frames per second for `seconds` by sleeping to
+    /// absolute deadlines (headless: no vsync), after `config.warmup`
+    /// unpaced frames.
+    public func runTable(seconds: Double, progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
+        guard seconds.isFinite, seconds > 0 else { throw BenchError.invalid("the table preset needs a positive duration") }
+        let backends = try usableBackends()
+        let scene = TablePreset.scene(template: config.sceneTemplate)
+        try scene.validate()
+        let timer = try makeTimer()
+        let ticks = Int((seconds * TablePreset.framesPerSecond).rounded(.up))
+        var results: [BenchResult] = []
+        for (index, backend) in backends.enumerated() {
+            let strategy = try makeStrategy(backend)
+            try strategy.prepare(scene: scene)
+            let meter = FrameMeter(strategy: strategy, timer: timer, capacity: ticks + 2)
+            for i in 0..<config.warmup { try meter.frame(time: Double(i) * config.frameInterval, measured: false) }
+            let run = try PacedRun.run(meter: meter, seconds: seconds, framesPerSecond: TablePreset.framesPerSecond) { tick in
+                guard let progress else { return }
+                progress(BenchProgress(done: index * ticks + min(tick, ticks), total: backends.count * ticks,
+                                        label: "table preset: \(backend.rawValue), \(min(tick, ticks))/\(ticks) ticks"))
+            }
+            meter.drainGPU()
+            if context != nil { try checkGLErrors("the table preset, \(backend.rawValue)") }
+            guard let summary = meter.summary() else { throw BenchError.invalid("no frame was drawn in \(seconds) s") }
+            var result = BenchResult(summary, backend: backend, cells: scene.cellCount,
+                                     cellSize: [scene.width, scene.height / scene.cellCount],
+                                     fps: Double(summary.frames) / run.wallSeconds,
+                                     uploadBytesPerFrame: strategy.uploadBytesPerFrame)
+            result.preset = TablePreset.name
+            result.seconds = seconds
+            result.screenSize = [scene.width, scene.height]
+            result.framesMissed = run.missed
+            result.processCpuPercent = rounded(run.processCPUSeconds / run.wallSeconds * 100, places: 2)
+            results.append(result)
+        }
+        return BenchReport(renderer: rendererName, results: results)
+    }
+
+    // MARK: Shared pieces
+
+    /// The asked-for backends that can run here; GL without a context is a
+    /// notice when the CPU rows can still run, and an error when not.
+    private func usableBackends() throws -> [Backend] {
+        var backends = config.backends
+        if let context {
+            try context.makeCurrent()
+        } else {
+            let reason = contextFailure ?? "no GL context was given"
+            if backends.contains(.gl) {
+                if backends == [.gl] { throw RendererError.unavailable(.gl, reason: reason) }
+                backends.removeAll { $0 == .gl }
+                notices.append("gl rows not measured (\(reason)); cpu rows measured without the upload")
+            } else {
+                notices.append("no GL context (\(reason)): cpu rows measured without the upload")
+            }
+        }
+        return backends
+    }
+
+    private func makeTimer() throws -> GPUTimer? {
+        guard context != nil else { return nil }
+        let timer = GPUTimer()
+        try checkGLErrors("creating GL_TIME_ELAPSED queries")
+        return timer
+    }
+
+    private func makeStrategy(_ backend: Backend) throws -> BenchStrategy {
+        switch backend {
+        case .cpu: return CPUStrategy(withUpload: context != nil)
+        case .gl:
+            guard let context else { throw RendererError.unavailable(.gl, reason: contextFailure ?? "no GL context") }
+            return try GLStrategy(context: context)
+        }
+    }
+}
+
+extension BenchResult {
+    /// A row from a meter's summary, every time rounded to 10 ns.
+    init(_ s: FrameMeter.Summary, backend: Backend, cells: Int, cellSize: [Int], fps: Double, uploadBytesPerFrame: Int) {
+        func r(_ stats: Stats?) -> Stats? {
+            stats.map { Stats(median: rounded($0.median, places: 5), p95: rounded($0.p95, places: 5)) }
+        }
+        self.init(backend: backend.rawValue, cells: cells, cellSize: cellSize, frames: s.frames,
+                  cpuMs: r(s.cpuMs)!, processCpuMs: r(s.processCpuMs)!, gpuMs: r(s.gpuMs), wallMs: r(s.wallMs)!,
+                  rasterMs: r(s.rasterMs), uploadMs: r(s.uploadMs), fps: rounded(fps, places: 1),
+                  uploadBytesPerFrame: uploadBytesPerFrame,
+                  allocationsPerFrame: s.allocationsPerFrame,
+                  peakRssMb: rounded(peakResidentMegabytes(), places: 1))
+        driverAllocationsPerFrame = s.driverAllocationsPerFrame
+    }
+}
+
+func rounded(_ value: Double, places: Int) -> Double {
+    let scale = pow(10, Double(places))
+    return (value * scale).rounded() / scale
+}

@@ -1,0 +1,141 @@
+import Foundation
+import WaveCore
+import WaveGL
+
+/// Samples of one figure, in a buffer allocated before the measured frames
+/// and written by index: recording a frame allocates nothing.
+final class SampleColumn {
+    private let storage: UnsafeMutableBufferPointer<Double>
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        storage = .allocate(capacity: Swift.max(1, capacity))
+    }
+
+    deinit { storage.deallocate() }
+
+    @inline(__always)
+    func record(_ value: Double) {
+        precondition(count < storage.count, "more frames than the meter was made for")
+        storage[count] = value
+        count += 1
+    }
+
+    /// The samples, scaled (seconds to milliseconds), as median and p95.
+    func stats(scale: Double = 1000) -> Stats? {
+        Stats(storage.prefix(count).map { $0 * scale })
+    }
+}
+
+/// Measures frames of one strategy. Per frame: wall and process CPU time
+/// around the whole frame (the strategy's work, then glFinish), the
+/// strategy's own thread CPU time and parts, the heap allocations made on
+/// this thread during the work, and the GPU time from timer queries.
+///
+/// The allocation window closes before `finish` (glFinish): it covers what
+/// the strategy does per frame, not the driver's wait for the frame, and
+/// leaves out the timer queries (see `GPUBracket`). It counts this thread
+/// only, and so counts what a GL driver allocates inside the strategy's GL
+/// calls on this thread (Mesa's llvmpipe does).
+/// GPU results are collected after `finish`, outside every window, so the
+/// frame they belong to is known and collecting costs the frame nothing.
+public final class FrameMeter {
+    public let strategy: BenchStrategy
+    private let timer: GPUTimer?
+    private let bracket: GPUBracket
+    private let cpu, processCPU, wall, raster, upload: SampleColumn
+    private var gpu: [Double] = []
+    private var recordingGPU = false
+    /// Made once: an escaping closure passed per frame would be allocated per frame.
+    private var gpuSink: ((Double) -> Void)?
+    /// Heap allocations in measured frames by the project's own code (the
+    /// executable, the Swift runtime and Foundation): the figure that must be 0.
+    public private(set) var allocations: UInt64 = 0
+    /// Those made on this thread inside other libraries: the GL driver's
+    /// (llvmpipe allocates inside draws and uploads), reported apart.
+    public private(set) var driverAllocations: UInt64 = 0
+    public private(set) var measuredFrames = 0
+
+    /// `capacity`: the most measured frames this meter will record.
+    public init(strategy: BenchStrategy, timer: GPUTimer?, capacity: Int) {
+        self.strategy = strategy
+        self.timer = timer
+        bracket = GPUBracket(timer: timer)
+        cpu = SampleColumn(capacity: capacity)
+        processCPU = SampleColumn(capacity: capacity)
+        wall = SampleColumn(capacity: capacity)
+        raster = SampleColumn(capacity: capacity)
+        upload = SampleColumn(capacity: capacity)
+        gpu.reserveCapacity(capacity)
+        gpuSink = { [unowned self] ms in
+            if self.recordingGPU { self.gpu.append(ms) }
+        }
+    }
+
+    /// Makes one frame for scene time `time`; records it when `measured`.
+    /// Returns the wall time at which the frame was complete.
+    @discardableResult
+    public func frame(time: Double, measured: Bool) throws -> Double {
+        var work = FrameWork()
+        let wallStart = Clocks.wall(), processStart = Clocks.processCPU()
+        bracket.startCounting()
+        do {
+            try strategy.work(time: time, gpu: bracket, into: &work)
+        } catch {
+            _ = bracket.stopCounting()
+            throw error
+        }
+        let allocated = bracket.stopCounting()
+        strategy.finish()
+        let wallEnd = Clocks.wall(), processEnd = Clocks.processCPU()
+
+        if measured {
+            measuredFrames += 1
+            allocations += allocated.own
+            driverAllocations += allocated.driver
+            cpu.record(work.cpu)
+            processCPU.record(processEnd - processStart)
+            wall.record(wallEnd - wallStart)
+            if let r = work.raster { raster.record(r) }
+            if let u = work.upload { upload.record(u) }
+        }
+        recordingGPU = measured
+        timer?.collect(gpuSink)
+        return wallEnd
+    }
+
+    /// Waits for outstanding timer queries (the end of a run).
+    public func drainGPU() {
+        timer?.drain(gpuSink)
+        recordingGPU = false
+    }
+
+    public struct Summary {
+        public var frames: Int
+        public var cpuMs: Stats
+        public var processCpuMs: Stats
+        public var wallMs: Stats
+        public var gpuMs: Stats?
+        public var rasterMs: Stats?
+        public var uploadMs: Stats?
+        public var allocationsPerFrame: Double
+        public var driverAllocationsPerFrame: Double
+    }
+
+    /// Median and p95 of everything recorded; nil before any measured frame.
+    public func summary() -> Summary? {
+        guard measuredFrames > 0, let cpuMs = cpu.stats(), let processCpuMs = processCPU.stats(),
+              let wallMs = wall.stats() else { return nil }
+        return Summary(frames: measuredFrames, cpuMs: cpuMs, processCpuMs: processCpuMs, wallMs: wallMs,
+                       gpuMs: Stats(gpu), rasterMs: raster.stats(), uploadMs: upload.stats(),
+                       allocationsPerFrame: Double(allocations) / Double(measuredFrames),
+                       driverAllocationsPerFrame: Double(driverAllocations) / Double(measuredFrames))
+    }
+}
+
+/// The process's peak resident set so far, in MiB (ru_maxrss is in KiB on Linux).
+public func peakResidentMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The report as text: the terminal table and CSV.
+extension BenchReport {
+    /// One row per result under a header line; unmeasured figures are empty
+    /// fields. Columns follow the JSON keys, statistics split in two.
+    public var csv: String {
+        var columns = ["backend", "cells", "cell_width", "cell_height", "frames"]
+        for figure in ["cpu_ms", "process_cpu_ms", "gpu_ms", "wall_ms", "raster_ms", "upload_ms"] {
+            columns += [figure + "_median", figure + "_p95"]
+        }
+        columns += ["fps", "upload_bytes_per_frame", "allocations_per_frame", "driver_allocations_per_frame",
+                    "peak_rss_mb", "write_once_ms",
+                    "preset", "process_cpu_percent", "frames_missed", "renderer"]
+        var lines = [columns.joined(separator: ",")]
+        for r in results {
+            var fields = [r.backend, "\(r.cells)", "\(r.cellSize[0])", "\(r.cellSize[1])", "\(r.frames)"]
+            for stats in [r.cpuMs, r.processCpuMs, r.gpuMs, r.wallMs, r.rasterMs, r.uploadMs] {
+                fields += [stats.map { "\($0.median)" } ?? "", stats.map { "\($0.p95)" } ?? ""]
+            }
+            fields += ["\(r.fps)", "\(r.uploadBytesPerFrame)", "\(r.allocationsPerFrame)",
+                       r.driverAllocationsPerFrame.map { "\($0)" } ?? "", "\(r.peakRssMb)",
+                       r.writeOnceMs.map { "\($0)" } ?? "", r.preset ?? "",
+                       r.processCpuPercent.map { "\($0)" } ?? "", r.framesMissed.map { "\($0)" } ?? "",
+                       Self.csvField(renderer)]
+            lines.append(fields.joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Quoted when it holds a comma, quote or line break (RFC 4180).
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The sweep as a table for a terminal (medians, with cpu_ms's p95).
+    public var sweepTable: String {
+        let header = ["backend", "cells", "cpu ms", "cpu p95", "proc cpu", "gpu ms", "wall ms",
+                      "raster ms", "upload ms", "write-1x", "fps", "allocs/f", "driver allocs/f", "upload MB/f"]
+        let rows = results.map { r -> [String] in
+            [r.backend, "\(r.cells)", ms(r.cpuMs.median), ms(r.cpuMs.p95), ms(r.processCpuMs.median),
+             ms(r.gpuMs?.median), ms(r.wallMs.median), ms(r.rasterMs?.median), ms(r.uploadMs?.median),
+             ms(r.writeOnceMs), String(format: "%.1f", r.fps), allocations(r.allocationsPerFrame),
+             r.driverAllocationsPerFrame.map(allocations) ?? "-",
+             String(format: "%.2f", Double(r.uploadBytesPerFrame) / 1_048_576)]
+        }
+        let size = results.first.map { "cells of \($0.cellSize[0])x\($0.cellSize[1]) px, " } ?? ""
+        return "waves bench: \(size)\(results.first?.frames ?? 0) frames each; times are medians (ms) unless p95; "
+            + "GL_RENDERER: \(renderer); \(machine.cpus) CPUs, \(machine.os)\n"
+            + Self.table(header: header, rows: rows)
+            + "allocs/f: heap allocations per frame by this project's code; driver allocs/f: by the GL driver inside GL calls on the same thread\n"
+    }
+
+    /// The table preset beside the published figures.
+    public var presetTable: String {
+        let header = ["strategy", "process CPU %", "frames drawn", "missed", "fps", "cpu ms", "proc cpu ms",
+                      "gpu ms", "allocs/f", "driver allocs/f"]
+        let rows = results.map { r -> [String] in
+            [r.backend == "cpu" ? "redraw (cpu)" : "translate (gl)",
+             r.processCpuPercent.map { String(format: "%.1f%%", $0) } ?? "-", "\(r.frames)",
+             r.framesMissed.map(String.init) ?? "-", String(format: "%.1f", r.fps), ms(r.cpuMs.median),
+             ms(r.processCpuMs.median), ms(r.gpuMs?.median), allocations(r.allocationsPerFrame),
+             r.driverAllocationsPerFrame.map(allocations) ?? "-"]
+        }
+        let first = results.first
+        let setup = first.map { r in
+            "\(r.screenSize?.map(String.init).joined(separator: "x") ?? "?") screen, \(r.cells) cells, "
+                + "60 fps for \(r.seconds.map { String(format: "%g", $0) } ?? "?") s, paced by sleeping (headless: no vsync)"
+        } ?? ""
+        return "waves bench --preset table: \(setup); GL_RENDERER: \(renderer); \(machine.cpus) CPUs\n"
+            + Self.table(header: header, rows: rows)
+            + "\(TablePreset.published)\n"
+            + (renderer.lowercased().contains("llvmpipe")
+                ? "note: llvmpipe draws on the CPU, so here the translate strategy's GPU work is process CPU time too\n" : "")
+    }
+
+    /// Columns right-aligned except the first, two spaces apart.
+    static func table(header: [String], rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { c in all.map { $0[c].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { c, text in
+                let pad = String(repeating: " ", count: widths[c] - text.count)
+                return c == 0 ? text + pad : pad + text
+            }.joined(separator: "  ")
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n") + "\n"
+    }
+}
+
+/// Milliseconds with as many decimals as small values need; "-" when unmeasured.
+func ms(_ value: Double?) -> String {
+    guard let value else { return "-" }
+    switch value {
+    case ..<0.1: return String(format: "%.4f", value)
+    case ..<10: return String(format: "%.3f", value)
+    default: return String(format: "%.1f", value)
+    }
+}
+
+private func allocations(_ perFrame: Double) -> String {
+    perFrame == perFrame.rounded() ? String(format: "%.0f", perFrame) : String(format: "%.3f", perFrame)
+}

@@ -1,0 +1,94 @@
+import Foundation
+import WaveCore
+
+/// The published phone experiment (`--preset table`): one phone screen of
+/// table cells, every cell waving, at 60 frames per second.
+public enum TablePreset {
+    public static let name = "table"
+    /// A 375x667 point screen cut into cells of 88 rows: 667 / 88 = 7 cells
+    /// (the scene spreads the 667 rows over them: 95 or 96 rows each).
+    public static let screen = (width: 375, height: 667)
+    public static let cellRows = 88
+    public static let framesPerSecond = 60.0
+    /// What the phones measured, printed beside ours.
+    public static let published = "published (phone): redraw 7-10% CPU, translate ~0% CPU"
+
+    public static func scene(template: Scene) -> Scene {
+        var scene = template
+        scene.width = screen.width
+        scene.height = screen.height
+        scene.cellCount = screen.height / cellRows
+        return scene
+    }
+}
+
+/// Frames paced to absolute deadlines, the way a display's vsync paces
+/// them when there is none: tick k is at start + k/fps; the frame started at
+/// tick k is due at tick k + 1. A frame finishing after it is due is missed,
+/// and the next frame waits for the first tick not yet past (missed ticks
+/// are skipped, never bunched). Only sleeping waits: spinning would count as
+/// the very CPU time this run measures. Scene time is the measured wall
+/// time since the start, not an assumed 1/fps per frame.
+enum PacedRun {
+    struct Outcome {
+        var drawn = 0
+        var missed = 0
+        var wallSeconds = 0.0
+        var processCPUSeconds = 0.0
+    }
+
+    static func run(meter: FrameMeter, seconds: Double, framesPerSecond: Double,
+                    onTick: (Int) -> Void) throws -> Outcome {
+        let interval = 1 / framesPerSecond
+        // Start on the next whole interval after a short settle.
+        let start = Clocks.wall() + interval
+        let end = start + seconds
+        var outcome = Outcome()
+        sleep(until: start)
+        let processStart = Clocks.processCPU(), wallStart = Clocks.wall()
+        var tick = 0
+        while start + Double(tick) * interval < end {
+            let tickTime = start + Double(tick) * interval
+            sleep(until: tickTime)
+            let finished = try meter.frame(time: Clocks.wall() - start, measured: true)
+            outcome.drawn += 1
+            if finished > tickTime + interval { outcome.missed += 1 }
+            tick = max(tick + 1, Int(((finished - start) / interval).rounded(.up)))
+            onTick(tick)
+        }
+        // The last interval's idle time belongs to the run too.
+        sleep(until: end)
+        outcome.processCPUSeconds = Clocks.processCPU() - processStart
+        outcome.wallSeconds = Clocks.wall() - wallStart
+        return outcome
+    }
+
+    /// Sleeps until the CLOCK_MONOTONIC time `deadline` (seconds); returns
+    /// at once when it has passed.
+    static func sleep(until deadline: Double) {
+        var target = timespec()
+        target.tv_sec = Int(deadline.rounded(.down))
+        target.tv_nsec = Int((deadline - deadline.rounded(.down)) * 1e9)
+        // Interrupted by a signal: sleep again to the same absolute time.
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
+    }
+}
+
+/// The floor under any redraw: writing the frame's bytes once. Fills
+/// `frame` with a constant `repeats` times and returns the median thread
+/// CPU time of one fill, in milliseconds. It fills the renderer's own frame
+/// buffer (pages mapped, as warm in cache as the rasteriser finds it), which
+/// outlives the measurement, so the fills cannot be optimised away.
+enum WriteOnceBaseline {
+    static func milliseconds(filling frame: UnsafeMutableBufferPointer<UInt32>, repeats: Int) -> Double? {
+        guard let base = frame.baseAddress, frame.count > 0, repeats > 0 else { return nil }
+        var samples: [Double] = []
+        samples.reserveCapacity(repeats)
+        for i in 0..<repeats {
+            let start = Clocks.threadCPU()
+            base.update(repeating: 0xFF10_182A &+ UInt32(truncatingIfNeeded: i), count: frame.count)
+            samples.append((Clocks.threadCPU() - start) * 1000)
+        }
+        return Stats(samples)?.median
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import WaveBench
+import WaveCore
+
+/// `waves bench`: parses and checks the options, then hands over to WaveBench.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure both strategies over a sweep of cell counts (or reproduce the published table).",
+        discussion: """
+            Prints a table to stdout; --json, --csv and --chart write files (JSON schema: \
+            see Sources/WaveBench/BenchReport.swift). Figures are only meaningful from a release build.
+            """
+    )
+
+    enum Preset: String, ExpressibleByArgument, CaseIterable { case table }
+
+    @Option(help: "Strategies to measure, a comma-separated list of cpu and gl.")
+    var backend = "cpu,gl"
+
+    @Option(help: "Cell counts, a comma-separated list of whole numbers from 1 to 10000.")
+    var cells = "1,10,100,1000"
+
+    @Option(help: "One cell's size WxH in pixels.", transform: parseSize)
+    var size = PixelSize(width: 320, height: 80)
+
+    @Option(parsing: .unconditional, help: "Frames measured per backend and cell count, after the warm-up (1 to 1000000).",
+            transform: parseWhole("a whole number of frames from 1 to 1000000"))
+    var frames = 600
+
+    @Option(parsing: .unconditional, help: "Unmeasured frames first (0 to 100000).",
+            transform: parseWhole("a whole number of frames from 0 to 100000"))
+    var warmup = 30
+
+    @Flag(help: "Headless (EGL, no window). Windowed runs are not implemented: runs are headless either way.")
+    var headless = false
+
+    @Option(help: "Write the results as JSON to this file.")
+    var json: String?
+
+    @Option(help: "Write the results as CSV to this file.")
+    var csv: String?
+
+    @Option(help: "Write a chart of ms per frame against cells to this .svg file.")
+    var chart: String?
+
+    @Option(help: "table: the published phone experiment (a 375x667 screen of 7 cells, paced at 60 fps); replaces the sweep, so --cells, --size and --frames do not apply.")
+    var preset: Preset?
+
+    @Option(parsing: .unconditional, help: "Seconds the table preset runs each strategy for (default 10).")
+    var seconds: Double?
+
+    @OptionGroup(title: "Wave options") var wave: WaveOptions
+
+    func run() throws {
+        let config = try makeConfig()
+        // Every output folder is checked before anything runs, so a bad path costs nothing.
+        for path in [json, csv, chart].compactMap({ $0 }) { try AtomicFile.checkWritable(path) }
+        if !headless { printError("waves: windowed bench is not implemented; running headless") }
+
+        let runner = BenchRunner.headless(config: config)
+        let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
+        let report: BenchReport
+        do {
+            report = try preset == .table
+                ? runner.runTable(seconds: seconds ?? 10, progress: bar?.update)
+                : runner.run(progress: bar?.update)
+        } catch {
+            bar?.finish()
+            throw error
+        }
+        bar?.finish()
+        for notice in runner.notices { printError("waves: \(notice)") }
+
+        print(preset == .table ? report.presetTable : report.sweepTable, terminator: "")
+        if let json { try AtomicFile.write(try report.jsonData(), to: json) }
+        if let csv { try AtomicFile.write(report.csv, to: csv) }
+        if let chart { try AtomicFile.write(BenchChart(report: report).svg(), to: chart) }
+        let written = [json, csv, chart].compactMap { $0 }
+        if !written.isEmpty { print("wrote " + written.joined(separator: ", ")) }
+    }
+
+    /// Every option checked, with errors that name the option and what it accepts.
+    func makeConfig() throws -> BenchConfig {
+        var config = BenchConfig()
+        config.backends = try parseList(backend, option: "--backend",
+                                        accepted: "a comma-separated list of cpu and gl, for example cpu,gl") {
+            Backend(rawValue: $0)
+        }
+        let cellsAccepted = "a comma-separated list of whole numbers from 1 to 10000, for example 1,10,100,1000"
+        config.cells = try parseList(cells, option: "--cells", accepted: cellsAccepted) { text in
+            Int(text).flatMap { (1...10_000).contains($0) ? $0 : nil }
+        }
+        let cell = try size.validated()
+        config.cellSize = (cell.width, cell.height)
+        guard (1...1_000_000).contains(frames) else {
+            throw UsageError(option: "--frames", value: "\(frames)", accepted: "a whole number of frames from 1 to 1000000")
+        }
+        guard (0...100_000).contains(warmup) else {
+            throw UsageError(option: "--warmup", value: "\(warmup)", accepted: "a whole number of frames from 0 to 100000")
+        }
+        config.frames = frames
+        config.warmup = warmup
+        config.headless = true
+        config.sceneTemplate = try wave.makeScene(width: cell.width, height: cell.height)
+
+        if let seconds {
+            guard preset == .table else {
+                throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "only with --preset table")
+            }
+            guard seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "a number of seconds above 0, at most 3600")
+            }
+        }
+        if let chart {
+            if preset == .table {
+                throw UsageError(option: "--chart", value: chart, accepted: "a sweep (the table preset has nothing to chart)")
+            }
+            guard chart.lowercased().hasSuffix(".svg") else {
+                throw UsageError(option: "--chart", value: chart, accepted: "a file name ending in .svg (PNG charts are not supported)")
+            }
+        }
+        if preset == nil {
+            // Each scene stacks the cells: the tallest must fit the core's bounds.
+            let tallest = (config.cells.max() ?? 1) * cell.height
+            guard tallest <= Scene.maxHeight, tallest * cell.width <= Scene.maxPixels else {
+                throw UsageError(option: "--cells", value: cells,
+                                 accepted: "at most \(Scene.maxHeight) rows (\(Scene.maxPixels) pixels) in all: "
+                                     + "\(config.cells.max() ?? 1) cells of \(cell) make \(cell.width)x\(tallest)")
+            }
+            try config.validate()
+        }
+        return config
+    }
+
+    /// A comma-separated list, each item turned into a value by `make`
+    /// (nil rejects it); duplicates dropped, order kept.
+    private func parseList<T: Equatable>(_ text: String, option: String, accepted: String,
+                                         _ make: (String) -> T?) throws -> [T] {
+        var values: [T] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let trimmed = item.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let value = make(trimmed) else { throw UsageError(option: option, value: text, accepted: accepted) }
+            if !values.contains(value) { values.append(value) }
+        }
+        return values
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import WaveBench
+import WaveCore
+import WaveGL
+import WaveTestSupport
+import XCTest
+
+/// The real runner, a tiny sweep, and its JSON against the documented schema.
+final class BenchReportTests: XCTestCase {
+    private func headlessContext() throws -> GLContext {
+        try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
+    }
+
+    private var tinySweep: BenchConfig {
+        var config = BenchConfig()
+        config.backends = [.cpu, .gl]
+        config.cells = [1, 3]
+        config.cellSize = (64, 16)
+        config.frames = 2
+        config.warmup = 1
+        config.sceneTemplate = Scene(width: 64, height: 16)
+        return config
+    }
+
+    func testTwoFrameSweepValidatesAgainstTheSchema() throws {
+        let runner = BenchRunner(config: tinySweep, context: try headlessContext())
+        let data = try runner.run().jsonData()
+        XCTAssertEqual(BenchSchema.problems(in: data), [])
+
+        let root = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertNotEqual(root["renderer"] as? String, "none")
+        let rows = try XCTUnwrap(root["results"] as? [[String: Any]])
+        let pairs = rows.map { "\($0["backend"] ?? "?") \($0["cells"] ?? "?")" }
+        XCTAssertEqual(pairs.sorted(), ["cpu 1", "cpu 3", "gl 1", "gl 3"], "every (backend, cells) pair, once")
+        for row in rows {
+            XCTAssertEqual(BenchSchema.integer(row["frames"]), 2)
+            XCTAssertEqual((row["cell_size"] as? [Any])?.compactMap(BenchSchema.integer), [64, 16])
+            if row["backend"] as? String == "gl" {
+                // Not measured for GL: explicit nulls, not missing keys.
+                XCTAssert(row["raster_ms"] is NSNull && row["upload_ms"] is NSNull, "\(row)")
+                XCTAssertEqual(BenchSchema.integer(row["upload_bytes_per_frame"]), 0)
+                XCTAssertNil(row["write_once_ms"])
+            } else {
+                XCTAssertFalse(row["raster_ms"] is NSNull || row["upload_ms"] is NSNull, "\(row)")
+                XCTAssertEqual(BenchSchema.integer(row["upload_bytes_per_frame"]),
+                               64 * 16 * 4 * (BenchSchema.integer(row["cells"]) ?? 0))
+                XCTAssertNotNil(BenchSchema.number(row["write_once_ms"]))
+            }
+        }
+    }
+
+    func testTablePresetRowsCarryTheirAdditions() throws {
+        var config = tinySweep
+        config.warmup = 2
+        let runner = BenchRunner(config: config, context: try headlessContext())
+        let report = try runner.runTable(seconds: 0.25)
+        XCTAssertEqual(BenchSchema.problems(in: try report.jsonData()), [])
+        XCTAssertEqual(report.results.map(\.backend), ["cpu", "gl"])
+        for row in report.results {
+            XCTAssertEqual(row.preset, "table")
+            XCTAssertEqual(row.cells, 7)
+            XCTAssertEqual(row.screenSize, [375, 667])
+            // 0.25 s at 60 fps is 15 ticks; a slow machine draws fewer, never more.
+            XCTAssert((1...15).contains(row.frames), "\(row.frames) frames drawn")
+            XCTAssertLessThanOrEqual(row.framesMissed ?? -1, row.frames)
+            XCTAssertGreaterThanOrEqual(row.processCpuPercent ?? -1, 0)
+        }
+    }
+
+    /// A report that was never measured still writes every schema key.
+    func testUnmeasuredFiguresAreExplicitNulls() throws {
+        let stats = Stats(median: 1, p95: 2)
+        let row = BenchResult(backend: "gl", cells: 1, cellSize: [320, 80], frames: 1, cpuMs: stats,
+                              processCpuMs: stats, gpuMs: nil, wallMs: stats, rasterMs: nil, uploadMs: nil,
+                              fps: 1000, uploadBytesPerFrame: 0, allocationsPerFrame: 0, peakRssMb: 10)
+        let data = try BenchReport(renderer: "none", machine: Machine(cpus: 1, os: "test"), results: [row]).jsonData()
+        XCTAssertEqual(BenchSchema.problems(in: data), [])
+        let text = String(decoding: data, as: UTF8.self)
+        for key in ["gpu_ms", "raster_ms", "upload_ms"] { XCTAssert(text.contains("\"\(key)\" : null"), key) }
+        XCTAssertEqual(try JSONDecoder().decode(BenchReport.self, from: data).results, [row], "round trip")
+    }
+
+    func testNearestRankPercentiles() {
+        XCTAssertNil(Stats([Double]()))
+        XCTAssertEqual(Stats([5]), Stats(median: 5, p95: 5))
+        // n = 20: the median is rank 10, p95 rank 19.
+        XCTAssertEqual(Stats((1...20).reversed().map(Double.init)), Stats(median: 10, p95: 19))
+        XCTAssertEqual(Stats([1, 2, 3, 100]), Stats(median: 2, p95: 100))
+    }
+
+    func testChartAndCSVShowEveryRow() {
+        func row(_ backend: String, _ cells: Int, _ cpu: Double, gpu: Double?) -> BenchResult {
+            BenchResult(backend: backend, cells: cells, cellSize: [320, 80], frames: 10,
+                        cpuMs: Stats(median: cpu, p95: cpu), processCpuMs: Stats(median: cpu, p95: cpu),
+                        gpuMs: gpu.map { Stats(median: $0, p95: $0) }, wallMs: Stats(median: cpu, p95: cpu),
+                        rasterMs: nil, uploadMs: nil, fps: 1000 / cpu, uploadBytesPerFrame: 0,
+                        allocationsPerFrame: 0, peakRssMb: 1)
+        }
+        let report = BenchReport(renderer: "test <renderer>", machine: Machine(cpus: 2, os: "test"), results: [
+            row("cpu", 1, 0.05, gpu: nil), row("cpu", 1000, 40, gpu: nil),
+            row("gl", 1, 0.01, gpu: 0.02), row("gl", 1000, 0.012, gpu: 0.5),
+        ])
+        let svg = BenchChart(report: report).svg()
+        XCTAssertEqual(svg.components(separatedBy: "<polyline").count - 1, 3, "cpu_ms twice, gl gpu_ms once")
+        XCTAssertEqual(svg.components(separatedBy: "stroke-dasharray").count - 1, 2, "the gpu line and its legend")
+        XCTAssert(svg.contains("test &lt;renderer&gt;") && svg.contains("320x80"), "title names renderer and cell size")
+        XCTAssert(svg.contains("redraw: CPU ms") && svg.contains("translate: GPU ms"), "labelled lines")
+        let csv = report.csv.split(separator: "\n")
+        XCTAssertEqual(csv.count, 5)
+        XCTAssert(csv.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == csv[0].split(separator: ",").count })
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// The documented JSON schema (see Sources/WaveBench/BenchReport.swift),
+/// checked key by key on what JSONSerialization parses: independent of the
+/// Codable types that wrote it.
+enum BenchSchema {
+    /// Every problem found, one line each; empty when the document is valid.
+    static func problems(in data: Data) -> [String] {
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return ["not a JSON object"]
+        }
+        var problems: [String] = []
+        func fail(_ text: String) { problems.append(text) }
+        expectKeys(root, required: ["version", "renderer", "machine", "results"], optional: [], at: "root", fail)
+        if integer(root["version"]) != 1 { fail("version is not 1") }
+        if (root["renderer"] as? String)?.isEmpty ?? true { fail("renderer is not a non-empty string") }
+        if let machine = root["machine"] as? [String: Any] {
+            expectKeys(machine, required: ["cpus", "os"], optional: [], at: "machine", fail)
+            if (integer(machine["cpus"]) ?? 0) < 1 { fail("machine.cpus is not a whole number >= 1") }
+            if (machine["os"] as? String)?.isEmpty ?? true { fail("machine.os is not a non-empty string") }
+        } else {
+            fail("machine is not an object")
+        }
+        guard let results = root["results"] as? [[String: Any]] else {
+            fail("results is not an array of objects")
+            return problems
+        }
+        for (i, row) in results.enumerated() { checkResult(row, at: "results[\(i)]", fail) }
+        return problems
+    }
+
+    static let statsKeys = ["cpu_ms", "process_cpu_ms", "wall_ms"]
+    static let nullableStatsKeys = ["gpu_ms", "raster_ms", "upload_ms"]
+    static let requiredKeys = ["backend", "cells", "cell_size", "frames", "fps", "upload_bytes_per_frame",
+                               "allocations_per_frame", "peak_rss_mb"] + statsKeys + nullableStatsKeys
+    static let additions = ["driver_allocations_per_frame", "write_once_ms", "preset", "process_cpu_percent", "frames_missed", "seconds", "screen_size"]
+
+    private static func checkResult(_ row: [String: Any], at path: String, _ fail: (String) -> Void) {
+        expectKeys(row, required: requiredKeys, optional: additions, at: path, fail)
+        if !["cpu", "gl"].contains(row["backend"] as? String ?? "") { fail("\(path).backend is not cpu or gl") }
+        if (integer(row["cells"]) ?? 0) < 1 { fail("\(path).cells is not a whole number >= 1") }
+        if (integer(row["frames"]) ?? 0) < 1 { fail("\(path).frames is not a whole number >= 1") }
+        checkPair(row["cell_size"], at: "\(path).cell_size", fail)
+        for key in statsKeys { checkStats(row[key], at: "\(path).\(key)", fail) }
+        for key in nullableStatsKeys where !(row[key] is NSNull) { checkStats(row[key], at: "\(path).\(key)", fail) }
+        if (number(row["fps"]) ?? 0) <= 0 { fail("\(path).fps is not a number > 0") }
+        if (integer(row["upload_bytes_per_frame"]) ?? -1) < 0 { fail("\(path).upload_bytes_per_frame is not a whole number >= 0") }
+        if (number(row["allocations_per_frame"]) ?? -1) < 0 { fail("\(path).allocations_per_frame is not a number >= 0") }
+        if (number(row["peak_rss_mb"]) ?? 0) <= 0 { fail("\(path).peak_rss_mb is not a number > 0") }
+        if let v = row["write_once_ms"], (number(v) ?? -1) < 0 { fail("\(path).write_once_ms is not a number >= 0") }
+        if let v = row["driver_allocations_per_frame"], (number(v) ?? -1) < 0 { fail("\(path).driver_allocations_per_frame is not a number >= 0") }
+        if let v = row["preset"], !(v is String) { fail("\(path).preset is not a string") }
+        if let v = row["process_cpu_percent"], (number(v) ?? -1) < 0 { fail("\(path).process_cpu_percent is not a number >= 0") }
+        if let v = row["frames_missed"], (integer(v) ?? -1) < 0 { fail("\(path).frames_missed is not a whole number >= 0") }
+        if let v = row["seconds"], (number(v) ?? 0) <= 0 { fail("\(path).seconds is not a number > 0") }
+        if let v = row["screen_size"] { checkPair(v, at: "\(path).screen_size", fail) }
+    }
+
+    private static func checkStats(_ value: Any?, at path: String, _ fail: (String) -> Void) {
+        guard let stats = value as? [String: Any] else { return fail("\(path) is not a {median, p95} object") }
+        expectKeys(stats, required: ["median", "p95"], optional: [], at: path, fail)
+        guard let median = number(stats["median"]), let p95 = number(stats["p95"]) else {
+            return fail("\(path).median and .p95 are not numbers")
+        }
+        if median < 0 || p95 < median { fail("\(path): expected 0 <= median <= p95, got \(median), \(p95)") }
+    }
+
+    private static func checkPair(_ value: Any?, at path: String, _ fail: (String) -> Void) {
+        guard let pair = value as? [Any], pair.count == 2, pair.allSatisfy({ (integer($0) ?? 0) >= 1 }) else {
+            return fail("\(path) is not [width, height] in whole pixels")
+        }
+    }
+
+    private static func expectKeys(_ object: [String: Any], required: [String], optional: [String],
+                                   at path: String, _ fail: (String) -> Void) {
+        for key in required where object[key] == nil { fail("\(path): missing \"\(key)\"") }
+        for key in object.keys where !required.contains(key) && !optional.contains(key) {
+            fail("\(path): undocumented key \"\(key)\"")
+        }
+    }
+
+    /// A JSON number. (JSONSerialization gives booleans as NSNumber too;
+    /// the schema has none, so none is expected here.)
+    static func number(_ value: Any?) -> Double? {
+        (value as? NSNumber)?.doubleValue
+    }
+
+    static func integer(_ value: Any?) -> Int? {
+        guard let d = number(value), d == d.rounded(), abs(d) < 1e15 else { return nil }
+        return Int(d)
+    }
+}
