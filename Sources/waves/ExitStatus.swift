@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import WaveCore
 import WaveImageIO
 
@@ -15,7 +16,7 @@ enum ExitStatus {
         case let renderer as RendererError:
             if case .unavailable = renderer { return unavailable }
             return 70
-        case is ExitCode: return (error as! ExitCode).rawValue
+        case let code as ExitCode: return code.rawValue
         default:
             let code = Waves.exitCode(for: error).rawValue
             return code == 1 ? 70 : code
@@ -40,4 +41,9 @@ struct UsageError: Error, CustomStringConvertible {
     let value: String
     let accepted: String
     var description: String { "\(option) \(value): expected \(accepted)" }
+}
+
+/// A line (or, for progress, part of one) on stderr.
+func printError(_ text: String, newline: Bool = true) {
+    FileHandle.standardError.write(Data((text + (newline ? "\n" : "")).utf8))
 }

@@ -63,7 +63,3 @@ struct RenderCommand: ParsableCommand {
         }
     }
 }
-
-func printError(_ text: String, newline: Bool = true) {
-    FileHandle.standardError.write((text + (newline ? "\n" : "")).data(using: .utf8)!)
-}

@@ -13,6 +13,6 @@ do {
 } catch {
     let status = ExitStatus.of(error)
     if status == 0 { Waves.exit(withError: error) }
-    FileHandle.standardError.write(("waves: " + ExitStatus.message(of: error) + "\n").data(using: .utf8)!)
+    printError("waves: " + ExitStatus.message(of: error))
     exit(status)
 }
