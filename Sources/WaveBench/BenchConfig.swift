@@ -11,8 +11,6 @@ public struct BenchConfig: Sendable {
     /// Frames measured per (backend, cells), after `warmup` unmeasured ones.
     public var frames = 600
     public var warmup = 30
-    /// Headless (EGL, no window). The only mode the runner drives.
-    public var headless = true
     /// Wave parameters, colours and snapping; its size and cell count are
     /// replaced per run.
     public var sceneTemplate = Scene(width: 320, height: 80)

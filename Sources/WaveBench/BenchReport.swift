@@ -28,7 +28,7 @@ import Foundation
 /// - `write_once_ms` (CPU rows): median time to fill the frame buffer once
 ///   with a constant, the floor any redraw pays.
 /// - `preset`, `process_cpu_percent`, `frames_missed`, `seconds`,
-///   `screen_size` (rows of `--preset table`): there `frames` counts the
+///   `screen_size`, `pacing` ("vsync" or "sleep") (rows of `--preset table`): there `frames` counts the
 ///   frames drawn, `fps` the frames drawn per second of the paced run, and
 ///   `cell_size` the screen width and its mean cell height.
 public struct BenchReport: Codable, Equatable {
@@ -111,6 +111,7 @@ public struct BenchResult: Codable, Equatable {
     public var framesMissed: Int?
     public var seconds: Double?
     public var screenSize: [Int]?
+    public var pacing: String?
 
     public init(backend: String, cells: Int, cellSize: [Int], frames: Int, cpuMs: Stats, processCpuMs: Stats,
                 gpuMs: Stats?, wallMs: Stats, rasterMs: Stats?, uploadMs: Stats?, fps: Double,
@@ -132,7 +133,7 @@ public struct BenchResult: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case backend, cells, frames, fps, preset, seconds
+        case backend, cells, frames, fps, preset, seconds, pacing
         case cellSize = "cell_size"
         case cpuMs = "cpu_ms"
         case processCpuMs = "process_cpu_ms"
@@ -175,6 +176,7 @@ public struct BenchResult: Codable, Equatable {
         try c.encodeIfPresent(framesMissed, forKey: .framesMissed)
         try c.encodeIfPresent(seconds, forKey: .seconds)
         try c.encodeIfPresent(screenSize, forKey: .screenSize)
+        try c.encodeIfPresent(pacing, forKey: .pacing)
     }
 
     private func encodeOrNull(_ value: Stats?, _ key: CodingKeys,

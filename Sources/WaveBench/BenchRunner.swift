@@ -17,6 +17,8 @@ public struct BenchProgress: Sendable {
 public final class BenchRunner {
     public let config: BenchConfig
     public let context: GLContext?
+    /// Set for windowed runs: every frame is shown in it.
+    public let window: BenchWindow?
     private let contextFailure: String?
     /// Things a person should know about the run (GL missing, say); one line each.
     public private(set) var notices: [String] = []
@@ -25,6 +27,23 @@ public final class BenchRunner {
         self.config = config
         self.context = context
         self.contextFailure = contextFailure
+        window = nil
+    }
+
+    private init(config: BenchConfig, window: BenchWindow) {
+        self.config = config
+        self.window = window
+        context = window.context
+        contextFailure = nil
+    }
+
+    /// A runner that shows every frame in a window (the size of one screen
+    /// of the scene, at most 1920x1080); throws `GLContextError.noWindow`
+    /// where none can be opened.
+    public static func windowed(config: BenchConfig, preset: Bool) throws -> BenchRunner {
+        let scene = preset ? TablePreset.scene(template: config.sceneTemplate)
+                           : config.scene(cells: config.cells.max() ?? 1)
+        return BenchRunner(config: config, window: try BenchWindow(width: scene.width, height: scene.height))
     }
 
     /// A runner with a headless context of its own when one can be made,
@@ -75,6 +94,7 @@ public final class BenchRunner {
         let scene = config.scene(cells: cells)
         try strategy.prepare(scene: scene)
         let meter = FrameMeter(strategy: strategy, timer: timer, capacity: config.frames)
+        meter.present = window?.presenter(for: strategy)
         for i in 0..<(config.warmup + config.frames) {
             try meter.frame(time: Double(i) * config.frameInterval, measured: i >= config.warmup)
             onFrame(i + 1)
@@ -96,27 +116,33 @@ public final class BenchRunner {
     // MARK: The published table
 
     /// The phone experiment: one 375x667 screen of 7 waving cells, each
-    /// strategy paced at 60 frames per second for `seconds` by sleeping to
-    /// absolute deadlines (headless: no vsync), after `config.warmup`
-    /// unpaced frames.
+    /// strategy paced at 60 frames per second for `seconds`, after
+    /// `config.warmup` unpaced frames: by the display's vsync in a window
+    /// whose swaps it really paces, otherwise by sleeping to absolute deadlines.
     public func runTable(seconds: Double, progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
         guard seconds.isFinite, seconds > 0 else { throw BenchError.invalid("the table preset needs a positive duration") }
         let backends = try usableBackends()
         let scene = TablePreset.scene(template: config.sceneTemplate)
         try scene.validate()
         let timer = try makeTimer()
+        let refresh = window?.enableVsyncIfPaced()
         let ticks = Int((seconds * TablePreset.framesPerSecond).rounded(.up))
         var results: [BenchResult] = []
         for (index, backend) in backends.enumerated() {
             let strategy = try makeStrategy(backend)
             try strategy.prepare(scene: scene)
-            let meter = FrameMeter(strategy: strategy, timer: timer, capacity: ticks + 2)
+            // A display may refresh faster than 60 Hz: room for every refresh.
+            let capacity = Int((seconds / min(refresh ?? 1, 1 / TablePreset.framesPerSecond)).rounded(.up)) + 2
+            let meter = FrameMeter(strategy: strategy, timer: timer, capacity: capacity)
+            meter.present = window?.presenter(for: strategy)
             for i in 0..<config.warmup { try meter.frame(time: Double(i) * config.frameInterval, measured: false) }
-            let run = try PacedRun.run(meter: meter, seconds: seconds, framesPerSecond: TablePreset.framesPerSecond) { tick in
+            let onTick: (Int) -> Void = { tick in
                 guard let progress else { return }
                 progress(BenchProgress(done: index * ticks + min(tick, ticks), total: backends.count * ticks,
                                         label: "table preset: \(backend.rawValue), \(min(tick, ticks))/\(ticks) ticks"))
             }
+            let run = try refresh.map { try PacedRun.runByVsync(meter: meter, seconds: seconds, refresh: $0, onTick: onTick) }
+                ?? PacedRun.run(meter: meter, seconds: seconds, framesPerSecond: TablePreset.framesPerSecond, onTick: onTick)
             meter.drainGPU()
             if context != nil { try checkGLErrors("the table preset, \(backend.rawValue)") }
             guard let summary = meter.summary() else { throw BenchError.invalid("no frame was drawn in \(seconds) s") }
@@ -128,6 +154,7 @@ public final class BenchRunner {
             result.seconds = seconds
             result.screenSize = [scene.width, scene.height]
             result.framesMissed = run.missed
+            result.pacing = refresh == nil ? "sleep" : "vsync"
             result.processCpuPercent = rounded(run.processCPUSeconds / run.wallSeconds * 100, places: 2)
             results.append(result)
         }

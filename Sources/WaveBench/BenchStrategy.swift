@@ -75,6 +75,9 @@ public protocol BenchStrategy: AnyObject {
     /// and `gpu.end()`.
     func work(time: Double, gpu: GPUBracket, into times: inout FrameWork) throws
     func finish()
+    /// Blits the frame into `viewport` of the framebuffer bound for drawing
+    /// (a window's), outside the measured work.
+    func present(to viewport: (x: Int, y: Int, width: Int, height: Int))
 }
 
 /// Redraw per tick: rasterise every cell's path into the pixel buffer, then
@@ -120,6 +123,10 @@ public final class CPUStrategy: BenchStrategy {
         if presenter != nil { glFinish() }
     }
 
+    public func present(to viewport: (x: Int, y: Int, width: Int, height: Int)) {
+        presenter?.blit(to: viewport)
+    }
+
     /// The time to write the frame's bytes once (see `WriteOnceBaseline`).
     /// Overwrites the last frame; the next `draw` makes a whole new one.
     public func writeOnceMilliseconds(repeats: Int) -> Double? {
@@ -156,4 +163,8 @@ public final class GLStrategy: BenchStrategy {
     }
 
     public func finish() { renderer.finish() }
+
+    public func present(to viewport: (x: Int, y: Int, width: Int, height: Int)) {
+        renderer.present(to: viewport)
+    }
 }

@@ -55,6 +55,10 @@ public final class FrameMeter {
     /// (llvmpipe allocates inside draws and uploads), reported apart.
     public private(set) var driverAllocations: UInt64 = 0
     public private(set) var measuredFrames = 0
+    /// Windowed runs: shows each finished frame (a blit and a buffer swap,
+    /// which waits for vsync when the window paces by it). Part of the
+    /// frame's wall time, not of the strategy's own work.
+    public var present: (() -> Void)?
 
     /// `capacity`: the most measured frames this meter will record.
     public init(strategy: BenchStrategy, timer: GPUTimer?, capacity: Int) {
@@ -86,6 +90,7 @@ public final class FrameMeter {
             throw error
         }
         let allocated = bracket.stopCounting()
+        present?()
         strategy.finish()
         let wallEnd = Clocks.wall(), processEnd = Clocks.processCPU()
 

@@ -66,7 +66,8 @@ extension BenchReport {
         let first = results.first
         let setup = first.map { r in
             "\(r.screenSize?.map(String.init).joined(separator: "x") ?? "?") screen, \(r.cells) cells, "
-                + "60 fps for \(r.seconds.map { String(format: "%g", $0) } ?? "?") s, paced by sleeping (headless: no vsync)"
+                + "60 fps for \(r.seconds.map { String(format: "%g", $0) } ?? "?") s, "
+                + (r.pacing == "vsync" ? "paced by the display's vsync" : "paced by sleeping (no vsync here)")
         } ?? ""
         return "waves bench --preset table: \(setup); GL_RENDERER: \(renderer); \(machine.cpus) CPUs\n"
             + Self.table(header: header, rows: rows)

@@ -63,6 +63,27 @@ enum PacedRun {
         return outcome
     }
 
+    /// The display paces: each frame ends in a swap that waits for the next
+    /// refresh (`present`, inside `meter.frame`). A frame is missed when the
+    /// swap it ends with comes a refresh or more late.
+    static func runByVsync(meter: FrameMeter, seconds: Double, refresh: Double,
+                           onTick: (Int) -> Void) throws -> Outcome {
+        var outcome = Outcome()
+        let start = Clocks.wall(), processStart = Clocks.processCPU()
+        var previous = start
+        while previous - start < seconds {
+            let finished = try meter.frame(time: Clocks.wall() - start, measured: true)
+            outcome.drawn += 1
+            let refreshes = Int(((finished - previous) / refresh).rounded())
+            if refreshes > 1 { outcome.missed += refreshes - 1 }
+            previous = finished
+            onTick(Int((finished - start) / refresh))
+        }
+        outcome.processCPUSeconds = Clocks.processCPU() - processStart
+        outcome.wallSeconds = Clocks.wall() - start
+        return outcome
+    }
+
     /// Sleeps until the CLOCK_MONOTONIC time `deadline` (seconds); returns
     /// at once when it has passed.
     static func sleep(until deadline: Double) {

@@ -165,6 +165,28 @@ public final class WindowGLContext: GLContext {
 
     public func makeCurrent() throws { glfwMakeContextCurrent(window) }
 
+    /// 1: each swap waits for the display's refresh (vsync); 0: it does not.
+    public func setSwapInterval(_ interval: Int32) { glfwSwapInterval(interval) }
+
+    /// Shows the frame drawn into the window's framebuffer, and handles events.
+    public func swapBuffers() {
+        glfwSwapBuffers(window)
+        glfwPollEvents()
+    }
+
+    /// The monitor's refresh rate, or nil where GLFW does not know it.
+    public var refreshRate: Double? {
+        guard let monitor = glfwGetPrimaryMonitor(), let mode = glfwGetVideoMode(monitor),
+              mode.pointee.refreshRate > 0 else { return nil }
+        return Double(mode.pointee.refreshRate)
+    }
+
+    public var framebufferSize: (width: Int, height: Int) {
+        var width: Int32 = 0, height: Int32 = 0
+        glfwGetFramebufferSize(window, &width, &height)
+        return (Int(width), Int(height))
+    }
+
     private static func failure(_ step: String) -> Error {
         let error = lastError ?? (0, "unknown GLFW error")
         return GLContextError.noWindow(GLError.glfw(step: step, code: error.code, message: error.message).description)

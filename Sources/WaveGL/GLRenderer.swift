@@ -78,6 +78,22 @@ public final class GLRenderer: WaveRenderer {
         }
     }
 
+    /// Blits the top of the first page (the scene's top rows) into `viewport`
+    /// of the framebuffer bound for drawing: the frame shown in a window.
+    public func present(to viewport: (x: Int, y: Int, width: Int, height: Int)) {
+        guard let scene else { return }
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
+        if pageCount > 1 {
+            glFramebufferTextureLayer(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), target, 0, 0)
+        }
+        let rows = min(pageRows, viewport.height), columns = min(scene.width, viewport.width)
+        glBlitFramebuffer(0, GLint(pageRows - rows), GLint(columns), GLint(pageRows),
+                          GLint(viewport.x), GLint(viewport.y + viewport.height - rows),
+                          GLint(viewport.x + columns), GLint(viewport.y + viewport.height),
+                          GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0)
+    }
+
     /// Waits for the GPU to finish the frame (for timing the whole frame).
     public func finish() { glFinish() }
 

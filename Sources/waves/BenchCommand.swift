@@ -33,7 +33,7 @@ struct BenchCommand: ParsableCommand {
             transform: parseWhole("a whole number of frames from 0 to 100000"))
     var warmup = 30
 
-    @Flag(help: "Headless (EGL, no window). Windowed runs are not implemented: runs are headless either way.")
+    @Flag(help: "Headless (EGL, no window). Without it every frame is shown in a window (the table preset paces by vsync where the display does), or, with no display, the run is headless.")
     var headless = false
 
     @Option(help: "Write the results as JSON to this file.")
@@ -57,9 +57,7 @@ struct BenchCommand: ParsableCommand {
         let config = try makeConfig()
         // Every output folder is checked before anything runs, so a bad path costs nothing.
         for path in [json, csv, chart].compactMap({ $0 }) { try AtomicFile.checkWritable(path) }
-        if !headless { printError("waves: windowed bench is not implemented; running headless") }
-
-        let runner = BenchRunner.headless(config: config)
+        let runner = makeRunner(config)
         let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
         let report: BenchReport
         do {
@@ -79,6 +77,18 @@ struct BenchCommand: ParsableCommand {
         if let chart { try AtomicFile.write(BenchChart(report: report).svg(), to: chart) }
         let written = [json, csv, chart].compactMap { $0 }
         if !written.isEmpty { print("wrote " + written.joined(separator: ", ")) }
+    }
+
+    /// A window where asked for and possible; headless otherwise, saying why.
+    private func makeRunner(_ config: BenchConfig) -> BenchRunner {
+        if !headless {
+            do {
+                return try BenchRunner.windowed(config: config, preset: preset == .table)
+            } catch {
+                printError("waves: \(error); running headless")
+            }
+        }
+        return BenchRunner.headless(config: config)
     }
 
     /// Every option checked, with errors that name the option and what it accepts.
@@ -102,7 +112,6 @@ struct BenchCommand: ParsableCommand {
         }
         config.frames = frames
         config.warmup = warmup
-        config.headless = true
         config.sceneTemplate = try wave.makeScene(width: cell.width, height: cell.height)
 
         if let seconds {

@@ -43,3 +43,39 @@ final class BenchCLITests: XCTestCase {
         try expectRejected(["--cells", "10000", "--size", "320x16384"], status: 64, naming: "--cells")
     }
 }
+
+/// Without --headless every frame is shown in a window: the sweep and the
+/// table preset run in a real one under Xvfb, and the preset says how it
+/// was paced (Xvfb does not pace swaps by vsync, so: by sleeping).
+final class BenchWindowTests: XCTestCase {
+    func testTheSweepAndThePresetRunInAWindow() throws {
+        try GLRequirement.need("xvfb-run") {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "/usr/bin/xvfb-run (apt install xvfb xauth)"])
+            }
+        }
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let xvfb = ["/usr/bin/xvfb-run", "-a", "-s", "-screen 0 800x600x24"]
+
+        let sweep = try WavesBinary.run(["bench", "--cells", "1,3", "--size", "64x16", "--frames", "2", "--warmup", "1",
+                                         "--json", "sweep.json"], in: folder, launcher: xvfb)
+        XCTAssertEqual(sweep.status, 0, sweep.stderr)
+        XCTAssertFalse(sweep.stderr.contains("headless"), "no window was opened: \(sweep.stderr)")
+        let rows = try XCTUnwrap(try jsonObject(folder + "/sweep.json")["results"] as? [[String: Any]])
+        XCTAssertEqual(rows.count, 4)
+
+        let table = try WavesBinary.run(["bench", "--preset", "table", "--seconds", "0.3", "--warmup", "1",
+                                         "--json", "table.json"], in: folder, launcher: xvfb)
+        XCTAssertEqual(table.status, 0, table.stderr)
+        XCTAssertTrue(table.stdout.contains("published (phone)"), table.stdout)
+        let presetRows = try XCTUnwrap(try jsonObject(folder + "/table.json")["results"] as? [[String: Any]])
+        XCTAssertEqual(presetRows.compactMap { $0["pacing"] as? String }, ["sleep", "sleep"])
+    }
+
+    private func jsonObject(_ path: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(BenchSchema.problems(in: data), [], path)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    }
+}

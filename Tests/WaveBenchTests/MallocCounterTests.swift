@@ -54,6 +54,7 @@ final class MallocCounterTests: XCTestCase {
             times.cpu = 0
         }
         func finish() {}
+        func present(to viewport: (x: Int, y: Int, width: Int, height: Int)) {}
     }
 
     func testAMeasuredFrameThatAllocatesIsCounted() throws {
