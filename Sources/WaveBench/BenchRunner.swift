@@ -79,11 +79,17 @@ public final class BenchRunner {
             let strategy = try makeStrategy(backend)
             for cells in config.cells {
                 let label = "\(backend.rawValue) \(cells) cell\(cells == 1 ? "" : "s")"
-                results.append(try measure(strategy, cells: cells, timer: timer) { frame in
-                    done += cells
-                    guard let progress else { return }
-                    progress(BenchProgress(done: done, total: total, label: "\(label), frame \(frame)/\(perRow)"))
-                })
+                do {
+                    results.append(try measure(strategy, cells: cells, timer: timer) { frame in
+                        done += cells
+                        guard let progress else { return }
+                        progress(BenchProgress(done: done, total: total, label: "\(label), frame \(frame)/\(perRow)"))
+                    })
+                } catch let error as GLError {
+                    // The driver cannot fit this scene (a limit): the other rows still stand.
+                    done += cells * perRow
+                    notices.append("\(label) not measured: \(error)")
+                }
             }
         }
         return BenchReport(renderer: rendererName, results: results)

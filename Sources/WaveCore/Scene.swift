@@ -60,10 +60,14 @@ public struct Scene: Equatable, Sendable {
     public func cellPhase(_ k: Int) -> Double { Double(k) / Double(cellCount) }
 
     /// The content offset u(t) in pixels: W*frac(t/p) leftwards, -W*frac(t/p)
-    /// rightwards; with snapping, floor(u + 0.5).
+    /// rightwards; with snapping, floor(u + 0.5). frac(t/p) is taken as
+    /// (t mod p)/p, which stays finite for every finite t and p (t/p alone
+    /// overflows for t = 1e308, p = 0.1); a time that is not finite gives 0.
     public func contentOffset(at time: Double) -> Double {
-        let cycles = time / wave.period
-        let fraction = cycles - cycles.rounded(.down)
+        guard time.isFinite else { return 0 }
+        var remainder = time.truncatingRemainder(dividingBy: wave.period)
+        if remainder < 0 { remainder += wave.period }
+        let fraction = Swift.min(remainder / wave.period, 1)
         var u = Double(width) * fraction
         if wave.direction == .right { u = -u }
         if snapToPixel { u = (u + 0.5).rounded(.down) }
@@ -73,10 +77,14 @@ public struct Scene: Equatable, Sendable {
     /// `contentOffset(at:)` reduced into [0, W): the same picture, since the
     /// content repeats every W pixels.
     public func wrappedOffset(at time: Double) -> Double {
-        let u = contentOffset(at: time)
+        Self.wrap(contentOffset(at: time), width: width)
+    }
+
+    /// `u` reduced into [0, width).
+    public static func wrap(_ u: Double, width: Int) -> Double {
         let w = Double(width)
         let wrapped = u - w * (u / w).rounded(.down)
-        return wrapped >= w ? 0 : wrapped
+        return wrapped >= w || !wrapped.isFinite ? 0 : wrapped
     }
 }
 

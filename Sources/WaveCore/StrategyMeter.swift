@@ -13,6 +13,7 @@ public struct StrategyMeter: Sendable {
         public static let empty = Snapshot(framesPerSecond: 0, cpuMilliseconds: 0, gpuMilliseconds: nil, frames: 0)
     }
 
+    private let startedAt: Double
     private var windowStart: Double
     private var frames = 0
     private var cpuTotal = 0.0
@@ -22,7 +23,10 @@ public struct StrategyMeter: Sendable {
     /// Every frame since the meter was made (for end-of-run figures).
     public private(set) var overall = (frames: 0, cpuMilliseconds: 0.0, gpuMilliseconds: 0.0, gpuSamples: 0)
 
-    public init(wallNow: Double) { windowStart = wallNow }
+    public init(wallNow: Double) {
+        startedAt = wallNow
+        windowStart = wallNow
+    }
 
     public mutating func addFrame(cpuMilliseconds: Double) {
         frames += 1
@@ -51,9 +55,10 @@ public struct StrategyMeter: Sendable {
         return true
     }
 
-    /// Averages over everything measured.
-    public var overallSnapshot: Snapshot {
-        Snapshot(framesPerSecond: latest.framesPerSecond,
+    /// Averages over everything measured up to `now`.
+    public func overallSnapshot(atWall now: Double) -> Snapshot {
+        let elapsed = now - startedAt
+        return Snapshot(framesPerSecond: elapsed > 0 ? Double(overall.frames) / elapsed : 0,
                  cpuMilliseconds: overall.frames > 0 ? overall.cpuMilliseconds / Double(overall.frames) : 0,
                  gpuMilliseconds: overall.gpuSamples > 0 ? overall.gpuMilliseconds / Double(overall.gpuSamples) : nil,
                  frames: overall.frames)

@@ -28,13 +28,14 @@ public struct WaveGeometry {
     /// The largest error allowed between the straight segments and the curve, in pixels.
     public static let flatteningTolerance = 0.04
 
-    /// `phaseOverride` (cycles) replaces every cell's phase: the GL backend
-    /// uses it to draw one cell picture at a given fractional shift.
-    public init(scene: Scene, phaseOverride: Double? = nil) {
+    /// `phaseOverride` (cycles) replaces every cell's phase and
+    /// `subdivisions` the grid: the GL backend draws one cell picture at a
+    /// given fractional shift, on the grid of the whole scene it belongs to,
+    /// so that its pixels are the CPU strategy's.
+    public init(scene: Scene, phaseOverride: Double? = nil, subdivisions: Int? = nil) {
         self.scene = scene
-        let tallest = (0..<scene.cellCount).lazy.map { scene.cellRows($0).count }.max() ?? 1
-        subdivisions = Self.subdivisions(scene: scene, cellHeight: tallest)
-        let d = subdivisions * scene.width
+        self.subdivisions = subdivisions ?? Self.subdivisions(for: scene)
+        let d = self.subdivisions * scene.width
         sinTable = (0..<d).map { sin(2 * Double.pi * Double($0) / Double(d)) }
         cosTable = (0..<d).map { cos(2 * Double.pi * Double($0) / Double(d)) }
         cells = (0..<scene.cellCount).map { k in
@@ -44,6 +45,13 @@ public struct WaveGeometry {
                         sinPhase: sin(2 * Double.pi * phase), cosPhase: cos(2 * Double.pi * phase),
                         phase: phase)
         }
+    }
+
+    /// Vertices per pixel for `scene`: enough for its tallest cell.
+    public static func subdivisions(for scene: Scene) -> Int {
+        // Cells are floor(H/N) or that plus one rows tall.
+        let tallest = (scene.height + scene.cellCount - 1) / scene.cellCount
+        return subdivisions(scene: scene, cellHeight: tallest)
     }
 
     /// Chord error of a curve with curvature bound M over a step h is M*h^2/8;
@@ -58,8 +66,6 @@ public struct WaveGeometry {
         return k
     }
 
-    public var vertexCountPerCell: Int { subdivisions * scene.width + 3 }
-
     /// Adds every cell's filled region for content offset `u` (pixels, any
     /// value) to `rasterizer`.
     public func addCells(offset u: Double, to rasterizer: CoverageRasterizer) {
@@ -68,18 +74,12 @@ public struct WaveGeometry {
         rasterizer.clipRows = 0..<rasterizer.height
     }
 
-    /// Adds cell `k` alone.
-    public func addCell(_ k: Int, offset u: Double, to rasterizer: CoverageRasterizer) {
-        addCell(cells[k], offset: u, to: rasterizer)
-        rasterizer.clipRows = 0..<rasterizer.height
-    }
-
     private func addCell(_ cell: Cell, offset u: Double, to rasterizer: CoverageRasterizer) {
         let width = Double(scene.width)
         let k = subdivisions
         let d = k * scene.width
         let cycles = scene.wave.cycles
-        let wrapped = u - width * (u / width).rounded(.down)
+        let wrapped = Scene.wrap(u, width: scene.width)
         let uk = wrapped * Double(k)
         let bottom = cell.top + cell.height
         let amplitude = scene.wave.amplitude * cell.height

@@ -10,28 +10,39 @@ public enum BackendFactory {
         public let notice: String?
     }
 
-    public static func make(_ choice: BackendChoice) throws -> Choice {
+    /// A renderer prepared for `scene`. GL can fail to make a context or to
+    /// fit the scene (driver limits): `gl` then throws `unavailable` with
+    /// the driver's reason, and `auto` uses the CPU, saying why.
+    public static func make(_ choice: BackendChoice, for scene: Scene) throws -> Choice {
         switch choice {
         case .cpu:
-            return Choice(renderer: CPURenderer(), notice: nil)
+            return Choice(renderer: try prepared(CPURenderer(), scene), notice: nil)
         case .gl:
-            return Choice(renderer: try makeGL(), notice: nil)
+            return Choice(renderer: try makeGL(for: scene), notice: nil)
         case .auto:
             do {
-                return Choice(renderer: try makeGL(), notice: nil)
-            } catch {
-                return Choice(renderer: CPURenderer(),
-                              notice: "using the CPU backend: \(error)")
+                return Choice(renderer: try makeGL(for: scene), notice: nil)
+            } catch let error as RendererError {
+                return Choice(renderer: try prepared(CPURenderer(), scene), notice: "using the CPU backend: \(error)")
             }
         }
     }
 
-    /// A headless GL renderer; any failure becomes `unavailable` with the driver's reason.
-    static func makeGL() throws -> WaveRenderer {
+    /// A headless GL renderer prepared for `scene`; a GL failure becomes
+    /// `unavailable` with the driver's reason (scene errors pass through).
+    static func makeGL(for scene: Scene) throws -> WaveRenderer {
+        try scene.validate()
         do {
-            return try GLRenderer()
-        } catch {
+            return try prepared(GLRenderer(), scene)
+        } catch let error as GLError {
+            throw RendererError.unavailable(.gl, reason: "\(error)")
+        } catch let error as GLContextError {
             throw RendererError.unavailable(.gl, reason: "\(error)")
         }
+    }
+
+    private static func prepared(_ renderer: WaveRenderer, _ scene: Scene) throws -> WaveRenderer {
+        try renderer.prepare(scene: scene)
+        return renderer
     }
 }

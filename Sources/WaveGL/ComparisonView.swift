@@ -53,7 +53,9 @@ public final class ComparisonView {
         var s = scene
         s.width = max(1, layout == .both ? width / 2 : width)
         s.height = height
+        // A narrow or short window still shows a valid scene.
         s.cellCount = min(s.cellCount, height)
+        s.wave.cycles = min(s.wave.cycles, max(1, s.width / 2))
         try apply(s)
     }
 
@@ -73,7 +75,10 @@ public final class ComparisonView {
         try apply(s)
     }
 
-    public func setPaused(_ paused: Bool) { isPaused = paused }
+    public func setPaused(_ paused: Bool) {
+        isPaused = paused
+        needsHUDText = true
+    }
 
     private func apply(_ s: Scene) throws {
         try s.validate()
@@ -83,6 +88,7 @@ public final class ComparisonView {
         }
         if showsGL { try glLayer.prepare(scene: s) }
         scene = s
+        needsHUDText = true
     }
 
     /// Draws both halves for scene time `time` and updates the meters (and,
@@ -104,7 +110,6 @@ public final class ComparisonView {
             presenter.blit(to: cpuArea)
             cpuMeter.addFrame(cpuMilliseconds: (Clocks.threadCPU() - start) * 1000)
             cpuTimer.end()
-            glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), drawTarget)
         }
         if showsGL {
             // The GL strategy: one uniform and one draw.
@@ -150,10 +155,10 @@ public final class ComparisonView {
         let overall = showsOverall
         let settings = "\(scene.cellCount) cell\(scene.cellCount == 1 ? "" : "s")  \(scene.width)x\(scene.height)  snap \(scene.snapToPixel ? "on" : "off")\(isPaused ? "  PAUSED" : "")"
         func lines(_ backend: Backend, _ meter: StrategyMeter) -> [String] {
-            let s = overall ? meter.overallSnapshot : meter.latest
+            let s = overall ? meter.overallSnapshot(atWall: Clocks.wall()) : meter.latest
             return [
                 backend.strategyName,
-                overall ? "frames \(s.frames)" : String(format: "%.1f fps", s.framesPerSecond),
+                String(format: "%.1f fps", s.framesPerSecond),
                 String(format: "CPU %.3f ms/frame", s.cpuMilliseconds),
                 s.gpuMilliseconds.map { String(format: "GPU %.3f ms/frame", $0) } ?? "GPU -- ms/frame",
                 settings,
@@ -168,7 +173,7 @@ public final class ComparisonView {
     /// One line for a title bar or a terminal.
     public func summary(overall: Bool = false) -> String {
         func part(_ name: String, _ meter: StrategyMeter) -> String {
-            let s = overall ? meter.overallSnapshot : meter.latest
+            let s = overall ? meter.overallSnapshot(atWall: Clocks.wall()) : meter.latest
             let gpu = s.gpuMilliseconds.map { String(format: "%.3f", $0) } ?? "--"
             return name + String(format: " %.1f fps, CPU %.3f ms, GPU ", s.framesPerSecond, s.cpuMilliseconds) + gpu + " ms"
         }

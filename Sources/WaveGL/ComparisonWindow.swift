@@ -33,7 +33,8 @@ public final class ComparisonWindow {
     }
 
     private let context: WindowGLContext
-    private let view: ComparisonView
+    /// Released before the window (deinit): its GL objects need the context.
+    private var view: ComparisonView!
     private let options: Options
     private var clock: AnimationClock
 
@@ -53,6 +54,8 @@ public final class ComparisonWindow {
             if action == GLFW_PRESS || action == GLFW_REPEAT { ComparisonWindow.pressed.append(key) }
         }
     }
+
+    deinit { view = nil }
 
     public var renderer: String { context.renderer }
 
@@ -132,6 +135,11 @@ public enum HeadlessComparison {
 
     public static func render(options: ComparisonWindow.Options, frames: Int = 120) throws -> Outcome {
         let context = try HeadlessGLContext()
+        // The context must outlive every GL object made below.
+        return try withExtendedLifetime(context) { try render(options: options, frames: frames, on: context) }
+    }
+
+    private static func render(options: ComparisonWindow.Options, frames: Int, on context: HeadlessGLContext) throws -> Outcome {
         let width = options.scene.width, height = options.scene.height
         var framebuffer: GLuint = 0, colour: GLuint = 0
         glGenFramebuffers(1, &framebuffer)

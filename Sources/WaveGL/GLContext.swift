@@ -38,7 +38,9 @@ public final class HeadlessGLContext: GLContext {
             do {
                 let context = try Self.makeContext(on: display)
                 guard eglMakeCurrent(display, nil, nil, context) == EGL_TRUE else {
-                    throw GLError.egl(step: "eglMakeCurrent (no surface)", code: eglGetError())
+                    let code = eglGetError()
+                    eglDestroyContext(display, context)
+                    throw GLError.egl(step: "eglMakeCurrent (no surface)", code: code)
                 }
                 made = (name, display, context)
                 break

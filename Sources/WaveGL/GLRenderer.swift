@@ -16,7 +16,8 @@ public final class GLRenderer: WaveRenderer {
     private var target: GLuint = 0
     private var framebuffer: GLuint = 0
     private var pageRows = 0
-    private var pageCount = 0
+    /// How many render-target pages the prepared scene needs.
+    public private(set) var pageCount = 0
 
     /// Makes a headless context when none is given.
     public init(context: GLContext? = nil) throws {
@@ -38,7 +39,10 @@ public final class GLRenderer: WaveRenderer {
     public func prepare(scene: Scene) throws {
         try scene.validate()
         try context.makeCurrent()
-        if scene.width != self.scene?.width || scene.height != self.scene?.height {
+        // Until this scene is fully prepared, there is no scene to draw.
+        let previous = self.scene
+        self.scene = nil
+        if scene.width != previous?.width || scene.height != previous?.height {
             try makeTarget(width: scene.width, height: scene.height)
         }
         try layer.prepare(scene: scene)

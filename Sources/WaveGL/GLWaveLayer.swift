@@ -172,13 +172,15 @@ struct LayerPlan {
         var pixels = [UInt32](repeating: scene.background.packed, count: w * layerRows * layers.count)
         let paint = CoveragePaint(fill: scene.wave.color, over: scene.background)
         let n = scene.cellCount
+        let subdivisions = WaveGeometry.subdivisions(for: scene)
         for (slot, layer) in layers.enumerated() {
             // One cell alone, its phase the fractional shift: numerator/(c*N)
             // pixels is numerator/(N*W) of a cycle.
             var single = scene
             single.height = layer.rows
             single.cellCount = 1
-            let geometry = WaveGeometry(scene: single, phaseOverride: Double(layer.fractionNumerator) / Double(n * w))
+            let geometry = WaveGeometry(scene: single, phaseOverride: Double(layer.fractionNumerator) / Double(n * w),
+                                        subdivisions: subdivisions)
             let rasterizer = CoverageRasterizer(width: w, height: layer.rows)
             geometry.addCells(offset: 0, to: rasterizer)
             pixels.withUnsafeMutableBufferPointer { buffer in

@@ -6,11 +6,19 @@ public final class ShaderProgram {
     public let id: GLuint
     public let name: String
 
-    public init(vertex: String, fragment: String) throws {
-        name = "\(vertex) + \(fragment)"
-        let vs = try Self.compile(vertex, type: GLenum(GL_VERTEX_SHADER))
+    /// The program of two `Shaders/` files, by file name.
+    public convenience init(vertex: String, fragment: String) throws {
+        guard let vertexSource = EmbeddedShaders.files[vertex] else { throw Self.missing(vertex) }
+        guard let fragmentSource = EmbeddedShaders.files[fragment] else { throw Self.missing(fragment) }
+        try self.init(vertex: (vertex, vertexSource), fragment: (fragment, fragmentSource))
+    }
+
+    /// The program of two sources, each with a name for messages.
+    public init(vertex: (name: String, source: String), fragment: (name: String, source: String)) throws {
+        name = "\(vertex.name) + \(fragment.name)"
+        let vs = try Self.compile(vertex.source, named: vertex.name, type: GLenum(GL_VERTEX_SHADER))
         defer { glDeleteShader(vs) }
-        let fs = try Self.compile(fragment, type: GLenum(GL_FRAGMENT_SHADER))
+        let fs = try Self.compile(fragment.source, named: fragment.name, type: GLenum(GL_FRAGMENT_SHADER))
         defer { glDeleteShader(fs) }
         id = glCreateProgram()
         glAttachShader(id, vs)
@@ -33,10 +41,11 @@ public final class ShaderProgram {
     /// Every shader the project has, by file name.
     public static var sources: [String: String] { EmbeddedShaders.files }
 
-    static func compile(_ file: String, type: GLenum) throws -> GLuint {
-        guard let source = EmbeddedShaders.files[file] else {
-            throw GLError.shader(name: file, log: "no such file in Shaders/ (run 'make shaders')")
-        }
+    private static func missing(_ file: String) -> GLError {
+        GLError.shader(name: file, log: "no such file in Shaders/ (run 'make shaders')")
+    }
+
+    static func compile(_ source: String, named file: String, type: GLenum) throws -> GLuint {
         let shader = glCreateShader(type)
         source.withCString { text in
             var pointer: UnsafePointer<GLchar>? = text

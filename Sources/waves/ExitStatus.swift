@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WaveCore
+import WaveGL
 import WaveImageIO
 
 /// The one mapping from errors to what a person sees and the exit status.
@@ -16,6 +17,8 @@ enum ExitStatus {
         case let renderer as RendererError:
             if case .unavailable = renderer { return unavailable }
             return 70
+        // The driver cannot do it here (a limit, no context): unavailable.
+        case is GLError, is GLContextError: return unavailable
         case let code as ExitCode: return code.rawValue
         default:
             let code = Waves.exitCode(for: error).rawValue
@@ -25,7 +28,7 @@ enum ExitStatus {
 
     static func message(of error: Error) -> String {
         switch error {
-        case is SceneError, is UsageError, is PNGError, is RendererError:
+        case is SceneError, is UsageError, is PNGError, is RendererError, is GLError, is GLContextError:
             return "\(error)"
         default:
             // ArgumentParser's own message, kept to its first line.

@@ -36,18 +36,18 @@ struct RenderCommand: ParsableCommand {
         guard (1...100_000).contains(frames) else {
             throw UsageError(option: "--frames", value: "\(frames)", accepted: "a whole number from 1 to 100000")
         }
-        guard fps.isFinite, fps > 0 else {
-            throw UsageError(option: "--fps", value: "\(fps)", accepted: "a positive, finite number")
+        guard fps.isFinite, fps > 0, (time + Double(frames - 1) / fps).isFinite else {
+            throw UsageError(option: "--fps", value: "\(fps)",
+                             accepted: "a positive number small enough that every frame's time is finite")
         }
         let scene = try sceneOptions.makeScene(width: size.width, height: size.height)
         let sequence = frames > 1
         let destination = out ?? (sequence ? "." : "wave.png")
         if sequence { try OutputPaths.checkFolder(destination) } else { try OutputPaths.checkFile(destination) }
 
-        let choice = try BackendFactory.make(backend)
+        let choice = try BackendFactory.make(backend, for: scene)
         if let notice = choice.notice { printError("waves: \(notice)") }
         let renderer = choice.renderer
-        try renderer.prepare(scene: scene)
 
         if sequence {
             let times = (0..<frames).map { time + Double($0) / fps }

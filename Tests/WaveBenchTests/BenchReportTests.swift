@@ -62,7 +62,7 @@ final class BenchReportTests: XCTestCase {
             XCTAssertEqual(row.screenSize, [375, 667])
             // 0.25 s at 60 fps is 15 ticks; a slow machine draws fewer, never more.
             XCTAssert((1...15).contains(row.frames), "\(row.frames) frames drawn")
-            XCTAssertLessThanOrEqual(row.framesMissed ?? -1, row.frames)
+            XCTAssertLessThanOrEqual(try XCTUnwrap(row.framesMissed), row.frames)
             XCTAssertGreaterThanOrEqual(row.processCpuPercent ?? -1, 0)
         }
     }

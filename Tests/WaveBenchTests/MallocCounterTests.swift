@@ -50,7 +50,7 @@ final class MallocCounterTests: XCTestCase {
         func work(time: Double, gpu: GPUBracket, into times: inout FrameWork) throws {
             let payload = Payload()
             payload.values.reserveCapacity(16)
-            withExtendedLifetime(payload) {}
+            kept.append(payload) // escapes: it cannot live on the stack
             times.cpu = 0
         }
         func finish() {}

@@ -91,6 +91,21 @@ final class CPURendererTests: XCTestCase {
         }
     }
 
+    /// t/p overflows for t = 1e308, p = 0.1; the offset must still be a number.
+    func testHugeTimesAndTinyPeriodsGiveFiniteOffsets() throws {
+        var s = scene(100, 10)
+        s.wave.period = 0.1
+        for t in [1e308, -1e308, 1e-300] {
+            let u = s.contentOffset(at: t)
+            XCTAssertTrue(u.isFinite && (0..<100).contains(u), "u(\(t)) = \(u)")
+        }
+        s.wave.period = 1e-320
+        XCTAssertTrue(s.contentOffset(at: 1).isFinite)
+        XCTAssertEqual(s.contentOffset(at: .nan), 0)
+        s.wave.period = 0.1
+        _ = try render(s, at: 1e308)
+    }
+
     func testSnappingRoundsTheOffset() {
         var s = scene(100, 10)
         s.snapToPixel = true

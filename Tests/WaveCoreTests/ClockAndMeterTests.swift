@@ -32,6 +32,9 @@ final class ClockAndMeterTests: XCTestCase {
         XCTAssertTrue(meter.refresh(atWall: 1.0))
         XCTAssertEqual(meter.latest.cpuMilliseconds, 5)
         XCTAssertEqual(meter.latest.gpuMilliseconds, 2, "GPU figure kept while no new query arrived")
-        XCTAssertEqual(meter.overallSnapshot.frames, 31)
+        let overall = meter.overallSnapshot(atWall: 2)
+        XCTAssertEqual(overall.frames, 31)
+        XCTAssertEqual(overall.framesPerSecond, 15.5, accuracy: 1e-9, "31 frames in 2 s")
+        XCTAssertEqual(overall.cpuMilliseconds, 65.0 / 31, accuracy: 1e-9)
     }
 }

@@ -117,6 +117,35 @@ final class RenderBackendTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/w.png"))
     }
 
+    /// 3000 one-row cells need 3000 texture layers, more than drivers allow:
+    /// auto draws with the CPU and says why; gl is unavailable (69).
+    func testAScenePastTheDriversLimitsFallsBackOrIsUnavailable() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scene = ["render", "--size", "1x3000", "--cells", "3000"]
+        let auto = try WavesBinary.run(scene + ["--out", "auto.png"], in: folder)
+        XCTAssertEqual(auto.status, 0, auto.stderr)
+        XCTAssertEqual(auto.stderr.split(separator: "\n").count, 1, auto.stderr)
+        XCTAssertTrue(auto.stderr.contains("using the CPU backend") && auto.stderr.contains("GL_MAX_ARRAY_TEXTURE_LAYERS"),
+                      auto.stderr)
+        let gl = try WavesBinary.run(scene + ["--backend", "gl", "--out", "gl.png"], in: folder)
+        XCTAssertEqual(gl.status, 69, gl.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/gl.png"))
+    }
+
+    func testTimesWhoseRatioToThePeriodOverflowStillRender() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (i, arguments) in [["--time", "1e308", "--period", "0.1"], ["--time", "1", "--period", "1e-320"]].enumerated() {
+            let r = try WavesBinary.run(["render", "--size", "40x20", "--out", "w\(i).png"] + arguments, in: folder)
+            XCTAssertEqual(r.status, 0, "\(arguments): \(r.stderr)")
+        }
+        let r = try WavesBinary.run(["render", "--size", "40x20", "--frames", "3", "--fps", "5e-324", "--out", "."], in: folder)
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.stderr.contains("--fps"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/frame-0000.png"))
+    }
+
     func testAutoFallsBackToTheCPUWithOneLineSayingWhy() throws {
         let folder = try WavesBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
