@@ -27,7 +27,7 @@ let package = Package(
 
         .target(name: "WaveImageIO", dependencies: ["WaveCore", "CPNG"]),
         .target(name: "WaveGL", dependencies: ["WaveCore", "CGL", "CEGL", "CGLFW", "CStbEasyFont"]),
-        .target(name: "WaveBench", dependencies: ["WaveCore", "WaveGL", "WaveImageIO", "CGL", "CMallocCounter"]),
+        .target(name: "WaveBench", dependencies: ["WaveCore", "WaveGL", "CGL", "CMallocCounter"]),
         .executableTarget(
             name: "waves",
             dependencies: [

@@ -25,9 +25,4 @@ public struct Stats: Codable, Equatable, Sendable {
         let rank = Swift.max(1, (percent * sorted.count + 99) / 100)
         return sorted[rank - 1]
     }
-
-    /// Both figures scaled (seconds to milliseconds, say).
-    public func scaled(by factor: Double) -> Stats {
-        Stats(median: median * factor, p95: p95 * factor)
-    }
 }

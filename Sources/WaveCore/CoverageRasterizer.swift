@@ -5,7 +5,8 @@
 /// area term is an exact integer, so sums do not depend on the order edges are
 /// added in. A polygon moved by a whole pixel therefore produces exactly the
 /// same coverage moved by a whole pixel, which is what lets the GPU strategy
-/// (one cached raster, translated) match the CPU strategy bit for bit.
+/// (one cached raster, translated) match the CPU strategy at whole-pixel
+/// offsets, up to the driver's texture filtering (exactly, on llvmpipe).
 ///
 /// Coverage is the exact area of the pixel inside the polygon (up to the
 /// 1/256-pixel vertex grid) under the non-zero rule, taken per pixel as

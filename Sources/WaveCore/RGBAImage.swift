@@ -61,8 +61,6 @@ public struct RGBAImage: Equatable, Sendable {
         self.init(width: width, height: height, pixels: bytes)
     }
 
-    public var byteCount: Int { pixels.count }
-
     public subscript(x: Int, y: Int) -> RGBA8 {
         get {
             let i = (y * width + x) * 4

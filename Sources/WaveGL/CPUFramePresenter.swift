@@ -15,8 +15,7 @@ import WaveCore
 public final class CPUFramePresenter {
     public private(set) var width = 0
     public private(set) var height = 0
-    private var pageRows = 0
-    private var pageCount = 0
+    private var pages: Pages?
     private var texture: GLuint = 0
     private var readFramebuffer: GLuint = 0
 
@@ -36,33 +35,27 @@ public final class CPUFramePresenter {
     /// Sizes the texture; does nothing when the size is unchanged.
     public func prepare(width: Int, height: Int) throws {
         if width == self.width && height == self.height { return }
-        var maxSize: GLint = 0
-        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
-        guard width <= Int(maxSize) else {
-            throw GLError.limit(what: "a \(width)-pixel-wide CPU frame (GL_MAX_TEXTURE_SIZE)", needed: width, available: Int(maxSize))
-        }
-        pageCount = (height + Int(maxSize) - 1) / Int(maxSize)
-        pageRows = (height + pageCount - 1) / pageCount
+        let pages = try Pages(width: width, height: height, what: "CPU frame")
         glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), texture)
-        glTexImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(width), GLsizei(pageRows), GLsizei(pageCount),
+        glTexImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(width), GLsizei(pages.rows), GLsizei(pages.count),
                      0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
         glTexParameteri(GLenum(GL_TEXTURE_2D_ARRAY), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         glTexParameteri(GLenum(GL_TEXTURE_2D_ARRAY), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        try checkGLErrors("sizing the CPU frame texture \(width)x\(pages.rows)x\(pages.count)")
         self.width = width
         self.height = height
-        try checkGLErrors("sizing the CPU frame texture \(width)x\(pageRows)x\(pageCount)")
+        self.pages = pages
     }
 
     /// Uploads a whole frame (`width * height` packed RGBA words) in memory
     /// order: texture row 0 is the first row in memory.
     public func upload(_ pixels: UnsafeBufferPointer<UInt32>) {
-        precondition(pixels.count >= width * height)
+        guard let pages, let base = pixels.baseAddress, pixels.count >= width * height else { return }
         glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), texture)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
-        for page in 0..<pageCount {
-            let rows = min(pageRows, height - page * pageRows)
-            glTexSubImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, 0, 0, GLint(page), GLsizei(width), GLsizei(rows), 1,
-                            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), pixels.baseAddress! + page * pageRows * width)
+        for page in 0..<pages.count {
+            glTexSubImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, 0, 0, GLint(page), GLsizei(width), GLsizei(pages.frameRows(of: page)), 1,
+                            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), base + page * pages.rows * width)
         }
     }
 
@@ -70,9 +63,10 @@ public final class CPUFramePresenter {
     /// framebuffer bound for drawing, first row in memory at the bottom (GL's
     /// order: upright for a frame stored bottom to top).
     public func blit(to viewport: (x: Int, y: Int, width: Int, height: Int)) {
+        guard let pages else { return }
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), readFramebuffer)
         glFramebufferTextureLayer(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, 0)
-        let rows = min(pageRows, viewport.height)
+        let rows = min(pages.rows, viewport.height)
         glBlitFramebuffer(0, 0, GLint(min(width, viewport.width)), GLint(rows),
                           GLint(viewport.x), GLint(viewport.y + viewport.height - rows),
                           GLint(viewport.x + min(width, viewport.width)), GLint(viewport.y + viewport.height),

@@ -5,6 +5,11 @@ import WaveCore
 /// Which strategies the demo shows: side by side, or one full width.
 public enum DemoLayout: String, CaseIterable, Sendable {
     case both, cpu, gl
+
+    /// The width of each strategy's scene in a window this wide.
+    public func sceneWidth(windowWidth: Int) -> Int {
+        max(1, self == .both ? windowWidth / 2 : windowWidth)
+    }
 }
 
 /// One frame of the comparison, drawn into whatever framebuffer is bound
@@ -51,7 +56,7 @@ public final class ComparisonView {
         guard width > 0, height > 0, (width, height) != framebuffer else { return }
         framebuffer = (width, height)
         var s = scene
-        s.width = max(1, layout == .both ? width / 2 : width)
+        s.width = layout.sceneWidth(windowWidth: width)
         s.height = height
         // A narrow or short window still shows a valid scene.
         s.cellCount = min(s.cellCount, height)
@@ -183,9 +188,4 @@ public final class ComparisonView {
         return parts.joined(separator: " | ") + " | \(scene.cellCount) cells"
     }
 
-    /// The bottom of the heads-up display, in rows from the top (for tests
-    /// that compare the rest of the picture).
-    public var hudBottom: Int {
-        Int((max(cpuOverlay.panel.y + cpuOverlay.panel.height, glOverlay.panel.y + glOverlay.panel.height)).rounded(.up))
-    }
 }

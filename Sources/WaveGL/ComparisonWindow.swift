@@ -109,20 +109,6 @@ public final class ComparisonWindow {
     }
 }
 
-/// Reads the bound read framebuffer's colour into an image, rows top to bottom.
-func readFramebuffer(width: Int, height: Int) -> RGBAImage {
-    var bottomUp = [UInt8](repeating: 0, count: width * height * 4)
-    glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-    glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
-    var image = RGBAImage(width: width, height: height)
-    let row = width * 4
-    for y in 0..<height {
-        let src = (height - 1 - y) * row
-        image.pixels.replaceSubrange(y * row..<(y + 1) * row, with: bottomUp[src..<src + row])
-    }
-    return image
-}
-
 /// The comparison without a window: drawn into a framebuffer object through
 /// EGL, measured over `frames` frames, and returned as a picture.
 public enum HeadlessComparison {
@@ -172,6 +158,7 @@ public enum HeadlessComparison {
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
         let image = readFramebuffer(width: width, height: height)
         try checkGLErrors("the headless comparison")
-        return Outcome(image: image, summary: view.summary(overall: true), renderer: context.renderer, frames: frames)
+        return Outcome(image: image, summary: view.summary(overall: true),
+                       renderer: "\(context.renderer) through \(context.platform)", frames: frames)
     }
 }

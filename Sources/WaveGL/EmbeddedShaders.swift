@@ -43,11 +43,10 @@ uniform vec2 u_layerSize;   // width, rows of one layer
 
 out vec4 fragColor;
 
-const int tableWidth = 4096;
-
 void main() {
     vec2 local = gl_FragCoord.xy - u_viewport.xy;             // i + 0.5
     int row = int(u_viewport.w - local.y) + u_pageTop;        // scene row, from the top
+    int tableWidth = textureSize(u_rows, 0).x;
     vec3 entry = texelFetch(u_rows, ivec2(row % tableWidth, row / tableWidth), 0).xyz;
     float s = (local.x + u_offset + entry.y) / u_layerSize.x;
     fragColor = texture(u_waves, vec3(s, (entry.z + 0.5) / u_layerSize.y, entry.x));

@@ -110,7 +110,7 @@ public final class HeadlessGLContext: GLContext {
                 throw GLError.egl(step: "eglChooseConfig (OpenGL, pbuffer)", code: eglGetError())
             }
         }
-        guard let context = eglCreateContext(display, config, nil, attributes), true else {
+        guard let context = eglCreateContext(display, config, nil, attributes) else {
             throw GLError.egl(step: "eglCreateContext (OpenGL 3.3 core)", code: eglGetError())
         }
         return context

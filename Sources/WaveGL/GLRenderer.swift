@@ -15,9 +15,9 @@ public final class GLRenderer: WaveRenderer {
     public let layer: GLWaveLayer
     private var target: GLuint = 0
     private var framebuffer: GLuint = 0
-    private var pageRows = 0
+    private var pages: Pages?
     /// How many render-target pages the prepared scene needs.
-    public private(set) var pageCount = 0
+    public var pageCount: Int { pages?.count ?? 0 }
 
     /// Makes a headless context when none is given.
     public init(context: GLContext? = nil) throws {
@@ -50,48 +50,40 @@ public final class GLRenderer: WaveRenderer {
     }
 
     private func makeTarget(width: Int, height: Int) throws {
-        var maxSize: GLint = 0, maxLayers: GLint = 0
-        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
-        glGetIntegerv(GLenum(GL_MAX_ARRAY_TEXTURE_LAYERS), &maxLayers)
-        guard width <= Int(maxSize) else {
-            throw GLError.limit(what: "a \(width)-pixel-wide frame (GL_MAX_TEXTURE_SIZE)", needed: width, available: Int(maxSize))
-        }
-        pageCount = (height + Int(maxSize) - 1) / Int(maxSize)
-        pageRows = (height + pageCount - 1) / pageCount
-        guard pageCount <= Int(maxLayers) else {
-            throw GLError.limit(what: "\(pageCount) pages of \(pageRows) rows", needed: pageCount, available: Int(maxLayers))
-        }
+        pages = nil
+        let pages = try Pages(width: width, height: height, what: "frame")
         glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), target)
-        glTexImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(width), GLsizei(pageRows), GLsizei(pageCount),
+        glTexImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(width), GLsizei(pages.rows), GLsizei(pages.count),
                      0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), target, 0, 0)
         let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else { throw GLError.framebuffer(status: status) }
-        try checkGLErrors("making a \(width)x\(pageRows)x\(pageCount) render target")
+        try checkGLErrors("making a \(width)x\(pages.rows)x\(pages.count) render target")
+        self.pages = pages
     }
 
     public func draw(time: Double) throws {
-        guard let scene else { throw RendererError.notPrepared(.gl) }
+        guard let scene, let pages else { throw RendererError.notPrepared(.gl) }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        for page in 0..<pageCount {
-            if pageCount > 1 {
+        for page in 0..<pages.count {
+            if pages.count > 1 {
                 glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), target, 0, GLint(page))
             }
-            layer.draw(time: time, viewport: (0, 0, scene.width, pageRows), pageTop: page * pageRows)
+            layer.draw(time: time, viewport: (0, 0, scene.width, pages.rows), pageTop: page * pages.rows)
         }
     }
 
     /// Blits the top of the first page (the scene's top rows) into `viewport`
     /// of the framebuffer bound for drawing: the frame shown in a window.
     public func present(to viewport: (x: Int, y: Int, width: Int, height: Int)) {
-        guard let scene else { return }
+        guard let scene, let pages else { return }
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
-        if pageCount > 1 {
+        if pages.count > 1 {
             glFramebufferTextureLayer(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), target, 0, 0)
         }
-        let rows = min(pageRows, viewport.height), columns = min(scene.width, viewport.width)
-        glBlitFramebuffer(0, GLint(pageRows - rows), GLint(columns), GLint(pageRows),
+        let rows = min(pages.rows, viewport.height), columns = min(scene.width, viewport.width)
+        glBlitFramebuffer(0, GLint(pages.rows - rows), GLint(columns), GLint(pages.rows),
                           GLint(viewport.x), GLint(viewport.y + viewport.height - rows),
                           GLint(viewport.x + columns), GLint(viewport.y + viewport.height),
                           GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
@@ -102,28 +94,19 @@ public final class GLRenderer: WaveRenderer {
     public func finish() { glFinish() }
 
     public func readback() throws -> RGBAImage {
-        guard let scene else { throw RendererError.notPrepared(.gl) }
-        let w = scene.width
-        var image = RGBAImage(width: w, height: scene.height)
-        var page = [UInt8](repeating: 0, count: w * pageRows * 4)
+        guard let scene, let pages else { throw RendererError.notPrepared(.gl) }
+        let rowBytes = scene.width * 4
+        var image = RGBAImage(width: scene.width, height: scene.height)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-        for p in 0..<pageCount {
+        for p in 0..<pages.count {
             glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), target, 0, GLint(p))
-            glReadPixels(0, 0, GLsizei(w), GLsizei(pageRows), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &page)
-            let rows = min(pageRows, scene.height - p * pageRows)
-            // GL row 0 is the page's bottom: scene row p*pageRows + (pageRows - 1 - glRow).
-            image.pixels.withUnsafeMutableBytes { out in
-                page.withUnsafeBytes { src in
-                    for r in 0..<rows {
-                        let glRow = pageRows - 1 - r
-                        (out.baseAddress! + (p * pageRows + r) * w * 4)
-                            .copyMemory(from: src.baseAddress! + glRow * w * 4, byteCount: w * 4)
-                    }
-                }
-            }
+            // A page's top row is its scene row p * rows; the last page may be part-filled.
+            let page = readFramebuffer(width: scene.width, height: pages.rows)
+            let start = p * pages.rows * rowBytes
+            image.pixels.replaceSubrange(start..<start + pages.frameRows(of: p) * rowBytes,
+                                         with: page.pixels.prefix(pages.frameRows(of: p) * rowBytes))
         }
-        if pageCount > 1 {
+        if pages.count > 1 {
             glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), target, 0, 0)
         }
         try checkGLErrors("reading the frame back")

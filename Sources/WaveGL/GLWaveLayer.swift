@@ -29,7 +29,7 @@ public final class GLWaveLayer {
     private var emptyVertexArray: GLuint = 0
     private var layerRows = 0
 
-    /// Row-table texels per texture row (the shader's `tableWidth`).
+    /// Row-table texels per texture row (the shader reads the table's width).
     static let tableWidth = 4096
 
     public init() throws {
@@ -52,7 +52,7 @@ public final class GLWaveLayer {
     public func prepare(scene: Scene) throws {
         if scene == self.scene { return }
         self.scene = nil
-        let plan = try LayerPlan(scene: scene)
+        let plan = LayerPlan(scene: scene)
         var maxLayers: GLint = 0, maxSize: GLint = 0
         glGetIntegerv(GLenum(GL_MAX_ARRAY_TEXTURE_LAYERS), &maxLayers)
         glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
@@ -125,7 +125,7 @@ struct LayerPlan {
     /// Per cell: its layer and its phase's whole-pixel shift.
     let cells: [(layer: Int, shift: Int)]
 
-    init(scene: Scene) throws {
+    init(scene: Scene) {
         self.scene = scene
         let n = scene.cellCount, w = scene.width, c = scene.wave.cycles
         var index: [Layer: Int] = [:]
@@ -142,7 +142,7 @@ struct LayerPlan {
                 index[layer] = layers.count - 1
                 return layers.count - 1
             }()
-            cells.append((slot, whole % w))
+            cells.append((slot, whole))
         }
         self.layers = layers
         self.layerRows = layers.map(\.rows).max() ?? 1

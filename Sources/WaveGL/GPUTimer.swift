@@ -7,8 +7,6 @@ public final class GPUTimer {
     private var queries = [GLuint](repeating: 0, count: 6)
     private var pending = [Bool](repeating: false, count: 6)
     private var next = 0
-    /// Results that were not ready when their query was reused, and so were lost.
-    public private(set) var dropped = 0
     /// The first result is dropped: llvmpipe's first query of a context
     /// returned about 3.5e6 ms (seen in `waves bench --warmup 0`).
     private var awaitingFirst = true
@@ -20,9 +18,8 @@ public final class GPUTimer {
     deinit { glDeleteQueries(GLsizei(queries.count), &queries) }
 
     /// Call `collect` once a frame (after `end`) to receive results; a slot
-    /// whose result had not arrived by the time it is reused is counted as dropped.
+    /// whose result has not arrived when it is reused loses it.
     public func begin() {
-        if pending[next] { dropped += 1 }
         glBeginQuery(GLenum(GL_TIME_ELAPSED), queries[next])
     }
 

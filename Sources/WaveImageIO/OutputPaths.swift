@@ -14,10 +14,10 @@ public enum OutputPaths {
     public static func checkFolder(_ folder: String, for path: String? = nil) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw PNGError.missingFolder(path: path ?? folder)
+            throw FileError.missingFolder(path: path ?? folder)
         }
         guard access(folder, W_OK) == 0 else {
-            throw PNGError.cannotWrite(path: path ?? folder, reason: "the folder is not writable")
+            throw FileError.cannotWrite(path: path ?? folder, reason: "the folder is not writable")
         }
     }
 

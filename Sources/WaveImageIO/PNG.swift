@@ -2,9 +2,8 @@ import CPNG
 import Foundation
 import WaveCore
 
-/// PNG files through libpng's simplified API (no setjmp; failures come back
-/// in `png_image.message`). RGBA8, no gamma or time chunks.
-public enum PNGError: Error, CustomStringConvertible, Equatable {
+/// What can go wrong reading or writing the project's files.
+public enum FileError: Error, CustomStringConvertible, Equatable {
     /// The folder to write into does not exist or is not a folder.
     case missingFolder(path: String)
     /// The file could not be created or written (permissions, disk full, ...).
@@ -21,30 +20,21 @@ public enum PNGError: Error, CustomStringConvertible, Equatable {
     }
 }
 
+/// PNG files through libpng's simplified API (no setjmp; failures come back
+/// in `png_image.message`). RGBA8, no gamma or time chunks.
 public enum PNG {
-    /// Writes `image` to `path` atomically: into a temporary file in the same
-    /// folder, then renamed into place, so no reader ever sees a partial PNG.
+    /// Writes `image` to `path` atomically (`AtomicFile`): no reader ever
+    /// sees a partial PNG.
     public static func write(_ image: RGBAImage, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw PNGError.missingFolder(path: path)
-        }
-        let temporary = folder + "/." + url.lastPathComponent + ".\(getpid()).partial"
-        var png = makeImage(width: image.width, height: image.height)
-        let ok = image.pixels.withUnsafeBytes { bytes in
-            png_image_write_to_file(&png, temporary, 0, bytes.baseAddress, Int32(image.width * 4), nil)
-        }
-        if ok == 0 {
-            let reason = message(of: &png)
-            unlink(temporary)
-            throw PNGError.cannotWrite(path: path, reason: errno == EACCES ? "permission denied" : reason)
-        }
-        if rename(temporary, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw PNGError.cannotWrite(path: path, reason: reason)
+        try AtomicFile.replace(path) { temporary in
+            var png = makeImage(width: image.width, height: image.height)
+            let ok = image.pixels.withUnsafeBytes { bytes in
+                png_image_write_to_file(&png, temporary, 0, bytes.baseAddress, Int32(image.width * 4), nil)
+            }
+            if ok == 0 {
+                let reason = errno == EACCES ? "permission denied" : message(of: &png)
+                throw FileError.cannotWrite(path: path, reason: reason)
+            }
         }
     }
 
@@ -53,7 +43,7 @@ public enum PNG {
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
         guard png_image_begin_read_from_file(&png, path) != 0 else {
-            throw PNGError.cannotRead(path: path, reason: message(of: &png))
+            throw FileError.cannotRead(path: path, reason: message(of: &png))
         }
         png.format = WAVES_PNG_FORMAT_RGBA
         let width = Int(png.width), height = Int(png.height)
@@ -64,7 +54,7 @@ public enum PNG {
         guard ok != 0 else {
             let reason = message(of: &png)
             png_image_free(&png)
-            throw PNGError.cannotRead(path: path, reason: reason)
+            throw FileError.cannotRead(path: path, reason: reason)
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }

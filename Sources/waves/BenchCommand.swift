@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WaveBench
+import WaveImageIO
 import WaveCore
 
 /// `waves bench`: parses and checks the options, then hands over to WaveBench.

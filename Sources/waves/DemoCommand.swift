@@ -48,8 +48,7 @@ struct DemoCommand: ParsableCommand {
         let picture = screenshot ?? (headless ? "waves-demo.png" : nil)
         if let picture { try OutputPaths.checkFile(picture) }
         // The scene of one half (or the whole width for one strategy).
-        var scene = try sceneOptions.makeScene(width: backend == .both ? max(1, size.width / 2) : size.width,
-                                               height: size.height)
+        var scene = try sceneOptions.makeScene(width: backend.sceneWidth(windowWidth: size.width), height: size.height)
         scene.width = size.width // the window's size; the view splits it
         let options = ComparisonWindow.Options(scene: scene, layout: backend, startTime: time, paused: paused,
                                                duration: duration, wantsScreenshot: picture != nil)
@@ -82,7 +81,7 @@ struct DemoCommand: ParsableCommand {
             // No GL at all: the CPU strategy alone still makes the picture.
             printError("waves: \(error); drawing the CPU strategy alone")
             var scene = options.scene
-            scene.width = options.layout == .both ? max(1, scene.width / 2) : scene.width
+            scene.width = options.layout.sceneWidth(windowWidth: scene.width)
             let cpu = CPURenderer()
             try cpu.prepare(scene: scene)
             let start = Clocks.threadCPU()

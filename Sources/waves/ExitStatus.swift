@@ -11,7 +11,7 @@ enum ExitStatus {
     static func of(_ error: Error) -> Int32 {
         switch error {
         case is SceneError, is UsageError: return usage
-        case let png as PNGError:
+        case let png as FileError:
             if case .cannotRead = png { return badData }
             return cannotCreate
         case let renderer as RendererError:
@@ -28,7 +28,7 @@ enum ExitStatus {
 
     static func message(of error: Error) -> String {
         switch error {
-        case is SceneError, is UsageError, is PNGError, is RendererError, is GLError, is GLContextError:
+        case is SceneError, is UsageError, is FileError, is RendererError, is GLError, is GLContextError:
             return "\(error)"
         default:
             // ArgumentParser's own message, kept to its first line.

@@ -28,7 +28,7 @@ final class PNGTests: XCTestCase {
     func testWriteIntoMissingFolderFailsAndLeavesNoFile() {
         let path = folder + "/missing/out.png"
         XCTAssertThrowsError(try PNG.write(RGBAImage(width: 2, height: 2), to: path)) { error in
-            XCTAssertEqual(error as? PNGError, .missingFolder(path: path))
+            XCTAssertEqual(error as? FileError, .missingFolder(path: path))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
     }
@@ -54,7 +54,7 @@ final class PNGTests: XCTestCase {
         let path = folder + "/text.png"
         try "hello".write(toFile: path, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try PNG.read(from: path)) { error in
-            guard case .cannotRead? = error as? PNGError else { return XCTFail("\(error)") }
+            guard case .cannotRead? = error as? FileError else { return XCTFail("\(error)") }
         }
     }
 }
