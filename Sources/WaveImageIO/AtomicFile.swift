@@ -10,7 +10,7 @@ public enum AtomicFile {
     public static func replace(_ path: String, write: (_ temporaryPath: String) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        try OutputPaths.checkFolder(folder, for: path)
+        try OutputPaths.requireFolder(folder, for: path)
         let temporary = folder + "/." + url.lastPathComponent + ".\(getpid()).partial"
         do {
             try write(temporary)
@@ -38,19 +38,6 @@ public enum AtomicFile {
             if close(fd) != 0 && failed == nil { failed = failure(path) }
             if let failed { throw failed }
         }
-    }
-
-    /// Checked before a run: the folder exists and is writable
-    /// (`OutputPaths.checkFile`), and a file can really be created in it
-    /// (access() says yes to root on /proc and the like).
-    public static func checkWritable(_ path: String) throws {
-        try OutputPaths.checkFile(path)
-        let url = URL(fileURLWithPath: path)
-        let probe = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".\(getpid()).probe"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure(path) }
-        close(fd)
-        unlink(probe)
     }
 
     public static func write(_ text: String, to path: String) throws {

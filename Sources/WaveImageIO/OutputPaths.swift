@@ -10,14 +10,22 @@ public enum OutputPaths {
         try checkFolder(folder, for: path)
     }
 
-    /// `folder` must exist, be a folder, and be writable.
+    /// `folder` must exist, be a folder, and take a new file: one is really
+    /// created and removed (access() says yes to root on /proc and the like).
     public static func checkFolder(_ folder: String, for path: String? = nil) throws {
+        try requireFolder(folder, for: path)
+        let probe = folder + "/.waves-\(getpid()).probe"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw AtomicFile.failure(path ?? folder) }
+        close(fd)
+        unlink(probe)
+    }
+
+    /// `folder` must exist and be a folder.
+    static func requireFolder(_ folder: String, for path: String?) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw FileError.missingFolder(path: path ?? folder)
-        }
-        guard access(folder, W_OK) == 0 else {
-            throw FileError.cannotWrite(path: path ?? folder, reason: "the folder is not writable")
         }
     }
 

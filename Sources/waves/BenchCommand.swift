@@ -57,7 +57,7 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let config = try makeConfig()
         // Every output folder is checked before anything runs, so a bad path costs nothing.
-        for path in [json, csv, chart].compactMap({ $0 }) { try AtomicFile.checkWritable(path) }
+        for path in [json, csv, chart].compactMap({ $0 }) { try OutputPaths.checkFile(path) }
         let runner = makeRunner(config)
         let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
         let report: BenchReport
