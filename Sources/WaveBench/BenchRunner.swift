@@ -99,15 +99,13 @@ public final class BenchRunner {
                          onFrame: (Int) -> Void) throws -> BenchResult {
         let scene = config.scene(cells: cells)
         try strategy.prepare(scene: scene)
-        let meter = FrameMeter(strategy: strategy, timer: timer, capacity: config.frames)
-        meter.present = window?.presenter(for: strategy)
+        let meter = makeMeter(strategy, timer: timer, capacity: config.frames)
         for i in 0..<(config.warmup + config.frames) {
             try meter.frame(time: Double(i) * config.frameInterval, measured: i >= config.warmup)
             onFrame(i + 1)
         }
-        meter.drainGPU()
-        if context != nil { try checkGLErrors("measuring \(strategy.backend.rawValue) at \(cells) cells") }
-        guard let summary = meter.summary() else { throw BenchError.invalid("no frame was measured") }
+        let summary = try finish(meter, step: "measuring \(strategy.backend.rawValue) at \(cells) cells",
+                                 ifEmpty: "no frame was measured")
         var result = BenchResult(summary, backend: strategy.backend, cells: cells,
                                  cellSize: [config.cellSize.width, config.cellSize.height],
                                  fps: 1000 / summary.wallMs.median,
@@ -139,8 +137,7 @@ public final class BenchRunner {
             try strategy.prepare(scene: scene)
             // A display may refresh faster than 60 Hz: room for every refresh.
             let capacity = Int((seconds / min(refresh ?? 1, 1 / TablePreset.framesPerSecond)).rounded(.up)) + 2
-            let meter = FrameMeter(strategy: strategy, timer: timer, capacity: capacity)
-            meter.present = window?.presenter(for: strategy)
+            let meter = makeMeter(strategy, timer: timer, capacity: capacity)
             for i in 0..<config.warmup { try meter.frame(time: Double(i) * config.frameInterval, measured: false) }
             let onTick: (Int) -> Void = { tick in
                 guard let progress else { return }
@@ -149,9 +146,8 @@ public final class BenchRunner {
             }
             let run = try refresh.map { try PacedRun.runByVsync(meter: meter, seconds: seconds, refresh: $0, onTick: onTick) }
                 ?? PacedRun.run(meter: meter, seconds: seconds, framesPerSecond: TablePreset.framesPerSecond, onTick: onTick)
-            meter.drainGPU()
-            if context != nil { try checkGLErrors("the table preset, \(backend.rawValue)") }
-            guard let summary = meter.summary() else { throw BenchError.invalid("no frame was drawn in \(seconds) s") }
+            let summary = try finish(meter, step: "the table preset, \(backend.rawValue)",
+                                     ifEmpty: "no frame was drawn in \(seconds) s")
             var result = BenchResult(summary, backend: backend, cells: scene.cellCount,
                                      cellSize: [scene.width, scene.height / scene.cellCount],
                                      fps: Double(summary.frames) / run.wallSeconds,
@@ -168,6 +164,22 @@ public final class BenchRunner {
     }
 
     // MARK: Shared pieces
+
+    /// A meter for `strategy`, showing each frame in the window of a windowed run.
+    private func makeMeter(_ strategy: BenchStrategy, timer: GPUTimer?, capacity: Int) -> FrameMeter {
+        let meter = FrameMeter(strategy: strategy, timer: timer, capacity: capacity)
+        meter.present = window?.presenter(for: strategy)
+        return meter
+    }
+
+    /// Waits for the last timer results, checks GL stayed error-free through
+    /// `step`, and returns the meter's figures.
+    private func finish(_ meter: FrameMeter, step: String, ifEmpty: String) throws -> FrameMeter.Summary {
+        meter.drainGPU()
+        if context != nil { try checkGLErrors(step) }
+        guard let summary = meter.summary() else { throw BenchError.invalid(ifEmpty) }
+        return summary
+    }
 
     /// The asked-for backends that can run here; GL without a context is a
     /// notice when the CPU rows can still run, and an error when not.

@@ -187,5 +187,4 @@ public final class ComparisonView {
         if showsGL { parts.append(part("GL translate:", glMeter)) }
         return parts.joined(separator: " | ") + " | \(scene.cellCount) cells"
     }
-
 }

@@ -64,23 +64,21 @@ public final class ComparisonWindow {
         var lastTitle = started
         var screenshot: RGBAImage?
         while glfwWindowShouldClose(context.window) == GLFW_FALSE {
-            glfwPollEvents()
             if try handleKeys() { break }
-            var width: Int32 = 0, height: Int32 = 0
-            glfwGetFramebufferSize(context.window, &width, &height)
+            let (width, height) = context.framebufferSize
             if width == 0 || height == 0 {
                 // Minimised: nothing to draw; sleep until something happens.
                 glfwWaitEventsTimeout(0.25)
                 continue
             }
-            try view.resize(width: Int(width), height: Int(height))
+            try view.resize(width: width, height: height)
             let now = Clocks.wall()
             try view.drawFrame(time: clock.time(atWall: now), wallNow: now)
             let finished = options.duration.map { now - started >= $0 } ?? false
             if finished && options.wantsScreenshot {
-                screenshot = readFramebuffer(width: Int(width), height: Int(height))
+                screenshot = readFramebuffer(width: width, height: height)
             }
-            glfwSwapBuffers(context.window)
+            context.swapBuffers() // and handles the events the next turn reads
             if now - lastTitle >= 0.5 {
                 glfwSetWindowTitle(context.window, "Waves: " + view.summary())
                 lastTitle = now
