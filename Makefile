@@ -46,7 +46,12 @@ check-shaders: deps
 	@for f in Shaders/*.glsl; do \
 	  stage=$$(case $$f in *.vert.glsl) echo vert;; *.frag.glsl) echo frag;; esac); \
 	  glslangValidator -S $$stage $$f >/dev/null || { glslangValidator -S $$stage $$f; exit 1; }; \
-	done; echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid"
+	done
+	@# layer.frag.glsl is specialised per batch by defines: check every variant's branches too.
+	@for d in "-DCONTENT_STRIP" "-DHAS_SPLIT -DFILL0_GRADIENT -DFILL1_GRADIENT -DOVER_BACKGROUND" \
+	          "-DCONTENT_STRIP -DHAS_SPLIT -DFILL1_GRADIENT"; do \
+	  glslangValidator -l -S frag $$d Shaders/layer.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/layer.frag.glsl; exit 1; }; \
+	done; echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 3 variants of layer.frag.glsl)"
 
 test: deps check-shaders
 	$(SWIFT) build --build-tests

@@ -12,8 +12,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // Pure Swift: scene contract, rasteriser, CPU backend, timing helpers.
+        // Pure Swift: the layer model, paths, the rasteriser and paint, the
+        // renderer protocol and the CPU backend, time and meters.
         .target(name: "WaveCore"),
+        // One file per effect: its options turned into layers.
+        .target(name: "WaveEffects", dependencies: ["WaveCore"]),
 
         // C libraries from the system, found through pkg-config.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -26,23 +29,27 @@ let package = Package(
         .target(name: "CMallocCounter"),
 
         .target(name: "WaveImageIO", dependencies: ["WaveCore", "CPNG"]),
-        .target(name: "WaveGL", dependencies: ["WaveCore", "CGL", "CEGL", "CGLFW", "CStbEasyFont"]),
-        .target(name: "WaveBench", dependencies: ["WaveCore", "WaveGL", "CGL", "CMallocCounter"]),
+        // The GL backend alone: contexts, limits, shaders, GLRenderer, targets.
+        .target(name: "WaveGL", dependencies: ["WaveCore", "CGL", "CEGL", "CGLFW"]),
+        // The window: input, the side-by-side controller and its heads-up display.
+        .target(name: "WaveWindow", dependencies: ["WaveCore", "WaveGL", "CGL", "CGLFW", "CStbEasyFont"]),
+        // Measures any Renderer; GPU timing and uploads reach it through WaveCore's protocols.
+        .target(name: "WaveBench", dependencies: ["WaveCore", "CMallocCounter"]),
         .executableTarget(
             name: "waves",
             dependencies: [
-                "WaveCore", "WaveImageIO", "WaveGL", "WaveBench",
+                "WaveCore", "WaveEffects", "WaveImageIO", "WaveGL", "WaveWindow", "WaveBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         // Independent references and image comparison shared by the tests.
-        .target(name: "WaveTestSupport", dependencies: ["WaveCore", "WaveImageIO"], path: "Tests/WaveTestSupport"),
-        .testTarget(name: "WaveCoreTests", dependencies: ["WaveCore", "WaveImageIO", "WaveTestSupport"]),
+        .target(name: "WaveTestSupport", dependencies: ["WaveCore", "WaveEffects", "WaveImageIO"], path: "Tests/WaveTestSupport"),
+        .testTarget(name: "WaveCoreTests", dependencies: ["WaveCore", "WaveEffects", "WaveImageIO", "WaveTestSupport", "CMallocCounter"]),
         .testTarget(name: "WaveImageIOTests", dependencies: ["WaveCore", "WaveImageIO", "WaveTestSupport"]),
-        .testTarget(name: "WaveGLTests", dependencies: ["WaveCore", "WaveGL", "WaveImageIO", "WaveTestSupport"]),
-        .testTarget(name: "WaveBenchTests", dependencies: ["WaveBench", "CMallocCounter", "WaveCore", "WaveTestSupport"]),
-        .testTarget(name: "WavesCLITests", dependencies: ["WaveCore", "WaveImageIO", "WaveTestSupport"]),
+        .testTarget(name: "WaveGLTests", dependencies: ["WaveCore", "WaveEffects", "WaveGL", "WaveWindow", "WaveImageIO", "WaveTestSupport", "CMallocCounter", "CGL"]),
+        .testTarget(name: "WaveBenchTests", dependencies: ["WaveBench", "CMallocCounter", "WaveCore", "WaveEffects", "WaveGL", "WaveTestSupport"]),
+        .testTarget(name: "WavesCLITests", dependencies: ["WaveCore", "WaveEffects", "WaveImageIO", "WaveTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

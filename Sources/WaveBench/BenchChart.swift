@@ -1,4 +1,5 @@
 import Foundation
+import WaveCore
 
 /// The chart of a sweep: milliseconds per frame (median) against cells,
 /// both axes logarithmic, one solid line per strategy for its CPU time and
@@ -31,9 +32,9 @@ public struct BenchChart {
             guard !rows.isEmpty else { continue }
             let name = backend == "cpu" ? "redraw" : "translate"
             let color = backend == "cpu" ? "#d9480f" : "#1971c2"
-            series.append(Series(label: "\(name): CPU ms", color: color, dashed: false,
+            series.append(Series(label: "\(name): \(Figure.cpuMs.label)", color: color, dashed: false,
                                  points: rows.map { (Double($0.cells), $0.cpuMs.median) }))
-            let gpuLabel = "\(name): GPU ms" + (backend == "cpu" ? " (upload)" : "")
+            let gpuLabel = "\(name): \(Figure.gpuMs.label)" + (backend == "cpu" ? " (upload)" : "")
             let gpu = rows.compactMap { r in r.gpuMs.map { (x: Double(r.cells), y: $0.median) } }
             // A log axis has no zero: times below the timer's resolution are left out, and said so.
             let plotted = gpu.filter { $0.y > 0 }
@@ -112,7 +113,7 @@ public struct BenchChart {
             out.polyline(points, color: s.color, dashed: s.dashed)
             for (x, y) in points { out.circle(x, y, radius: 3.5, color: s.color, hollow: s.dashed) }
             if let last = points.last {
-                labels.append((last.1, "\(s.label) \(ms(s.points.last!.y))", s.color))
+                labels.append((last.1, "\(s.label) \(Format.milliseconds(s.points.last!.y))", s.color))
             }
         }
         labels.sort { $0.y < $1.y }

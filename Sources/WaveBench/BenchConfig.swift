@@ -1,7 +1,7 @@
 import WaveCore
 
 /// What one `waves bench` sweep measures: every backend at every cell count.
-public struct BenchConfig: Sendable {
+public struct BenchConfig {
     /// The strategies to measure, in order.
     public var backends: [Backend] = [.cpu, .gl]
     /// Cell counts; each makes one scene of `cells` cells stacked vertically.
@@ -11,9 +11,11 @@ public struct BenchConfig: Sendable {
     /// Frames measured per (backend, cells), after `warmup` unmeasured ones.
     public var frames = 600
     public var warmup = 30
-    /// Wave parameters, colours and snapping; its size and cell count are
-    /// replaced per run.
-    public var sceneTemplate = Scene(width: 320, height: 80)
+    /// Round motion to whole pixels.
+    public var snapsToPixel = false
+    /// The effect measured, as a scene for a size and a count (the caller
+    /// supplies it: the sine cells with the user's wave options).
+    public var makeScene: SceneMaker = { _ in throw BenchError.invalid("no effect to measure was given") }
     /// Scene time advances by this much per frame (a 60 Hz display).
     public var frameInterval = 1.0 / 60
     /// Measure `write_once_ms` (the time to fill a frame buffer once) beside the CPU rows.
@@ -22,12 +24,9 @@ public struct BenchConfig: Sendable {
     public init() {}
 
     /// The scene for `cells` cells: cell width wide, cells * cell height tall.
-    public func scene(cells: Int) -> Scene {
-        var scene = sceneTemplate
-        scene.width = cellSize.width
-        scene.height = cells * cellSize.height
-        scene.cellCount = cells
-        return scene
+    public func scene(cells: Int) throws -> Scene {
+        try makeScene(SceneRequest(width: cellSize.width, height: cells * cellSize.height, count: cells,
+                                   snapsToPixel: snapsToPixel))
     }
 
     /// Every scene the sweep will draw, checked against the contract before

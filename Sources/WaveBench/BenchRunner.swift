@@ -1,6 +1,5 @@
 import Foundation
 import WaveCore
-import WaveGL
 
 /// How far a run has got, for a progress bar.
 public struct BenchProgress: Sendable {
@@ -10,57 +9,23 @@ public struct BenchProgress: Sendable {
 }
 
 /// Runs the sweep: for every backend and cell count, prepare, warm up, then
-/// measure `frames` frames back to back (each completed with glFinish before
-/// the next). Both strategies share one GL context; without one, the CPU
-/// strategy still runs (its upload skipped) and the GL rows are left out
-/// with a notice, or the run fails when only GL was asked for.
+/// measure `frames` frames back to back (each completed before the next).
+/// Both strategies share the host's GPU context; without one, the CPU
+/// strategy still runs (no upload) and the GL rows are left out with a
+/// notice, or the run fails when only GL was asked for.
 public final class BenchRunner {
     public let config: BenchConfig
-    public let context: GLContext?
-    /// Set for windowed runs: every frame is shown in it.
-    public let window: BenchWindow?
-    private let contextFailure: String?
+    public let host: BenchHost
     /// Things a person should know about the run (GL missing, say); one line each.
     public private(set) var notices: [String] = []
 
-    public init(config: BenchConfig, context: GLContext?, contextFailure: String? = nil) {
+    public init(config: BenchConfig, host: BenchHost) {
         self.config = config
-        self.context = context
-        self.contextFailure = contextFailure
-        window = nil
-    }
-
-    private init(config: BenchConfig, window: BenchWindow) {
-        self.config = config
-        self.window = window
-        context = window.context
-        contextFailure = nil
-    }
-
-    /// A runner that shows every frame in a window (the size of one screen
-    /// of the scene, at most 1920x1080); throws `GLContextError.noWindow`
-    /// where none can be opened.
-    public static func windowed(config: BenchConfig, preset: Bool) throws -> BenchRunner {
-        let scene = preset ? TablePreset.scene(template: config.sceneTemplate)
-                           : config.scene(cells: config.cells.max() ?? 1)
-        return BenchRunner(config: config, window: try BenchWindow(width: scene.width, height: scene.height))
-    }
-
-    /// A runner with a headless context of its own when one can be made,
-    /// else with the reason none could.
-    public static func headless(config: BenchConfig) -> BenchRunner {
-        do {
-            return BenchRunner(config: config, context: try HeadlessGLContext())
-        } catch {
-            return BenchRunner(config: config, context: nil, contextFailure: "\(error)")
-        }
+        self.host = host
     }
 
     /// GL_RENDERER of the shared context, or "none".
-    public var rendererName: String {
-        guard let context, (try? context.makeCurrent()) != nil else { return "none" }
-        return context.renderer
-    }
+    public var rendererName: String { host.deviceName ?? "none" }
 
     // MARK: The sweep
 
@@ -85,7 +50,8 @@ public final class BenchRunner {
                         guard let progress else { return }
                         progress(BenchProgress(done: done, total: total, label: "\(label), frame \(frame)/\(perRow)"))
                     })
-                } catch let error as GLError {
+                } catch let error as RendererError {
+                    guard case .unavailable = error else { throw error }
                     // The driver cannot fit this scene (a limit): the other rows still stand.
                     done += cells * perRow
                     notices.append("\(label) not measured: \(error)")
@@ -95,9 +61,9 @@ public final class BenchRunner {
         return BenchReport(renderer: rendererName, results: results)
     }
 
-    private func measure(_ strategy: BenchStrategy, cells: Int, timer: GPUTimer?,
+    private func measure(_ strategy: BenchStrategy, cells: Int, timer: GPUTiming?,
                          onFrame: (Int) -> Void) throws -> BenchResult {
-        let scene = config.scene(cells: cells)
+        let scene = try config.scene(cells: cells)
         try strategy.prepare(scene: scene)
         let meter = makeMeter(strategy, timer: timer, capacity: config.frames)
         for i in 0..<(config.warmup + config.frames) {
@@ -110,9 +76,9 @@ public final class BenchRunner {
                                  cellSize: [config.cellSize.width, config.cellSize.height],
                                  fps: 1000 / summary.wallMs.median,
                                  uploadBytesPerFrame: strategy.uploadBytesPerFrame)
-        if let cpu = strategy as? CPUStrategy, config.measureWriteOnce {
+        if strategy.backend == .cpu, config.measureWriteOnce {
             // After the measured frames: it overwrites the last frame.
-            result.writeOnceMs = cpu.writeOnceMilliseconds(repeats: min(config.frames, 100)).map { rounded($0, places: 5) }
+            result.writeOnceMs = strategy.writeOnceMilliseconds(repeats: min(config.frames, 100)).map { rounded($0, places: 5) }
         }
         return result
     }
@@ -126,10 +92,10 @@ public final class BenchRunner {
     public func runTable(seconds: Double, progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
         guard seconds.isFinite, seconds > 0 else { throw BenchError.invalid("the table preset needs a positive duration") }
         let backends = try usableBackends()
-        let scene = TablePreset.scene(template: config.sceneTemplate)
+        let scene = try config.makeScene(TablePreset.request(snapsToPixel: config.snapsToPixel))
         try scene.validate()
         let timer = try makeTimer()
-        let refresh = window?.enableVsyncIfPaced()
+        let refresh = host.vsyncInterval?()
         let ticks = Int((seconds * TablePreset.framesPerSecond).rounded(.up))
         var results: [BenchResult] = []
         for (index, backend) in backends.enumerated() {
@@ -148,8 +114,8 @@ public final class BenchRunner {
                 ?? PacedRun.run(meter: meter, seconds: seconds, framesPerSecond: TablePreset.framesPerSecond, onTick: onTick)
             let summary = try finish(meter, step: "the table preset, \(backend.rawValue)",
                                      ifEmpty: "no frame was drawn in \(seconds) s")
-            var result = BenchResult(summary, backend: backend, cells: scene.cellCount,
-                                     cellSize: [scene.width, scene.height / scene.cellCount],
+            var result = BenchResult(summary, backend: backend, cells: TablePreset.cells,
+                                     cellSize: [scene.width, scene.height / TablePreset.cells],
                                      fps: Double(summary.frames) / run.wallSeconds,
                                      uploadBytesPerFrame: strategy.uploadBytesPerFrame)
             result.preset = TablePreset.name
@@ -166,17 +132,17 @@ public final class BenchRunner {
     // MARK: Shared pieces
 
     /// A meter for `strategy`, showing each frame in the window of a windowed run.
-    private func makeMeter(_ strategy: BenchStrategy, timer: GPUTimer?, capacity: Int) -> FrameMeter {
+    private func makeMeter(_ strategy: BenchStrategy, timer: GPUTiming?, capacity: Int) -> FrameMeter {
         let meter = FrameMeter(strategy: strategy, timer: timer, capacity: capacity)
-        meter.present = window?.presenter(for: strategy)
+        if let show = host.show, let frame = strategy.presentable { meter.present = { show(frame) } }
         return meter
     }
 
-    /// Waits for the last timer results, checks GL stayed error-free through
-    /// `step`, and returns the meter's figures.
+    /// Waits for the last timer results, checks the GPU stayed error-free
+    /// through `step`, and returns the meter's figures.
     private func finish(_ meter: FrameMeter, step: String, ifEmpty: String) throws -> FrameMeter.Summary {
         meter.drainGPU()
-        if context != nil { try checkGLErrors(step) }
+        try host.checkErrors(step)
         guard let summary = meter.summary() else { throw BenchError.invalid(ifEmpty) }
         return summary
     }
@@ -185,10 +151,8 @@ public final class BenchRunner {
     /// notice when the CPU rows can still run, and an error when not.
     private func usableBackends() throws -> [Backend] {
         var backends = config.backends
-        if let context {
-            try context.makeCurrent()
-        } else {
-            let reason = contextFailure ?? "no GL context was given"
+        if host.deviceName == nil {
+            let reason = host.unavailableReason ?? "no GL context was given"
             if backends.contains(.gl) {
                 if backends == [.gl] { throw RendererError.unavailable(.gl, reason: reason) }
                 backends.removeAll { $0 == .gl }
@@ -200,20 +164,14 @@ public final class BenchRunner {
         return backends
     }
 
-    private func makeTimer() throws -> GPUTimer? {
-        guard context != nil else { return nil }
-        let timer = GPUTimer()
-        try checkGLErrors("creating GL_TIME_ELAPSED queries")
+    private func makeTimer() throws -> GPUTiming? {
+        let timer = try host.makeTimer()
+        try host.checkErrors("creating GL_TIME_ELAPSED queries")
         return timer
     }
 
     private func makeStrategy(_ backend: Backend) throws -> BenchStrategy {
-        switch backend {
-        case .cpu: return CPUStrategy(withUpload: context != nil)
-        case .gl:
-            guard let context else { throw RendererError.unavailable(.gl, reason: contextFailure ?? "no GL context") }
-            return try GLStrategy(context: context)
-        }
+        try BenchStrategy(backend, host: host)
     }
 }
 

@@ -1,14 +1,12 @@
-import CGL
 import CMallocCounter
 import WaveCore
-import WaveGL
 
 /// The times one frame's work took, as the strategy itself measures them
 /// (thread CPU time, seconds). Plain values: filling it allocates nothing.
 public struct FrameWork {
-    /// The strategy's own CPU time: everything below.
+    /// The strategy's own CPU time (`Figure.cpuMs`): everything below.
     public var cpu = 0.0
-    /// CPU strategy: rebuilding and rasterising the paths.
+    /// CPU strategy: the renderer's draw (rebuilding and rasterising the paths).
     public var raster: Double?
     /// CPU strategy: uploading the pixels into a texture.
     public var upload: Double?
@@ -16,18 +14,57 @@ public struct FrameWork {
     public init() {}
 }
 
-/// Brackets a strategy's GPU work with a GL_TIME_ELAPSED query. The query
-/// calls are the measurement's, not the strategy's: they stay out of the
-/// allocation count (Mesa allocates in glBeginQuery) as they stay out of
-/// the strategy's thread CPU time.
+/// What a GPU backend adds to a run, supplied by the caller (the command
+/// line wires the GL module in): the benchmark itself imports no GL.
+public struct BenchHost {
+    /// GL_RENDERER, or nil where no GPU backend could be made.
+    public var deviceName: String?
+    /// Why there is no GPU backend (for notices).
+    public var unavailableReason: String?
+    /// A renderer of `backend` on the shared context.
+    public var makeRenderer: (Backend) throws -> Renderer
+    /// Uploads CPU frames where frames end on a GPU; nil without one.
+    public var makeUploader: () throws -> FrameUploader?
+    public var makeTimer: () throws -> GPUTiming?
+    /// Waits for the GPU (glFinish); nothing without one.
+    public var finishGPU: () -> Void = {}
+    /// Throws if the GPU backend reported errors since the last check.
+    public var checkErrors: (String) throws -> Void = { _ in }
+    /// Windowed runs: shows a frame (blit and swap).
+    public var show: ((Presentable) -> Void)?
+    /// Windowed runs: vsync's refresh interval where the display paces swaps.
+    public var vsyncInterval: (() -> Double?)?
+
+    public init(deviceName: String?, unavailableReason: String?, makeRenderer: @escaping (Backend) throws -> Renderer,
+                makeUploader: @escaping () throws -> FrameUploader?, makeTimer: @escaping () throws -> GPUTiming?) {
+        self.deviceName = deviceName
+        self.unavailableReason = unavailableReason
+        self.makeRenderer = makeRenderer
+        self.makeUploader = makeUploader
+        self.makeTimer = makeTimer
+    }
+
+    /// Only the CPU strategy, without uploads: a machine with no GPU backend.
+    public static func cpuOnly(reason: String) -> BenchHost {
+        BenchHost(deviceName: nil, unavailableReason: reason, makeRenderer: { backend in
+            guard backend == .cpu else { throw RendererError.unavailable(.gl, reason: reason) }
+            return CPURenderer() // the chooser's CPU renderer; the chooser itself lives with GL
+        }, makeUploader: { nil }, makeTimer: { nil })
+    }
+}
+
+/// Brackets a strategy's GPU work with a timer query. The query calls are
+/// the measurement's, not the strategy's: they stay out of the allocation
+/// count (Mesa allocates in glBeginQuery) as they stay out of the
+/// strategy's thread CPU time.
 public final class GPUBracket {
-    let timer: GPUTimer?
+    let timer: GPUTiming?
     /// Allocations counted in the frame's window before the last pause, and
     /// of those the ones made by code outside the project (the GL driver).
     private(set) var counted: UInt64 = 0
     private(set) var foreign: UInt64 = 0
 
-    init(timer: GPUTimer?) { self.timer = timer }
+    init(timer: GPUTiming?) { self.timer = timer }
 
     /// Opens the frame's allocation window.
     func startCounting() {
@@ -63,108 +100,79 @@ public final class GPUBracket {
     }
 }
 
-/// One way of making a frame, as the benchmark drives it. `work` is the
-/// measured part and must not allocate once warm; `finish` waits until the
-/// frame is complete, so that frames do not overlap.
-public protocol BenchStrategy: AnyObject {
-    var backend: Backend { get }
-    /// Bytes moved to the GPU per frame.
-    var uploadBytesPerFrame: Int { get }
-    func prepare(scene: Scene) throws
-    /// Makes the frame for `time`, with its GPU work between `gpu.begin()`
-    /// and `gpu.end()`.
-    func work(time: Double, gpu: GPUBracket, into times: inout FrameWork) throws
-    func finish()
-    /// Blits the frame into `viewport` of the framebuffer bound for drawing
-    /// (a window's), outside the measured work.
-    func present(to viewport: (x: Int, y: Int, width: Int, height: Int))
-}
+/// One strategy as the benchmark drives it: a renderer drawing into a
+/// target the benchmark owns, plus, for the CPU strategy where a GPU is,
+/// the upload of every frame (as a phone uploads its backing store).
+public final class BenchStrategy {
+    public let backend: Backend
+    public let renderer: Renderer
+    private let uploader: FrameUploader?
+    private let host: BenchHost
+    public private(set) var target: RenderTarget?
 
-/// Redraw per tick: rasterise every cell's path into the pixel buffer, then
-/// upload the buffer into a texture (as a phone's backing store would). With
-/// no GL context the upload is skipped and only the rasterisation counts.
-public final class CPUStrategy: BenchStrategy {
-    public let backend = Backend.cpu
-    public let renderer = CPURenderer()
-    private let presenter: CPUFramePresenter?
-
-    /// `withUpload` needs a current GL context.
-    public init(withUpload: Bool) {
-        presenter = withUpload ? CPUFramePresenter() : nil
-        // Rows in GL's order, as the demo keeps them: the upload is a straight copy.
-        renderer.storesRowsBottomUp = withUpload
+    public init(_ backend: Backend, host: BenchHost) throws {
+        self.backend = backend
+        self.host = host
+        renderer = try host.makeRenderer(backend)
+        uploader = backend == .cpu ? try host.makeUploader() : nil
     }
 
-    public var uploadBytesPerFrame: Int { presenter?.bytesPerUpload ?? 0 }
+    public var uploadBytesPerFrame: Int { uploader?.bytesPerUpload ?? 0 }
 
     public func prepare(scene: Scene) throws {
         try renderer.prepare(scene: scene)
-        try presenter?.prepare(width: scene.width, height: scene.height)
+        if backend == .cpu {
+            // Rows in GL's order where they are uploaded: the upload is a straight copy.
+            if target?.width != scene.width || target?.height != scene.height {
+                target = Pixmap(width: scene.width, height: scene.height, storesRowsBottomUp: uploader != nil)
+            }
+            try uploader?.prepare(width: scene.width, height: scene.height)
+        } else {
+            target = try renderer.makeTarget()
+        }
     }
 
-    public func work(time: Double, gpu: GPUBracket, into times: inout FrameWork) throws {
+    /// Makes the frame for `time`, with its GPU work between `gpu.begin()`
+    /// and `gpu.end()`. Allocates nothing once warm.
+    func work(time: Double, gpu: GPUBracket, into times: inout FrameWork) throws {
+        guard let target else { throw RendererError.notPrepared(backend) }
+        if backend == .gl {
+            gpu.begin()
+            let start = Clocks.threadCPU()
+            try renderer.draw(time: time, into: target)
+            times.cpu = Clocks.threadCPU() - start
+            gpu.end()
+            return
+        }
         let start = Clocks.threadCPU()
-        try renderer.draw(time: time)
+        try renderer.draw(time: time, into: target)
         let raster = Clocks.threadCPU() - start
         times.raster = raster
         times.cpu = raster
-        guard let presenter else { return }
+        guard let uploader, let pixmap = target as? Pixmap else { return }
         // Only the upload is GPU work here; the bracket holds it alone.
         gpu.begin()
         let uploadStart = Clocks.threadCPU()
-        presenter.upload(renderer.framePixels)
+        uploader.upload(pixmap)
         let upload = Clocks.threadCPU() - uploadStart
         gpu.end()
         times.upload = upload
         times.cpu = raster + upload
     }
 
-    public func finish() {
-        if presenter != nil { glFinish() }
+    /// Waits until the frame is complete, so frames do not overlap.
+    func finish() {
+        renderer.finish()
+        if uploader != nil { host.finishGPU() }
     }
 
-    public func present(to viewport: (x: Int, y: Int, width: Int, height: Int)) {
-        presenter?.blit(to: viewport)
-    }
+    /// What a window shows of the last frame.
+    var presentable: Presentable? { backend == .cpu ? uploader as? Presentable : target as? Presentable }
 
     /// The time to write the frame's bytes once (see `WriteOnceBaseline`).
     /// Overwrites the last frame; the next `draw` makes a whole new one.
-    public func writeOnceMilliseconds(repeats: Int) -> Double? {
-        let frame = renderer.framePixels
-        guard let base = frame.baseAddress else { return nil }
-        return WriteOnceBaseline.milliseconds(
-            filling: UnsafeMutableBufferPointer(start: UnsafeMutablePointer(mutating: base), count: frame.count),
-            repeats: repeats)
-    }
-}
-
-/// Render once, translate: set the offset uniform and issue the one
-/// draw; the GPU (llvmpipe's threads under Mesa) does the rest.
-public final class GLStrategy: BenchStrategy {
-    public let backend = Backend.gl
-    public let renderer: GLRenderer
-    public let uploadBytesPerFrame = 0
-
-    public init(context: GLContext) throws {
-        renderer = try GLRenderer(context: context)
-    }
-
-    public func prepare(scene: Scene) throws {
-        try renderer.prepare(scene: scene)
-        try checkGLErrors("preparing the GL strategy")
-    }
-
-    public func work(time: Double, gpu: GPUBracket, into times: inout FrameWork) throws {
-        gpu.begin()
-        let start = Clocks.threadCPU()
-        try renderer.draw(time: time)
-        times.cpu = Clocks.threadCPU() - start
-        gpu.end()
-    }
-
-    public func finish() { renderer.finish() }
-
-    public func present(to viewport: (x: Int, y: Int, width: Int, height: Int)) {
-        renderer.present(to: viewport)
+    func writeOnceMilliseconds(repeats: Int) -> Double? {
+        guard let pixmap = target as? Pixmap else { return nil }
+        return WriteOnceBaseline.milliseconds(filling: pixmap.memory, repeats: repeats)
     }
 }

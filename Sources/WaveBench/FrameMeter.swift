@@ -1,6 +1,5 @@
 import Foundation
 import WaveCore
-import WaveGL
 
 /// Samples of one figure, in a buffer allocated before the measured frames
 /// and written by index: recording a frame allocates nothing.
@@ -41,13 +40,13 @@ final class SampleColumn {
 /// frame they belong to is known and collecting costs the frame nothing.
 public final class FrameMeter {
     public let strategy: BenchStrategy
-    private let timer: GPUTimer?
+    private let timer: GPUTiming?
     private let bracket: GPUBracket
     private let cpu, processCPU, wall, raster, upload: SampleColumn
     private var gpu: [Double] = []
     private var recordingGPU = false
     /// Made once: an escaping closure passed per frame would be allocated per frame.
-    private var gpuSink: ((Double) -> Void)?
+    private var gpuSink: ((Double) -> Void)!
     /// Heap allocations in measured frames by the project's own code (the
     /// executable, the Swift runtime and Foundation): the figure that must be 0.
     public private(set) var allocations: UInt64 = 0
@@ -61,7 +60,7 @@ public final class FrameMeter {
     public var present: (() -> Void)?
 
     /// `capacity`: the most measured frames this meter will record.
-    public init(strategy: BenchStrategy, timer: GPUTimer?, capacity: Int) {
+    public init(strategy: BenchStrategy, timer: GPUTiming?, capacity: Int) {
         self.strategy = strategy
         self.timer = timer
         bracket = GPUBracket(timer: timer)

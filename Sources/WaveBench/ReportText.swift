@@ -1,4 +1,5 @@
 import Foundation
+import WaveCore
 
 /// The report as text: the terminal table and CSV.
 extension BenchReport {
@@ -36,13 +37,14 @@ extension BenchReport {
 
     /// The sweep as a table for a terminal (medians, with cpu_ms's p95).
     public var sweepTable: String {
-        let header = ["backend", "cells", "cpu ms", "cpu p95", "proc cpu", "gpu ms", "wall ms",
-                      "raster ms", "upload ms", "write-1x", "fps", "allocs/f", "driver allocs/f", "upload MB/f"]
+        let header = ["backend", "cells", Figure.cpuMs.label, "CPU p95", Figure.processCpuMs.label, Figure.gpuMs.label,
+                      Figure.wallMs.label, Figure.rasterMs.label, Figure.uploadMs.label, "write-1x", "fps", "allocs/f",
+                      "driver allocs/f", "upload MB/f"]
         let rows = results.map { r -> [String] in
-            [r.backend, "\(r.cells)", ms(r.cpuMs.median), ms(r.cpuMs.p95), ms(r.processCpuMs.median),
-             ms(r.gpuMs?.median), ms(r.wallMs.median), ms(r.rasterMs?.median), ms(r.uploadMs?.median),
-             ms(r.writeOnceMs), String(format: "%.1f", r.fps), allocations(r.allocationsPerFrame),
-             r.driverAllocationsPerFrame.map(allocations) ?? "-",
+            [r.backend, "\(r.cells)", Format.milliseconds(r.cpuMs.median), Format.milliseconds(r.cpuMs.p95), Format.milliseconds(r.processCpuMs.median),
+             Format.milliseconds(r.gpuMs?.median), Format.milliseconds(r.wallMs.median), Format.milliseconds(r.rasterMs?.median), Format.milliseconds(r.uploadMs?.median),
+             Format.milliseconds(r.writeOnceMs), String(format: "%.1f", r.fps), Format.count(r.allocationsPerFrame),
+             r.driverAllocationsPerFrame.map(Format.count) ?? "-",
              String(format: "%.2f", Double(r.uploadBytesPerFrame) / 1_048_576)]
         }
         let size = results.first.map { "cells of \($0.cellSize[0])x\($0.cellSize[1]) px, " } ?? ""
@@ -54,14 +56,14 @@ extension BenchReport {
 
     /// The table preset beside the published figures.
     public var presetTable: String {
-        let header = ["strategy", "process CPU %", "frames drawn", "missed", "fps", "cpu ms", "proc cpu ms",
-                      "gpu ms", "allocs/f", "driver allocs/f"]
+        let header = ["strategy", "process CPU %", "frames drawn", "missed", "fps", Figure.cpuMs.label,
+                      Figure.processCpuMs.label, Figure.gpuMs.label, "allocs/f", "driver allocs/f"]
         let rows = results.map { r -> [String] in
-            [r.backend == "cpu" ? "redraw (cpu)" : "translate (gl)",
+            [Backend(rawValue: r.backend).map(Format.strategyShort) ?? r.backend,
              r.processCpuPercent.map { String(format: "%.1f%%", $0) } ?? "-", "\(r.frames)",
-             r.framesMissed.map(String.init) ?? "-", String(format: "%.1f", r.fps), ms(r.cpuMs.median),
-             ms(r.processCpuMs.median), ms(r.gpuMs?.median), allocations(r.allocationsPerFrame),
-             r.driverAllocationsPerFrame.map(allocations) ?? "-"]
+             r.framesMissed.map(String.init) ?? "-", String(format: "%.1f", r.fps), Format.milliseconds(r.cpuMs.median),
+             Format.milliseconds(r.processCpuMs.median), Format.milliseconds(r.gpuMs?.median), Format.count(r.allocationsPerFrame),
+             r.driverAllocationsPerFrame.map(Format.count) ?? "-"]
         }
         let first = results.first
         let setup = first.map { r in
@@ -88,18 +90,4 @@ extension BenchReport {
         }
         return ([line(header)] + rows.map(line)).joined(separator: "\n") + "\n"
     }
-}
-
-/// Milliseconds with as many decimals as small values need; "-" when unmeasured.
-func ms(_ value: Double?) -> String {
-    guard let value else { return "-" }
-    switch value {
-    case ..<0.1: return String(format: "%.4f", value)
-    case ..<10: return String(format: "%.3f", value)
-    default: return String(format: "%.1f", value)
-    }
-}
-
-private func allocations(_ perFrame: Double) -> String {
-    perFrame == perFrame.rounded() ? String(format: "%.0f", perFrame) : String(format: "%.3f", perFrame)
 }

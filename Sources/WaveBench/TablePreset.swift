@@ -13,12 +13,10 @@ public enum TablePreset {
     /// What the phones measured, printed beside ours.
     public static let published = "published (phone): redraw 7-10% CPU, translate ~0% CPU"
 
-    public static func scene(template: Scene) -> Scene {
-        var scene = template
-        scene.width = screen.width
-        scene.height = screen.height
-        scene.cellCount = screen.height / cellRows
-        return scene
+    public static let cells = screen.height / cellRows
+
+    public static func request(snapsToPixel: Bool) -> SceneRequest {
+        SceneRequest(width: screen.width, height: screen.height, count: cells, snapsToPixel: snapsToPixel)
     }
 }
 

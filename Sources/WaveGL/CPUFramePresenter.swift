@@ -2,24 +2,29 @@ import CGL
 import WaveCore
 
 /// How the CPU strategy's frame reaches the GPU, as a phone's backing store
-/// does: its pixel buffer is uploaded every frame into a texture (pages of a
+/// does: its pixmap is uploaded every frame into a texture (pages of a
 /// texture array when taller than GL_MAX_TEXTURE_SIZE), then blitted to the
-/// screen. The upload is part of the CPU strategy's cost.
+/// screen. The upload is part of the CPU strategy's cost; the blit is showing.
 ///
-/// Measured on llvmpipe (1920x1080, release): the buffer as RGBA bytes into a
-/// GL_RGBA8 texture is a straight copy (1.5 ms for the CPU strategy's whole
-/// frame; a BGRA upload converts, 4.6 ms), and a framebuffer blit that does
-/// not flip is a copy too (0.55 ms GPU), while a flipping blit goes through
-/// a shader (5.4 ms). So the CPU renderer keeps its rows bottom to top, as
-/// GL does, and the blit never flips.
-public final class CPUFramePresenter {
+/// Measured on llvmpipe (1920x1080, release): RGBA bytes into a GL_RGBA8
+/// texture is a straight copy (1.5 ms for the CPU strategy's whole frame; a
+/// BGRA upload converts, 4.6 ms), and a framebuffer blit that does not flip
+/// is a copy too (0.55 ms GPU), while a flipping blit goes through a shader
+/// (5.4 ms). So callers that show frames keep the pixmap's rows bottom to
+/// top, as GL does, and the blit never flips; a top-down pixmap still shows
+/// upright, through the flipping blit.
+public final class CPUFramePresenter: FrameUploader, Presentable {
     public private(set) var width = 0
     public private(set) var height = 0
+    private var bottomUp = true
+    private let caps: GLCapabilities
     private var pages: Pages?
     private var texture: GLuint = 0
     private var readFramebuffer: GLuint = 0
 
+    /// Needs a current GL context.
     public init() {
+        caps = GLCapabilities.query()
         glGenTextures(1, &texture)
         glGenFramebuffers(1, &readFramebuffer)
     }
@@ -29,13 +34,12 @@ public final class CPUFramePresenter {
         glDeleteFramebuffers(1, &readFramebuffer)
     }
 
-    /// Bytes one `upload` moves.
     public var bytesPerUpload: Int { width * height * 4 }
 
     /// Sizes the texture; does nothing when the size is unchanged.
     public func prepare(width: Int, height: Int) throws {
         if width == self.width && height == self.height { return }
-        let pages = try Pages(width: width, height: height, what: "CPU frame")
+        let pages = try Pages(width: width, height: height, caps: caps, what: "CPU frame")
         glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), texture)
         glTexImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(width), GLsizei(pages.rows), GLsizei(pages.count),
                      0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
@@ -47,10 +51,10 @@ public final class CPUFramePresenter {
         self.pages = pages
     }
 
-    /// Uploads a whole frame (`width * height` packed RGBA words) in memory
-    /// order: texture row 0 is the first row in memory.
-    public func upload(_ pixels: UnsafeBufferPointer<UInt32>) {
-        guard let pages, let base = pixels.baseAddress, pixels.count >= width * height else { return }
+    /// Uploads the whole pixmap in memory order: texture row 0 is the first row in memory.
+    public func upload(_ pixmap: Pixmap) {
+        guard let pages, pixmap.width == width, pixmap.height == height, let base = pixmap.memory.baseAddress else { return }
+        bottomUp = pixmap.storesRowsBottomUp
         glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), texture)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
         for page in 0..<pages.count {
@@ -59,18 +63,28 @@ public final class CPUFramePresenter {
         }
     }
 
-    /// Blits the first page of the uploaded frame into `viewport` of the
-    /// framebuffer bound for drawing, first row in memory at the bottom (GL's
-    /// order: upright for a frame stored bottom to top).
-    public func blit(to viewport: (x: Int, y: Int, width: Int, height: Int)) {
+    /// Blits the scene's top rows, upright, to the top left of `viewport`
+    /// in the framebuffer bound for drawing.
+    public func present(to viewport: Viewport) {
         guard let pages else { return }
+        let shown = min(height, viewport.height), columns = GLint(min(width, viewport.width))
+        let top = viewport.y + viewport.height
+        // Memory rows holding scene rows [0, shown).
+        let memory = bottomUp ? (height - shown)..<height : 0..<shown
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), readFramebuffer)
-        glFramebufferTextureLayer(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, 0)
-        let rows = min(pages.rows, viewport.height)
-        glBlitFramebuffer(0, 0, GLint(min(width, viewport.width)), GLint(rows),
-                          GLint(viewport.x), GLint(viewport.y + viewport.height - rows),
-                          GLint(viewport.x + min(width, viewport.width)), GLint(viewport.y + viewport.height),
-                          GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        for page in 0..<pages.count {
+            let pageRows = (page * pages.rows)..<(page * pages.rows + pages.frameRows(of: page))
+            let rows = memory.clamped(to: pageRows)
+            if rows.isEmpty { continue }
+            glFramebufferTextureLayer(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, GLint(page))
+            let src0 = GLint(rows.lowerBound - pageRows.lowerBound), src1 = GLint(rows.upperBound - pageRows.lowerBound)
+            // Bottom-up: memory row m is window row m + (top - height). Top-down: window row top - 1 - m (flipped).
+            let (dst0, dst1) = bottomUp
+                ? (GLint(rows.lowerBound + top - height), GLint(rows.upperBound + top - height))
+                : (GLint(top - rows.lowerBound), GLint(top - rows.upperBound))
+            glBlitFramebuffer(0, src0, columns, src1, GLint(viewport.x), dst0, GLint(viewport.x) + columns, dst1,
+                              GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        }
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0)
     }
 }

@@ -194,3 +194,8 @@ public final class WindowGLContext: GLContext {
         return GLContextError.noWindow(GLError.glfw(step: step, code: error.code, message: error.message).description)
     }
 }
+
+extension GLContext {
+    /// Waits until every GL command issued on the current context is done.
+    public func finish() { glFinish() }
+}

@@ -1,37 +1,35 @@
 import CGL
 import WaveCore
 
-/// The render-once-translate strategy behind the common renderer protocol,
-/// drawing offscreen into framebuffer objects.
-///
-/// A scene taller than the driver's largest render target (the benchmark's
-/// 1000 cells of 80 rows are 80,000 rows) is drawn in pages: layers of one
-/// render texture, each at most GL_MAX_TEXTURE_SIZE rows, one draw
-/// per page. Rows are flipped once, at readback.
-public final class GLRenderer: WaveRenderer {
+/// The render-once strategy behind the common renderer protocol: `prepare`
+/// plans the scene (`ScenePlan`), rasterises every coverage picture once
+/// with the CPU rasteriser and uploads it; `draw` sets a few uniforms per
+/// batch and draws one quad per batch and page. Paint and motion are
+/// applied in the fragment shader, so no frame uploads anything.
+public final class GLRenderer: Renderer {
     public let backend = Backend.gl
     public let context: GLContext
+    /// The driver's limits, read once.
+    public let caps: GLCapabilities
     public private(set) var scene: Scene?
-    public let layer: GLWaveLayer
-    private var target: GLuint = 0
-    private var framebuffer: GLuint = 0
-    private var pages: Pages?
-    /// How many render-target pages the prepared scene needs.
-    public var pageCount: Int { pages?.count ?? 0 }
+    private var batches: [GLBatch] = []
+    private var emptyVertexArray: GLuint = 0
+    /// Distinct coverage pictures of the prepared scene's repeating curves.
+    public private(set) var pictureCount = 0
 
     /// Makes a headless context when none is given.
     public init(context: GLContext? = nil) throws {
         self.context = try context ?? HeadlessGLContext()
         try self.context.makeCurrent()
-        layer = try GLWaveLayer()
-        glGenFramebuffers(1, &framebuffer)
-        glGenTextures(1, &target)
+        caps = GLCapabilities.query()
+        // The quad comes from gl_VertexID; core profile still wants a vertex array bound.
+        glGenVertexArrays(1, &emptyVertexArray)
         try checkGLErrors("creating the GL renderer")
     }
 
     deinit {
-        glDeleteFramebuffers(1, &framebuffer)
-        glDeleteTextures(1, &target)
+        batches = []
+        glDeleteVertexArrays(1, &emptyVertexArray)
     }
 
     public var rendererName: String { context.renderer }
@@ -39,77 +37,119 @@ public final class GLRenderer: WaveRenderer {
     public func prepare(scene: Scene) throws {
         try scene.validate()
         try context.makeCurrent()
+        if scene == self.scene { return }
         // Until this scene is fully prepared, there is no scene to draw.
-        let previous = self.scene
         self.scene = nil
-        if scene.width != previous?.width || scene.height != previous?.height {
-            try makeTarget(width: scene.width, height: scene.height)
+        batches = []
+        let plan = try unavailableOnGLError { try ScenePlan(scene: scene, caps: caps) }
+        batches = try unavailableOnGLError { try plan.batches.enumerated().map { try GLBatch($1, scene: scene, isFirst: $0 == 0) } }
+        pictureCount = plan.batches.reduce(0) { count, batch in
+            if case let .curves(c) = batch.content { return count + c.pictures.count }
+            return count
         }
-        try layer.prepare(scene: scene)
         self.scene = scene
     }
 
-    private func makeTarget(width: Int, height: Int) throws {
-        pages = nil
-        let pages = try Pages(width: width, height: height, what: "frame")
-        glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), target)
-        glTexImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(width), GLsizei(pages.rows), GLsizei(pages.count),
-                     0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), target, 0, 0)
-        let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
-        guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else { throw GLError.framebuffer(status: status) }
-        try checkGLErrors("making a \(width)x\(pages.rows)x\(pages.count) render target")
-        self.pages = pages
+    /// An offscreen framebuffer of the scene's size (in pages when taller than the driver allows).
+    public func makeTarget() throws -> RenderTarget {
+        guard let scene else { throw RendererError.notPrepared(.gl) }
+        return try unavailableOnGLError { try GLFramebufferTarget(width: scene.width, height: scene.height, caps: caps) }
     }
 
-    public func draw(time: Double) throws {
-        guard let scene, let pages else { throw RendererError.notPrepared(.gl) }
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        for page in 0..<pages.count {
-            if pages.count > 1 {
-                glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), target, 0, GLint(page))
-            }
-            layer.draw(time: time, viewport: (0, 0, scene.width, pages.rows), pageTop: page * pages.rows)
+    public func draw(time: Double, into target: RenderTarget) throws {
+        guard let scene else { throw RendererError.notPrepared(.gl) }
+        guard let target = target as? GLDrawTarget else { throw RendererError.wrongTarget(.gl, "expected a GL framebuffer") }
+        guard target.width == scene.width, target.height == scene.height else {
+            throw RendererError.wrongTarget(.gl, "a \(target.width)x\(target.height) target for a \(scene.width)x\(scene.height) scene")
         }
-    }
-
-    /// Blits the top of the first page (the scene's top rows) into `viewport`
-    /// of the framebuffer bound for drawing: the frame shown in a window.
-    public func present(to viewport: (x: Int, y: Int, width: Int, height: Int)) {
-        guard let scene, let pages else { return }
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
-        if pages.count > 1 {
-            glFramebufferTextureLayer(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), target, 0, 0)
+        glBindVertexArray(emptyVertexArray)
+        for page in 0..<target.pageCount {
+            let (viewport, pageTop) = target.bindPage(page)
+            glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
+            if batches.isEmpty { clear(viewport, to: scene.background) }
+            // By index: in a debug build a for-in loop over an array allocates.
+            for b in batches.indices { batches[b].draw(time: time, viewport: viewport, pageTop: pageTop) }
         }
-        let rows = min(pages.rows, viewport.height), columns = min(scene.width, viewport.width)
-        glBlitFramebuffer(0, GLint(pages.rows - rows), GLint(columns), GLint(pages.rows),
-                          GLint(viewport.x), GLint(viewport.y + viewport.height - rows),
-                          GLint(viewport.x + columns), GLint(viewport.y + viewport.height),
-                          GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0)
+        glDisable(GLenum(GL_BLEND))
+        glBindVertexArray(0)
     }
 
-    /// Waits for the GPU to finish the frame (for timing the whole frame).
+    /// A scene with no layers is its background (premultiplied, as every frame is stored).
+    private func clear(_ viewport: Viewport, to c: RGBA8) {
+        let a = GLfloat(c.a) / 255
+        glEnable(GLenum(GL_SCISSOR_TEST))
+        glScissor(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
+        glClearColor(GLfloat(c.r) / 255 * a, GLfloat(c.g) / 255 * a, GLfloat(c.b) / 255 * a, a)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        glDisable(GLenum(GL_SCISSOR_TEST))
+    }
+
+    /// Waits for the GPU to finish the frame.
     public func finish() { glFinish() }
+}
 
-    public func readback() throws -> RGBAImage {
-        guard let scene, let pages else { throw RendererError.notPrepared(.gl) }
-        let rowBytes = scene.width * 4
-        var image = RGBAImage(width: scene.width, height: scene.height)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        for p in 0..<pages.count {
-            glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), target, 0, GLint(p))
-            // A page's top row is its scene row p * rows; the last page may be part-filled.
-            let page = readFramebuffer(width: scene.width, height: pages.rows)
-            let start = p * pages.rows * rowBytes
-            image.pixels.replaceSubrange(start..<start + pages.frameRows(of: p) * rowBytes,
-                                         with: page.pixels.prefix(pages.frameRows(of: p) * rowBytes))
+/// Errors are typed at the boundary: a driver limit or failure reaches
+/// callers as `RendererError.unavailable` with the driver's words.
+func unavailableOnGLError<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as GLError {
+        throw RendererError.unavailable(.gl, reason: "\(error)")
+    }
+}
+
+/// The one place a backend is chosen from a value. `auto` tries GL first and
+/// falls back to the CPU with a one-line reason (the bgfx model: backends
+/// tried in order). Used by render, demo and bench alike.
+public enum BackendChooser {
+    public struct Choice {
+        public let renderer: Renderer
+        /// Set when `auto` fell back: why GL was not used.
+        public let notice: String?
+    }
+
+    /// A renderer prepared for `scene`. GL can fail to make a context or to
+    /// fit the scene (driver limits): `gl` then throws `unavailable` with
+    /// the driver's reason, and `auto` uses the CPU, saying why. `context`:
+    /// draw on this one (a window's, or one shared by both strategies)
+    /// instead of a new headless context.
+    public static func make(_ choice: BackendChoice, for scene: Scene, context: GLContext? = nil) throws -> Choice {
+        switch choice {
+        case .cpu:
+            return Choice(renderer: try prepared(renderer(.cpu), scene), notice: nil)
+        case .gl:
+            return Choice(renderer: try makeGL(for: scene, context: context), notice: nil)
+        case .auto:
+            do {
+                return Choice(renderer: try makeGL(for: scene, context: context), notice: nil)
+            } catch let error as RendererError {
+                return Choice(renderer: try prepared(renderer(.cpu), scene), notice: "using the CPU backend: \(error)")
+            }
         }
-        if pages.count > 1 {
-            glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), target, 0, 0)
+    }
+
+    /// A GL renderer prepared for `scene`; a GL failure becomes `unavailable`
+    /// with the driver's reason (scene errors pass through).
+    public static func makeGL(for scene: Scene, context: GLContext? = nil) throws -> Renderer {
+        try scene.validate()
+        return try prepared(renderer(.gl, context: context), scene)
+    }
+
+    /// An unprepared renderer of `backend` (GL on `context`, or a new
+    /// headless one): what the benchmark makes once per strategy.
+    public static func renderer(_ backend: Backend, context: GLContext? = nil) throws -> Renderer {
+        guard backend == .gl else { return CPURenderer() }
+        do {
+            return try GLRenderer(context: context)
+        } catch let error as GLError {
+            throw RendererError.unavailable(.gl, reason: "\(error)")
+        } catch let error as GLContextError {
+            throw RendererError.unavailable(.gl, reason: "\(error)")
         }
-        try checkGLErrors("reading the frame back")
-        return image
+    }
+
+    private static func prepared(_ renderer: Renderer, _ scene: Scene) throws -> Renderer {
+        try renderer.prepare(scene: scene)
+        return renderer
     }
 }

@@ -1,9 +1,10 @@
 import CGL
+import WaveCore
 
 /// GPU time per frame from GL_TIME_ELAPSED queries, read a few frames later
 /// so that asking never stalls the pipeline. Timer queries cannot nest: use
 /// one timer's begin/end around one strategy's work at a time.
-public final class GPUTimer {
+public final class GPUTimer: GPUTiming {
     private var queries = [GLuint](repeating: 0, count: 6)
     private var pending = [Bool](repeating: false, count: 6)
     private var next = 0
@@ -31,9 +32,7 @@ public final class GPUTimer {
 
     /// Reads every finished query, oldest first, without waiting; calls
     /// `each` with each result in milliseconds.
-    @discardableResult
-    public func collect(_ each: ((Double) -> Void)? = nil) -> Int {
-        var read = 0
+    public func collect(_ each: (Double) -> Void) {
         for i in 0..<queries.count {
             let slot = (next + i) % queries.count
             guard pending[slot] else { continue }
@@ -47,14 +46,12 @@ public final class GPUTimer {
                 awaitingFirst = false
                 continue
             }
-            each?(Double(nanoseconds) / 1e6)
-            read += 1
+            each(Double(nanoseconds) / 1e6)
         }
-        return read
     }
 
     /// Waits for every outstanding query (end of a run, not per frame).
-    public func drain(_ each: ((Double) -> Void)? = nil) {
+    public func drain(_ each: (Double) -> Void) {
         glFinish()
         collect(each)
     }

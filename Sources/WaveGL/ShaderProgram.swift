@@ -6,11 +6,18 @@ public final class ShaderProgram {
     public let id: GLuint
     public let name: String
 
-    /// The program of two `Shaders/` files, by file name.
-    public convenience init(vertex: String, fragment: String) throws {
+    /// The program of two `Shaders/` files, by file name, the fragment
+    /// shader specialised by `defines` (each becomes `#define NAME` after
+    /// its version line).
+    public convenience init(vertex: String, fragment: String, defines: [String] = []) throws {
         guard let vertexSource = EmbeddedShaders.files[vertex] else { throw Self.missing(vertex) }
-        guard let fragmentSource = EmbeddedShaders.files[fragment] else { throw Self.missing(fragment) }
-        try self.init(vertex: (vertex, vertexSource), fragment: (fragment, fragmentSource))
+        guard var fragmentSource = EmbeddedShaders.files[fragment] else { throw Self.missing(fragment) }
+        if !defines.isEmpty, let versionEnd = fragmentSource.firstIndex(of: "\n") {
+            let lines = defines.map { "#define \($0)\n" }.joined()
+            fragmentSource.insert(contentsOf: lines, at: fragmentSource.index(after: versionEnd))
+        }
+        let name = defines.isEmpty ? fragment : fragment + " [" + defines.joined(separator: " ") + "]"
+        try self.init(vertex: (vertex, vertexSource), fragment: (name, fragmentSource))
     }
 
     /// The program of two sources, each with a name for messages.

@@ -38,12 +38,12 @@ public enum OutputPaths {
 
 /// Renders frames at the given times and writes each as a PNG.
 public enum FrameWriter {
-    public static func write(renderer: WaveRenderer, times: [Double], folder: String,
+    public static func write(renderer: Renderer, into target: RenderTarget, times: [Double], folder: String,
                              progress: ((Int, Int) -> Void)? = nil) throws {
         try OutputPaths.checkFolder(folder)
         for (i, t) in times.enumerated() {
-            try renderer.draw(time: t)
-            try PNG.write(try renderer.readback(), to: folder + "/" + OutputPaths.frameName(i))
+            try renderer.draw(time: t, into: target)
+            try PNG.write(try target.readback(), to: folder + "/" + OutputPaths.frameName(i))
             progress?(i + 1, times.count)
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import WaveBench
 import WaveImageIO
 import WaveCore
+import WaveEffects
 
 /// `waves bench`: parses and checks the options, then hands over to WaveBench.
 struct BenchCommand: ParsableCommand {
@@ -80,16 +81,20 @@ struct BenchCommand: ParsableCommand {
         if !written.isEmpty { print("wrote " + written.joined(separator: ", ")) }
     }
 
-    /// A window where asked for and possible; headless otherwise, saying why.
+    /// A window where asked for and possible (the size of one screen of the
+    /// scene, at most 1920x1080); headless otherwise, saying why.
     private func makeRunner(_ config: BenchConfig) -> BenchRunner {
         if !headless {
+            let screen = preset == .table
+                ? TablePreset.screen
+                : (width: config.cellSize.width, height: (config.cells.max() ?? 1) * config.cellSize.height)
             do {
-                return try BenchRunner.windowed(config: config, preset: preset == .table)
+                return BenchRunner(config: config, host: try BenchHosts.windowed(width: screen.width, height: screen.height))
             } catch {
                 printError("waves: \(error); running headless")
             }
         }
-        return BenchRunner.headless(config: config)
+        return BenchRunner(config: config, host: BenchHosts.headless())
     }
 
     /// Every option checked, with errors that name the option and what it accepts.
@@ -113,7 +118,14 @@ struct BenchCommand: ParsableCommand {
         }
         config.frames = frames
         config.warmup = warmup
-        config.sceneTemplate = try wave.makeScene(width: cell.width, height: cell.height)
+        guard wave.scene == .sine else {
+            throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "sine (the sweep's scale is the number of cells)")
+        }
+        try wave.check()
+        let wave = wave
+        config.makeScene = { try wave.makeScene($0) }
+        config.snapsToPixel = wave.snap
+        _ = try config.scene(cells: 1)
 
         if let seconds {
             guard preset == .table else {

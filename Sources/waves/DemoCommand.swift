@@ -3,6 +3,7 @@ import Foundation
 import WaveCore
 import WaveGL
 import WaveImageIO
+import WaveWindow
 
 extension DemoLayout: ExpressibleByArgument {}
 
@@ -47,11 +48,13 @@ struct DemoCommand: ParsableCommand {
         }
         let picture = screenshot ?? (headless ? "waves-demo.png" : nil)
         if let picture { try OutputPaths.checkFile(picture) }
-        // The scene of one half (or the whole width for one strategy).
-        var scene = try sceneOptions.makeScene(width: backend.sceneWidth(windowWidth: size.width), height: size.height)
-        scene.width = size.width // the window's size; the view splits it
-        let options = ComparisonWindow.Options(scene: scene, layout: backend, startTime: time, paused: paused,
-                                               duration: duration, wantsScreenshot: picture != nil)
+        try sceneOptions.wave.check()
+        // The scene of one half (or the whole width for one strategy), checked before any window opens.
+        _ = try sceneOptions.makeScene(width: backend.sceneWidth(windowWidth: size.width), height: size.height)
+        let wave = sceneOptions.wave
+        let options = ComparisonWindow.Options(request: sceneOptions.request(size.width, size.height), countLabel: "cells",
+                                               makeScene: { try wave.makeScene($0) }, layout: backend, startTime: time,
+                                               paused: paused, duration: duration, wantsScreenshot: picture != nil)
         if !headless {
             do {
                 let window = try ComparisonWindow(options: options)
@@ -80,16 +83,16 @@ struct DemoCommand: ParsableCommand {
         } catch let error as GLContextError {
             // No GL at all: the CPU strategy alone still makes the picture.
             printError("waves: \(error); drawing the CPU strategy alone")
-            var scene = options.scene
-            scene.width = options.layout.sceneWidth(windowWidth: scene.width)
-            let cpu = CPURenderer()
-            try cpu.prepare(scene: scene)
+            var request = options.request
+            request.width = options.layout.sceneWidth(windowWidth: request.width)
+            let cpu = try BackendChooser.make(.cpu, for: try options.makeScene(request)).renderer
+            let target = try cpu.makeTarget()
             let start = Clocks.threadCPU()
-            for i in 0..<60 { try cpu.draw(time: options.startTime - Double(59 - i) / 60) }
+            for i in 0..<60 { try cpu.draw(time: options.startTime - Double(59 - i) / 60, into: target) }
             let ms = (Clocks.threadCPU() - start) * 1000 / 60
-            try PNG.write(try cpu.readback(), to: path)
+            try PNG.write(try target.readback(), to: path)
             print("wrote \(path): the CPU strategy at t = \(options.startTime) s")
-            print(String(format: "CPU redraw: %.3f ms per frame (no GL, so no upload)", ms))
+            print("\(Format.strategy(.cpu)): \(Format.perFrame(.cpuMs, ms)) (no GL, so no upload)")
         }
     }
 }

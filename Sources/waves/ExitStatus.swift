@@ -6,11 +6,17 @@ import WaveImageIO
 
 /// The one mapping from errors to what a person sees and the exit status.
 enum ExitStatus {
-    static let usage: Int32 = 64, badData: Int32 = 65, unavailable: Int32 = 69, cannotCreate: Int32 = 73
+    static let usage: Int32 = 64, badData: Int32 = 65, missingInput: Int32 = 66, unavailable: Int32 = 69
+    static let cannotCreate: Int32 = 73
 
     static func of(_ error: Error) -> Int32 {
         switch error {
         case is SceneError, is UsageError: return usage
+        case let input as InputError:
+            if case .missing = input { return missingInput }
+            return badData
+        // A scene built from input data that no backend can draw.
+        case is LayerError, is PathError: return badData
         case let png as FileError:
             if case .cannotRead = png { return badData }
             return cannotCreate
@@ -28,7 +34,8 @@ enum ExitStatus {
 
     static func message(of error: Error) -> String {
         switch error {
-        case is SceneError, is UsageError, is FileError, is RendererError, is GLError, is GLContextError:
+        case is SceneError, is UsageError, is FileError, is RendererError, is GLError, is GLContextError,
+             is InputError, is LayerError, is PathError:
             return "\(error)"
         default:
             // ArgumentParser's own message, kept to its first line.
@@ -44,6 +51,20 @@ struct UsageError: Error, CustomStringConvertible {
     let value: String
     let accepted: String
     var description: String { "\(option) \(value): expected \(accepted)" }
+}
+
+/// An input file that is missing (66) or whose bytes are not what was
+/// expected (65): names the file and the reason.
+enum InputError: Error, CustomStringConvertible {
+    case missing(String)
+    case unreadable(String, String)
+
+    var description: String {
+        switch self {
+        case let .missing(path): "cannot read \(path): no such file"
+        case let .unreadable(path, reason): "cannot read \(path): \(reason)"
+        }
+    }
 }
 
 /// A line (or, for progress, part of one) on stderr.

@@ -7,7 +7,7 @@ import WaveImageIO
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render the scene headless to a PNG, or a numbered sequence of PNGs."
+        abstract: "Render a scene headless to a PNG, or a numbered sequence of PNGs."
     )
 
     @Option(help: "auto (GL if a context can be made, else CPU), cpu or gl.")
@@ -40,25 +40,27 @@ struct RenderCommand: ParsableCommand {
             throw UsageError(option: "--fps", value: "\(fps)",
                              accepted: "a positive number small enough that every frame's time is finite")
         }
+        try sceneOptions.wave.check()
         let scene = try sceneOptions.makeScene(width: size.width, height: size.height)
         let sequence = frames > 1
         let destination = out ?? (sequence ? "." : "wave.png")
         if sequence { try OutputPaths.checkFolder(destination) } else { try OutputPaths.checkFile(destination) }
 
-        let choice = try BackendFactory.make(backend, for: scene)
+        let choice = try BackendChooser.make(backend, for: scene)
         if let notice = choice.notice { printError("waves: \(notice)") }
         let renderer = choice.renderer
+        let target = try renderer.makeTarget()
 
         if sequence {
             let times = (0..<frames).map { time + Double($0) / fps }
             let onTerminal = isatty(STDERR_FILENO) == 1
-            try FrameWriter.write(renderer: renderer, times: times, folder: destination) { done, total in
+            try FrameWriter.write(renderer: renderer, into: target, times: times, folder: destination) { done, total in
                 if onTerminal { printError("\rframe \(done)/\(total)", newline: done == total) }
             }
             print("wrote \(frames) frames to \(destination)/frame-0000.png ... \(OutputPaths.frameName(frames - 1)) (\(renderer.backend.rawValue) backend)")
         } else {
-            try renderer.draw(time: time)
-            try PNG.write(try renderer.readback(), to: destination)
+            try renderer.draw(time: time, into: target)
+            try PNG.write(try target.readback(), to: destination)
             print("wrote \(destination) (\(size), t = \(time) s, \(renderer.backend.rawValue) backend)")
         }
     }

@@ -1,9 +1,11 @@
 import ArgumentParser
+import Foundation
 import WaveCore
+import WaveEffects
 
 extension BackendChoice: ExpressibleByArgument {}
 extension Direction: ExpressibleByArgument {}
-extension Scene.Kind: ExpressibleByArgument {}
+extension EffectName: ExpressibleByArgument {}
 
 /// Pixel size as WxH, parsed with a message that says what is accepted.
 struct PixelSize: ExpressibleByArgument, CustomStringConvertible {
@@ -56,10 +58,10 @@ func parseColor(_ text: String) throws -> RGBA8 {
     return color
 }
 
-/// The wave options every command shares (the bench takes its cells as a list).
+/// The scene options every command shares (the bench takes its cells as a list).
 struct WaveOptions: ParsableArguments {
-    @Option(help: "The scene to draw: \(Scene.Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var scene: Scene.Kind = .sine
+    @Option(help: "The effect to draw: sine (waving cells) or outline (an SVG path from --outline, travelling).")
+    var scene: EffectName = .sine
 
     @Option(parsing: .unconditional, help: "Wave amplitude as a fraction of the cell height, 0 to 0.5.")
     var amplitude: Double = WaveParameters().amplitude
@@ -77,30 +79,75 @@ struct WaveOptions: ParsableArguments {
     @Option(help: "Direction of travel: left or right.")
     var direction: Direction = .left
 
-    @Option(help: "Wave colour, #RRGGBB or #RRGGBBAA.", transform: parseColor)
+    @Option(help: "Fill colour, #RRGGBB or #RRGGBBAA.", transform: parseColor)
     var color: RGBA8 = WaveParameters().color
 
     @Option(help: "Background colour, #RRGGBB or #RRGGBBAA.", transform: parseColor)
-    var background: RGBA8 = Scene(width: 1, height: 1).background
+    var background: RGBA8 = Scene.defaultBackground
 
     @Flag(help: "Round the offset to whole pixels (removes amplitude phasing).")
     var snap = false
 
-    /// The scene at `size` with `cells` cells, validated against the contract.
-    func makeScene(width: Int, height: Int, cells: Int = 1) throws -> Scene {
-        var s = Scene(width: width, height: height)
-        s.kind = scene
-        s.background = background
-        s.cellCount = cells
-        s.snapToPixel = snap
-        s.wave.amplitude = amplitude
-        s.wave.baseline = baseline
-        s.wave.cycles = cycles
-        s.wave.period = period
-        s.wave.direction = direction
-        s.wave.color = color
-        try s.validate()
-        return s
+    @Option(help: "--scene outline: a file of SVG path data (M, L, H, V, Q, Z; absolute or relative) in pixels.")
+    var outline: String?
+
+    @Option(parsing: .unconditional, help: "--scene outline: pixels per second the outline travels left (negative: right).")
+    var speed: Double = 0
+
+    /// The effect's scene for `request`, validated against the contract.
+    func makeScene(_ request: SceneRequest) throws -> Scene {
+        switch scene {
+        case .sine:
+            var wave = WaveParameters()
+            wave.amplitude = amplitude
+            wave.baseline = baseline
+            wave.cycles = cycles
+            wave.period = period
+            wave.direction = direction
+            wave.color = color
+            return try SineCells(request, wave: wave, background: background).scene()
+        case .outline:
+            var effect = Outline(width: request.width, height: request.height, path: try outlinePath())
+            effect.background = background
+            effect.color = color
+            effect.pixelsPerSecond = speed
+            effect.snapToPixel = request.snapsToPixel
+            return try effect.scene()
+        }
+    }
+
+    /// Checks that hold whatever the size: the outline file given (and only
+    /// for the outline), read and parsed, so a bad input costs nothing.
+    func check() throws {
+        if scene == .outline && outline == nil {
+            throw UsageError(option: "--outline", value: "(none)", accepted: "a file of SVG path data with --scene outline")
+        }
+        if scene != .outline, let outline {
+            throw UsageError(option: "--outline", value: outline, accepted: "only with --scene outline")
+        }
+        if scene == .outline { _ = try outlinePath() }
+    }
+
+    /// The outline file, read and parsed: a missing file is 66, bytes that
+    /// are not path data (or a coordinate that is not finite) 65.
+    func outlinePath() throws -> Path {
+        guard let outline else { throw UsageError(option: "--outline", value: "(none)", accepted: "a file of SVG path data") }
+        guard FileManager.default.fileExists(atPath: outline) else { throw InputError.missing(outline) }
+        guard let data = FileManager.default.contents(atPath: outline) else {
+            throw InputError.unreadable(outline, "it cannot be read")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw InputError.unreadable(outline, "it is not UTF-8 text")
+        }
+        do {
+            let path = try PathData.parse(text)
+            guard !path.isEmpty else { throw InputError.unreadable(outline, "it holds no path") }
+            return path
+        } catch let error as PathData.SyntaxError {
+            throw InputError.unreadable(outline, "\(error)")
+        } catch let error as PathError {
+            throw InputError.unreadable(outline, "\(error)")
+        }
     }
 }
 
@@ -112,8 +159,12 @@ struct SceneOptions: ParsableArguments {
             transform: parseWhole("a whole number of cells from 1 to the height"))
     var cells: Int = 1
 
+    var request: (Int, Int) -> SceneRequest {
+        { SceneRequest(width: $0, height: $1, count: cells, snapsToPixel: wave.snap) }
+    }
+
     func makeScene(width: Int, height: Int) throws -> Scene {
-        try wave.makeScene(width: width, height: height, cells: cells)
+        try wave.makeScene(request(width, height))
     }
 }
 

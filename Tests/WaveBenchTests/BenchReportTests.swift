@@ -1,14 +1,22 @@
 import Foundation
 import WaveBench
 import WaveCore
+import WaveEffects
 import WaveGL
 import WaveTestSupport
 import XCTest
 
 /// The real runner, a tiny sweep, and its JSON against the documented schema.
 final class BenchReportTests: XCTestCase {
-    private func headlessContext() throws -> GLContext {
-        try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
+    /// Both strategies on one headless context, wired as the command line wires them.
+    private func headlessHost() throws -> BenchHost {
+        let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
+        var host = BenchHost(deviceName: context.renderer, unavailableReason: nil,
+                             makeRenderer: { $0 == .cpu ? CPURenderer() as Renderer : try GLRenderer(context: context) },
+                             makeUploader: { CPUFramePresenter() }, makeTimer: { GPUTimer() })
+        host.finishGPU = { context.finish() }
+        host.checkErrors = { try checkGLErrors($0) }
+        return host
     }
 
     private var tinySweep: BenchConfig {
@@ -18,12 +26,12 @@ final class BenchReportTests: XCTestCase {
         config.cellSize = (64, 16)
         config.frames = 2
         config.warmup = 1
-        config.sceneTemplate = Scene(width: 64, height: 16)
+        config.makeScene = SineCells.maker()
         return config
     }
 
     func testTwoFrameSweepValidatesAgainstTheSchema() throws {
-        let runner = BenchRunner(config: tinySweep, context: try headlessContext())
+        let runner = BenchRunner(config: tinySweep, host: try headlessHost())
         let data = try runner.run().jsonData()
         XCTAssertEqual(BenchSchema.problems(in: data), [])
 
@@ -52,7 +60,7 @@ final class BenchReportTests: XCTestCase {
     func testTablePresetRowsCarryTheirAdditions() throws {
         var config = tinySweep
         config.warmup = 2
-        let runner = BenchRunner(config: config, context: try headlessContext())
+        let runner = BenchRunner(config: config, host: try headlessHost())
         let report = try runner.runTable(seconds: 0.25)
         XCTAssertEqual(BenchSchema.problems(in: try report.jsonData()), [])
         XCTAssertEqual(report.results.map(\.backend), ["cpu", "gl"])

@@ -1,7 +1,7 @@
 import CMallocCounter
 import WaveBench
 import WaveCore
-import WaveGL
+import WaveEffects
 import Foundation
 import XCTest
 
@@ -40,25 +40,33 @@ final class MallocCounterTests: XCTestCase {
         XCTAssertEqual(waves_malloc_counter_foreign(), 1, "libc's allocation was counted as the project's")
     }
 
-    /// A strategy whose frame allocates on purpose, measured through the
+    /// A renderer whose frame allocates on purpose, measured through the
     /// benchmark's own frame meter: the meter's window must see it.
-    final class AllocatingStrategy: BenchStrategy {
+    final class AllocatingRenderer: Renderer {
         let backend = Backend.cpu
-        let uploadBytesPerFrame = 0
+        let rendererName = "allocates on purpose"
         var kept: [Payload] = []
         func prepare(scene: Scene) throws {}
-        func work(time: Double, gpu: GPUBracket, into times: inout FrameWork) throws {
+        func makeTarget() throws -> RenderTarget { Pixmap(width: 1, height: 1) }
+        func draw(time: Double, into target: RenderTarget) throws {
             let payload = Payload()
             payload.values.reserveCapacity(16)
             kept.append(payload) // escapes: it cannot live on the stack
-            times.cpu = 0
         }
         func finish() {}
-        func present(to viewport: (x: Int, y: Int, width: Int, height: Int)) {}
+    }
+
+    private func strategy(_ renderer: Renderer, scene: Scene) throws -> BenchStrategy {
+        let host = BenchHost(deviceName: nil, unavailableReason: "no GPU in this test", makeRenderer: { _ in renderer },
+                             makeUploader: { nil }, makeTimer: { nil })
+        let strategy = try BenchStrategy(.cpu, host: host)
+        try strategy.prepare(scene: scene)
+        return strategy
     }
 
     func testAMeasuredFrameThatAllocatesIsCounted() throws {
-        let meter = FrameMeter(strategy: AllocatingStrategy(), timer: nil, capacity: 4)
+        let meter = FrameMeter(strategy: try strategy(AllocatingRenderer(), scene: Scene(width: 1, height: 1)),
+                               timer: nil, capacity: 4)
         try meter.frame(time: 0, measured: false)
         for i in 1...4 { try meter.frame(time: Double(i) / 60, measured: true) }
         let summary = try XCTUnwrap(meter.summary())
@@ -72,11 +80,9 @@ final class MallocCounterTests: XCTestCase {
     /// array` over structs allocates per element there (a read coroutine's
     /// frame), so the draw path iterates by index.
     func testAMeasuredCPUFrameAfterWarmUpAllocatesNothing() throws {
-        let strategy = CPUStrategy(withUpload: false)
-        var scene = Scene(width: 64, height: 48)
-        scene.cellCount = 3
-        try strategy.prepare(scene: scene)
-        let meter = FrameMeter(strategy: strategy, timer: nil, capacity: 3)
+        var cells = SineCells(width: 64, height: 48)
+        cells.cellCount = 3
+        let meter = FrameMeter(strategy: try strategy(CPURenderer(), scene: try cells.scene()), timer: nil, capacity: 3)
         try meter.frame(time: 0, measured: false)
         for i in 1...3 { try meter.frame(time: Double(i) / 60, measured: true) }
         XCTAssertEqual(meter.allocations, 0, "heap allocations in 3 warm CPU frames")

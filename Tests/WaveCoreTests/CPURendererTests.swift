@@ -1,17 +1,15 @@
 import WaveCore
+import WaveEffects
 import WaveTestSupport
 import XCTest
 
 final class CPURendererTests: XCTestCase {
-    private func render(_ scene: Scene, at time: Double) throws -> RGBAImage {
-        let renderer = CPURenderer()
-        try renderer.prepare(scene: scene)
-        try renderer.draw(time: time)
-        return try renderer.readback()
+    private func render(_ cells: SineCells, at time: Double) throws -> RGBAImage {
+        try Frames.render(CPURenderer(), try cells.scene(), at: [time])[0]
     }
 
-    private func scene(_ w: Int, _ h: Int, _ configure: (inout Scene) -> Void = { _ in }) -> Scene {
-        var s = Scene(width: w, height: h)
+    private func scene(_ w: Int, _ h: Int, _ configure: (inout SineCells) -> Void = { _ in }) -> SineCells {
+        var s = SineCells(width: w, height: h)
         configure(&s)
         return s
     }
@@ -19,7 +17,7 @@ final class CPURendererTests: XCTestCase {
     // MARK: Coverage against the formula
 
     func testCoverageMatchesNumericalIntegration() throws {
-        let cases: [(String, Scene, Double)] = [
+        let cases: [(String, SineCells, Double)] = [
             ("default", scene(160, 48), 0),
             ("steep-5-cycles-fractional", scene(97, 61) { $0.wave.amplitude = 0.45; $0.wave.cycles = 5 }, 0.1234),
             ("seven-cells-right", scene(120, 90) {
@@ -138,8 +136,8 @@ final class CPURendererTests: XCTestCase {
     // MARK: Validation
 
     func testInvalidScenesNameTheParameter() {
-        func parameter(_ configure: (inout Scene) -> Void) -> String? {
-            var s = Scene(width: 100, height: 50)
+        func parameter(_ configure: (inout SineCells) -> Void) -> String? {
+            var s = SineCells(width: 100, height: 50)
             configure(&s)
             do { try s.validate(); return nil } catch let e as SceneError { return e.parameter } catch { return "?" }
         }
@@ -156,16 +154,26 @@ final class CPURendererTests: XCTestCase {
 }
 
 final class RowOrderTests: XCTestCase {
+    /// The pixmap's row order is the caller's choice; the picture is the same.
     func testBottomUpStorageReadsBackTheSameImage() throws {
-        var scene = Scene(width: 50, height: 31)
-        scene.cellCount = 3
-        let topDown = CPURenderer(), bottomUp = CPURenderer()
-        bottomUp.storesRowsBottomUp = true
-        for r in [topDown, bottomUp] { try r.prepare(scene: scene); try r.draw(time: 0.37) }
+        var cells = SineCells(width: 50, height: 31)
+        cells.cellCount = 3
+        let renderer = CPURenderer()
+        try renderer.prepare(scene: try cells.scene())
+        let topDown = Pixmap(width: 50, height: 31), bottomUp = Pixmap(width: 50, height: 31, storesRowsBottomUp: true)
+        for target in [topDown, bottomUp] { try renderer.draw(time: 0.37, into: target) }
         let image = try topDown.readback()
         XCTAssertEqual(try bottomUp.readback(), image)
         // In memory, the bottom-up frame's first row is the image's last.
         let lastRow = Array(image.pixels[(30 * 50 * 4)..<(31 * 50 * 4)])
-        XCTAssertEqual(Array(UnsafeRawBufferPointer(bottomUp.framePixels).prefix(50 * 4)), lastRow)
+        XCTAssertEqual(Array(UnsafeRawBufferPointer(bottomUp.memory).prefix(50 * 4)), lastRow)
+    }
+
+    func testATargetOfAnotherSizeIsRefused() throws {
+        let renderer = CPURenderer()
+        try renderer.prepare(scene: try SineCells(width: 20, height: 10).scene())
+        XCTAssertThrowsError(try renderer.draw(time: 0, into: Pixmap(width: 21, height: 10))) { error in
+            guard case RendererError.wrongTarget = error else { return XCTFail("\(error)") }
+        }
     }
 }

@@ -8,10 +8,16 @@ final class RasterizerTests: XCTestCase {
         let r = CoverageRasterizer(width: width, height: height)
         path(r)
         r.close()
-        var out = [UInt32](repeating: 0, count: width * height)
-        let paint = CoveragePaint(fill: RGBA8(255, 255, 255), over: RGBA8(0, 0, 0, 0))
-        out.withUnsafeMutableBufferPointer { r.resolve(into: $0.baseAddress!, paint: paint) }
-        return out.map { Int($0 >> 24) }
+        return levels(r, width: width, height: height)
+    }
+
+    private func levels(_ r: CoverageRasterizer, width: Int, height: Int) -> [Int] {
+        var out = [UInt8](repeating: 7, count: width * height)
+        out.withUnsafeMutableBufferPointer { buffer in
+            var sink = CoverageBytes(rowZero: buffer.baseAddress!, rowStride: width)
+            r.resolve(rows: 0..<height, into: &sink)
+        }
+        return out.map(Int.init)
     }
 
     func testRectangleWithFractionalEdgesHasExactAreaCoverage() {
@@ -61,13 +67,9 @@ final class RasterizerTests: XCTestCase {
 
     func testResolvingClearsForTheNextPath() {
         let r = CoverageRasterizer(width: 3, height: 2)
-        let paint = CoveragePaint(fill: RGBA8(255, 255, 255), over: RGBA8(0, 0, 0, 0))
-        var out = [UInt32](repeating: 7, count: 6)
         r.move(to: 0, 0); r.line(to: 3, 0); r.line(to: 3, 2); r.line(to: 0, 2); r.close()
-        out.withUnsafeMutableBufferPointer { r.resolve(into: $0.baseAddress!, paint: paint) }
-        XCTAssertEqual(out.map { $0 >> 24 }, [255, 255, 255, 255, 255, 255])
-        out.withUnsafeMutableBufferPointer { r.resolve(into: $0.baseAddress!, paint: paint) }
-        XCTAssertEqual(out.map { $0 >> 24 }, [0, 0, 0, 0, 0, 0])
+        XCTAssertEqual(levels(r, width: 3, height: 2), [255, 255, 255, 255, 255, 255])
+        XCTAssertEqual(levels(r, width: 3, height: 2), [0, 0, 0, 0, 0, 0])
     }
 
     func testColourParsing() {

@@ -1,5 +1,6 @@
 import CGL
 import WaveCore
+import WaveEffects
 import WaveGL
 import WaveTestSupport
 import XCTest
@@ -14,24 +15,15 @@ final class GLRendererTests: XCTestCase {
         return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
     }
 
-    private func frames(_ scene: Scene, _ times: [Double]) throws -> (gl: [RGBAImage], cpu: [RGBAImage]) {
-        let gl = try glRenderer()
-        let cpu = CPURenderer()
-        try gl.prepare(scene: scene)
-        try cpu.prepare(scene: scene)
-        var glFrames: [RGBAImage] = [], cpuFrames: [RGBAImage] = []
-        for t in times {
-            try gl.draw(time: t)
-            XCTAssertEqual(pendingGLErrors(), [], "GL errors after drawing t = \(t)")
-            glFrames.append(try gl.readback())
-            try cpu.draw(time: t)
-            cpuFrames.append(try cpu.readback())
-        }
-        return (glFrames, cpuFrames)
+    private func frames(_ cells: SineCells, _ times: [Double]) throws -> (gl: [RGBAImage], cpu: [RGBAImage]) {
+        let scene = try cells.scene()
+        let gl = try Frames.render(try glRenderer(), scene, at: times)
+        XCTAssertEqual(pendingGLErrors(), [], "GL errors after drawing \(times)")
+        return (gl, try Frames.render(CPURenderer(), scene, at: times))
     }
 
-    private var sevenCells: Scene {
-        var s = Scene(width: 280, height: 140)
+    private var sevenCells: SineCells {
+        var s = SineCells(width: 280, height: 140)
         s.cellCount = 7
         s.wave.amplitude = 0.35
         s.wave.cycles = 2
@@ -39,7 +31,7 @@ final class GLRendererTests: XCTestCase {
     }
 
     func testGLEqualsCPUAtWholePixelOffsets() throws {
-        for scene in [Scene(width: 800, height: 200), sevenCells] {
+        for scene in [SineCells(width: 800, height: 200), sevenCells] {
             let w = Double(scene.width)
             let times = [0, 1, 17, 399, scene.width - 1].map { Double($0) / w * scene.wave.period }
             let (gl, cpu) = try frames(scene, times)
@@ -50,7 +42,7 @@ final class GLRendererTests: XCTestCase {
     }
 
     func testGLEqualsCPUWithSnapAtFractionalTimes() throws {
-        for var scene in [Scene(width: 800, height: 200), sevenCells] {
+        for var scene in [SineCells(width: 800, height: 200), sevenCells] {
             scene.snapToPixel = true
             let times = [0.0123, 0.3337, 0.77777, 2.5]
             let (gl, cpu) = try frames(scene, times)
@@ -67,7 +59,7 @@ final class GLRendererTests: XCTestCase {
         _ = try glRenderer()
         var maxSize: GLint = 0
         glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
-        var tall = Scene(width: 64, height: Int(maxSize) + 3616)
+        var tall = SineCells(width: 64, height: Int(maxSize) + 3616)
         tall.cellCount = 250
         tall.wave.amplitude = 0.4
         for scene in [right, tall] {
@@ -75,13 +67,14 @@ final class GLRendererTests: XCTestCase {
             let (gl, cpu) = try frames(scene, [t])
             assertImagesMatch(gl[0], cpu[0], mean: 0.02, max: 1, name: "gl-vs-cpu-\(scene.height)rows-\(scene.wave.direction)")
         }
-        XCTAssertGreaterThan(try glRenderer().pageCount, 1, "the tall scene was not drawn in pages")
+        let target = try XCTUnwrap(try glRenderer().makeTarget() as? GLFramebufferTarget)
+        XCTAssertGreaterThan(target.pageCount, 1, "the tall scene was not drawn in pages")
     }
 
     /// Cells of 28 and 29 rows: every layer is rasterised on the whole
     /// scene's vertex grid, so the pictures are the CPU's exactly.
     func testCellsOfUnequalHeightsMatchTheCPU() throws {
-        var scene = Scene(width: 100, height: 57)
+        var scene = SineCells(width: 100, height: 57)
         scene.cellCount = 2
         scene.wave.cycles = 5
         scene.wave.amplitude = 0.45
@@ -107,7 +100,7 @@ final class GLRendererTests: XCTestCase {
     }
 
     func testSnappingChangesFractionalFramesAndMatchesTheCPU() throws {
-        var scene = Scene(width: 400, height: 120)
+        var scene = SineCells(width: 400, height: 120)
         scene.wave.amplitude = 0.45
         scene.wave.cycles = 3
         let t = 0.3712 // u = 148.48 pixels
@@ -121,17 +114,18 @@ final class GLRendererTests: XCTestCase {
 
     func testCellsSharingAPictureShareALayer() throws {
         let gl = try glRenderer()
-        var scene = Scene(width: 320, height: 80 * 100)
+        var scene = SineCells(width: 320, height: 80 * 100)
         scene.cellCount = 100
-        try gl.prepare(scene: scene)
+        try gl.prepare(scene: try scene.scene())
         // Phase k/100 of 320 px is 3.2k px: fractions k*320 mod 100 take 5 values.
-        XCTAssertEqual(gl.layer.layerCount, 5)
+        XCTAssertEqual(gl.pictureCount, 5)
     }
 
     func testFrameDrawsNoGLErrorsAndReportsARenderer() throws {
         let gl = try glRenderer()
-        try gl.prepare(scene: Scene(width: 64, height: 32))
-        for t in stride(from: 0.0, to: 1, by: 0.1) { try gl.draw(time: t) }
+        try gl.prepare(scene: try SineCells(width: 64, height: 32).scene())
+        let target = try gl.makeTarget()
+        for t in stride(from: 0.0, to: 1, by: 0.1) { try gl.draw(time: t, into: target) }
         XCTAssertEqual(pendingGLErrors(), [])
         XCTAssertFalse(gl.rendererName.isEmpty)
         XCTAssertNotEqual(gl.rendererName, "unknown")

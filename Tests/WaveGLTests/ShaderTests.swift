@@ -31,14 +31,14 @@ final class ShaderTests: XCTestCase {
     func testACompileErrorCarriesTheInfoLog() throws {
         let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
         defer { withExtendedLifetime(context) {} }
-        let vertex = ("wave.vert.glsl", ShaderProgram.sources["wave.vert.glsl"]!)
+        let vertex = ("layer.vert.glsl", ShaderProgram.sources["layer.vert.glsl"]!)
         let broken = ("broken.frag.glsl", "#version 330 core\nout vec4 c;\nvoid main() { c = undefinedThing; }\n")
         XCTAssertThrowsError(try ShaderProgram(vertex: vertex, fragment: broken)) { error in
             guard case let GLError.shader(name, log) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(name, "broken.frag.glsl")
             XCTAssertTrue(log.contains("undefinedThing"), "the driver's log is not in the error: \(log)")
         }
-        XCTAssertThrowsError(try ShaderProgram(vertex: "wave.vert.glsl", fragment: "missing.frag.glsl")) { error in
+        XCTAssertThrowsError(try ShaderProgram(vertex: "layer.vert.glsl", fragment: "missing.frag.glsl")) { error in
             XCTAssertTrue("\(error)".contains("missing.frag.glsl"), "\(error)")
         }
     }

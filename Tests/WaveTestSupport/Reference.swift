@@ -1,5 +1,6 @@
 import Foundation
 import WaveCore
+import WaveEffects
 
 /// The scene contract computed straight from its formulas, by dense numerical
 /// integration, with none of the renderer's code: the independent reference
@@ -7,7 +8,7 @@ import WaveCore
 public enum Reference {
     /// Exact in y (the fraction of a pixel's height below the curve is a
     /// clamp), midpoint rule with `samples` columns per pixel in x.
-    public static func render(_ scene: Scene, time: Double, samples: Int = 64) -> RGBAImage {
+    public static func render(_ scene: SineCells, time: Double, samples: Int = 64) -> RGBAImage {
         var image = RGBAImage(width: scene.width, height: scene.height, fill: scene.background)
         let w = Double(scene.width)
         let u = offset(scene, time)
@@ -36,7 +37,7 @@ public enum Reference {
     }
 
     /// u(t) as the contract states it.
-    public static func offset(_ scene: Scene, _ t: Double) -> Double {
+    public static func offset(_ scene: SineCells, _ t: Double) -> Double {
         let z = t / scene.wave.period
         var u = Double(scene.width) * (z - floor(z))
         if scene.wave.direction == .right { u = -u }

@@ -46,7 +46,7 @@ final class DemoCommandTests: XCTestCase {
                                     launcher: ["/usr/bin/xvfb-run", "-a", "-s", "-screen 0 800x600x24"])
         XCTAssertEqual(r.status, 0, r.stderr + r.stdout)
         XCTAssertFalse(r.stderr.contains("headless"), "the window did not open: \(r.stderr)")
-        XCTAssertTrue(r.stdout.contains("CPU redraw") && r.stdout.contains("GL translate"), r.stdout)
+        XCTAssertTrue(r.stdout.contains(Format.strategy(.cpu)) && r.stdout.contains(Format.strategy(.gl)), r.stdout)
         try checkHalves("demo-window")
     }
 
@@ -54,11 +54,11 @@ final class DemoCommandTests: XCTestCase {
         let r = try WavesBinary.run(demoArguments, in: folder,
                                     environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("no display"), r.stderr)
-        if r.stdout.contains("CPU strategy alone") {
+        if r.stderr.contains("CPU strategy alone") {
             _ = try GLRequirement.need("the headless comparison") { throw RendererError.unavailable(.gl, reason: r.stderr) }
         }
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
         XCTAssertTrue(r.stdout.contains("wrote shot.png"), r.stdout)
         XCTAssertTrue(r.stdout.contains("ms"), "no cost figures printed: \(r.stdout)")
         try checkHalves("demo-headless")

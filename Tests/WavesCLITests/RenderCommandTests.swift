@@ -1,5 +1,6 @@
 import Foundation
 import WaveCore
+import WaveEffects
 import WaveImageIO
 import WaveTestSupport
 import XCTest
@@ -19,10 +20,7 @@ final class RenderCommandTests: XCTestCase {
                                      "--time", "0.25", "--out", "wave.png"], in: folder)
         XCTAssertEqual(r.status, 0, r.stderr)
         let written = try PNG.read(from: folder + "/wave.png")
-        let renderer = CPURenderer()
-        try renderer.prepare(scene: Scene(width: 800, height: 200))
-        try renderer.draw(time: 0.25)
-        XCTAssertEqual(written, try renderer.readback())
+        XCTAssertEqual(written, try Frames.render(CPURenderer(), try SineCells(width: 800, height: 200).scene(), at: [0.25])[0])
     }
 
     func testEveryOptionReachesTheScene() throws {
@@ -31,7 +29,7 @@ final class RenderCommandTests: XCTestCase {
                                      "--cells", "3", "--direction", "right", "--color", "#FF000080",
                                      "--background", "#00FF00", "--snap", "--out", "w.png"], in: folder)
         XCTAssertEqual(r.status, 0, r.stderr)
-        var s = Scene(width: 90, height: 60)
+        var s = SineCells(width: 90, height: 60)
         s.wave.amplitude = 0.4; s.wave.baseline = 0.6; s.wave.cycles = 3; s.wave.period = 2
         s.cellCount = 3; s.wave.direction = .right; s.wave.color = RGBA8(255, 0, 0, 128)
         s.background = RGBA8(0, 255, 0); s.snapToPixel = true
@@ -44,10 +42,8 @@ final class RenderCommandTests: XCTestCase {
                                      "--fps", "10", "--time", "0.5", "--out", "."], in: folder)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(files(), ["frame-0000.png", "frame-0001.png", "frame-0002.png"])
-        let renderer = CPURenderer()
-        try renderer.prepare(scene: Scene(width: 40, height: 20))
-        try renderer.draw(time: 0.7)
-        XCTAssertEqual(try PNG.read(from: folder + "/frame-0002.png"), try renderer.readback())
+        XCTAssertEqual(try PNG.read(from: folder + "/frame-0002.png"),
+                       try Frames.render(CPURenderer(), try SineCells(width: 40, height: 20).scene(), at: [0.7])[0])
     }
 
     /// Every bad input: its status, one line naming the option, nothing written.
@@ -125,6 +121,10 @@ final class RenderBackendTests: XCTestCase {
         let scene = ["render", "--size", "1x3000", "--cells", "3000"]
         let auto = try WavesBinary.run(scene + ["--out", "auto.png"], in: folder)
         XCTAssertEqual(auto.status, 0, auto.stderr)
+        if !auto.stderr.contains("GL_MAX") {
+            // No context at all: the limit cannot be reached here.
+            _ = try GLRequirement.need("a GL context") { throw RendererError.unavailable(.gl, reason: auto.stderr) }
+        }
         XCTAssertEqual(auto.stderr.split(separator: "\n").count, 1, auto.stderr)
         XCTAssertTrue(auto.stderr.contains("using the CPU backend") && auto.stderr.contains("GL_MAX_ARRAY_TEXTURE_LAYERS"),
                       auto.stderr)
@@ -154,5 +154,69 @@ final class RenderBackendTests: XCTestCase {
         XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("using the CPU backend"), r.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/w.png"))
+    }
+}
+
+/// `--scene outline`: geometry from a file, the input where untrusted numbers arrive.
+final class OutlineCommandTests: XCTestCase {
+    private var folder: String!
+    override func setUpWithError() throws { folder = try WavesBinary.temporaryFolder() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+
+    private func write(_ name: String, _ bytes: [UInt8]) {
+        FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))
+    }
+
+    private func render(_ extra: [String]) throws -> WavesBinary.Result {
+        try WavesBinary.run(["render", "--scene", "outline", "--size", "120x50", "--out", "o.png"] + extra, in: folder)
+    }
+
+    func testAnOutlineRendersTheSameOnBothBackends() throws {
+        write("shape.txt", Array("M 10 45 Q 40 -5 70 45 Z m 50 -35 h 40 v 30 h -40 z".utf8))
+        let cpu = try render(["--outline", "shape.txt", "--speed", "10", "--time", "2", "--backend", "cpu"])
+        XCTAssertEqual(cpu.status, 0, cpu.stderr)
+        let expected = try PNG.read(from: folder + "/o.png")
+        let gl = try render(["--outline", "shape.txt", "--speed", "10", "--time", "2", "--backend", "gl"])
+        if gl.status == 69 {
+            _ = try GLRequirement.need("waves render --backend gl") { throw RendererError.unavailable(.gl, reason: gl.stderr) }
+        }
+        XCTAssertEqual(gl.status, 0, gl.stderr)
+        assertImagesMatch(try PNG.read(from: folder + "/o.png"), expected, mean: 0.05, max: 1, name: "cli-outline-gl-vs-cpu")
+        // The outline moved 20 px left: its rectangle's left edge (content x 60) is at x = 40.
+        XCTAssertNotEqual(expected[41, 20], expected[38, 20])
+    }
+
+    /// A coordinate that is not a finite number is refused: 65, one line naming the file, nothing written.
+    func testNonFiniteCoordinatesAreBadDataNotACrash() throws {
+        for (i, text) in ["M 0 0 L nan 5 L 3 3 Z", "M 0 0 L 1e999 5 Z", "M 0 0 Q 1 -inf 4 4 Z"].enumerated() {
+            write("bad\(i).txt", Array(text.utf8))
+            let r = try render(["--outline", "bad\(i).txt"])
+            XCTAssertEqual(r.status, 65, "\(text): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("bad\(i).txt") && r.stderr.contains("not a finite number"), r.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/o.png"))
+        }
+    }
+
+    func testMissingMalformedAndRandomFilesAreOneLineAndNeverACrash() throws {
+        let missing = try render(["--outline", "nowhere.txt"])
+        XCTAssertEqual(missing.status, 66, missing.stderr)
+        XCTAssertEqual(try render([]).status, 64, "--scene outline needs --outline")
+        let sine = try WavesBinary.run(["render", "--outline", "x.txt", "--out", "o.png"], in: folder)
+        XCTAssertEqual(sine.status, 64, sine.stderr)
+        write("words.txt", Array("M 1 2 L three 4".utf8))
+        write("empty.txt", [])
+        write("latin1.txt", [0x4D, 0x20, 0xE9, 0xFF])
+        var generator = SystemRandomNumberGenerator()
+        for i in 0..<6 {
+            write("random\(i).txt", (0..<200).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        }
+        for name in ["words.txt", "empty.txt", "latin1.txt"] + (0..<6).map({ "random\($0).txt" }) {
+            let r = try render(["--outline", name, "--backend", "cpu"])
+            XCTAssertEqual(r.status, 65, "\(name): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(name): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(name), r.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/o.png"))
     }
 }

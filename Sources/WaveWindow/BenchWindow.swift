@@ -16,22 +16,20 @@ public final class BenchWindow {
         context.setSwapInterval(0)
     }
 
-    /// A closure for `FrameMeter.present` that shows `strategy`'s frame.
-    func presenter(for strategy: BenchStrategy) -> () -> Void {
-        { [context] in
-            let size = context.framebufferSize
-            glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), 0)
-            glViewport(0, 0, GLsizei(size.width), GLsizei(size.height))
-            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-            strategy.present(to: (0, 0, size.width, size.height))
-            context.swapBuffers()
-        }
+    /// Shows `frame`'s top rows in the whole window and swaps.
+    public func show(_ frame: Presentable) {
+        let size = context.framebufferSize
+        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), 0)
+        glViewport(0, 0, GLsizei(size.width), GLsizei(size.height))
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        frame.present(to: Viewport(x: 0, y: 0, width: size.width, height: size.height))
+        context.swapBuffers()
     }
 
     /// Turns vsync on and returns the refresh interval (seconds) when swaps
     /// are really paced by it: the median of 20 swap intervals is at least
     /// half the refresh interval. Otherwise turns it off and returns nil.
-    func enableVsyncIfPaced() -> Double? {
+    public func enableVsyncIfPaced() -> Double? {
         let refresh = 1 / (context.refreshRate ?? 60)
         context.setSwapInterval(1)
         var intervals: [Double] = []

@@ -2,6 +2,7 @@ import CGL
 import CGLFW
 import Foundation
 import WaveCore
+import WaveGL
 
 /// The demo window: GLFW input and the frame loop around a `ComparisonView`.
 /// Implements: vsync-paced frames, Space pause/resume (phase kept), Up/Down
@@ -10,7 +11,10 @@ import WaveCore
 /// the figures, `duration` and a screenshot of the last frame.
 public final class ComparisonWindow {
     public struct Options {
-        public var scene: Scene
+        /// The whole window's size and the effect's knobs.
+        public var request: SceneRequest
+        public var countLabel: String
+        public var makeScene: SceneMaker
         public var layout: DemoLayout
         public var startTime: Double
         public var paused: Bool
@@ -18,9 +22,10 @@ public final class ComparisonWindow {
         public var duration: Double?
         public var wantsScreenshot: Bool
 
-        public init(scene: Scene, layout: DemoLayout, startTime: Double = 0, paused: Bool = false,
-                    duration: Double? = nil, wantsScreenshot: Bool = false) {
-            self.scene = scene; self.layout = layout; self.startTime = startTime
+        public init(request: SceneRequest, countLabel: String, makeScene: @escaping SceneMaker, layout: DemoLayout,
+                    startTime: Double = 0, paused: Bool = false, duration: Double? = nil, wantsScreenshot: Bool = false) {
+            self.request = request; self.countLabel = countLabel; self.makeScene = makeScene
+            self.layout = layout; self.startTime = startTime
             self.paused = paused; self.duration = duration; self.wantsScreenshot = wantsScreenshot
         }
     }
@@ -44,9 +49,10 @@ public final class ComparisonWindow {
     /// Throws `GLContextError.noWindow` where no window can be opened.
     public init(options: Options) throws {
         self.options = options
-        context = try WindowGLContext(title: "Waves", width: options.scene.width, height: options.scene.height)
+        context = try WindowGLContext(title: "Waves", width: options.request.width, height: options.request.height)
         let now = Clocks.wall()
-        view = try ComparisonView(scene: options.scene, layout: options.layout, wallNow: now)
+        view = try ComparisonView(request: options.request, countLabel: options.countLabel, makeScene: options.makeScene,
+                                  layout: options.layout, context: context, wallNow: now)
         clock = AnimationClock(startingAt: options.startTime, wallNow: now, paused: options.paused)
         view.setPaused(options.paused)
         Self.pressed.reserveCapacity(16)
@@ -76,7 +82,7 @@ public final class ComparisonWindow {
             try view.drawFrame(time: clock.time(atWall: now), wallNow: now)
             let finished = options.duration.map { now - started >= $0 } ?? false
             if finished && options.wantsScreenshot {
-                screenshot = readFramebuffer(width: width, height: height)
+                screenshot = readShownPixels(framebuffer: 0, width: width, height: height)
             }
             context.swapBuffers() // and handles the events the next turn reads
             if now - lastTitle >= 0.5 {
@@ -97,8 +103,8 @@ public final class ComparisonWindow {
             case GLFW_KEY_SPACE:
                 clock.toggle(atWall: Clocks.wall())
                 view.setPaused(clock.isPaused)
-            case GLFW_KEY_UP: try view.stepCells(up: true)
-            case GLFW_KEY_DOWN: try view.stepCells(up: false)
+            case GLFW_KEY_UP: try view.stepCount(up: true)
+            case GLFW_KEY_DOWN: try view.stepCount(up: false)
             case GLFW_KEY_S: try view.toggleSnap()
             default: break
             }
@@ -124,22 +130,12 @@ public enum HeadlessComparison {
     }
 
     private static func render(options: ComparisonWindow.Options, frames: Int, on context: HeadlessGLContext) throws -> Outcome {
-        let width = options.scene.width, height = options.scene.height
-        var framebuffer: GLuint = 0, colour: GLuint = 0
-        glGenFramebuffers(1, &framebuffer)
-        glGenRenderbuffers(1, &colour)
-        defer {
-            glDeleteFramebuffers(1, &framebuffer)
-            glDeleteRenderbuffers(1, &colour)
-        }
-        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), colour)
-        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), colour)
-        let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
-        guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else { throw GLError.framebuffer(status: status) }
+        let width = options.request.width, height = options.request.height
+        let offscreen = try OffscreenFramebuffer(width: width, height: height)
+        let framebuffer = offscreen.id
 
-        let view = try ComparisonView(scene: options.scene, layout: options.layout, wallNow: Clocks.wall())
+        let view = try ComparisonView(request: options.request, countLabel: options.countLabel, makeScene: options.makeScene,
+                                      layout: options.layout, context: context, wallNow: Clocks.wall())
         view.drawTarget = framebuffer
         view.setPaused(options.paused)
         try view.resize(width: width, height: height)
@@ -153,8 +149,7 @@ public enum HeadlessComparison {
             try view.drawFrame(time: t, wallNow: Clocks.wall())
             glFinish()
         }
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
-        let image = readFramebuffer(width: width, height: height)
+        let image = readShownPixels(framebuffer: framebuffer, width: width, height: height)
         try checkGLErrors("the headless comparison")
         return Outcome(image: image, summary: view.summary(overall: true),
                        renderer: "\(context.renderer) through \(context.platform)", frames: frames)

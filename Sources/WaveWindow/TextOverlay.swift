@@ -1,5 +1,7 @@
 import CGL
 import CStbEasyFont
+import WaveCore
+import WaveGL
 
 /// A heads-up display: a few lines of text over a translucent panel, drawn
 /// with stb_easy_font's quads (no font file). The text is rebuilt only when
@@ -77,7 +79,7 @@ public final class TextOverlay {
     }
 
     /// Draws the panel and text into `viewport` (x, y from the bottom left, width, height).
-    public func draw(viewport: (x: Int, y: Int, width: Int, height: Int)) {
+    public func draw(viewport: Viewport) {
         guard textQuads > 0 else { return }
         glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
         glUseProgram(program.id)

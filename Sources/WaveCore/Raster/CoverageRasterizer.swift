@@ -13,6 +13,10 @@
 /// min(1, |winding-weighted area|): exact wherever sub-paths do not overlap
 /// with opposite windings inside one pixel.
 ///
+/// Coverage flows out through a `CoverageBlitter` (the tiny-skia model): the
+/// rasteriser says which pixels are covered and how much; the blitter decides
+/// what that looks like on the caller's pixmap.
+///
 /// Memory is allocated once per size; adding edges and resolving them into
 /// pixels allocate nothing.
 public final class CoverageRasterizer {
@@ -76,9 +80,64 @@ public final class CoverageRasterizer {
         penPosition = subpathStart
     }
 
+    /// Fills `path` moved by (dx, dy): quadratic curves are flattened to
+    /// within `flatteningTolerance` pixels. Sub-paths entirely left or right
+    /// of the image are skipped (closed, they add nothing inside it).
+    public func fill(_ path: Path, dx: Double = 0, dy: Double = 0) {
+        let right = Double(width)
+        // By index: in a debug build a for-in loop over an array allocates.
+        for s in path.subpaths.indices {
+            let subpath = path.subpaths[s]
+            if subpath.maxX + dx <= 0 || subpath.minX + dx >= right { continue }
+            var current = Point(0, 0)
+            for i in subpath.elements {
+                switch path.elements[i] {
+                case let .move(p):
+                    move(to: p.x + dx, p.y + dy)
+                    current = p
+                case let .line(p):
+                    line(to: p.x + dx, p.y + dy)
+                    current = p
+                case let .quad(c, p):
+                    flattenQuad(from: current, control: c, to: p, dx: dx, dy: dy)
+                    current = p
+                }
+            }
+            close()
+        }
+    }
+
+    /// The largest distance allowed between a curve and its straight segments, in pixels.
+    public static let flatteningTolerance = 0.05
+
+    /// Segments for a quadratic: a chord of n equal parameter steps is within
+    /// |p0 - 2 p1 + p2| / (8 n^2) of the curve.
+    static func quadSegments(_ p0: Point, _ p1: Point, _ p2: Point) -> Int {
+        let ddx = p0.x - 2 * p1.x + p2.x, ddy = p0.y - 2 * p1.y + p2.y
+        let deviation = (ddx * ddx + ddy * ddy).squareRoot()
+        let n = (deviation / (8 * flatteningTolerance)).squareRoot().rounded(.up)
+        return n.isFinite ? Swift.max(1, Swift.min(Int(n), 4096)) : 1
+    }
+
+    private func flattenQuad(from p0: Point, control p1: Point, to p2: Point, dx: Double, dy: Double) {
+        let n = Self.quadSegments(p0, p1, p2)
+        for i in 1...n {
+            let t = Double(i) / Double(n), s = 1 - t
+            if i == n { line(to: p2.x + dx, p2.y + dy); break }
+            line(to: s * s * p0.x + 2 * s * t * p1.x + t * t * p2.x + dx,
+                 s * s * p0.y + 2 * s * t * p1.y + t * t * p2.y + dy)
+        }
+    }
+
+    /// Coordinates are held within +-2^22 pixels (far outside any image), so
+    /// the 1/256-pixel products below stay inside 64-bit integers; a NaN
+    /// (which `PathBuilder` never lets through) lands on 0 instead of trapping.
+    static let coordinateLimit = Double(1 << 22)
+
     @inline(__always)
     static func fixed(_ v: Double) -> Int {
-        Int((v * Double(subpixels)).rounded(.toNearestOrEven))
+        let clamped = v.isNaN ? 0 : Swift.min(Swift.max(v, -coordinateLimit), coordinateLimit)
+        return Int((clamped * Double(subpixels)).rounded(.toNearestOrEven))
     }
 
     // MARK: Edges (1/256-pixel integer coordinates)
@@ -159,21 +218,16 @@ public final class CoverageRasterizer {
 
     // MARK: Resolve
 
-    /// Turns the accumulated edges into pixels (packed RGBA words) through
-    /// `paint`, writing every pixel exactly once, and clears the accumulators
-    /// for the next path. Row r goes to `pixels + r * rowStride`; a negative
-    /// stride (from the last row's start) stores the rows bottom to top.
-    public func resolve(into pixels: UnsafeMutablePointer<UInt32>, rowStride: Int? = nil, paint: CoveragePaint) {
-        let stride = rowStride ?? width
-        paint.levels.withUnsafeBufferPointer { levels in
-            for row in 0..<height {
-                resolveRow(row, into: pixels + row * stride, levels: levels.baseAddress!)
-            }
-        }
+    /// Turns the accumulated edges of `rows` into coverage for `blitter`,
+    /// every pixel of those rows exactly once, left to right (runs of equal
+    /// coverage in one call), and clears them for the next path.
+    @inline(__always)
+    public func resolve<Blitter: CoverageBlitter>(rows: Range<Int>, into blitter: inout Blitter) {
+        for row in rows.clamped(to: 0..<height) { resolveRow(row, into: &blitter) }
     }
 
     @inline(__always)
-    private func resolveRow(_ row: Int, into out: UnsafeMutablePointer<UInt32>, levels: UnsafePointer<UInt32>) {
+    private func resolveRow<Blitter: CoverageBlitter>(_ row: Int, into blitter: inout Blitter) {
         let bits = touched + row * wordsPerRow
         let cells = accumulation + row * stride
         var x = 0
@@ -186,22 +240,18 @@ public final class CoverageRasterizer {
                 let column = word << 6 + pending.trailingZeroBitCount
                 pending &= pending &- 1
                 let spanEnd = Swift.min(column, width)
-                if spanEnd > x {
-                    (out + x).update(repeating: levels[Self.level(winding)], count: spanEnd - x)
-                }
+                if spanEnd > x { blitter.blit(row: row, from: x, to: spanEnd, level: Self.level(winding)) }
                 winding &+= cells[column]
                 cells[column] = 0
                 if column < width {
-                    out[column] = levels[Self.level(winding)]
+                    blitter.blit(row: row, from: column, to: column + 1, level: Self.level(winding))
                     x = column + 1
                 } else {
                     x = width
                 }
             }
         }
-        if x < width {
-            (out + x).update(repeating: levels[Self.level(winding)], count: width - x)
-        }
+        if x < width { blitter.blit(row: row, from: x, to: width, level: Self.level(winding)) }
     }
 
     /// Coverage 0...1 as an index 0...255 into a paint, rounded to nearest.
@@ -219,29 +269,8 @@ func floorDiv(_ n: Int, _ d: Int) -> Int {
     return (n % d != 0 && ((n < 0) != (d < 0))) ? q - 1 : q
 }
 
-/// What a coverage level looks like: 256 packed pixels, level i being the fill
-/// colour at coverage i/255 composited source-over onto the background.
-public struct CoveragePaint: Sendable {
-    public let levels: [UInt32]
-
-    public init(fill: RGBA8, over background: RGBA8) {
-        levels = (0...255).map { i in
-            sourceOver(fill, coverage: Double(i) / 255, onto: background).packed
-        }
-    }
-}
-
-/// Non-premultiplied source-over of `source` at `coverage` onto `destination`,
-/// rounded to the nearest 8-bit value. The one compositing rule of the project.
-public func sourceOver(_ source: RGBA8, coverage: Double, onto destination: RGBA8) -> RGBA8 {
-    let sa = Double(source.a) / 255 * coverage
-    let da = Double(destination.a) / 255
-    let outA = sa + da * (1 - sa)
-    if outA <= 0 { return RGBA8(0, 0, 0, 0) }
-    func channel(_ s: UInt8, _ d: UInt8) -> UInt8 {
-        let v = (Double(s) * sa + Double(d) * da * (1 - sa)) / outA
-        return UInt8(Swift.min(255, Swift.max(0, v.rounded())))
-    }
-    return RGBA8(channel(source.r, destination.r), channel(source.g, destination.g),
-                 channel(source.b, destination.b), UInt8((outA * 255).rounded()))
+/// Where coverage goes: told, row by row and left to right, that pixels
+/// [x0, x1) are covered by level/255 (level 0...255).
+public protocol CoverageBlitter {
+    mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int)
 }

@@ -1,0 +1,93 @@
+#version 330 core
+// One batch of layers, drawn from coverage rasterised once on the CPU and
+// cached in textures: the content is moved by the offset u(t) (pixel x shows
+// content x + u), then painted and composited here, so neither motion nor
+// paint uploads anything per frame.
+//
+// Coverage is sampled at pixel centres with linear filtering: a whole-pixel
+// offset reads texels exactly; a fractional one filters between two (the
+// published "amplitude phasing", kept visible on purpose).
+//
+// Output is premultiplied. The first batch composites onto the background
+// itself (no blending; every pixel written); later batches blend with
+// ONE, ONE_MINUS_SRC_ALPHA: source-over in premultiplied form.
+//
+// Each batch's program is this file specialised by defines placed after the
+// version line (on a software driver every branch costs CPU time):
+//   CONTENT_STRIP     a still strip (else bands under repeating curves)
+//   FILL0_GRADIENT    fill 0 is a linear gradient (else solid)
+//   FILL1_GRADIENT    fill 1 likewise
+//   HAS_SPLIT         two fills either side of u_split (else fill 0 alone)
+//   OVER_BACKGROUND   the first batch: composite onto u_background
+
+uniform sampler2DArray u_coverage;
+uniform sampler2D u_rows;     // curves, per scene row: picture, shift (px), row in band, 1 if any
+uniform float u_offset;       // content offset u(t) in pixels (curves: reduced into one period)
+uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
+uniform int u_pageTop;        // scene row shown at the area's top
+uniform vec2 u_layerSize;     // width, rows of one coverage layer (a picture, or a strip tile)
+uniform vec4 u_strip;         // strip: first content column, columns, first scene row, tiles
+
+uniform int u_split;          // columns from here on use fill 1
+uniform vec4 u_colorA[2];     // solid colour, or a gradient's start colour; non-premultiplied, 0...1
+uniform vec4 u_colorB[2];     // a gradient's end colour
+uniform vec4 u_gradient[2];   // a gradient's start x, y and end x, y in scene pixels
+uniform vec4 u_background;    // non-premultiplied, 0...1
+
+out vec4 fragColor;
+
+#ifndef CONTENT_STRIP
+float coverageAt(vec2 local, int row) {
+    int tableWidth = textureSize(u_rows, 0).x;
+    vec4 entry = texelFetch(u_rows, ivec2(row % tableWidth, row / tableWidth), 0);
+    if (entry.w == 0.0) return 0.0;
+    float s = (local.x + u_offset + entry.y) / u_layerSize.x;
+    return texture(u_coverage, vec3(s, (entry.z + 0.5) / u_layerSize.y, entry.x)).r;
+}
+
+#else
+float coverageAt(vec2 local, int row) {
+    float bandRow = float(row) - u_strip.z;
+    if (bandRow < 0.0 || bandRow >= u_layerSize.y) return 0.0;
+    float x = local.x + u_offset - u_strip.x;           // content x from the strip's first column
+    if (x < -1.0 || x > u_strip.y + 1.0) return 0.0;
+    float tile = clamp(floor(x / u_layerSize.x), 0.0, u_strip.w - 1.0);
+    float s = (x - tile * u_layerSize.x) / u_layerSize.x; // the border (0) fades the ends
+    return texture(u_coverage, vec3(s, (bandRow + 0.5) / u_layerSize.y, tile)).r;
+}
+#endif
+
+vec4 gradient(int i, vec2 pixelCentre) {
+    vec2 d = u_gradient[i].zw - u_gradient[i].xy;
+    float length2 = dot(d, d);
+    float t = length2 > 0.0 ? clamp(dot(pixelCentre - u_gradient[i].xy, d) / length2, 0.0, 1.0) : 0.0;
+    return mix(u_colorA[i], u_colorB[i], t);
+}
+
+void main() {
+    vec2 local = gl_FragCoord.xy - u_viewport.xy;             // i + 0.5
+    int row = int(u_viewport.w - local.y) + u_pageTop;        // scene row, from the top
+    float coverage = coverageAt(local, row);
+    vec2 centre = vec2(local.x, float(row) + 0.5);
+#ifdef FILL0_GRADIENT
+    vec4 color = gradient(0, centre);
+#else
+    vec4 color = u_colorA[0];
+#endif
+#ifdef HAS_SPLIT
+    if (int(local.x) >= u_split) {
+#ifdef FILL1_GRADIENT
+        color = gradient(1, centre);
+#else
+        color = u_colorA[1];
+#endif
+    }
+#endif
+    float sa = color.a * coverage;
+#ifdef OVER_BACKGROUND
+    float da = u_background.a;
+    fragColor = vec4(color.rgb * sa + u_background.rgb * da * (1.0 - sa), sa + da * (1.0 - sa));
+#else
+    fragColor = vec4(color.rgb * sa, sa);
+#endif
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Figures, units and strategy names, formatted in one place: the demo's
+/// heads-up display, the terminal tables, CSV/JSON keys and the chart all
+/// read them from here, so one figure has one name and one meaning.
+public enum Figure: String, CaseIterable, Sendable {
+    /// Thread CPU time of the strategy's own frame work: the renderer's draw,
+    /// plus (CPU strategy, where frames end on a GPU) the upload of its pixels.
+    /// Showing the frame (blit, swap) is not part of it, in the demo or the bench.
+    case cpuMs = "cpu_ms"
+    /// CPU time of the whole process over the frame (all threads: llvmpipe's too).
+    case processCpuMs = "process_cpu_ms"
+    /// GL_TIME_ELAPSED around the strategy's GPU work.
+    case gpuMs = "gpu_ms"
+    /// The whole frame, waiting for the GPU included.
+    case wallMs = "wall_ms"
+    /// CPU strategy: rebuilding and rasterising the paths (the renderer's draw).
+    case rasterMs = "raster_ms"
+    /// CPU strategy: uploading the pixels into a texture.
+    case uploadMs = "upload_ms"
+
+    /// A short label for tables and the heads-up display.
+    public var label: String {
+        switch self {
+        case .cpuMs: "CPU ms"
+        case .processCpuMs: "process CPU ms"
+        case .gpuMs: "GPU ms"
+        case .wallMs: "wall ms"
+        case .rasterMs: "raster ms"
+        case .uploadMs: "upload ms"
+        }
+    }
+}
+
+public enum Format {
+    /// What each strategy does, as a caption.
+    public static func strategy(_ backend: Backend) -> String {
+        switch backend {
+        case .cpu: "CPU: redraw every frame"
+        case .gl: "GL: render once, animate on the GPU"
+        }
+    }
+
+    /// The strategy's short name for tables.
+    public static func strategyShort(_ backend: Backend) -> String {
+        switch backend {
+        case .cpu: "redraw (cpu)"
+        case .gl: "translate (gl)"
+        }
+    }
+
+    /// Milliseconds with as many decimals as small values need; "-" when unmeasured.
+    public static func milliseconds(_ value: Double?) -> String {
+        guard let value else { return "-" }
+        switch value {
+        case ..<0.1: return String(format: "%.4f", value)
+        case ..<10: return String(format: "%.3f", value)
+        default: return String(format: "%.1f", value)
+        }
+    }
+
+    /// `figure` as "CPU 0.123 ms" (the heads-up display's and the title bar's form).
+    public static func perFrame(_ figure: Figure, _ value: Double?) -> String {
+        let name = figure.label.replacingOccurrences(of: " ms", with: "")
+        return "\(name) \(milliseconds(value)) ms/frame"
+    }
+
+    public static func framesPerSecond(_ value: Double) -> String { String(format: "%.1f fps", value) }
+
+    /// Allocations per frame: whole numbers without decimals.
+    public static func count(_ perFrame: Double) -> String {
+        perFrame == perFrame.rounded() ? String(format: "%.0f", perFrame) : String(format: "%.3f", perFrame)
+    }
+}

@@ -1,0 +1,122 @@
+/// Paths: closed outlines of straight lines and quadratic Bézier curves, in
+/// pixel coordinates (x right, y down). Only `PathBuilder` makes them, and it
+/// refuses non-finite numbers, so every `Path` is safe to rasterise.
+
+/// A point in pixel coordinates.
+public struct Point: Equatable, Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(_ x: Double, _ y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// An outline made of sub-paths. Each sub-path starts with a move and is
+/// closed back to its start (filling always closes it).
+public struct Path: Equatable, Hashable, Sendable {
+    public enum Element: Equatable, Hashable, Sendable {
+        case move(Point)
+        case line(Point)
+        /// A quadratic Bézier curve through `control` to `end`.
+        case quad(control: Point, end: Point)
+    }
+
+    /// One sub-path's elements and horizontal extent, for culling what lies
+    /// outside the visible columns.
+    public struct Subpath: Equatable, Hashable, Sendable {
+        public let elements: Range<Int>
+        public let minX: Double
+        public let maxX: Double
+    }
+
+    public private(set) var elements: [Element] = []
+    public private(set) var subpaths: [Subpath] = []
+    /// The smallest box holding every point (control points included); nil when empty.
+    public private(set) var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+
+    fileprivate init() {}
+
+    public var isEmpty: Bool { elements.isEmpty }
+
+    public static func == (a: Path, b: Path) -> Bool { a.elements == b.elements }
+    public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
+
+    fileprivate mutating func append(_ element: Element, points: [Point]) {
+        if case .move = element {
+            subpaths.append(Subpath(elements: elements.count..<elements.count, minX: .infinity, maxX: -.infinity))
+        }
+        elements.append(element)
+        var last = subpaths.removeLast()
+        var minX = last.minX, maxX = last.maxX
+        for p in points {
+            minX = Swift.min(minX, p.x)
+            maxX = Swift.max(maxX, p.x)
+            if let b = bounds {
+                bounds = (Swift.min(b.minX, p.x), Swift.min(b.minY, p.y), Swift.max(b.maxX, p.x), Swift.max(b.maxY, p.y))
+            } else {
+                bounds = (p.x, p.y, p.x, p.y)
+            }
+        }
+        last = Subpath(elements: last.elements.lowerBound..<elements.count, minX: minX, maxX: maxX)
+        subpaths.append(last)
+    }
+}
+
+/// A path with a coordinate that is not a finite number: refused, never
+/// rasterised (a NaN would otherwise reach the rasteriser's integer grid).
+public struct PathError: Error, Equatable, CustomStringConvertible {
+    /// The element's index in the path (0 for the first move).
+    public let element: Int
+    public let point: Point
+
+    public var description: String {
+        "path element \(element) has a coordinate that is not a finite number (\(point.x), \(point.y)): expected finite numbers"
+    }
+}
+
+/// Builds a `Path`, checking every coordinate. A line or curve with no
+/// current sub-path starts one at its first point.
+public struct PathBuilder {
+    private var built = Path()
+    private var started = false
+
+    public init() {}
+
+    public mutating func move(to x: Double, _ y: Double) throws {
+        let p = try checked(x, y)
+        built.append(.move(p), points: [p])
+        started = true
+    }
+
+    public mutating func line(to x: Double, _ y: Double) throws {
+        let p = try checked(x, y)
+        if !started { return try move(to: x, y) }
+        built.append(.line(p), points: [p])
+    }
+
+    public mutating func quad(control cx: Double, _ cy: Double, to x: Double, _ y: Double) throws {
+        let c = try checked(cx, cy), p = try checked(x, y)
+        if !started { try move(to: cx, cy) }
+        built.append(.quad(control: c, end: p), points: [c, p])
+    }
+
+    /// Ends the current sub-path (it is closed back to its start when filled).
+    public mutating func close() { started = false }
+
+    public mutating func rectangle(x: Double, y: Double, width: Double, height: Double) throws {
+        try move(to: x, y)
+        try line(to: x + width, y)
+        try line(to: x + width, y + height)
+        try line(to: x, y + height)
+        close()
+    }
+
+    public var path: Path { built }
+
+    private func checked(_ x: Double, _ y: Double) throws -> Point {
+        guard x.isFinite, y.isFinite else { throw PathError(element: built.elements.count, point: Point(x, y)) }
+        return Point(x, y)
+    }
+}

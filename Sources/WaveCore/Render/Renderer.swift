@@ -1,0 +1,98 @@
+/// The renderer protocol both strategies implement, and the small
+/// protocols through which callers that import no GL (the benchmark, the
+/// image writers) reach what a GPU backend adds.
+///
+/// The contract a backend follows:
+/// - `prepare(scene:)` does everything that depends only on the scene (for
+///   GL, the one-time rasterisation and upload);
+/// - `draw(time:into:)` makes the frame for time t in a target the caller
+///   owns, and allocates nothing;
+/// - the target reads the frame back as an `RGBAImage`, rows top to bottom.
+public protocol Renderer: AnyObject {
+    var backend: Backend { get }
+    /// What draws: the CPU rasteriser, or the GL_RENDERER string.
+    var rendererName: String { get }
+    func prepare(scene: Scene) throws
+    /// An offscreen target the size of the prepared scene, of a kind this
+    /// renderer draws into (a `Pixmap` for the CPU, a framebuffer for GL).
+    func makeTarget() throws -> RenderTarget
+    /// One frame at scene time `time`. Throws `RendererError.wrongTarget`
+    /// for a target of another backend's kind or size.
+    func draw(time: Double, into target: RenderTarget) throws
+    /// Returns when the frame is complete (GL waits for the GPU; the CPU has nothing to wait for).
+    func finish()
+}
+
+/// Where a renderer draws; made and owned by the caller.
+public protocol RenderTarget: AnyObject {
+    var width: Int { get }
+    var height: Int { get }
+    /// The last frame, rows top to bottom (allocates: not for every frame).
+    func readback() throws -> RGBAImage
+}
+
+/// The two strategies, as a value.
+public enum Backend: String, CaseIterable, Sendable {
+    /// Redraw per tick: rebuild and rasterise every layer's path every frame.
+    case cpu
+    /// Render once, animate on the GPU: cached coverage, moved and painted by a shader.
+    case gl
+}
+
+/// What a user may ask for: a backend, or `auto` (GL, else CPU with a reason).
+public enum BackendChoice: String, CaseIterable, Sendable {
+    case auto, cpu, gl
+}
+
+public enum RendererError: Error, CustomStringConvertible {
+    /// The backend cannot run here; `reason` says why (for GL, the driver's words).
+    case unavailable(Backend, reason: String)
+    case notPrepared(Backend)
+    case wrongTarget(Backend, String)
+
+    public var description: String {
+        switch self {
+        case let .unavailable(backend, reason):
+            "the \(backend.rawValue) backend is unavailable: \(reason)"
+        case let .notPrepared(backend):
+            "the \(backend.rawValue) renderer was asked to draw before prepare(scene:)"
+        case let .wrongTarget(backend, why):
+            "the \(backend.rawValue) renderer cannot draw into this target: \(why)"
+        }
+    }
+}
+
+/// Moves a CPU frame to the GPU, as a phone uploads its backing store: part
+/// of the CPU strategy's cost wherever its frames end on a screen.
+public protocol FrameUploader: AnyObject {
+    func prepare(width: Int, height: Int) throws
+    /// Uploads the whole pixmap. Allocates nothing.
+    func upload(_ pixmap: Pixmap)
+    /// Bytes one upload moves.
+    var bytesPerUpload: Int { get }
+}
+
+/// GPU time of bracketed work, read frames later so asking never stalls.
+public protocol GPUTiming: AnyObject {
+    func begin()
+    func end()
+    /// Reports each finished result (milliseconds) without waiting.
+    func collect(_ each: (Double) -> Void)
+    /// Waits for every outstanding result (the end of a run).
+    func drain(_ each: (Double) -> Void)
+}
+
+/// A frame that can be shown in a region of the current window: its top
+/// rows, upright, at the region's top left.
+public protocol Presentable: AnyObject {
+    func present(to viewport: Viewport)
+}
+
+/// A rectangle of a framebuffer in pixels, x and y from the bottom left (OpenGL's convention).
+public struct Viewport: Equatable, Sendable {
+    public var x: Int, y: Int, width: Int, height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+}

@@ -1,0 +1,111 @@
+/// A layer is three independent answers: content (which pixels are covered,
+/// in content space), paint (what colour they get, in screen space) and
+/// motion (how the content moves with time). Backends know these kinds,
+/// never the effects that build them.
+
+public struct Layer: Equatable, Sendable {
+    public var content: Content
+    public var paint: Paint
+    public var motion: Motion
+
+    public init(content: Content, paint: Paint, motion: Motion = .still) {
+        self.content = content
+        self.paint = paint
+        self.motion = motion
+    }
+}
+
+/// Which pixels a layer covers, before motion.
+public enum Content: Equatable, Sendable {
+    /// A band of rows filled below a curve that repeats along x (the sine).
+    case repeatingCurve(RepeatingCurve)
+    /// A still outline of any shape, not repeating (a strip of waveform bars).
+    case strip(Strip)
+
+    /// The scene rows the content can cover.
+    public func rows(sceneHeight: Int) -> Range<Int> {
+        switch self {
+        case let .repeatingCurve(c): c.rows.clamped(to: 0..<sceneHeight)
+        case let .strip(s): s.rows(sceneHeight: sceneHeight)
+        }
+    }
+}
+
+/// The rows `rows` of the scene filled from a curve down to the band's
+/// bottom row: y >= curve(x), y measured from the band's top row. The curve
+/// repeats every `period` pixels and is given as samples on a fixed grid of
+/// `samplesPerPixel` points per pixel: sample m is the curve at content x =
+/// m / samplesPerPixel, and the outline joins the samples with straight lines.
+///
+/// Because the grid is fixed in content space, a whole-pixel offset gives
+/// exactly the same vertices moved by whole pixels, and with the integer
+/// rasteriser exactly the same pixels moved: which is what lets a cached
+/// picture, slid on the GPU, equal a redraw.
+public struct RepeatingCurve: Equatable, Sendable {
+    public var rows: Range<Int>
+    /// `period * samplesPerPixel` values, one period of the curve.
+    public var samples: [Double]
+    /// Grid points per pixel: a power of two from 1 to 1024.
+    public var samplesPerPixel: Int
+    /// The curve repeats every `period` pixels.
+    public var period: Int
+    /// Pixel x of the band shows curve x + u + shift: bands that differ by a
+    /// whole-pixel shift of the same samples share one cached picture.
+    public var shift: Int
+
+    public init(rows: Range<Int>, samples: [Double], samplesPerPixel: Int, period: Int, shift: Int = 0) {
+        self.rows = rows
+        self.samples = samples
+        self.samplesPerPixel = samplesPerPixel
+        self.period = period
+        self.shift = shift
+    }
+
+    func validate(sceneHeight: Int) -> String? {
+        guard !rows.isEmpty, rows.lowerBound >= 0, rows.upperBound <= sceneHeight else {
+            return "rows \(rows) outside the scene's \(sceneHeight) rows"
+        }
+        guard period >= 1, samplesPerPixel >= 1, samplesPerPixel <= 1024, samplesPerPixel & (samplesPerPixel - 1) == 0 else {
+            return "a period of \(period) px at \(samplesPerPixel) samples a pixel (expected a period of at least 1 and a power of two up to 1024)"
+        }
+        guard samples.count == period * samplesPerPixel else {
+            return "\(samples.count) samples for a period of \(period) px at \(samplesPerPixel) a pixel"
+        }
+        guard samples.allSatisfy(\.isFinite) else { return "a curve sample that is not a finite number" }
+        return nil
+    }
+}
+
+/// A still outline in content space (x from the strip's start, y in scene
+/// rows), filled with the non-zero rule. It does not repeat: content left of
+/// its start or right of its end is empty.
+public struct Strip: Equatable, Sendable {
+    public var path: Path
+
+    public init(path: Path) { self.path = path }
+
+    /// The rows the outline touches, within the scene.
+    public func rows(sceneHeight: Int) -> Range<Int> {
+        guard let b = path.bounds else { return 0..<0 }
+        let top = Int(Swift.max(0, Swift.min(Double(sceneHeight), b.minY.rounded(.down))))
+        let bottom = Int(Swift.max(Double(top), Swift.min(Double(sceneHeight), b.maxY.rounded(.up))))
+        return top..<bottom
+    }
+
+    /// The content columns the outline touches: [floor(minX), ceil(maxX)).
+    public var columns: Range<Int> {
+        guard let b = path.bounds else { return 0..<0 }
+        return Int(b.minX.rounded(.down))..<Int(b.maxX.rounded(.up))
+    }
+
+    /// The largest content extent, in pixels, a strip may have.
+    public static let maxExtent = Double(1 << 22)
+
+    func validate() -> String? {
+        guard let b = path.bounds else { return nil }
+        guard [b.minX, b.maxX, b.minY, b.maxY].allSatisfy({ abs($0) <= Self.maxExtent }) else {
+            return "an outline reaching beyond \(Int(Self.maxExtent)) pixels from the origin"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,78 @@
+/// The scene: a size, a background and an ordered list of layers, as pure
+/// values. Everything a backend draws follows from a `Scene` and a time.
+/// Layers are composited in order, source-over (see `Compositing.swift`),
+/// onto the background.
+public struct Scene: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    public var background: RGBA8
+    public var layers: [Layer]
+
+    /// The default background: a dark blue.
+    public static let defaultBackground = RGBA8(0x10, 0x18, 0x2A)
+
+    /// The largest width or height `waves render` accepts.
+    public static let maxRenderDimension = 16384
+    /// Tall multi-cell scenes (the benchmark's 1000 table cells) may go beyond
+    /// one GPU texture; the core's own bound is on the pixel count.
+    public static let maxHeight = 1 << 20
+    public static let maxPixels = 1 << 28
+
+    public init(width: Int, height: Int, background: RGBA8 = Scene.defaultBackground, layers: [Layer] = []) {
+        self.width = width
+        self.height = height
+        self.background = background
+        self.layers = layers
+    }
+
+    /// Checks the size against the core's bounds; the error names the
+    /// parameter and what is accepted.
+    public static func validate(width: Int, height: Int) throws {
+        guard (1...maxRenderDimension).contains(width) else {
+            throw SceneError(parameter: "size", value: "\(width)x\(height)",
+                             accepted: "a width from 1 to \(maxRenderDimension) pixels")
+        }
+        guard (1...maxHeight).contains(height), width * height <= maxPixels else {
+            throw SceneError(parameter: "size", value: "\(width)x\(height)",
+                             accepted: "a height from 1 to \(maxHeight) pixels and at most \(maxPixels) pixels in all")
+        }
+    }
+
+    /// The size, then every layer: rows inside the scene, finite numbers.
+    public func validate() throws {
+        try Self.validate(width: width, height: height)
+        for (index, layer) in layers.enumerated() {
+            var problem: String?
+            switch layer.content {
+            case let .repeatingCurve(curve): problem = curve.validate(sceneHeight: height)
+            case let .strip(strip): problem = strip.validate()
+            }
+            if problem == nil && !layer.motion.isValid { problem = "a motion with a number that is not finite (or a period that is not positive)" }
+            if problem == nil && !layer.paint.isFinite { problem = "a paint with a number that is not finite" }
+            if let problem { throw LayerError(layer: index, problem: problem) }
+        }
+    }
+}
+
+/// An option outside the contract, named as the command line names it.
+public struct SceneError: Error, Equatable, CustomStringConvertible {
+    public let parameter: String
+    public let value: String
+    public let accepted: String
+
+    public init(parameter: String, value: String, accepted: String) {
+        self.parameter = parameter
+        self.value = value
+        self.accepted = accepted
+    }
+
+    public var description: String { "--\(parameter) \(value): expected \(accepted)" }
+}
+
+/// A layer an effect (or its input data) built outside what the backends can draw.
+public struct LayerError: Error, Equatable, CustomStringConvertible {
+    public let layer: Int
+    public let problem: String
+
+    public var description: String { "scene layer \(layer): \(problem)" }
+}

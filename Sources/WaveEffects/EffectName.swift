@@ -1,0 +1,8 @@
+/// The effects `--scene` names; each is one file of this module that turns
+/// its options into layers.
+public enum EffectName: String, CaseIterable, Sendable {
+    /// Waving table cells (`SineCells`).
+    case sine
+    /// A user's outline from SVG path data, travelling (`Outline`).
+    case outline
+}

@@ -1,0 +1,24 @@
+import CGL
+
+/// What the driver allows, read once per context and passed as a plain
+/// value to the planning code (`ScenePlan`, `Pages`), which is therefore
+/// testable without a context (the bgfx `Caps::Limits` model).
+public struct GLCapabilities: Equatable, Sendable {
+    /// GL_MAX_TEXTURE_SIZE: the widest and tallest texture or render target.
+    public var maxTextureSize: Int
+    /// GL_MAX_ARRAY_TEXTURE_LAYERS.
+    public var maxArrayLayers: Int
+
+    public init(maxTextureSize: Int, maxArrayLayers: Int) {
+        self.maxTextureSize = maxTextureSize
+        self.maxArrayLayers = maxArrayLayers
+    }
+
+    /// The current context's limits.
+    public static func query() -> GLCapabilities {
+        var size: GLint = 0, layers: GLint = 0
+        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &size)
+        glGetIntegerv(GLenum(GL_MAX_ARRAY_TEXTURE_LAYERS), &layers)
+        return GLCapabilities(maxTextureSize: Int(size), maxArrayLayers: Int(layers))
+    }
+}

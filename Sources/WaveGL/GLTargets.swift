@@ -1,0 +1,132 @@
+import CGL
+import WaveCore
+
+/// Where the GL renderer draws: one or more pages, each an area of a bound
+/// framebuffer showing scene rows from its top. Frames are stored
+/// premultiplied (see Shaders/layer.frag.glsl); reading back un-premultiplies.
+public protocol GLDrawTarget: RenderTarget {
+    var pageCount: Int { get }
+    /// Binds page `page` for drawing; returns its area and the scene row at its top.
+    func bindPage(_ page: Int) -> (viewport: Viewport, pageTop: Int)
+}
+
+/// An offscreen framebuffer: a texture array whose layers are pages of at
+/// most GL_MAX_TEXTURE_SIZE rows (the benchmark's 80,000-row scenes).
+public final class GLFramebufferTarget: GLDrawTarget, Presentable {
+    public let width: Int
+    public let height: Int
+    public let pages: Pages
+    private var texture: GLuint = 0
+    private var framebuffer: GLuint = 0
+
+    public init(width: Int, height: Int, caps: GLCapabilities) throws {
+        self.width = width
+        self.height = height
+        pages = try Pages(width: width, height: height, caps: caps, what: "frame")
+        glGenFramebuffers(1, &framebuffer)
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), texture)
+        glTexImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(width), GLsizei(pages.rows), GLsizei(pages.count),
+                     0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, 0)
+        let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+        guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+            glDeleteFramebuffers(1, &framebuffer)
+            glDeleteTextures(1, &texture)
+            throw GLError.framebuffer(status: status)
+        }
+        try checkGLErrors("making a \(width)x\(pages.rows)x\(pages.count) render target")
+    }
+
+    deinit {
+        glDeleteFramebuffers(1, &framebuffer)
+        glDeleteTextures(1, &texture)
+    }
+
+    public var pageCount: Int { pages.count }
+
+    public func bindPage(_ page: Int) -> (viewport: Viewport, pageTop: Int) {
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        if pages.count > 1 {
+            glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, GLint(page))
+        }
+        return (Viewport(x: 0, y: 0, width: width, height: pages.rows), page * pages.rows)
+    }
+
+    /// Blits the scene's top rows (from the first page), upright, to the top
+    /// left of `viewport` in the framebuffer bound for drawing.
+    public func present(to viewport: Viewport) {
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
+        if pages.count > 1 {
+            glFramebufferTextureLayer(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, 0)
+        }
+        let rows = min(pages.rows, viewport.height), columns = min(width, viewport.width)
+        glBlitFramebuffer(0, GLint(pages.rows - rows), GLint(columns), GLint(pages.rows),
+                          GLint(viewport.x), GLint(viewport.y + viewport.height - rows),
+                          GLint(viewport.x + columns), GLint(viewport.y + viewport.height),
+                          GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0)
+    }
+
+    public func readback() throws -> RGBAImage {
+        let rowBytes = width * 4
+        var image = RGBAImage(width: width, height: height)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        for p in 0..<pages.count {
+            glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, GLint(p))
+            // A page's top row is scene row p * rows; the last page may be part-filled.
+            let page = readFramebuffer(width: width, height: pages.rows)
+            let start = p * pages.rows * rowBytes, count = pages.frameRows(of: p) * rowBytes
+            image.pixels.replaceSubrange(start..<start + count, with: page.pixels.prefix(count))
+        }
+        if pages.count > 1 {
+            glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, 0)
+        }
+        try checkGLErrors("reading the frame back")
+        image.unpremultiply()
+        return image
+    }
+}
+
+/// An area of an existing framebuffer (a window's, 0, or one the caller
+/// made): the demo's halves. One page: the scene must be the area's size.
+public final class GLFramebufferRegion: GLDrawTarget {
+    public var framebuffer: GLuint
+    public var viewport: Viewport
+
+    public init(framebuffer: GLuint = 0, viewport: Viewport) {
+        self.framebuffer = framebuffer
+        self.viewport = viewport
+    }
+
+    public var width: Int { viewport.width }
+    public var height: Int { viewport.height }
+    public let pageCount = 1
+
+    public func bindPage(_ page: Int) -> (viewport: Viewport, pageTop: Int) {
+        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), framebuffer)
+        return (viewport, 0)
+    }
+
+    public func readback() throws -> RGBAImage {
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
+        var image = readFramebuffer(x: viewport.x, y: viewport.y, width: viewport.width, height: viewport.height)
+        try checkGLErrors("reading the area back")
+        image.unpremultiply()
+        return image
+    }
+}
+
+extension RGBAImage {
+    /// Premultiplied pixels to the project's non-premultiplied convention:
+    /// c = round(255 * p / a); exact where alpha is 255.
+    mutating func unpremultiply() {
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            let a = Int(pixels[i + 3])
+            if a == 255 { continue }
+            if a == 0 { pixels[i] = 0; pixels[i + 1] = 0; pixels[i + 2] = 0; continue }
+            for c in 0..<3 { pixels[i + c] = UInt8(min(255, (Int(pixels[i + c]) * 255 + a / 2) / a)) }
+        }
+    }
+}

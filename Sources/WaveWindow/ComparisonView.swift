@@ -1,0 +1,161 @@
+import CGL
+import Foundation
+import WaveCore
+import WaveGL
+
+/// Which strategies the demo shows: side by side, or one full width.
+public enum DemoLayout: String, CaseIterable, Sendable {
+    case both, cpu, gl
+
+    /// The width of each strategy's scene in a window this wide.
+    public func sceneWidth(windowWidth: Int) -> Int {
+        max(1, self == .both ? windowWidth / 2 : windowWidth)
+    }
+}
+
+/// One frame of the comparison, drawn into whatever framebuffer is bound
+/// (the window's, or an offscreen one): left half the CPU strategy, right
+/// half the GL strategy, the same scene and the same time, each through the
+/// renderer protocol into its own target, with a heads-up display of what
+/// it costs.
+public final class ComparisonView {
+    public let layout: DemoLayout
+    public private(set) var request: SceneRequest
+    public private(set) var scene: Scene
+    private let makeScene: SceneMaker
+    /// What the count counts, for the display ("cells").
+    private let countLabel: String
+    private let halves: [StrategyHalf]
+    public var showsHUD = true
+    private var framebuffer = (width: 0, height: 0)
+    private var isPaused = false
+
+    /// The counts Up and Down step through (those that fit the height).
+    public static let countSteps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
+
+    /// `request`'s size is the whole area's; each half gets its share.
+    public init(request: SceneRequest, countLabel: String, makeScene: @escaping SceneMaker, layout: DemoLayout,
+                context: GLContext, wallNow: Double) throws {
+        self.layout = layout
+        self.makeScene = makeScene
+        self.countLabel = countLabel
+        var half = request
+        half.width = layout.sceneWidth(windowWidth: request.width)
+        self.request = half
+        scene = try makeScene(half)
+        var halves: [StrategyHalf] = []
+        if layout != .gl { halves.append(try StrategyHalf(.cpu, scene: scene, context: context, wallNow: wallNow)) }
+        if layout != .cpu { halves.append(try StrategyHalf(.gl, scene: scene, context: context, wallNow: wallNow)) }
+        self.halves = halves
+    }
+
+    public func meter(_ backend: Backend) -> StrategyMeter? { halves.first { $0.backend == backend }?.meter }
+
+    /// Fits the scene to a framebuffer of this size: half the width each when
+    /// both strategies show. Re-makes the textures only when the size changed.
+    public func resize(width: Int, height: Int) throws {
+        guard width > 0, height > 0, (width, height) != framebuffer else { return }
+        framebuffer = (width, height)
+        var r = request
+        r.width = layout.sceneWidth(windowWidth: width)
+        r.height = height
+        // A short window still shows a valid scene.
+        r.count = min(r.count, height)
+        try apply(r)
+    }
+
+    /// Steps the count up or down through `countSteps`.
+    public func stepCount(up: Bool) throws {
+        let fitting = Self.countSteps.filter { $0 <= request.height }
+        let next = up ? fitting.first { $0 > request.count } : fitting.last { $0 < request.count }
+        guard let next else { return }
+        var r = request
+        r.count = next
+        try apply(r)
+    }
+
+    public func toggleSnap() throws {
+        var r = request
+        r.snapsToPixel.toggle()
+        try apply(r)
+    }
+
+    public func setPaused(_ paused: Bool) {
+        isPaused = paused
+        needsHUDText = true
+    }
+
+    private func apply(_ r: SceneRequest) throws {
+        let s = try makeScene(r)
+        for half in halves { try half.prepare(s) }
+        request = r
+        scene = s
+        needsHUDText = true
+    }
+
+    /// The area of each half, x and y from the bottom left.
+    private func area(_ backend: Backend) -> Viewport {
+        Viewport(x: layout == .both && backend == .gl ? scene.width : 0, y: 0, width: scene.width, height: scene.height)
+    }
+
+    /// Draws both halves for scene time `time` and updates the meters (and,
+    /// twice a second, the heads-up displays).
+    public func drawFrame(time: Double, wallNow: Double) throws {
+        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), drawTarget)
+        glViewport(0, 0, GLsizei(framebuffer.width), GLsizei(framebuffer.height))
+        glClearColor(0, 0, 0, 1)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        // By index: in a debug build a for-in loop over an array allocates.
+        for i in halves.indices { try halves[i].frame(time: time, area: area(halves[i].backend), framebuffer: drawTarget) }
+        var changed = needsHUDText
+        for i in halves.indices where halves[i].refreshMeter(atWall: wallNow) { changed = true }
+        if changed { updateHUDText() }
+        if showsHUD {
+            for i in halves.indices { halves[i].overlay.draw(viewport: area(halves[i].backend)) }
+        }
+    }
+
+    /// The framebuffer drawn into: 0 for a window, an FBO when headless.
+    public var drawTarget: GLuint = 0
+    private var needsHUDText = true
+
+    /// Waits for outstanding timer queries (end of a headless run).
+    public func drainTimers() {
+        for half in halves { half.drainTimer() }
+    }
+
+    /// From now on the displays show averages over the whole run (the
+    /// headless picture's figures).
+    public func showOverallFigures() {
+        showsOverall = true
+        updateHUDText()
+    }
+
+    private var showsOverall = false
+
+    private func snapshot(_ half: StrategyHalf) -> StrategyMeter.Snapshot {
+        showsOverall ? half.meter.overallSnapshot(atWall: Clocks.wall()) : half.meter.latest
+    }
+
+    private func updateHUDText() {
+        needsHUDText = false
+        let settings = "\(request.count) \(countLabel)  \(scene.width)x\(scene.height)  snap \(request.snapsToPixel ? "on" : "off")\(isPaused ? "  PAUSED" : "")"
+        for half in halves {
+            let s = snapshot(half)
+            var lines = [Format.strategy(half.backend), Format.framesPerSecond(s.framesPerSecond),
+                         Format.perFrame(.cpuMs, s.cpuMilliseconds), Format.perFrame(.gpuMs, s.gpuMilliseconds), settings]
+            if half === halves.last { lines.append("keys: space up down s q") }
+            half.overlay.setText(lines)
+        }
+    }
+
+    /// One line for a title bar or a terminal.
+    public func summary(overall: Bool = false) -> String {
+        let parts = halves.map { half -> String in
+            let s = overall ? half.meter.overallSnapshot(atWall: Clocks.wall()) : half.meter.latest
+            return "\(Format.strategy(half.backend)): \(Format.framesPerSecond(s.framesPerSecond)), "
+                + "\(Format.perFrame(.cpuMs, s.cpuMilliseconds)), \(Format.perFrame(.gpuMs, s.gpuMilliseconds))"
+        }
+        return parts.joined(separator: " | ") + " | \(request.count) \(countLabel)"
+    }
+}

@@ -1,0 +1,44 @@
+import WaveBench
+import WaveCore
+import WaveGL
+import WaveWindow
+
+/// Wires the GL module into the benchmark, which imports no GL: one shared
+/// context (headless, or a window's) for both strategies, its timer queries,
+/// the CPU strategy's uploads, and, in a window, showing every frame.
+enum BenchHosts {
+    /// A headless EGL context where one can be made; the CPU alone otherwise.
+    static func headless() -> BenchHost {
+        do {
+            return on(try HeadlessGLContext(), window: nil)
+        } catch {
+            return .cpuOnly(reason: "\(error)")
+        }
+    }
+
+    /// A window of at most 1920x1080 showing every frame; throws
+    /// `GLContextError.noWindow` where none can be opened.
+    static func windowed(width: Int, height: Int) throws -> BenchHost {
+        let window = try BenchWindow(width: width, height: height)
+        return on(window.context, window: window)
+    }
+
+    private static func on(_ context: GLContext, window: BenchWindow?) -> BenchHost {
+        var host = BenchHost(
+            deviceName: (try? context.makeCurrent()) != nil ? context.renderer : nil,
+            unavailableReason: "the GL context could not be made current",
+            makeRenderer: { backend in
+                try context.makeCurrent()
+                return try BackendChooser.renderer(backend, context: context)
+            },
+            makeUploader: { CPUFramePresenter() },
+            makeTimer: { GPUTimer() })
+        host.finishGPU = { context.finish() }
+        host.checkErrors = { try checkGLErrors($0) }
+        if let window {
+            host.show = { window.show($0) }
+            host.vsyncInterval = { window.enableVsyncIfPaced() }
+        }
+        return host
+    }
+}

@@ -1,0 +1,150 @@
+import WaveCore
+import WaveTestSupport
+import XCTest
+
+/// The layer model on the CPU: paths, paints, motions and compositing, each
+/// against a reference computed here from its definition.
+final class LayerModelTests: XCTestCase {
+    private let background = RGBA8(0x10, 0x20, 0x30)
+
+    private func rectangle(_ x: Double, _ y: Double, _ w: Double, _ h: Double) throws -> Path {
+        var b = PathBuilder()
+        try b.rectangle(x: x, y: y, width: w, height: h)
+        return b.path
+    }
+
+    private func render(_ scene: Scene, at t: Double = 0) throws -> RGBAImage {
+        try Frames.render(CPURenderer(), scene, at: [t])[0]
+    }
+
+    // MARK: Paths
+
+    func testNonFiniteCoordinatesAreATypedErrorNotATrap() {
+        for bad in [Double.nan, .infinity, -.infinity] {
+            var b = PathBuilder()
+            XCTAssertNoThrow(try b.move(to: 1, 2))
+            XCTAssertThrowsError(try b.line(to: bad, 3)) { error in
+                XCTAssertEqual((error as? PathError)?.element, 1)
+                XCTAssertTrue("\(error)".contains("not a finite number"), "\(error)")
+            }
+            XCTAssertThrowsError(try b.quad(control: 0, bad, to: 1, 1)) { XCTAssertTrue($0 is PathError) }
+        }
+        // Straight into the rasteriser (which only PathBuilder's paths reach), a NaN or a huge number does not trap.
+        let r = CoverageRasterizer(width: 4, height: 4)
+        r.move(to: 0, 0); r.line(to: .nan, 2); r.line(to: 1e300, -1e300); r.close()
+        var sink = Sink()
+        r.resolve(rows: 0..<4, into: &sink)
+    }
+
+    private struct Sink: CoverageBlitter {
+        mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {}
+    }
+
+    /// The area under a quadratic from (0, 10) through control (8, -6) to
+    /// (16, 10) down to y = 10 is 2/3 * base * height of the parabola: the
+    /// flattened curve's coverage must add up to it.
+    func testQuadraticCurvesAreFlattenedToTheirArea() throws {
+        var b = PathBuilder()
+        try b.move(to: 0, 10)
+        try b.quad(control: 8, -6, to: 16, 10)
+        b.close()
+        let scene = Scene(width: 16, height: 12, background: RGBA8(0, 0, 0, 0),
+                          layers: [Layer(content: .strip(Strip(path: b.path)), paint: .solid(RGBA8(255, 255, 255)))])
+        let image = try render(scene)
+        let covered = stride(from: 3, to: image.pixels.count, by: 4).reduce(0.0) { $0 + Double(image.pixels[$1]) / 255 }
+        // The curve's apex is at y = 2 (half way to the control point): height 8 over a base of 16.
+        // Chords inside a convex curve lose area: at most the tolerance (0.05 px) times the
+        // curve's length (about 24 px); one chord (no flattening) would lose it all.
+        let area = 2.0 / 3.0 * 16 * 8
+        XCTAssertLessThanOrEqual(covered, area + 0.05)
+        XCTAssertGreaterThanOrEqual(covered, area - 0.05 * 24)
+    }
+
+    // MARK: Motion
+
+    func testMotionsGiveTheirOffsets() {
+        XCTAssertEqual(Motion.still.offset(at: 12), 0)
+        let loop = Motion(.loop(distance: 200, period: 2, direction: .left))
+        XCTAssertEqual(loop.offset(at: 0.5), 50, accuracy: 1e-12)
+        XCTAssertEqual(loop.offset(at: 2.5), 50, accuracy: 1e-12)
+        XCTAssertEqual(Motion(.loop(distance: 200, period: 2, direction: .right)).offset(at: 0.5), -50, accuracy: 1e-12)
+        let travel = Motion(.travel(start: -10, pixelsPerSecond: 30.4), snapsToPixel: true)
+        XCTAssertEqual(travel.offset(at: 1), 20) // -10 + 30.4 = 20.4, snapped
+        XCTAssertEqual(Motion(.travel(start: 0, pixelsPerSecond: 1e308)).offset(at: 1e308), 0, "an infinite offset is 0")
+    }
+
+    // MARK: Paint and compositing
+
+    /// Two overlapping translucent rectangles: the second composites over
+    /// the first, source-over, in order.
+    func testOverlappingTranslucentLayersCompositeInOrder() throws {
+        let red = RGBA8(255, 0, 0, 128), green = RGBA8(0, 255, 0, 160)
+        let scene = Scene(width: 12, height: 6, background: background, layers: [
+            Layer(content: .strip(Strip(path: try rectangle(1, 1, 6, 4))), paint: .solid(red)),
+            Layer(content: .strip(Strip(path: try rectangle(4, 2, 7, 3))), paint: .solid(green)),
+        ])
+        let image = try render(scene)
+        func expected(_ x: Int, _ y: Int) -> RGBA8 {
+            var c = background
+            if (1..<7).contains(x) && (1..<5).contains(y) { c = Reference.composite(red, 1, c) }
+            if (4..<11).contains(x) && (2..<5).contains(y) { c = Reference.composite(green, 1, c) }
+            return c
+        }
+        var reference = RGBAImage(width: 12, height: 6)
+        for y in 0..<6 { for x in 0..<12 { reference[x, y] = expected(x, y) } }
+        assertImagesMatch(image, reference, mean: 0, max: 1, name: "composite-in-order")
+        XCTAssertNotEqual(image[5, 3], Reference.composite(red, 1, Reference.composite(green, 1, background)),
+                          "the order of the layers made no difference")
+    }
+
+    func testALinearGradientIsEvaluatedAtPixelCentres() throws {
+        let top = RGBA8(255, 40, 0), bottom = RGBA8(0, 40, 255, 200)
+        let gradient = LinearGradient(start: Point(0, 0), end: Point(0, 8), startColor: top, endColor: bottom)
+        let scene = Scene(width: 5, height: 8, background: background, layers: [
+            Layer(content: .strip(Strip(path: try rectangle(0, 0, 5, 8))), paint: .fill(.linearGradient(gradient))),
+        ])
+        let image = try render(scene)
+        for y in 0..<8 {
+            let t = (Double(y) + 0.5) / 8
+            func mix(_ a: UInt8, _ b: UInt8) -> Double { Double(a) + (Double(b) - Double(a)) * t }
+            let color = ColorValue(r: mix(top.r, bottom.r), g: mix(top.g, bottom.g), b: mix(top.b, bottom.b), a: mix(top.a, bottom.a))
+            XCTAssertEqual(image[2, y], composite(color, coverage: 1, onto: background), "row \(y)")
+        }
+    }
+
+    /// Columns left of the split get the left paint, the split's column and
+    /// those right of it the right paint; the split moves with its speed.
+    func testASplitPaintDividesAtItsColumn() throws {
+        let left = RGBA8(250, 200, 0), right = RGBA8(255, 255, 255)
+        let split = PaintSplit(column: 3.4, pixelsPerSecond: 2)
+        let scene = Scene(width: 10, height: 2, background: background, layers: [
+            Layer(content: .strip(Strip(path: try rectangle(0, 0, 10, 2))),
+                  paint: .split(split, left: .solid(left), right: .solid(right))),
+        ])
+        for (t, column) in [(0.0, 3), (1.0, 5), (10.0, 10), (-5.0, 0)] {
+            XCTAssertEqual(split.column(at: t, width: 10), column)
+            let image = try render(scene, at: t)
+            for x in 0..<10 { XCTAssertEqual(image[x, 1], x < column ? left : right, "t = \(t), x = \(x)") }
+        }
+    }
+
+    // MARK: Validation
+
+    func testLayersOutsideTheContractAreRefusedWithTheirIndex() {
+        let curve = RepeatingCurve(rows: 0..<4, samples: [1, 2], samplesPerPixel: 1, period: 2)
+        var bad = curve
+        bad.samples = [1, .nan]
+        var outside = curve
+        outside.rows = 2..<9
+        for (content, motion) in [(bad, Motion.still), (outside, .still),
+                                  (curve, Motion(.loop(distance: 2, period: 0, direction: .left)))] {
+            let scene = Scene(width: 2, height: 4, layers: [
+                Layer(content: .repeatingCurve(curve), paint: .solid(background)),
+                Layer(content: .repeatingCurve(content), paint: .solid(background), motion: motion),
+            ])
+            XCTAssertThrowsError(try scene.validate()) { error in
+                XCTAssertEqual((error as? LayerError)?.layer, 1, "\(error)")
+            }
+        }
+    }
+}

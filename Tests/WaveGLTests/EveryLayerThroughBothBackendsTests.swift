@@ -1,0 +1,267 @@
+import CGL
+import CMallocCounter
+import WaveCore
+import WaveEffects
+@testable import WaveGL
+import WaveTestSupport
+import WaveWindow
+import XCTest
+
+/// Every effect and every layer kind through both backends, compared (the
+/// Skia DM model): the GL frame against the CPU frame, and both against
+/// references where one is computed here.
+final class EveryLayerThroughBothBackendsTests: XCTestCase {
+    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
+
+    private func glRenderer() throws -> GLRenderer {
+        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
+        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
+    }
+
+    private let background = RGBA8(0x10, 0x18, 0x2A)
+
+    private func path(_ text: String) throws -> Path { try PathData.parse(text) }
+
+    /// An outline with curves, a hole (the non-zero rule) and an overlap.
+    private func outline(width: Int = 160, height: Int = 60, speed: Double = 37) throws -> Outline {
+        var o = Outline(width: width, height: height, path: try path(
+            "M 10 50 Q 40 -10 70 50 Z M 60 10 L 150 10 L 150 55 L 60 55 Z M 90 20 L 90 45 L 130 45 L 130 20 Z"))
+        o.pixelsPerSecond = speed
+        o.color = RGBA8(0xF5, 0xA6, 0x23, 0xE0)
+        return o
+    }
+
+    /// The effects, each at times where its motion is a whole number of pixels.
+    private func effectsAtWholePixels() throws -> [(String, Scene, [Double])] {
+        var sine = SineCells(width: 240, height: 90)
+        sine.cellCount = 3
+        sine.wave.cycles = 2
+        sine.wave.amplitude = 0.4
+        var right = sine
+        right.wave.direction = .right
+        let w = Double(sine.width)
+        return [
+            ("sine", try sine.scene(), [0, 7, 61, 239].map { $0 / w * sine.wave.period }),
+            ("sine-right", try right.scene(), [3, 100].map { $0 / w * sine.wave.period }),
+            ("outline", try outline().scene(), [0, 1, 2, -1].map { $0 / 37 * 10 }),
+        ]
+    }
+
+    func testEveryEffectAtWholePixelOffsetsIsTheCPUFrameOnEveryPixel() throws {
+        for (name, scene, times) in try effectsAtWholePixels() {
+            let gl = try Frames.render(try glRenderer(), scene, at: times)
+            let cpu = try Frames.render(CPURenderer(), scene, at: times)
+            XCTAssertEqual(pendingGLErrors(), [])
+            for i in times.indices {
+                assertImagesMatch(gl[i], cpu[i], mean: 0.02, max: 1, name: "dm-\(name)-\(i)")
+            }
+        }
+    }
+
+    func testEveryEffectWithSnappingAtFractionalTimesMatchesTheCPU() throws {
+        var sine = SineCells(width: 200, height: 80)
+        sine.cellCount = 5
+        sine.wave.cycles = 3
+        sine.snapToPixel = true
+        var moving = try outline(speed: 23.7)
+        moving.snapToPixel = true
+        for (name, scene) in [("sine", try sine.scene()), ("outline", try moving.scene())] {
+            let times = [0.0123, 0.3337, 1.77777]
+            let gl = try Frames.render(try glRenderer(), scene, at: times)
+            let cpu = try Frames.render(CPURenderer(), scene, at: times)
+            for i in times.indices {
+                assertImagesMatch(gl[i], cpu[i], mean: 1, max: 8, name: "dm-snap-\(name)-\(i)")
+            }
+        }
+    }
+
+    // MARK: Paint and compositing, both ways
+
+    private func rectangle(_ x: Double, _ y: Double, _ w: Double, _ h: Double) throws -> Content {
+        var b = PathBuilder()
+        try b.rectangle(x: x, y: y, width: w, height: h)
+        return .strip(Strip(path: b.path))
+    }
+
+    /// Layers of every kind and paint in one scene, some moving: GL equals
+    /// CPU where the motion is whole pixels.
+    private func mixedScene() throws -> Scene {
+        var cells = SineCells(width: 120, height: 48)
+        cells.cellCount = 2
+        cells.wave.color = RGBA8(40, 160, 255, 200)
+        var layers = try cells.scene().layers
+        let gradient = LinearGradient(start: Point(0, 0), end: Point(0, 48), startColor: RGBA8(255, 80, 0),
+                                      endColor: RGBA8(120, 0, 255, 140))
+        layers.append(Layer(content: try rectangle(10, 6, 50.5, 30.25),
+                            paint: .split(PaintSplit(column: 40, pixelsPerSecond: 10), left: .linearGradient(gradient),
+                                          right: .solid(RGBA8(255, 255, 255, 170))),
+                            motion: Motion(.travel(start: 0, pixelsPerSecond: 20))))
+        layers.append(Layer(content: try rectangle(30, 20, 60, 20), paint: .solid(RGBA8(0, 255, 120, 96))))
+        return Scene(width: 120, height: 48, background: background, layers: layers)
+    }
+
+    func testMixedLayersCompositeTheSameWayOnBothBackends() throws {
+        let scene = try mixedScene()
+        let times = [0.0, 0.5, 1.25] // offsets 0, 10, 25 px; split at 40, 45, 52.5 -> 52
+        let gl = try Frames.render(try glRenderer(), scene, at: times)
+        let cpu = try Frames.render(CPURenderer(), scene, at: times)
+        for i in times.indices {
+            assertImagesMatch(gl[i], cpu[i], mean: 0.25, max: 1, name: "dm-mixed-\(i)")
+        }
+    }
+
+    func testTranslucentLayersOverATranslucentBackgroundStayWithinReadBackPrecision() throws {
+        var scene = try mixedScene()
+        scene.background = RGBA8(0, 0, 0, 200)
+        let gl = try Frames.render(try glRenderer(), scene, at: [0.5])[0]
+        let cpu = try Frames.render(CPURenderer(), scene, at: [0.5])[0]
+        // Premultiplied 8-bit storage rounds a colour to within 255 / (2 * alpha) + 0.5.
+        assertImagesMatch(gl, cpu, mean: 0.5, max: 2, name: "dm-translucent-background")
+    }
+
+    // MARK: The planner, without a context
+
+    func testThePlannerBatchesBandsAndSharesPicturesWithoutAContext() throws {
+        var cells = SineCells(width: 320, height: 80 * 100)
+        cells.cellCount = 100
+        let caps = GLCapabilities(maxTextureSize: 16384, maxArrayLayers: 2048)
+        let plan = try ScenePlan(scene: try cells.scene(), caps: caps)
+        XCTAssertEqual(plan.batches.count, 1, "100 cells of one paint and motion are one draw")
+        guard case let .curves(batch) = plan.batches[0].content else { return XCTFail("not a curve batch") }
+        // Phase k/100 of 320 px is 3.2k px: fractions k*320 mod 100 take 5 values.
+        XCTAssertEqual(batch.pictures.count, 5)
+        XCTAssertEqual(plan.batches[0].layers.count, 100)
+        XCTAssertEqual(batch.rowEntries[80 * 7 + 3]?.row, 3)
+
+        let mixed = try ScenePlan(scene: try mixedScene(), caps: caps)
+        XCTAssertEqual(mixed.batches.map(\.layers), [[0, 1], [2], [3]])
+
+        // Limits come from the value: a small driver makes the same scene unavailable.
+        let small = GLCapabilities(maxTextureSize: 256, maxArrayLayers: 4)
+        XCTAssertThrowsError(try ScenePlan(scene: try cells.scene(), caps: small)) { error in
+            guard case let GLError.limit(_, needed, available) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(available, 256)
+            XCTAssertEqual(needed, 320)
+        }
+        var narrow = SineCells(width: 201, height: 800)
+        narrow.cellCount = 10 // fractions k*201 mod 10: ten pictures
+        XCTAssertThrowsError(try ScenePlan(scene: try narrow.scene(), caps: small)) { error in
+            XCTAssertTrue("\(error)".contains("GL_MAX_ARRAY_TEXTURE_LAYERS"), "\(error)")
+        }
+        // A strip longer than a texture is tiled.
+        var long = try outline()
+        long.path = try path("M 0 0 L 1000 0 L 1000 10 L 0 10 Z")
+        let tiled = try ScenePlan(scene: try long.scene(), caps: GLCapabilities(maxTextureSize: 256, maxArrayLayers: 8))
+        guard case let .strip(strip) = tiled.batches[0].content else { return XCTFail("not a strip") }
+        XCTAssertEqual(strip.tiles, 4)
+        XCTAssertEqual(strip.tileWidth, 256)
+    }
+
+    /// A strip in tiles draws what one texture would.
+    func testATiledStripMatchesTheCPU() throws {
+        var long = try outline(width: 300, height: 40, speed: 50)
+        long.path = try path("M 0 30 Q 600 -20 1200 30 Z M 100 5 L 900 5 L 900 8 L 100 8 Z")
+        let scene = try long.scene()
+        let plan = try ScenePlan(scene: scene, caps: try glRenderer().caps)
+        guard case let .strip(strip) = plan.batches[0].content else { return XCTFail("not a strip") }
+        XCTAssertEqual(strip.tiles, 1, "this driver fits the strip in one tile; the planner test covers tiling")
+        let times = [0.0, 4, 12]
+        assertImagesMatch(try Frames.render(try glRenderer(), scene, at: times)[2],
+                          try Frames.render(CPURenderer(), scene, at: times)[2], mean: 0.02, max: 1, name: "dm-long-strip")
+    }
+
+    // MARK: No allocation per frame
+
+    /// Allocations by the project's own code (the GL driver's are told apart
+    /// by their caller) in `frames` warm draws.
+    private func ownAllocations(_ renderer: Renderer, _ scene: Scene, frames: Int = 5) throws -> UInt64 {
+        try renderer.prepare(scene: scene)
+        let target = try renderer.makeTarget()
+        try renderer.draw(time: 0, into: target)
+        var own: UInt64 = 0
+        for i in 1...frames {
+            waves_malloc_counter_start()
+            try renderer.draw(time: Double(i) * 0.37, into: target)
+            let total = waves_malloc_counter_stop()
+            own += total - waves_malloc_counter_foreign()
+            renderer.finish()
+        }
+        return own
+    }
+
+    func testNoLayerKindAllocatesPerFrameInEitherBackend() throws {
+        var snapped = SineCells(width: 100, height: 40)
+        snapped.snapToPixel = true
+        snapped.cellCount = 4
+        let scenes = [("sine", try SineCells(width: 100, height: 40).scene()), ("sine-snapped", try snapped.scene()),
+                      ("outline", try outline().scene()), ("mixed-paints", try mixedScene())]
+        for (name, scene) in scenes { XCTAssertEqual(try ownAllocations(CPURenderer(), scene), 0, "cpu \(name)") }
+        let gl = try glRenderer()
+        for (name, scene) in scenes { XCTAssertEqual(try ownAllocations(gl, scene), 0, "gl \(name)") }
+    }
+}
+
+/// The demo's frame path (both strategies drawn, measured and shown, the
+/// heads-up displays drawn) allocates nothing between refreshes of its text.
+final class DemoFramePathTests: XCTestCase {
+    func testADemoFrameAllocatesNothing() throws {
+        let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
+        try withExtendedLifetime(context) {
+            let offscreen = try OffscreenFramebuffer(width: 240, height: 90)
+            let view = try ComparisonView(request: SceneRequest(width: 240, height: 90, count: 3, snapsToPixel: false),
+                                          countLabel: "cells", makeScene: SineCells.maker(), layout: .both,
+                                          context: context, wallNow: 0)
+            view.drawTarget = offscreen.id
+            try view.resize(width: 240, height: 90)
+            try view.drawFrame(time: 0, wallNow: 0) // sets the heads-up text
+            var own: UInt64 = 0
+            for i in 1...5 {
+                waves_malloc_counter_start()
+                // Wall time stays inside the display's half-second window: no text refresh.
+                try view.drawFrame(time: Double(i) * 0.21, wallNow: 0.1)
+                let total = waves_malloc_counter_stop()
+                own += total - waves_malloc_counter_foreign()
+            }
+            XCTAssertEqual(own, 0, "heap allocations by the project's code in 5 demo frames")
+            XCTAssertEqual(view.meter(.cpu)?.overall.frames, 6)
+            XCTAssertEqual(view.meter(.gl)?.overall.frames, 6)
+        }
+    }
+}
+
+/// A scene taller than the window: both strategies show the same rows (its
+/// top), whatever order the CPU pixmap keeps its rows in.
+final class PresentTests: XCTestCase {
+    func testBothStrategiesShowTheScenesTopRows() throws {
+        let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
+        try withExtendedLifetime(context) {
+            var cells = SineCells(width: 64, height: 300)
+            cells.cellCount = 5
+            cells.wave.amplitude = 0.4
+            let scene = try cells.scene()
+            let window = try OffscreenFramebuffer(width: 64, height: 100)
+            let viewport = Viewport(x: 0, y: 0, width: 64, height: 100)
+            func shown(_ frame: Presentable) -> RGBAImage {
+                glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), window.id)
+                frame.present(to: viewport)
+                return readShownPixels(framebuffer: window.id, width: 64, height: 100)
+            }
+            let cpu = CPURenderer()
+            try cpu.prepare(scene: scene)
+            let expected = try Frames.render(cpu, scene, at: [19.0 / 64])[0].cropped(rows: 0..<100)
+            for bottomUp in [true, false] {
+                let pixmap = Pixmap(width: 64, height: 300, storesRowsBottomUp: bottomUp)
+                try cpu.draw(time: 19.0 / 64, into: pixmap)
+                let presenter = CPUFramePresenter()
+                try presenter.prepare(width: 64, height: 300)
+                presenter.upload(pixmap)
+                assertImagesMatch(shown(presenter), expected, mean: 0, max: 0, name: "present-cpu-bottom-up-\(bottomUp)")
+            }
+            let gl = try GLRenderer(context: context)
+            try gl.prepare(scene: scene)
+            let target = try XCTUnwrap(try gl.makeTarget() as? GLFramebufferTarget)
+            try gl.draw(time: 19.0 / 64, into: target) // a whole-pixel offset
+            assertImagesMatch(shown(target), expected, mean: 0.02, max: 1, name: "present-gl")
+        }
+    }
+}
