@@ -7,7 +7,7 @@ extension BenchReport {
     /// fields. Columns follow the JSON keys, statistics split in two.
     public var csv: String {
         var columns = ["backend", "cells", "cell_width", "cell_height", "frames"]
-        for figure in ["cpu_ms", "process_cpu_ms", "gpu_ms", "wall_ms", "raster_ms", "upload_ms"] {
+        for figure in Figure.allCases.map(\.rawValue) {
             columns += [figure + "_median", figure + "_p95"]
         }
         columns += ["fps", "upload_bytes_per_frame", "allocations_per_frame", "driver_allocations_per_frame",

@@ -5,6 +5,9 @@ import WaveGL
 import WaveImageIO
 import WaveWindow
 
+/// `waves demo`: parses and checks the options, then opens the side-by-side
+/// window (or renders the same comparison headless where there is no display).
+
 extension DemoLayout: ExpressibleByArgument {}
 
 struct DemoCommand: ParsableCommand {

@@ -4,6 +4,9 @@ import WaveCore
 import WaveGL
 import WaveImageIO
 
+/// `waves render`: one frame to a PNG, or a numbered sequence, through the
+/// backend the chooser gives.
+
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",

@@ -3,6 +3,10 @@ import Foundation
 import WaveCore
 import WaveEffects
 
+/// The options that pick and shape an effect, shared by every command, and
+/// the parsers that turn option text into values with messages that say what
+/// is accepted.
+
 extension BackendChoice: ExpressibleByArgument {}
 extension Direction: ExpressibleByArgument {}
 extension EffectName: ExpressibleByArgument {}

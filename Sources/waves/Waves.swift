@@ -1,5 +1,7 @@
 import ArgumentParser
 
+/// The root command: its subcommands.
+
 struct Waves: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "waves",

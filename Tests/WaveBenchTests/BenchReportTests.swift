@@ -1,5 +1,5 @@
 import Foundation
-import WaveBench
+@testable import WaveBench
 import WaveCore
 import WaveEffects
 import WaveGL
@@ -116,5 +116,12 @@ final class BenchReportTests: XCTestCase {
         let csv = report.csv.split(separator: "\n")
         XCTAssertEqual(csv.count, 5)
         XCTAssert(csv.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == csv[0].split(separator: ",").count })
+    }
+
+    /// The figures' names (the display's and the CSV's) are the JSON schema's keys.
+    func testEveryFigureIsAKeyOfTheJSONRows() {
+        for figure in Figure.allCases {
+            XCTAssertNotNil(BenchResult.CodingKeys(stringValue: figure.rawValue), "\(figure.rawValue) is not a JSON key")
+        }
     }
 }

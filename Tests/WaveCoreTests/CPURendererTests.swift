@@ -3,6 +3,9 @@ import WaveEffects
 import WaveTestSupport
 import XCTest
 
+/// The CPU strategy on the sine cells: coverage against the formula, time,
+/// cells and validation.
+
 final class CPURendererTests: XCTestCase {
     private func render(_ cells: SineCells, at time: Double) throws -> RGBAImage {
         try Frames.render(CPURenderer(), try cells.scene(), at: [time])[0]

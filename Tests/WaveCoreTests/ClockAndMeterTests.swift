@@ -1,6 +1,8 @@
 import WaveCore
 import XCTest
 
+/// The pausable clock and the demo's meters.
+
 final class ClockAndMeterTests: XCTestCase {
     func testPauseAndResumeKeepThePhase() {
         var clock = AnimationClock(startingAt: 0.25, wallNow: 100)

@@ -3,6 +3,8 @@ import WaveGL
 import WaveTestSupport
 import XCTest
 
+/// The shaders: embedded copies in sync, every program compiling, errors with the driver's log.
+
 final class ShaderTests: XCTestCase {
     private var shaderFolder: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -3,6 +3,8 @@ import WaveCore
 import WaveImageIO
 import XCTest
 
+/// PNG reading and writing, and atomic output files.
+
 final class PNGTests: XCTestCase {
     private var folder: String!
 

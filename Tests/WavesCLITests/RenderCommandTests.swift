@@ -5,6 +5,8 @@ import WaveImageIO
 import WaveTestSupport
 import XCTest
 
+/// `waves render` driven as a person would, through the built binary.
+
 final class RenderCommandTests: XCTestCase {
     private var folder: String!
 
