@@ -23,12 +23,15 @@ let package = Package(
         .systemLibrary(name: "CGL", pkgConfig: "gl", providers: [.apt(["libgl-dev"])]),
         .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev"])]),
         .systemLibrary(name: "CGLFW", pkgConfig: "glfw3", providers: [.apt(["libglfw3-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         // stb_easy_font (Debian libstb-dev) compiled once behind a two-function C API.
         .target(name: "CStbEasyFont"),
         // Counts heap allocations made on a thread while counting is switched on.
         .target(name: "CMallocCounter"),
 
         .target(name: "WaveImageIO", dependencies: ["WaveCore", "CPNG"]),
+        // Audio in through libsndfile, peaks per bar, audiowaveform's peaks files.
+        .target(name: "WaveAudio", dependencies: ["CSndfile"]),
         // The GL backend alone: contexts, limits, shaders, GLRenderer, targets.
         .target(name: "WaveGL", dependencies: ["WaveCore", "CGL", "CEGL", "CGLFW"]),
         // The window: input, the side-by-side controller and its heads-up display.
@@ -38,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "waves",
             dependencies: [
-                "WaveCore", "WaveEffects", "WaveImageIO", "WaveGL", "WaveWindow", "WaveBench",
+                "WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO", "WaveGL", "WaveWindow", "WaveBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,9 +50,10 @@ let package = Package(
         .target(name: "WaveTestSupport", dependencies: ["WaveCore", "WaveEffects", "WaveImageIO"], path: "Tests/WaveTestSupport"),
         .testTarget(name: "WaveCoreTests", dependencies: ["WaveCore", "WaveEffects", "WaveImageIO", "WaveTestSupport", "CMallocCounter"]),
         .testTarget(name: "WaveImageIOTests", dependencies: ["WaveCore", "WaveImageIO", "WaveTestSupport"]),
+        .testTarget(name: "WaveAudioTests", dependencies: ["WaveAudio", "WaveCore", "WaveEffects", "WaveTestSupport"]),
         .testTarget(name: "WaveGLTests", dependencies: ["WaveCore", "WaveEffects", "WaveGL", "WaveWindow", "WaveImageIO", "WaveTestSupport", "CMallocCounter", "CGL"]),
         .testTarget(name: "WaveBenchTests", dependencies: ["WaveBench", "CMallocCounter", "WaveCore", "WaveEffects", "WaveGL", "WaveTestSupport"]),
-        .testTarget(name: "WavesCLITests", dependencies: ["WaveCore", "WaveEffects", "WaveImageIO", "WaveTestSupport"]),
+        .testTarget(name: "WavesCLITests", dependencies: ["WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO", "WaveTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

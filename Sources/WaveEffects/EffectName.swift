@@ -5,4 +5,6 @@ public enum EffectName: String, CaseIterable, Sendable {
     case sine
     /// A user's outline from SVG path data, travelling (`Outline`).
     case outline
+    /// An audio track's waveform as bars, played and unplayed either side of a playhead (`Waveform`).
+    case waveform
 }

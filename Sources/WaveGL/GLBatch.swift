@@ -2,12 +2,12 @@ import CGL
 import WaveCore
 
 /// One batch of a `ScenePlan` on the GPU: its coverage textures, uploaded
-/// once, and a program whose per-scene uniforms (paint, sizes) are set once.
-/// A frame sets the offset, the split column and the area, and draws one quad.
+/// once, and one program per pass whose per-scene uniforms (paint, sizes)
+/// are set once. A frame sets the offset, the split column and the area, and
+/// draws one quad per pass.
 final class GLBatch {
     private let batch: ScenePlan.Batch
-    private let program: ShaderProgram
-    private let uniforms: (offset: GLint, viewport: GLint, pageTop: GLint, split: GLint)
+    private var passes: [Pass] = []
     private var coverage: GLuint = 0
     private var rowTable: GLuint = 0
     /// The first batch composites onto the background and writes every pixel.
@@ -15,28 +15,32 @@ final class GLBatch {
     private let period: Int
     private let width: Int
 
+    /// Which columns a pass draws.
+    private enum Clip { case all, leftOfSplit, fromSplit }
+
+    private struct Pass {
+        let program: ShaderProgram
+        let uniforms: (offset: GLint, viewport: GLint, pageTop: GLint, split: GLint)
+        let clip: Clip
+    }
+
     /// Row-table texels per texture row (the shader reads the table's width).
     static let tableWidth = 4096
 
-    init(_ batch: ScenePlan.Batch, scene: Scene, isFirst: Bool) throws {
+    init(_ batch: ScenePlan.Batch, scene: Scene, isFirst: Bool, splitMethod: SplitMethod = .mask) throws {
         self.batch = batch
         self.isFirst = isFirst
         width = scene.width
-        program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "layer.frag.glsl",
-                                    defines: Self.defines(for: batch, isFirst: isFirst))
-        uniforms = (program.uniform("u_offset"), program.uniform("u_viewport"), program.uniform("u_pageTop"),
-                    program.uniform("u_split"))
         if case let .curves(curves) = batch.content { period = curves.period } else { period = 0 }
+        var paints: [(Paint, Clip)] = [(batch.paint, .all)]
+        if splitMethod == .twoClips, case let .split(_, left, right) = batch.paint {
+            paints = [(.fill(left), .leftOfSplit), (.fill(right), .fromSplit)]
+        }
         glGenTextures(1, &coverage)
-        glUseProgram(program.id)
-        glUniform1i(program.uniform("u_coverage"), 0)
-        glUniform1i(program.uniform("u_rows"), 1)
-        setColor(program.uniform("u_background"), scene.background)
-        setPaint(batch.paint)
+        passes = try paints.map { try makePass(paint: $0.0, clip: $0.1, background: scene.background) }
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         switch batch.content {
         case let .curves(curves):
-            glUniform2f(program.uniform("u_layerSize"), GLfloat(curves.period), GLfloat(curves.pictureRows))
             upload(curves.coverage(), width: curves.period, rows: curves.pictureRows, layers: curves.pictures.count,
                    wrapS: GL_REPEAT)
             glGenTextures(1, &rowTable)
@@ -47,14 +51,32 @@ final class GLBatch {
             glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
             glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         case let .strip(strip):
-            glUniform2f(program.uniform("u_layerSize"), GLfloat(strip.tileWidth), GLfloat(max(1, strip.rows.count)))
-            glUniform4f(program.uniform("u_strip"), GLfloat(strip.columns.lowerBound), GLfloat(strip.columns.count),
-                        GLfloat(strip.rows.lowerBound), GLfloat(strip.tiles))
             upload(strip.coverage(), width: strip.tileWidth, rows: max(1, strip.rows.count), layers: strip.tiles,
                    wrapS: GL_CLAMP_TO_BORDER)
         }
-        glUseProgram(0)
         try checkGLErrors("uploading a batch of \(batch.layers.count) layer(s)")
+    }
+
+    /// A program for `paint`, its per-scene uniforms set.
+    private func makePass(paint: Paint, clip: Clip, background: RGBA8) throws -> Pass {
+        let program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "layer.frag.glsl",
+                                        defines: Self.defines(content: batch.content, paint: paint, isFirst: isFirst))
+        glUseProgram(program.id)
+        glUniform1i(program.uniform("u_coverage"), 0)
+        glUniform1i(program.uniform("u_rows"), 1)
+        setColor(program.uniform("u_background"), background)
+        setPaint(paint, program)
+        switch batch.content {
+        case let .curves(curves):
+            glUniform2f(program.uniform("u_layerSize"), GLfloat(curves.period), GLfloat(curves.pictureRows))
+        case let .strip(strip):
+            glUniform2f(program.uniform("u_layerSize"), GLfloat(strip.tileWidth), GLfloat(max(1, strip.rows.count)))
+            glUniform4f(program.uniform("u_strip"), GLfloat(strip.columns.lowerBound), GLfloat(strip.columns.count),
+                        GLfloat(strip.rows.lowerBound), GLfloat(strip.tiles))
+        }
+        glUseProgram(0)
+        return Pass(program: program, uniforms: (program.uniform("u_offset"), program.uniform("u_viewport"),
+                                                 program.uniform("u_pageTop"), program.uniform("u_split")), clip: clip)
     }
 
     deinit {
@@ -80,7 +102,7 @@ final class GLBatch {
         glUniform4f(location, GLfloat(c.r) / 255, GLfloat(c.g) / 255, GLfloat(c.b) / 255, GLfloat(c.a) / 255)
     }
 
-    private func setPaint(_ paint: Paint) {
+    private func setPaint(_ paint: Paint, _ program: ShaderProgram) {
         let fills: (Fill, Fill)
         switch paint {
         case let .fill(f): fills = (f, f)
@@ -101,12 +123,12 @@ final class GLBatch {
         }
     }
 
-    /// The fragment shader's specialisation for `batch` (see Shaders/layer.frag.glsl).
-    static func defines(for batch: ScenePlan.Batch, isFirst: Bool) -> [String] {
+    /// The fragment shader's specialisation (see Shaders/layer.frag.glsl).
+    static func defines(content: ScenePlan.Content, paint: Paint, isFirst: Bool) -> [String] {
         var defines: [String] = []
-        if case .strip = batch.content { defines.append("CONTENT_STRIP") }
+        if case .strip = content { defines.append("CONTENT_STRIP") }
         func isGradient(_ f: Fill) -> Bool { if case .linearGradient = f { return true }; return false }
-        switch batch.paint {
+        switch paint {
         case let .fill(f):
             if isGradient(f) { defines.append("FILL0_GRADIENT") }
         case let .split(_, left, right):
@@ -122,11 +144,9 @@ final class GLBatch {
     /// framebuffer, which shows scene rows from `pageTop` down.
     func draw(time: Double, viewport: Viewport, pageTop: Int) {
         let u = batch.motion.offset(at: time)
-        glUseProgram(program.id)
-        glUniform1f(uniforms.offset, GLfloat(period > 0 ? wrapOffset(u, period: period) : u))
-        glUniform4f(uniforms.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
-        glUniform1i(uniforms.pageTop, GLint(pageTop))
-        if case let .split(s, _, _) = batch.paint { glUniform1i(uniforms.split, Int32(s.column(at: time, width: width))) }
+        let offset = GLfloat(period > 0 ? wrapOffset(u, period: period) : u)
+        var split = width
+        if case let .split(s, _, _) = batch.paint { split = s.column(at: time, width: width) }
         if isFirst {
             glDisable(GLenum(GL_BLEND))
         } else {
@@ -139,6 +159,29 @@ final class GLBatch {
         }
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), coverage)
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        // By index: in a debug build a for-in loop over an array allocates.
+        for i in passes.indices {
+            let pass = passes[i]
+            switch pass.clip {
+            case .all:
+                glDisable(GLenum(GL_SCISSOR_TEST))
+            case .leftOfSplit:
+                if split <= 0 { continue }
+                glEnable(GLenum(GL_SCISSOR_TEST))
+                glScissor(GLint(viewport.x), GLint(viewport.y), GLsizei(min(split, viewport.width)), GLsizei(viewport.height))
+            case .fromSplit:
+                if split >= viewport.width { continue }
+                glEnable(GLenum(GL_SCISSOR_TEST))
+                glScissor(GLint(viewport.x + split), GLint(viewport.y), GLsizei(viewport.width - split), GLsizei(viewport.height))
+            }
+            glUseProgram(pass.program.id)
+            glUniform1f(pass.uniforms.offset, offset)
+            glUniform4f(pass.uniforms.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width),
+                        GLfloat(viewport.height))
+            glUniform1i(pass.uniforms.pageTop, GLint(pageTop))
+            if pass.uniforms.split >= 0 { glUniform1i(pass.uniforms.split, GLint(split)) }
+            glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        }
+        glDisable(GLenum(GL_SCISSOR_TEST))
     }
 }

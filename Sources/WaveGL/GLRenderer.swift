@@ -16,6 +16,10 @@ public final class GLRenderer: Renderer {
     private var emptyVertexArray: GLuint = 0
     /// Distinct coverage pictures of the prepared scene's repeating curves.
     public private(set) var pictureCount = 0
+    /// How split paints are drawn; takes effect at the next `prepare`.
+    public var splitMethod = SplitMethod.mask {
+        didSet { if splitMethod != oldValue { scene = nil } }
+    }
 
     /// Makes a headless context when none is given.
     public init(context: GLContext? = nil) throws {
@@ -42,7 +46,9 @@ public final class GLRenderer: Renderer {
         self.scene = nil
         batches = []
         let plan = try unavailableOnGLError { try ScenePlan(scene: scene, caps: caps) }
-        batches = try unavailableOnGLError { try plan.batches.enumerated().map { try GLBatch($1, scene: scene, isFirst: $0 == 0) } }
+        batches = try unavailableOnGLError { try plan.batches.enumerated().map {
+            try GLBatch($1, scene: scene, isFirst: $0 == 0, splitMethod: splitMethod)
+        } }
         pictureCount = plan.batches.reduce(0) { count, batch in
             if case let .curves(c) = batch.content { return count + c.pictures.count }
             return count
@@ -113,15 +119,16 @@ public enum BackendChooser {
     /// the driver's reason, and `auto` uses the CPU, saying why. `context`:
     /// draw on this one (a window's, or one shared by both strategies)
     /// instead of a new headless context.
-    public static func make(_ choice: BackendChoice, for scene: Scene, context: GLContext? = nil) throws -> Choice {
+    public static func make(_ choice: BackendChoice, for scene: Scene, context: GLContext? = nil,
+                            splitMethod: SplitMethod = .mask) throws -> Choice {
         switch choice {
         case .cpu:
             return Choice(renderer: try prepared(renderer(.cpu), scene), notice: nil)
         case .gl:
-            return Choice(renderer: try makeGL(for: scene, context: context), notice: nil)
+            return Choice(renderer: try makeGL(for: scene, context: context, splitMethod: splitMethod), notice: nil)
         case .auto:
             do {
-                return Choice(renderer: try makeGL(for: scene, context: context), notice: nil)
+                return Choice(renderer: try makeGL(for: scene, context: context, splitMethod: splitMethod), notice: nil)
             } catch let error as RendererError {
                 return Choice(renderer: try prepared(renderer(.cpu), scene), notice: "using the CPU backend: \(error)")
             }
@@ -130,17 +137,19 @@ public enum BackendChooser {
 
     /// A GL renderer prepared for `scene`; a GL failure becomes `unavailable`
     /// with the driver's reason (scene errors pass through).
-    public static func makeGL(for scene: Scene, context: GLContext? = nil) throws -> Renderer {
+    public static func makeGL(for scene: Scene, context: GLContext? = nil, splitMethod: SplitMethod = .mask) throws -> Renderer {
         try scene.validate()
-        return try prepared(renderer(.gl, context: context), scene)
+        return try prepared(renderer(.gl, context: context, splitMethod: splitMethod), scene)
     }
 
     /// An unprepared renderer of `backend` (GL on `context`, or a new
     /// headless one): what the benchmark makes once per strategy.
-    public static func renderer(_ backend: Backend, context: GLContext? = nil) throws -> Renderer {
+    public static func renderer(_ backend: Backend, context: GLContext? = nil, splitMethod: SplitMethod = .mask) throws -> Renderer {
         guard backend == .gl else { return CPURenderer() }
         do {
-            return try GLRenderer(context: context)
+            let gl = try GLRenderer(context: context)
+            gl.splitMethod = splitMethod
+            return gl
         } catch let error as GLError {
             throw RendererError.unavailable(.gl, reason: "\(error)")
         } catch let error as GLContextError {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WaveAudio
 import WaveCore
 import WaveGL
 import WaveImageIO
@@ -15,6 +16,12 @@ enum ExitStatus {
         case let input as InputError:
             if case .missing = input { return missingInput }
             return badData
+        case let audio as AudioError:
+            switch audio {
+            case .missing: return missingInput
+            case .unreadable: return badData
+            case .cannotWrite: return cannotCreate
+            }
         // A scene built from input data that no backend can draw.
         case is LayerError, is PathError: return badData
         case let png as FileError:
@@ -35,7 +42,7 @@ enum ExitStatus {
     static func message(of error: Error) -> String {
         switch error {
         case is SceneError, is UsageError, is FileError, is RendererError, is GLError, is GLContextError,
-             is InputError, is LayerError, is PathError:
+             is InputError, is LayerError, is PathError, is AudioError:
             return "\(error)"
         default:
             // ArgumentParser's own message, kept to its first line.

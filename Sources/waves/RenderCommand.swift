@@ -16,6 +16,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "auto (GL if a context can be made, else CPU), cpu or gl.")
     var backend: BackendChoice = .auto
 
+    @Option(name: .customLong("gl-method"), help: "How GL draws a split paint: mask (one pass) or two-clips (two scissored passes).")
+    var glMethod: SplitMethod = .mask
+
     @Option(help: "Image size WxH in pixels (each side 1 to 16384).", transform: parseSize)
     var size = PixelSize(width: 800, height: 200)
 
@@ -49,7 +52,7 @@ struct RenderCommand: ParsableCommand {
         let destination = out ?? (sequence ? "." : "wave.png")
         if sequence { try OutputPaths.checkFolder(destination) } else { try OutputPaths.checkFile(destination) }
 
-        let choice = try BackendChooser.make(backend, for: scene)
+        let choice = try BackendChooser.make(backend, for: scene, splitMethod: glMethod)
         if let notice = choice.notice { printError("waves: \(notice)") }
         let renderer = choice.renderer
         let target = try renderer.makeTarget()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WaveAudio
 import WaveCore
 import WaveEffects
 
@@ -10,6 +11,7 @@ import WaveEffects
 extension BackendChoice: ExpressibleByArgument {}
 extension Direction: ExpressibleByArgument {}
 extension EffectName: ExpressibleByArgument {}
+extension SplitMethod: ExpressibleByArgument {}
 
 /// Pixel size as WxH, parsed with a message that says what is accepted.
 struct PixelSize: ExpressibleByArgument, CustomStringConvertible {
@@ -64,7 +66,7 @@ func parseColor(_ text: String) throws -> RGBA8 {
 
 /// The scene options every command shares (the bench takes its cells as a list).
 struct WaveOptions: ParsableArguments {
-    @Option(help: "The effect to draw: sine (waving cells) or outline (an SVG path from --outline, travelling).")
+    @Option(help: "The effect to draw: sine (waving cells), outline (an SVG path from --outline, travelling) or waveform (audio bars).")
     var scene: EffectName = .sine
 
     @Option(parsing: .unconditional, help: "Wave amplitude as a fraction of the cell height, 0 to 0.5.")
@@ -98,6 +100,8 @@ struct WaveOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "--scene outline: pixels per second the outline travels left (negative: right).")
     var speed: Double = 0
 
+    @OptionGroup(title: "Waveform options (--scene waveform)") var waveform: WaveformOptions
+
     /// The effect's scene for `request`, validated against the contract.
     func makeScene(_ request: SceneRequest) throws -> Scene {
         switch scene {
@@ -117,6 +121,8 @@ struct WaveOptions: ParsableArguments {
             effect.pixelsPerSecond = speed
             effect.snapToPixel = request.snapsToPixel
             return try effect.scene()
+        case .waveform:
+            return try waveform.scene(request, background: background)
         }
     }
 
@@ -130,6 +136,7 @@ struct WaveOptions: ParsableArguments {
             throw UsageError(option: "--outline", value: outline, accepted: "only with --scene outline")
         }
         if scene == .outline { _ = try outlinePath() }
+        try waveform.check(used: scene == .waveform)
     }
 
     /// The outline file, read and parsed: a missing file is 66, bytes that
@@ -176,5 +183,99 @@ struct SceneOptions: ParsableArguments {
 func checkFinite(_ value: Double, option: String) throws {
     guard value.isFinite else {
         throw UsageError(option: option, value: "\(value)", accepted: "a finite number of seconds")
+    }
+}
+
+/// `--scene waveform`: the track and how its bars look. See README.md, "The waveform".
+struct WaveformOptions: ParsableArguments {
+    @Option(help: "An audio file (WAV, FLAC, Ogg/Vorbis, Opus, MP3: anything libsndfile reads); default: a generated 3-minute track.")
+    var audio: String?
+
+    @Option(help: "An audiowaveform peaks file (.json or .dat) instead of --audio.")
+    var peaks: String?
+
+    @Option(name: .customLong("bar-width"), parsing: .unconditional, help: "Bar width in whole pixels.")
+    var barWidth: Int = 2
+
+    @Option(name: .customLong("bar-gap"), parsing: .unconditional, help: "Gap between bars in whole pixels.")
+    var barGap: Int = 1
+
+    @Option(name: .customLong("pixels-per-second"), parsing: .unconditional, help: "Scroll speed, and so the bar grid: samples per bar = round(rate * (width + gap) / pps).")
+    var pixelsPerSecond: Double = 50
+
+    @Option(name: .customLong("amplitude-scale"), help: "Bar height per unit of peak as a fraction of the height, or auto (the loudest bar full height).")
+    var amplitudeScale: String = "auto"
+
+    @Option(name: .customLong("bar-radius"), parsing: .unconditional, help: "Rounded bar ends: corner radius in pixels (0: square).")
+    var barRadius: Double = 0
+
+    @Option(parsing: .unconditional, help: "The fixed playhead's column as a fraction of the width, 0 to 1 (scroll mode).")
+    var playhead: Double = 0.5
+
+    @Flag(help: "Fit the whole track to the width; nothing moves and the playhead crosses it.")
+    var fit = false
+
+    @Option(name: .customLong("played-color"), help: "Played bars: the gradient's top colour.", transform: parseColor)
+    var playedColor: RGBA8 = RGBA8(0xFF, 0x55, 0x00)
+
+    @Option(name: .customLong("played-color-bottom"), help: "Played bars: the gradient's bottom colour (default: the top colour).", transform: parseColor)
+    var playedColorBottom: RGBA8?
+
+    @Option(name: .customLong("unplayed-color"), help: "Unplayed bars' colour.", transform: parseColor)
+    var unplayedColor: RGBA8 = RGBA8(0xB0, 0xB0, 0xB8)
+
+    /// Opened once: decoding is the expensive part.
+    nonisolated(unsafe) private static var inputs: [String: AudioInput] = [:]
+
+    func input() throws -> AudioInput {
+        let key = "\(audio ?? "")|\(peaks ?? "")"
+        if let input = Self.inputs[key] { return input }
+        let input = try AudioInput(audio: audio, peaks: peaks)
+        Self.inputs[key] = input
+        return input
+    }
+
+    /// Options given without `--scene waveform` are a usage error; with it, the input is opened.
+    func check(used: Bool) throws {
+        if !used {
+            if let audio { throw UsageError(option: "--audio", value: audio, accepted: "only with --scene waveform") }
+            if let peaks { throw UsageError(option: "--peaks", value: peaks, accepted: "only with --scene waveform") }
+            return
+        }
+        _ = try scale()
+        _ = try input()
+    }
+
+    func scale() throws -> Double? {
+        if amplitudeScale == "auto" { return nil }
+        guard let value = Double(amplitudeScale), value.isFinite, value > 0 else {
+            throw UsageError(option: "--amplitude-scale", value: amplitudeScale, accepted: "a positive, finite number, or auto")
+        }
+        return value
+    }
+
+    func scene(_ request: SceneRequest, background: RGBA8) throws -> Scene {
+        let input = try input()
+        var effect = Waveform(width: request.width, height: request.height, peaks: [], duration: 1)
+        effect.barWidth = barWidth
+        effect.barGap = barGap
+        effect.pixelsPerSecond = pixelsPerSecond
+        effect.amplitudeScale = try scale()
+        effect.barRadius = barRadius
+        effect.playhead = playhead
+        effect.fit = fit
+        effect.playedTop = playedColor
+        effect.playedBottom = playedColorBottom
+        effect.unplayed = unplayedColor
+        effect.background = background
+        effect.snapToPixel = request.snapsToPixel
+        try effect.validate() // the options, before any decoding
+        let duration = Double(try input.sampleCount()) / Double(input.sampleRate)
+        let pps = Waveform.gridPixelsPerSecond(fit: fit, width: request.width, duration: duration, pixelsPerSecond: pixelsPerSecond)
+        let bars = try input.barPeaks(samplesPerBar: BarPeaks.samplesPerBar(sampleRate: input.sampleRate, pitch: effect.pitch,
+                                                                            pixelsPerSecond: pps))
+        effect.peaks = bars.peaks
+        effect.duration = bars.duration
+        return try effect.scene()
     }
 }

@@ -33,6 +33,9 @@ public struct Path: Equatable, Hashable, Sendable {
 
     public private(set) var elements: [Element] = []
     public private(set) var subpaths: [Subpath] = []
+    /// Every sub-path starts and ends no further left than the one before
+    /// (a row of bars): the rasteriser then finds the visible ones by binary search.
+    public private(set) var subpathsAreSortedByX = true
     /// The smallest box holding every point (control points included); nil when empty.
     public private(set) var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
 
@@ -60,6 +63,7 @@ public struct Path: Equatable, Hashable, Sendable {
             }
         }
         last = Subpath(elements: last.elements.lowerBound..<elements.count, minX: minX, maxX: maxX)
+        if let previous = subpaths.last, previous.minX > minX || previous.maxX > maxX { subpathsAreSortedByX = false }
         subpaths.append(last)
     }
 }

@@ -85,10 +85,23 @@ public final class CoverageRasterizer {
     /// of the image are skipped (closed, they add nothing inside it).
     public func fill(_ path: Path, dx: Double = 0, dy: Double = 0) {
         let right = Double(width)
+        var first = 0
+        if path.subpathsAreSortedByX {
+            // The first sub-path reaching into the image (maxX is non-decreasing).
+            var high = path.subpaths.count
+            while first < high {
+                let middle = (first + high) / 2
+                if path.subpaths[middle].maxX + dx <= 0 { first = middle + 1 } else { high = middle }
+            }
+        }
         // By index: in a debug build a for-in loop over an array allocates.
-        for s in path.subpaths.indices {
+        for s in first..<path.subpaths.count {
             let subpath = path.subpaths[s]
-            if subpath.maxX + dx <= 0 || subpath.minX + dx >= right { continue }
+            if subpath.minX + dx >= right {
+                if path.subpathsAreSortedByX { break }
+                continue
+            }
+            if subpath.maxX + dx <= 0 { continue }
             var current = Point(0, 0)
             for i in subpath.elements {
                 switch path.elements[i] {

@@ -39,6 +39,15 @@ public enum Backend: String, CaseIterable, Sendable {
     case gl
 }
 
+/// How a GPU backend draws a split paint (played / unplayed).
+public enum SplitMethod: String, CaseIterable, Sendable {
+    /// One pass: the coverage is a mask and the shader picks the fill by column.
+    case mask
+    /// Two passes, each clipped (scissor) to its side of the split with one
+    /// fill: the published "bars drawn twice in two clipped regions".
+    case twoClips = "two-clips"
+}
+
 /// What a user may ask for: a backend, or `auto` (GL, else CPU with a reason).
 public enum BackendChoice: String, CaseIterable, Sendable {
     case auto, cpu, gl

@@ -1,0 +1,202 @@
+import Foundation
+
+/// Peaks interchange with BBC audiowaveform (doc/DataFormat.md there):
+/// minimum and maximum sample values per group of `samplesPerPixel` samples,
+/// as 8- or 16-bit integers, in its JSON (version 2) and binary .dat
+/// (version 2 written; 1 and 2 read) formats, so peaks.js, wavesurfer.js and
+/// audiowaveform itself read what `waves peaks` writes, and `--peaks` reads
+/// what they write.
+///
+/// Values: a sample s (-1...1) is v16 = round(s * 32768), held to
+/// -32768...32767 (a 16-bit file's samples exactly); 8-bit values are
+/// v16 >> 8 (-128...127).
+public struct WaveformData: Equatable, Sendable {
+    public var sampleRate: Int
+    public var samplesPerPixel: Int
+    /// 8 or 16.
+    public var bits: Int
+    public var channels: Int
+    /// min, max per group and channel, interleaved by channel.
+    public var data: [Int]
+
+    public init(sampleRate: Int, samplesPerPixel: Int, bits: Int, channels: Int = 1, data: [Int]) {
+        self.sampleRate = sampleRate
+        self.samplesPerPixel = samplesPerPixel
+        self.bits = bits
+        self.channels = channels
+        self.data = data
+    }
+
+    /// Groups (min/max pairs per channel).
+    public var length: Int { data.count / (2 * max(1, channels)) }
+
+    /// The largest magnitude a value can have (128 or 32768).
+    var fullScale: Double { bits == 8 ? 128 : 32768 }
+
+    /// Scans a mono source (channels are already mixed by the reader).
+    public static func scan(_ source: SampleSource, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
+        precondition(samplesPerPixel >= 1 && (bits == 8 || bits == 16))
+        let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 65536)
+        defer { chunk.deallocate() }
+        var data: [Int] = []
+        var low = Int.max, high = Int.min, count = 0
+        func flush() {
+            data += bits == 8 ? [low >> 8, high >> 8] : [low, high]
+            low = .max; high = .min; count = 0
+        }
+        while true {
+            let n = try source.read(into: chunk)
+            if n == 0 { break }
+            for i in 0..<n {
+                let s = chunk[i].isNaN ? 0 : Double(chunk[i])
+                let v = Int(max(-32768, min(32767, (s * 32768).rounded())))
+                low = min(low, v)
+                high = max(high, v)
+                count += 1
+                if count == samplesPerPixel { flush() }
+            }
+        }
+        if count > 0 { flush() }
+        return WaveformData(sampleRate: source.sampleRate, samplesPerPixel: samplesPerPixel, bits: bits, data: data)
+    }
+
+    /// Peaks per bar of `samplesPerBar` samples: for bar i, the largest
+    /// magnitude of the groups that overlap samples [i*S, (i+1)*S), over all
+    /// channels, as a fraction of full scale. Groups rarely align with bars,
+    /// so a bar may see up to one group's worth of its neighbours' samples.
+    public func barPeaks(samplesPerBar: Int) -> BarPeaks {
+        let groups = length, spp = samplesPerPixel
+        let sampleCount = groups * spp
+        let bars = (sampleCount + samplesPerBar - 1) / samplesPerBar
+        var peaks = [Float](repeating: 0, count: bars)
+        for bar in 0..<bars {
+            let first = bar * samplesPerBar / spp
+            let last = min(groups, ((bar + 1) * samplesPerBar + spp - 1) / spp)
+            var peak = 0
+            for g in first..<max(first, last) {
+                for c in 0..<channels {
+                    let i = (g * channels + c) * 2
+                    peak = max(peak, abs(data[i]), abs(data[i + 1]))
+                }
+            }
+            peaks[bar] = Float(min(1, Double(peak) / fullScale))
+        }
+        return BarPeaks(peaks: peaks, samplesPerBar: samplesPerBar, sampleRate: sampleRate, sampleCount: sampleCount)
+    }
+
+    // MARK: Writing
+
+    /// audiowaveform's JSON, version 2.
+    public func json() -> Data {
+        let values = data.map(String.init).joined(separator: ",")
+        let text = "{\"version\":2,\"channels\":\(channels),\"sample_rate\":\(sampleRate),"
+            + "\"samples_per_pixel\":\(samplesPerPixel),\"bits\":\(bits),\"length\":\(length),\"data\":[\(values)]}\n"
+        return Data(text.utf8)
+    }
+
+    /// audiowaveform's binary .dat, version 2: little-endian header of six
+    /// 32-bit fields, then the values as int8 or int16.
+    public func dat() -> Data {
+        var out = Data()
+        func int32(_ v: Int) { withUnsafeBytes(of: Int32(truncatingIfNeeded: v).littleEndian) { out.append(contentsOf: $0) } }
+        int32(2)
+        int32(bits == 8 ? 1 : 0)
+        int32(sampleRate)
+        int32(samplesPerPixel)
+        int32(length)
+        int32(channels)
+        for v in data {
+            if bits == 8 {
+                out.append(UInt8(bitPattern: Int8(truncatingIfNeeded: v)))
+            } else {
+                withUnsafeBytes(of: Int16(truncatingIfNeeded: v).littleEndian) { out.append(contentsOf: $0) }
+            }
+        }
+        return out
+    }
+
+    // MARK: Reading
+
+    /// Reads a .json or .dat file (told apart by its first byte: '{' or not).
+    public static func read(path: String) throws -> WaveformData {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw AudioError.missing(path: path) }
+        guard !isFolder.boolValue, let bytes = FileManager.default.contents(atPath: path) else {
+            throw AudioError.unreadable(path: path, reason: "it cannot be read")
+        }
+        do {
+            let first = bytes.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) })
+            return first == UInt8(ascii: "{") ? try parseJSON(bytes) : try parseDat(bytes)
+        } catch let problem as Problem {
+            throw AudioError.unreadable(path: path, reason: "not audiowaveform peaks: \(problem.text)")
+        }
+    }
+
+    struct Problem: Error { let text: String }
+
+    static func parseDat(_ bytes: Data) throws -> WaveformData {
+        let b = [UInt8](bytes)
+        func int32(_ offset: Int) -> Int {
+            Int(Int32(bitPattern: UInt32(b[offset]) | UInt32(b[offset + 1]) << 8 | UInt32(b[offset + 2]) << 16 | UInt32(b[offset + 3]) << 24))
+        }
+        guard b.count >= 20 else { throw Problem(text: "\(b.count) bytes, shorter than the 20-byte .dat header") }
+        let version = int32(0)
+        guard version == 1 || version == 2 else { throw Problem(text: "unknown version \(version) (expected 1 or 2)") }
+        let header = version == 2 ? 24 : 20
+        guard b.count >= header else { throw Problem(text: "a version 2 header needs 24 bytes, the file has \(b.count)") }
+        let bits = int32(4) & 1 == 1 ? 8 : 16
+        let sampleRate = int32(8), spp = int32(12), length = Int(UInt32(bitPattern: Int32(int32(16))))
+        let channels = version == 2 ? int32(20) : 1
+        try check(sampleRate: sampleRate, samplesPerPixel: spp, channels: channels)
+        let bytesPerValue = bits / 8
+        let (values, overflow) = length.multipliedReportingOverflow(by: 2 * channels)
+        guard !overflow, values <= (b.count - header) / bytesPerValue else {
+            throw Problem(text: "its header announces \(length) groups of \(channels) channel(s), but the data is shorter")
+        }
+        var data = [Int](repeating: 0, count: values)
+        for i in 0..<values {
+            let o = header + i * bytesPerValue
+            data[i] = bits == 8 ? Int(Int8(bitPattern: b[o])) : Int(Int16(bitPattern: UInt16(b[o]) | UInt16(b[o + 1]) << 8))
+        }
+        return WaveformData(sampleRate: sampleRate, samplesPerPixel: spp, bits: bits, channels: channels, data: data)
+    }
+
+    static func parseJSON(_ bytes: Data) throws -> WaveformData {
+        guard let object = try? JSONSerialization.jsonObject(with: bytes), let root = object as? [String: Any] else {
+            throw Problem(text: "not a JSON object")
+        }
+        func integer(_ key: String) throws -> Int {
+            guard let n = root[key] as? NSNumber, let v = Int(exactly: n.doubleValue) else {
+                throw Problem(text: "\"\(key)\" is missing or not a whole number")
+            }
+            return v
+        }
+        let version = try integer("version")
+        guard version == 1 || version == 2 else { throw Problem(text: "unknown version \(version) (expected 1 or 2)") }
+        let channels = version == 2 ? try integer("channels") : 1
+        let sampleRate = try integer("sample_rate"), spp = try integer("samples_per_pixel"), bits = try integer("bits")
+        try check(sampleRate: sampleRate, samplesPerPixel: spp, channels: channels)
+        guard bits == 8 || bits == 16 else { throw Problem(text: "bits \(bits) (expected 8 or 16)") }
+        guard let raw = root["data"] as? [Any] else { throw Problem(text: "\"data\" is missing or not an array") }
+        let limit = bits == 8 ? -128...127 : -32768...32767
+        let data = try raw.map { item -> Int in
+            guard let n = item as? NSNumber, let v = Int(exactly: n.doubleValue), limit.contains(v) else {
+                throw Problem(text: "a data value that is not a whole number in \(limit.lowerBound)...\(limit.upperBound)")
+            }
+            return v
+        }
+        guard data.count % (2 * channels) == 0 else {
+            throw Problem(text: "\(data.count) data values do not make min/max pairs for \(channels) channel(s)")
+        }
+        if let length = root["length"] as? NSNumber, length.intValue != data.count / (2 * channels) {
+            throw Problem(text: "\"length\" \(length) but \(data.count / (2 * channels)) groups of data")
+        }
+        return WaveformData(sampleRate: sampleRate, samplesPerPixel: spp, bits: bits, channels: channels, data: data)
+    }
+
+    static func check(sampleRate: Int, samplesPerPixel: Int, channels: Int) throws {
+        guard (1...1_000_000).contains(sampleRate) else { throw Problem(text: "sample rate \(sampleRate)") }
+        guard (1...100_000_000).contains(samplesPerPixel) else { throw Problem(text: "samples per pixel \(samplesPerPixel)") }
+        guard (1...64).contains(channels) else { throw Problem(text: "\(channels) channels") }
+    }
+}

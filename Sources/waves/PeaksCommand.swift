@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import WaveAudio
+import WaveImageIO
+
+/// `waves peaks`: an audio file's min/max peaks in BBC audiowaveform's
+/// formats (JSON version 2, binary .dat version 2), for peaks.js,
+/// wavesurfer.js, audiowaveform itself, or `--peaks` here.
+struct PeaksCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "peaks",
+        abstract: "Write an audio file's peaks as audiowaveform JSON or .dat.",
+        discussion: "Channels are mixed to mono (their mean). Values: round(sample * 32768) held to 16 bits; 8-bit values are that >> 8."
+    )
+
+    @Option(help: "The audio file (anything libsndfile reads: WAV, FLAC, Ogg/Vorbis, Opus, MP3).")
+    var audio: String
+
+    @Option(help: "Write audiowaveform JSON (version 2) to this file.")
+    var json: String?
+
+    @Option(help: "Write audiowaveform binary .dat (version 2) to this file.")
+    var dat: String?
+
+    @Option(name: .customLong("samples-per-pixel"), parsing: .unconditional, help: "Samples per min/max pair (audiowaveform's -z).")
+    var samplesPerPixel: Int = 256
+
+    @Option(parsing: .unconditional, help: "Resolution of the values: 8 or 16 bits.")
+    var bits: Int = 8
+
+    func run() throws {
+        guard json != nil || dat != nil else {
+            throw UsageError(option: "--json", value: "(none)", accepted: "--json FILE or --dat FILE (or both)")
+        }
+        guard (1...100_000_000).contains(samplesPerPixel) else {
+            throw UsageError(option: "--samples-per-pixel", value: "\(samplesPerPixel)", accepted: "a whole number from 1 to 100000000")
+        }
+        guard bits == 8 || bits == 16 else {
+            throw UsageError(option: "--bits", value: "\(bits)", accepted: "8 or 16")
+        }
+        for path in [json, dat].compactMap({ $0 }) { try OutputPaths.checkFile(path) }
+        let data = try WaveformData.scan(try AudioReader(path: audio), samplesPerPixel: samplesPerPixel, bits: bits)
+        guard data.length > 0 else { throw AudioError.unreadable(path: audio, reason: "the track is empty") }
+        if let json { try AtomicFile.write(data.json(), to: json) }
+        if let dat { try AtomicFile.write(data.dat(), to: dat) }
+        print("wrote \([json, dat].compactMap { $0 }.joined(separator: ", ")): \(data.length) peaks of \(samplesPerPixel) samples at \(data.sampleRate) Hz, \(bits)-bit")
+    }
+}

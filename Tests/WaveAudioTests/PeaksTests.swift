@@ -1,0 +1,170 @@
+import Foundation
+import WaveAudio
+import XCTest
+
+/// Peaks from real files (written by libsndfile) against an independent
+/// computation from the samples that made them; audiowaveform's formats
+/// against hand-made files; the readers against broken and random bytes.
+final class PeaksTests: XCTestCase {
+    private var folder: String!
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "waves-audio-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+
+    private let rate = 8000, samplesPerBar = 400
+    /// Bar amplitudes: tone bursts of known level, silences, full scale.
+    private let levels: [Double] = [0.8, 0, 0.25, 0.5, 0, 1.0, 0.05, 0.6]
+
+    /// A tone at rate/4 hits exactly 0, +a, 0, -a: its peak is a.
+    private func sample(_ n: Int) -> Float {
+        let a = levels[min(levels.count - 1, n / samplesPerBar)]
+        switch n % 4 { case 1: return Float(a); case 3: return Float(-a); default: return 0 }
+    }
+
+    /// What a 16-bit file stores for a, read back as libsndfile returns it.
+    private func stored(_ a: Double) -> Float { Float((a * 32767).rounded()) / 32768 }
+
+    func testBarPeaksOfWAVAndFLACAreTheLargestMagnitudePerBar() throws {
+        let frames = levels.count * samplesPerBar - 150 // the last bar is partial
+        for format in [AudioWriter.Format.wav, .flac] {
+            let path = folder + "/tones.\(format.rawValue)"
+            try AudioWriter.write(to: path, format: format, sampleRate: rate, frames: frames) { n, _ in self.sample(n) }
+            let peaks = try BarPeaks.scan(try AudioReader(path: path), samplesPerBar: samplesPerBar)
+            XCTAssertEqual(peaks.sampleCount, frames, "\(format)")
+            XCTAssertEqual(peaks.peaks.count, levels.count, "\(format): a partial last bar is a bar")
+            for (i, level) in levels.enumerated() {
+                XCTAssertEqual(peaks.peaks[i], stored(level), accuracy: 1e-6, "\(format) bar \(i)")
+            }
+        }
+    }
+
+    func testStereoChannelsAreMixedAsTheirMean() throws {
+        let path = folder + "/stereo.wav"
+        // Opposite channels cancel; a second file has one channel silent: half the level.
+        try AudioWriter.write(to: path, format: .wav, sampleRate: rate, channels: 2, frames: 1600) { n, c in
+            c == 0 ? self.sample(n) : -self.sample(n)
+        }
+        XCTAssertEqual(try BarPeaks.scan(try AudioReader(path: path), samplesPerBar: samplesPerBar).peaks, [0, 0, 0, 0])
+        let half = folder + "/half.wav"
+        try AudioWriter.write(to: half, format: .wav, sampleRate: rate, channels: 2, frames: 400) { n, c in
+            c == 0 ? self.sample(n) : 0
+        }
+        XCTAssertEqual(try BarPeaks.scan(try AudioReader(path: half), samplesPerBar: 400).peaks[0], stored(0.8) / 2, accuracy: 1e-6)
+    }
+
+    func testTheBarGridIsAnchoredToSampleIndices() throws {
+        XCTAssertEqual(BarPeaks.samplesPerBar(sampleRate: 44100, pitch: 3, pixelsPerSecond: 50), 2646)
+        XCTAssertEqual(BarPeaks.samplesPerBar(sampleRate: 8000, pitch: 1, pixelsPerSecond: 1e9), 1, "at least one sample")
+        // Reading in any chunking gives the same bars: bar i is samples [i*S, (i+1)*S).
+        let track = GeneratedTrack(seconds: 20)
+        let whole = try BarPeaks.scan(track, samplesPerBar: 333)
+        for bar in [0, 7, 123, whole.peaks.count - 1] {
+            let range = (bar * 333)..<min(track.sampleCount, (bar + 1) * 333)
+            let expected = range.map { abs(track.sample($0)) }.max() ?? 0
+            XCTAssertEqual(whole.peaks[bar], expected, "bar \(bar)")
+        }
+    }
+
+    func testTheGeneratedTrackIsDeterministicWithLoudQuietAndSilentParts() throws {
+        let a = try BarPeaks.scan(GeneratedTrack(seconds: 60), samplesPerBar: 4000)
+        let b = try BarPeaks.scan(GeneratedTrack(seconds: 60), samplesPerBar: 4000)
+        XCTAssertEqual(a, b)
+        XCTAssertTrue(a.peaks.contains(0), "no silence")
+        XCTAssertGreaterThan(a.peaks.max() ?? 0, 0.6, "no loud part")
+        XCTAssertTrue(a.peaks.contains { $0 > 0 && $0 < 0.2 }, "no quiet part")
+    }
+
+    // MARK: audiowaveform's formats
+
+    private let example = WaveformData(sampleRate: 48000, samplesPerPixel: 512, bits: 8, channels: 1,
+                                       data: [-65, 63, -66, 64, -40, 41])
+
+    func testDatMatchesAHandMadeFileOfTheDocumentedFormat() throws {
+        var expected: [UInt8] = []
+        for v: Int32 in [2, 1, 48000, 512, 3, 1] { withUnsafeBytes(of: v.littleEndian) { expected += $0 } }
+        expected += [-65, 63, -66, 64, -40, 41].map { UInt8(bitPattern: Int8($0)) }
+        XCTAssertEqual([UInt8](example.dat()), expected)
+        // 16-bit: flags 0, values little-endian int16.
+        var sixteen = example
+        sixteen.bits = 16
+        sixteen.data = [-32768, 32767]
+        let bytes = [UInt8](sixteen.dat())
+        XCTAssertEqual(Array(bytes[4..<8]), [0, 0, 0, 0])
+        XCTAssertEqual(Array(bytes[24...]), [0x00, 0x80, 0xFF, 0x7F])
+    }
+
+    func testJSONMatchesTheDocumentedExample() throws {
+        let text = String(decoding: example.json(), as: UTF8.self)
+        XCTAssertEqual(text, "{\"version\":2,\"channels\":1,\"sample_rate\":48000,\"samples_per_pixel\":512,\"bits\":8,\"length\":3,\"data\":[-65,63,-66,64,-40,41]}\n")
+    }
+
+    func testWritersRoundTripThroughTheReadersAndVersionOneIsRead() throws {
+        for (name, data) in [("p.json", example.json()), ("p.dat", example.dat())] {
+            FileManager.default.createFile(atPath: folder + "/" + name, contents: data)
+            XCTAssertEqual(try WaveformData.read(path: folder + "/" + name), example, name)
+        }
+        var v1: [UInt8] = []
+        for v: Int32 in [1, 0, 44100, 256, 1] { withUnsafeBytes(of: v.littleEndian) { v1 += $0 } }
+        v1 += [0x00, 0x80, 0xFF, 0x7F] // -32768, 32767
+        FileManager.default.createFile(atPath: folder + "/v1.dat", contents: Data(v1))
+        XCTAssertEqual(try WaveformData.read(path: folder + "/v1.dat"),
+                       WaveformData(sampleRate: 44100, samplesPerPixel: 256, bits: 16, channels: 1, data: [-32768, 32767]))
+        FileManager.default.createFile(atPath: folder + "/v3.json", contents: Data("{\"version\":3}".utf8))
+        XCTAssertThrowsError(try WaveformData.read(path: folder + "/v3.json")) { XCTAssertTrue("\($0)".contains("unknown version 3"), "\($0)") }
+    }
+
+    func testScannedPeaksFollowTheSamplesAndBecomeBars() throws {
+        let path = folder + "/tones.wav"
+        try AudioWriter.write(to: path, format: .wav, sampleRate: rate, frames: levels.count * samplesPerBar) { n, _ in self.sample(n) }
+        let data = try WaveformData.scan(try AudioReader(path: path), samplesPerPixel: 200, bits: 16)
+        XCTAssertEqual(data.length, levels.count * 2)
+        for (i, level) in levels.enumerated() {
+            let v = Int((Double(stored(level)) * 32768).rounded())
+            XCTAssertEqual(Array(data.data[(i * 4)..<(i * 4 + 4)]), [-v, v, -v, v], "groups of bar \(i)")
+        }
+        let bars = data.barPeaks(samplesPerBar: samplesPerBar)
+        for (i, level) in levels.enumerated() { XCTAssertEqual(bars.peaks[i], stored(level), accuracy: 1e-6) }
+        let eight = try WaveformData.scan(try AudioReader(path: path), samplesPerPixel: 400, bits: 8)
+        XCTAssertEqual(eight.data[0...1], [-(26214 >> 8) - 1, 26214 >> 8], "0.8 full scale: 26214 >> 8 (arithmetic, so -26214 >> 8 is -103)")
+    }
+
+    // MARK: Bytes that are not what they claim
+
+    func testTruncatedAndRandomFilesAreErrorsNotCrashes() throws {
+        let wav = folder + "/ok.wav"
+        try AudioWriter.write(to: wav, format: .wav, sampleRate: rate, frames: 2000) { n, _ in self.sample(n) }
+        let wavBytes = try Data(contentsOf: URL(fileURLWithPath: wav))
+        let datBytes = example.dat(), jsonBytes = example.json()
+        var generator = SystemRandomNumberGenerator()
+        var cases: [(String, Data)] = []
+        for cut in [0, 3, 12, 44, 45, 100, wavBytes.count - 1] { cases.append(("cut\(cut).wav", wavBytes.prefix(cut))) }
+        for cut in [0, 4, 19, 20, 23, 24, 25, datBytes.count - 1] { cases.append(("cut\(cut).dat", datBytes.prefix(cut))) }
+        for cut in [1, 10, jsonBytes.count - 3] { cases.append(("cut\(cut).json", jsonBytes.prefix(cut))) }
+        for i in 0..<8 {
+            cases.append(("random\(i).wav", Data((0..<300).map { _ in UInt8.random(in: 0...255, using: &generator) })))
+            var header = datBytes.prefix(24)
+            header += Data((0..<40).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            cases.append(("random\(i).dat", header))
+        }
+        // A header announcing more groups than any file holds.
+        var huge: [UInt8] = []
+        for v: UInt32 in [2, 1, 8000, 1, 0xFFFF_FFFF, 0x7FFF_FFFF] { withUnsafeBytes(of: v.littleEndian) { huge += $0 } }
+        cases.append(("huge.dat", Data(huge)))
+        for (name, bytes) in cases {
+            let path = folder + "/" + name
+            FileManager.default.createFile(atPath: path, contents: bytes)
+            if name.hasSuffix(".wav") {
+                do { _ = try BarPeaks.scan(try AudioReader(path: path), samplesPerBar: 100) } catch let error as AudioError {
+                    guard case .unreadable = error else { return XCTFail("\(name): \(error)") }
+                }
+            } else {
+                do { _ = try WaveformData.read(path: path) } catch let error as AudioError {
+                    guard case .unreadable = error else { return XCTFail("\(name): \(error)") }
+                }
+            }
+        }
+        XCTAssertThrowsError(try AudioReader(path: folder + "/none.wav")) { XCTAssertEqual($0 as? AudioError, .missing(path: folder + "/none.wav")) }
+    }
+}

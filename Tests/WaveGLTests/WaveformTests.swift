@@ -1,0 +1,176 @@
+import WaveCore
+import WaveEffects
+import WaveGL
+import WaveTestSupport
+import XCTest
+
+/// The audio waveform's pixels: against references computed here from the
+/// contract (bars are rectangles, or rounded by quadratic corners), and the
+/// GL strategy (both split methods) against the CPU.
+final class WaveformTests: XCTestCase {
+    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
+
+    private func glRenderer(_ method: SplitMethod) throws -> GLRenderer {
+        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
+        let gl = try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
+        gl.splitMethod = method
+        return gl
+    }
+
+    private let peaks: [Float] = [0.5, 1, 0.25, 0.8, 0, 0.6, 0.37, 0.9, 0.1, 0.75, 0.55, 0.3, 0.95, 0.2, 0.65,
+                                  0.45, 0.05, 0.85, 0.4, 0.7, 0.15, 0.6, 0.33, 0.99, 0.5, 0.25, 0.8, 0.1, 0.6, 0.4]
+
+    private func waveform(fit: Bool = false, radius: Double = 0) -> Waveform {
+        var w = Waveform(width: 64, height: 40, peaks: peaks, duration: 9)
+        w.barWidth = 2
+        w.barGap = 1
+        w.pixelsPerSecond = 10
+        w.playhead = 0.4
+        w.fit = fit
+        w.barRadius = radius
+        w.playedTop = RGBA8(255, 85, 0)
+        w.playedBottom = RGBA8(255, 200, 40, 220)
+        w.unplayed = RGBA8(176, 176, 184)
+        w.background = RGBA8(16, 24, 42)
+        return w
+    }
+
+    /// The contract's picture at offset u, written out from its definition;
+    /// `vertical(x, y)` is the covered fraction of pixel (x, y) given its bar.
+    private func reference(_ w: Waveform, u: Double, split: Int,
+                           coverage: (_ bar: Int, _ barX: Double, _ x: Int, _ y: Int, _ h: Double) -> Double) -> RGBAImage {
+        var image = RGBAImage(width: w.width, height: w.height, fill: w.background)
+        let peaks = w.peaks
+        let scale = 1 / Double(peaks.max()!), H = Double(w.height), p = w.pitch
+        for y in 0..<w.height {
+            for x in 0..<w.width {
+                let cx = Double(x) + u
+                guard cx >= 0 else { continue }
+                let bar = Int(cx) / p
+                guard bar < peaks.count else { continue }
+                let c = coverage(bar, Double(bar * p), x, y, Double(peaks[bar]) * H * scale)
+                guard c > 0 else { continue }
+                if x < split {
+                    let t = (Double(y) + 0.5) / H
+                    func mix(_ a: UInt8, _ b: UInt8) -> Double { Double(a) + (Double(b) - Double(a)) * t }
+                    let top = w.playedTop, bottom = w.playedBottom!
+                    let sa = mix(top.a, bottom.a) / 255 * c
+                    func channel(_ s: Double, _ d: UInt8) -> UInt8 { UInt8((s * sa + Double(d) * (1 - sa)).rounded()) }
+                    image[x, y] = RGBA8(channel(mix(top.r, bottom.r), w.background.r), channel(mix(top.g, bottom.g), w.background.g),
+                                        channel(mix(top.b, bottom.b), w.background.b))
+                } else {
+                    image[x, y] = Reference.composite(w.unplayed, c, w.background)
+                }
+            }
+        }
+        return image
+    }
+
+    /// Square bars: the covered fraction is the vertical overlap inside the bar's columns.
+    private func squareCoverage(_ w: Waveform) -> (Int, Double, Int, Int, Double) -> Double {
+        { _, barX, x, y, h in
+            let cx = Double(x) + 0.5 // whole-pixel offsets: a column is all in or all out
+            _ = cx
+            let top = (Double(w.height) - h) / 2, bottom = top + h
+            return max(0, min(Double(y + 1), bottom) - max(Double(y), top))
+        }
+    }
+
+    private func frames(_ w: Waveform, _ times: [Double], gl method: SplitMethod? = nil) throws -> [RGBAImage] {
+        let renderer: Renderer = try method.map { try glRenderer($0) } ?? CPURenderer()
+        return try Frames.render(renderer, try w.scene(), at: times)
+    }
+
+    func testSquareBarsAtWholePixelOffsetsMatchTheExactPictureOnBothBackends() throws {
+        let w = waveform()
+        let times = [0.0, 2.5, 4.1, 7.7] // u = 10t - 26: whole pixels (-26, -1, 15, 51)
+        let cpu = try frames(w, times)
+        for (i, t) in times.enumerated() {
+            let u = t * 10 - 26
+            // Columns of bar i: [3i, 3i + 2): in a bar when (x + u) mod 3 < 2.
+            let expected = reference(w, u: u, split: 26) { _, barX, x, y, h in
+                Double(x) + u - barX < 2 ? self.squareCoverage(w)(0, barX, x, y, h) : 0
+            }
+            assertImagesMatch(cpu[i], expected, mean: 0.5, max: 1, name: "waveform-exact-\(i)")
+            for method in SplitMethod.allCases {
+                let gl = try frames(w, [t], gl: method)[0]
+                assertImagesMatch(gl, cpu[i], mean: 0.05, max: 1, name: "waveform-gl-\(method.rawValue)-\(i)")
+            }
+        }
+    }
+
+    func testThePlayheadSplitsAtItsColumnAndTheGridDoesNotMove() throws {
+        var w = waveform()
+        w.playedBottom = nil // one played colour, to read the split off the pixels
+        let first = try frames(w, [3.0])[0] // u = 4
+        let row = 20 // the middle row: every bar with a peak covers it fully
+        for x in 0..<w.width where first[x, row] != w.background {
+            XCTAssertEqual(first[x, row], x < 26 ? w.playedTop : w.unplayed, "column \(x)")
+        }
+        // 0.7 s later the content has moved 7 whole pixels left; the bars are the same bars.
+        w.unplayed = w.playedTop
+        let (a, b) = (try frames(w, [3.0])[0], try frames(w, [3.7])[0])
+        for y in 0..<w.height { for x in 0..<(w.width - 7) { XCTAssertEqual(b[x, y], a[x + 7, y], "(\(x), \(y))") } }
+    }
+
+    func testFitModeFillsTheWidthAndMovesOnlyThePlayhead() throws {
+        var w = waveform(fit: true)
+        w.peaks = Array(peaks.prefix(21)) // 21 bars of pitch 3 = 63 columns of 64
+        w.duration = 21 * 3 / 64.0 * 10
+        for t in [0.0, 3.3, 9.84] {
+            let split = Int((64 * t / w.duration).rounded())
+            let expected = reference(w, u: 0, split: split) { _, barX, x, y, h in
+                Double(x) - barX < 2 ? self.squareCoverage(w)(0, barX, x, y, h) : 0
+            }
+            let cpu = try frames(w, [t])[0]
+            assertImagesMatch(cpu, expected, mean: 0.5, max: 1, name: "waveform-fit-\(t)")
+            for method in SplitMethod.allCases {
+                assertImagesMatch(try frames(w, [t], gl: method)[0], cpu, mean: 0.05, max: 1, name: "waveform-fit-gl-\(method.rawValue)")
+            }
+        }
+    }
+
+    /// Rounded ends are quadratic corners: the top edge in a corner of radius r
+    /// starting at bx is y = top + r * (1 - sqrt((x - bx) / r))^2.
+    func testRoundedBarsMatchANumericallyIntegratedReference() throws {
+        var w = waveform(radius: 3)
+        w.barWidth = 6
+        w.barGap = 2
+        let u = 10.0 * 3.3 - 26 // 7 px
+        let expected = reference(w, u: u, split: 26) { _, barX, x, y, h in
+            let top = (Double(w.height) - h) / 2, bottom = top + h, width = 6.0
+            let r = min(3, width / 2, h / 2)
+            var covered = 0.0
+            let samples = 512
+            for s in 0..<samples {
+                let lx = Double(x) + u + (Double(s) + 0.5) / Double(samples) - barX // x within the bar
+                guard lx >= 0, lx <= width else { continue }
+                let fromEdge = min(lx, width - lx)
+                let inset = fromEdge < r ? r * pow(1 - (fromEdge / r).squareRoot(), 2) : 0
+                covered += max(0, min(Double(y + 1), bottom - inset) - max(Double(y), top + inset))
+            }
+            return covered / Double(samples)
+        }
+        let cpu = try frames(w, [3.3])[0]
+        // Corners of 3 px are flattened into chords within 0.05 px of the curve; where two chords
+        // cross one pixel their lost area adds up to about 0.045 of it (11/255): the max allows 12.
+        assertImagesMatch(cpu, expected, mean: 0.5, max: 12, name: "waveform-rounded")
+        assertImagesMatch(try frames(w, [3.3], gl: .mask)[0], cpu, mean: 0.05, max: 1, name: "waveform-rounded-gl")
+    }
+
+    func testOptionsOutsideTheContractNameTheOption() {
+        func option(_ change: (inout Waveform) -> Void) -> String? {
+            var w = waveform()
+            change(&w)
+            do { _ = try w.scene(); return nil } catch let e as SceneError { return e.parameter } catch { return "\(error)" }
+        }
+        XCTAssertNil(option { _ in })
+        XCTAssertEqual(option { $0.barWidth = 0 }, "bar-width")
+        XCTAssertEqual(option { $0.barGap = -1 }, "bar-gap")
+        XCTAssertEqual(option { $0.pixelsPerSecond = .nan }, "pixels-per-second")
+        XCTAssertEqual(option { $0.pixelsPerSecond = 0 }, "pixels-per-second")
+        XCTAssertEqual(option { $0.playhead = 1.5 }, "playhead")
+        XCTAssertEqual(option { $0.barRadius = -1 }, "bar-radius")
+        XCTAssertEqual(option { $0.amplitudeScale = 0 }, "amplitude-scale")
+    }
+}

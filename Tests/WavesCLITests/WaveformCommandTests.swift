@@ -1,0 +1,106 @@
+import Foundation
+import WaveAudio
+import WaveCore
+import WaveImageIO
+import WaveTestSupport
+import XCTest
+
+/// `--scene waveform` and `waves peaks` driven as a person would.
+final class WaveformCommandTests: XCTestCase {
+    private var folder: String!
+    override func setUpWithError() throws { folder = try WavesBinary.temporaryFolder() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+
+    private func waves(_ arguments: [String]) throws -> WavesBinary.Result { try WavesBinary.run(arguments, in: folder) }
+
+    private func files() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? [] }
+
+    /// Ten seconds of bursts at 8 kHz, written by libsndfile.
+    private func writeTrack(_ name: String, format: AudioWriter.Format = .wav) throws {
+        let track = GeneratedTrack(seconds: 10)
+        try AudioWriter.write(to: folder + "/" + name, format: format, sampleRate: track.sampleRate, frames: track.sampleCount) {
+            n, _ in track.sample(n)
+        }
+    }
+
+    func testTheBuiltInTrackRendersTheSameOnBothBackends() throws {
+        // t = 10 s: u = 10 * 50 - 300 = 200, a whole pixel.
+        let common = ["render", "--scene", "waveform", "--size", "600x100", "--time", "10", "--played-color-bottom", "#FFD000"]
+        let cpu = try waves(common + ["--backend", "cpu", "--out", "cpu.png"])
+        XCTAssertEqual(cpu.status, 0, cpu.stderr)
+        for method in ["mask", "two-clips"] {
+            let gl = try waves(common + ["--backend", "gl", "--gl-method", method, "--out", "gl.png"])
+            if gl.status == 69 {
+                _ = try GLRequirement.need("waves render --backend gl") { throw RendererError.unavailable(.gl, reason: gl.stderr) }
+            }
+            XCTAssertEqual(gl.status, 0, gl.stderr)
+            assertImagesMatch(try PNG.read(from: folder + "/gl.png"), try PNG.read(from: folder + "/cpu.png"),
+                              mean: 0.05, max: 1, name: "cli-waveform-\(method)")
+        }
+    }
+
+    /// Peaks written by `waves peaks` (16-bit, groups that divide the bars)
+    /// draw exactly what the audio draws.
+    func testPeaksFilesStandInForTheAudio() throws {
+        try writeTrack("track.wav")
+        let peaks = try waves(["peaks", "--audio", "track.wav", "--json", "p.json", "--dat", "p.dat",
+                               "--samples-per-pixel", "240", "--bits", "16"])
+        XCTAssertEqual(peaks.status, 0, peaks.stderr)
+        XCTAssertEqual(try WaveformData.read(path: folder + "/p.json"), try WaveformData.read(path: folder + "/p.dat"))
+        let common = ["render", "--scene", "waveform", "--backend", "cpu", "--size", "300x60", "--time", "4"]
+        XCTAssertEqual(try waves(common + ["--audio", "track.wav", "--out", "a.png"]).status, 0)
+        for file in ["p.json", "p.dat"] {
+            let r = try waves(common + ["--peaks", file, "--out", "p.png"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(try PNG.read(from: folder + "/p.png"), try PNG.read(from: folder + "/a.png"), file)
+        }
+    }
+
+    func testFLACAndMP3AreRead() throws {
+        try writeTrack("track.flac", format: .flac)
+        try writeTrack("track.mp3", format: .mp3)
+        for file in ["track.flac", "track.mp3"] {
+            let r = try waves(["render", "--scene", "waveform", "--audio", file, "--fit", "--backend", "cpu", "--size", "200x50",
+                               "--out", "w.png"])
+            XCTAssertEqual(r.status, 0, "\(file): \(r.stderr)")
+        }
+    }
+
+    /// Every bad input: its status, one line naming what is wrong, nothing written.
+    func testBadInputIsOneLineAndStatusAndWritesNothing() throws {
+        FileManager.default.createFile(atPath: folder + "/notes.txt", contents: Data("not audio at all".utf8))
+        try AudioWriter.write(to: folder + "/empty.wav", format: .wav, sampleRate: 8000, frames: 0) { _, _ in 0 }
+        FileManager.default.createFile(atPath: folder + "/v9.json", contents: Data("{\"version\":9}".utf8))
+        FileManager.default.createFile(atPath: folder + "/short.dat", contents: Data([2, 0, 0]))
+        let before = files()
+        let render = ["render", "--scene", "waveform", "--backend", "cpu", "--out", "w.png"]
+        let cases: [([String], Int32, String)] = [
+            (render + ["--audio", "missing.wav"], 66, "missing.wav"),
+            (render + ["--audio", "notes.txt"], 65, "notes.txt"),
+            (render + ["--audio", "empty.wav"], 65, "empty.wav"),
+            (render + ["--peaks", "v9.json"], 65, "unknown version 9"),
+            (render + ["--peaks", "short.dat"], 65, "short.dat"),
+            (render + ["--peaks", "nowhere.dat"], 66, "nowhere.dat"),
+            (render + ["--bar-width", "0"], 64, "--bar-width"),
+            (render + ["--bar-gap", "-1"], 64, "--bar-gap"),
+            (render + ["--pixels-per-second", "nan"], 64, "--pixels-per-second"),
+            (render + ["--pixels-per-second", "0"], 64, "--pixels-per-second"),
+            (render + ["--playhead", "1.5"], 64, "--playhead"),
+            (render + ["--bar-radius", "-2"], 64, "--bar-radius"),
+            (render + ["--amplitude-scale", "loud"], 64, "--amplitude-scale"),
+            (["render", "--audio", "notes.txt", "--out", "w.png"], 64, "--audio"),
+            (["peaks", "--audio", "notes.txt", "--json", "p.json"], 65, "notes.txt"),
+            (["peaks", "--audio", "missing.wav", "--json", "p.json"], 66, "missing.wav"),
+            (["peaks", "--audio", "empty.wav", "--json", "p.json"], 65, "empty"),
+            (["peaks", "--audio", "notes.txt"], 64, "--json"),
+            (["peaks", "--audio", "notes.txt", "--dat", "p.dat", "--bits", "12"], 64, "--bits"),
+        ]
+        for (arguments, status, mention) in cases {
+            let r = try waves(arguments)
+            XCTAssertEqual(r.status, status, "\(arguments): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(arguments): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(mention), "\(arguments): '\(r.stderr)' does not mention \(mention)")
+            XCTAssertEqual(files(), before, "\(arguments) wrote something")
+        }
+    }
+}
