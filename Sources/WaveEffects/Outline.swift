@@ -103,7 +103,9 @@ public enum PathData {
         return builder.path
     }
 
-    /// Splits on spaces and commas, and before every command letter.
+    /// Splits on spaces and commas, before every command letter, and before
+    /// a sign that starts a new number (SVG's compact "10-5" is 10 and -5;
+    /// the sign of an exponent, as in 1e-5, stays).
     static func tokenize(_ text: String) -> [String] {
         var tokens: [String] = []
         var token = ""
@@ -115,6 +117,9 @@ public enum PathData {
                 // A command letter ends a number ("e", "nan", "inf" hold none).
                 flush()
                 tokens.append(String(ch))
+            } else if (ch == "-" || ch == "+"), let last = token.last, last != "e", last != "E" {
+                flush()
+                token.append(ch)
             } else {
                 token.append(ch)
             }

@@ -8,10 +8,15 @@ public struct GLCapabilities: Equatable, Sendable {
     public var maxTextureSize: Int
     /// GL_MAX_ARRAY_TEXTURE_LAYERS.
     public var maxArrayLayers: Int
+    /// The most coverage (bytes) a scene may cache on the GPU: past it, a
+    /// scene is a limit (`auto` draws it with the CPU) rather than an
+    /// allocation that could take the machine's memory.
+    public var maxCoverageBytes: Int
 
-    public init(maxTextureSize: Int, maxArrayLayers: Int) {
+    public init(maxTextureSize: Int, maxArrayLayers: Int, maxCoverageBytes: Int = 512 << 20) {
         self.maxTextureSize = maxTextureSize
         self.maxArrayLayers = maxArrayLayers
+        self.maxCoverageBytes = maxCoverageBytes
     }
 
     /// The current context's limits.

@@ -13,9 +13,10 @@ enum EmbeddedShaders {
 // offset reads texels exactly; a fractional one filters between two (the
 // published "amplitude phasing", kept visible on purpose).
 //
-// Output is premultiplied. The first batch composites onto the background
-// itself (no blending; every pixel written); later batches blend with
-// ONE, ONE_MINUS_SRC_ALPHA: source-over in premultiplied form.
+// The first batch composites onto the background itself (no blending; every
+// pixel written). A scene of one batch is written non-premultiplied; with
+// more, output is premultiplied and later batches blend with ONE,
+// ONE_MINUS_SRC_ALPHA: source-over in premultiplied form.
 //
 // Each batch's program is this file specialised by defines placed after the
 // version line (on a software driver every branch costs CPU time):
@@ -24,14 +25,19 @@ enum EmbeddedShaders {
 //   FILL1_GRADIENT    fill 1 likewise
 //   HAS_SPLIT         two fills either side of u_split (else fill 0 alone)
 //   OVER_BACKGROUND   the first batch: composite onto u_background
+//   STRAIGHT_OUTPUT   the only batch: write non-premultiplied colour (exact
+//                     at any background alpha; nothing is blended over it)
 
 uniform sampler2DArray u_coverage;
 uniform sampler2D u_rows;     // curves, per scene row: picture, shift (px), row in band, 1 if any
-uniform float u_offset;       // content offset u(t) in pixels (curves: reduced into one period)
+uniform float u_offset;       // curves: the offset u(t) reduced into one period; strips: u's fraction
+uniform int u_offsetWhole;    // strips: u's whole pixels (integers keep long strips exact)
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;        // scene row shown at the area's top
 uniform vec2 u_layerSize;     // width, rows of one coverage layer (a picture, or a strip tile)
 uniform vec4 u_strip;         // strip: first content column, columns, first scene row, tiles
+uniform int u_tileStep;       // strip: columns from one tile to the next (tiles overlap by 3, so
+                              // linear filtering never reads across a seam)
 
 uniform int u_split;          // columns from here on use fill 1
 uniform vec4 u_colorA[2];     // solid colour, or a gradient's start colour; non-premultiplied, 0...1
@@ -54,11 +60,15 @@ float coverageAt(vec2 local, int row) {
 float coverageAt(vec2 local, int row) {
     float bandRow = float(row) - u_strip.z;
     if (bandRow < 0.0 || bandRow >= u_layerSize.y) return 0.0;
-    float x = local.x + u_offset - u_strip.x;           // content x from the strip's first column
-    if (x < -1.0 || x > u_strip.y + 1.0) return 0.0;
-    float tile = clamp(floor(x / u_layerSize.x), 0.0, u_strip.w - 1.0);
-    float s = (x - tile * u_layerSize.x) / u_layerSize.x; // the border (0) fades the ends
-    return texture(u_coverage, vec3(s, (bandRow + 0.5) / u_layerSize.y, tile)).r;
+    // The pixel centre's content column (from the strip's first) and where in it the centre falls.
+    int column = int(floor(local.x)) + u_offsetWhole - int(u_strip.x);
+    float f = 0.5 + u_offset;
+    if (f >= 1.0) { column += 1; f -= 1.0; }
+    if (column < -2 || column > int(u_strip.y) + 1) return 0.0;
+    int tile = clamp(column / u_tileStep, 0, int(u_strip.w) - 1);
+    // Tile k's texel 0 is content column k * step - 1; the border (0) is outside the strip.
+    float x = float(column - tile * u_tileStep + 1) + f;
+    return texture(u_coverage, vec3(x / u_layerSize.x, (bandRow + 0.5) / u_layerSize.y, float(tile))).r;
 }
 #endif
 
@@ -91,7 +101,13 @@ void main() {
     float sa = color.a * coverage;
 #ifdef OVER_BACKGROUND
     float da = u_background.a;
-    fragColor = vec4(color.rgb * sa + u_background.rgb * da * (1.0 - sa), sa + da * (1.0 - sa));
+    float outA = sa + da * (1.0 - sa);
+    vec3 premultiplied = color.rgb * sa + u_background.rgb * da * (1.0 - sa);
+#ifdef STRAIGHT_OUTPUT
+    fragColor = vec4(outA > 0.0 ? premultiplied / outA : vec3(0.0), outA);
+#else
+    fragColor = vec4(premultiplied, outA);
+#endif
 #else
     fragColor = vec4(color.rgb * sa, sa);
 #endif

@@ -20,16 +20,20 @@ final class GLBatch {
 
     private struct Pass {
         let program: ShaderProgram
-        let uniforms: (offset: GLint, viewport: GLint, pageTop: GLint, split: GLint)
+        let uniforms: (offset: GLint, offsetWhole: GLint, viewport: GLint, pageTop: GLint, split: GLint)
         let clip: Clip
     }
 
     /// Row-table texels per texture row (the shader reads the table's width).
     static let tableWidth = 4096
 
-    init(_ batch: ScenePlan.Batch, scene: Scene, isFirst: Bool, splitMethod: SplitMethod = .mask) throws {
+    /// The only batch writes non-premultiplied colour.
+    private let isOnly: Bool
+
+    init(_ batch: ScenePlan.Batch, scene: Scene, isFirst: Bool, isOnly: Bool, splitMethod: SplitMethod = .mask) throws {
         self.batch = batch
         self.isFirst = isFirst
+        self.isOnly = isOnly
         width = scene.width
         if case let .curves(curves) = batch.content { period = curves.period } else { period = 0 }
         var paints: [(Paint, Clip)] = [(batch.paint, .all)]
@@ -60,7 +64,7 @@ final class GLBatch {
     /// A program for `paint`, its per-scene uniforms set.
     private func makePass(paint: Paint, clip: Clip, background: RGBA8) throws -> Pass {
         let program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "layer.frag.glsl",
-                                        defines: Self.defines(content: batch.content, paint: paint, isFirst: isFirst))
+                                        defines: Self.defines(content: batch.content, paint: paint, isFirst: isFirst, isOnly: isOnly))
         glUseProgram(program.id)
         glUniform1i(program.uniform("u_coverage"), 0)
         glUniform1i(program.uniform("u_rows"), 1)
@@ -73,10 +77,12 @@ final class GLBatch {
             glUniform2f(program.uniform("u_layerSize"), GLfloat(strip.tileWidth), GLfloat(max(1, strip.rows.count)))
             glUniform4f(program.uniform("u_strip"), GLfloat(strip.columns.lowerBound), GLfloat(strip.columns.count),
                         GLfloat(strip.rows.lowerBound), GLfloat(strip.tiles))
+            glUniform1i(program.uniform("u_tileStep"), GLint(strip.tileStep))
         }
         glUseProgram(0)
-        return Pass(program: program, uniforms: (program.uniform("u_offset"), program.uniform("u_viewport"),
-                                                 program.uniform("u_pageTop"), program.uniform("u_split")), clip: clip)
+        return Pass(program: program, uniforms: (program.uniform("u_offset"), program.uniform("u_offsetWhole"),
+                                                 program.uniform("u_viewport"), program.uniform("u_pageTop"),
+                                                 program.uniform("u_split")), clip: clip)
     }
 
     deinit {
@@ -124,7 +130,7 @@ final class GLBatch {
     }
 
     /// The fragment shader's specialisation (see Shaders/layer.frag.glsl).
-    static func defines(content: ScenePlan.Content, paint: Paint, isFirst: Bool) -> [String] {
+    static func defines(content: ScenePlan.Content, paint: Paint, isFirst: Bool, isOnly: Bool) -> [String] {
         var defines: [String] = []
         if case .strip = content { defines.append("CONTENT_STRIP") }
         func isGradient(_ f: Fill) -> Bool { if case .linearGradient = f { return true }; return false }
@@ -137,6 +143,7 @@ final class GLBatch {
             defines.append("HAS_SPLIT")
         }
         if isFirst { defines.append("OVER_BACKGROUND") }
+        if isOnly { defines.append("STRAIGHT_OUTPUT") }
         return defines
     }
 
@@ -144,7 +151,10 @@ final class GLBatch {
     /// framebuffer, which shows scene rows from `pageTop` down.
     func draw(time: Double, viewport: Viewport, pageTop: Int) {
         let u = batch.motion.offset(at: time)
-        let offset = GLfloat(period > 0 ? wrapOffset(u, period: period) : u)
+        // Curves: u within one period. Strips: whole pixels as an integer and the fraction apart,
+        // so a long strip late in a track is as exact as its start.
+        let whole = period > 0 ? 0 : Swift.min(Swift.max(u.rounded(.down), -2e9), 2e9)
+        let offset = GLfloat(period > 0 ? wrapOffset(u, period: period) : u - whole)
         var split = width
         if case let .split(s, _, _) = batch.paint { split = s.column(at: time, width: width) }
         if isFirst {
@@ -176,6 +186,7 @@ final class GLBatch {
             }
             glUseProgram(pass.program.id)
             glUniform1f(pass.uniforms.offset, offset)
+            if pass.uniforms.offsetWhole >= 0 { glUniform1i(pass.uniforms.offsetWhole, GLint(whole)) }
             glUniform4f(pass.uniforms.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width),
                         GLfloat(viewport.height))
             glUniform1i(pass.uniforms.pageTop, GLint(pageTop))

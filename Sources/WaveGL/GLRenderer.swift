@@ -47,7 +47,7 @@ public final class GLRenderer: Renderer {
         batches = []
         let plan = try unavailableOnGLError { try ScenePlan(scene: scene, caps: caps) }
         batches = try unavailableOnGLError { try plan.batches.enumerated().map {
-            try GLBatch($1, scene: scene, isFirst: $0 == 0, splitMethod: splitMethod)
+            try GLBatch($1, scene: scene, isFirst: $0 == 0, isOnly: plan.batches.count == 1, splitMethod: splitMethod)
         } }
         pictureCount = plan.batches.reduce(0) { count, batch in
             if case let .curves(c) = batch.content { return count + c.pictures.count }
@@ -68,6 +68,7 @@ public final class GLRenderer: Renderer {
         guard target.width == scene.width, target.height == scene.height else {
             throw RendererError.wrongTarget(.gl, "a \(target.width)x\(target.height) target for a \(scene.width)x\(scene.height) scene")
         }
+        target.storesPremultiplied = batches.count > 1
         glBindVertexArray(emptyVertexArray)
         for page in 0..<target.pageCount {
             let (viewport, pageTop) = target.bindPage(page)

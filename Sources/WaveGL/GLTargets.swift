@@ -2,10 +2,13 @@ import CGL
 import WaveCore
 
 /// Where the GL renderer draws: one or more pages, each an area of a bound
-/// framebuffer showing scene rows from its top. Frames are stored
-/// premultiplied (see Shaders/layer.frag.glsl); reading back un-premultiplies.
+/// framebuffer showing scene rows from its top. A frame of several batches
+/// is stored premultiplied (see Shaders/layer.frag.glsl) and reading it back
+/// un-premultiplies; a frame of one batch is stored as it is.
 public protocol GLDrawTarget: RenderTarget {
     var pageCount: Int { get }
+    /// Set by the renderer with each frame.
+    var storesPremultiplied: Bool { get set }
     /// Binds page `page` for drawing; returns its area and the scene row at its top.
     func bindPage(_ page: Int) -> (viewport: Viewport, pageTop: Int)
 }
@@ -16,6 +19,7 @@ public final class GLFramebufferTarget: GLDrawTarget, Presentable {
     public let width: Int
     public let height: Int
     public let pages: Pages
+    public var storesPremultiplied = false
     private var texture: GLuint = 0
     private var framebuffer: GLuint = 0
 
@@ -83,8 +87,8 @@ public final class GLFramebufferTarget: GLDrawTarget, Presentable {
         if pages.count > 1 {
             glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, 0)
         }
-        try checkGLErrors("reading the frame back")
-        image.unpremultiply()
+        try unavailableOnGLError { try checkGLErrors("reading the frame back") }
+        if storesPremultiplied { image.unpremultiply() }
         return image
     }
 }
@@ -94,6 +98,7 @@ public final class GLFramebufferTarget: GLDrawTarget, Presentable {
 public final class GLFramebufferRegion: GLDrawTarget {
     public var framebuffer: GLuint
     public var viewport: Viewport
+    public var storesPremultiplied = false
 
     public init(framebuffer: GLuint = 0, viewport: Viewport) {
         self.framebuffer = framebuffer
@@ -112,8 +117,8 @@ public final class GLFramebufferRegion: GLDrawTarget {
     public func readback() throws -> RGBAImage {
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
         var image = readFramebuffer(x: viewport.x, y: viewport.y, width: viewport.width, height: viewport.height)
-        try checkGLErrors("reading the area back")
-        image.unpremultiply()
+        try unavailableOnGLError { try checkGLErrors("reading the area back") }
+        if storesPremultiplied { image.unpremultiply() }
         return image
     }
 }

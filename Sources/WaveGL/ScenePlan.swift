@@ -28,7 +28,23 @@ struct ScenePlan {
         var rows: Range<Int>
         var columns: Range<Int>
         var tileWidth: Int
+        /// Columns from one tile to the next: tile k's texel 0 is content
+        /// column k * step - 1, and tiles overlap by 3 columns so a linearly
+        /// filtered sample never needs a texel of the next tile.
+        var tileStep: Int
         var tiles: Int
+
+        /// Tiles of at most `maxWidth` columns for `columns`.
+        init(path: Path, rows: Range<Int>, columns: Range<Int>, maxWidth: Int) {
+            self.path = path
+            self.rows = rows
+            self.columns = columns
+            tileWidth = max(4, min(columns.count + 3, maxWidth))
+            tileStep = tileWidth - 3
+            tiles = max(1, (columns.count + tileStep - 1) / tileStep)
+        }
+
+        var coverageBytes: Int { tileWidth * max(1, rows.count) * tiles }
     }
 
     enum Content {
@@ -71,10 +87,8 @@ struct ScenePlan {
                     batches.append(Batch(content: .curves(batch), paint: layer.paint, motion: layer.motion, layers: [i]))
                 }
             case let .strip(strip):
-                let columns = strip.columns, rows = strip.rows(sceneHeight: scene.height)
-                let tileWidth = max(1, min(columns.count, caps.maxTextureSize))
-                let batch = StripBatch(path: strip.path, rows: rows, columns: columns, tileWidth: tileWidth,
-                                       tiles: max(1, (columns.count + tileWidth - 1) / tileWidth))
+                let batch = StripBatch(path: strip.path, rows: strip.rows(sceneHeight: scene.height), columns: strip.columns,
+                                       maxWidth: caps.maxTextureSize)
                 batches.append(Batch(content: .strip(batch), paint: layer.paint, motion: layer.motion, layers: [i]))
             }
         }
@@ -106,6 +120,16 @@ struct ScenePlan {
     }
 
     private func checkLimits(_ caps: GLCapabilities) throws {
+        let bytes = batches.reduce(0) { total, batch in
+            switch batch.content {
+            case let .curves(c): return total + c.period * c.pictureRows * c.pictures.count
+            case let .strip(s): return total + s.coverageBytes
+            }
+        }
+        guard bytes <= caps.maxCoverageBytes else {
+            throw GLError.limit(what: "\(bytes) bytes of cached coverage (the backend's memory budget)",
+                                needed: bytes, available: caps.maxCoverageBytes)
+        }
         for batch in batches {
             switch batch.content {
             case let .curves(c):
@@ -173,7 +197,7 @@ extension ScenePlan.StripBatch {
         guard !rows.isEmpty else { return bytes }
         let rasterizer = CoverageRasterizer(width: tileWidth, height: height)
         for tile in 0..<tiles {
-            rasterizer.fill(path, dx: -Double(columns.lowerBound + tile * tileWidth), dy: -Double(rows.lowerBound))
+            rasterizer.fill(path, dx: -Double(columns.lowerBound + tile * tileStep - 1), dy: -Double(rows.lowerBound))
             bytes.withUnsafeMutableBufferPointer { buffer in
                 var sink = CoverageBytes(rowZero: buffer.baseAddress! + tile * tileWidth * height, rowStride: tileWidth)
                 rasterizer.resolve(rows: 0..<height, into: &sink)

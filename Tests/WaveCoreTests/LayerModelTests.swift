@@ -1,4 +1,5 @@
 import WaveCore
+import WaveEffects
 import WaveTestSupport
 import XCTest
 
@@ -58,6 +59,42 @@ final class LayerModelTests: XCTestCase {
         let area = 2.0 / 3.0 * 16 * 8
         XCTAssertLessThanOrEqual(covered, area + 0.05)
         XCTAssertGreaterThanOrEqual(covered, area - 0.05 * 24)
+    }
+
+    /// An edge whose ends lie millions of pixels away keeps its slope where
+    /// it crosses the image, however far the motion moves it: the line from
+    /// (-4e6, 0) to (4e6, 1000), moved by -u, meets x = 0 at row (4e6 + u) / 8000.
+    func testFarAwayVerticesDoNotBendTheVisibleEdge() throws {
+        var b = PathBuilder()
+        try b.move(to: -4e6, 0)
+        try b.line(to: 4e6, 1000)
+        try b.line(to: -4e6, 1000)
+        b.close()
+        for (u, row) in [(0.0, 500), (-2e6, 250), (1e6, 625)] {
+            let scene = Scene(width: 4, height: 1000, background: RGBA8(0, 0, 0),
+                              layers: [Layer(content: .strip(Strip(path: b.path)), paint: .solid(RGBA8(255, 255, 255)),
+                                             motion: Motion(.travel(start: u, pixelsPerSecond: 0)))])
+            let image = try render(scene)
+            XCTAssertEqual((0..<1000).first { image[0, $0].r > 127 }, row, "u = \(u)")
+        }
+        XCTAssertEqual(wrapOffset(9_885_107_209_580_382, period: 17), 9_885_107_209_580_382.truncatingRemainder(dividingBy: 17))
+        XCTAssertTrue((0..<17).contains(wrapOffset(-9_885_107_209_580_382, period: 17)))
+    }
+
+    /// As in SVG, drawing on after Z starts from the closed sub-path's start.
+    func testALineAfterCloseStartsAtTheClosedSubpathsStart() throws {
+        var b = PathBuilder()
+        try b.move(to: 0, 0); try b.line(to: 10, 0); try b.line(to: 10, 10); b.close()
+        try b.line(to: 20, 10); try b.line(to: 20, 0); b.close()
+        XCTAssertEqual(b.path.subpaths.count, 2)
+        XCTAssertEqual(b.path.elements[3], .move(Point(0, 0)))
+    }
+
+    func testPathDataReadsSVGsCompactForms() throws {
+        let path = try PathData.parse("M0,0 L10-5l-2.5e1+1e-1ZH3V-4q1 1 2 2z")
+        XCTAssertEqual(path.elements, [.move(Point(0, 0)), .line(Point(10, -5)), .line(Point(-15, -4.9)),
+                                       .move(Point(0, 0)), .line(Point(3, 0)), .line(Point(3, -4)),
+                                       .quad(control: Point(4, -3), end: Point(5, -2))])
     }
 
     // MARK: Motion

@@ -153,21 +153,47 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         long.path = try path("M 0 0 L 1000 0 L 1000 10 L 0 10 Z")
         let tiled = try ScenePlan(scene: try long.scene(), caps: GLCapabilities(maxTextureSize: 256, maxArrayLayers: 8))
         guard case let .strip(strip) = tiled.batches[0].content else { return XCTFail("not a strip") }
-        XCTAssertEqual(strip.tiles, 4)
         XCTAssertEqual(strip.tileWidth, 256)
+        XCTAssertEqual(strip.tiles, 4, "1000 columns in tiles advancing 253")
+        // Coverage past the memory budget is a limit, not an allocation.
+        let budget = GLCapabilities(maxTextureSize: 16384, maxArrayLayers: 2048, maxCoverageBytes: 1000)
+        XCTAssertThrowsError(try ScenePlan(scene: try long.scene(), caps: budget)) { error in
+            XCTAssertTrue("\(error)".contains("memory budget"), "\(error)")
+        }
     }
 
-    /// A strip in tiles draws what one texture would.
-    func testATiledStripMatchesTheCPU() throws {
-        var long = try outline(width: 300, height: 40, speed: 50)
-        long.path = try path("M 0 30 Q 600 -20 1200 30 Z M 100 5 L 900 5 L 900 8 L 100 8 Z")
+    /// A strip longer than a texture (40,000 columns here) is drawn from
+    /// overlapping tiles: at whole-pixel offsets it is the CPU frame, and at
+    /// fractional ones no seam shows (a flat bar stays flat across tiles).
+    func testAStripInSeveralTilesHasNoSeams() throws {
+        var long = try outline(width: 800, height: 40, speed: 1)
+        long.path = try path("M 0 10 L 40000 10 L 40000 30 L 0 30 Z M 16000 2 Q 16400 -6 16800 8 Z")
+        long.color = RGBA8(255, 255, 255)
         let scene = try long.scene()
-        let plan = try ScenePlan(scene: scene, caps: try glRenderer().caps)
+        let gl = try glRenderer()
+        let plan = try ScenePlan(scene: scene, caps: gl.caps)
         guard case let .strip(strip) = plan.batches[0].content else { return XCTFail("not a strip") }
-        XCTAssertEqual(strip.tiles, 1, "this driver fits the strip in one tile; the planner test covers tiling")
-        let times = [0.0, 4, 12]
-        assertImagesMatch(try Frames.render(try glRenderer(), scene, at: times)[2],
-                          try Frames.render(CPURenderer(), scene, at: times)[2], mean: 0.02, max: 1, name: "dm-long-strip")
+        XCTAssertGreaterThan(strip.tiles, 1, "the strip should need several tiles on this driver")
+        let seam = Double(strip.tileStep) // content column where tile 1 begins its own columns
+        let whole = [seam - 400, seam - 799, 2 * seam - 10]
+        let glFrames = try Frames.render(gl, scene, at: whole), cpuFrames = try Frames.render(CPURenderer(), scene, at: whole)
+        for i in whole.indices {
+            assertImagesMatch(glFrames[i], cpuFrames[i], mean: 0.02, max: 1, name: "dm-tiles-\(i)")
+        }
+        for t in [seam - 400.5, seam - 400.25, 2 * seam - 10.75] {
+            let frame = try Frames.render(gl, scene, at: [t])[0]
+            for x in 0..<800 { XCTAssertEqual(frame[x, 20], RGBA8(255, 255, 255), "column \(x) at t = \(t)") }
+        }
+    }
+
+    /// One batch is written as it is: exact at any background alpha.
+    func testASingleBatchOverAnAlmostTransparentBackgroundIsTheCPUFrame() throws {
+        var sine = SineCells(width: 64, height: 32)
+        sine.background = RGBA8(0x10, 0x18, 0x2A, 4)
+        sine.wave.color = RGBA8(0x3A, 0x9B, 0xFF, 0x80)
+        let scene = try sine.scene()
+        assertImagesMatch(try Frames.render(try glRenderer(), scene, at: [0])[0], try Frames.render(CPURenderer(), scene, at: [0])[0],
+                          mean: 0.02, max: 1, name: "dm-translucent-single-batch")
     }
 
     // MARK: No allocation per frame

@@ -152,9 +152,7 @@ final class WaveformTests: XCTestCase {
             return covered / Double(samples)
         }
         let cpu = try frames(w, [3.3])[0]
-        // Corners of 3 px are flattened into chords within 0.05 px of the curve; where two chords
-        // cross one pixel their lost area adds up to about 0.045 of it (11/255): the max allows 12.
-        assertImagesMatch(cpu, expected, mean: 0.5, max: 12, name: "waveform-rounded")
+        assertImagesMatch(cpu, expected, mean: 0.5, max: 8, name: "waveform-rounded")
         assertImagesMatch(try frames(w, [3.3], gl: .mask)[0], cpu, mean: 0.05, max: 1, name: "waveform-rounded-gl")
     }
 

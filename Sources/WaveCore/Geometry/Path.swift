@@ -80,11 +80,15 @@ public struct PathError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Builds a `Path`, checking every coordinate. A line or curve with no
-/// current sub-path starts one at its first point.
+/// Builds a `Path`, checking every coordinate. As in SVG, a line or curve
+/// after `close()` starts a new sub-path at the closed one's start (the
+/// current point), and one with no point yet starts at the origin.
 public struct PathBuilder {
     private var built = Path()
     private var started = false
+    /// Where the pen is: the last point, or after `close()` the sub-path's start.
+    private var current = Point(0, 0)
+    private var subpathStart = Point(0, 0)
 
     public init() {}
 
@@ -92,22 +96,30 @@ public struct PathBuilder {
         let p = try checked(x, y)
         built.append(.move(p), points: [p])
         started = true
+        current = p
+        subpathStart = p
     }
 
     public mutating func line(to x: Double, _ y: Double) throws {
         let p = try checked(x, y)
-        if !started { return try move(to: x, y) }
+        if !started { try move(to: current.x, current.y) }
         built.append(.line(p), points: [p])
+        current = p
     }
 
     public mutating func quad(control cx: Double, _ cy: Double, to x: Double, _ y: Double) throws {
         let c = try checked(cx, cy), p = try checked(x, y)
-        if !started { try move(to: cx, cy) }
+        if !started { try move(to: current.x, current.y) }
         built.append(.quad(control: c, end: p), points: [c, p])
+        current = p
     }
 
-    /// Ends the current sub-path (it is closed back to its start when filled).
-    public mutating func close() { started = false }
+    /// Ends the current sub-path (it is closed back to its start when
+    /// filled); the pen goes back to that start.
+    public mutating func close() {
+        started = false
+        current = subpathStart
+    }
 
     public mutating func rectangle(x: Double, y: Double, width: Double, height: Double) throws {
         try move(to: x, y)

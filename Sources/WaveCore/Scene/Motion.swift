@@ -58,10 +58,11 @@ public struct Motion: Equatable, Hashable, Sendable {
     }
 }
 
-/// `u` reduced into [0, period).
+/// `u` reduced into [0, period): the remainder is exact for every finite u.
 @inline(__always)
 public func wrapOffset(_ u: Double, period: Int) -> Double {
     let w = Double(period)
-    let wrapped = u - w * (u / w).rounded(.down)
-    return wrapped >= w || !wrapped.isFinite ? 0 : wrapped
+    var wrapped = u.truncatingRemainder(dividingBy: w)
+    if wrapped < 0 { wrapped += w }
+    return wrapped >= w || !wrapped.isFinite || wrapped < 0 ? 0 : wrapped
 }
