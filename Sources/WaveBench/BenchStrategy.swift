@@ -124,7 +124,7 @@ public final class BenchStrategy {
         if backend == .cpu {
             // Rows in GL's order where they are uploaded: the upload is a straight copy.
             if target?.width != scene.width || target?.height != scene.height {
-                target = Pixmap(width: scene.width, height: scene.height, storesRowsBottomUp: uploader != nil)
+                target = Pixmap(width: scene.width, height: scene.height, rowStride: uploader != nil ? -scene.width : scene.width)
             }
             try uploader?.prepare(width: scene.width, height: scene.height)
         } else {

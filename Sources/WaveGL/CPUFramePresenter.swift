@@ -11,8 +11,8 @@ import WaveCore
 /// BGRA upload converts, 4.6 ms), and a framebuffer blit that does not flip
 /// is a copy too (0.55 ms GPU), while a flipping blit goes through a shader
 /// (5.4 ms). So callers that show frames keep the pixmap's rows bottom to
-/// top, as GL does, and the blit never flips; a top-down pixmap still shows
-/// upright, through the flipping blit.
+/// top (a negative row stride), as GL does, and the blit never flips; a
+/// top-down pixmap still shows upright, through the flipping blit.
 public final class CPUFramePresenter: FrameUploader, Presentable {
     public private(set) var width = 0
     public private(set) var height = 0
@@ -20,18 +20,19 @@ public final class CPUFramePresenter: FrameUploader, Presentable {
     private let caps: GLCapabilities
     private var pages: Pages?
     private var texture: GLuint = 0
-    private var readFramebuffer: GLuint = 0
+    /// Reads the texture's pages in the blit.
+    private var sourceFramebuffer: GLuint = 0
 
-    /// Needs a current GL context.
-    public init() {
-        caps = GLCapabilities.query()
+    /// Needs the context's limits, and the context current.
+    public init(caps: GLCapabilities) {
+        self.caps = caps
         glGenTextures(1, &texture)
-        glGenFramebuffers(1, &readFramebuffer)
+        glGenFramebuffers(1, &sourceFramebuffer)
     }
 
     deinit {
         glDeleteTextures(1, &texture)
-        glDeleteFramebuffers(1, &readFramebuffer)
+        glDeleteFramebuffers(1, &sourceFramebuffer)
     }
 
     public var bytesPerUpload: Int { width * height * 4 }
@@ -51,16 +52,20 @@ public final class CPUFramePresenter: FrameUploader, Presentable {
         self.pages = pages
     }
 
-    /// Uploads the whole pixmap in memory order: texture row 0 is the first row in memory.
+    /// Uploads the whole pixmap in memory order (texture row 0 is the row at
+    /// the lowest address), with its row stride as the unpack row length.
     public func upload(_ pixmap: Pixmap) {
         guard let pages, pixmap.width == width, pixmap.height == height, let base = pixmap.memory.baseAddress else { return }
-        bottomUp = pixmap.storesRowsBottomUp
+        bottomUp = pixmap.isBottomUp
+        let stride = abs(pixmap.rowStride)
         glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), texture)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), GLint(stride == width ? 0 : stride))
         for page in 0..<pages.count {
             glTexSubImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, 0, 0, GLint(page), GLsizei(width), GLsizei(pages.frameRows(of: page)), 1,
-                            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), base + page * pages.rows * width)
+                            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), base + page * pages.rows * stride)
         }
+        glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 0)
     }
 
     /// Blits the scene's top rows, upright, to the top left of `viewport`
@@ -71,7 +76,7 @@ public final class CPUFramePresenter: FrameUploader, Presentable {
         let top = viewport.y + viewport.height
         // Memory rows holding scene rows [0, shown).
         let memory = bottomUp ? (height - shown)..<height : 0..<shown
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), readFramebuffer)
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), sourceFramebuffer)
         for page in 0..<pages.count {
             let pageRows = (page * pages.rows)..<(page * pages.rows + pages.frameRows(of: page))
             let rows = memory.clamped(to: pageRows)

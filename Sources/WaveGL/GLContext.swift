@@ -6,6 +6,8 @@ import Foundation
 /// An OpenGL 3.3 core context that can be made current on this thread.
 public protocol GLContext: AnyObject {
     func makeCurrent() throws
+    /// The driver's limits, read once (the first time they are asked for, with the context current).
+    var capabilities: GLCapabilities { get }
     /// How the context was made, for messages ("EGL device", "EGL surfaceless (Mesa)", "GLFW window").
     var platform: String { get }
 }
@@ -28,6 +30,7 @@ public final class HeadlessGLContext: GLContext {
     public let platform: String
     private let display: EGLDisplay
     private let context: EGLContext
+    public private(set) lazy var capabilities = GLCapabilities.query()
 
     public init() throws {
         // Mesa prints loader chatter for every device it probes; our errors say what matters.
@@ -134,6 +137,7 @@ public enum GLContextError: Error, CustomStringConvertible {
 public final class WindowGLContext: GLContext {
     public let platform = "GLFW window"
     public let window: OpaquePointer
+    public private(set) lazy var capabilities = GLCapabilities.query()
 
     nonisolated(unsafe) private static var lastError: (code: Int32, message: String)?
 

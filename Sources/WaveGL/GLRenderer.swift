@@ -25,7 +25,7 @@ public final class GLRenderer: Renderer {
     public init(context: GLContext? = nil) throws {
         self.context = try context ?? HeadlessGLContext()
         try self.context.makeCurrent()
-        caps = GLCapabilities.query()
+        caps = self.context.capabilities
         // The quad comes from gl_VertexID; core profile still wants a vertex array bound.
         glGenVertexArrays(1, &emptyVertexArray)
         try checkGLErrors("creating the GL renderer")
@@ -95,12 +95,15 @@ public final class GLRenderer: Renderer {
     public func finish() { glFinish() }
 }
 
-/// Errors are typed at the boundary: a driver limit or failure reaches
-/// callers as `RendererError.unavailable` with the driver's words.
-func unavailableOnGLError<T>(_ body: () throws -> T) throws -> T {
+/// Errors are typed at the boundary: a driver limit or failure, or no
+/// context or window, reaches callers outside the GL modules as
+/// `RendererError.unavailable` with the driver's words.
+public func unavailableOnGLError<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as GLError {
+        throw RendererError.unavailable(.gl, reason: "\(error)")
+    } catch let error as GLContextError {
         throw RendererError.unavailable(.gl, reason: "\(error)")
     }
 }
@@ -147,14 +150,10 @@ public enum BackendChooser {
     /// headless one): what the benchmark makes once per strategy.
     public static func renderer(_ backend: Backend, context: GLContext? = nil, splitMethod: SplitMethod = .mask) throws -> Renderer {
         guard backend == .gl else { return CPURenderer() }
-        do {
+        return try unavailableOnGLError {
             let gl = try GLRenderer(context: context)
             gl.splitMethod = splitMethod
             return gl
-        } catch let error as GLError {
-            throw RendererError.unavailable(.gl, reason: "\(error)")
-        } catch let error as GLContextError {
-            throw RendererError.unavailable(.gl, reason: "\(error)")
         }
     }
 

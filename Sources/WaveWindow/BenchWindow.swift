@@ -10,9 +10,11 @@ import WaveGL
 public final class BenchWindow {
     public let context: WindowGLContext
 
-    /// Throws `GLContextError.noWindow` where no window can be opened.
+    /// Throws `RendererError.unavailable` where no window can be opened.
     public init(width: Int, height: Int) throws {
-        context = try WindowGLContext(title: "waves bench", width: min(width, 1920), height: min(height, 1080))
+        context = try unavailableOnGLError {
+            try WindowGLContext(title: "waves bench", width: min(width, 1920), height: min(height, 1080))
+        }
         context.setSwapInterval(0)
     }
 

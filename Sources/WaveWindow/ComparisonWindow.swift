@@ -46,13 +46,18 @@ public final class ComparisonWindow {
     /// Keys pressed since the last frame (GLFW's C callback cannot capture).
     nonisolated(unsafe) private static var pressed: [Int32] = []
 
-    /// Throws `GLContextError.noWindow` where no window can be opened.
+    /// Throws `RendererError.unavailable` where no window can be opened.
     public init(options: Options) throws {
         self.options = options
-        context = try WindowGLContext(title: "Waves", width: options.request.width, height: options.request.height)
+        let context = try unavailableOnGLError {
+            try WindowGLContext(title: "Waves", width: options.request.width, height: options.request.height)
+        }
+        self.context = context
         let now = Clocks.wall()
-        view = try ComparisonView(request: options.request, countLabel: options.countLabel, makeScene: options.makeScene,
-                                  layout: options.layout, context: context, wallNow: now)
+        view = try unavailableOnGLError {
+            try ComparisonView(request: options.request, countLabel: options.countLabel, makeScene: options.makeScene,
+                               layout: options.layout, context: context, wallNow: now)
+        }
         clock = AnimationClock(startingAt: options.startTime, wallNow: now, paused: options.paused)
         view.setPaused(options.paused)
         Self.pressed.reserveCapacity(16)
@@ -66,6 +71,10 @@ public final class ComparisonWindow {
     public var renderer: String { context.renderer }
 
     public func run() throws -> Outcome {
+        try unavailableOnGLError { try runLoop() }
+    }
+
+    private func runLoop() throws -> Outcome {
         let started = Clocks.wall()
         var lastTitle = started
         var screenshot: RGBAImage?
@@ -123,10 +132,13 @@ public enum HeadlessComparison {
         public let frames: Int
     }
 
+    /// Throws `RendererError.unavailable` where no headless context can be made.
     public static func render(options: ComparisonWindow.Options, frames: Int = 120) throws -> Outcome {
-        let context = try HeadlessGLContext()
-        // The context must outlive every GL object made below.
-        return try withExtendedLifetime(context) { try render(options: options, frames: frames, on: context) }
+        try unavailableOnGLError {
+            let context = try HeadlessGLContext()
+            // The context must outlive every GL object made below.
+            return try withExtendedLifetime(context) { try render(options: options, frames: frames, on: context) }
+        }
     }
 
     private static func render(options: ComparisonWindow.Options, frames: Int, on context: HeadlessGLContext) throws -> Outcome {

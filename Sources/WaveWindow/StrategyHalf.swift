@@ -25,7 +25,7 @@ final class StrategyHalf {
         switch backend {
         case .cpu:
             renderer = try BackendChooser.make(.cpu, for: scene).renderer
-            presenter = CPUFramePresenter()
+            presenter = CPUFramePresenter(caps: context.capabilities)
             region = nil
         case .gl:
             renderer = try BackendChooser.makeGL(for: scene, context: context)
@@ -42,7 +42,7 @@ final class StrategyHalf {
         try renderer.prepare(scene: scene)
         if let presenter {
             if pixmap?.width != scene.width || pixmap?.height != scene.height {
-                pixmap = Pixmap(width: scene.width, height: scene.height, storesRowsBottomUp: true)
+                pixmap = Pixmap(width: scene.width, height: scene.height, rowStride: -scene.width)
             }
             try presenter.prepare(width: scene.width, height: scene.height)
         }

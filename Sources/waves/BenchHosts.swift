@@ -10,14 +10,14 @@ enum BenchHosts {
     /// A headless EGL context where one can be made; the CPU alone otherwise.
     static func headless() -> BenchHost {
         do {
-            return on(try HeadlessGLContext(), window: nil)
+            return on(try unavailableOnGLError { try HeadlessGLContext() }, window: nil)
         } catch {
             return .cpuOnly(reason: "\(error)")
         }
     }
 
     /// A window of at most 1920x1080 showing every frame; throws
-    /// `GLContextError.noWindow` where none can be opened.
+    /// `RendererError.unavailable` where none can be opened.
     static func windowed(width: Int, height: Int) throws -> BenchHost {
         let window = try BenchWindow(width: width, height: height)
         return on(window.context, window: window)
@@ -31,10 +31,10 @@ enum BenchHosts {
                 try context.makeCurrent()
                 return try BackendChooser.renderer(backend, context: context)
             },
-            makeUploader: { CPUFramePresenter() },
+            makeUploader: { CPUFramePresenter(caps: context.capabilities) },
             makeTimer: { GPUTimer() })
         host.finishGPU = { context.finish() }
-        host.checkErrors = { try checkGLErrors($0) }
+        host.checkErrors = { step in try unavailableOnGLError { try checkGLErrors(step) } }
         if let window {
             host.show = { window.show($0) }
             host.vsyncInterval = { window.enableVsyncIfPaced() }

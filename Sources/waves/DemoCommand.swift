@@ -69,7 +69,8 @@ struct DemoCommand: ParsableCommand {
                     print("screenshot: \(picture)")
                 }
                 return
-            } catch let error as GLContextError {
+            } catch let error as RendererError {
+                guard case .unavailable = error else { throw error }
                 printError("waves: \(error); rendering the comparison headless instead")
             }
         }
@@ -83,7 +84,8 @@ struct DemoCommand: ParsableCommand {
             try PNG.write(outcome.image, to: path)
             print("wrote \(path): the comparison at t = \(options.startTime) s, headless on \(outcome.renderer)")
             print("measured over \(outcome.frames) frames: \(outcome.summary)")
-        } catch let error as GLContextError {
+        } catch let error as RendererError {
+            guard case .unavailable = error else { throw error }
             // No GL at all: the CPU strategy alone still makes the picture.
             printError("waves: \(error); drawing the CPU strategy alone")
             var request = options.request

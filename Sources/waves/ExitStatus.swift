@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import WaveAudio
 import WaveCore
-import WaveGL
 import WaveImageIO
 
 /// The one mapping from errors to what a person sees and the exit status.
@@ -30,8 +29,6 @@ enum ExitStatus {
         case let renderer as RendererError:
             if case .unavailable = renderer { return unavailable }
             return 70
-        // The driver cannot do it here (a limit, no context): unavailable.
-        case is GLError, is GLContextError: return unavailable
         case let code as ExitCode: return code.rawValue
         default:
             let code = Waves.exitCode(for: error).rawValue
@@ -41,8 +38,7 @@ enum ExitStatus {
 
     static func message(of error: Error) -> String {
         switch error {
-        case is SceneError, is UsageError, is FileError, is RendererError, is GLError, is GLContextError,
-             is InputError, is LayerError, is PathError, is AudioError:
+        case is SceneError, is UsageError, is FileError, is RendererError, is InputError, is LayerError, is PathError, is AudioError:
             return "\(error)"
         default:
             // ArgumentParser's own message, kept to its first line.

@@ -13,7 +13,7 @@ final class BenchReportTests: XCTestCase {
         let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
         var host = BenchHost(deviceName: context.renderer, unavailableReason: nil,
                              makeRenderer: { $0 == .cpu ? CPURenderer() as Renderer : try GLRenderer(context: context) },
-                             makeUploader: { CPUFramePresenter() }, makeTimer: { GPUTimer() })
+                             makeUploader: { CPUFramePresenter(caps: context.capabilities) }, makeTimer: { GPUTimer() })
         host.finishGPU = { context.finish() }
         host.checkErrors = { try checkGLErrors($0) }
         return host

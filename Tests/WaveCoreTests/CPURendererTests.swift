@@ -163,9 +163,17 @@ final class RowOrderTests: XCTestCase {
         cells.cellCount = 3
         let renderer = CPURenderer()
         try renderer.prepare(scene: try cells.scene())
-        let topDown = Pixmap(width: 50, height: 31), bottomUp = Pixmap(width: 50, height: 31, storesRowsBottomUp: true)
-        for target in [topDown, bottomUp] { try renderer.draw(time: 0.37, into: target) }
-        let image = try topDown.readback()
+        let topDown = Pixmap(width: 50, height: 31), bottomUp = Pixmap(width: 50, height: 31, rowStride: -50)
+        // The caller's own memory, rows padded to 64 words, with a marker in the padding.
+        var lent = [UInt32](repeating: 0xDEAD_BEEF, count: 64 * 31)
+        let image = try lent.withUnsafeMutableBufferPointer { buffer -> RGBAImage in
+            let padded = Pixmap(wrapping: buffer.baseAddress!, width: 50, height: 31, rowStride: 64)
+            for target in [topDown, bottomUp, padded] { try renderer.draw(time: 0.37, into: target) }
+            let image = try topDown.readback()
+            XCTAssertEqual(try padded.readback(), image)
+            return image
+        }
+        XCTAssertEqual(lent[50], 0xDEAD_BEEF, "the padding was written")
         XCTAssertEqual(try bottomUp.readback(), image)
         // In memory, the bottom-up frame's first row is the image's last.
         let lastRow = Array(image.pixels[(30 * 50 * 4)..<(31 * 50 * 4)])

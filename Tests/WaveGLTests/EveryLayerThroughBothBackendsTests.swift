@@ -276,9 +276,9 @@ final class PresentTests: XCTestCase {
             try cpu.prepare(scene: scene)
             let expected = try Frames.render(cpu, scene, at: [19.0 / 64])[0].cropped(rows: 0..<100)
             for bottomUp in [true, false] {
-                let pixmap = Pixmap(width: 64, height: 300, storesRowsBottomUp: bottomUp)
+                let pixmap = Pixmap(width: 64, height: 300, rowStride: bottomUp ? -64 : 64)
                 try cpu.draw(time: 19.0 / 64, into: pixmap)
-                let presenter = CPUFramePresenter()
+                let presenter = CPUFramePresenter(caps: context.capabilities)
                 try presenter.prepare(width: 64, height: 300)
                 presenter.upload(pixmap)
                 assertImagesMatch(shown(presenter), expected, mean: 0, max: 0, name: "present-cpu-bottom-up-\(bottomUp)")

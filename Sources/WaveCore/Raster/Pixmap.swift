@@ -1,6 +1,7 @@
 /// The CPU strategy's drawing surface: RGBA8 pixels that the caller owns,
-/// with any row order in memory (bottom-up rows are what OpenGL uploads and
-/// blits without flipping; that choice belongs to the caller).
+/// with any row stride (padded rows, or a negative stride for rows stored
+/// bottom to top, the order OpenGL uploads and blits without flipping: that
+/// choice belongs to the caller, not the renderer).
 
 /// Where row r of an image lies: `rowZero + r * rowStride` (words; a negative
 /// stride stores the rows bottom to top). Plain values: passing it allocates nothing.
@@ -14,41 +15,68 @@ public struct PixmapView {
     public func row(_ r: Int) -> UnsafeMutablePointer<UInt32> { rowZero + r * rowStride }
 }
 
-/// Owns `width * height` packed RGBA words (R in the lowest byte) and is a
-/// render target of the CPU renderer.
+/// Packed RGBA words (R in the lowest byte), `width` a row, rows `rowStride`
+/// words apart; a render target of the CPU renderer. It owns its memory, or
+/// draws into memory the caller lends it.
 public final class Pixmap: RenderTarget {
     public let width: Int
     public let height: Int
-    /// Rows bottom to top in memory (OpenGL's order).
-    public let storesRowsBottomUp: Bool
-    private let storage: UnsafeMutableBufferPointer<UInt32>
+    /// Words from row r to row r + 1 (top to bottom): at least `width` in
+    /// magnitude; negative when rows are stored bottom to top.
+    public let rowStride: Int
+    /// The lowest address and the words from there to the end of the last row in memory.
+    public let memory: UnsafeMutableBufferPointer<UInt32>
+    private let owned: Bool
 
-    public init(width: Int, height: Int, storesRowsBottomUp: Bool = false) {
-        precondition(width > 0 && height > 0)
+    /// Its own memory: `rowStride` words a row (default `width`; `-width` for bottom-up rows).
+    public init(width: Int, height: Int, rowStride: Int? = nil) {
+        let stride = rowStride ?? width
+        precondition(width > 0 && height > 0 && abs(stride) >= width)
         self.width = width
         self.height = height
-        self.storesRowsBottomUp = storesRowsBottomUp
-        storage = .allocate(capacity: width * height)
-        storage.initialize(repeating: 0)
+        self.rowStride = stride
+        memory = .allocate(capacity: abs(stride) * (height - 1) + width)
+        memory.initialize(repeating: 0)
+        owned = true
     }
 
-    deinit { storage.deallocate() }
+    /// The caller's memory: row 0 (the top row) starts at `rowZero`, row r
+    /// at `rowZero + r * rowStride`; it must outlive the pixmap.
+    public init(wrapping rowZero: UnsafeMutablePointer<UInt32>, width: Int, height: Int, rowStride: Int) {
+        precondition(width > 0 && height > 0 && abs(rowStride) >= width)
+        self.width = width
+        self.height = height
+        self.rowStride = rowStride
+        let lowest = rowStride >= 0 ? rowZero : rowZero + (height - 1) * rowStride
+        memory = UnsafeMutableBufferPointer(start: lowest, count: abs(rowStride) * (height - 1) + width)
+        owned = false
+    }
+
+    deinit { if owned { memory.deallocate() } }
+
+    /// Rows stored bottom to top.
+    public var isBottomUp: Bool { rowStride < 0 }
 
     public var view: PixmapView {
-        storesRowsBottomUp
-            ? PixmapView(rowZero: storage.baseAddress! + (height - 1) * width, width: width, height: height, rowStride: -width)
-            : PixmapView(rowZero: storage.baseAddress!, width: width, height: height, rowStride: width)
+        let rowZero = rowStride >= 0 ? memory.baseAddress! : memory.baseAddress! + (height - 1) * -rowStride
+        return PixmapView(rowZero: rowZero, width: width, height: height, rowStride: rowStride)
     }
 
-    /// The words in memory order (for uploading without a copy).
-    public var memory: UnsafeMutableBufferPointer<UInt32> { storage }
-
     /// Every pixel set to `color`.
-    public func fill(_ color: RGBA8) { storage.update(repeating: color.packed) }
+    public func fill(_ color: RGBA8) {
+        if abs(rowStride) == width { return memory.update(repeating: color.packed) }
+        let v = view
+        for r in 0..<height { v.row(r).update(repeating: color.packed, count: width) }
+    }
 
     public func readback() throws -> RGBAImage {
-        var image = RGBAImage(width: width, height: height, pixels: Array(UnsafeRawBufferPointer(storage)))
-        if storesRowsBottomUp { image.flipRows() }
-        return image
+        let v = view
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        pixels.withUnsafeMutableBytes { out in
+            for r in 0..<height {
+                out.baseAddress!.advanced(by: r * width * 4).copyMemory(from: v.row(r), byteCount: width * 4)
+            }
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
     }
 }
