@@ -148,8 +148,10 @@ struct SVGWriter {
             + "stroke-width=\"\(n(width))\"\(dashed ? " stroke-dasharray=\"7 5\"" : "")/>")
     }
 
-    mutating func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, stroke: String) {
-        body.append("<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"none\" stroke=\"\(stroke)\"/>")
+    mutating func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, stroke: String, fill: String = "none",
+                       opacity: Double = 1) {
+        body.append("<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"\(fill)\" "
+            + "fill-opacity=\"\(n(opacity))\" stroke=\"\(stroke)\"/>")
     }
 
     mutating func polyline(_ points: [(Double, Double)], color: String, dashed: Bool) {

@@ -36,6 +36,8 @@ public struct BenchReport: Codable, Equatable {
     public var renderer: String
     public var machine: Machine
     public var results: [BenchResult]
+    /// `--preset waveform`'s figures (absent otherwise).
+    public var waveform: WaveformReport?
 
     public init(renderer: String, machine: Machine = .current, results: [BenchResult]) {
         self.renderer = renderer
@@ -44,7 +46,7 @@ public struct BenchReport: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, renderer, machine, results
+        case version, renderer, machine, results, waveform
     }
 
     /// Pretty-printed, keys sorted (the encoder keeps no other order stable).

@@ -132,7 +132,7 @@ public final class BenchRunner {
     // MARK: Shared pieces
 
     /// A meter for `strategy`, showing each frame in the window of a windowed run.
-    private func makeMeter(_ strategy: BenchStrategy, timer: GPUTiming?, capacity: Int) -> FrameMeter {
+    func makeMeter(_ strategy: BenchStrategy, timer: GPUTiming?, capacity: Int) -> FrameMeter {
         let meter = FrameMeter(strategy: strategy, timer: timer, capacity: capacity)
         if let show = host.show, let frame = strategy.presentable { meter.present = { show(frame) } }
         return meter
@@ -140,7 +140,7 @@ public final class BenchRunner {
 
     /// Waits for the last timer results, checks the GPU stayed error-free
     /// through `step`, and returns the meter's figures.
-    private func finish(_ meter: FrameMeter, step: String, ifEmpty: String) throws -> FrameMeter.Summary {
+    func finish(_ meter: FrameMeter, step: String, ifEmpty: String) throws -> FrameMeter.Summary {
         meter.drainGPU()
         try host.checkErrors(step)
         guard let summary = meter.summary() else { throw BenchError.invalid(ifEmpty) }
@@ -149,7 +149,7 @@ public final class BenchRunner {
 
     /// The asked-for backends that can run here; GL without a context is a
     /// notice when the CPU rows can still run, and an error when not.
-    private func usableBackends() throws -> [Backend] {
+    func usableBackends() throws -> [Backend] {
         var backends = config.backends
         if host.deviceName == nil {
             let reason = host.unavailableReason ?? "no GL context was given"
@@ -164,7 +164,7 @@ public final class BenchRunner {
         return backends
     }
 
-    private func makeTimer() throws -> GPUTiming? {
+    func makeTimer() throws -> GPUTiming? {
         let timer = try host.makeTimer()
         try host.checkErrors("creating GL_TIME_ELAPSED queries")
         return timer

@@ -35,7 +35,7 @@ enum PacedRun {
         var processCPUSeconds = 0.0
     }
 
-    static func run(meter: FrameMeter, seconds: Double, framesPerSecond: Double,
+    static func run(meter: FrameMeter, seconds: Double, framesPerSecond: Double, timeOrigin: Double = 0,
                     onTick: (Int) -> Void) throws -> Outcome {
         let interval = 1 / framesPerSecond
         // Start on the next whole interval after a short settle.
@@ -48,7 +48,7 @@ enum PacedRun {
         while start + Double(tick) * interval < end {
             let tickTime = start + Double(tick) * interval
             sleep(until: tickTime)
-            let finished = try meter.frame(time: Clocks.wall() - start, measured: true)
+            let finished = try meter.frame(time: timeOrigin + Clocks.wall() - start, measured: true)
             outcome.drawn += 1
             if finished > tickTime + interval { outcome.missed += 1 }
             tick = max(tick + 1, Int(((finished - start) / interval).rounded(.up)))

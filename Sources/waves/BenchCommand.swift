@@ -16,7 +16,7 @@ struct BenchCommand: ParsableCommand {
             """
     )
 
-    enum Preset: String, ExpressibleByArgument, CaseIterable { case table }
+    enum Preset: String, ExpressibleByArgument, CaseIterable { case table, waveform }
 
     @Option(help: "Strategies to measure, a comma-separated list of cpu and gl.")
     var backend = "cpu,gl"
@@ -50,7 +50,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "table: the published phone experiment (a 375x667 screen of 7 cells, paced at 60 fps); replaces the sweep, so --cells, --size and --frames do not apply.")
     var preset: Preset?
 
-    @Option(parsing: .unconditional, help: "Seconds the table preset runs each strategy for (default 10).")
+    @Option(name: .customLong("track-minutes"), parsing: .unconditional, help: "The waveform preset's track length in minutes (default 10, as published).")
+    var trackMinutes: Double?
+
+    @Option(parsing: .unconditional, help: "Seconds a preset runs each strategy for (default 10; the waveform preset 5 per row).")
     var seconds: Double?
 
     @OptionGroup(title: "Wave options") var wave: WaveOptions
@@ -63,9 +66,12 @@ struct BenchCommand: ParsableCommand {
         let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
         let report: BenchReport
         do {
-            report = try preset == .table
-                ? runner.runTable(seconds: seconds ?? 10, progress: bar?.update)
-                : runner.run(progress: bar?.update)
+            switch preset {
+            case .table: report = try runner.runTable(seconds: seconds ?? 10, progress: bar?.update)
+            case .waveform: report = try runner.runWaveform(try WaveformPresetWiring.input(minutes: trackMinutes ?? 10),
+                                                            seconds: seconds ?? 5, progress: bar?.update)
+            case nil: report = try runner.run(progress: bar?.update)
+            }
         } catch {
             bar?.finish()
             throw error
@@ -73,10 +79,17 @@ struct BenchCommand: ParsableCommand {
         bar?.finish()
         for notice in runner.notices { printError("waves: \(notice)") }
 
-        print(preset == .table ? report.presetTable : report.sweepTable, terminator: "")
+        if let waveform = report.waveform {
+            print(waveform.table(renderer: report.renderer, cpus: report.machine.cpus), terminator: "")
+        } else {
+            print(preset == .table ? report.presetTable : report.sweepTable, terminator: "")
+        }
         if let json { try AtomicFile.write(try report.jsonData(), to: json) }
-        if let csv { try AtomicFile.write(report.csv, to: csv) }
-        if let chart { try AtomicFile.write(BenchChart(report: report).svg(), to: chart) }
+        if let csv { try AtomicFile.write(report.waveform?.csv ?? report.csv, to: csv) }
+        if let chart {
+            let svg = report.waveform.map { WaveformChart(report: $0, renderer: report.renderer).svg() } ?? BenchChart(report: report).svg()
+            try AtomicFile.write(svg, to: chart)
+        }
         let written = [json, csv, chart].compactMap { $0 }
         if !written.isEmpty { print("wrote " + written.joined(separator: ", ")) }
     }
@@ -85,8 +98,8 @@ struct BenchCommand: ParsableCommand {
     /// scene, at most 1920x1080); headless otherwise, saying why.
     private func makeRunner(_ config: BenchConfig) -> BenchRunner {
         if !headless {
-            let screen = preset == .table
-                ? TablePreset.screen
+            let screen = preset == .table ? TablePreset.screen
+                : preset == .waveform ? WaveformPreset.view
                 : (width: config.cellSize.width, height: (config.cells.max() ?? 1) * config.cellSize.height)
             do {
                 return BenchRunner(config: config, host: try BenchHosts.windowed(width: screen.width, height: screen.height))
@@ -118,8 +131,17 @@ struct BenchCommand: ParsableCommand {
         }
         config.frames = frames
         config.warmup = warmup
+        if let trackMinutes {
+            guard preset == .waveform else {
+                throw UsageError(option: "--track-minutes", value: "\(trackMinutes)", accepted: "only with --preset waveform")
+            }
+            guard trackMinutes.isFinite, trackMinutes >= 0.05, trackMinutes <= 240 else {
+                throw UsageError(option: "--track-minutes", value: "\(trackMinutes)", accepted: "a number of minutes from 0.05 to 240")
+            }
+        }
         guard wave.scene == .sine else {
-            throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "sine (the sweep's scale is the number of cells)")
+            throw UsageError(option: "--scene", value: wave.scene.rawValue,
+                             accepted: "sine (the sweep's scale is the number of cells; the waveform has --preset waveform)")
         }
         try wave.check()
         let wave = wave
@@ -128,8 +150,8 @@ struct BenchCommand: ParsableCommand {
         _ = try config.scene(cells: 1)
 
         if let seconds {
-            guard preset == .table else {
-                throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "only with --preset table")
+            guard preset != nil else {
+                throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "only with --preset table or waveform")
             }
             guard seconds.isFinite, seconds > 0, seconds <= 3600 else {
                 throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "a number of seconds above 0, at most 3600")
@@ -137,7 +159,7 @@ struct BenchCommand: ParsableCommand {
         }
         if let chart {
             if preset == .table {
-                throw UsageError(option: "--chart", value: chart, accepted: "a sweep (the table preset has nothing to chart)")
+                throw UsageError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the table preset has nothing to chart)")
             }
             guard chart.lowercased().hasSuffix(".svg") else {
                 throw UsageError(option: "--chart", value: chart, accepted: "a file name ending in .svg (PNG charts are not supported)")

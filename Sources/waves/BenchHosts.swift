@@ -27,9 +27,9 @@ enum BenchHosts {
         var host = BenchHost(
             deviceName: (try? context.makeCurrent()) != nil ? context.renderer : nil,
             unavailableReason: "the GL context could not be made current",
-            makeRenderer: { backend in
+            makeRenderer: { backend, splitMethod in
                 try context.makeCurrent()
-                return try BackendChooser.renderer(backend, context: context)
+                return try BackendChooser.renderer(backend, context: context, splitMethod: splitMethod)
             },
             makeUploader: { CPUFramePresenter(caps: context.capabilities) },
             makeTimer: { GPUTimer() })

@@ -79,3 +79,68 @@ final class BenchWindowTests: XCTestCase {
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
     }
 }
+
+/// `--preset waveform` for a few frames: every strategy and figure present in
+/// the JSON, the chart written, and snapping's figures as the contract says.
+final class WaveformPresetTests: XCTestCase {
+    func testThePresetReportsEveryStrategyAndFigure() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try WavesBinary.run(["bench", "--headless", "--preset", "waveform", "--track-minutes", "0.1", "--seconds", "0.2",
+                                     "--frames", "3", "--warmup", "1", "--json", "w.json", "--chart", "w.svg", "--csv", "w.csv"],
+                                    in: folder, timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("published (iPhone)"), r.stdout)
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/w.json")))
+                                 as? [String: Any])
+        let waveform = try XCTUnwrap(root["waveform"] as? [String: Any])
+        for key in ["track_seconds", "pixels_per_second", "view_size", "bar_width", "bar_gap", "seconds", "rows", "played",
+                    "decode", "published"] {
+            XCTAssertNotNil(waveform[key], "missing \(key)")
+        }
+        let rows = try XCTUnwrap(waveform["rows"] as? [[String: Any]])
+        let strategies = Set(rows.compactMap { $0["strategy"] as? String })
+        if strategies.count < 3 {
+            _ = try GLRequirement.need("the GL strategies") { throw CocoaError(.featureUnsupported) }
+        }
+        XCTAssertEqual(strategies, ["cpu", "gl-mask", "gl-two-clips"])
+        XCTAssertEqual(rows.count, 6, "each strategy with and without snapping")
+        for row in rows {
+            for key in ["cpu_ms", "process_cpu_ms", "gpu_ms", "process_cpu_percent", "frames_drawn", "frames_missed", "fps",
+                        "frames_needing_draw_per_second", "frames_unchanged", "phasing", "allocations_per_frame"] {
+                XCTAssertNotNil(row[key], "\(row["strategy"] ?? "?"): missing \(key)")
+            }
+            XCTAssertEqual(BenchSchema.number(row["allocations_per_frame"]), 0, "\(row)")
+            let snapped = row["snap"] as? Bool == true
+            let needed = try XCTUnwrap(BenchSchema.number(row["frames_needing_draw_per_second"]))
+            let phasing = try XCTUnwrap(BenchSchema.number(row["phasing"]))
+            // 680 px over 6 s: snapped, about 113 new positions a second (at most 60 drawn); unsnapped, every frame.
+            if snapped {
+                // Pixel-aligned: only GL's rounding (within 1/255 of the CPU) moves it.
+                XCTAssertLessThan(phasing, 0.002, "snapped frames are pixel-aligned: \(row)")
+            } else {
+                XCTAssertEqual(needed, 60, accuracy: 1, "\(row)")
+                XCTAssertGreaterThan(phasing, 0.05, "unsnapped 1 px bars blur and sharpen: \(row)")
+            }
+        }
+        XCTAssertEqual((waveform["played"] as? [Any])?.count, 15, "five played fractions for three strategies")
+        XCTAssertEqual((waveform["decode"] as? [[String: Any]])?.compactMap { $0["format"] as? String }, ["wav", "mp3"])
+        XCTAssertTrue(try String(contentsOfFile: folder + "/w.svg", encoding: .utf8).contains("<svg"))
+        XCTAssertEqual(try String(contentsOfFile: folder + "/w.csv", encoding: .utf8).split(separator: "\n").count, 7)
+    }
+
+    /// Over 10 minutes, 680 px of travel snapped is about 1.13 new positions a second.
+    func testSnappingNeedsAboutOneNewPositionPerSecondOverTenMinutes() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try WavesBinary.run(["bench", "--headless", "--preset", "waveform", "--backend", "cpu", "--seconds", "2",
+                                     "--frames", "2", "--warmup", "0", "--json", "w.json"], in: folder, timeout: 180)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/w.json")))
+                                 as? [String: Any])
+        let rows = try XCTUnwrap((root["waveform"] as? [String: Any])?["rows"] as? [[String: Any]])
+        let snapped = try XCTUnwrap(rows.first { $0["snap"] as? Bool == true })
+        // Two seconds at 60 fps: 2 or 3 changes (680/600 = 1.133 px/s).
+        XCTAssertEqual(try XCTUnwrap(BenchSchema.number(snapped["frames_needing_draw_per_second"])), 1.25, accuracy: 0.3)
+    }
+}

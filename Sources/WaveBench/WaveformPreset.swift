@@ -1,0 +1,262 @@
+import Foundation
+import WaveCore
+
+/// `--preset waveform`: the published SoundCloud experiment. A 10-minute
+/// track whose 680 px of bars travel under a fixed playhead over its length,
+/// in a phone-sized view, each strategy (CPU redraw, GL mask, GL two clipped
+/// copies) paced at 60 frames per second, with and without snapping; how the
+/// cost changes as the played part of the view grows; frames that really
+/// need drawing; "amplitude phasing"; and how fast audio decodes to peaks.
+public enum WaveformPreset {
+    public static let name = "waveform"
+    public static let view = (width: 375, height: 100)
+    /// Pixels of bars over the whole track, as in the post.
+    public static let travel = 680.0
+    /// Bars 1 px wide with a 1 px gap: the post's 1-point bars on a 1x screen.
+    public static let bar = (width: 1, gap: 1)
+    public static let framesPerSecond = 60.0
+    public static let playedFractions = [0.0, 0.25, 0.5, 0.75, 1.0]
+    public static let published = [
+        "naive per-frame redraw: 17 FPS, falling to 10 FPS as more bars were played (gradient fills cost more)",
+        "cached bars as a mask: 60 FPS at about 50% GPU and about 10% CPU",
+        "bars drawn twice in two clipped regions: under 20% GPU at 60 FPS",
+        "snapping to whole pixels: no phasing; 680 px over 10 minutes needs about 1 new position per second",
+    ]
+
+    /// The three strategies measured.
+    public struct Strategy: Sendable {
+        public let name: String
+        public let backend: Backend
+        public let splitMethod: SplitMethod
+    }
+
+    public static let strategies = [
+        Strategy(name: "cpu", backend: .cpu, splitMethod: .mask),
+        Strategy(name: "gl-mask", backend: .gl, splitMethod: .mask),
+        Strategy(name: "gl-two-clips", backend: .gl, splitMethod: .twoClips),
+    ]
+
+    /// Frames (of a 60 Hz sequence from `origin` for `seconds`) after the
+    /// first whose layers' offsets and split columns all equal the previous
+    /// frame's: a player could skip drawing them.
+    public static func unchangedFrames(in scene: Scene, from origin: Double, seconds: Double) -> (frames: Int, unchanged: Int) {
+        let count = Int((seconds * framesPerSecond).rounded())
+        func state(_ t: Double) -> [Double] {
+            scene.layers.flatMap { layer -> [Double] in
+                var split = 0.0
+                if case let .split(s, _, _) = layer.paint { split = Double(s.column(at: t, width: scene.width)) }
+                return [layer.motion.offset(at: t), split]
+            }
+        }
+        var previous = state(origin), unchanged = 0
+        for i in 1..<max(2, count) {
+            let now = state(origin + Double(i) / framesPerSecond)
+            if now == previous { unchanged += 1 }
+            previous = now
+        }
+        return (count, unchanged)
+    }
+
+    /// "Amplitude phasing": per frame, the mean over the bars right of the
+    /// split (unplayed, one solid colour) of each bar's peak column coverage
+    /// along the middle row (leaving out the two bars cut by the split and the
+    /// view's edge); the figure is the mean change of that from one frame to
+    /// the next: 0 when every frame is pixel-aligned, up to about 0.5 when 1 px
+    /// bars swing between sharp (one full column) and blurred (two half columns).
+    public static func phasing(frames: [RGBAImage], scene: Scene) -> Double? {
+        guard frames.count > 1, let layer = scene.layers.first,
+              case let .split(split, _, .solid(color)) = layer.paint else { return nil }
+        let background = scene.background
+        let span = Double(color.g) - Double(background.g)
+        guard span != 0 else { return nil }
+        var means: [Double] = []
+        for (i, frame) in frames.enumerated() {
+            let y = frame.height / 2
+            let first = split.column(at: Double(i), width: frame.width) + 1
+            var peaks: [Double] = [], run = 0.0
+            for x in min(first, frame.width)..<frame.width {
+                let c = max(0, min(1, (Double(frame[x, y].g) - Double(background.g)) / span))
+                if c > 0.02 { run = max(run, c) } else if run > 0 { peaks.append(run); run = 0 }
+            }
+            // The first and last bars may be cut by the split or the view's edge.
+            let whole = peaks.count > 2 ? Array(peaks.dropFirst().dropLast()) : []
+            means.append(whole.isEmpty ? 0 : whole.reduce(0, +) / Double(whole.count))
+        }
+        return zip(means, means.dropFirst()).map { abs($0 - $1) }.reduce(0, +) / Double(means.count - 1)
+    }
+}
+
+/// One strategy's paced run.
+public struct WaveformRow: Codable, Equatable {
+    public var strategy: String
+    public var snap: Bool
+    public var cpuMs: Stats
+    public var processCpuMs: Stats
+    public var gpuMs: Stats?
+    public var processCpuPercent: Double
+    public var framesDrawn: Int
+    public var framesMissed: Int
+    public var fps: Double
+    /// Of a 60 Hz sequence, the frames per second whose offset or playhead changed.
+    public var framesNeedingDrawPerSecond: Double
+    public var framesUnchanged: Int
+    public var phasing: Double?
+    public var allocationsPerFrame: Double
+
+    enum CodingKeys: String, CodingKey {
+        case strategy, snap, fps, phasing
+        case cpuMs = "cpu_ms", processCpuMs = "process_cpu_ms", gpuMs = "gpu_ms"
+        case processCpuPercent = "process_cpu_percent", framesDrawn = "frames_drawn", framesMissed = "frames_missed"
+        case framesNeedingDrawPerSecond = "frames_needing_draw_per_second", framesUnchanged = "frames_unchanged"
+        case allocationsPerFrame = "allocations_per_frame"
+    }
+}
+
+/// The cost at one played fraction of the view (unpaced frames, medians in ms).
+public struct PlayedPoint: Codable, Equatable {
+    public var strategy: String
+    public var playedFraction: Double
+    public var cpuMs: Double
+    public var processCpuMs: Double
+    public var gpuMs: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case strategy
+        case playedFraction = "played_fraction", cpuMs = "cpu_ms", processCpuMs = "process_cpu_ms", gpuMs = "gpu_ms"
+    }
+}
+
+/// Decoding a whole file to bar peaks.
+public struct DecodeResult: Codable, Equatable {
+    public var format: String
+    public var audioSeconds: Double
+    public var decodeSeconds: Double
+    /// Seconds of audio per second of decoding.
+    public var realtimeFactor: Double
+
+    public init(format: String, audioSeconds: Double, decodeSeconds: Double) {
+        self.format = format
+        self.audioSeconds = audioSeconds
+        self.decodeSeconds = decodeSeconds
+        realtimeFactor = decodeSeconds > 0 ? audioSeconds / decodeSeconds : 0
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case format
+        case audioSeconds = "audio_seconds", decodeSeconds = "decode_seconds", realtimeFactor = "realtime_factor"
+    }
+}
+
+public struct WaveformReport: Codable, Equatable {
+    public var trackSeconds: Double
+    public var pixelsPerSecond: Double
+    public var viewSize: [Int]
+    public var barWidth: Int
+    public var barGap: Int
+    public var seconds: Double
+    public var rows: [WaveformRow]
+    public var played: [PlayedPoint]
+    public var decode: [DecodeResult]
+    public var published: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case seconds, rows, played, decode, published
+        case trackSeconds = "track_seconds", pixelsPerSecond = "pixels_per_second", viewSize = "view_size"
+        case barWidth = "bar_width", barGap = "bar_gap"
+    }
+}
+
+/// What the waveform preset needs from its caller (the command line builds
+/// the track and the effect).
+public struct WaveformPresetInput {
+    public var trackSeconds: Double
+    /// The view at a played fraction of its width, snapped or not.
+    public var scene: (_ playedFraction: Double, _ snap: Bool) throws -> Scene
+    /// Decoding speed, measured by the caller (it owns the audio code).
+    public var decode: () throws -> [DecodeResult]
+
+    public init(trackSeconds: Double, scene: @escaping (Double, Bool) throws -> Scene, decode: @escaping () throws -> [DecodeResult]) {
+        self.trackSeconds = trackSeconds
+        self.scene = scene
+        self.decode = decode
+    }
+}
+
+extension BenchRunner {
+    /// Runs the waveform preset: paced rows for every strategy with and
+    /// without snapping, the played-fraction sweep (`config.frames` unpaced
+    /// frames each), phasing, and decoding.
+    public func runWaveform(_ input: WaveformPresetInput, seconds: Double,
+                            progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
+        guard seconds.isFinite, seconds > 0 else { throw BenchError.invalid("the waveform preset needs a positive duration") }
+        let usable = try usableBackends()
+        let strategies = WaveformPreset.strategies.filter { usable.contains($0.backend) }
+        let timer = try makeTimer()
+        let origin = input.trackSeconds / 2 // mid-track: bars fill the view on both sides of the playhead
+        var rows: [WaveformRow] = [], played: [PlayedPoint] = []
+        let steps = strategies.count * (2 + WaveformPreset.playedFractions.count)
+        var step = 0
+        func report(_ label: String) {
+            step += 1
+            progress?(BenchProgress(done: step, total: steps, label: "waveform preset: \(label)"))
+        }
+        for snap in [false, true] {
+            let scene = try input.scene(0.5, snap)
+            let (frames, unchanged) = WaveformPreset.unchangedFrames(in: scene, from: origin, seconds: seconds)
+            for s in strategies {
+                let strategy = try BenchStrategy(s.backend, splitMethod: s.splitMethod, host: host)
+                try strategy.prepare(scene: scene)
+                let meter = makeMeter(strategy, timer: timer, capacity: Int(seconds * WaveformPreset.framesPerSecond) + 2)
+                for i in 0..<config.warmup { try meter.frame(time: origin + Double(i) / 60, measured: false) }
+                let run = try PacedRun.run(meter: meter, seconds: seconds, framesPerSecond: WaveformPreset.framesPerSecond,
+                                           timeOrigin: origin) { _ in }
+                let summary = try finish(meter, step: "the waveform preset, \(s.name)", ifEmpty: "no frame was drawn")
+                // Phasing from one second of frames, read back.
+                let target = try strategy.renderer.makeTarget()
+                let images = try (0..<60).map { i -> RGBAImage in
+                    try strategy.renderer.draw(time: origin + Double(i) / 60, into: target)
+                    return try target.readback()
+                }
+                rows.append(WaveformRow(
+                    strategy: s.name, snap: snap, cpuMs: summary.cpuMs.rounded, processCpuMs: summary.processCpuMs.rounded,
+                    gpuMs: summary.gpuMs?.rounded, processCpuPercent: rounded(run.processCPUSeconds / run.wallSeconds * 100, places: 2),
+                    framesDrawn: summary.frames, framesMissed: run.missed,
+                    fps: rounded(Double(summary.frames) / run.wallSeconds, places: 1),
+                    framesNeedingDrawPerSecond: rounded(Double(frames - unchanged) / seconds, places: 2),
+                    framesUnchanged: unchanged,
+                    phasing: WaveformPreset.phasing(frames: images, scene: scene).map { rounded($0, places: 4) },
+                    allocationsPerFrame: summary.allocationsPerFrame))
+                report("\(s.name)\(snap ? ", snapped" : "")")
+            }
+        }
+        for fraction in WaveformPreset.playedFractions {
+            let scene = try input.scene(fraction, false)
+            for s in strategies {
+                let strategy = try BenchStrategy(s.backend, splitMethod: s.splitMethod, host: host)
+                try strategy.prepare(scene: scene)
+                let meter = makeMeter(strategy, timer: timer, capacity: config.frames)
+                for i in 0..<(config.warmup + config.frames) {
+                    try meter.frame(time: origin + Double(i) / 60, measured: i >= config.warmup)
+                }
+                let summary = try finish(meter, step: "the played sweep, \(s.name)", ifEmpty: "no frame was measured")
+                played.append(PlayedPoint(strategy: s.name, playedFraction: fraction,
+                                          cpuMs: rounded(summary.cpuMs.median, places: 5),
+                                          processCpuMs: rounded(summary.processCpuMs.median, places: 5),
+                                          gpuMs: summary.gpuMs.map { rounded($0.median, places: 5) }))
+                report("\(s.name) at \(Int(fraction * 100))% played")
+            }
+        }
+        let scene = try input.scene(0.5, false)
+        var document = BenchReport(renderer: rendererName, results: [])
+        document.waveform = WaveformReport(
+            trackSeconds: input.trackSeconds, pixelsPerSecond: WaveformPreset.travel / input.trackSeconds,
+            viewSize: [scene.width, scene.height], barWidth: WaveformPreset.bar.width, barGap: WaveformPreset.bar.gap,
+            seconds: seconds, rows: rows, played: played, decode: try input.decode(), published: WaveformPreset.published)
+        return document
+    }
+}
+
+extension Stats {
+    /// Both figures rounded to 10 ns.
+    var rounded: Stats { Stats(median: WaveBench.rounded(median, places: 5), p95: WaveBench.rounded(p95, places: 5)) }
+}

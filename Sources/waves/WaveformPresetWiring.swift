@@ -1,0 +1,51 @@
+import Foundation
+import WaveAudio
+import WaveBench
+import WaveCore
+import WaveEffects
+
+/// Builds `--preset waveform`'s input: the generated track as the effect,
+/// and the decode-speed measurement, which needs the audio module the
+/// benchmark does not import.
+enum WaveformPresetWiring {
+    static func input(minutes: Double) throws -> WaveformPresetInput {
+        let seconds = minutes * 60
+        let track = GeneratedTrack(seconds: seconds)
+        let pps = WaveformPreset.travel / seconds
+        let pitch = WaveformPreset.bar.width + WaveformPreset.bar.gap
+        let peaks = try BarPeaks.scan(track, samplesPerBar: BarPeaks.samplesPerBar(sampleRate: track.sampleRate, pitch: pitch,
+                                                                                    pixelsPerSecond: pps))
+        let scene: (Double, Bool) throws -> Scene = { playedFraction, snap in
+            var w = Waveform(width: WaveformPreset.view.width, height: WaveformPreset.view.height, peaks: peaks.peaks,
+                             duration: peaks.duration)
+            w.barWidth = WaveformPreset.bar.width
+            w.barGap = WaveformPreset.bar.gap
+            w.pixelsPerSecond = pps
+            w.playhead = playedFraction
+            w.playedTop = RGBA8(0xFF, 0x55, 0x00)
+            w.playedBottom = RGBA8(0xFF, 0xA0, 0x30)
+            w.unplayed = RGBA8(0xCC, 0xCC, 0xCC)
+            w.snapToPixel = snap
+            return try w.scene()
+        }
+        return WaveformPresetInput(trackSeconds: peaks.duration, scene: scene) { try decodeSpeed(seconds: seconds) }
+    }
+
+    /// The track at 44.1 kHz written as WAV and MP3 (libsndfile's encoder),
+    /// then each decoded to the preset's bar peaks: wall time, files in a
+    /// temporary folder removed afterwards.
+    static func decodeSpeed(seconds: Double) throws -> [DecodeResult] {
+        let folder = NSTemporaryDirectory() + "waves-decode-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let track = GeneratedTrack(seconds: seconds, sampleRate: 44100)
+        let samplesPerBar = BarPeaks.samplesPerBar(sampleRate: 44100, pitch: 2, pixelsPerSecond: WaveformPreset.travel / seconds)
+        return try [AudioWriter.Format.wav, .mp3].map { format in
+            let path = folder + "/track." + format.rawValue
+            try AudioWriter.write(to: path, format: format, sampleRate: 44100, frames: track.sampleCount) { n, _ in track.sample(n) }
+            let start = Clocks.wall()
+            let peaks = try BarPeaks.scan(try AudioReader(path: path), samplesPerBar: samplesPerBar)
+            return DecodeResult(format: format.rawValue, audioSeconds: peaks.duration, decodeSeconds: Clocks.wall() - start)
+        }
+    }
+}
