@@ -23,8 +23,10 @@ public final class ComparisonView {
     public private(set) var request: SceneRequest
     public private(set) var scene: Scene
     private let makeScene: SceneMaker
-    /// What the count counts, for the display ("cells").
+    /// What the count counts, for the display ("cells"); empty where the effect has no count.
     private let countLabel: String
+    /// The scene time of the last frame (the display's playback readout).
+    private var lastTime = 0.0
     private let halves: [StrategyHalf]
     public var showsHUD = true
     private var framebuffer = (width: 0, height: 0)
@@ -101,6 +103,7 @@ public final class ComparisonView {
     /// Draws both halves for scene time `time` and updates the meters (and,
     /// twice a second, the heads-up displays).
     public func drawFrame(time: Double, wallNow: Double) throws {
+        lastTime = time
         glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), drawTarget)
         glViewport(0, 0, GLsizei(framebuffer.width), GLsizei(framebuffer.height))
         glClearColor(0, 0, 0, 1)
@@ -139,7 +142,9 @@ public final class ComparisonView {
 
     private func updateHUDText() {
         needsHUDText = false
-        let settings = "\(request.count) \(countLabel)  \(scene.width)x\(scene.height)  snap \(request.snapsToPixel ? "on" : "off")\(isPaused ? "  PAUSED" : "")"
+        let count = countLabel.isEmpty ? "" : "\(request.count) \(countLabel)  "
+        let settings = count + "\(scene.width)x\(scene.height)  snap \(request.snapsToPixel ? "on" : "off")  "
+            + String(format: "t %.1f s", lastTime) + (isPaused ? "  PAUSED" : "")
         for half in halves {
             let s = snapshot(half)
             var lines = [Format.strategy(half.backend), Format.framesPerSecond(s.framesPerSecond),
@@ -156,6 +161,6 @@ public final class ComparisonView {
             return "\(Format.strategy(half.backend)): \(Format.framesPerSecond(s.framesPerSecond)), "
                 + "\(Format.perFrame(.cpuMs, s.cpuMilliseconds)), \(Format.perFrame(.gpuMs, s.gpuMilliseconds))"
         }
-        return parts.joined(separator: " | ") + " | \(request.count) \(countLabel)"
+        return parts.joined(separator: " | ") + (countLabel.isEmpty ? "" : " | \(request.count) \(countLabel)")
     }
 }

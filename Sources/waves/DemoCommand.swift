@@ -55,7 +55,8 @@ struct DemoCommand: ParsableCommand {
         // The scene of one half (or the whole width for one strategy), checked before any window opens.
         _ = try sceneOptions.makeScene(width: backend.sceneWidth(windowWidth: size.width), height: size.height)
         let wave = sceneOptions.wave
-        let options = ComparisonWindow.Options(request: sceneOptions.request(size.width, size.height), countLabel: "cells",
+        let options = ComparisonWindow.Options(request: sceneOptions.request(size.width, size.height),
+                                               countLabel: wave.scene == .sine ? "cells" : "",
                                                makeScene: { try wave.makeScene($0) }, layout: backend, startTime: time,
                                                paused: paused, duration: duration, wantsScreenshot: picture != nil)
         if !headless {

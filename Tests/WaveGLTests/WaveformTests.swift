@@ -172,3 +172,23 @@ final class WaveformTests: XCTestCase {
         XCTAssertEqual(option { $0.amplitudeScale = 0 }, "amplitude-scale")
     }
 }
+
+/// A three-hour track: 180,000 bars, 540,000 columns of coverage in tiles on
+/// the GPU; the frame near its end is the CPU's, and a frame still sets a few
+/// uniforms and draws one quad per pass, whatever the length.
+final class LongTrackTests: XCTestCase {
+    func testAThreeHourTrackDrawsOnBothBackends() throws {
+        let gl = try GLRequirement.need("a headless GL context") { try GLRenderer() }
+        let bars = 3 * 3600 * 50 / 3 // 3 h at 50 px/s with a 3 px pitch
+        var peaks = [Float](repeating: 0, count: bars)
+        for i in 0..<bars { peaks[i] = Float((i * 7919) % 101) / 100 }
+        var w = Waveform(width: 320, height: 40, peaks: peaks, duration: 3 * 3600)
+        w.playedBottom = RGBA8(255, 220, 0)
+        let scene = try w.scene()
+        let t = 3 * 3600 - 7.0 // u = t * 50 - 160, a whole pixel, near the end
+        let glFrame = try Frames.render(gl, scene, at: [t])[0]
+        let cpuFrame = try Frames.render(CPURenderer(), scene, at: [t])[0]
+        assertImagesMatch(glFrame, cpuFrame, mean: 0.05, max: 1, name: "waveform-three-hours")
+        XCTAssertNotEqual(cpuFrame[300, 20], scene.background, "no bars drawn near the end")
+    }
+}
