@@ -59,39 +59,44 @@ public enum WaveformPreset {
 
     /// "Amplitude phasing": per frame, the mean over the bars right of the
     /// split (unplayed, one solid colour) of each bar's peak column coverage
-    /// along the middle row, as a share of that bar's coverage summed over its
-    /// columns (so a short bar counts like a tall one): 1 for a 1 px bar on a
-    /// whole pixel, 0.5 half way between two. The two bars cut by the split
-    /// and the view's edge are left out. The figure is how far that swings
-    /// over the frames (largest minus smallest): 0 when every frame is
-    /// pixel-aligned, up to about 0.5 when the bars go from sharp to blurred.
-    public static func phasing(frames: [RGBAImage], scene: Scene) -> Double? {
+    /// along the middle row, as a share of that bar's coverage summed over the
+    /// columns it reaches (so a short bar counts like a tall one): 1 for a
+    /// 1 px bar on a whole pixel, 0.5 half way between two. Bars are found
+    /// from the layer's motion and the bar grid (`pitch`, `barWidth`), not
+    /// from gaps, which blur shut. The figure is how far that mean swings over
+    /// the frames (largest minus smallest): 0 when every frame is
+    /// pixel-aligned, about 0.5 when 1 px bars go from sharp to blurred.
+    public static func phasing(frames: [(image: RGBAImage, time: Double)], scene: Scene, pitch: Int, barWidth: Int) -> Double? {
         guard frames.count > 1, let layer = scene.layers.first,
               case let .split(split, _, .solid(color)) = layer.paint else { return nil }
         let background = scene.background
         let span = Double(color.g) - Double(background.g)
         guard span != 0 else { return nil }
         var means: [Double] = []
-        for (i, frame) in frames.enumerated() {
-            let y = frame.height / 2
-            let first = split.column(at: Double(i), width: frame.width) + 1
-            var peaks: [Double] = [], peak = 0.0, sum = 0.0
-            for x in min(first, frame.width)..<frame.width {
-                let c = max(0, min(1, (Double(frame[x, y].g) - Double(background.g)) / span))
-                if c > 0.02 {
-                    peak = max(peak, c)
-                    sum += c
-                } else if sum > 0 {
-                    peaks.append(peak / sum)
-                    peak = 0
-                    sum = 0
+        for (image, time) in frames {
+            let y = image.height / 2, u = layer.motion.offset(at: time)
+            let first = split.column(at: time, width: image.width) + 1
+            var shares: [Double] = []
+            // Bars whose columns lie wholly in [first, width).
+            var bar = max(0, Int(((Double(first) + u) / Double(pitch)).rounded(.up)))
+            while true {
+                let left = Double(bar * pitch) - u, right = left + Double(barWidth)
+                let x0 = Int(left.rounded(.down)), x1 = Int(right.rounded(.up))
+                if x1 > image.width { break }
+                if x0 >= first {
+                    var peak = 0.0, sum = 0.0
+                    for x in x0..<x1 {
+                        let c = max(0, min(1, (Double(image[x, y].g) - Double(background.g)) / span))
+                        peak = max(peak, c)
+                        sum += c
+                    }
+                    if sum > 0.05 { shares.append(peak / sum) }
                 }
+                bar += 1
             }
-            if sum > 0 { peaks.append(peak / sum) }
-            // The first and last bars may be cut by the split or the view's edge.
-            let whole = peaks.count > 2 ? Array(peaks.dropFirst().dropLast()) : []
-            means.append(whole.isEmpty ? 0 : whole.reduce(0, +) / Double(whole.count))
+            if !shares.isEmpty { means.append(shares.reduce(0, +) / Double(shares.count)) }
         }
+        guard means.count > 1 else { return nil }
         return (means.max() ?? 0) - (means.min() ?? 0)
     }
 }
@@ -181,6 +186,9 @@ public struct WaveformReport: Codable, Equatable {
 /// the track and the effect).
 public struct WaveformPresetInput {
     public var trackSeconds: Double
+    /// The bars' grid, for finding them in frames.
+    public var pitch = WaveformPreset.bar.width + WaveformPreset.bar.gap
+    public var barWidth = WaveformPreset.bar.width
     /// The view at a played fraction of its width, snapped or not.
     public var scene: (_ playedFraction: Double, _ snap: Bool) throws -> Scene
     /// Decoding speed, measured by the caller (it owns the audio code).
@@ -226,9 +234,10 @@ extension BenchRunner {
                 let summary = try finish(meter, step: "the waveform preset, \(s.name)", ifEmpty: "no frame was drawn")
                 // Phasing from one second of frames, read back.
                 let target = try strategy.renderer.makeTarget()
-                let images = try (0..<60).map { i -> RGBAImage in
-                    try strategy.renderer.draw(time: origin + Double(i) / 60, into: target)
-                    return try target.readback()
+                let images = try (0..<60).map { i -> (image: RGBAImage, time: Double) in
+                    let t = origin + Double(i) / 60
+                    try strategy.renderer.draw(time: t, into: target)
+                    return (try target.readback(), t)
                 }
                 rows.append(WaveformRow(
                     strategy: s.name, snap: snap, cpuMs: summary.cpuMs.rounded, processCpuMs: summary.processCpuMs.rounded,
@@ -237,7 +246,8 @@ extension BenchRunner {
                     fps: rounded(Double(summary.frames) / run.wallSeconds, places: 1),
                     framesNeedingDrawPerSecond: rounded(Double(frames - 1 - unchanged) / counted, places: 3),
                     framesUnchanged: unchanged,
-                    phasing: WaveformPreset.phasing(frames: images, scene: scene).map { rounded($0, places: 4) },
+                    phasing: WaveformPreset.phasing(frames: images, scene: scene, pitch: input.pitch,
+                                                    barWidth: input.barWidth).map { rounded($0, places: 4) },
                     allocationsPerFrame: summary.allocationsPerFrame))
                 report("\(s.name)\(snap ? ", snapped" : "")")
             }

@@ -68,7 +68,8 @@ struct BenchCommand: ParsableCommand {
         do {
             switch preset {
             case .table: report = try runner.runTable(seconds: seconds ?? 10, progress: bar?.update)
-            case .waveform: report = try runner.runWaveform(try WaveformPresetWiring.input(minutes: trackMinutes ?? 10),
+            case .waveform: report = try runner.runWaveform(try WaveformPresetWiring.input(minutes: trackMinutes ?? 10,
+                                                                                           audio: wave.waveform.input()),
                                                             seconds: seconds ?? 5, progress: bar?.update)
             case nil: report = try runner.run(progress: bar?.update)
             }
@@ -138,6 +139,14 @@ struct BenchCommand: ParsableCommand {
             guard trackMinutes.isFinite, trackMinutes >= 0.05, trackMinutes <= 240 else {
                 throw UsageError(option: "--track-minutes", value: "\(trackMinutes)", accepted: "a number of minutes from 0.05 to 240")
             }
+        }
+        if preset == .waveform {
+            // The preset is the waveform: its audio options apply (the generated track by default).
+            if wave.waveform.audio != nil || wave.waveform.peaks != nil, trackMinutes != nil {
+                throw UsageError(option: "--track-minutes", value: "\(trackMinutes!)", accepted: "only without --audio or --peaks")
+            }
+            try wave.waveform.check(used: true)
+            return config
         }
         guard wave.scene == .sine else {
             throw UsageError(option: "--scene", value: wave.scene.rawValue,

@@ -8,13 +8,17 @@ import WaveEffects
 /// and the decode-speed measurement, which needs the audio module the
 /// benchmark does not import.
 enum WaveformPresetWiring {
-    static func input(minutes: Double) throws -> WaveformPresetInput {
-        let seconds = minutes * 60
-        let track = GeneratedTrack(seconds: seconds)
+    /// The generated track of `minutes`, or the user's `--audio` / `--peaks` (`audio` not generated).
+    static func input(minutes: Double, audio: AudioInput) throws -> WaveformPresetInput {
+        let generated: Bool
+        if case .generated = audio.source { generated = true } else { generated = false }
+        let seconds = generated ? minutes * 60 : Double(try audio.sampleCount()) / Double(audio.sampleRate)
         let pps = WaveformPreset.travel / seconds
         let pitch = WaveformPreset.bar.width + WaveformPreset.bar.gap
-        let peaks = try BarPeaks.scan(track, samplesPerBar: BarPeaks.samplesPerBar(sampleRate: track.sampleRate, pitch: pitch,
-                                                                                    pixelsPerSecond: pps))
+        let samplesPerBar = { (rate: Int) in BarPeaks.samplesPerBar(sampleRate: rate, pitch: pitch, pixelsPerSecond: pps) }
+        let peaks = generated
+            ? try BarPeaks.scan(GeneratedTrack(seconds: seconds), samplesPerBar: samplesPerBar(GeneratedTrack(seconds: 1).sampleRate))
+            : try audio.barPeaks(samplesPerBar: samplesPerBar(audio.sampleRate))
         let scene: (Double, Bool) throws -> Scene = { playedFraction, snap in
             var w = Waveform(width: WaveformPreset.view.width, height: WaveformPreset.view.height, peaks: peaks.peaks,
                              duration: peaks.duration)
@@ -28,7 +32,21 @@ enum WaveformPresetWiring {
             w.snapToPixel = snap
             return try w.scene()
         }
-        return WaveformPresetInput(trackSeconds: peaks.duration, scene: scene) { try decodeSpeed(seconds: seconds) }
+        return WaveformPresetInput(trackSeconds: peaks.duration, scene: scene) {
+            switch audio.source {
+            case .generated: return try decodeSpeed(seconds: seconds)
+            case let .audio(path): return [try decodeSpeed(of: path, samplesPerBar: samplesPerBar(audio.sampleRate))]
+            case .peaks: return []
+            }
+        }
+    }
+
+    /// The user's file decoded to the preset's bar peaks.
+    static func decodeSpeed(of path: String, samplesPerBar: Int) throws -> DecodeResult {
+        let start = Clocks.wall()
+        let peaks = try BarPeaks.scan(try AudioReader(path: path), samplesPerBar: samplesPerBar)
+        let format = URL(fileURLWithPath: path).pathExtension.lowercased()
+        return DecodeResult(format: format.isEmpty ? "audio" : format, audioSeconds: peaks.duration, decodeSeconds: Clocks.wall() - start)
     }
 
     /// The track at 44.1 kHz written as WAV and MP3 (libsndfile's encoder),

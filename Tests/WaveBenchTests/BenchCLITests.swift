@@ -1,4 +1,5 @@
 import Foundation
+import WaveAudio
 import WaveTestSupport
 import XCTest
 
@@ -142,5 +143,26 @@ final class WaveformPresetTests: XCTestCase {
         let snapped = try XCTUnwrap(rows.first { $0["snap"] as? Bool == true })
         // A minute at 60 fps: 68 changes (680/600 = 1.133 px/s).
         XCTAssertEqual(try XCTUnwrap(BenchSchema.number(snapped["frames_needing_draw_per_second"])), 1.133, accuracy: 0.02)
+    }
+
+    /// The preset on the user's own file: its length sets the speed, and its decoding is timed.
+    func testThePresetMeasuresAUsersFile() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let track = GeneratedTrack(seconds: 8)
+        try AudioWriter.write(to: folder + "/song.flac", format: .flac, sampleRate: track.sampleRate, frames: track.sampleCount) {
+            n, _ in track.sample(n)
+        }
+        let r = try WavesBinary.run(["bench", "--headless", "--preset", "waveform", "--audio", "song.flac", "--backend", "cpu",
+                                     "--seconds", "0.1", "--frames", "2", "--warmup", "0", "--json", "w.json"], in: folder, timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/w.json")))
+                                 as? [String: Any])
+        let waveform = try XCTUnwrap(root["waveform"] as? [String: Any])
+        XCTAssertEqual(try XCTUnwrap(BenchSchema.number(waveform["track_seconds"])), 8, accuracy: 0.01)
+        XCTAssertEqual(try XCTUnwrap(BenchSchema.number(waveform["pixels_per_second"])), 85, accuracy: 0.1)
+        XCTAssertEqual((waveform["decode"] as? [[String: Any]])?.compactMap { $0["format"] as? String }, ["flac"])
+        let missing = try WavesBinary.run(["bench", "--headless", "--preset", "waveform", "--audio", "none.wav"], in: folder)
+        XCTAssertEqual(missing.status, 66, missing.stderr)
     }
 }
