@@ -70,7 +70,8 @@ bench: release
 # scratch folder so the ordinary release build is not rebuilt back and forth.
 # Idempotent: packages already downloaded are not fetched again.
 GPU_GL_DEBS := libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2
-GPU_DEBS    := libglfw3 libpng16-16 libx11-6 libx11-data libxcb1 libxau6 libxdmcp6 libbsd0 libmd0
+GPU_DEBS    := libglfw3 libpng16-16 libx11-6 libx11-data libxcb1 libxau6 libxdmcp6 libbsd0 libmd0 \
+	       libsndfile1 libflac12 libmp3lame0 libmpg123-0 libogg0 libopus0 libvorbis0a libvorbisenc2
 GPU_APT     := -oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64
 
 gpu-bundle: deps
