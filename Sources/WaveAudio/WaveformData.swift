@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Values: a sample s (-1...1) is v16 = round(s * 32768), held to
 /// -32768...32767 (a 16-bit file's samples exactly); 8-bit values are
-/// v16 >> 8 (-128...127).
+/// v16 / 256 truncated toward zero (-127...127), as audiowaveform writes them.
 public struct WaveformData: Equatable, Sendable {
     public var sampleRate: Int
     public var samplesPerPixel: Int
@@ -41,7 +41,7 @@ public struct WaveformData: Equatable, Sendable {
         var data: [Int] = []
         var low = Int.max, high = Int.min, count = 0
         func flush() {
-            data += bits == 8 ? [low >> 8, high >> 8] : [low, high]
+            data += bits == 8 ? [low / 256, high / 256] : [low, high]
             low = .max; high = .min; count = 0
         }
         while true {
@@ -126,7 +126,7 @@ public struct WaveformData: Equatable, Sendable {
         }
         do {
             let first = bytes.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) })
-            return first == UInt8(ascii: "{") ? try parseJSON(bytes) : try parseDat(bytes)
+            return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? try parseJSON(bytes) : try parseDat(bytes)
         } catch let problem as Problem {
             throw AudioError.unreadable(path: path, reason: "not audiowaveform peaks: \(problem.text)")
         }
@@ -171,7 +171,8 @@ public struct WaveformData: Equatable, Sendable {
             }
             return v
         }
-        let version = try integer("version")
+        // audiowaveform's older releases wrote no "version": those files are version 1.
+        let version = root["version"] == nil ? 1 : try integer("version")
         guard version == 1 || version == 2 else { throw Problem(text: "unknown version \(version) (expected 1 or 2)") }
         let channels = version == 2 ? try integer("channels") : 1
         let sampleRate = try integer("sample_rate"), spp = try integer("samples_per_pixel"), bits = try integer("bits")
@@ -188,8 +189,11 @@ public struct WaveformData: Equatable, Sendable {
         guard data.count % (2 * channels) == 0 else {
             throw Problem(text: "\(data.count) data values do not make min/max pairs for \(channels) channel(s)")
         }
-        if let length = root["length"] as? NSNumber, length.intValue != data.count / (2 * channels) {
-            throw Problem(text: "\"length\" \(length) but \(data.count / (2 * channels)) groups of data")
+        if root["length"] != nil {
+            let length = try integer("length")
+            guard length == data.count / (2 * channels) else {
+                throw Problem(text: "\"length\" \(length) but \(data.count / (2 * channels)) groups of data")
+            }
         }
         return WaveformData(sampleRate: sampleRate, samplesPerPixel: spp, bits: bits, channels: channels, data: data)
     }

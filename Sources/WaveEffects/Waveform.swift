@@ -9,7 +9,8 @@ import WaveCore
 ///   vertically: y in [(H - h)/2, (H + h)/2], h = peak * H * scale.
 /// - Scroll mode: the playhead is fixed at column P = round(playhead * W);
 ///   at playback time t the offset is u = t * pps - P (snapped if asked).
-/// - Fit mode: the whole track fills the width (pps = W / duration), nothing
+/// - Fit mode: the whole track fills the width (the grid is built for
+///   pps = W / duration, then stretched so the bars span exactly W), nothing
 ///   moves, and the playhead is at round(W * t / duration).
 /// - Columns left of the playhead get the played paint, the playhead's column
 ///   and those right of it the unplayed paint.
@@ -85,11 +86,14 @@ public struct Waveform: Equatable, Sendable {
         let loudest = Double(peaks.max() ?? 0)
         let scale = amplitudeScale ?? (loudest > 0 ? 1 / loudest : 1)
         var builder = PathBuilder()
-        let h = Double(height), w = Double(barWidth)
+        // Fit mode: the bars fill the width exactly (their grid, rounded to
+        // whole samples per bar, may fall a little short or long of it).
+        let stretch = fit && !peaks.isEmpty ? Double(width) / Double(peaks.count * pitch) : 1
+        let h = Double(height), w = Double(barWidth) * stretch
         for (i, peak) in peaks.enumerated() {
             let barHeight = min(h, Double(peak) * h * scale)
             if !(barHeight > 0) { continue }
-            let x = Double(i * pitch), top = (h - barHeight) / 2
+            let x = Double(i * pitch) * stretch, top = (h - barHeight) / 2
             try addBar(&builder, x: x, y: top, width: w, height: barHeight)
         }
         let gradient = LinearGradient(start: Point(0, 0), end: Point(0, h), startColor: playedTop,

@@ -40,6 +40,23 @@ final class AudioInput {
         }
     }
 
+    /// The option that named the input, and its file, for messages.
+    var optionName: String {
+        switch source {
+        case .audio: "--audio"
+        case .peaks: "--peaks"
+        case .generated: "--track-minutes"
+        }
+    }
+
+    var path: String? {
+        switch source {
+        case let .audio(path): path
+        case let .peaks(_, path): path
+        case .generated: nil
+        }
+    }
+
     /// The built-in track's length: three minutes.
     static let generatedSeconds = 180.0
 

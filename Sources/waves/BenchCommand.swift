@@ -140,24 +140,6 @@ struct BenchCommand: ParsableCommand {
                 throw UsageError(option: "--track-minutes", value: "\(trackMinutes)", accepted: "a number of minutes from 0.05 to 240")
             }
         }
-        if preset == .waveform {
-            // The preset is the waveform: its audio options apply (the generated track by default).
-            if wave.waveform.audio != nil || wave.waveform.peaks != nil, trackMinutes != nil {
-                throw UsageError(option: "--track-minutes", value: "\(trackMinutes!)", accepted: "only without --audio or --peaks")
-            }
-            try wave.waveform.check(used: true)
-            return config
-        }
-        guard wave.scene == .sine else {
-            throw UsageError(option: "--scene", value: wave.scene.rawValue,
-                             accepted: "sine (the sweep's scale is the number of cells; the waveform has --preset waveform)")
-        }
-        try wave.check()
-        let wave = wave
-        config.makeScene = { try wave.makeScene($0) }
-        config.snapsToPixel = wave.snap
-        _ = try config.scene(cells: 1)
-
         if let seconds {
             guard preset != nil else {
                 throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "only with --preset table or waveform")
@@ -174,6 +156,29 @@ struct BenchCommand: ParsableCommand {
                 throw UsageError(option: "--chart", value: chart, accepted: "a file name ending in .svg (PNG charts are not supported)")
             }
         }
+        if preset == .waveform {
+            // The preset is the waveform: its audio options apply (the generated track by default);
+            // the bars, view and playhead are the published experiment's, so options that change them are refused.
+            try wave.waveform.refuseGeometry(reason: "the waveform preset fixes the bars, the view and the playhead")
+            guard wave.scene == .sine || wave.scene == .waveform else {
+                throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "waveform (or nothing) with --preset waveform")
+            }
+            if wave.waveform.audio != nil || wave.waveform.peaks != nil, trackMinutes != nil {
+                throw UsageError(option: "--track-minutes", value: "\(trackMinutes!)", accepted: "only without --audio or --peaks")
+            }
+            try wave.waveform.check(used: true)
+            return config
+        }
+        guard wave.scene == .sine else {
+            throw UsageError(option: "--scene", value: wave.scene.rawValue,
+                             accepted: "sine (the sweep's scale is the number of cells; the waveform has --preset waveform)")
+        }
+        try wave.check()
+        let wave = wave
+        config.makeScene = { try wave.makeScene($0) }
+        config.snapsToPixel = wave.snap
+        _ = try config.scene(cells: 1)
+
         if preset == nil {
             // Each scene stacks the cells: the tallest must fit the core's bounds.
             let tallest = (config.cells.max() ?? 1) * cell.height

@@ -10,7 +10,7 @@ struct PeaksCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "peaks",
         abstract: "Write an audio file's peaks as audiowaveform JSON or .dat.",
-        discussion: "Channels are mixed to mono (their mean). Values: round(sample * 32768) held to 16 bits; 8-bit values are that >> 8."
+        discussion: "Channels are mixed to mono (their mean). Values: round(sample * 32768) held to 16 bits; 8-bit values are that / 256, truncated toward zero, as audiowaveform writes them."
     )
 
     @Option(help: "The audio file (anything libsndfile reads: WAV, FLAC, Ogg/Vorbis, Opus, MP3).")
@@ -32,8 +32,9 @@ struct PeaksCommand: ParsableCommand {
         guard json != nil || dat != nil else {
             throw UsageError(option: "--json", value: "(none)", accepted: "--json FILE or --dat FILE (or both)")
         }
-        guard (1...100_000_000).contains(samplesPerPixel) else {
-            throw UsageError(option: "--samples-per-pixel", value: "\(samplesPerPixel)", accepted: "a whole number from 1 to 100000000")
+        guard (2...100_000_000).contains(samplesPerPixel) else {
+            throw UsageError(option: "--samples-per-pixel", value: "\(samplesPerPixel)",
+                             accepted: "a whole number from 2 (audiowaveform's smallest) to 100000000")
         }
         guard bits == 8 || bits == 16 else {
             throw UsageError(option: "--bits", value: "\(bits)", accepted: "8 or 16")

@@ -246,6 +246,23 @@ struct WaveformOptions: ParsableArguments {
         _ = try input()
     }
 
+    /// Refuses options that change the bars, for callers that fix them.
+    func refuseGeometry(reason: String) throws {
+        let defaults = WaveformOptions.defaults
+        let given: [(String, String, Bool)] = [
+            ("--bar-width", "\(barWidth)", barWidth != defaults.barWidth), ("--bar-gap", "\(barGap)", barGap != defaults.barGap),
+            ("--pixels-per-second", "\(pixelsPerSecond)", pixelsPerSecond != defaults.pixelsPerSecond),
+            ("--amplitude-scale", amplitudeScale, amplitudeScale != defaults.amplitudeScale),
+            ("--bar-radius", "\(barRadius)", barRadius != defaults.barRadius), ("--playhead", "\(playhead)", playhead != defaults.playhead),
+            ("--fit", "", fit),
+        ]
+        if let (option, value, _) = given.first(where: { $0.2 }) {
+            throw UsageError(option: option, value: value, accepted: "nothing here: \(reason)")
+        }
+    }
+
+    static let defaults = try! WaveformOptions.parse([])
+
     func scale() throws -> Double? {
         if amplitudeScale == "auto" { return nil }
         guard let value = Double(amplitudeScale), value.isFinite, value > 0 else {
@@ -270,10 +287,18 @@ struct WaveformOptions: ParsableArguments {
         effect.background = background
         effect.snapToPixel = request.snapsToPixel
         try effect.validate() // the options, before any decoding
-        let duration = Double(try input.sampleCount()) / Double(input.sampleRate)
+        let count = try input.sampleCount()
+        let duration = Double(count) / Double(input.sampleRate)
         let pps = Waveform.gridPixelsPerSecond(fit: fit, width: request.width, duration: duration, pixelsPerSecond: pixelsPerSecond)
-        let bars = try input.barPeaks(samplesPerBar: BarPeaks.samplesPerBar(sampleRate: input.sampleRate, pitch: effect.pitch,
-                                                                            pixelsPerSecond: pps))
+        let samplesPerBar = BarPeaks.samplesPerBar(sampleRate: input.sampleRate, pitch: effect.pitch, pixelsPerSecond: pps)
+        // The strip's length, known before any scan: refuse one past what a scene may hold.
+        let length = Double((count + samplesPerBar - 1) / samplesPerBar) * Double(effect.pitch)
+        guard length <= Strip.maxExtent else {
+            throw UsageError(option: fit ? "--bar-width" : "--pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
+                             accepted: "bars at most \(Int(Strip.maxExtent)) px long in all: this \(Int(duration)) s track would be "
+                                 + "\(Int(length)) px (fewer pixels per second, narrower bars, or --fit)")
+        }
+        let bars = try input.barPeaks(samplesPerBar: samplesPerBar)
         effect.peaks = bars.peaks
         effect.duration = bars.duration
         return try effect.scene()

@@ -13,6 +13,10 @@ enum WaveformPresetWiring {
         let generated: Bool
         if case .generated = audio.source { generated = true } else { generated = false }
         let seconds = generated ? minutes * 60 : Double(try audio.sampleCount()) / Double(audio.sampleRate)
+        guard seconds >= 1 else {
+            throw UsageError(option: audio.optionName, value: audio.path ?? "", accepted: "a track of at least a second "
+                             + "(the preset moves \(Int(WaveformPreset.travel)) px of bars over the whole track)")
+        }
         let pps = WaveformPreset.travel / seconds
         let pitch = WaveformPreset.bar.width + WaveformPreset.bar.gap
         let samplesPerBar = { (rate: Int) in BarPeaks.samplesPerBar(sampleRate: rate, pitch: pitch, pixelsPerSecond: pps) }

@@ -111,6 +111,11 @@ final class PeaksTests: XCTestCase {
         FileManager.default.createFile(atPath: folder + "/v1.dat", contents: Data(v1))
         XCTAssertEqual(try WaveformData.read(path: folder + "/v1.dat"),
                        WaveformData(sampleRate: 44100, samplesPerPixel: 256, bits: 16, channels: 1, data: [-32768, 32767]))
+        // audiowaveform's older JSON has no "version": version 1.
+        FileManager.default.createFile(atPath: folder + "/old.json",
+                                       contents: Data("{\"sample_rate\":8000,\"samples_per_pixel\":64,\"bits\":8,\"length\":1,\"data\":[-3,4]}".utf8))
+        XCTAssertEqual(try WaveformData.read(path: folder + "/old.json"),
+                       WaveformData(sampleRate: 8000, samplesPerPixel: 64, bits: 8, channels: 1, data: [-3, 4]))
         FileManager.default.createFile(atPath: folder + "/v3.json", contents: Data("{\"version\":3}".utf8))
         XCTAssertThrowsError(try WaveformData.read(path: folder + "/v3.json")) { XCTAssertTrue("\($0)".contains("unknown version 3"), "\($0)") }
     }
@@ -127,7 +132,7 @@ final class PeaksTests: XCTestCase {
         let bars = data.barPeaks(samplesPerBar: samplesPerBar)
         for (i, level) in levels.enumerated() { XCTAssertEqual(bars.peaks[i], stored(level), accuracy: 1e-6) }
         let eight = try WaveformData.scan(try AudioReader(path: path), samplesPerPixel: 400, bits: 8)
-        XCTAssertEqual(eight.data[0...1], [-(26214 >> 8) - 1, 26214 >> 8], "0.8 full scale: 26214 >> 8 (arithmetic, so -26214 >> 8 is -103)")
+        XCTAssertEqual(eight.data[0...1], [-102, 102], "0.8 full scale: 26214 / 256, truncated toward zero as audiowaveform does")
     }
 
     // MARK: Bytes that are not what they claim

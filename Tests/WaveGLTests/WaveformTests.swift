@@ -115,10 +115,11 @@ final class WaveformTests: XCTestCase {
 
     func testFitModeFillsTheWidthAndMovesOnlyThePlayhead() throws {
         var w = waveform(fit: true)
-        w.peaks = Array(peaks.prefix(21)) // 21 bars of pitch 3 = 63 columns of 64
-        w.duration = 21 * 3 / 64.0 * 10
+        w.width = 63
+        w.peaks = Array(peaks.prefix(21)) // 21 bars of pitch 3: exactly the width
+        w.duration = 21 * 3 / 63.0 * 10
         for t in [0.0, 3.3, 9.84] {
-            let split = Int((64 * t / w.duration).rounded())
+            let split = Int((63 * t / w.duration).rounded())
             let expected = reference(w, u: 0, split: split) { _, barX, x, y, h in
                 Double(x) - barX < 2 ? self.squareCoverage(w)(0, barX, x, y, h) : 0
             }
@@ -128,6 +129,10 @@ final class WaveformTests: XCTestCase {
                 assertImagesMatch(try frames(w, [t], gl: method)[0], cpu, mean: 0.05, max: 1, name: "waveform-fit-gl-\(method.rawValue)")
             }
         }
+        // A grid that does not divide the width is stretched to fill it exactly.
+        w.width = 100
+        guard case let .strip(strip) = try w.scene().layers[0].content else { return XCTFail("not a strip") }
+        XCTAssertEqual(strip.path.bounds?.maxX ?? 0, 100 - 1.0 * 100 / 63, accuracy: 1e-9, "the last bar ends a gap short of the width")
     }
 
     /// Rounded ends are quadratic corners: the top edge in a corner of radius r

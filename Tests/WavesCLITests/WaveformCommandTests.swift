@@ -72,6 +72,16 @@ final class WaveformCommandTests: XCTestCase {
         try AudioWriter.write(to: folder + "/empty.wav", format: .wav, sampleRate: 8000, frames: 0) { _, _ in 0 }
         FileManager.default.createFile(atPath: folder + "/v9.json", contents: Data("{\"version\":9}".utf8))
         FileManager.default.createFile(atPath: folder + "/short.dat", contents: Data([2, 0, 0]))
+        // 20 bytes of peaks announcing a billion samples (10 groups of 100,000,000): refused before any allocation.
+        var tiny: [UInt8] = []
+        for v: Int32 in [2, 1, 1, 100_000_000, 10, 1] { withUnsafeBytes(of: v.littleEndian) { tiny += $0 } }
+        tiny += [UInt8](repeating: 5, count: 20)
+        FileManager.default.createFile(atPath: folder + "/tiny.dat", contents: Data(tiny))
+        // 20 samples at 8 kHz: too short for the preset, which moves 680 px over the track.
+        var blip: [UInt8] = []
+        for v: Int32 in [2, 1, 8000, 2, 10, 1] { withUnsafeBytes(of: v.littleEndian) { blip += $0 } }
+        blip += [UInt8](repeating: 5, count: 20)
+        FileManager.default.createFile(atPath: folder + "/blip.dat", contents: Data(blip))
         let before = files()
         let render = ["render", "--scene", "waveform", "--backend", "cpu", "--out", "w.png"]
         let cases: [([String], Int32, String)] = [
@@ -94,6 +104,13 @@ final class WaveformCommandTests: XCTestCase {
             (["peaks", "--audio", "empty.wav", "--json", "p.json"], 65, "empty"),
             (["peaks", "--audio", "notes.txt"], 64, "--json"),
             (["peaks", "--audio", "notes.txt", "--dat", "p.dat", "--bits", "12"], 64, "--bits"),
+            (["peaks", "--audio", "notes.txt", "--dat", "p.dat", "--samples-per-pixel", "1"], 64, "--samples-per-pixel"),
+            (render + ["--peaks", "tiny.dat"], 64, "--pixels-per-second"),
+            (render + ["--pixels-per-second", "1000000"], 64, "--pixels-per-second"),
+            (["bench", "--headless", "--preset", "waveform", "--seconds", "1e300"], 64, "--seconds"),
+            (["bench", "--headless", "--preset", "waveform", "--chart", "w.png"], 64, "--chart"),
+            (["bench", "--headless", "--preset", "waveform", "--bar-width", "0"], 64, "--bar-width"),
+            (["bench", "--headless", "--preset", "waveform", "--peaks", "blip.dat"], 64, "--peaks"),
         ]
         for (arguments, status, mention) in cases {
             let r = try waves(arguments)
