@@ -142,7 +142,7 @@ public final class ComparisonView {
 
     private func updateHUDText() {
         needsHUDText = false
-        let count = countLabel.isEmpty ? "" : "\(request.count) \(countLabel)  "
+        let count = countLabel.isEmpty ? "" : countText + "  "
         let settings = count + "\(scene.width)x\(scene.height)  snap \(request.snapsToPixel ? "on" : "off")  "
             + String(format: "t %.1f s", lastTime) + (isPaused ? "  PAUSED" : "")
         for half in halves {
@@ -154,6 +154,12 @@ public final class ComparisonView {
         }
     }
 
+    /// "1 cell", "20 cells".
+    private var countText: String {
+        let label = request.count == 1 && countLabel.hasSuffix("s") ? String(countLabel.dropLast()) : countLabel
+        return "\(request.count) \(label)"
+    }
+
     /// One line for a title bar or a terminal.
     public func summary(overall: Bool = false) -> String {
         let parts = halves.map { half -> String in
@@ -161,6 +167,6 @@ public final class ComparisonView {
             return "\(Format.strategy(half.backend)): \(Format.framesPerSecond(s.framesPerSecond)), "
                 + "\(Format.perFrame(.cpuMs, s.cpuMilliseconds)), \(Format.perFrame(.gpuMs, s.gpuMilliseconds))"
         }
-        return parts.joined(separator: " | ") + (countLabel.isEmpty ? "" : " | \(request.count) \(countLabel)")
+        return parts.joined(separator: " | ") + (countLabel.isEmpty ? "" : " | " + countText)
     }
 }
