@@ -64,7 +64,7 @@ final class AudioInput {
         switch source {
         case let .audio(path): return try AudioReader(path: path)
         case let .generated(seconds): return GeneratedTrack(seconds: seconds)
-        case .peaks: preconditionFailure("a peaks file has no samples")
+        case let .peaks(_, path): throw AudioError.unreadable(path: path, reason: "a peaks file holds no samples to decode")
         }
     }
 

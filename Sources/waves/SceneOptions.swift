@@ -194,23 +194,26 @@ struct WaveformOptions: ParsableArguments {
     @Option(help: "An audiowaveform peaks file (.json or .dat) instead of --audio.")
     var peaks: String?
 
+    /// The bar options' defaults, in one place (the options and the preset's check read them).
+    static let defaults = (barWidth: 2, barGap: 1, pixelsPerSecond: 50.0, amplitudeScale: "auto", barRadius: 0.0, playhead: 0.5)
+
     @Option(name: .customLong("bar-width"), parsing: .unconditional, help: "Bar width in whole pixels.")
-    var barWidth: Int = 2
+    var barWidth: Int = Self.defaults.barWidth
 
     @Option(name: .customLong("bar-gap"), parsing: .unconditional, help: "Gap between bars in whole pixels.")
-    var barGap: Int = 1
+    var barGap: Int = Self.defaults.barGap
 
     @Option(name: .customLong("pixels-per-second"), parsing: .unconditional, help: "Scroll speed, and so the bar grid: samples per bar = round(rate * (width + gap) / pps).")
-    var pixelsPerSecond: Double = 50
+    var pixelsPerSecond: Double = Self.defaults.pixelsPerSecond
 
     @Option(name: .customLong("amplitude-scale"), help: "Bar height per unit of peak as a fraction of the height, or auto (the loudest bar full height).")
-    var amplitudeScale: String = "auto"
+    var amplitudeScale: String = Self.defaults.amplitudeScale
 
     @Option(name: .customLong("bar-radius"), parsing: .unconditional, help: "Rounded bar ends: corner radius in pixels (0: square).")
-    var barRadius: Double = 0
+    var barRadius: Double = Self.defaults.barRadius
 
     @Option(parsing: .unconditional, help: "The fixed playhead's column as a fraction of the width, 0 to 1 (scroll mode).")
-    var playhead: Double = 0.5
+    var playhead: Double = Self.defaults.playhead
 
     @Flag(help: "Fit the whole track to the width; nothing moves and the playhead crosses it.")
     var fit = false
@@ -248,7 +251,7 @@ struct WaveformOptions: ParsableArguments {
 
     /// Refuses options that change the bars, for callers that fix them.
     func refuseGeometry(reason: String) throws {
-        let defaults = WaveformOptions.defaults
+        let defaults = Self.defaults
         let given: [(String, String, Bool)] = [
             ("--bar-width", "\(barWidth)", barWidth != defaults.barWidth), ("--bar-gap", "\(barGap)", barGap != defaults.barGap),
             ("--pixels-per-second", "\(pixelsPerSecond)", pixelsPerSecond != defaults.pixelsPerSecond),
@@ -260,8 +263,6 @@ struct WaveformOptions: ParsableArguments {
             throw UsageError(option: option, value: value, accepted: "nothing here: \(reason)")
         }
     }
-
-    static let defaults = try! WaveformOptions.parse([])
 
     func scale() throws -> Double? {
         if amplitudeScale == "auto" { return nil }
