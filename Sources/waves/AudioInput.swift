@@ -24,7 +24,10 @@ final class AudioInput {
         switch (audio, peaks) {
         case let (audio?, nil):
             source = .audio(audio)
-            sampleRate = try AudioReader(path: audio).sampleRate
+            let reader = try AudioReader(path: audio)
+            sampleRate = reader.sampleRate
+            // The header's count (an MP3's is an estimate) plans the grid; a scan replaces it with the exact one.
+            if reader.announcedFrames > 0 { cachedCount = reader.announcedFrames }
         case let (nil, peaks?):
             let data = try WaveformData.read(path: peaks)
             source = .peaks(data, path: peaks)
@@ -68,7 +71,10 @@ final class AudioInput {
         }
     }
 
-    /// Samples in the track (a counting pass for audio files: an MP3's header only estimates).
+    /// Samples in the track, for planning the bar grid and its length before
+    /// any decoding: exact once bars were scanned, and for peaks files and the
+    /// generated track; before that, an audio file's header count (an MP3's
+    /// is an estimate), or a counting pass where the header has none.
     func sampleCount() throws -> Int {
         if let cachedCount { return cachedCount }
         let count = try BarPeaks.scan(try makeReader(), samplesPerBar: Int(Int32.max)).sampleCount

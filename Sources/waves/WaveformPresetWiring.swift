@@ -20,9 +20,9 @@ enum WaveformPresetWiring {
         let pps = WaveformPreset.travel / seconds
         let pitch = WaveformPreset.bar.width + WaveformPreset.bar.gap
         let samplesPerBar = { (rate: Int) in BarPeaks.samplesPerBar(sampleRate: rate, pitch: pitch, pixelsPerSecond: pps) }
-        let peaks = generated
-            ? try BarPeaks.scan(GeneratedTrack(seconds: seconds), samplesPerBar: samplesPerBar(GeneratedTrack(seconds: 1).sampleRate))
-            : try audio.barPeaks(samplesPerBar: samplesPerBar(audio.sampleRate))
+        let track = generated ? GeneratedTrack(seconds: seconds) : nil
+        let peaks = try track.map { try BarPeaks.scan($0, samplesPerBar: samplesPerBar($0.sampleRate)) }
+            ?? audio.barPeaks(samplesPerBar: samplesPerBar(audio.sampleRate))
         let scene: (Double, Bool) throws -> Scene = { playedFraction, snap in
             var w = Waveform(width: WaveformPreset.view.width, height: WaveformPreset.view.height, peaks: peaks.peaks,
                              duration: peaks.duration)
