@@ -51,7 +51,9 @@ check-shaders: deps
 	@for d in "-DCONTENT_STRIP" "-DHAS_SPLIT -DFILL0_GRADIENT -DFILL1_GRADIENT -DOVER_BACKGROUND" \
 	          "-DCONTENT_STRIP -DHAS_SPLIT -DFILL1_GRADIENT"; do \
 	  glslangValidator -l -S frag $$d Shaders/layer.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/layer.frag.glsl; exit 1; }; \
-	done; echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 3 variants of layer.frag.glsl)"
+	done
+	@glslangValidator -l -S frag -DENVELOPE_PARABOLA Shaders/voice.frag.glsl >/dev/null || { glslangValidator -l -S frag -DENVELOPE_PARABOLA Shaders/voice.frag.glsl; exit 1; }
+	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 3 variants of layer.frag.glsl, 1 of voice.frag.glsl)"
 
 test: deps check-shaders
 	$(SWIFT) build --build-tests

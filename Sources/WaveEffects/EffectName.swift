@@ -7,4 +7,11 @@ public enum EffectName: String, CaseIterable, Sendable {
     case outline
     /// An audio track's waveform as bars, played and unplayed either side of a playhead (`Waveform`).
     case waveform
+    /// A row of dots, each running one animation a little later (`Dots`).
+    case dots
+    /// Layered attenuated curves driven by a level (`Voice`).
+    case voice
+
+    /// Whether the effect listens to a level (`--level`, `--level-from`).
+    public var usesLevel: Bool { self == .dots || self == .voice }
 }

@@ -2,6 +2,165 @@
 
 enum EmbeddedShaders {
     static let files: [String: String] = [
+        "dots.frag.glsl": #"""
+#version 330 core
+// The dots' second pass: every pixel near the grid finds the copies that can
+// reach it, reads each one's state (dots_state.frag.glsl, this frame) and
+// computes its coverage from the geometry: the exact area of the pixel
+// inside a rectangle with elliptical corners (the dot scaled about its
+// centre). Copies are composited in index order, later over earlier, as
+// the CPU strategy draws them. Nothing was rasterised on the CPU.
+//
+// Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
+
+uniform vec4 u_viewport;       // x, y (bottom-left), width, height of the area in the framebuffer
+uniform int u_pageTop;         // scene row shown at the area's top
+uniform sampler2D u_state;     // per copy: scale x, scale y, opacity, tint progress
+uniform int u_stateWidth;
+uniform int u_count;
+uniform int u_perRow;
+uniform vec2 u_origin;         // copy 0's centre
+uniform vec2 u_pitch;          // spacing along a row, between rows
+uniform vec3 u_shape;          // width, height, corner radius at scale 1
+uniform vec2 u_reach;          // this frame: the farthest a copy's edge is from its centre, + 1 px
+uniform vec4 u_color;          // the paint, non-premultiplied, 0...1
+uniform vec3 u_tintFrom;
+uniform vec3 u_tintTo;
+
+out vec4 fragColor;
+
+const int maxCandidates = 256;
+
+float overlap(float a0, float a1, float b0, float b1) { return max(0.0, min(a1, b1) - max(a0, b0)); }
+
+// The integral of sqrt(1 - u^2) from 0 to u.
+float discIntegral(float u) {
+    u = clamp(u, 0.0, 1.0);
+    return 0.5 * (u * sqrt(max(0.0, 1.0 - u * u)) + asin(u));
+}
+
+// The area of the unit quarter disc inside [u0, u1] x [v0, v1] (all in 0...1).
+float quarterDisc(float u0, float u1, float v0, float v1) {
+    float full = v1 < 1.0 ? sqrt(1.0 - v1 * v1) : 0.0;    // left of this the disc spans the whole [v0, v1]
+    float empty = sqrt(max(0.0, 1.0 - v0 * v0));          // right of this it is below v0
+    float area = (v1 - v0) * max(0.0, min(u1, full) - u0);
+    float a = max(u0, full), b = min(u1, empty);
+    if (b > a) area += discIntegral(b) - discIntegral(a) - v0 * (b - a);
+    return area;
+}
+
+// The area of pixel [p0, p1] inside the rectangle centred on c with half
+// sizes `halfSize` and elliptical corners of radii `radius`: the rectangle's
+// overlap less, per corner, the part of the corner's square outside its ellipse.
+float roundedRect(vec2 p0, vec2 p1, vec2 c, vec2 halfSize, vec2 radius) {
+    float area = overlap(p0.x, p1.x, c.x - halfSize.x, c.x + halfSize.x) * overlap(p0.y, p1.y, c.y - halfSize.y, c.y + halfSize.y);
+    if (area <= 0.0 || radius.x <= 0.0 || radius.y <= 0.0) return area;
+    vec2 inner = halfSize - radius;
+    for (int q = 0; q < 4; q++) {
+        vec2 s = vec2((q & 1) == 0 ? -1.0 : 1.0, q < 2 ? -1.0 : 1.0);
+        vec2 e = c + s * inner;                            // the corner's ellipse centre
+        vec2 a = s * (p0 - e) / radius, b = s * (p1 - e) / radius;
+        vec2 lo = clamp(min(a, b), 0.0, 1.0), hi = clamp(max(a, b), 0.0, 1.0);
+        if (hi.x <= lo.x || hi.y <= lo.y) continue;
+        float square = (hi.x - lo.x) * (hi.y - lo.y);
+        area -= (square - quarterDisc(lo.x, hi.x, lo.y, hi.y)) * radius.x * radius.y;
+    }
+    return clamp(area, 0.0, 1.0);
+}
+
+void main() {
+    vec2 local = gl_FragCoord.xy - u_viewport.xy;            // i + 0.5
+    float row = float(int(u_viewport.w - local.y) + u_pageTop);
+    vec2 p0 = vec2(floor(local.x), row), p1 = p0 + 1.0;
+    vec2 centre = p0 + 0.5;
+    int rows = (u_count + u_perRow - 1) / u_perRow;
+    // The rows and columns of copies whose reach covers this pixel.
+    int firstRow = 0, lastRow = 0;
+    if (rows > 1) {
+        firstRow = max(0, int(ceil((centre.y - u_reach.y - u_origin.y) / u_pitch.y)));
+        lastRow = min(rows - 1, int(floor((centre.y + u_reach.y - u_origin.y) / u_pitch.y)));
+    }
+    int firstColumn = max(0, int(ceil((centre.x - u_reach.x - u_origin.x) / u_pitch.x)));
+    int lastColumn = min(u_perRow - 1, int(floor((centre.x + u_reach.x - u_origin.x) / u_pitch.x)));
+    vec4 sum = vec4(0.0);
+    int visited = 0;
+    for (int r = firstRow; r <= lastRow; r++) {
+        for (int k = firstColumn; k <= lastColumn; k++) {
+            int i = r * u_perRow + k;
+            if (i >= u_count || visited >= maxCandidates) break;
+            visited++;
+            vec4 s = texelFetch(u_state, ivec2(i % u_stateWidth, i / u_stateWidth), 0);
+            vec2 c = u_origin + vec2(float(k), float(r)) * u_pitch;
+            float coverage = roundedRect(p0, p1, c, 0.5 * u_shape.xy * s.xy, u_shape.z * s.xy);
+            if (coverage <= 0.0) continue;
+            float a = u_color.a * s.z * coverage;
+            vec3 rgb = u_color.rgb * mix(u_tintFrom, u_tintTo, s.w);
+            sum = vec4(rgb * a, a) + sum * (1.0 - a);
+        }
+    }
+    fragColor = sum;
+}
+"""#,
+        "dots_state.frag.glsl": #"""
+#version 330 core
+// The dots' first pass, once a frame: one fragment per copy computes copy
+// i's animation at time t - i * delay (Core Animation's instance delay)
+// into an RGBA float texel: scale x, scale y, opacity, tint progress.
+// The CPU strategy computes the same (WaveCore's InstanceAnimation).
+//
+// Times reach the GPU reduced on the CPU in double precision: per channel,
+// (t - begin) mod one forward-and-back cycle, and copy i's delay is taken
+// as (i / 1024) blocks of (1024 delay mod cycle) plus (i mod 1024) delays,
+// so float stays precise for a million copies at any t.
+
+uniform int u_stateWidth;      // texels a row
+uniform float u_delay;         // seconds per copy
+// Per channel (0 scale, 1 opacity, 2 tint): (t - begin) mod cycle,
+// t - begin (held within +/-1e9), duration, (1024 delay) mod cycle.
+uniform vec4 u_channel[3];
+uniform vec4 u_timing[3];      // cubic Bezier timing curve x1, y1, x2, y2
+uniform vec2 u_maxScale;       // x, y at full swing
+uniform float u_level;         // this frame: how far the scale swings, 0...1
+uniform vec2 u_opacity;        // from, to
+
+out vec4 state;
+
+const int bisectionSteps = 24;
+
+float bezier(float s, float a, float b) {
+    float r = 1.0 - s;
+    return 3.0 * r * r * s * a + 3.0 * r * s * s * b + s * s * s;
+}
+
+// Eased progress for linear progress p (WaveCore's TimingCurve.value).
+float eased(float p, vec4 curve) {
+    float x = clamp(p, 0.0, 1.0);
+    float lo = 0.0, hi = 1.0;
+    for (int i = 0; i < bisectionSteps; i++) {
+        float mid = 0.5 * (lo + hi);
+        if (bezier(mid, curve.x, curve.z) < x) lo = mid; else hi = mid;
+    }
+    return bezier(0.5 * (lo + hi), curve.y, curve.w);
+}
+
+// Channel c's eased progress for copy i (0 before its begin).
+float progress(int c, int i) {
+    vec4 ch = u_channel[c];
+    float cycle = 2.0 * ch.z;
+    float lag = float(i / 1024) * ch.w + float(i - (i / 1024) * 1024) * u_delay;
+    if (ch.y - float(i) * u_delay <= 0.0) return 0.0;
+    float phase = mod(mod(ch.x - lag, cycle) + cycle, cycle) / ch.z;
+    return eased(phase <= 1.0 ? phase : 2.0 - phase, u_timing[c]);
+}
+
+void main() {
+    int i = int(gl_FragCoord.y) * u_stateWidth + int(gl_FragCoord.x);
+    float swing = progress(0, i) * u_level;
+    vec2 scale = 1.0 + (u_maxScale - 1.0) * swing;
+    float opacity = mix(u_opacity.x, u_opacity.y, progress(1, i));
+    state = vec4(scale, opacity, progress(2, i));
+}
+"""#,
         "layer.frag.glsl": #"""
 #version 330 core
 // One batch of layers, drawn from coverage rasterised once on the CPU and
@@ -146,6 +305,91 @@ uniform vec2 u_viewportSize;
 void main() {
     vec2 ndc = a_position / u_viewportSize * 2.0 - 1.0;
     gl_Position = vec4(ndc.x, -ndc.y, 0.0, 1.0);
+}
+"""#,
+        "voice.frag.glsl": #"""
+#version 330 core
+// A voice curve (WaveCore's ModulatedSine) computed on the GPU every frame:
+// nothing was rasterised or uploaded for it. Per frame only the amplitude
+// (the level) and the phase change.
+//
+// The band is y(x) -/+ h(x), with h = lineWidth/2 * sqrt(1 + y'^2), sampled
+// on the same grid as the CPU strategy (u_samplesPerPixel points a pixel)
+// and joined by straight lines. A pixel's coverage is the exact area of
+// the band inside it: over each grid segment, the average of
+// clamp(bottom - row, 0, 1) - clamp(top - row, 0, 1) for linear top and
+// bottom, in closed form. That is the area the CPU's polygon covers.
+//
+// Defines: ENVELOPE_PARABOLA (else siriwave's attenuation (K/(K+u^4))^K).
+// Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
+
+uniform vec4 u_viewport;       // x, y (bottom-left), width, height of the area in the framebuffer
+uniform int u_pageTop;         // scene row shown at the area's top
+uniform float u_width;         // scene width: p = x / width
+uniform float u_samplesPerPixel;
+uniform float u_centreY;
+uniform float u_frequency;     // radians over the width
+uniform float u_lineWidth;
+uniform float u_k;             // the attenuation's K
+uniform float u_amplitude;     // this frame: pixels (the level applied)
+uniform float u_phase;         // this frame: radians, in [0, 2 pi)
+uniform vec4 u_color;          // non-premultiplied, 0...1
+
+out vec4 fragColor;
+
+// The envelope and its slope in p.
+vec2 envelope(float p) {
+#ifdef ENVELOPE_PARABOLA
+    float q = 2.0 * p - 1.0;
+    return vec2(1.0 - q * q, -4.0 * q);
+#else
+    float u = 4.0 * p - 2.0, u3 = u * u * u, d = u_k + u3 * u;
+    float g = pow(u_k / d, u_k);
+    return vec2(g, -16.0 * u_k * u3 * g / d);
+#endif
+}
+
+// The band's top and bottom (scene y, down) at x.
+vec2 edges(float x) {
+    float p = x / u_width;
+    vec2 e = envelope(p);
+    float angle = u_frequency * p + u_phase;
+    float s = sin(angle), c = cos(angle);
+    float y = u_centreY + u_amplitude * e.x * s;
+    float slope = u_amplitude / u_width * (e.y * s + e.x * u_frequency * c);
+    float h = 0.5 * u_lineWidth * sqrt(1.0 + slope * slope);
+    return vec2(y - h, y + h);
+}
+
+// The integral of clamp(s, 0, 1) from 0 to s.
+float ramp(float s) { return s <= 0.0 ? 0.0 : (s >= 1.0 ? s - 0.5 : 0.5 * s * s); }
+
+// The mean of clamp(s, 0, 1) while s runs linearly from a to b.
+float meanClamped(float a, float b) {
+    float lo = min(a, b), hi = max(a, b);
+    if (hi <= 0.0) return 0.0;
+    if (lo >= 1.0) return 1.0;
+    if (hi - lo < 1e-4) return clamp(0.5 * (lo + hi), 0.0, 1.0);
+    return (ramp(hi) - ramp(lo)) / (hi - lo);
+}
+
+void main() {
+    vec2 local = gl_FragCoord.xy - u_viewport.xy;            // i + 0.5
+    float row = float(int(u_viewport.w - local.y) + u_pageTop);
+    float column = floor(local.x);
+    float coverage = 0.0;
+    if (column < u_width) {
+        int steps = int(u_samplesPerPixel);
+        vec2 previous = edges(column);
+        for (int j = 1; j <= steps; j++) {
+            vec2 next = edges(column + float(j) / u_samplesPerPixel);
+            coverage += meanClamped(previous.y - row, next.y - row) - meanClamped(previous.x - row, next.x - row);
+            previous = next;
+        }
+        coverage = clamp(coverage / u_samplesPerPixel, 0.0, 1.0);
+    }
+    float a = u_color.a * coverage;
+    fragColor = vec4(u_color.rgb * a, a);
 }
 """#,
     ]

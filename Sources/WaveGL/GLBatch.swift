@@ -5,7 +5,7 @@ import WaveCore
 /// once, and one program per pass whose per-scene uniforms (paint, sizes)
 /// are set once. A frame sets the offset, the split column and the area, and
 /// draws one quad per pass.
-final class GLBatch {
+final class GLBatch: GLLayerDraw {
     private let batch: ScenePlan.Batch
     private var passes: [Pass] = []
     private var coverage: GLuint = 0
@@ -57,6 +57,8 @@ final class GLBatch {
         case let .strip(strip):
             upload(strip.coverage(), width: strip.tileWidth, rows: max(1, strip.rows.count), layers: strip.tiles,
                    wrapS: GL_CLAMP_TO_BORDER)
+        case .instances, .modulatedSine:
+            throw GLError.limit(what: "a layer that changes every frame in a cached-coverage batch", needed: 1, available: 0)
         }
         try checkGLErrors("uploading a batch of \(batch.layers.count) layer(s)")
     }
@@ -78,6 +80,8 @@ final class GLBatch {
             glUniform4f(program.uniform("u_strip"), GLfloat(strip.columns.lowerBound), GLfloat(strip.columns.count),
                         GLfloat(strip.rows.lowerBound), GLfloat(strip.tiles))
             glUniform1i(program.uniform("u_tileStep"), GLint(strip.tileStep))
+        case .instances, .modulatedSine:
+            break
         }
         glUseProgram(0)
         return Pass(program: program, uniforms: (program.uniform("u_offset"), program.uniform("u_offsetWhole"),
@@ -102,10 +106,6 @@ final class GLBatch {
         glTexParameterfv(target, GLenum(GL_TEXTURE_BORDER_COLOR), &transparent)
         glTexParameteri(target, GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
         glTexParameteri(target, GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
-    }
-
-    private func setColor(_ location: GLint, _ c: RGBA8) {
-        glUniform4f(location, GLfloat(c.r) / 255, GLfloat(c.g) / 255, GLfloat(c.b) / 255, GLfloat(c.a) / 255)
     }
 
     private func setPaint(_ paint: Paint, _ program: ShaderProgram) {
@@ -147,6 +147,8 @@ final class GLBatch {
         return defines
     }
 
+    func prepareFrame(time: Double) {}
+
     /// Draws the batch at scene time `time` into `viewport` of the bound
     /// framebuffer, which shows scene rows from `pageTop` down.
     func draw(time: Double, viewport: Viewport, pageTop: Int) {
@@ -160,8 +162,7 @@ final class GLBatch {
         if isFirst {
             glDisable(GLenum(GL_BLEND))
         } else {
-            glEnable(GLenum(GL_BLEND))
-            glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+            blendPremultiplied()
         }
         if rowTable != 0 {
             glActiveTexture(GLenum(GL_TEXTURE1))

@@ -12,7 +12,10 @@ public final class GLRenderer: Renderer {
     /// The driver's limits, read once.
     public let caps: GLCapabilities
     public private(set) var scene: Scene?
-    private var batches: [GLBatch] = []
+    private var batches: [GLLayerDraw] = []
+    /// The first batch does not write every pixel (dots, a voice curve):
+    /// each page is cleared to the background first and every batch blends.
+    private var clearsFirst = false
     private var emptyVertexArray: GLuint = 0
     /// Distinct coverage pictures of the prepared scene's repeating curves.
     public private(set) var pictureCount = 0
@@ -46,9 +49,19 @@ public final class GLRenderer: Renderer {
         self.scene = nil
         batches = []
         let plan = try unavailableOnGLError { try ScenePlan(scene: scene, caps: caps) }
-        batches = try unavailableOnGLError { try plan.batches.enumerated().map {
-            try GLBatch($1, scene: scene, isFirst: $0 == 0, isOnly: plan.batches.count == 1, splitMethod: splitMethod)
+        let firstIsCached = plan.batches.first?.content.isCached ?? true
+        batches = try unavailableOnGLError { try plan.batches.enumerated().map { index, batch -> GLLayerDraw in
+            switch batch.content {
+            case .curves, .strip:
+                return try GLBatch(batch, scene: scene, isFirst: index == 0, isOnly: plan.batches.count == 1,
+                                   splitMethod: splitMethod)
+            case let .instances(instances, state):
+                return try GLInstancesBatch(instances, state: state, paint: batch.paint, sceneHeight: scene.height)
+            case let .modulatedSine(curve, rows):
+                return try GLModulatedSineBatch(curve, rows: rows, paint: batch.paint, sceneWidth: scene.width)
+            }
         } }
+        clearsFirst = !firstIsCached
         pictureCount = plan.batches.reduce(0) { count, batch in
             if case let .curves(c) = batch.content { return count + c.pictures.count }
             return count
@@ -68,12 +81,13 @@ public final class GLRenderer: Renderer {
         guard target.width == scene.width, target.height == scene.height else {
             throw RendererError.wrongTarget(.gl, "a \(target.width)x\(target.height) target for a \(scene.width)x\(scene.height) scene")
         }
-        target.storesPremultiplied = batches.count > 1
+        target.storesPremultiplied = batches.count > 1 || clearsFirst
         glBindVertexArray(emptyVertexArray)
+        for b in batches.indices { batches[b].prepareFrame(time: time) }
         for page in 0..<target.pageCount {
             let (viewport, pageTop) = target.bindPage(page)
             glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
-            if batches.isEmpty { clear(viewport, to: scene.background) }
+            if batches.isEmpty || clearsFirst { clear(viewport, to: scene.background) }
             // By index: in a debug build a for-in loop over an array allocates.
             for b in batches.indices { batches[b].draw(time: time, viewport: viewport, pageTop: pageTop) }
         }

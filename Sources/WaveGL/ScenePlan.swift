@@ -50,6 +50,30 @@ struct ScenePlan {
     enum Content {
         case curves(CurveBatch)
         case strip(StripBatch)
+        /// Copies whose animation the GPU computes: a per-copy state pass, then coverage from geometry.
+        case instances(Instances, state: StateTexture)
+        /// A voice band the GPU computes per pixel from the frame's amplitude and phase.
+        case modulatedSine(ModulatedSine, rows: Range<Int>)
+
+        /// Coverage rasterised once and cached (the other kinds change every frame).
+        var isCached: Bool {
+            switch self {
+            case .curves, .strip: true
+            case .instances, .modulatedSine: false
+            }
+        }
+    }
+
+    /// The per-copy state texture of an instances batch: one RGBA float
+    /// texel per copy, `width` a row.
+    struct StateTexture: Equatable {
+        var width: Int
+        var rows: Int
+
+        init(count: Int, maxWidth: Int) {
+            width = max(1, min(count, min(maxWidth, 1024)))
+            rows = (count + width - 1) / width
+        }
     }
 
     struct Batch {
@@ -90,6 +114,12 @@ struct ScenePlan {
                 let batch = StripBatch(path: strip.path, rows: strip.rows(sceneHeight: scene.height), columns: strip.columns,
                                        maxWidth: caps.maxTextureSize)
                 batches.append(Batch(content: .strip(batch), paint: layer.paint, motion: layer.motion, layers: [i]))
+            case let .instances(instances):
+                let state = StateTexture(count: instances.grid.count, maxWidth: caps.maxTextureSize)
+                batches.append(Batch(content: .instances(instances, state: state), paint: layer.paint, motion: layer.motion, layers: [i]))
+            case let .modulatedSine(curve):
+                batches.append(Batch(content: .modulatedSine(curve, rows: layer.content.rows(sceneHeight: scene.height, sceneWidth: scene.width)),
+                                     paint: layer.paint, motion: layer.motion, layers: [i]))
             }
         }
         self.batches = batches
@@ -124,6 +154,7 @@ struct ScenePlan {
             switch batch.content {
             case let .curves(c): return total + c.period * c.pictureRows * c.pictures.count
             case let .strip(s): return total + s.coverageBytes
+            case .instances, .modulatedSine: return total
             }
         }
         guard bytes <= caps.maxCoverageBytes else {
@@ -150,6 +181,13 @@ struct ScenePlan {
                     throw GLError.limit(what: "a strip of \(s.columns.count) columns in \(s.tiles) tiles (GL_MAX_ARRAY_TEXTURE_LAYERS)",
                                         needed: s.tiles, available: caps.maxArrayLayers)
                 }
+            case let .instances(_, state):
+                guard state.rows <= caps.maxTextureSize else {
+                    throw GLError.limit(what: "a state texture of \(state.width)x\(state.rows) for the dots (GL_MAX_TEXTURE_SIZE)",
+                                        needed: state.rows, available: caps.maxTextureSize)
+                }
+            case .modulatedSine:
+                break
             }
         }
     }

@@ -13,6 +13,21 @@ public enum DemoLayout: String, CaseIterable, Sendable {
     }
 }
 
+/// An effect the demo can show: its scene for a request, what its count
+/// counts ("cells"; empty where it has none) and the count it starts with.
+/// The demo cycles through a list of these; the window never knows which
+/// effect it shows.
+public struct DemoEffect {
+    public var name: String
+    public var countLabel: String
+    public var count: Int
+    public var makeScene: SceneMaker
+
+    public init(name: String, countLabel: String, count: Int, makeScene: @escaping SceneMaker) {
+        self.name = name; self.countLabel = countLabel; self.count = count; self.makeScene = makeScene
+    }
+}
+
 /// One frame of the comparison, drawn into whatever framebuffer is bound
 /// (the window's, or an offscreen one): left half the CPU strategy, right
 /// half the GL strategy, the same scene and the same time, each through the
@@ -22,9 +37,8 @@ public final class ComparisonView {
     public let layout: DemoLayout
     public private(set) var request: SceneRequest
     public private(set) var scene: Scene
-    private let makeScene: SceneMaker
-    /// What the count counts, for the display ("cells"); empty where the effect has no count.
-    private let countLabel: String
+    /// The effect shown.
+    public private(set) var effect: DemoEffect
     /// The scene time of the last frame (the display's playback readout).
     private var lastTime = 0.0
     private let halves: [StrategyHalf]
@@ -36,15 +50,14 @@ public final class ComparisonView {
     public static let countSteps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
 
     /// `request`'s size is the whole area's; each half gets its share.
-    public init(request: SceneRequest, countLabel: String, makeScene: @escaping SceneMaker, layout: DemoLayout,
-                context: GLContext, wallNow: Double) throws {
+    public init(request: SceneRequest, effect: DemoEffect, layout: DemoLayout, context: GLContext, wallNow: Double) throws {
         self.layout = layout
-        self.makeScene = makeScene
-        self.countLabel = countLabel
+        self.effect = effect
         var half = request
         half.width = layout.sceneWidth(windowWidth: request.width)
+        half.count = effect.count
         self.request = half
-        scene = try makeScene(half)
+        scene = try effect.makeScene(half)
         var halves: [StrategyHalf] = []
         if layout != .gl { halves.append(try StrategyHalf(.cpu, scene: scene, context: context, wallNow: wallNow)) }
         if layout != .cpu { halves.append(try StrategyHalf(.gl, scene: scene, context: context, wallNow: wallNow)) }
@@ -87,11 +100,20 @@ public final class ComparisonView {
         needsHUDText = true
     }
 
-    private func apply(_ r: SceneRequest) throws {
-        let s = try makeScene(r)
+    /// Shows another effect at the same size and snapping, from its own count.
+    public func show(_ next: DemoEffect) throws {
+        var r = request
+        r.count = min(next.count, request.height)
+        try apply(r, effect: next)
+    }
+
+    private func apply(_ r: SceneRequest, effect next: DemoEffect? = nil) throws {
+        let chosen = next ?? effect
+        let s = try chosen.makeScene(r)
         for half in halves { try half.prepare(s) }
         request = r
         scene = s
+        effect = chosen
         needsHUDText = true
     }
 
@@ -142,20 +164,21 @@ public final class ComparisonView {
 
     private func updateHUDText() {
         needsHUDText = false
-        let count = countLabel.isEmpty ? "" : countText + "  "
-        let settings = count + "\(scene.width)x\(scene.height)  snap \(request.snapsToPixel ? "on" : "off")  "
+        let count = effect.countLabel.isEmpty ? "" : countText + "  "
+        let settings = effect.name + "  " + count + "\(scene.width)x\(scene.height)  snap \(request.snapsToPixel ? "on" : "off")  "
             + String(format: "t %.1f s", lastTime) + (isPaused ? "  PAUSED" : "")
         for half in halves {
             let s = snapshot(half)
             var lines = [Format.strategy(half.backend), Format.framesPerSecond(s.framesPerSecond),
                          Format.perFrame(.cpuMs, s.cpuMilliseconds), Format.perFrame(.gpuMs, s.gpuMilliseconds), settings]
-            if half === halves.last { lines.append("keys: space up down s q") }
+            if half === halves.last { lines.append("keys: space up down s e q") }
             half.overlay.setText(lines)
         }
     }
 
     /// "1 cell", "20 cells".
     private var countText: String {
+        let countLabel = effect.countLabel
         let label = request.count == 1 && countLabel.hasSuffix("s") ? String(countLabel.dropLast()) : countLabel
         return "\(request.count) \(label)"
     }
@@ -167,6 +190,6 @@ public final class ComparisonView {
             return "\(Format.strategy(half.backend)): \(Format.framesPerSecond(s.framesPerSecond)), "
                 + "\(Format.perFrame(.cpuMs, s.cpuMilliseconds)), \(Format.perFrame(.gpuMs, s.gpuMilliseconds))"
         }
-        return parts.joined(separator: " | ") + (countLabel.isEmpty ? "" : " | " + countText)
+        return parts.joined(separator: " | ") + " | " + effect.name + (effect.countLabel.isEmpty ? "" : ", " + countText)
     }
 }

@@ -6,15 +6,15 @@ import WaveGL
 
 /// The demo window: GLFW input and the frame loop around a `ComparisonView`.
 /// Implements: vsync-paced frames, Space pause/resume (phase kept), Up/Down
-/// cell count, S snapping, Esc/Q quit, resize (textures re-made once per new
+/// cell count, S snapping, E next effect, Esc/Q quit, resize (textures re-made once per new
 /// size), minimise (waits for events instead of spinning), a title bar with
 /// the figures, `duration` and a screenshot of the last frame.
 public final class ComparisonWindow {
     public struct Options {
         /// The whole window's size and the effect's knobs.
         public var request: SceneRequest
-        public var countLabel: String
-        public var makeScene: SceneMaker
+        /// The effects E cycles through; the first is shown first.
+        public var effects: [DemoEffect]
         public var layout: DemoLayout
         public var startTime: Double
         public var paused: Bool
@@ -22,9 +22,10 @@ public final class ComparisonWindow {
         public var duration: Double?
         public var wantsScreenshot: Bool
 
-        public init(request: SceneRequest, countLabel: String, makeScene: @escaping SceneMaker, layout: DemoLayout,
+        public init(request: SceneRequest, effects: [DemoEffect], layout: DemoLayout,
                     startTime: Double = 0, paused: Bool = false, duration: Double? = nil, wantsScreenshot: Bool = false) {
-            self.request = request; self.countLabel = countLabel; self.makeScene = makeScene
+            precondition(!effects.isEmpty, "the demo needs an effect")
+            self.request = request; self.effects = effects
             self.layout = layout; self.startTime = startTime
             self.paused = paused; self.duration = duration; self.wantsScreenshot = wantsScreenshot
         }
@@ -42,6 +43,7 @@ public final class ComparisonWindow {
     private var view: ComparisonView!
     private let options: Options
     private var clock: AnimationClock
+    private var effectIndex = 0
 
     /// Keys pressed since the last frame (GLFW's C callback cannot capture).
     nonisolated(unsafe) private static var pressed: [Int32] = []
@@ -55,8 +57,8 @@ public final class ComparisonWindow {
         self.context = context
         let now = Clocks.wall()
         view = try unavailableOnGLError {
-            try ComparisonView(request: options.request, countLabel: options.countLabel, makeScene: options.makeScene,
-                               layout: options.layout, context: context, wallNow: now)
+            try ComparisonView(request: options.request, effect: options.effects[0], layout: options.layout,
+                               context: context, wallNow: now)
         }
         clock = AnimationClock(startingAt: options.startTime, wallNow: now, paused: options.paused)
         view.setPaused(options.paused)
@@ -115,6 +117,9 @@ public final class ComparisonWindow {
             case GLFW_KEY_UP: try view.stepCount(up: true)
             case GLFW_KEY_DOWN: try view.stepCount(up: false)
             case GLFW_KEY_S: try view.toggleSnap()
+            case GLFW_KEY_E:
+                effectIndex = (effectIndex + 1) % options.effects.count
+                try view.show(options.effects[effectIndex])
             default: break
             }
         }
@@ -146,7 +151,7 @@ public enum HeadlessComparison {
         let offscreen = try OffscreenFramebuffer(width: width, height: height)
         let framebuffer = offscreen.id
 
-        let view = try ComparisonView(request: options.request, countLabel: options.countLabel, makeScene: options.makeScene,
+        let view = try ComparisonView(request: options.request, effect: options.effects[0],
                                       layout: options.layout, context: context, wallNow: Clocks.wall())
         view.drawTarget = framebuffer
         view.setPaused(options.paused)

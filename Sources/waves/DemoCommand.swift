@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WaveCore
+import WaveEffects
 import WaveGL
 import WaveImageIO
 import WaveWindow
@@ -15,7 +16,8 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Both strategies side by side in one window, on one clock, with their live costs.",
         discussion: """
-            Keys: Space pause/resume, Up/Down cells (1 ... 1000), S pixel snapping, Esc or Q quit.
+            Keys: Space pause/resume, Up/Down the effect's count (cells, dots or voice panels), S pixel snapping, \
+            E next effect (sine, dots, voice, waveform; and the outline when --outline is given), Esc or Q quit.
             With no display, renders the comparison headless to a PNG and prints its figures.
             """
     )
@@ -54,15 +56,14 @@ struct DemoCommand: ParsableCommand {
         try sceneOptions.wave.check()
         // The scene of one half (or the whole width for one strategy), checked before any window opens.
         _ = try sceneOptions.makeScene(width: backend.sceneWidth(windowWidth: size.width), height: size.height)
-        let wave = sceneOptions.wave
         let options = ComparisonWindow.Options(request: sceneOptions.request(size.width, size.height),
-                                               countLabel: wave.scene == .sine ? "cells" : "",
-                                               makeScene: { try wave.makeScene($0) }, layout: backend, startTime: time,
+                                               effects: effects(halfWidth: backend.sceneWidth(windowWidth: size.width)),
+                                               layout: backend, startTime: time,
                                                paused: paused, duration: duration, wantsScreenshot: picture != nil)
         if !headless {
             do {
                 let window = try ComparisonWindow(options: options)
-                print("waves demo: \(window.renderer); Space pause, Up/Down cells, S snap, Esc/Q quit")
+                print("waves demo: \(window.renderer); Space pause, Up/Down count, S snap, E next effect, Esc/Q quit")
                 let outcome = try window.run()
                 print(outcome.summary)
                 if let picture, let image = outcome.screenshot {
@@ -78,6 +79,30 @@ struct DemoCommand: ParsableCommand {
         try renderHeadless(options, to: picture ?? "waves-demo.png")
     }
 
+    /// The effect asked for first, then the others E cycles to, each with
+    /// the user's options and a count of its own.
+    private func effects(halfWidth: Int) -> [DemoEffect] {
+        let wave = sceneOptions.wave
+        var order: [EffectName] = [.sine, .dots, .voice, .waveform]
+        if wave.outline != nil { order.append(.outline) }
+        order.removeAll { $0 == wave.scene }
+        return ([wave.scene] + order).map { name in
+            var options = wave
+            options.scene = name
+            let chosen = name == wave.scene
+            let count: Int, label: String
+            switch name {
+            case .sine: (count, label) = (chosen ? sceneOptions.cells : 1, "cells")
+            case .voice: (count, label) = (chosen ? sceneOptions.cells : 1, "panels")
+            case .dots:
+                let perRow = max(1, Int(Double(halfWidth) / options.dotsAndVoice.dotSpacing))
+                (count, label) = (options.dotsAndVoice.dots ?? perRow, "dots")
+            case .waveform, .outline: (count, label) = (1, "")
+            }
+            return DemoEffect(name: name.rawValue, countLabel: label, count: count) { try options.makeScene($0) }
+        }
+    }
+
     private func renderHeadless(_ options: ComparisonWindow.Options, to path: String) throws {
         try OutputPaths.checkFile(path)
         do {
@@ -91,7 +116,8 @@ struct DemoCommand: ParsableCommand {
             printError("waves: \(error); drawing the CPU strategy alone")
             var request = options.request
             request.width = options.layout.sceneWidth(windowWidth: request.width)
-            let cpu = try BackendChooser.make(.cpu, for: try options.makeScene(request)).renderer
+            request.count = options.effects[0].count
+            let cpu = try BackendChooser.make(.cpu, for: try options.effects[0].makeScene(request)).renderer
             let target = try cpu.makeTarget()
             let start = Clocks.threadCPU()
             for i in 0..<60 { try cpu.draw(time: options.startTime - Double(59 - i) / 60, into: target) }

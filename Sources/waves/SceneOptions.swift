@@ -66,7 +66,7 @@ func parseColor(_ text: String) throws -> RGBA8 {
 
 /// The scene options every command shares (the bench takes its cells as a list).
 struct WaveOptions: ParsableArguments {
-    @Option(help: "The effect to draw: sine (waving cells), outline (an SVG path from --outline, travelling) or waveform (audio bars).")
+    @Option(help: "The effect to draw: sine (waving cells), outline (an SVG path from --outline, travelling), waveform (audio bars), dots (a replicated dot wave) or voice (layered curves following a level).")
     var scene: EffectName = .sine
 
     @Option(parsing: .unconditional, help: "Wave amplitude as a fraction of the cell height, 0 to 0.5.")
@@ -85,8 +85,8 @@ struct WaveOptions: ParsableArguments {
     @Option(help: "Direction of travel: left or right.")
     var direction: Direction = .left
 
-    @Option(help: "Fill colour, #RRGGBB or #RRGGBBAA.", transform: parseColor)
-    var color: RGBA8 = WaveParameters().color
+    @Option(help: "Fill colour, #RRGGBB or #RRGGBBAA (default #3A9BFF; dots and voice: #FFFFFF, which dots multiply by their tint).", transform: parseColor)
+    var color: RGBA8?
 
     @Option(help: "Background colour, #RRGGBB or #RRGGBBAA.", transform: parseColor)
     var background: RGBA8 = Scene.defaultBackground
@@ -102,6 +102,8 @@ struct WaveOptions: ParsableArguments {
 
     @OptionGroup(title: "Waveform options (--scene waveform)") var waveform: WaveformOptions
 
+    @OptionGroup(title: "Dots and voice options (--scene dots, --scene voice)") var dotsAndVoice: DotsAndVoiceOptions
+
     /// The effect's scene for `request`, validated against the contract.
     func makeScene(_ request: SceneRequest) throws -> Scene {
         switch scene {
@@ -112,17 +114,21 @@ struct WaveOptions: ParsableArguments {
             wave.cycles = cycles
             wave.period = period
             wave.direction = direction
-            wave.color = color
+            wave.color = color ?? wave.color
             return try SineCells(request, wave: wave, background: background).scene()
         case .outline:
             var effect = Outline(width: request.width, height: request.height, path: try outlinePath())
             effect.background = background
-            effect.color = color
+            effect.color = color ?? WaveParameters().color
             effect.pixelsPerSecond = speed
             effect.snapToPixel = request.snapsToPixel
             return try effect.scene()
         case .waveform:
             return try waveform.scene(request, background: background)
+        case .dots:
+            return try dotsAndVoice.dotsScene(request, background: background, color: color)
+        case .voice:
+            return try dotsAndVoice.voiceScene(request, background: background, color: color)
         }
     }
 
@@ -137,6 +143,7 @@ struct WaveOptions: ParsableArguments {
         }
         if scene == .outline { _ = try outlinePath() }
         try waveform.check(used: scene == .waveform)
+        try dotsAndVoice.check(scene: scene)
     }
 
     /// The outline file, read and parsed: a missing file is 66, bytes that
@@ -166,12 +173,14 @@ struct WaveOptions: ParsableArguments {
 struct SceneOptions: ParsableArguments {
     @OptionGroup var wave: WaveOptions
 
-    @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle).",
+    @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle); --scene voice: voice panels.",
             transform: parseWhole("a whole number of cells from 1 to the height"))
     var cells: Int = 1
 
+    /// The effect's count: cells (or voice panels), or for dots `--dots` (0: as many as fit a row).
     var request: (Int, Int) -> SceneRequest {
-        { SceneRequest(width: $0, height: $1, count: cells, snapsToPixel: wave.snap) }
+        let count = wave.scene == .dots ? (wave.dotsAndVoice.dots ?? 0) : cells
+        return { SceneRequest(width: $0, height: $1, count: count, snapsToPixel: wave.snap) }
     }
 
     func makeScene(width: Int, height: Int) throws -> Scene {

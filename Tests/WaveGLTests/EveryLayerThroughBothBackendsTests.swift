@@ -215,12 +215,21 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         return own
     }
 
+    private func liveVoice() throws -> Scene {
+        var voice = Voice(width: 100, height: 40)
+        voice.style = .ios7
+        voice.level = .live(LiveLevel(start: 0.2, smoothing: LevelSmoothing()))
+        return try voice.scene()
+    }
+
     func testNoLayerKindAllocatesPerFrameInEitherBackend() throws {
         var snapped = SineCells(width: 100, height: 40)
         snapped.snapToPixel = true
         snapped.cellCount = 4
         let scenes = [("sine", try SineCells(width: 100, height: 40).scene()), ("sine-snapped", try snapped.scene()),
-                      ("outline", try outline().scene()), ("mixed-paints", try mixedScene())]
+                      ("outline", try outline().scene()), ("mixed-paints", try mixedScene()),
+                      ("dots", try Dots(width: 100, height: 60).scene()), ("voice", try Voice(width: 100, height: 40).scene()),
+                      ("voice-live-level", try liveVoice())]
         for (name, scene) in scenes { XCTAssertEqual(try ownAllocations(CPURenderer(), scene), 0, "cpu \(name)") }
         let gl = try glRenderer()
         for (name, scene) in scenes { XCTAssertEqual(try ownAllocations(gl, scene), 0, "gl \(name)") }
@@ -235,7 +244,8 @@ final class DemoFramePathTests: XCTestCase {
         try withExtendedLifetime(context) {
             let offscreen = try OffscreenFramebuffer(width: 240, height: 90)
             let view = try ComparisonView(request: SceneRequest(width: 240, height: 90, count: 3, snapsToPixel: false),
-                                          countLabel: "cells", makeScene: SineCells.maker(), layout: .both,
+                                          effect: DemoEffect(name: "sine", countLabel: "cells", count: 3, makeScene: SineCells.maker()),
+                                          layout: .both,
                                           context: context, wallNow: 0)
             view.drawTarget = offscreen.id
             try view.resize(width: 240, height: 90)

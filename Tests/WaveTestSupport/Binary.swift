@@ -20,11 +20,11 @@ public enum WavesBinary {
     }
 
     /// Runs `waves` with `arguments` in `directory`, with `environment` changes
-    /// (a nil value removes the variable), and `launcher` (for example
+    /// (a nil value removes the variable), `stdin` as its input (else none), and `launcher` (for example
     /// xvfb-run) in front when given.
     public static func run(_ arguments: [String], in directory: String? = nil,
                            environment: [String: String?] = [:], launcher: [String] = [],
-                           timeout: TimeInterval = 120) throws -> Result {
+                           stdin: String? = nil, timeout: TimeInterval = 120) throws -> Result {
         let process = Process()
         let command = launcher + [path] + arguments
         process.executableURL = URL(fileURLWithPath: command[0].hasPrefix("/") ? command[0] : "/usr/bin/env")
@@ -36,8 +36,13 @@ public enum WavesBinary {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
         // Read while it runs so a full pipe cannot block it.
         final class Box: @unchecked Sendable { var data = Data() }
         let outData = Box(), errData = Box()

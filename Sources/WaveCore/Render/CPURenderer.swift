@@ -10,6 +10,8 @@ public final class CPURenderer: Renderer {
     private var rasterizer: CoverageRasterizer?
     /// Per layer: its paint's two fills (the same one twice without a split).
     private var fills: [(left: FillProgram, right: FillProgram)] = []
+    /// Room for one voice band's bottom edge (the widest the scene needs).
+    private var bottoms = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
 
     public init() {}
 
@@ -29,8 +31,18 @@ public final class CPURenderer: Renderer {
                         FillProgram(fill: right, background: scene.background))
             }
         }
+        let samples = scene.layers.map { layer -> Int in
+            if case let .modulatedSine(m) = layer.content { return scene.width * m.samplesPerPixel + 1 }
+            return 0
+        }.max() ?? 0
+        if samples > bottoms.count {
+            bottoms.deallocate()
+            bottoms = .allocate(capacity: samples)
+        }
         self.scene = scene
     }
+
+    deinit { bottoms.deallocate() }
 
     /// A pixmap of the scene's size, rows top to bottom.
     public func makeTarget() throws -> RenderTarget {
@@ -53,11 +65,37 @@ public final class CPURenderer: Renderer {
             switch layer.content {
             case let .repeatingCurve(curve): curve.addOutline(offset: u, width: scene.width, to: rasterizer)
             case let .strip(strip): rasterizer.fill(strip.path, dx: -u)
+            case let .instances(instances):
+                draw(instances, paint: layer.paint, time: time, into: view, rasterizer: rasterizer)
+                continue
+            case let .modulatedSine(curve):
+                curve.addOutline(curve.frame(at: time), width: scene.width, bottoms: bottoms.baseAddress!, to: rasterizer)
             }
             var split = Int.max
             if case let .split(s, _, _) = layer.paint { split = s.column(at: time, width: scene.width) }
             var blitter = PaintBlitter(view: view, left: fills[index].left, right: fills[index].right, split: split)
-            rasterizer.resolve(rows: layer.content.rows(sceneHeight: scene.height), into: &blitter)
+            rasterizer.resolve(rows: layer.content.rows(sceneHeight: scene.height, sceneWidth: scene.width), into: &blitter)
+        }
+    }
+
+    /// Every copy in index order, each rasterised and composited on its own
+    /// (copies may overlap: later ones go over earlier ones).
+    private func draw(_ instances: Instances, paint: Paint, time: Double, into view: PixmapView, rasterizer: CoverageRasterizer) {
+        guard case let .fill(.solid(base)) = paint else { return }
+        let animation = instances.animation, shape = instances.shape
+        let level = animation.level.value(at: time)
+        for i in 0..<instances.grid.count {
+            let state = animation.state(of: i, at: time, level: level)
+            let centre = instances.grid.centre(of: i)
+            let halfHeight = shape.height / 2 * state.scaleY
+            let rows = Int(Swift.max(0, (centre.y - halfHeight).rounded(.down)))..<Int(Swift.max(0, (centre.y + halfHeight).rounded(.up) + 1))
+            if rows.lowerBound >= rasterizer.height || rows.upperBound <= 0 { continue }
+            shape.addOutline(centre: centre, scaleX: state.scaleX, scaleY: state.scaleY, to: rasterizer)
+            let tint = animation.tintColor(state.tint)
+            let color = ColorValue(r: tint.r * Double(base.r) / 255, g: tint.g * Double(base.g) / 255,
+                                   b: tint.b * Double(base.b) / 255, a: Double(base.a))
+            var blitter = ColorBlitter(view: view, color: color, opacity: state.opacity)
+            rasterizer.resolve(rows: rows, into: &blitter)
         }
     }
 

@@ -1,0 +1,84 @@
+/// Animation timing as Core Animation defines it: a cubic Bézier timing
+/// curve (CAMediaTimingFunction) and a basic animation that autoreverses
+/// (CABasicAnimation with autoreverses and an infinite repeat). Pure
+/// functions of the time, so a frame at t is the same however it was reached.
+
+/// A timing curve from (0, 0) to (1, 1) with control points (x1, y1) and
+/// (x2, y2), x1 and x2 in 0...1 so x grows with the curve parameter.
+public struct TimingCurve: Equatable, Hashable, Sendable {
+    public var x1: Double, y1: Double, x2: Double, y2: Double
+
+    public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
+        self.x1 = x1; self.y1 = y1; self.x2 = x2; self.y2 = y2
+    }
+
+    public static let linear = TimingCurve(0, 0, 1, 1)
+    /// kCAMediaTimingFunctionEaseOut.
+    public static let easeOut = TimingCurve(0, 0, 0.58, 1)
+    /// kCAMediaTimingFunctionEaseIn.
+    public static let easeIn = TimingCurve(0.42, 0, 1, 1)
+    /// kCAMediaTimingFunctionEaseInEaseOut.
+    public static let easeInEaseOut = TimingCurve(0.42, 0, 0.58, 1)
+
+    /// Bisection steps: x is found to 2^-24, as close as a GPU float gets.
+    public static let bisectionSteps = 24
+
+    /// The eased progress for linear progress p (clamped to 0...1): the
+    /// curve's y where its x equals p, the parameter found by bisection (x
+    /// is non-decreasing in the parameter; Newton's method stalls where
+    /// x'(0) = 0, as for ease-out). The GL shader does the same steps.
+    @inline(__always)
+    public func value(_ p: Double) -> Double {
+        let x = Swift.min(1, Swift.max(0, p))
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<Self.bisectionSteps {
+            let mid = 0.5 * (lo + hi)
+            if Self.bezier(mid, x1, x2) < x { lo = mid } else { hi = mid }
+        }
+        return Self.bezier(0.5 * (lo + hi), y1, y2)
+    }
+
+    /// One coordinate of the curve at parameter s: 3(1-s)^2 s a + 3(1-s) s^2 b + s^3.
+    @inline(__always)
+    static func bezier(_ s: Double, _ a: Double, _ b: Double) -> Double {
+        let r = 1 - s
+        return 3 * r * r * s * a + 3 * r * s * s * b + s * s * s
+    }
+
+    var isValid: Bool {
+        [x1, y1, x2, y2].allSatisfy(\.isFinite) && (0...1).contains(x1) && (0...1).contains(x2)
+    }
+}
+
+/// A value that runs from `from` to `to` in `duration` seconds with a timing
+/// curve, then back (autoreverse: the same curve played backwards), forever,
+/// starting `begin` seconds after time 0 and holding `from` before that.
+public struct Autoreversing: Equatable, Hashable, Sendable {
+    public var from: Double
+    public var to: Double
+    public var duration: Double
+    public var begin: Double
+    public var timing: TimingCurve
+
+    public init(from: Double, to: Double, duration: Double, begin: Double = 0, timing: TimingCurve = .linear) {
+        self.from = from; self.to = to; self.duration = duration; self.begin = begin; self.timing = timing
+    }
+
+    /// The eased progress 0...1 at time t (0 before `begin`): forwards for
+    /// one duration, then backwards for one.
+    @inline(__always)
+    public func progress(at t: Double) -> Double {
+        let local = t - begin
+        guard local > 0, local.isFinite else { return 0 }
+        let cycle = 2 * duration
+        let phase = local.truncatingRemainder(dividingBy: cycle) / duration
+        return timing.value(phase <= 1 ? phase : 2 - phase)
+    }
+
+    @inline(__always)
+    public func value(at t: Double) -> Double { from + (to - from) * progress(at: t) }
+
+    var isValid: Bool {
+        [from, to, begin].allSatisfy(\.isFinite) && duration.isFinite && duration > 0 && timing.isValid
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Synchronization
+
+/// A level from 0 to 1 (how loud the input is) as a function of scene time:
+/// what drives the dots' scale and the voice wave's amplitude. Smoothing is
+/// by attack and release time constants in seconds, so it reaches the same
+/// value at the same time whatever the frame rate (siriwave's lerp of 0.1 a
+/// frame runs twice as fast on a 120 Hz screen; this does not).
+
+/// Exponential smoothing toward a target: after dt seconds the distance to
+/// the target is multiplied by exp(-dt / tau), tau the attack time while
+/// rising and the release time while falling. Steps compose exactly:
+/// two steps of dt equal one of 2 dt, which is the frame-rate independence.
+public struct LevelSmoothing: Equatable, Hashable, Sendable {
+    /// Seconds to rise 63% of the way to a louder level.
+    public var attack: Double
+    /// Seconds to fall 63% of the way to a quieter level.
+    public var release: Double
+
+    public init(attack: Double = 0.05, release: Double = 0.3) {
+        self.attack = attack
+        self.release = release
+    }
+
+    @inline(__always)
+    public func step(_ value: Double, toward target: Double, seconds dt: Double) -> Double {
+        guard dt > 0 else { return value }
+        let tau = target > value ? attack : release
+        guard tau > 0 else { return target }
+        return target + (value - target) * exp(-dt / tau)
+    }
+
+    var isValid: Bool { attack.isFinite && release.isFinite && attack >= 0 && release >= 0 }
+}
+
+/// A level precomputed on a fixed grid of times (`rate` values a second from
+/// time 0, already smoothed), read by linear interpolation: a pure function
+/// of the time. What `--level-from FILE` becomes.
+public struct LevelEnvelope: Equatable, Sendable {
+    public var rate: Double
+    public var values: [Double]
+
+    public init(rate: Double, values: [Double]) {
+        self.rate = rate
+        self.values = values
+    }
+
+    /// Smooths raw per-grid-point targets from `start` at time 0.
+    public init(rate: Double, targets: [Double], smoothing: LevelSmoothing, start: Double = 0) {
+        var level = start
+        let dt = 1 / rate
+        var values: [Double] = []
+        values.reserveCapacity(targets.count)
+        for (n, target) in targets.enumerated() {
+            if n > 0 { level = smoothing.step(level, toward: target, seconds: dt) } else { level = target }
+            values.append(level)
+        }
+        self.init(rate: rate, values: values)
+    }
+
+    @inline(__always)
+    public func value(at t: Double) -> Double {
+        guard let last = values.last else { return 0 }
+        let position = t * rate
+        guard position > 0 else { return values[0] }
+        guard position < Double(values.count - 1) else { return last }
+        let n = Int(position), f = position - Double(n)
+        return values[n] + (values[n + 1] - values[n]) * f
+    }
+}
+
+/// A level fed while frames are drawn (`--level-from -`): a reader sets the
+/// target from any thread; each frame's query smooths toward it over the
+/// scene time since the previous query. Live input is not reproducible by
+/// nature; the smoothing still depends on time, not on the frame count.
+public final class LiveLevel: Sendable {
+    private struct State {
+        var target: Double
+        var value: Double
+        var time: Double?
+    }
+
+    private let state: Mutex<State>
+    public let smoothing: LevelSmoothing
+
+    public init(start: Double, smoothing: LevelSmoothing) {
+        state = Mutex(State(target: start, value: start, time: nil))
+        self.smoothing = smoothing
+    }
+
+    /// A new target (clamped to 0...1), from the reader.
+    public func set(_ target: Double) {
+        let clamped = Swift.min(1, Swift.max(0, target))
+        state.withLock { $0.target = clamped }
+    }
+
+    /// The smoothed level at scene time t. Time going backwards (a new
+    /// run, a seek) restarts the smoothing clock without a jump.
+    public func value(at t: Double) -> Double {
+        state.withLock { s in
+            if let last = s.time, t > last { s.value = smoothing.step(s.value, toward: s.target, seconds: t - last) }
+            s.time = t
+            return s.value
+        }
+    }
+}
+
+/// Where a layer's level comes from.
+public enum Level: Equatable, Sendable {
+    case constant(Double)
+    case envelope(LevelEnvelope)
+    case live(LiveLevel)
+
+    /// The level at time t, in 0...1.
+    @inline(__always)
+    public func value(at t: Double) -> Double {
+        let v: Double
+        switch self {
+        case let .constant(c): v = c
+        case let .envelope(e): v = e.value(at: t.isFinite ? t : 0)
+        case let .live(l): v = l.value(at: t.isFinite ? t : 0)
+        }
+        return v.isFinite ? Swift.min(1, Swift.max(0, v)) : 0
+    }
+
+    public static func == (a: Level, b: Level) -> Bool {
+        switch (a, b) {
+        case let (.constant(x), .constant(y)): x == y
+        case let (.envelope(x), .envelope(y)): x == y
+        case let (.live(x), .live(y)): x === y
+        default: false
+        }
+    }
+
+    var isValid: Bool {
+        switch self {
+        case let .constant(c): c.isFinite && (0...1).contains(c)
+        case let .envelope(e): e.rate.isFinite && e.rate > 0 && !e.values.isEmpty && e.values.allSatisfy(\.isFinite)
+        case .live: true
+        }
+    }
+}

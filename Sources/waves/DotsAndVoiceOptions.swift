@@ -1,0 +1,207 @@
+import ArgumentParser
+import Foundation
+import WaveAudio
+import WaveCore
+import WaveEffects
+
+/// `--scene dots` and `--scene voice`: the dots' look and animation, the
+/// voice style, and the level that drives both (constant, from an audio
+/// file, or live from stdin). See README.md, "Dots and the voice wave".
+extension Voice.Style: ExpressibleByArgument {}
+
+/// Two numbers XxY (a scale on each axis), parsed with a message that says what is accepted.
+func parseScalePair(_ text: String) throws -> (x: Double, y: Double) {
+    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite,
+          x > 0, y > 0, x <= 1000, y <= 1000 else {
+        throw Expected(accepted: "XxY, two numbers above 0 up to 1000, for example 1.4x15")
+    }
+    return (x, y)
+}
+
+func parseColorPair(_ text: String) throws -> (RGBA8, RGBA8) {
+    let parts = text.split(separator: ",")
+    guard parts.count == 2, let a = RGBA8(hex: String(parts[0])), let b = RGBA8(hex: String(parts[1])) else {
+        throw Expected(accepted: "two colours FROM,TO as #RRGGBB or #RRGGBBAA, for example '#FF00FF,#00FFFF'")
+    }
+    return (a, b)
+}
+
+struct DotsAndVoiceOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "--scene dots: dots in all (default: as many as fit one row of the width).",
+            transform: parseWhole("a whole number of dots from 1 to \(Instances.maxCount)"))
+    var dots: Int?
+
+    @Option(name: .customLong("dot-size"), parsing: .unconditional, help: "--scene dots: a dot's side in pixels at scale 1 (default 6).")
+    var dotSize = 6.0
+
+    @Option(name: .customLong("dot-spacing"), parsing: .unconditional, help: "--scene dots: pixels from one dot's centre to the next (default 8).")
+    var dotSpacing = 8.0
+
+    @Option(name: .customLong("corner-radius"), parsing: .unconditional, help: "--scene dots: the dot's corner radius in pixels (default 1.5).")
+    var cornerRadius = 1.5
+
+    @Option(name: .customLong("instance-delay"), parsing: .unconditional, help: "--scene dots: seconds each dot runs behind the one before (default 0.02).")
+    var instanceDelay = 0.02
+
+    @Option(name: .customLong("dot-scale"), help: "--scene dots: the scale XxY a dot swings to at level 1 (default 1.4x15).", transform: parseScalePair)
+    var dotScale: (x: Double, y: Double) = (1.4, 15)
+
+    @Option(name: .customLong("dot-fade"), parsing: .unconditional, help: "--scene dots: the opacity a dot fades to, 0 to 1 (default 0.2).")
+    var dotFade = 0.2
+
+    @Option(name: .customLong("dot-beat"), parsing: .unconditional, help: "--scene dots: seconds of one scale swing (and of the fade; the tint takes twice as long) (default 0.33).")
+    var dotBeat = 0.33
+
+    @Option(name: .customLong("dot-tint"), help: "--scene dots: the tint's two colours FROM,TO (default #FF00FF,#00FFFF).", transform: parseColorPair)
+    var dotTint: (RGBA8, RGBA8) = (RGBA8(0xFF, 0x00, 0xFF), RGBA8(0x00, 0xFF, 0xFF))
+
+    @Option(help: "--scene voice: classic (siriwave) or ios7 (SCSiriWaveformView) (default classic).")
+    var style: Voice.Style = .classic
+
+    @Option(parsing: .unconditional, help: "--scene dots|voice: a constant level from 0 to 1 when no --level-from is given (default \(Voice.defaultLevel)).")
+    var level = Voice.defaultLevel
+
+    @Option(name: .customLong("level-from"), help: "--scene dots|voice: an audio file (the RMS level around each moment), or - for one level from 0 to 1 a line on stdin, read as frames are drawn.")
+    var levelFrom: String?
+
+    @Option(parsing: .unconditional, help: "--scene dots|voice: seconds the level takes to rise 63% of the way (default 0.05).")
+    var attack = 0.05
+
+    @Option(parsing: .unconditional, help: "--scene dots|voice: seconds the level takes to fall 63% of the way (default 0.3).")
+    var release = 0.3
+
+    /// The level source, made once (a file is decoded once; stdin has one reader).
+    nonisolated(unsafe) private static var levels: [String: Level] = [:]
+
+    var smoothing: LevelSmoothing { LevelSmoothing(attack: attack, release: release) }
+
+    /// Options given without the scene they shape are a usage error; with it, each is checked.
+    func check(scene: EffectName) throws {
+        let defaults = DotsAndVoiceOptions.defaults
+        let dotsGiven: [(String, String, Bool)] = [
+            ("--dots", "\(dots ?? 0)", dots != nil), ("--dot-size", "\(dotSize)", dotSize != defaults.dotSize),
+            ("--dot-spacing", "\(dotSpacing)", dotSpacing != defaults.dotSpacing),
+            ("--corner-radius", "\(cornerRadius)", cornerRadius != defaults.cornerRadius),
+            ("--instance-delay", "\(instanceDelay)", instanceDelay != defaults.instanceDelay),
+            ("--dot-scale", "\(dotScale.x)x\(dotScale.y)", dotScale != defaults.dotScale),
+            ("--dot-fade", "\(dotFade)", dotFade != defaults.dotFade), ("--dot-beat", "\(dotBeat)", dotBeat != defaults.dotBeat),
+            ("--dot-tint", "", dotTint != defaults.dotTint),
+        ]
+        let levelGiven: [(String, String, Bool)] = [
+            ("--level", "\(level)", level != defaults.level), ("--level-from", levelFrom ?? "", levelFrom != nil),
+            ("--attack", "\(attack)", attack != defaults.attack), ("--release", "\(release)", release != defaults.release),
+        ]
+        if scene != .dots, let (option, value, _) = dotsGiven.first(where: { $0.2 }) {
+            throw UsageError(option: option, value: value, accepted: "only with --scene dots")
+        }
+        if scene != .voice, style != .classic {
+            throw UsageError(option: "--style", value: style.rawValue, accepted: "only with --scene voice")
+        }
+        if !scene.usesLevel, let (option, value, _) = levelGiven.first(where: { $0.2 }) {
+            throw UsageError(option: option, value: value, accepted: "only with --scene dots or --scene voice")
+        }
+        guard scene.usesLevel else { return }
+        guard level.isFinite, (0...1).contains(level) else {
+            throw UsageError(option: "--level", value: "\(level)", accepted: "a number from 0 to 1")
+        }
+        for (option, value) in [("--attack", attack), ("--release", release)] where !(value.isFinite && value >= 0 && value <= 60) {
+            throw UsageError(option: option, value: "\(value)", accepted: "seconds from 0 to 60")
+        }
+        if scene == .dots {
+            if let dots, !(1...Instances.maxCount).contains(dots) {
+                throw UsageError(option: "--dots", value: "\(dots)", accepted: "a whole number of dots from 1 to \(Instances.maxCount)")
+            }
+            guard dotFade.isFinite, (0...1).contains(dotFade) else {
+                throw UsageError(option: "--dot-fade", value: "\(dotFade)", accepted: "an opacity from 0 to 1")
+            }
+            guard dotBeat.isFinite, dotBeat >= 0.001, dotBeat <= 3600 else {
+                throw UsageError(option: "--dot-beat", value: "\(dotBeat)", accepted: "seconds from 0.001 to 3600")
+            }
+        }
+        _ = try levelSource()
+    }
+
+    static let defaults = DotsAndVoiceOptions.default
+
+    private static var `default`: DotsAndVoiceOptions {
+        // Parsing no arguments gives every default (it cannot fail).
+        (try? DotsAndVoiceOptions.parse([])) ?? DotsAndVoiceOptions()
+    }
+
+    /// The level: constant, a file's envelope, or the live stdin level.
+    func levelSource() throws -> Level {
+        guard let levelFrom else { return .constant(level) }
+        let key = "\(levelFrom)|\(attack)|\(release)"
+        if let made = Self.levels[key] { return made }
+        let made: Level
+        if levelFrom == "-" {
+            let live = LiveLevel(start: level, smoothing: smoothing)
+            StdinLevelReader.start(feeding: live)
+            made = .live(live)
+        } else {
+            made = .envelope(try AudioLevel.envelope(of: AudioReader(path: levelFrom), smoothing: smoothing))
+        }
+        Self.levels[key] = made
+        return made
+    }
+
+    func dotsScene(_ request: SceneRequest, background: RGBA8, color: RGBA8?) throws -> Scene {
+        var effect = Dots(width: request.width, height: request.height)
+        effect.background = background
+        effect.count = request.count > 0 ? request.count : nil
+        effect.dotSize = dotSize
+        effect.spacing = dotSpacing
+        effect.cornerRadius = cornerRadius
+        effect.color = color ?? effect.color
+        effect.animation = dotAnimation(level: try levelSource())
+        return try effect.scene()
+    }
+
+    func dotAnimation(level: Level) -> InstanceAnimation {
+        var animation = InstanceAnimation(level: level, delay: instanceDelay)
+        animation.maxScaleX = dotScale.x
+        animation.maxScaleY = dotScale.y
+        animation.scale.duration = dotBeat
+        animation.opacity.duration = dotBeat
+        animation.opacity.begin = dotBeat
+        animation.opacity.to = dotFade
+        animation.tint.duration = 2 * dotBeat
+        (animation.tintFrom, animation.tintTo) = dotTint
+        return animation
+    }
+
+    func voiceScene(_ request: SceneRequest, background: RGBA8, color: RGBA8?) throws -> Scene {
+        var effect = Voice(width: request.width, height: request.height)
+        effect.background = background
+        effect.style = style
+        effect.color = color ?? effect.color
+        effect.count = request.count
+        effect.level = try levelSource()
+        return try effect.scene()
+    }
+}
+
+/// Reads levels from stdin on a thread of its own, one number from 0 to 1 a
+/// line, so the frame loop never waits for input. A line that is not such a
+/// number is skipped; the first one gets one warning on stderr.
+enum StdinLevelReader {
+    static func start(feeding level: LiveLevel) {
+        let thread = Thread {
+            var warned = false
+            var lineNumber = 0
+            while let line = readLine() {
+                lineNumber += 1
+                let text = line.trimmingCharacters(in: .whitespaces)
+                if text.isEmpty { continue }
+                if let value = Double(text), value.isFinite, (0...1).contains(value) {
+                    level.set(value)
+                } else if !warned {
+                    warned = true
+                    printError("waves: warning: stdin line \(lineNumber) '\(text.prefix(40))' is not a level from 0 to 1; skipped (later bad lines are skipped without a word)")
+                }
+            }
+        }
+        thread.start()
+    }
+}

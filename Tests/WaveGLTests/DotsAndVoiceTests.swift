@@ -1,0 +1,193 @@
+import WaveCore
+import WaveEffects
+@testable import WaveGL
+import WaveTestSupport
+import XCTest
+
+/// The replicated dots and the voice wave, through both backends: the GL
+/// strategy (computed on the GPU) against the CPU strategy (redrawn), and
+/// both against what the chapter and siriwave say.
+final class DotsAndVoiceTests: XCTestCase {
+    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
+
+    private func glRenderer() throws -> GLRenderer {
+        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
+        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
+    }
+
+    private let black = RGBA8(0, 0, 0)
+
+    private func bothBackends(_ scene: Scene, at times: [Double]) throws -> (cpu: [RGBAImage], gl: [RGBAImage]) {
+        (try Frames.render(CPURenderer(), scene, at: times), try Frames.render(try glRenderer(), scene, at: times))
+    }
+
+    // MARK: CPU and GL agree
+
+    func testDotsAgreeOnBothBackendsAtSeveralTimes() throws {
+        var dots = Dots(width: 240, height: 110)
+        dots.count = 60 // two rows
+        dots.dotSize = 5
+        dots.spacing = 7
+        dots.animation.level = .constant(0.9)
+        var big = Dots(width: 200, height: 90)
+        big.dotSize = 16
+        big.cornerRadius = 8 // round dots
+        big.spacing = 24
+        for (name, scene) in [("dots", try dots.scene()), ("round-dots", try big.scene()),
+                              ("dots-default", try Dots(width: 300, height: 120).scene())] {
+            let times = [0.0, 0.1, 0.37, 0.9, 2.51, 1234.567]
+            let (cpu, gl) = try bothBackends(scene, at: times)
+            for i in times.indices { assertImagesMatch(gl[i], cpu[i], mean: 1, max: 8, name: "\(name)-\(i)") }
+        }
+    }
+
+    func testVoiceCurvesAgreeOnBothBackendsAtSeveralTimes() throws {
+        for style in Voice.Style.allCases {
+            var voice = Voice(width: 320, height: 120)
+            voice.style = style
+            voice.level = .constant(1)
+            var panels = voice
+            panels.count = 3
+            for (name, scene) in [("voice-\(style)", try voice.scene()), ("voice-\(style)-panels", try panels.scene())] {
+                let times = [0.0, 0.2, 1.3, 7.7, 100000.25]
+                let (cpu, gl) = try bothBackends(scene, at: times)
+                for i in times.indices { assertImagesMatch(gl[i], cpu[i], mean: 1, max: 8, name: "\(name)-\(i)") }
+            }
+        }
+    }
+
+    func testAnimatedLayersOverCachedLayersCompositeTheSameWay() throws {
+        var sine = SineCells(width: 160, height: 80)
+        sine.wave.color = RGBA8(40, 160, 255, 180)
+        var layers = try sine.scene().layers
+        var dots = Dots(width: 160, height: 80)
+        dots.color = RGBA8(255, 255, 255, 200)
+        layers += try dots.scene().layers
+        layers += try Voice(width: 160, height: 80).scene().layers
+        let scene = Scene(width: 160, height: 80, layers: layers)
+        let (cpu, gl) = try bothBackends(scene, at: [0, 0.25])
+        for i in 0..<2 { assertImagesMatch(gl[i], cpu[i], mean: 1, max: 8, name: "animated-over-cached-\(i)") }
+    }
+
+    // MARK: The instance delay
+
+    /// Dot i at time t is dot 0 at t - i * delay: compare the crops around
+    /// them (dots far enough apart that neighbours never reach the crop).
+    func testEachDotIsTheFirstDotDelayed() throws {
+        var dots = Dots(width: 240, height: 100)
+        dots.spacing = 20
+        dots.background = black
+        let scene = try dots.scene()
+        let grid = dots.grid
+        let delay = dots.animation.delay
+        let t = 0.61
+        for backend in [Backend.cpu, .gl] {
+            let renderer: Renderer = backend == .cpu ? CPURenderer() : try glRenderer()
+            let now = try Frames.render(renderer, scene, at: [t])[0]
+            for i in [1, 3, 7, 11] {
+                let earlier = try Frames.render(renderer, scene, at: [t - Double(i) * delay])[0]
+                let x0 = Int(grid.centre(of: 0).x) - 10, xi = Int(grid.centre(of: i).x) - 10
+                assertImagesMatch(crop(now, x: xi, width: 20), crop(earlier, x: x0, width: 20),
+                                  mean: backend == .cpu ? 0 : 0.05, max: backend == .cpu ? 0 : 2, name: "delay-\(backend)-\(i)")
+            }
+            // And the wave really travels: dot 7 now is not dot 0 now.
+            let d = ImageComparison.difference(crop(now, x: Int(grid.centre(of: 7).x) - 10, width: 20),
+                                               crop(now, x: Int(grid.centre(of: 0).x) - 10, width: 20))
+            XCTAssertGreaterThan(d.maxAbsolute, 50, "\(backend): dot 7 looks like dot 0 at the same time")
+        }
+    }
+
+    private func crop(_ image: RGBAImage, x: Int, width: Int) -> RGBAImage {
+        var out = RGBAImage(width: width, height: image.height, fill: RGBA8(0, 0, 0, 0))
+        for y in 0..<image.height {
+            for c in 0..<(width * 4) { out.pixels[(y * width) * 4 + c] = image.pixels[(y * image.width + x) * 4 + c] }
+        }
+        return out
+    }
+
+    // MARK: The chapter's animation, read from the pixels
+
+    /// An independent timing-curve reference: the curve's x searched on a
+    /// dense grid of the parameter (no bisection shared with the code).
+    private func eased(_ p: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
+        func b(_ s: Double, _ a: Double, _ c: Double) -> Double { 3 * (1 - s) * (1 - s) * s * a + 3 * (1 - s) * s * s * c + s * s * s }
+        var best = 0.0, bestDistance = Double.infinity
+        for i in 0...200_000 {
+            let s = Double(i) / 200_000
+            let d = abs(b(s, x1, x2) - p)
+            if d < bestDistance { bestDistance = d; best = s }
+        }
+        return b(best, y1, y2)
+    }
+
+    /// The chapter: scale 1 -> (1.4, 15) ease-out over 0.33 s and back;
+    /// opacity 1 -> 0.2 ease-out over 0.33 s from 0.33 s and back; tint
+    /// magenta -> cyan over 0.66 s and back (ease-in-ease-out here).
+    private func expected(at t: Double) -> (scaleX: Double, scaleY: Double, opacity: Double, tint: Double) {
+        func swing(_ local: Double, _ d: Double) -> Double {
+            guard local > 0 else { return 0 }
+            let phase = local.truncatingRemainder(dividingBy: 2 * d) / d
+            return phase <= 1 ? phase : 2 - phase
+        }
+        let s = eased(swing(t, 0.33), 0, 0, 0.58, 1)
+        let o = eased(swing(t - 0.33, 0.33), 0, 0, 0.58, 1)
+        let m = eased(swing(t, 0.66), 0.42, 0, 0.58, 1)
+        return (1 + 0.4 * s, 1 + 14 * s, 1 - 0.8 * o, m)
+    }
+
+    /// One dot of side 6 over black, at level 1: its height and width from
+    /// the coverage along its centre column and row, its opacity and tint
+    /// from its centre pixel (magenta -> cyan keeps blue at 255, so blue is
+    /// the opacity and green the tint).
+    func testTheDotAnimationFollowsTheChapterFromThePixels() throws {
+        var dot = Dots(width: 40, height: 120)
+        dot.count = 1
+        dot.background = black
+        let scene = try dot.scene()
+        let centre = dot.grid.centre(of: 0)
+        let times = [0.0, 0.1, 0.165, 0.33, 0.5, 0.7, 1.0, 1.2]
+        for backend in [Backend.cpu, .gl] {
+            let renderer: Renderer = backend == .cpu ? CPURenderer() : try glRenderer()
+            let frames = try Frames.render(renderer, scene, at: times)
+            for (t, image) in zip(times, frames) {
+                func pixel(_ x: Int, _ y: Int) -> (g: Double, b: Double) {
+                    let i = (y * image.width + x) * 4
+                    return (Double(image.pixels[i + 1]), Double(image.pixels[i + 2]))
+                }
+                let middle = pixel(Int(centre.x), Int(centre.y))
+                let opacity = middle.b / 255, tint = middle.g / max(1, middle.b)
+                let height = (0..<image.height).reduce(0.0) { $0 + pixel(Int(centre.x), $1).b / middle.b }
+                let width = (0..<image.width).reduce(0.0) { $0 + pixel($1, Int(centre.y)).b / middle.b }
+                let want = expected(at: t)
+                let label = "\(backend) t=\(t)"
+                XCTAssertEqual(height / 6, want.scaleY, accuracy: 0.02 * want.scaleY + 0.05, "scale y, \(label)")
+                XCTAssertEqual(width / 6, want.scaleX, accuracy: 0.05, "scale x, \(label)")
+                XCTAssertEqual(opacity, want.opacity, accuracy: 0.01, "opacity, \(label)")
+                XCTAssertEqual(tint, want.tint, accuracy: 0.02, "tint, \(label)")
+            }
+        }
+    }
+
+    // MARK: Frame-rate independence
+
+    /// The voice wave driven by a live level that jumps at time 0: the frame
+    /// at t = 1 is the same whether reached at 60 or at 144 frames a second.
+    func testTheVoiceFrameAtATimeDoesNotDependOnTheFrameRate() throws {
+        func finalFrame(fps: Double, backend: Backend) throws -> RGBAImage {
+            let level = LiveLevel(start: 0, smoothing: LevelSmoothing(attack: 0.3, release: 0.5))
+            var voice = Voice(width: 200, height: 80)
+            voice.level = .live(level)
+            let renderer: Renderer = backend == .cpu ? CPURenderer() : try glRenderer()
+            try renderer.prepare(scene: try voice.scene())
+            let target = try renderer.makeTarget()
+            try renderer.draw(time: 0, into: target)
+            level.set(0.9)
+            for n in 1...Int(fps) { try renderer.draw(time: Double(n) / fps, into: target) }
+            return try target.readback()
+        }
+        for backend in [Backend.cpu, .gl] {
+            let at60 = try finalFrame(fps: 60, backend: backend), at144 = try finalFrame(fps: 144, backend: backend)
+            assertImagesMatch(at144, at60, mean: 0.001, max: 1, name: "voice-fps-\(backend)")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import WaveAudio
+import WaveCore
+import WaveImageIO
+import WaveTestSupport
+import XCTest
+
+/// `--scene dots` and `--scene voice` driven as a person would, with every
+/// level source and the bad input a person can type.
+final class DotsAndVoiceCommandTests: XCTestCase {
+    private var folder: String!
+    override func setUpWithError() throws { folder = try WavesBinary.temporaryFolder() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+
+    private func waves(_ arguments: [String], stdin: String? = nil) throws -> WavesBinary.Result {
+        try WavesBinary.run(arguments, in: folder, stdin: stdin)
+    }
+
+    private func files() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? [] }
+
+    func testBothEffectsRenderTheSameOnBothBackends() throws {
+        for scene in [["--scene", "dots"], ["--scene", "voice"], ["--scene", "voice", "--style", "ios7", "--level", "0.5"],
+                      ["--scene", "dots", "--dots", "90", "--dot-size", "4", "--dot-spacing", "6", "--corner-radius", "2",
+                       "--dot-scale", "2x8", "--dot-fade", "0.5", "--dot-beat", "0.5", "--dot-tint", "#FFFF00,#0000FF"]] {
+            let common = ["render", "--size", "320x120", "--time", "0.77"] + scene
+            let cpu = try waves(common + ["--backend", "cpu", "--out", "cpu.png"])
+            XCTAssertEqual(cpu.status, 0, cpu.stderr)
+            let gl = try waves(common + ["--backend", "gl", "--out", "gl.png"])
+            if gl.status == 69 {
+                _ = try GLRequirement.need("waves render --backend gl") { throw RendererError.unavailable(.gl, reason: gl.stderr) }
+            }
+            XCTAssertEqual(gl.status, 0, gl.stderr)
+            assertImagesMatch(try PNG.read(from: folder + "/gl.png"), try PNG.read(from: folder + "/cpu.png"),
+                              mean: 1, max: 8, name: "cli-\(scene.joined(separator: "_"))")
+        }
+    }
+
+    /// A file that is loud only in its second half: the voice is flat at
+    /// t = 0.5 and waving at t = 2.
+    func testALevelFromAFileDrivesTheVoice() throws {
+        try AudioWriter.write(to: folder + "/half.wav", format: .wav, sampleRate: 8000, frames: 8000 * 3) { n, _ in
+            n < 8000 * 3 / 2 ? 0 : Float(0.7 * sin(Double(n) * 0.3))
+        }
+        var rows: [Int] = []
+        for t in ["0.5", "2"] {
+            let r = try waves(["render", "--scene", "voice", "--backend", "cpu", "--size", "200x100", "--time", t,
+                               "--level-from", "half.wav", "--out", "v\(t).png", "--background", "#000000"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let image = try PNG.read(from: folder + "/v\(t).png")
+            // Rows with any lit pixel: how tall the wave is.
+            rows.append((0..<image.height).filter { y in (0..<image.width).contains { image.pixels[(y * image.width + $0) * 4] > 40 } }.count)
+        }
+        XCTAssertLessThanOrEqual(rows[0], 3, "silence: a flat line")
+        XCTAssertGreaterThan(rows[1], 30, "loud: a wave")
+    }
+
+    func testLevelsOnStdinDriveTheWaveAndABadLineIsSkippedWithOneWarning() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: false)
+        let r = try waves(["render", "--scene", "dots", "--backend", "cpu", "--size", "120x60", "--level-from", "-",
+                           "--frames", "20", "--out", "frames"], stdin: "0.5\nloud\n0.7\n2\n\n0.1\n")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let warnings = r.stderr.split(separator: "\n").filter { $0.contains("warning") }
+        XCTAssertEqual(warnings.count, 1, r.stderr)
+        XCTAssert(warnings.first?.contains("line 2 'loud'") == true, r.stderr)
+        XCTAssertFalse(r.stderr.contains("Fatal"), r.stderr)
+    }
+
+    func testBadInputGetsOneLineAndTheRightStatus() throws {
+        try Data("not audio at all".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        let cases: [([String], Int32, String)] = [
+            (["--scene", "voice", "--level-from", "gone.wav"], 66, "gone.wav"),
+            (["--scene", "dots", "--level-from", "notes.txt"], 65, "notes.txt"),
+            (["--scene", "dots", "--level", "2"], 64, "--level"),
+            (["--scene", "voice", "--level", "nan"], 64, "--level"),
+            (["--scene", "dots", "--dots", "0"], 64, "--dots"),
+            (["--scene", "dots", "--corner-radius", "4"], 64, "--corner-radius"),
+            (["--scene", "dots", "--dot-size", "1e999"], 64, "--dot-size"),
+            (["--scene", "dots", "--dot-scale", "3"], 64, "--dot-scale"),
+            (["--scene", "dots", "--dot-tint", "#FF00FF"], 64, "--dot-tint"),
+            (["--scene", "dots", "--instance-delay", "-1"], 64, "--instance-delay"),
+            (["--scene", "dots", "--attack", "-1"], 64, "--attack"),
+            (["--scene", "sine", "--style", "ios7"], 64, "--style"),
+            (["--scene", "sine", "--level", "0.5"], 64, "--level"),
+            (["--scene", "voice", "--dots", "5"], 64, "--dots"),
+            (["--scene", "voice", "--cells", "1000"], 64, "--cells"),
+        ]
+        for (arguments, status, mention) in cases {
+            let r = try waves(["render", "--backend", "cpu", "--size", "100x60", "--out", "x.png"] + arguments)
+            XCTAssertEqual(r.status, status, "\(arguments): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(arguments): \(r.stderr)")
+            XCTAssert(r.stderr.contains(mention), "\(arguments): \(r.stderr)")
+        }
+        XCTAssertEqual(files(), ["notes.txt"], "nothing written on failure")
+    }
+}
