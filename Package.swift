@@ -31,7 +31,7 @@ let package = Package(
 
         .target(name: "WaveImageIO", dependencies: ["WaveCore", "CPNG"]),
         // Audio in through libsndfile, peaks per bar, audiowaveform's peaks files.
-        .target(name: "WaveAudio", dependencies: ["CSndfile"]),
+        .target(name: "WaveAudio", dependencies: ["WaveCore", "CSndfile"]),
         // The GL backend alone: contexts, limits, shaders, GLRenderer, targets.
         .target(name: "WaveGL", dependencies: ["WaveCore", "CGL", "CEGL", "CGLFW"]),
         // The window: input, the side-by-side controller and its heads-up display.

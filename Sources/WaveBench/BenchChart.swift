@@ -15,6 +15,8 @@ public struct BenchChart {
     }
 
     public var title: String
+    /// What the x axis counts.
+    public var unit: String
     public var subtitle: String
     public var series: [Series]
     /// Footnotes: what the chart leaves out, and how to read it on this renderer.
@@ -23,14 +25,17 @@ public struct BenchChart {
     public init(report: BenchReport) {
         let sweep = report.results.filter { $0.preset == nil }
         let size = sweep.first.map { "\($0.cellSize[0])x\($0.cellSize[1])" } ?? "?"
-        title = "CPU time per frame against cells (cells of \(size) px)"
+        unit = sweep.first?.unit ?? "cells"
+        title = sweep.first?.unit == nil ? "CPU time per frame against cells (cells of \(size) px)"
+                                         : "CPU time per frame against \(unit)"
         subtitle = "GL_RENDERER: \(report.renderer) \u{B7} \(report.machine.cpus) CPUs \u{B7} medians of \(sweep.first?.frames ?? 0) frames"
         var series: [Series] = []
         var notes: [String] = []
         for backend in ["cpu", "gl"] {
             let rows = sweep.filter { $0.backend == backend }.sorted { $0.cells < $1.cells }
             guard !rows.isEmpty else { continue }
-            let name = backend == "cpu" ? "redraw" : "translate"
+            // The GL strategy slides cached cells; dots and voice curves it computes per frame.
+            let name = backend == "cpu" ? "redraw" : sweep.first?.unit == nil ? "translate" : "GPU-computed"
             let color = backend == "cpu" ? "#d9480f" : "#1971c2"
             series.append(Series(label: "\(name): \(Figure.cpuMs.label)", color: color, dashed: false,
                                  points: rows.map { (Double($0.cells), $0.cpuMs.median) }))
@@ -91,7 +96,7 @@ public struct BenchChart {
             if d < xs.upperBound { for m in 2...9 { let xm = px(Double(m) * pow(10, Double(d))); out.line(xm, p.top, xm, p.bottom, color: "#eee") } }
         }
         out.rect(p.left, p.top, p.right - p.left, p.bottom - p.top, stroke: "#888")
-        out.text("cells (log scale)", x: (p.left + p.right) / 2, y: p.bottom + 42, size: 13, anchor: "middle")
+        out.text("\(unit) (log scale)", x: (p.left + p.right) / 2, y: p.bottom + 42, size: 13, anchor: "middle")
         out.text("ms per frame, median (log scale)", x: 24, y: (p.top + p.bottom) / 2, size: 13, anchor: "middle",
                  rotate: -90)
 

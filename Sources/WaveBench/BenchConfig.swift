@@ -18,15 +18,25 @@ public struct BenchConfig {
     public var makeScene: SceneMaker = { _ in throw BenchError.invalid("no effect to measure was given") }
     /// Scene time advances by this much per frame (a 60 Hz display).
     public var frameInterval = 1.0 / 60
+    /// What the counts count ("cells", "dots", "panels").
+    public var unit = "cells"
+    /// The scene size for a count, where the effect lays its elements out
+    /// itself (dots in rows); nil: `count` cells of `cellSize` stacked.
+    public var sceneSize: ((Int) -> (width: Int, height: Int))?
     /// Measure `write_once_ms` (the time to fill a frame buffer once) beside the CPU rows.
     public var measureWriteOnce = true
 
     public init() {}
 
-    /// The scene for `cells` cells: cell width wide, cells * cell height tall.
+    /// The scene size for a count: `sceneSize`'s, or cell width wide and count * cell height tall.
+    public func size(count: Int) -> (width: Int, height: Int) {
+        sceneSize?(count) ?? (cellSize.width, count * cellSize.height)
+    }
+
+    /// The scene for `cells` of the effect's elements.
     public func scene(cells: Int) throws -> Scene {
-        try makeScene(SceneRequest(width: cellSize.width, height: cells * cellSize.height, count: cells,
-                                   snapsToPixel: snapsToPixel))
+        let size = size(count: cells)
+        return try makeScene(SceneRequest(width: size.width, height: size.height, count: cells, snapsToPixel: snapsToPixel))
     }
 
     /// Every scene the sweep will draw, checked against the contract before

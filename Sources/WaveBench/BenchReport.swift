@@ -31,6 +31,9 @@ import Foundation
 ///   `screen_size`, `pacing` ("vsync" or "sleep") (rows of `--preset table`): there `frames` counts the
 ///   frames drawn, `fps` the frames drawn per second of the paced run, and
 ///   `cell_size` the screen width and its mean cell height.
+/// - `unit` (rows of `--scene dots` and `--scene voice` sweeps): what `cells`
+///   counts there, "dots" or "panels"; for dots `cell_size` is the whole
+///   scene's size (rows of dots, each tall enough for the largest swing).
 public struct BenchReport: Codable, Equatable {
     public var version = 1
     public var renderer: String
@@ -114,6 +117,8 @@ public struct BenchResult: Codable, Equatable {
     public var seconds: Double?
     public var screenSize: [Int]?
     public var pacing: String?
+    /// What the count counts when it is not cells ("dots", "panels").
+    public var unit: String?
 
     public init(backend: String, cells: Int, cellSize: [Int], frames: Int, cpuMs: Stats, processCpuMs: Stats,
                 gpuMs: Stats?, wallMs: Stats, rasterMs: Stats?, uploadMs: Stats?, fps: Double,
@@ -135,7 +140,7 @@ public struct BenchResult: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case backend, cells, frames, fps, preset, seconds, pacing
+        case backend, cells, frames, fps, preset, seconds, pacing, unit
         case cellSize = "cell_size"
         case cpuMs = "cpu_ms"
         case processCpuMs = "process_cpu_ms"
@@ -179,6 +184,7 @@ public struct BenchResult: Codable, Equatable {
         try c.encodeIfPresent(seconds, forKey: .seconds)
         try c.encodeIfPresent(screenSize, forKey: .screenSize)
         try c.encodeIfPresent(pacing, forKey: .pacing)
+        try c.encodeIfPresent(unit, forKey: .unit)
     }
 
     private func encodeOrNull(_ value: Stats?, _ key: CodingKeys,

@@ -43,7 +43,8 @@ public final class BenchRunner {
             // backend does not run beside its buffers.
             let strategy = try makeStrategy(backend)
             for cells in config.cells {
-                let label = "\(backend.rawValue) \(cells) cell\(cells == 1 ? "" : "s")"
+                let unit = config.unit
+                let label = "\(backend.rawValue) \(cells) \(cells == 1 && unit.hasSuffix("s") ? String(unit.dropLast()) : unit)"
                 do {
                     results.append(try measure(strategy, cells: cells, timer: timer) { frame in
                         done += cells
@@ -73,9 +74,11 @@ public final class BenchRunner {
         let summary = try finish(meter, step: "measuring \(strategy.backend.rawValue) at \(cells) cells",
                                  ifEmpty: "no frame was measured")
         var result = BenchResult(summary, backend: strategy.backend, cells: cells,
-                                 cellSize: [config.cellSize.width, config.cellSize.height],
+                                 cellSize: config.sceneSize == nil ? [config.cellSize.width, config.cellSize.height]
+                                                                   : [scene.width, scene.height],
                                  fps: 1000 / summary.wallMs.median,
                                  uploadBytesPerFrame: strategy.uploadBytesPerFrame)
+        if config.unit != "cells" { result.unit = config.unit }
         if strategy.backend == .cpu, config.measureWriteOnce {
             // After the measured frames: it overwrites the last frame.
             result.writeOnceMs = strategy.writeOnceMilliseconds(repeats: min(config.frames, 100)).map { rounded($0, places: 5) }

@@ -37,7 +37,8 @@ extension BenchReport {
 
     /// The sweep as a table for a terminal (medians, with cpu_ms's p95).
     public var sweepTable: String {
-        let header = ["backend", "cells", Figure.cpuMs.label, "CPU p95", Figure.processCpuMs.label, Figure.gpuMs.label,
+        let unit = results.first?.unit ?? "cells"
+        let header = ["backend", unit, Figure.cpuMs.label, "CPU p95", Figure.processCpuMs.label, Figure.gpuMs.label,
                       Figure.wallMs.label, Figure.rasterMs.label, Figure.uploadMs.label, "write-1x", "fps", "allocs/f",
                       "driver allocs/f", "upload MB/f"]
         let rows = results.map { r -> [String] in
@@ -47,10 +48,23 @@ extension BenchReport {
              r.driverAllocationsPerFrame.map(Format.count) ?? "-",
              String(format: "%.2f", Double(r.uploadBytesPerFrame) / 1_048_576)]
         }
-        let size = results.first.map { "cells of \($0.cellSize[0])x\($0.cellSize[1]) px, " } ?? ""
+        let size = results.first.map { r in
+            r.unit == nil ? "cells of \(r.cellSize[0])x\(r.cellSize[1]) px, " : "\(unit), scenes \(r.cellSize[0]) px wide, "
+        } ?? ""
+        // What one more element costs each strategy: the slope of its CPU ms from the smallest count to the largest.
+        let one = unit.hasSuffix("s") ? String(unit.dropLast()) : unit
+        let perElement = ["cpu", "gl"].compactMap { backend -> String? in
+            let rows = results.filter { $0.backend == backend }.sorted { $0.cells < $1.cells }
+            guard let first = rows.first, let last = rows.last, last.cells > first.cells else { return nil }
+            let slope = (last.cpuMs.median - first.cpuMs.median) / Double(last.cells - first.cells) * 1000
+            return "\(backend): \(String(format: "%.4f", slope)) us of \(Figure.cpuMs.label) per \(one) "
+                + "(from \(first.cells) to \(last.cells) \(unit)); \(Figure.cpuMs.label) at \(last.cells) is "
+                + "\(String(format: "%.2f", last.cpuMs.median / max(first.cpuMs.median, 1e-9)))x that at \(first.cells)\n"
+        }.joined()
         return "waves bench: \(size)\(results.first?.frames ?? 0) frames each; times are medians (ms) unless p95; "
             + "GL_RENDERER: \(renderer); \(machine.cpus) CPUs, \(machine.os)\n"
             + Self.table(header: header, rows: rows)
+            + perElement
             + "allocs/f: heap allocations per frame by this project's code; driver allocs/f: by the GL driver inside GL calls on the same thread\n"
     }
 

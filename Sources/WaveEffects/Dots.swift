@@ -8,7 +8,8 @@ import WaveCore
 ///
 /// Dots are laid left to right, `spacing` pixels apart, centred in the
 /// width; more dots than fit a row continue on further rows, which share the
-/// height equally. Without a count, one row fills the width.
+/// height equally (or sit `rowPitch` apart from the top, when given). Without
+/// a count, one row fills the width.
 public struct Dots: Equatable, Sendable {
     public var width: Int
     public var height: Int
@@ -20,6 +21,8 @@ public struct Dots: Equatable, Sendable {
     public var spacing = 8.0
     public var cornerRadius = 1.5
     public var animation = InstanceAnimation()
+    /// Pixels from one row's centre to the next (nil: the rows share the height).
+    public var rowPitch: Double?
     /// Multiplies the tint (white: the tint itself).
     public var color = RGBA8(0xFF, 0xFF, 0xFF)
 
@@ -55,7 +58,7 @@ public struct Dots: Equatable, Sendable {
         let n = count ?? perRow
         let across = Swift.min(n, perRow)
         let rows = (n + across - 1) / across
-        let pitch = Double(height) / Double(rows)
+        let pitch = rowPitch ?? Double(height) / Double(rows)
         let left = ((Double(width) - Double(across - 1) * spacing) / 2).rounded()
         return InstanceGrid(count: n, perRow: across, origin: Point(left, (pitch / 2).rounded()), spacing: spacing, rowPitch: pitch)
     }
@@ -68,13 +71,15 @@ public struct Dots: Equatable, Sendable {
                      layers: [Layer(content: .instances(content), paint: .solid(color))])
     }
 
-    /// The height that gives each row of `count` dots room for the tallest
-    /// swing (the benchmark's scene for a dot count at a width).
+    /// Room for the tallest swing, and a little more: the benchmark's rows.
+    public var roomyRowPitch: Double { (dotSize * Swift.max(1, animation.maxScaleY)).rounded(.up) + 8 }
+
+    /// The height that gives each row of `count` dots `roomyRowPitch` (the
+    /// benchmark's screen for a dot count at a width).
     public static func height(count: Int, width: Int, dots: Dots) -> Int {
         var sized = dots
         sized.width = width
         let rows = (count + sized.perRow - 1) / sized.perRow
-        let pitch = Int((dots.dotSize * Swift.max(1, dots.animation.maxScaleY)).rounded(.up)) + 8
-        return rows * pitch
+        return rows * Int(dots.roomyRowPitch)
     }
 }

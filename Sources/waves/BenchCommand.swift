@@ -9,7 +9,7 @@ import WaveEffects
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure both strategies over a sweep of cell counts (or reproduce the published table).",
+        abstract: "Measure both strategies over a sweep of counts (cells, dots or voice panels), or reproduce a published experiment.",
         discussion: """
             Prints a table to stdout; --json, --csv and --chart write files (JSON schema: \
             see Sources/WaveBench/BenchReport.swift). Figures are only meaningful from a release build.
@@ -21,8 +21,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Strategies to measure, a comma-separated list of cpu and gl.")
     var backend = "cpu,gl"
 
-    @Option(help: "Cell counts, a comma-separated list of whole numbers from 1 to 10000.")
-    var cells = "1,10,100,1000"
+    @Option(help: "Counts to sweep, a comma-separated list: cells (default 1,10,100,1000, each 1 to 10000); --scene dots: dots (default 10,100,1000,10000, each 1 to 100000); --scene voice: voice panels (default 1,10,100).")
+    var cells: String?
 
     @Option(help: "One cell's size WxH in pixels.", transform: parseSize)
     var size = PixelSize(width: 320, height: 80)
@@ -101,7 +101,7 @@ struct BenchCommand: ParsableCommand {
         if !headless {
             let screen = preset == .table ? TablePreset.screen
                 : preset == .waveform ? WaveformPreset.view
-                : (width: config.cellSize.width, height: (config.cells.max() ?? 1) * config.cellSize.height)
+                : config.size(count: config.cells.max() ?? 1)
             do {
                 return BenchRunner(config: config, host: try BenchHosts.windowed(width: screen.width, height: screen.height))
             } catch {
@@ -118,9 +118,11 @@ struct BenchCommand: ParsableCommand {
                                         accepted: "a comma-separated list of cpu and gl, for example cpu,gl") {
             Backend(rawValue: $0)
         }
-        let cellsAccepted = "a comma-separated list of whole numbers from 1 to 10000, for example 1,10,100,1000"
-        config.cells = try parseList(cells, option: "--cells", accepted: cellsAccepted) { text in
-            Int(text).flatMap { (1...10_000).contains($0) ? $0 : nil }
+        let largest = wave.scene == .dots ? 100_000 : 10_000
+        let defaultCounts = wave.scene == .dots ? "10,100,1000,10000" : wave.scene == .voice ? "1,10,100" : "1,10,100,1000"
+        let cellsAccepted = "a comma-separated list of whole numbers from 1 to \(largest), for example \(defaultCounts)"
+        config.cells = try parseList(cells ?? defaultCounts, option: "--cells", accepted: cellsAccepted) { text in
+            Int(text).flatMap { (1...largest).contains($0) ? $0 : nil }
         }
         let cell = try size.validated()
         config.cellSize = (cell.width, cell.height)
@@ -169,23 +171,45 @@ struct BenchCommand: ParsableCommand {
             try wave.waveform.check(used: true)
             return config
         }
-        guard wave.scene == .sine else {
+        guard [.sine, .dots, .voice].contains(wave.scene) else {
             throw UsageError(option: "--scene", value: wave.scene.rawValue,
-                             accepted: "sine (the sweep's scale is the number of cells; the waveform has --preset waveform)")
+                             accepted: "sine, dots or voice (a sweep scales a count; the waveform has --preset waveform)")
+        }
+        if preset == .table && wave.scene != .sine {
+            throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "sine (or nothing) with --preset table")
         }
         try wave.check()
         let wave = wave
         config.makeScene = { try wave.makeScene($0) }
+        if wave.scene == .dots {
+            // Rows packed from the top, each with room for the tallest swing.
+            config.makeScene = { try wave.dotsAndVoice.dotsScene($0, background: wave.background, color: wave.color, packsRows: true) }
+        }
+        switch wave.scene {
+        case .dots:
+            config.unit = "dots"
+            var dots = Dots(width: cell.width, height: cell.height)
+            dots.dotSize = wave.dotsAndVoice.dotSize
+            dots.spacing = wave.dotsAndVoice.dotSpacing
+            dots.animation = wave.dotsAndVoice.dotAnimation(level: .constant(1))
+            // One screen for every count, the size the largest needs: only the number of dots changes.
+            let screen = (width: cell.width, height: Dots.height(count: config.cells.max() ?? 1, width: cell.width, dots: dots))
+            config.sceneSize = { _ in screen }
+        case .voice:
+            config.unit = "panels"
+        default:
+            break
+        }
         config.snapsToPixel = wave.snap
         _ = try config.scene(cells: 1)
 
         if preset == nil {
-            // Each scene stacks the cells: the tallest must fit the core's bounds.
-            let tallest = (config.cells.max() ?? 1) * cell.height
-            guard tallest <= Scene.maxHeight, tallest * cell.width <= Scene.maxPixels else {
-                throw UsageError(option: "--cells", value: cells,
+            // Each scene stacks the cells (or rows of dots): the tallest must fit the core's bounds.
+            let largest = config.size(count: config.cells.max() ?? 1)
+            guard largest.height <= Scene.maxHeight, largest.height * largest.width <= Scene.maxPixels else {
+                throw UsageError(option: "--cells", value: cells ?? "",
                                  accepted: "at most \(Scene.maxHeight) rows (\(Scene.maxPixels) pixels) in all: "
-                                     + "\(config.cells.max() ?? 1) cells of \(cell) make \(cell.width)x\(tallest)")
+                                     + "\(config.cells.max() ?? 1) \(config.unit) at \(cell.width) px wide make \(largest.width)x\(largest.height)")
             }
             try config.validate()
         }

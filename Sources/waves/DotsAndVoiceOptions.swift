@@ -146,7 +146,9 @@ struct DotsAndVoiceOptions: ParsableArguments {
         return made
     }
 
-    func dotsScene(_ request: SceneRequest, background: RGBA8, color: RGBA8?) throws -> Scene {
+    /// `packsRows`: rows from the top, each with room for the tallest swing
+    /// (the benchmark's screen); else the rows share the height.
+    func dotsScene(_ request: SceneRequest, background: RGBA8, color: RGBA8?, packsRows: Bool = false) throws -> Scene {
         var effect = Dots(width: request.width, height: request.height)
         effect.background = background
         effect.count = request.count > 0 ? request.count : nil
@@ -155,6 +157,7 @@ struct DotsAndVoiceOptions: ParsableArguments {
         effect.cornerRadius = cornerRadius
         effect.color = color ?? effect.color
         effect.animation = dotAnimation(level: try levelSource())
+        if packsRows { effect.rowPitch = effect.roomyRowPitch }
         return try effect.scene()
     }
 

@@ -40,6 +40,36 @@ final class BenchCLITests: XCTestCase {
         try expectRejected(["--json", "/nonexistent-dir/x.json"], status: 73, naming: "/nonexistent-dir/x.json")
     }
 
+    func testASweepOfAnEffectWithoutACountIsAUsageError() throws {
+        try expectRejected(["--scene", "waveform"], status: 64, naming: "--scene")
+        try expectRejected(["--preset", "table", "--scene", "dots"], status: 64, naming: "--scene")
+        try expectRejected(["--scene", "dots", "--cells", "100001"], status: 64, naming: "--cells")
+        try expectRejected(["--scene", "voice", "--level-from", "missing.wav"], status: 66, naming: "missing.wav")
+    }
+
+    /// The dots and voice sweeps: rows per backend and count, the count's
+    /// unit in the JSON, and a cost per dot in the table.
+    func testTheDotsAndVoiceSweepsMeasureBothStrategies() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (scene, counts, unit) in [("dots", "10,50", "dots"), ("voice", "1,2", "panels")] {
+            let r = try WavesBinary.run(["bench", "--headless", "--scene", scene, "--cells", counts, "--frames", "3",
+                                         "--warmup", "1", "--json", "\(scene).json"], in: folder, timeout: 120)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/\(scene).json"))
+            XCTAssertEqual(BenchSchema.problems(in: data), [])
+            let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let rows = try XCTUnwrap(root["results"] as? [[String: Any]])
+            let backends = rows.compactMap { $0["backend"] as? String }
+            XCTAssert(backends.allSatisfy { $0 == "cpu" || $0 == "gl" } && backends.contains("cpu"), "\(backends)")
+            if !GLRequirement.required && !backends.contains("gl") { continue }
+            XCTAssertEqual(rows.count, 4, r.stdout)
+            XCTAssertEqual(Set(rows.compactMap { $0["unit"] as? String }), [unit])
+            XCTAssertEqual(rows.compactMap { $0["allocations_per_frame"] as? Double }, [0, 0, 0, 0], "no allocation per frame")
+            XCTAssert(r.stdout.contains("per \(unit.dropLast()) (from"), r.stdout)
+        }
+    }
+
     func testTooManyRowsIsAUsageError() throws {
         try expectRejected(["--cells", "10000", "--size", "320x16384"], status: 64, naming: "--cells")
     }
