@@ -78,8 +78,10 @@ void main() {
     int firstColumn = max(0, int(ceil((centre.x - u_reach.x - u_origin.x) / u_pitch.x)));
     int lastColumn = min(u_perRow - 1, int(floor((centre.x + u_reach.x - u_origin.x) / u_pitch.x)));
     vec4 sum = vec4(0.0);
+    // ScenePlan refuses grids where more than maxCandidates copies can reach
+    // one pixel (the CPU strategy draws those), so the bound never drops a copy.
     int visited = 0;
-    for (int r = firstRow; r <= lastRow; r++) {
+    for (int r = firstRow; r <= lastRow && visited < maxCandidates; r++) {
         for (int k = firstColumn; k <= lastColumn; k++) {
             int i = r * u_perRow + k;
             if (i >= u_count || visited >= maxCandidates) break;

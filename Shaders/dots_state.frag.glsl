@@ -7,7 +7,8 @@
 // Times reach the GPU reduced on the CPU in double precision: per channel,
 // (t - begin) mod one forward-and-back cycle, and copy i's delay is taken
 // as (i / 1024) blocks of (1024 delay mod cycle) plus (i mod 1024) delays,
-// so float stays precise for a million copies at any t.
+// so a copy's time stays within about 1e-5 s for 10,000 copies (1e-4 s for
+// a million) at any t.
 
 uniform int u_stateWidth;      // texels a row
 uniform float u_delay;         // seconds per copy

@@ -22,12 +22,14 @@ public enum AudioLevel {
     }
 
     public static func envelope(of source: SampleSource, smoothing: LevelSmoothing) throws -> LevelEnvelope {
-        let blockLength = Swift.max(1, source.sampleRate / rate)
+        // Block n covers samples [round(n r / 200), round((n + 1) r / 200)): exact
+        // at any sample rate (44.1 kHz blocks alternate 220 and 221 samples).
+        func blockEnd(_ n: Int) -> Int { Int((Double(n + 1) * Double(source.sampleRate) / Double(rate)).rounded()) }
         let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
         // Per block: the sum of squares and the sample count.
         var energy: [Double] = [], counts: [Int] = []
-        var sum = 0.0, inBlock = 0
+        var sum = 0.0, inBlock = 0, sample = 0, end = Swift.max(1, blockEnd(0))
         while true {
             let n = try source.read(into: chunk)
             if n == 0 { break }
@@ -35,9 +37,11 @@ public enum AudioLevel {
                 let s = Double(chunk[i])
                 if s.isFinite { sum += s * s }
                 inBlock += 1
-                if inBlock == blockLength {
+                sample += 1
+                if sample >= end {
                     energy.append(sum); counts.append(inBlock)
                     sum = 0; inBlock = 0
+                    end = Swift.max(sample + 1, blockEnd(energy.count))
                 }
             }
         }

@@ -43,11 +43,14 @@ public struct Voice: Equatable, Sendable {
     /// Rows of panel k: [floor(k*H/N), floor((k+1)*H/N)).
     public func panelRows(_ k: Int) -> Range<Int> { (k * height / count)..<((k + 1) * height / count) }
 
+    /// Panels need 8 rows each.
+    public static func maxCount(height: Int) -> Int { Swift.max(1, height / 8) }
+
     public func scene() throws -> Scene {
         try Scene.validate(width: width, height: height)
-        guard (1...Swift.max(1, height / 8)).contains(count) else {
+        guard (1...Self.maxCount(height: height)).contains(count) else {
             throw SceneError(parameter: "cells", value: "\(count)",
-                             accepted: "a whole number of voice panels from 1 to an eighth of the height (\(Swift.max(1, height / 8)))")
+                             accepted: "a whole number of voice panels from 1 to an eighth of the height (\(Self.maxCount(height: height)))")
         }
         var layers: [Layer] = []
         for k in 0..<count {

@@ -126,6 +126,21 @@ struct ScenePlan {
         try checkLimits(caps)
     }
 
+    /// The most copies `Shaders/dots.frag.glsl` visits for one pixel (its `maxCandidates`).
+    static let maxCopiesPerPixel = 256
+
+    /// At the largest swing (level 1): the rows times the columns of copies
+    /// whose reach can cover one pixel.
+    static func copiesReachingOnePixel(_ instances: Instances) -> Int {
+        let a = instances.animation, grid = instances.grid
+        let reachX = instances.shape.width / 2 * Swift.max(1, a.maxScaleX) + 1
+        let reachY = instances.shape.height / 2 * Swift.max(1, a.maxScaleY) + 1
+        let columns = Swift.min(Double(grid.perRow), 2 * reachX / grid.spacing + 1)
+        let rows = grid.rows <= 1 ? 1 : Swift.min(Double(grid.rows), 2 * reachY / Swift.max(grid.rowPitch, 1e-9) + 1)
+        let product = (columns * rows).rounded(.up)
+        return product.isFinite ? Int(Swift.min(product, 1e9)) : Int(1e9)
+    }
+
     private struct PictureKey: Hashable {
         let rows: Int
         let samples: [Double]
@@ -181,7 +196,12 @@ struct ScenePlan {
                     throw GLError.limit(what: "a strip of \(s.columns.count) columns in \(s.tiles) tiles (GL_MAX_ARRAY_TEXTURE_LAYERS)",
                                         needed: s.tiles, available: caps.maxArrayLayers)
                 }
-            case let .instances(_, state):
+            case let .instances(instances, state):
+                let reaching = Self.copiesReachingOnePixel(instances)
+                guard reaching <= Self.maxCopiesPerPixel else {
+                    throw GLError.limit(what: "dots so dense that \(reaching) can reach one pixel (the dots shader visits at most \(Self.maxCopiesPerPixel))",
+                                        needed: reaching, available: Self.maxCopiesPerPixel)
+                }
                 guard state.rows <= caps.maxTextureSize else {
                     throw GLError.limit(what: "a state texture of \(state.width)x\(state.rows) for the dots (GL_MAX_TEXTURE_SIZE)",
                                         needed: state.rows, available: caps.maxTextureSize)

@@ -21,10 +21,14 @@ public struct DemoEffect {
     public var name: String
     public var countLabel: String
     public var count: Int
+    /// The largest count the effect draws at a scene height (cells need a row each).
+    public var maxCount: (Int) -> Int
     public var makeScene: SceneMaker
 
-    public init(name: String, countLabel: String, count: Int, makeScene: @escaping SceneMaker) {
-        self.name = name; self.countLabel = countLabel; self.count = count; self.makeScene = makeScene
+    public init(name: String, countLabel: String, count: Int, maxCount: @escaping (Int) -> Int = { $0 },
+                makeScene: @escaping SceneMaker) {
+        self.name = name; self.countLabel = countLabel; self.count = count; self.maxCount = maxCount
+        self.makeScene = makeScene
     }
 }
 
@@ -46,7 +50,7 @@ public final class ComparisonView {
     private var framebuffer = (width: 0, height: 0)
     private var isPaused = false
 
-    /// The counts Up and Down step through (those that fit the height).
+    /// The counts Up and Down step through (those the effect draws at the height).
     public static let countSteps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
 
     /// `request`'s size is the whole area's; each half gets its share.
@@ -55,7 +59,7 @@ public final class ComparisonView {
         self.effect = effect
         var half = request
         half.width = layout.sceneWidth(windowWidth: request.width)
-        half.count = effect.count
+        half.count = max(1, min(effect.count, effect.maxCount(half.height)))
         self.request = half
         scene = try effect.makeScene(half)
         var halves: [StrategyHalf] = []
@@ -75,13 +79,13 @@ public final class ComparisonView {
         r.width = layout.sceneWidth(windowWidth: width)
         r.height = height
         // A short window still shows a valid scene.
-        r.count = min(r.count, height)
+        r.count = max(1, min(r.count, effect.maxCount(height)))
         try apply(r)
     }
 
     /// Steps the count up or down through `countSteps`.
     public func stepCount(up: Bool) throws {
-        let fitting = Self.countSteps.filter { $0 <= request.height }
+        let fitting = Self.countSteps.filter { $0 <= effect.maxCount(request.height) }
         let next = up ? fitting.first { $0 > request.count } : fitting.last { $0 < request.count }
         guard let next else { return }
         var r = request
@@ -103,7 +107,7 @@ public final class ComparisonView {
     /// Shows another effect at the same size and snapping, from its own count.
     public func show(_ next: DemoEffect) throws {
         var r = request
-        r.count = min(next.count, request.height)
+        r.count = max(1, min(next.count, next.maxCount(request.height)))
         try apply(r, effect: next)
     }
 

@@ -90,16 +90,16 @@ struct DemoCommand: ParsableCommand {
             var options = wave
             options.scene = name
             let chosen = name == wave.scene
-            let count: Int, label: String
+            let count: Int, label: String, largest: (Int) -> Int
             switch name {
-            case .sine: (count, label) = (chosen ? sceneOptions.cells : 1, "cells")
-            case .voice: (count, label) = (chosen ? sceneOptions.cells : 1, "panels")
+            case .sine: (count, label, largest) = (chosen ? sceneOptions.cells : 1, "cells", { $0 })
+            case .voice: (count, label, largest) = (chosen ? sceneOptions.cells : 1, "panels", { Voice.maxCount(height: $0) })
             case .dots:
                 let perRow = max(1, Int(Double(halfWidth) / options.dotsAndVoice.dotSpacing))
-                (count, label) = (options.dotsAndVoice.dots ?? perRow, "dots")
-            case .waveform, .outline: (count, label) = (1, "")
+                (count, label, largest) = (options.dotsAndVoice.dots ?? perRow, "dots", { _ in Instances.maxCount })
+            case .waveform, .outline: (count, label, largest) = (1, "", { _ in 1 })
             }
-            return DemoEffect(name: name.rawValue, countLabel: label, count: count) { try options.makeScene($0) }
+            return DemoEffect(name: name.rawValue, countLabel: label, count: count, maxCount: largest) { try options.makeScene($0) }
         }
     }
 

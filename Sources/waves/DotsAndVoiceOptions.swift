@@ -109,6 +109,20 @@ struct DotsAndVoiceOptions: ParsableArguments {
             throw UsageError(option: option, value: "\(value)", accepted: "seconds from 0 to 60")
         }
         if scene == .dots {
+            // The size-independent bounds, before anything (the bench's layout) uses them.
+            guard dotSize.isFinite, dotSize > 0, dotSize <= 1000 else {
+                throw UsageError(option: "--dot-size", value: "\(dotSize)", accepted: "a size in pixels above 0 up to 1000")
+            }
+            guard dotSpacing.isFinite, dotSpacing >= 1, dotSpacing <= 100_000 else {
+                throw UsageError(option: "--dot-spacing", value: "\(dotSpacing)", accepted: "pixels from 1 to 100000")
+            }
+            guard cornerRadius.isFinite, cornerRadius >= 0, cornerRadius <= dotSize / 2 else {
+                throw UsageError(option: "--corner-radius", value: "\(cornerRadius)",
+                                 accepted: "pixels from 0 to half the dot size (\(dotSize / 2))")
+            }
+            guard instanceDelay.isFinite, instanceDelay >= 0, instanceDelay <= 60 else {
+                throw UsageError(option: "--instance-delay", value: "\(instanceDelay)", accepted: "seconds from 0 to 60")
+            }
             if let dots, !(1...Instances.maxCount).contains(dots) {
                 throw UsageError(option: "--dots", value: "\(dots)", accepted: "a whole number of dots from 1 to \(Instances.maxCount)")
             }

@@ -14,6 +14,22 @@ final class AudioLevelTests: XCTestCase {
         XCTAssertEqual(AudioLevel.level(rms: .nan), 0)
     }
 
+    /// At 44.1 kHz, 200 grid points a second are 220.5 samples apart: the
+    /// grid stays on time (a tone from 30 s, no smoothing: silent just before
+    /// the window reaches it, loud just after).
+    func testTheLevelGridKeepsTimeAtSampleRatesItDoesNotDivide() throws {
+        let folder = NSTemporaryDirectory() + "waves-level-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rate = 44100, path = folder + "/late-tone.wav"
+        try AudioWriter.write(to: path, format: .wav, sampleRate: rate, frames: rate * 302 / 10) { n, _ in
+            n >= 30 * rate ? Float(0.5 * sin(Double(n) * 0.2)) : 0
+        }
+        let level = Level.envelope(try AudioLevel.envelope(of: AudioReader(path: path), smoothing: LevelSmoothing(attack: 0, release: 0)))
+        XCTAssertEqual(level.value(at: 29.97), 0, "the 50 ms window ends at 29.995 s")
+        XCTAssertEqual(level.value(at: 30.03), AudioLevel.level(rms: 0.5 / 2.0.squareRoot()), accuracy: 0.01)
+    }
+
     /// 0.5 s of silence, 1 s of a tone of amplitude 0.5 (RMS 0.5/sqrt 2,
     /// -9.03 dB, level 0.8495), 1 s of silence.
     func testALevelCurveFollowsAFileOfKnownLoudness() throws {

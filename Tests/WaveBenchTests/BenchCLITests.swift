@@ -45,6 +45,10 @@ final class BenchCLITests: XCTestCase {
         try expectRejected(["--preset", "table", "--scene", "dots"], status: 64, naming: "--scene")
         try expectRejected(["--scene", "dots", "--cells", "100001"], status: 64, naming: "--cells")
         try expectRejected(["--scene", "voice", "--level-from", "missing.wav"], status: 66, naming: "missing.wav")
+        // Dot options are checked before the sweep lays out its screen.
+        try expectRejected(["--scene", "dots", "--dot-spacing", "0"], status: 64, naming: "--dot-spacing")
+        try expectRejected(["--scene", "dots", "--dot-size", "nan"], status: 64, naming: "--dot-size")
+        try expectRejected(["--scene", "dots", "--dot-size", "1e15"], status: 64, naming: "--dot-size")
     }
 
     /// The dots and voice sweeps: rows per backend and count, the count's

@@ -69,6 +69,19 @@ final class DotsAndVoiceTests: XCTestCase {
         for i in 0..<2 { assertImagesMatch(gl[i], cpu[i], mean: 1, max: 8, name: "animated-over-cached-\(i)") }
     }
 
+    /// More copies able to reach one pixel than the dots shader visits: a
+    /// limit (so `auto` draws them with the CPU), never a picture missing dots.
+    func testDotsTooDenseForTheShaderAreALimit() throws {
+        var dense = Dots(width: 100, height: 60)
+        dense.count = 100_000 // 100 a row, 1000 rows 0.06 px apart
+        let scene = try dense.scene()
+        let caps = GLCapabilities(maxTextureSize: 16384, maxArrayLayers: 2048)
+        XCTAssertThrowsError(try ScenePlan(scene: scene, caps: caps)) { error in
+            guard case GLError.limit = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertNoThrow(try ScenePlan(scene: try Dots(width: 100, height: 60).scene(), caps: caps))
+    }
+
     // MARK: The instance delay
 
     /// Dot i at time t is dot 0 at t - i * delay: compare the crops around

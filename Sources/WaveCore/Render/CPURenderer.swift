@@ -10,6 +10,9 @@ public final class CPURenderer: Renderer {
     private var rasterizer: CoverageRasterizer?
     /// Per layer: its paint's two fills (the same one twice without a split).
     private var fills: [(left: FillProgram, right: FillProgram)] = []
+    /// Per layer: the rows its content can cover (computed once: a voice
+    /// curve's bound samples its envelope).
+    private var layerRows: [Range<Int>] = []
     /// Room for one voice band's bottom edge (the widest the scene needs).
     private var bottoms = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
 
@@ -31,6 +34,7 @@ public final class CPURenderer: Renderer {
                         FillProgram(fill: right, background: scene.background))
             }
         }
+        layerRows = scene.layers.map { $0.content.rows(sceneHeight: scene.height, sceneWidth: scene.width) }
         let samples = scene.layers.map { layer -> Int in
             if case let .modulatedSine(m) = layer.content { return scene.width * m.samplesPerPixel + 1 }
             return 0
@@ -74,7 +78,7 @@ public final class CPURenderer: Renderer {
             var split = Int.max
             if case let .split(s, _, _) = layer.paint { split = s.column(at: time, width: scene.width) }
             var blitter = PaintBlitter(view: view, left: fills[index].left, right: fills[index].right, split: split)
-            rasterizer.resolve(rows: layer.content.rows(sceneHeight: scene.height, sceneWidth: scene.width), into: &blitter)
+            rasterizer.resolve(rows: layerRows[index], into: &blitter)
         }
     }
 
