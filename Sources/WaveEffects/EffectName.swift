@@ -11,6 +11,8 @@ public enum EffectName: String, CaseIterable, Sendable {
     case dots
     /// Layered attenuated curves driven by a level (`Voice`).
     case voice
+    /// A block on a spring whose edges bulge as it moves (`Jelly`).
+    case jelly
 
     /// Whether the effect listens to a level (`--level`, `--level-from`).
     public var usesLevel: Bool { self == .dots || self == .voice }

@@ -17,7 +17,7 @@ struct DemoCommand: ParsableCommand {
         abstract: "Both strategies side by side in one window, on one clock, with their live costs.",
         discussion: """
             Keys: Space pause/resume, Up/Down the effect's count (cells, dots or voice panels), S pixel snapping, \
-            E next effect (sine, dots, voice, waveform; and the outline when --outline is given), Esc or Q quit.
+            E next effect (sine, dots, voice, jelly, waveform; and the outline when --outline is given), Esc or Q quit.
             With no display, renders the comparison headless to a PNG and prints its figures.
             """
     )
@@ -83,7 +83,7 @@ struct DemoCommand: ParsableCommand {
     /// the user's options and a count of its own.
     private func effects(halfWidth: Int) -> [DemoEffect] {
         let wave = sceneOptions.wave
-        var order: [EffectName] = [.sine, .dots, .voice, .waveform]
+        var order: [EffectName] = [.sine, .dots, .voice, .jelly, .waveform]
         if wave.outline != nil { order.append(.outline) }
         order.removeAll { $0 == wave.scene }
         return ([wave.scene] + order).map { name in
@@ -97,7 +97,7 @@ struct DemoCommand: ParsableCommand {
             case .dots:
                 let perRow = max(1, Int(Double(halfWidth) / options.dotsAndVoice.dotSpacing))
                 (count, label, largest) = (options.dotsAndVoice.dots ?? perRow, "dots", { _ in Instances.maxCount })
-            case .waveform, .outline: (count, label, largest) = (1, "", { _ in 1 })
+            case .waveform, .outline, .jelly: (count, label, largest) = (1, "", { _ in 1 })
             }
             return DemoEffect(name: name.rawValue, countLabel: label, count: count, maxCount: largest) { try options.makeScene($0) }
         }

@@ -66,7 +66,7 @@ func parseColor(_ text: String) throws -> RGBA8 {
 
 /// The scene options every command shares (the bench takes its cells as a list).
 struct WaveOptions: ParsableArguments {
-    @Option(help: "The effect to draw: sine (waving cells), outline (an SVG path from --outline, travelling), waveform (audio bars), dots (a replicated dot wave) or voice (layered curves following a level).")
+    @Option(help: "The effect to draw: sine (waving cells), outline (an SVG path from --outline, travelling), waveform (audio bars), dots (a replicated dot wave), voice (layered curves following a level) or jelly (a block on a spring).")
     var scene: EffectName = .sine
 
     @Option(parsing: .unconditional, help: "Wave amplitude as a fraction of the cell height, 0 to 0.5.")
@@ -104,6 +104,8 @@ struct WaveOptions: ParsableArguments {
 
     @OptionGroup(title: "Dots and voice options (--scene dots, --scene voice)") var dotsAndVoice: DotsAndVoiceOptions
 
+    @OptionGroup(title: "Jelly options (--scene jelly)") var jelly: JellyOptions
+
     /// The effect's scene for `request`, validated against the contract.
     func makeScene(_ request: SceneRequest) throws -> Scene {
         switch scene {
@@ -129,6 +131,8 @@ struct WaveOptions: ParsableArguments {
             return try dotsAndVoice.dotsScene(request, background: background, color: color)
         case .voice:
             return try dotsAndVoice.voiceScene(request, background: background, color: color)
+        case .jelly:
+            return try jelly.scene(request, background: background, color: color)
         }
     }
 
@@ -144,6 +148,7 @@ struct WaveOptions: ParsableArguments {
         if scene == .outline { _ = try outlinePath() }
         try waveform.check(used: scene == .waveform)
         try dotsAndVoice.check(scene: scene)
+        try jelly.check(scene: scene)
     }
 
     /// The outline file, read and parsed: a missing file is 66, bytes that

@@ -229,7 +229,7 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         let scenes = [("sine", try SineCells(width: 100, height: 40).scene()), ("sine-snapped", try snapped.scene()),
                       ("outline", try outline().scene()), ("mixed-paints", try mixedScene()),
                       ("dots", try Dots(width: 100, height: 60).scene()), ("voice", try Voice(width: 100, height: 40).scene()),
-                      ("voice-live-level", try liveVoice())]
+                      ("voice-live-level", try liveVoice()), ("jelly", try Jelly(width: 120, height: 60).scene())]
         for (name, scene) in scenes { XCTAssertEqual(try ownAllocations(CPURenderer(), scene), 0, "cpu \(name)") }
         let gl = try glRenderer()
         for (name, scene) in scenes { XCTAssertEqual(try ownAllocations(gl, scene), 0, "gl \(name)") }

@@ -13,7 +13,9 @@ public final class CPURenderer: Renderer {
     /// Per layer: the rows its content can cover (computed once: a voice
     /// curve's bound samples its envelope).
     private var layerRows: [Range<Int>] = []
-    /// Room for one voice band's bottom edge (the widest the scene needs).
+    /// Per layer: the jelly's simulation (nil for other content).
+    private var simulations: [SpringBlock.Simulation?] = []
+    /// Room for one voice band's bottom edge or a jelly's edge (the most the scene needs).
     private var bottoms = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
 
     public init() {}
@@ -35,9 +37,16 @@ public final class CPURenderer: Renderer {
             }
         }
         layerRows = scene.layers.map { $0.content.rows(sceneHeight: scene.height, sceneWidth: scene.width) }
+        simulations = scene.layers.map { layer in
+            if case let .springBlock(block) = layer.content { return SpringBlock.Simulation(block) }
+            return nil
+        }
         let samples = scene.layers.map { layer -> Int in
-            if case let .modulatedSine(m) = layer.content { return scene.width * m.samplesPerPixel + 1 }
-            return 0
+            switch layer.content {
+            case let .modulatedSine(m): return scene.width * m.samplesPerPixel + 1
+            case let .springBlock(b): return b.edgeSegments + 1
+            default: return 0
+            }
         }.max() ?? 0
         if samples > bottoms.count {
             bottoms.deallocate()
@@ -74,6 +83,10 @@ public final class CPURenderer: Renderer {
                 continue
             case let .modulatedSine(curve):
                 curve.addOutline(curve.frame(at: time), width: scene.width, bottoms: bottoms.baseAddress!, to: rasterizer)
+            case let .springBlock(block):
+                if let simulation = simulations[index] {
+                    block.addOutline(simulation.pose(at: time), pushes: bottoms.baseAddress!, to: rasterizer)
+                }
             }
             var split = Int.max
             if case let .split(s, _, _) = layer.paint { split = s.column(at: time, width: scene.width) }

@@ -48,10 +48,11 @@ public struct Scene: Equatable, Sendable {
             case let .strip(strip): problem = strip.validate()
             case let .instances(instances): problem = instances.validate()
             case let .modulatedSine(curve): problem = curve.validate()
+            case let .springBlock(block): problem = block.validate()
             }
             if problem == nil, layer.content.changesEveryFrame {
-                if case .fill(.solid) = layer.paint {} else { problem = "dots and voice curves take a solid paint" }
-                if layer.motion != .still { problem = "dots and voice curves move by their own animation: their motion must be still" }
+                if case .fill(.solid) = layer.paint {} else { problem = "dots, voice curves and the jelly take a solid paint" }
+                if layer.motion != .still { problem = "dots, voice curves and the jelly move by their own animation: their motion must be still" }
             }
             if problem == nil && !layer.motion.isValid { problem = "a motion with a number that is not finite (or a period that is not positive)" }
             if problem == nil && !layer.paint.isFinite { problem = "a paint with a number that is not finite" }

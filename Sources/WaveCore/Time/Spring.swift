@@ -1,0 +1,134 @@
+import Foundation
+
+/// A damped spring (mass m, stiffness k, damping c): x'' = -(k x + c x') / m,
+/// x the displacement from the target. Set by the physical constants or by
+/// the designer's duration and bounce, converted exactly both ways as
+/// Flutter's `SpringDescription.withDurationAndBounce` and SwiftUI's
+/// `Spring(duration:bounce:)` do: k = 4 pi^2 m / T^2, damping ratio
+/// zeta = 1 - bounce for bounce >= 0 (0: critically damped, towards 1 more
+/// bouncy) and 1 / (1 + bounce) for bounce < 0 (overdamped).
+public struct Spring: Equatable, Hashable, Sendable {
+    public var mass: Double
+    public var stiffness: Double
+    public var damping: Double
+
+    public init(mass: Double = 1, stiffness: Double, damping: Double) {
+        self.mass = mass
+        self.stiffness = stiffness
+        self.damping = damping
+    }
+
+    /// `duration` seconds (the undamped period), `bounce` from -1 (exclusive) to 1 (exclusive).
+    public init(duration: Double, bounce: Double, mass: Double = 1) {
+        let k = 4 * Double.pi * Double.pi * mass / (duration * duration)
+        let zeta = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
+        self.init(mass: mass, stiffness: k, damping: zeta * 2 * (mass * k).squareRoot())
+    }
+
+    /// The undamped angular frequency sqrt(k / m).
+    public var naturalFrequency: Double { (stiffness / mass).squareRoot() }
+    /// c / (2 sqrt(k m)): below 1 underdamped, 1 critical, above 1 overdamped.
+    public var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
+    /// 2 pi sqrt(m / k).
+    public var duration: Double { 2 * Double.pi / naturalFrequency }
+    public var bounce: Double {
+        let zeta = dampingRatio
+        return zeta <= 1 ? 1 - zeta : 1 / zeta - 1
+    }
+
+    public var isValid: Bool {
+        [mass, stiffness, damping].allSatisfy { $0.isFinite } && mass > 0 && stiffness > 0 && damping >= 0
+            && naturalFrequency.isFinite && naturalFrequency <= 10_000
+    }
+
+    /// The closed-form displacement and velocity t seconds after starting
+    /// from displacement x0 and velocity v0 (the damped harmonic oscillator),
+    /// in each of the three regimes.
+    public func solution(x0: Double, v0: Double, at t: Double) -> (x: Double, v: Double) {
+        let w0 = naturalFrequency, zeta = dampingRatio
+        if abs(zeta - 1) < 1e-9 {
+            // Critically damped: x = (x0 + (v0 + w0 x0) t) e^(-w0 t).
+            let b = v0 + w0 * x0, e = exp(-w0 * t)
+            return ((x0 + b * t) * e, (b - w0 * (x0 + b * t)) * e)
+        }
+        if zeta < 1 {
+            let wd = w0 * (1 - zeta * zeta).squareRoot(), s = zeta * w0
+            let b = (v0 + s * x0) / wd, e = exp(-s * t)
+            let c = cos(wd * t), n = sin(wd * t)
+            let x = e * (x0 * c + b * n)
+            let v = e * (-s * (x0 * c + b * n) + (-x0 * wd * n + b * wd * c))
+            return (x, v)
+        }
+        // Overdamped: x = c1 e^(r1 t) + c2 e^(r2 t).
+        let root = w0 * (zeta * zeta - 1).squareRoot()
+        let r1 = -zeta * w0 + root, r2 = -zeta * w0 - root
+        let c2 = (v0 - r1 * x0) / (r2 - r1), c1 = x0 - c2
+        let e1 = exp(r1 * t), e2 = exp(r2 * t)
+        return (c1 * e1 + c2 * e2, c1 * r1 * e1 + c2 * r2 * e2)
+    }
+
+    /// The exact step over h seconds as a matrix: (x, v) after h is
+    /// (a x + b v, c x + d v). A linear spring's fixed step needs no
+    /// approximation: stepping is exact up to rounding, whatever h.
+    public func step(_ h: Double) -> SpringStep {
+        let unitX = solution(x0: 1, v0: 0, at: h), unitV = solution(x0: 0, v0: 1, at: h)
+        return SpringStep(a: unitX.x, b: unitV.x, c: unitX.v, d: unitV.v)
+    }
+}
+
+/// One fixed step of a spring (see `Spring.step`).
+public struct SpringStep: Equatable, Hashable, Sendable {
+    public var a: Double, b: Double, c: Double, d: Double
+
+    @inline(__always)
+    public func apply(_ s: (x: Double, v: Double)) -> (x: Double, v: Double) {
+        (a * s.x + b * s.v, c * s.x + d * s.v)
+    }
+}
+
+/// The fixed-timestep loop ("Fix your timestep"): frame time accumulates;
+/// the simulation steps `step` seconds at a time while a whole step is
+/// owed, at most `maxSteps` per frame; the remainder carries to the next
+/// frame and says how far between its last two steps the drawn state is.
+/// A frame that owes more than `maxSteps` steps (a stall) runs `maxSteps`
+/// and drops the rest: the animation falls behind the wall clock instead of
+/// asking for ever more steps per frame (the death spiral).
+public struct FixedTimestep: Equatable, Sendable {
+    public let step: Double
+    public let maxSteps: Int
+    /// Seconds owed but not yet stepped (always below one step after a frame).
+    public private(set) var remainder = 0.0
+    /// Steps taken since the start: the simulation is at `steps * step` seconds.
+    public private(set) var steps = 0
+    /// Seconds of frame time dropped by the cap.
+    public private(set) var dropped = 0.0
+
+    public init(step: Double = 1.0 / 120, maxSteps: Int = 8) {
+        self.step = step
+        self.maxSteps = maxSteps
+    }
+
+    /// Adds a frame's `seconds` (non-finite or negative counts as 0) and
+    /// returns how many steps the frame runs (0 ... maxSteps).
+    public mutating func advance(by seconds: Double) -> Int {
+        remainder += seconds.isFinite && seconds > 0 ? seconds : 0
+        var taken = Int((remainder / step).rounded(.down))
+        if taken > maxSteps {
+            taken = maxSteps
+            let owed = remainder - Double(maxSteps) * step
+            let kept = owed.truncatingRemainder(dividingBy: step)
+            dropped += owed - kept
+            remainder = Double(maxSteps) * step + kept
+        }
+        remainder -= Double(taken) * step
+        if remainder < 0 { remainder = 0 }
+        steps += taken
+        return taken
+    }
+
+    /// How far between the last two steps the drawn state is, 0...1.
+    public var alpha: Double { Swift.min(1, remainder / step) }
+
+    /// The simulation's time including the remainder: what to draw.
+    public var time: Double { Double(steps) * step + remainder }
+}

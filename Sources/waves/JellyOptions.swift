@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import WaveCore
+import WaveEffects
+
+/// `--scene jelly`: the block, its spring (by duration and bounce, or by
+/// mass, stiffness and damping) and the fixed-timestep physics. See
+/// README.md, "The jelly".
+
+/// Seconds as a number or a fraction such as 1/120.
+func parseSeconds(_ text: String) throws -> Double {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    if parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), b != 0 { return a / b }
+    if parts.count == 1, let value = Double(text) { return value }
+    throw Expected(accepted: "seconds as a number or a fraction, for example 1/120 or 0.008")
+}
+
+func parseBlockSize(_ text: String) throws -> (width: Double, height: Double) {
+    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite else {
+        throw Expected(accepted: "WxH in pixels, for example 100x100")
+    }
+    return (w, h)
+}
+
+struct JellyOptions: ParsableArguments {
+    @Option(name: .customLong("block-size"), help: "--scene jelly: the block's WxH in pixels (default: half the height, square).",
+            transform: parseBlockSize)
+    var blockSize: (width: Double, height: Double)?
+
+    @Option(name: .customLong("spring-duration"), parsing: .unconditional, help: "--scene jelly: the spring's duration in seconds (its undamped period), with --bounce (default 0.8).")
+    var springDuration: Double?
+
+    @Option(parsing: .unconditional, help: "--scene jelly: the spring's bounce, above -1 and below 1: 0 critically damped, above 0 bouncy, below 0 overdamped (default 0.3).")
+    var bounce: Double?
+
+    @Option(parsing: .unconditional, help: "--scene jelly: the spring's mass, with --stiffness and --damping instead of a duration and bounce (default 1).")
+    var mass: Double?
+
+    @Option(parsing: .unconditional, help: "--scene jelly: the spring's stiffness (N/m), with --damping.")
+    var stiffness: Double?
+
+    @Option(parsing: .unconditional, help: "--scene jelly: the spring's damping (N s/m), with --stiffness.")
+    var damping: Double?
+
+    @Option(name: .customLong("physics-step"), help: "--scene jelly: seconds per physics step, a number or a fraction (default 1/120).",
+            transform: parseSeconds)
+    var physicsStep: Double?
+
+    @Option(name: .customLong("max-steps"), parsing: .unconditional, help: "Physics steps a frame may run at most; the rest of a late frame's time is dropped (default 8).",
+            transform: parseWhole("a whole number of steps from 1 to 1000"))
+    var maxSteps: Int = 8
+
+    @Option(parsing: .unconditional, help: "--scene jelly: seconds the block rests at each end (default 0.3).")
+    var rest: Double?
+
+    /// Options given without `--scene jelly` are a usage error; with it, each is checked.
+    func check(scene: EffectName) throws {
+        let given: [(String, String)] = [
+            ("--block-size", blockSize.map { "\($0.width)x\($0.height)" }), ("--spring-duration", springDuration.map { "\($0)" }),
+            ("--bounce", bounce.map { "\($0)" }), ("--mass", mass.map { "\($0)" }), ("--stiffness", stiffness.map { "\($0)" }),
+            ("--damping", damping.map { "\($0)" }), ("--physics-step", physicsStep.map { "\($0)" }), ("--rest", rest.map { "\($0)" }),
+        ].compactMap { option, value in value.map { (option, $0) } }
+        if scene != .jelly, let (option, value) = given.first {
+            throw UsageError(option: option, value: value, accepted: "only with --scene jelly")
+        }
+        guard (1...1000).contains(maxSteps) else {
+            throw UsageError(option: "--max-steps", value: "\(maxSteps)", accepted: "a whole number of steps from 1 to 1000")
+        }
+        guard scene == .jelly else { return }
+        _ = try spring()
+    }
+
+    /// The spring the options describe: physical constants, or duration and bounce.
+    func spring() throws -> Spring {
+        let physical = mass != nil || stiffness != nil || damping != nil
+        if physical {
+            if let springDuration { throw UsageError(option: "--spring-duration", value: "\(springDuration)", accepted: "either a duration and bounce, or --stiffness and --damping (and --mass), not both") }
+            if let bounce { throw UsageError(option: "--bounce", value: "\(bounce)", accepted: "either a duration and bounce, or --stiffness and --damping (and --mass), not both") }
+            guard let stiffness, let damping else {
+                throw UsageError(option: stiffness == nil ? "--stiffness" : "--damping", value: "(none)",
+                                 accepted: "--stiffness and --damping together (with --mass, default 1)")
+            }
+            let m = mass ?? 1
+            for (option, value, low) in [("--mass", m, 1e-6), ("--stiffness", stiffness, 1e-6), ("--damping", damping, 0.0)]
+                where !(value.isFinite && value >= low && value <= 1e9) {
+                throw UsageError(option: option, value: "\(value)", accepted: "a number from \(low == 0 ? "0" : "just above 0") to 1e9")
+            }
+            let spring = Spring(mass: m, stiffness: stiffness, damping: damping)
+            guard spring.isValid else {
+                throw UsageError(option: "--stiffness", value: "\(stiffness)", accepted: "a spring whose natural frequency sqrt(k/m) is at most 10000 rad/s")
+            }
+            return spring
+        }
+        let duration = springDuration ?? 0.8, bounce = self.bounce ?? 0.3
+        guard duration.isFinite, duration >= 0.01, duration <= 60 else {
+            throw UsageError(option: "--spring-duration", value: "\(duration)", accepted: "seconds from 0.01 to 60")
+        }
+        guard bounce.isFinite, bounce > -1, bounce < 1 else {
+            throw UsageError(option: "--bounce", value: "\(bounce)", accepted: "a number above -1 and below 1")
+        }
+        return Spring(duration: duration, bounce: bounce)
+    }
+
+    func scene(_ request: SceneRequest, background: RGBA8, color: RGBA8?) throws -> Scene {
+        var effect = Jelly(width: request.width, height: request.height)
+        effect.background = background
+        effect.color = color ?? effect.color
+        effect.blockSize = blockSize
+        effect.spring = try spring()
+        effect.step = physicsStep ?? effect.step
+        effect.rest = rest ?? effect.rest
+        return try effect.scene()
+    }
+}
