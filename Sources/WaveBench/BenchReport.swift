@@ -41,6 +41,8 @@ public struct BenchReport: Codable, Equatable {
     public var results: [BenchResult]
     /// `--preset waveform`'s figures (absent otherwise).
     public var waveform: WaveformReport?
+    /// `--preset pacing`'s figures (absent otherwise).
+    public var pacing: PacingReport?
 
     public init(renderer: String, machine: Machine = .current, results: [BenchResult]) {
         self.renderer = renderer
@@ -49,7 +51,7 @@ public struct BenchReport: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, renderer, machine, results, waveform
+        case version, renderer, machine, results, waveform, pacing
     }
 
     /// Pretty-printed, keys sorted (the encoder keeps no other order stable).

@@ -34,6 +34,8 @@ public struct BenchHost {
     public var show: ((Presentable) -> Void)?
     /// Windowed runs: vsync's refresh interval where the display paces swaps.
     public var vsyncInterval: (() -> Double?)?
+    /// Windowed runs: swaps wait for the display (true) or not.
+    public var setVsync: ((Bool) -> Void)?
 
     public init(deviceName: String?, unavailableReason: String?, makeRenderer: @escaping (Backend, SplitMethod) throws -> Renderer,
                 makeUploader: @escaping () throws -> FrameUploader?, makeTimer: @escaping () throws -> GPUTiming?) {

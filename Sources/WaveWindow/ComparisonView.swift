@@ -99,6 +99,14 @@ public final class ComparisonView {
         try apply(r)
     }
 
+    /// A line about frame pacing for both displays (set by the window loop).
+    private var pacingText: [String] = []
+
+    public func setPacingText(_ text: [String]) {
+        pacingText = text
+        needsHUDText = true
+    }
+
     public func setPaused(_ paused: Bool) {
         isPaused = paused
         needsHUDText = true
@@ -175,6 +183,7 @@ public final class ComparisonView {
             let s = snapshot(half)
             var lines = [Format.strategy(half.backend), Format.framesPerSecond(s.framesPerSecond),
                          Format.perFrame(.cpuMs, s.cpuMilliseconds), Format.perFrame(.gpuMs, s.gpuMilliseconds), settings]
+            lines += pacingText
             if half === halves.last { lines.append("keys: space up down s e q") }
             half.overlay.setText(lines)
         }

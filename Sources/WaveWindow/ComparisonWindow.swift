@@ -21,6 +21,13 @@ public final class ComparisonWindow {
         /// Quit after this many seconds (nil: until closed).
         public var duration: Double?
         public var wantsScreenshot: Bool
+        /// What starts the next frame: the display (vsync), a plain 1/60 s timer, or nothing.
+        public var pacing: Pacing = .vsync
+        /// Milliseconds slept inside one frame every second (0: none).
+        public var stallMilliseconds = 0.0
+        /// The fixed-timestep loop scene time goes through.
+        public var physicsStep = 1.0 / 120
+        public var maxSteps = 8
 
         public init(request: SceneRequest, effects: [DemoEffect], layout: DemoLayout,
                     startTime: Double = 0, paused: Bool = false, duration: Double? = nil, wantsScreenshot: Bool = false) {
@@ -80,6 +87,14 @@ public final class ComparisonWindow {
         let started = Clocks.wall()
         var lastTitle = started
         var screenshot: RGBAImage?
+        context.setSwapInterval(options.pacing == .vsync ? 1 : 0)
+        // Scene time through the fixed-timestep loop: a stalled frame runs at
+        // most maxSteps steps and the animation carries on from there.
+        var physics = FixedTimestep(step: options.physicsStep, maxSteps: options.maxSteps)
+        var lastSceneTime = clock.time(atWall: started)
+        var frameStarts = FrameStarts(capacity: 240)
+        var nextStall = started + 1
+        let period = 1 / (context.refreshRate ?? 60)
         while glfwWindowShouldClose(context.window) == GLFW_FALSE {
             if try handleKeys() { break }
             let (width, height) = context.framebufferSize
@@ -90,19 +105,32 @@ public final class ComparisonWindow {
             }
             try view.resize(width: width, height: height)
             let now = Clocks.wall()
-            try view.drawFrame(time: clock.time(atWall: now), wallNow: now)
+            frameStarts.append(now)
+            let sceneTime = clock.time(atWall: now)
+            let steps = physics.advance(by: sceneTime - lastSceneTime)
+            lastSceneTime = sceneTime
+            if options.stallMilliseconds > 0 && now >= nextStall {
+                usleep(useconds_t(options.stallMilliseconds * 1000))
+                nextStall = now + 1
+            }
+            try view.drawFrame(time: options.startTime + physics.time, wallNow: now)
             let finished = options.duration.map { now - started >= $0 } ?? false
             if finished && options.wantsScreenshot {
                 screenshot = readShownPixels(framebuffer: 0, width: width, height: height)
             }
             context.swapBuffers() // and handles the events the next turn reads
+            if options.pacing == .timer { usleep(useconds_t(1_000_000 / 60)) }
+            frameStarts.noteSteps(steps)
             if now - lastTitle >= 0.5 {
                 glfwSetWindowTitle(context.window, "Waves: " + view.summary())
+                view.setPacingText(frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped))
                 lastTitle = now
             }
             if finished { break }
         }
-        return Outcome(screenshot: screenshot, summary: view.summary(), renderer: context.renderer)
+        let pacingSummary = frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped).joined(separator: ", ")
+        return Outcome(screenshot: screenshot, summary: view.summary() + " | " + pacingSummary,
+                       renderer: context.renderer)
     }
 
     /// Returns true when asked to quit.
@@ -124,6 +152,34 @@ public final class ComparisonWindow {
             }
         }
         return false
+    }
+}
+
+/// The last frames' start times (a fixed ring, nothing allocated per frame)
+/// and the most physics steps a frame ran, summed up for the display.
+struct FrameStarts {
+    private var times: [Double]
+    private var next = 0, count = 0
+    private var maxSteps = 0
+
+    init(capacity: Int) { times = Array(repeating: 0, count: capacity) }
+
+    mutating func append(_ t: Double) {
+        times[next] = t
+        next = (next + 1) % times.count
+        count = min(count + 1, times.count)
+    }
+
+    mutating func noteSteps(_ steps: Int) { maxSteps = max(maxSteps, steps) }
+
+    /// Two lines: the pacing and the interval distribution; missed and
+    /// bunched frames, the assume-1/60 error over the ring, and the physics cap.
+    func summary(pacing: Pacing, period: Double, dropped: Double) -> [String] {
+        let ordered = (0..<count).map { times[(next - count + $0 + times.count) % times.count] }
+        guard let s = PacingStats(frameStarts: ordered, period: period) else { return ["pacing \(pacing.rawValue)"] }
+        return ["pacing \(pacing.rawValue): " + String(format: "p50 %.1f p99 %.1f ms", s.intervalP50, s.intervalP99),
+                String(format: "missed %d bunched %d 1/60 err %.0f ms", s.missed, s.bunched, s.assumedFrameError),
+                String(format: "steps/frame <= %d, dropped %.2f s", maxSteps, dropped)]
     }
 }
 

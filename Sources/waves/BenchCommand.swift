@@ -16,7 +16,7 @@ struct BenchCommand: ParsableCommand {
             """
     )
 
-    enum Preset: String, ExpressibleByArgument, CaseIterable { case table, waveform }
+    enum Preset: String, ExpressibleByArgument, CaseIterable { case table, waveform, pacing }
 
     @Option(help: "Strategies to measure, a comma-separated list of cpu and gl.")
     var backend = "cpu,gl"
@@ -47,7 +47,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Write a chart of ms per frame against cells to this .svg file.")
     var chart: String?
 
-    @Option(help: "table: the published phone experiment (a 375x667 screen of 7 cells, paced at 60 fps); replaces the sweep, so --cells, --size and --frames do not apply.")
+    @Option(parsing: .unconditional, help: "--preset pacing: sleep this many milliseconds inside one frame every second (0 to 1000; default 0).")
+    var stall: Double?
+
+    @Option(help: "table: the published phone experiment (a 375x667 screen of 7 cells, paced at 60 fps); waveform: the published audio player; pacing: the jelly (or --scene dots|voice) under a plain timer, unpaced and, in a window with vsync, vsync. A preset replaces the sweep, so --cells, --size and --frames do not apply.")
     var preset: Preset?
 
     @Option(name: .customLong("track-minutes"), parsing: .unconditional, help: "The waveform preset's track length in minutes (default 10, as published).")
@@ -68,6 +71,10 @@ struct BenchCommand: ParsableCommand {
         do {
             switch preset {
             case .table: report = try runner.runTable(seconds: seconds ?? 10, progress: bar?.update)
+            case .pacing:
+                report = try runner.runPacing(seconds: seconds ?? 5, stallMilliseconds: stall ?? 0,
+                                              step: wave.jelly.physicsStep ?? 1.0 / 120, maxSteps: wave.jelly.maxSteps,
+                                              progress: bar?.update)
             case .waveform: report = try runner.runWaveform(try WaveformPresetWiring.input(minutes: trackMinutes ?? 10,
                                                                                            audio: wave.waveform.input()),
                                                             seconds: seconds ?? 5, progress: bar?.update)
@@ -80,7 +87,9 @@ struct BenchCommand: ParsableCommand {
         bar?.finish()
         for notice in runner.notices { printError("waves: \(notice)") }
 
-        if let waveform = report.waveform {
+        if let pacing = report.pacing {
+            print(pacing.table(renderer: report.renderer), terminator: "")
+        } else if let waveform = report.waveform {
             print(waveform.table(renderer: report.renderer, cpus: report.machine.cpus), terminator: "")
         } else {
             print(preset == .table ? report.presetTable : report.sweepTable, terminator: "")
@@ -95,11 +104,15 @@ struct BenchCommand: ParsableCommand {
         if !written.isEmpty { print("wrote " + written.joined(separator: ", ")) }
     }
 
+    /// The pacing preset's scene.
+    static let pacingScreen = (width: 600, height: 200)
+
     /// A window where asked for and possible (the size of one screen of the
     /// scene, at most 1920x1080); headless otherwise, saying why.
     private func makeRunner(_ config: BenchConfig) -> BenchRunner {
         if !headless {
             let screen = preset == .table ? TablePreset.screen
+                : preset == .pacing ? Self.pacingScreen
                 : preset == .waveform ? WaveformPreset.view
                 : config.size(count: config.cells.max() ?? 1)
             do {
@@ -144,11 +157,21 @@ struct BenchCommand: ParsableCommand {
         }
         if let seconds {
             guard preset != nil else {
-                throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "only with --preset table or waveform")
+                throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "only with --preset table, waveform or pacing")
             }
             guard seconds.isFinite, seconds > 0, seconds <= 3600 else {
                 throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "a number of seconds above 0, at most 3600")
             }
+        }
+        if let stall {
+            guard preset == .pacing else { throw UsageError(option: "--stall", value: "\(stall)", accepted: "only with --preset pacing") }
+            guard stall.isFinite, (0...1000).contains(stall) else {
+                throw UsageError(option: "--stall", value: "\(stall)", accepted: "milliseconds from 0 to 1000")
+            }
+        }
+        if preset == .pacing {
+            if let csv { throw UsageError(option: "--csv", value: csv, accepted: "a sweep or the table or waveform preset (the pacing preset writes --json)") }
+            if let chart { throw UsageError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the pacing preset writes --json)") }
         }
         if let chart {
             if preset == .table {
@@ -174,6 +197,19 @@ struct BenchCommand: ParsableCommand {
         guard [.sine, .dots, .voice].contains(wave.scene) else {
             throw UsageError(option: "--scene", value: wave.scene.rawValue,
                              accepted: "sine, dots or voice (a sweep scales a count; the waveform has --preset waveform)")
+        }
+        if preset == .pacing {
+            // The jelly unless dots or voice were named (sine is the option's default).
+            var paced = wave
+            if paced.scene == .sine { paced.scene = .jelly }
+            guard [.jelly, .dots, .voice].contains(paced.scene) else {
+                throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "jelly (the default), dots or voice with --preset pacing")
+            }
+            try paced.check()
+            config.makeScene = { try paced.makeScene($0) }
+            config.sceneSize = { _ in Self.pacingScreen }
+            _ = try config.scene(cells: 1)
+            return config
         }
         if preset == .table && wave.scene != .sine {
             throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "sine (or nothing) with --preset table")

@@ -38,6 +38,7 @@ enum BenchHosts {
         if let window {
             host.show = { window.show($0) }
             host.vsyncInterval = { window.enableVsyncIfPaced() }
+            host.setVsync = { window.context.setSwapInterval($0 ? 1 : 0) }
         }
         return host
     }

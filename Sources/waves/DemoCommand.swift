@@ -10,6 +10,7 @@ import WaveWindow
 /// window (or renders the same comparison headless where there is no display).
 
 extension DemoLayout: ExpressibleByArgument {}
+extension Pacing: ExpressibleByArgument {}
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,6 +44,12 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Skip the window: render the comparison headless to a PNG.")
     var headless = false
 
+    @Option(help: "What starts the next frame: vsync (the display), timer (sleep 1/60 s after each frame, as a plain timer does) or free (unpaced) (default vsync).")
+    var pacing: Pacing = .vsync
+
+    @Option(parsing: .unconditional, help: "Sleep this many milliseconds inside one frame every second, to see the fixed-timestep cap at work (0 to 1000; default 0).")
+    var stall: Double = 0
+
     @OptionGroup var sceneOptions: SceneOptions
 
     func run() throws {
@@ -51,15 +58,22 @@ struct DemoCommand: ParsableCommand {
         if let duration, !(duration.isFinite && duration > 0) {
             throw UsageError(option: "--duration", value: "\(duration)", accepted: "a positive number of seconds")
         }
+        guard stall.isFinite, (0...1000).contains(stall) else {
+            throw UsageError(option: "--stall", value: "\(stall)", accepted: "milliseconds from 0 to 1000")
+        }
         let picture = screenshot ?? (headless ? "waves-demo.png" : nil)
         if let picture { try OutputPaths.checkFile(picture) }
         try sceneOptions.wave.check()
         // The scene of one half (or the whole width for one strategy), checked before any window opens.
         _ = try sceneOptions.makeScene(width: backend.sceneWidth(windowWidth: size.width), height: size.height)
-        let options = ComparisonWindow.Options(request: sceneOptions.request(size.width, size.height),
+        var options = ComparisonWindow.Options(request: sceneOptions.request(size.width, size.height),
                                                effects: effects(halfWidth: backend.sceneWidth(windowWidth: size.width)),
                                                layout: backend, startTime: time,
                                                paused: paused, duration: duration, wantsScreenshot: picture != nil)
+        options.pacing = pacing
+        options.stallMilliseconds = stall
+        options.physicsStep = sceneOptions.wave.jelly.physicsStep ?? 1.0 / 120
+        options.maxSteps = sceneOptions.wave.jelly.maxSteps
         if !headless {
             do {
                 let window = try ComparisonWindow(options: options)

@@ -74,6 +74,41 @@ final class BenchCLITests: XCTestCase {
         }
     }
 
+    func testPacingOptionsOutsideTheirPresetAreUsageErrors() throws {
+        try expectRejected(["--stall", "50"], status: 64, naming: "--stall")
+        try expectRejected(["--preset", "pacing", "--stall", "2000"], status: 64, naming: "--stall")
+        try expectRejected(["--preset", "pacing", "--scene", "waveform"], status: 64, naming: "--scene")
+        try expectRejected(["--preset", "pacing", "--csv", "x.csv"], status: 64, naming: "--csv")
+        try expectRejected(["--preset", "pacing", "--max-steps", "0"], status: 64, naming: "--max-steps")
+    }
+
+    /// The pacing preset headless: a plain timer and free running, both
+    /// strategies; a stall every second is capped at max-steps steps and
+    /// its excess dropped; the timer's frames are at least 1/60 s apart.
+    func testThePacingPresetReportsIntervalsMissesAndTheCap() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try WavesBinary.run(["bench", "--headless", "--preset", "pacing", "--seconds", "0.8", "--stall", "120",
+                                     "--warmup", "2", "--json", "pacing.json"], in: folder, timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssert(r.stdout.contains("1/60 error"), r.stdout)
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/pacing.json"))
+        XCTAssertEqual(BenchSchema.problems(in: data), [])
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let pacing = try XCTUnwrap(root["pacing"] as? [String: Any])
+        let rows = try XCTUnwrap(pacing["rows"] as? [[String: Any]])
+        XCTAssertEqual(Set(rows.compactMap { $0["pacing"] as? String }), ["timer", "free"])
+        for row in rows {
+            let label = "\(row["backend"] ?? "?") \(row["pacing"] ?? "?")"
+            XCTAssertEqual(row["max_steps_per_frame"] as? Int, 8, "\(label): the 120 ms stall owes 14 steps, capped at 8")
+            XCTAssertGreaterThan(row["dropped_seconds"] as? Double ?? 0, 0.03, label)
+            XCTAssertGreaterThanOrEqual(row["missed"] as? Int ?? 0, 1, "\(label): the stall is a missed frame")
+            if row["pacing"] as? String == "timer" {
+                XCTAssertGreaterThanOrEqual(row["interval_p50_ms"] as? Double ?? 0, 1000.0 / 60, "\(label): a timer sleeps 1/60 s after the frame")
+            }
+        }
+    }
+
     func testTooManyRowsIsAUsageError() throws {
         try expectRejected(["--cells", "10000", "--size", "320x16384"], status: 64, naming: "--cells")
     }

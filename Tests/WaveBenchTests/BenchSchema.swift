@@ -11,7 +11,8 @@ enum BenchSchema {
         }
         var problems: [String] = []
         func fail(_ text: String) { problems.append(text) }
-        expectKeys(root, required: ["version", "renderer", "machine", "results"], optional: [], at: "root", fail)
+        expectKeys(root, required: ["version", "renderer", "machine", "results"], optional: ["waveform", "pacing"], at: "root", fail)
+        if let pacing = root["pacing"] { checkPacing(pacing, fail) }
         if integer(root["version"]) != 1 { fail("version is not 1") }
         if (root["renderer"] as? String)?.isEmpty ?? true { fail("renderer is not a non-empty string") }
         if let machine = root["machine"] as? [String: Any] {
@@ -27,6 +28,24 @@ enum BenchSchema {
         }
         for (i, row) in results.enumerated() { checkResult(row, at: "results[\(i)]", fail) }
         return problems
+    }
+
+    /// `--preset pacing`'s object: its settings and one row per (strategy, pacing).
+    static func checkPacing(_ value: Any, _ fail: (String) -> Void) {
+        guard let pacing = value as? [String: Any] else { return fail("pacing is not an object") }
+        expectKeys(pacing, required: ["display_period_ms", "physics_step_ms", "max_steps", "stall_ms", "host", "rows"], optional: [],
+                   at: "pacing", fail)
+        guard let rows = pacing["rows"] as? [[String: Any]], !rows.isEmpty else { return fail("pacing.rows is not a non-empty array") }
+        let keys = ["backend", "pacing", "seconds", "frames", "interval_p50_ms", "interval_p99_ms", "missed", "bunched",
+                    "assumed_frame_error_ms", "max_steps_per_frame", "mean_steps_per_frame", "dropped_seconds", "cpu_ms",
+                    "process_cpu_percent"]
+        for (i, row) in rows.enumerated() {
+            expectKeys(row, required: keys, optional: [], at: "pacing.rows[\(i)]", fail)
+            if !["vsync", "timer", "free"].contains(row["pacing"] as? String ?? "") { fail("pacing.rows[\(i)].pacing is not vsync, timer or free") }
+            for key in ["frames", "missed", "bunched", "max_steps_per_frame"] where integer(row[key]) == nil {
+                fail("pacing.rows[\(i)].\(key) is not a whole number")
+            }
+        }
     }
 
     static let statsKeys = ["cpu_ms", "process_cpu_ms", "wall_ms"]

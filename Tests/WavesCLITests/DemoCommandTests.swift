@@ -13,8 +13,9 @@ final class DemoCommandTests: XCTestCase {
     override func setUpWithError() throws { folder = try WavesBinary.temporaryFolder() }
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
 
-    /// Rows from the top that the heads-up display may cover (six lines at scale 2).
-    private let hudRows = 170
+    /// Rows from the top that the heads-up display may cover (nine lines at scale 2: the
+    /// strategy's figures, the settings, three lines of pacing and the keys).
+    private let hudRows = 240
     private let demoArguments = ["demo", "--size", "640x400", "--cells", "4", "--cycles", "2",
                                  "--time", "0.25", "--paused", "--duration", "2", "--screenshot", "shot.png"]
 
@@ -50,6 +51,23 @@ final class DemoCommandTests: XCTestCase {
         try checkHalves("demo-window")
     }
 
+    /// The jelly under a plain timer with a stall every second: the window
+    /// reports the pacing it measured and the physics cap holding.
+    func testThePacingOfTheWindowIsMeasuredAndTheCapHolds() throws {
+        try GLRequirement.need("xvfb-run") {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "/usr/bin/xvfb-run (apt install xvfb xauth)"])
+            }
+        }
+        let r = try WavesBinary.run(["demo", "--scene", "jelly", "--size", "480x200", "--pacing", "timer", "--stall", "150",
+                                     "--duration", "2.5"], in: folder,
+                                    launcher: ["/usr/bin/xvfb-run", "-a", "-s", "-screen 0 800x600x24"])
+        XCTAssertEqual(r.status, 0, r.stderr + r.stdout)
+        XCTAssertTrue(r.stdout.contains("pacing timer: p50"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("steps/frame <= 8"), "a 150 ms stall owes 18 steps; the cap runs 8: \(r.stdout)")
+        XCTAssertFalse(r.stdout.contains("missed 0 "), "the stalls are missed frames: \(r.stdout)")
+    }
+
     func testWithoutADisplayItRendersTheComparisonHeadless() throws {
         let r = try WavesBinary.run(demoArguments, in: folder,
                                     environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
@@ -65,7 +83,8 @@ final class DemoCommandTests: XCTestCase {
     }
 
     func testBadDemoInputIsOneLineAndStatus64() throws {
-        for arguments in [["--size", "0x10"], ["--backend", "metal"], ["--duration", "-1"], ["--cells", "0"]] {
+        for arguments in [["--size", "0x10"], ["--backend", "metal"], ["--duration", "-1"], ["--cells", "0"],
+                          ["--pacing", "smooth"], ["--stall", "-1"], ["--scene", "jelly", "--bounce", "2"]] {
             let r = try WavesBinary.run(["demo", "--headless"] + arguments, in: folder)
             XCTAssertEqual(r.status, 64, "\(arguments): \(r.stderr)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)

@@ -93,3 +93,52 @@ final class DotsAndVoiceCommandTests: XCTestCase {
         XCTAssertEqual(files(), ["notes.txt"], "nothing written on failure")
     }
 }
+
+/// `--scene jelly` driven as a person would.
+final class JellyCommandTests: XCTestCase {
+    private var folder: String!
+    override func setUpWithError() throws { folder = try WavesBinary.temporaryFolder() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+
+    private func waves(_ arguments: [String]) throws -> WavesBinary.Result { try WavesBinary.run(arguments, in: folder) }
+
+    func testTheJellyRendersTheSameOnBothBackendsWithEitherSpringDescription() throws {
+        for spring in [["--spring-duration", "0.6", "--bounce", "0.4"], ["--mass", "2", "--stiffness", "300", "--damping", "10"],
+                       ["--bounce", "-0.5", "--physics-step", "1/240", "--block-size", "80x60", "--rest", "0"]] {
+            let common = ["render", "--scene", "jelly", "--size", "400x150", "--time", "0.21"] + spring
+            let cpu = try waves(common + ["--backend", "cpu", "--out", "cpu.png"])
+            XCTAssertEqual(cpu.status, 0, cpu.stderr)
+            let gl = try waves(common + ["--backend", "gl", "--out", "gl.png"])
+            if gl.status == 69 {
+                _ = try GLRequirement.need("waves render --backend gl") { throw RendererError.unavailable(.gl, reason: gl.stderr) }
+            }
+            XCTAssertEqual(gl.status, 0, gl.stderr)
+            assertImagesMatch(try PNG.read(from: folder + "/gl.png"), try PNG.read(from: folder + "/cpu.png"),
+                              mean: 1, max: 8, name: "cli-jelly-\(spring.joined(separator: "_"))")
+        }
+    }
+
+    func testBadJellyInputGetsOneLineAndStatus64() throws {
+        let cases: [([String], String)] = [
+            (["--scene", "jelly", "--bounce", "1"], "--bounce"),
+            (["--scene", "jelly", "--spring-duration", "0"], "--spring-duration"),
+            (["--scene", "jelly", "--stiffness", "100"], "--damping"),
+            (["--scene", "jelly", "--stiffness", "100", "--damping", "5", "--bounce", "0.2"], "--bounce"),
+            (["--scene", "jelly", "--mass", "-1", "--stiffness", "100", "--damping", "5"], "--mass"),
+            (["--scene", "jelly", "--stiffness", "1e12", "--damping", "5"], "--stiffness"),
+            (["--scene", "jelly", "--physics-step", "1/0"], "--physics-step"),
+            (["--scene", "jelly", "--physics-step", "1"], "--physics-step"),
+            (["--scene", "jelly", "--block-size", "900x10"], "--block-size"),
+            (["--scene", "jelly", "--rest", "nan"], "--rest"),
+            (["--scene", "sine", "--bounce", "0.2"], "--bounce"),
+            (["--scene", "jelly", "--max-steps", "0"], "--max-steps"),
+        ]
+        for (arguments, mention) in cases {
+            let r = try waves(["render", "--backend", "cpu", "--size", "200x100", "--out", "x.png"] + arguments)
+            XCTAssertEqual(r.status, 64, "\(arguments): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(arguments): \(r.stderr)")
+            XCTAssert(r.stderr.contains(mention), "\(arguments): \(r.stderr)")
+        }
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [], [], "nothing written on failure")
+    }
+}

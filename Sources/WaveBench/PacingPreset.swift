@@ -1,0 +1,158 @@
+import Foundation
+import WaveCore
+
+/// `--preset pacing`: the timer chapters measured. Each strategy draws the
+/// scene (the jelly by default) for `seconds` under each pacing: a plain
+/// timer (sleep 1/60 s after every frame), free (no pacing), and, in a
+/// window whose display really paces swaps, vsync. Scene time comes from
+/// measured time through the fixed-timestep loop (at most `maxSteps`
+/// physics steps a frame); `stall` milliseconds are slept inside one frame
+/// every second (from half a second in), so the cap can be seen at work.
+public enum PacingPreset {
+    public static let name = "pacing"
+    /// The display period frames are judged against where none is measured (60 Hz).
+    public static let defaultPeriod = 1.0 / 60
+}
+
+/// One (strategy, pacing) run.
+public struct PacingRow: Codable, Equatable {
+    public var backend: String
+    public var pacing: String
+    public var seconds: Double
+    public var frames: Int
+    public var intervalP50Ms: Double
+    public var intervalP99Ms: Double
+    /// Intervals over 1.5 display periods.
+    public var missed: Int
+    /// Intervals under half a display period.
+    public var bunched: Int
+    /// Largest |n/60 - measured time| over the run: what animating by an assumed 1/60 s a frame gets wrong.
+    public var assumedFrameErrorMs: Double
+    public var maxStepsPerFrame: Int
+    public var meanStepsPerFrame: Double
+    /// Frame time the fixed-timestep cap dropped, seconds.
+    public var droppedSeconds: Double
+    public var cpuMs: Stats
+    public var processCpuPercent: Double
+
+    enum CodingKeys: String, CodingKey {
+        case backend, pacing, seconds, frames, missed, bunched
+        case intervalP50Ms = "interval_p50_ms"
+        case intervalP99Ms = "interval_p99_ms"
+        case assumedFrameErrorMs = "assumed_frame_error_ms"
+        case maxStepsPerFrame = "max_steps_per_frame"
+        case meanStepsPerFrame = "mean_steps_per_frame"
+        case droppedSeconds = "dropped_seconds"
+        case cpuMs = "cpu_ms"
+        case processCpuPercent = "process_cpu_percent"
+    }
+}
+
+/// `--preset pacing`'s figures (the `pacing` object of the JSON).
+public struct PacingReport: Codable, Equatable {
+    public var displayPeriodMs: Double
+    public var physicsStepMs: Double
+    public var maxSteps: Int
+    public var stallMs: Double
+    /// "window (vsync paced)", "window (swaps not paced: no vsync)" or "headless".
+    public var host: String
+    public var rows: [PacingRow]
+
+    enum CodingKeys: String, CodingKey {
+        case rows, host
+        case displayPeriodMs = "display_period_ms"
+        case physicsStepMs = "physics_step_ms"
+        case maxSteps = "max_steps"
+        case stallMs = "stall_ms"
+    }
+
+    /// The terminal table.
+    public func table(renderer: String) -> String {
+        let header = ["strategy", "pacing", "frames", "p50 ms", "p99 ms", "missed", "bunched", "1/60 error ms",
+                      "steps/frame max", "mean", "dropped s", "CPU ms", "process CPU %"]
+        let body = rows.map { r in
+            [r.backend, r.pacing, "\(r.frames)", String(format: "%.2f", r.intervalP50Ms), String(format: "%.2f", r.intervalP99Ms),
+             "\(r.missed)", "\(r.bunched)", String(format: "%.1f", r.assumedFrameErrorMs), "\(r.maxStepsPerFrame)",
+             String(format: "%.2f", r.meanStepsPerFrame), String(format: "%.3f", r.droppedSeconds),
+             Format.milliseconds(r.cpuMs.median), String(format: "%.1f", r.processCpuPercent)]
+        }
+        return "waves bench --preset pacing: \(host); display period \(String(format: "%.2f", displayPeriodMs)) ms, "
+            + "physics step \(String(format: "%.2f", physicsStepMs)) ms, at most \(maxSteps) a frame"
+            + (stallMs > 0 ? ", a \(Int(stallMs)) ms stall every second" : "") + "; GL_RENDERER: \(renderer)\n"
+            + BenchReport.table(header: header, rows: body)
+            + "missed: intervals over 1.5 periods; bunched: under half a period; 1/60 error: how far frame count / 60 drifts from the measured time\n"
+    }
+}
+
+extension BenchRunner {
+    /// Runs every usable strategy under every pacing the host offers.
+    public func runPacing(seconds: Double, stallMilliseconds: Double, step: Double, maxSteps: Int,
+                          progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
+        guard seconds.isFinite, seconds > 0 else { throw BenchError.invalid("the pacing preset needs a positive duration") }
+        let backends = try usableBackends()
+        let scene = try config.scene(cells: 1)
+        let refresh = host.vsyncInterval?()
+        var pacings: [Pacing] = [.timer, .free]
+        if refresh != nil { pacings.insert(.vsync, at: 0) }
+        let period = refresh ?? PacingPreset.defaultPeriod
+        let total = backends.count * pacings.count
+        var rows: [PacingRow] = []
+        for (b, backend) in backends.enumerated() {
+            let strategy = try BenchStrategy(backend, host: host)
+            try strategy.prepare(scene: scene)
+            for (p, pacing) in pacings.enumerated() {
+                host.setVsync?(pacing == .vsync)
+                progress?(BenchProgress(done: b * pacings.count + p, total: total, label: "pacing preset: \(backend.rawValue), \(pacing.rawValue)"))
+                let meter = makeMeter(strategy, timer: nil, capacity: Int(seconds * 2000) + 16)
+                for i in 0..<config.warmup { try meter.frame(time: Double(i) / 60, measured: false) }
+                rows.append(try pacedRun(meter, backend: backend, pacing: pacing, seconds: seconds, period: period,
+                                         stall: stallMilliseconds / 1000, step: step, maxSteps: maxSteps))
+            }
+        }
+        host.setVsync?(false)
+        var report = BenchReport(renderer: rendererName, results: [])
+        report.pacing = PacingReport(displayPeriodMs: period * 1000, physicsStepMs: step * 1000, maxSteps: maxSteps,
+                                     stallMs: stallMilliseconds,
+                                     host: host.show == nil ? "headless" : refresh == nil ? "window (swaps not paced: no vsync)" : "window (vsync paced)",
+                                     rows: rows)
+        return report
+    }
+
+    private func pacedRun(_ meter: FrameMeter, backend: Backend, pacing: Pacing, seconds: Double, period: Double,
+                          stall: Double, step: Double, maxSteps: Int) throws -> PacingRow {
+        var clock = FixedTimestep(step: step, maxSteps: maxSteps)
+        var starts: [Double] = []
+        starts.reserveCapacity(Int(seconds * 2000) + 16)
+        var steps = 0, maxTaken = 0
+        let start = Clocks.wall(), processStart = Clocks.processCPU()
+        var last = start, nextStall = start + 0.5
+        while true {
+            let now = Clocks.wall()
+            if now - start >= seconds { break }
+            starts.append(now)
+            let taken = clock.advance(by: now - last)
+            last = now
+            steps += taken
+            maxTaken = max(maxTaken, taken)
+            if stall > 0 && now >= nextStall {
+                PacedRun.sleep(until: Clocks.wall() + stall)
+                nextStall += 1
+            }
+            try meter.frame(time: clock.time, measured: true)
+            if pacing == .timer { PacedRun.sleep(until: Clocks.wall() + PacingPreset.defaultPeriod) }
+        }
+        let wall = Clocks.wall() - start, process = Clocks.processCPU() - processStart
+        let summary = try finish(meter, step: "the pacing preset, \(backend.rawValue) \(pacing.rawValue)", ifEmpty: "no frame was drawn")
+        guard let stats = PacingStats(frameStarts: starts, period: period) else {
+            throw BenchError.invalid("the pacing preset drew fewer than two frames in \(seconds) s")
+        }
+        return PacingRow(backend: backend.rawValue, pacing: pacing.rawValue, seconds: rounded(wall, places: 3), frames: stats.frames,
+                         intervalP50Ms: rounded(stats.intervalP50, places: 3), intervalP99Ms: rounded(stats.intervalP99, places: 3),
+                         missed: stats.missed, bunched: stats.bunched,
+                         assumedFrameErrorMs: rounded(stats.assumedFrameError, places: 2), maxStepsPerFrame: maxTaken,
+                         meanStepsPerFrame: rounded(Double(steps) / Double(starts.count), places: 3),
+                         droppedSeconds: rounded(clock.dropped, places: 4),
+                         cpuMs: Stats(median: rounded(summary.cpuMs.median, places: 5), p95: rounded(summary.cpuMs.p95, places: 5)),
+                         processCpuPercent: rounded(process / wall * 100, places: 2))
+    }
+}
