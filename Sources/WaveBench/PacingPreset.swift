@@ -12,6 +12,11 @@ public enum PacingPreset {
     public static let name = "pacing"
     /// The display period frames are judged against where none is measured (60 Hz).
     public static let defaultPeriod = 1.0 / 60
+
+    /// Room for every frame of a run: unpaced, a small scene on a fast
+    /// machine draws tens of thousands a second; a run ends early (and says
+    /// so in its seconds) rather than overflow.
+    static func capacity(seconds: Double) -> Int { Int(min(seconds * 50_000, 5_000_000)) + 16 }
 }
 
 /// One (strategy, pacing) run.
@@ -103,7 +108,7 @@ extension BenchRunner {
             for (p, pacing) in pacings.enumerated() {
                 host.setVsync?(pacing == .vsync)
                 progress?(BenchProgress(done: b * pacings.count + p, total: total, label: "pacing preset: \(backend.rawValue), \(pacing.rawValue)"))
-                let meter = makeMeter(strategy, timer: nil, capacity: Int(seconds * 2000) + 16)
+                let meter = makeMeter(strategy, timer: nil, capacity: PacingPreset.capacity(seconds: seconds))
                 for i in 0..<config.warmup { try meter.frame(time: Double(i) / 60, measured: false) }
                 rows.append(try pacedRun(meter, backend: backend, pacing: pacing, seconds: seconds, period: period,
                                          stall: stallMilliseconds / 1000, step: step, maxSteps: maxSteps))
@@ -121,14 +126,15 @@ extension BenchRunner {
     private func pacedRun(_ meter: FrameMeter, backend: Backend, pacing: Pacing, seconds: Double, period: Double,
                           stall: Double, step: Double, maxSteps: Int) throws -> PacingRow {
         var clock = FixedTimestep(step: step, maxSteps: maxSteps)
+        let capacity = PacingPreset.capacity(seconds: seconds)
         var starts: [Double] = []
-        starts.reserveCapacity(Int(seconds * 2000) + 16)
+        starts.reserveCapacity(capacity)
         var steps = 0, maxTaken = 0
         let start = Clocks.wall(), processStart = Clocks.processCPU()
         var last = start, nextStall = start + 0.5
         while true {
             let now = Clocks.wall()
-            if now - start >= seconds { break }
+            if now - start >= seconds || starts.count == capacity { break }
             starts.append(now)
             let taken = clock.advance(by: now - last)
             last = now
