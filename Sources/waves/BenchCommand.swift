@@ -194,10 +194,6 @@ struct BenchCommand: ParsableCommand {
             try wave.waveform.check(used: true)
             return config
         }
-        guard [.sine, .dots, .voice].contains(wave.scene) else {
-            throw UsageError(option: "--scene", value: wave.scene.rawValue,
-                             accepted: "sine, dots or voice (a sweep scales a count; the waveform has --preset waveform)")
-        }
         if preset == .pacing {
             // The jelly unless dots or voice were named (sine is the option's default).
             var paced = wave
@@ -211,10 +207,15 @@ struct BenchCommand: ParsableCommand {
             _ = try config.scene(cells: 1)
             return config
         }
+        guard [.sine, .dots, .voice].contains(wave.scene) else {
+            throw UsageError(option: "--scene", value: wave.scene.rawValue,
+                             accepted: "sine, dots or voice (a sweep scales a count; the waveform has --preset waveform)")
+        }
         if preset == .table && wave.scene != .sine {
             throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "sine (or nothing) with --preset table")
         }
         try wave.check()
+        try wave.jelly.refuseMaxSteps(where: "a sweep")
         let wave = wave
         config.makeScene = { try wave.makeScene($0) }
         if wave.scene == .dots {

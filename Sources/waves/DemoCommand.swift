@@ -44,10 +44,10 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Skip the window: render the comparison headless to a PNG.")
     var headless = false
 
-    @Option(help: "What starts the next frame: vsync (the display), timer (sleep 1/60 s after each frame, as a plain timer does) or free (unpaced) (default vsync).")
+    @Option(help: "In the window, what starts the next frame: vsync (the display), timer (sleep 1/60 s after each frame, as a plain timer does) or free (unpaced) (default vsync).")
     var pacing: Pacing = .vsync
 
-    @Option(parsing: .unconditional, help: "Sleep this many milliseconds inside one frame every second, to see the fixed-timestep cap at work (0 to 1000; default 0).")
+    @Option(parsing: .unconditional, help: "In the window, sleep this many milliseconds inside one frame every second, to see the fixed-timestep cap at work (0 to 1000; default 0).")
     var stall: Double = 0
 
     @OptionGroup var sceneOptions: SceneOptions
@@ -89,6 +89,9 @@ struct DemoCommand: ParsableCommand {
                 guard case .unavailable = error else { throw error }
                 printError("waves: \(error); rendering the comparison headless instead")
             }
+        }
+        if pacing != .vsync || stall > 0 {
+            printError("waves: --pacing and --stall pace a window; the headless comparison draws its frames at fixed 1/60 s steps")
         }
         try renderHeadless(options, to: picture ?? "waves-demo.png")
     }

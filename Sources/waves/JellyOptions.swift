@@ -71,6 +71,13 @@ struct JellyOptions: ParsableArguments {
         _ = try spring()
     }
 
+    /// `--max-steps` shapes a frame loop: refused where there is none.
+    func refuseMaxSteps(where place: String) throws {
+        if maxSteps != 8 {
+            throw UsageError(option: "--max-steps", value: "\(maxSteps)", accepted: "only with waves demo or bench --preset pacing (\(place) has no frame loop to cap)")
+        }
+    }
+
     /// The spring the options describe: physical constants, or duration and bounce.
     func spring() throws -> Spring {
         let physical = mass != nil || stiffness != nil || damping != nil

@@ -47,6 +47,7 @@ struct RenderCommand: ParsableCommand {
                              accepted: "a positive number small enough that every frame's time is finite")
         }
         try sceneOptions.wave.check()
+        try sceneOptions.wave.jelly.refuseMaxSteps(where: "render")
         let scene = try sceneOptions.makeScene(width: size.width, height: size.height)
         let sequence = frames > 1
         let destination = out ?? (sequence ? "." : "wave.png")

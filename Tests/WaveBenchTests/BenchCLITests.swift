@@ -80,6 +80,7 @@ final class BenchCLITests: XCTestCase {
         try expectRejected(["--preset", "pacing", "--scene", "waveform"], status: 64, naming: "--scene")
         try expectRejected(["--preset", "pacing", "--csv", "x.csv"], status: 64, naming: "--csv")
         try expectRejected(["--preset", "pacing", "--max-steps", "0"], status: 64, naming: "--max-steps")
+        try expectRejected(["--max-steps", "4"], status: 64, naming: "--max-steps")
     }
 
     /// The pacing preset headless: a plain timer and free running, both
@@ -88,7 +89,7 @@ final class BenchCLITests: XCTestCase {
     func testThePacingPresetReportsIntervalsMissesAndTheCap() throws {
         let folder = try WavesBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let r = try WavesBinary.run(["bench", "--headless", "--preset", "pacing", "--seconds", "0.8", "--stall", "120",
+        let r = try WavesBinary.run(["bench", "--headless", "--preset", "pacing", "--scene", "jelly", "--seconds", "0.8", "--stall", "120",
                                      "--warmup", "2", "--json", "pacing.json"], in: folder, timeout: 120)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssert(r.stdout.contains("1/60 error"), r.stdout)

@@ -73,8 +73,11 @@ final class SpringAndTimestepTests: XCTestCase {
         XCTAssertLessThan(Spring(duration: 1, bounce: 0.3).dampingRatio, 1)
         XCTAssertEqual(Spring(duration: 1, bounce: 0).dampingRatio, 1, accuracy: 1e-12)
         XCTAssertGreaterThan(Spring(duration: 1, bounce: -0.3).dampingRatio, 1)
-        // k = 4 pi^2 m / T^2, as Flutter's and SwiftUI's conversions define it.
+        // k = 4 pi^2 m / T^2 and c = 2 zeta sqrt(k m), zeta = 1 - bounce or 1 / (1 + bounce), as Flutter's
+        // and SwiftUI's conversions define them.
         XCTAssertEqual(Spring(duration: 0.5, bounce: 0).stiffness, 4 * Double.pi * Double.pi / 0.25, accuracy: 1e-9)
+        XCTAssertEqual(Spring(duration: 0.5, bounce: 0.3).damping, 4 * Double.pi * 0.7 / 0.5, accuracy: 1e-9)
+        XCTAssertEqual(Spring(duration: 0.5, bounce: -0.5).damping, 4 * Double.pi * 2 / 0.5, accuracy: 1e-9)
     }
 
     /// A frame 2 s late runs at most max-steps steps and drops the rest;
@@ -116,8 +119,16 @@ final class SpringAndTimestepTests: XCTestCase {
         XCTAssertEqual(stats.missed, 3, "40, 26 and 30 ms exceed 1.5 periods (25 ms)")
         XCTAssertEqual(stats.bunched, 2, "5 ms and 4 ms are under half a period")
         XCTAssertEqual(stats.intervalP50, p * 1000, accuracy: 1e-9)
-        let drift = (times.last! - Double(gaps.count) * p) * 1000
-        XCTAssertGreaterThanOrEqual(stats.assumedFrameError, abs(drift) - 1e-9)
+        XCTAssertEqual(stats.intervalP99, 40, accuracy: 1e-9, "the slowest of 10 intervals")
+        // The assume-1/60 error: the largest |n/60 - elapsed| over the frames, computed here by hand.
+        var worst = 0.0
+        for n in 1..<times.count { worst = max(worst, abs(Double(n) / 60 - (times[n] - times[0]))) }
+        XCTAssertEqual(stats.assumedFrameError, worst * 1000, accuracy: 1e-9)
+        XCTAssertEqual(stats.assumedFrameError, 23.333, accuracy: 1e-3, "the long frames put the count 23.3 ms behind at worst")
+        // On a 120 Hz display frame counting still assumes 1/60.
+        let fast = try XCTUnwrap(PacingStats(frameStarts: (0..<121).map { Double($0) / 120 }, period: 1.0 / 120))
+        XCTAssertEqual(fast.missed, 0)
+        XCTAssertEqual(fast.assumedFrameError, 1000, accuracy: 1e-6, "120 frames counted as 2 s in 1 s")
         XCTAssertNil(PacingStats(frameStarts: [1], period: p))
     }
 }

@@ -61,17 +61,31 @@ final class JellyTests: XCTestCase {
     }
 
     /// Frame t drawn directly equals frame t drawn after 1000 earlier
-    /// frames (and after a jump back in time), on each backend.
+    /// frames of the same move (the simulation stepping on from them), after
+    /// frames of other moves, and at a negative time, on each backend.
     func testAFrameDependsOnItsTimeAlone() throws {
-        let scene = try Jelly(width: 300, height: 120).scene()
-        let t = 2.7183
+        let jelly = Jelly(width: 300, height: 120)
+        let scene = try jelly.scene()
+        let legSeconds = Double(jelly.block.stepsPerLeg) * jelly.block.step
+        let t = legSeconds + 0.9 * legSeconds // late in the second move
         for (backend, renderer) in try renderers() {
-            let direct = try Frames.render(backend == .cpu ? CPURenderer() : renderer, scene, at: [t])[0]
+            func direct(_ time: Double) throws -> RGBAImage {
+                // A fresh renderer of the same backend (GL on the same context).
+                let fresh: Renderer = backend == .cpu ? CPURenderer() : try GLRenderer(context: try glRenderer().context)
+                let image = try Frames.render(fresh, scene, at: [time])[0]
+                try renderer.prepare(scene: scene) // makes the renderer's context current again
+                return image
+            }
             try renderer.prepare(scene: scene)
             let target = try renderer.makeTarget()
-            for i in 0..<1000 { try renderer.draw(time: Double(i) * 0.0071, into: target) }
+            // 1000 frames from the start of the same move up to just before t.
+            for i in 0..<1000 { try renderer.draw(time: legSeconds + Double(i) / 1000 * 0.89 * legSeconds, into: target) }
             try renderer.draw(time: t, into: target)
-            assertImagesMatch(try target.readback(), direct, mean: 0, max: 0, name: "jelly-determinism-\(backend)")
+            assertImagesMatch(try target.readback(), try direct(t), mean: 0, max: 0, name: "jelly-determinism-\(backend)")
+            for time in [-1.234, 7 * legSeconds + 0.3, t] {
+                try renderer.draw(time: time, into: target)
+                assertImagesMatch(try target.readback(), try direct(time), mean: 0, max: 0, name: "jelly-determinism-\(backend)-\(time)")
+            }
         }
     }
 }

@@ -118,6 +118,14 @@ final class JellyCommandTests: XCTestCase {
         }
     }
 
+    /// Any finite time draws, however far out (the leg is a remainder, not t - k * leg).
+    func testAFarTimeDrawsTheJelly() throws {
+        for time in ["1e37", "-1e300", "123456789.123"] {
+            let r = try waves(["render", "--scene", "jelly", "--backend", "cpu", "--size", "200x80", "--time", time, "--out", "far.png"])
+            XCTAssertEqual(r.status, 0, "\(time): \(r.stderr)")
+        }
+    }
+
     func testBadJellyInputGetsOneLineAndStatus64() throws {
         let cases: [([String], String)] = [
             (["--scene", "jelly", "--bounce", "1"], "--bounce"),
@@ -132,6 +140,7 @@ final class JellyCommandTests: XCTestCase {
             (["--scene", "jelly", "--rest", "nan"], "--rest"),
             (["--scene", "sine", "--bounce", "0.2"], "--bounce"),
             (["--scene", "jelly", "--max-steps", "0"], "--max-steps"),
+            (["--scene", "jelly", "--max-steps", "4"], "--max-steps"),
         ]
         for (arguments, mention) in cases {
             let r = try waves(["render", "--backend", "cpu", "--size", "200x100", "--out", "x.png"] + arguments)

@@ -53,7 +53,9 @@ public struct SpringBlock: Equatable, Sendable {
     public func bulge(progress p: Double) -> Double { height / 2 * (0.5 - abs(p - 0.5)) }
 
     /// Seconds from a leg's start until the spring is within 0.05 px and
-    /// 0.05 px per step of rest (at most 60 s), in whole steps.
+    /// 0.05 px per step of rest, in whole steps; at most 60 s: a spring with
+    /// no damping (or an overdamped one near bounce -1) that has not settled
+    /// by then starts its way back from rest at the far end, a visible jump.
     public var settlingTime: Double {
         let distance = abs(to - from)
         guard distance > 0 else { return 0 }
@@ -70,9 +72,6 @@ public struct SpringBlock: Equatable, Sendable {
 
     /// The number of whole steps a leg lasts.
     public var stepsPerLeg: Int { Int(((settlingTime + rest) / step).rounded(.up)) + 1 }
-
-    /// The most edge samples a frame needs (the CPU renderer's buffer).
-    public var sampleCount: Int { Int(width.rounded(.up)) * samplesPerPixel + 1 }
 
     /// The rows the block can reach (its bulge is at most height/4 out, or
     /// height/2 for a large overshoot: bounded by a full height each way).
@@ -101,11 +100,9 @@ public struct SpringBlock: Equatable, Sendable {
         public let block: SpringBlock
         private let one: SpringStep
         private let legSteps: Int
-        private var leg = -1
+        private var leg = Double.nan
         private var n = 0
         private var state = (x: 0.0, v: 0.0)
-        /// Steps taken by the last `pose` call (what a frame cost the physics).
-        public private(set) var lastSteps = 0
 
         public init(_ block: SpringBlock) {
             self.block = block
@@ -118,24 +115,23 @@ public struct SpringBlock: Equatable, Sendable {
             let t = time.isFinite ? time : 0
             let b = block
             let legSeconds = Double(legSteps) * b.step
+            // The leg and the time into it, exact for any finite t (a remainder, never t - k * leg).
             let legIndex = (t / legSeconds).rounded(.down)
-            var local = t - legIndex * legSeconds
-            if !(local >= 0) { local = 0 }
-            let k = Int(Swift.max(Swift.min(legIndex, 1e15), -1e15))
-            let forward = k % 2 == 0
+            var local = t.truncatingRemainder(dividingBy: legSeconds)
+            if local < 0 { local += legSeconds }
+            if !(local >= 0 && local < legSeconds) { local = 0 }
+            let forward = legIndex.truncatingRemainder(dividingBy: 2) == 0
             let start = forward ? b.from : b.to, target = forward ? b.to : b.from
-            let wanted = Swift.min(Int((local / b.step).rounded(.down)), legSteps)
+            let wanted = Int(Swift.min((local / b.step).rounded(.down), Double(legSteps)))
             let alpha = Swift.min(1, Swift.max(0, local / b.step - Double(wanted)))
-            if k != leg || wanted < n {
-                leg = k
+            if legIndex != leg || wanted < n {
+                leg = legIndex
                 n = 0
                 state = (start - target, 0)
             }
-            lastSteps = 0
             while n < wanted {
                 state = one.apply(state)
                 n += 1
-                lastSteps += 1
             }
             let next = one.apply(state)
             let displacement = state.x + (next.x - state.x) * alpha

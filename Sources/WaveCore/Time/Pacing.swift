@@ -25,14 +25,15 @@ public struct PacingStats: Equatable, Sendable {
     public var missed: Int
     /// Intervals under half a display period: two frames in one refresh, one never shown.
     public var bunched: Int
-    /// The largest |n * period - (t_n - t_0)| over the frames, milliseconds:
-    /// how far an animation that assumes one period a frame is from the
-    /// measured time.
+    /// The largest |n * assumed - (t_n - t_0)| over the frames, milliseconds:
+    /// how far an animation that assumes `assumed` seconds a frame (1/60)
+    /// is from the measured time.
     public var assumedFrameError: Double
 
     /// `times`: when each frame started (seconds, increasing); `period`: the
-    /// display's refresh period in seconds. Nil with fewer than two frames.
-    public init?(frameStarts times: [Double], period: Double) {
+    /// display's refresh period in seconds; `assumed`: what a frame-counting
+    /// animation takes a frame to be. Nil with fewer than two frames.
+    public init?(frameStarts times: [Double], period: Double, assumed: Double = 1.0 / 60) {
         guard times.count >= 2, period > 0 else { return nil }
         var intervals: [Double] = []
         intervals.reserveCapacity(times.count - 1)
@@ -42,7 +43,7 @@ public struct PacingStats: Equatable, Sendable {
             intervals.append(d * 1000)
             if d > 1.5 * period { missed += 1 }
             if d < 0.5 * period { bunched += 1 }
-            worst = Swift.max(worst, abs(Double(i) * period - (times[i] - times[0])))
+            worst = Swift.max(worst, abs(Double(i) * assumed - (times[i] - times[0])))
         }
         intervals.sort()
         func percentile(_ q: Double) -> Double {

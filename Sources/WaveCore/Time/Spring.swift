@@ -60,8 +60,9 @@ public struct Spring: Equatable, Hashable, Sendable {
             return (x, v)
         }
         // Overdamped: x = c1 e^(r1 t) + c2 e^(r2 t).
+        // r1 from the product of the roots (w0^2): -zeta w0 + root would cancel for large zeta.
         let root = w0 * (zeta * zeta - 1).squareRoot()
-        let r1 = -zeta * w0 + root, r2 = -zeta * w0 - root
+        let r2 = -zeta * w0 - root, r1 = w0 * w0 / r2
         let c2 = (v0 - r1 * x0) / (r2 - r1), c1 = x0 - c2
         let e1 = exp(r1 * t), e2 = exp(r2 * t)
         return (c1 * e1 + c2 * e2, c1 * r1 * e1 + c2 * r2 * e2)
@@ -125,9 +126,6 @@ public struct FixedTimestep: Equatable, Sendable {
         steps += taken
         return taken
     }
-
-    /// How far between the last two steps the drawn state is, 0...1.
-    public var alpha: Double { Swift.min(1, remainder / step) }
 
     /// The simulation's time including the remainder: what to draw.
     public var time: Double { Double(steps) * step + remainder }
