@@ -8,9 +8,16 @@ DEBUG   := .build/debug/waves
 # What building, headless GL (Mesa's EGL and llvmpipe), the window tests
 # (Xvfb) and shader validation need from Debian.
 PACKAGES := pkg-config libpng-dev libgl-dev libegl-dev libglfw3-dev libstb-dev libsndfile1-dev \
-	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools
+	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg
 
-.PHONY: deps build release demo test shaders check-shaders bench gpu-bundle clean
+.PHONY: deps build release demo test shaders check-shaders bench gpu-bundle clean install install-files uninstall
+
+# make install: the binary, its man page (generated from the command
+# definitions by swift-argument-parser's generate-manual), bash, zsh and
+# fish completions, and the git commit it was built from (waves --version).
+PREFIX ?= /usr/local
+CONFIG ?= release
+COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -modified)
 
 deps:
 	@missing=$$(for p in $(PACKAGES); do \
@@ -57,6 +64,7 @@ check-shaders: deps
 
 test: deps check-shaders
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build
 
 # The default sweep, headless, from a release build: bench/results.json,
@@ -90,3 +98,29 @@ gpu-bundle: deps
 
 clean:
 	rm -rf .build .build-gpu .build-bench test-artifacts bench .gpu
+
+install: deps
+	$(SWIFT) build -c $(CONFIG) --product waves
+	$(SWIFT) build -c $(CONFIG) --product generate-manual
+	$(MAKE) install-files PREFIX=$(PREFIX) CONFIG=$(CONFIG)
+
+# The copying half of install, for binaries already built (the tests use it).
+install-files:
+	@mkdir -p .build/man
+	.build/$(CONFIG)/generate-manual .build/$(CONFIG)/waves --output-directory .build/man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/waves \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 .build/$(CONFIG)/waves $(DESTDIR)$(PREFIX)/bin/waves
+	install -m 644 .build/man/waves.1 $(DESTDIR)$(PREFIX)/share/man/man1/waves.1
+	echo "$(COMMIT)" > $(DESTDIR)$(PREFIX)/share/waves/commit
+	.build/$(CONFIG)/waves --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/waves
+	.build/$(CONFIG)/waves --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_waves
+	.build/$(CONFIG)/waves --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/waves.fish
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/waves (commit $(COMMIT)); man waves; completions for bash, zsh and fish"
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/waves $(DESTDIR)$(PREFIX)/share/man/man1/waves.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/waves $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_waves \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/waves.fish
+	rm -rf $(DESTDIR)$(PREFIX)/share/waves

@@ -4,6 +4,15 @@ import Foundation
 /// same folder, then renamed over the destination, so no reader (and no
 /// failed or interrupted run) sees a partial file. Failures are
 /// `FileError`s, the project's "cannot create output" errors (status 73).
+///
+/// - Only regular files are replaced: a device, FIFO or socket given as the
+///   output is refused and left untouched (a rename would replace the node
+///   itself), as is a folder; an existing read-only file is refused, not
+///   replaced.
+/// - Temporary names are short (`.w<pid>-<n>.tmp`), so any legal file name
+///   can be written.
+/// - While a temporary file exists, SIGINT, SIGTERM and SIGHUP remove it
+///   before the process ends the way the signal asks (`PendingFile`).
 public enum AtomicFile {
     /// Calls `write` with a temporary path beside `path`, then renames it
     /// over `path`; on any failure the temporary file is removed.
@@ -11,7 +20,10 @@ public enum AtomicFile {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         try OutputPaths.requireFolder(folder, for: path)
-        let temporary = folder + "/." + url.lastPathComponent + ".\(getpid()).partial"
+        try OutputPaths.checkTarget(path)
+        let temporary = folder + "/" + PendingFile.nextName()
+        PendingFile.begin(temporary)
+        defer { PendingFile.end() }
         do {
             try write(temporary)
             guard rename(temporary, path) == 0 else { throw failure(path) }
@@ -47,4 +59,60 @@ public enum AtomicFile {
     static func failure(_ path: String) -> FileError {
         .cannotWrite(path: path, reason: errno == EACCES ? "permission denied" : String(cString: strerror(errno)))
     }
+}
+
+/// The one temporary file being written, known to a signal handler that
+/// only unlinks it and re-raises the signal with its default action (so the
+/// process still ends as the signal asked). The path lives in memory made
+/// once; the handler touches nothing else.
+public enum PendingFile {
+    private static let capacity = Int(PATH_MAX) + 1
+    nonisolated(unsafe) private static let buffer: UnsafeMutablePointer<CChar> = {
+        let b = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
+        b.initialize(repeating: 0, count: capacity)
+        return b
+    }()
+    nonisolated(unsafe) private static var installed = false
+    nonisolated(unsafe) private static var counter = 0
+
+    /// `.w<pid>-<n>.tmp`: short, hidden, unique within the process.
+    static func nextName() -> String {
+        counter += 1
+        return ".w\(getpid())-\(counter).tmp"
+    }
+
+    static func begin(_ path: String) {
+        installHandlers()
+        let bytes = Array(path.utf8.prefix(capacity - 1))
+        guard let first = bytes.first else { return end() }
+        // The first byte last: until the copy is whole, a signal sees an empty path.
+        buffer[0] = 0
+        for i in bytes.indices.dropFirst() { buffer[i] = CChar(bitPattern: bytes[i]) }
+        buffer[bytes.count] = 0
+        buffer[0] = CChar(bitPattern: first)
+    }
+
+    static func end() { buffer[0] = 0 }
+
+    private static func installHandlers() {
+        guard !installed else { return }
+        installed = true
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in
+                if PendingFile.pathIsSet { unlink(PendingFile.path) }
+                Glibc.signal(signal, SIG_DFL)
+                raise(signal)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            // Only where the signal has its default action (not ignored, not handled elsewhere).
+            var old = sigaction()
+            sigaction(sig, nil, &old)
+            if old.__sigaction_handler.sa_handler == nil { sigaction(sig, &action, nil) }
+        }
+    }
+
+    static var pathIsSet: Bool { buffer[0] != 0 }
+    static var path: UnsafePointer<CChar> { UnsafePointer(buffer) }
 }

@@ -4,10 +4,30 @@ import WaveCore
 /// Checks made before any rendering, so a bad output path costs nothing and
 /// writes nothing.
 public enum OutputPaths {
-    /// The folder a file would be written into must exist and be writable.
+    /// The folder a file would be written into must exist and be writable,
+    /// and the file itself, if it exists, must be one `AtomicFile` may replace.
     public static func checkFile(_ path: String) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try checkFolder(folder, for: path)
+        try checkTarget(path)
+    }
+
+    /// An existing output must be a regular, writable file: a folder, a
+    /// device, a FIFO or a socket is refused (and left untouched), as is a
+    /// read-only file. A symbolic link is judged by what it points to.
+    public static func checkTarget(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return } // nothing there yet (or a dangling link: replaced)
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFDIR { throw FileError.cannotWrite(path: path, reason: "it is a folder (give a file name)") }
+        guard kind == S_IFREG else {
+            let what = kind == S_IFIFO ? "a FIFO" : kind == S_IFSOCK ? "a socket" : kind == S_IFCHR || kind == S_IFBLK ? "a device" : "not a regular file"
+            throw FileError.cannotWrite(path: path, reason: "it is \(what), not a regular file; left untouched")
+        }
+        // No write bit at all is read-only even for root, whom access() lets write anything.
+        guard access(path, W_OK) == 0, info.st_mode & 0o222 != 0 else {
+            throw FileError.cannotWrite(path: path, reason: "it is read-only; left untouched")
+        }
     }
 
     /// `folder` must exist, be a folder, and take a new file: one is really
@@ -26,6 +46,38 @@ public enum OutputPaths {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw FileError.missingFolder(path: path ?? folder)
+        }
+    }
+
+    /// A sequence's folder: made when missing (with its parents); one that
+    /// already holds frames (frame-NNNN.png) is refused, so new frames never
+    /// mix with stale ones, unless `overwrite`, which removes them first.
+    public static func prepareSequenceFolder(_ folder: String, overwrite: Bool) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw FileError.cannotWrite(path: folder, reason: "it is a file, not a folder for the frames") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw FileError.cannotWrite(path: folder, reason: "the folder cannot be made (\((error as NSError).localizedDescription))")
+            }
+        }
+        try checkFolder(folder)
+        let existing = existingFrames(in: folder)
+        guard !existing.isEmpty else { return }
+        guard overwrite else {
+            throw FileError.cannotWrite(path: folder, reason: "it holds \(existing.count) frames of an earlier sequence (--overwrite removes them first)")
+        }
+        for name in existing where unlink(folder + "/" + name) != 0 { throw AtomicFile.failure(folder + "/" + name) }
+    }
+
+    /// Names of the form frame-NNNN.png (four or more digits) in `folder`.
+    static func existingFrames(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { name in
+            guard name.hasPrefix("frame-"), name.hasSuffix(".png") else { return false }
+            let digits = name.dropFirst(6).dropLast(4)
+            return digits.count >= 4 && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
         }
     }
 

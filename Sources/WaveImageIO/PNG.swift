@@ -38,6 +38,39 @@ public enum PNG {
         }
     }
 
+    /// The PNG's bytes (the simplified API's write to memory).
+    public static func encode(_ image: RGBAImage) throws -> Data {
+        var png = makeImage(width: image.width, height: image.height)
+        var size = 0
+        // First the size, then the bytes.
+        let sized = image.pixels.withUnsafeBytes { bytes in
+            png_image_write_to_memory(&png, nil, &size, 0, bytes.baseAddress, Int32(image.width * 4), nil)
+        }
+        guard sized != 0, size > 0 else { throw FileError.cannotWrite(path: "-", reason: message(of: &png)) }
+        var data = Data(count: size)
+        let ok = data.withUnsafeMutableBytes { out in
+            image.pixels.withUnsafeBytes { bytes in
+                png_image_write_to_memory(&png, out.baseAddress, &size, 0, bytes.baseAddress, Int32(image.width * 4), nil)
+            }
+        }
+        guard ok != 0 else { throw FileError.cannotWrite(path: "-", reason: message(of: &png)) }
+        return data.prefix(size)
+    }
+
+    /// Writes the PNG to stdout (`--out -`).
+    public static func writeToStandardOutput(_ image: RGBAImage) throws {
+        let data = try encode(image)
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { throw FileError.cannotWrite(path: "-", reason: String(cString: strerror(errno))) }
+                offset += written
+            }
+        }
+    }
+
     /// Reads any PNG libpng understands, converted to RGBA8 rows top to bottom.
     public static func read(from path: String) throws -> RGBAImage {
         var png = png_image()

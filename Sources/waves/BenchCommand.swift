@@ -11,8 +11,24 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure both strategies over a sweep of counts (cells, dots or voice panels), or reproduce a published experiment.",
         discussion: """
-            Prints a table to stdout; --json, --csv and --chart write files (JSON schema: \
-            see Sources/WaveBench/BenchReport.swift). Figures are only meaningful from a release build.
+            Prints a table to stdout; --json, --csv and --chart write files. Figures are only meaningful from a \
+            release build (make bench). The default sweep takes about 10 minutes on 2 cores: fewer --frames or --cells \
+            for a quick look.
+
+            JSON (version 1): {"version", "renderer" (GL_RENDERER), "machine": {"cpus", "os"}, "results": [one per \
+            backend and count: "backend", "cells", "cell_size", "frames", and per frame, as {"median", "p95"} in ms: \
+            "cpu_ms" (the strategy's thread), "process_cpu_ms" (all threads), "gpu_ms" (timer queries; null when none), \
+            "wall_ms", "raster_ms" and "upload_ms" (CPU rows; null on GL rows); "fps", "upload_bytes_per_frame", \
+            "allocations_per_frame", "peak_rss_mb"; where they apply "unit", "write_once_ms", \
+            "driver_allocations_per_frame" and the table preset's "preset", "process_cpu_percent", "frames_missed", \
+            "seconds", "screen_size", "pacing"]}, plus a "waveform" or "pacing" object for those presets. \
+            The README's "JSON schema" section lists every key.
+
+            Examples:
+              waves bench --headless --frames 120 --json results.json --chart results.svg
+              waves bench --preset table
+              waves bench --headless --scene dots --frames 120
+              waves bench --headless --preset pacing --seconds 5 --stall 100
             """
     )
 
@@ -24,14 +40,14 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Counts to sweep, a comma-separated list: cells (default 1,10,100,1000, each 1 to 10000); --scene dots: dots (default 10,100,1000,10000, each 1 to 100000); --scene voice: voice panels (default 1,10,100).")
     var cells: String?
 
-    @Option(help: "One cell's size WxH in pixels.", transform: parseSize)
+    @Option(help: "One cell's size WxH in pixels (default 320x80).", transform: parseSize)
     var size = PixelSize(width: 320, height: 80)
 
-    @Option(parsing: .unconditional, help: "Frames measured per backend and cell count, after the warm-up (1 to 1000000).",
+    @Option(parsing: .unconditional, help: "Frames measured per backend and cell count, after the warm-up (1 to 1000000) (default 600).",
             transform: parseWhole("a whole number of frames from 1 to 1000000"))
     var frames = 600
 
-    @Option(parsing: .unconditional, help: "Unmeasured frames first (0 to 100000).",
+    @Option(parsing: .unconditional, help: "Unmeasured frames first (0 to 100000) (default 30).",
             transform: parseWhole("a whole number of frames from 0 to 100000"))
     var warmup = 30
 

@@ -20,13 +20,19 @@ struct DemoCommand: ParsableCommand {
             Keys: Space pause/resume, Up/Down the effect's count (cells, dots or voice panels), S pixel snapping, \
             E next effect (sine, dots, voice, jelly, waveform; and the outline when --outline is given), Esc or Q quit.
             With no display, renders the comparison headless to a PNG and prints its figures.
+
+            Examples:
+              waves demo
+              waves demo --scene waveform --size 1200x300
+              waves demo --scene jelly --pacing timer --stall 100
+              waves demo --headless --screenshot comparison.png
             """
     )
 
     @Option(help: "both (CPU left, GL right), cpu or gl (one strategy full width).")
     var backend: DemoLayout = .both
 
-    @Option(help: "Window size WxH in pixels.", transform: parseSize)
+    @Option(help: "Window size WxH in pixels (default 1280x720).", transform: parseSize)
     var size = PixelSize(width: 1280, height: 720)
 
     @Option(parsing: .unconditional, help: "Quit after this many seconds.")

@@ -29,6 +29,10 @@ enum ExitStatus {
         case let renderer as RendererError:
             if case .unavailable = renderer { return unavailable }
             return 70
+        case is ResourceError: return 71
+        case let animation as AnimationError:
+            if case .ffmpegMissing = animation { return unavailable }
+            return cannotCreate
         case let code as ExitCode: return code.rawValue
         default:
             let code = Waves.exitCode(for: error).rawValue
@@ -38,7 +42,8 @@ enum ExitStatus {
 
     static func message(of error: Error) -> String {
         switch error {
-        case is SceneError, is UsageError, is FileError, is RendererError, is InputError, is LayerError, is PathError, is AudioError:
+        case is SceneError, is UsageError, is FileError, is RendererError, is InputError, is LayerError, is PathError, is AudioError,
+             is ResourceError, is AnimationError:
             return "\(error)"
         default:
             // ArgumentParser's own message, kept to its first line.
@@ -72,5 +77,9 @@ enum InputError: Error, CustomStringConvertible {
 
 /// A line (or, for progress, part of one) on stderr.
 func printError(_ text: String, newline: Bool = true) {
-    FileHandle.standardError.write(Data((text + (newline ? "\n" : "")).utf8))
+    // write(2), whose failure (stderr closed or full) is ignored: FileHandle's would end the process.
+    let line = text + (newline ? "\n" : "")
+    line.utf8CString.withUnsafeBufferPointer { bytes in
+        _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count - 1)
+    }
 }

@@ -10,7 +10,20 @@ import WaveImageIO
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a scene headless to a PNG, or a numbered sequence of PNGs."
+        abstract: "Render a scene headless to a PNG, a numbered sequence of PNGs, or an animation (.mp4, .webm, .gif, animated .png).",
+        discussion: """
+            Examples:
+              waves render --out wave.png
+              waves render --cells 3 --cycles 2 --amplitude 0.3 --time 0.25 --out cells.png
+              waves render --scene waveform --audio song.mp3 --time 30 --out bars.png
+              waves render --scene dots --size 800x160 --time 3 --out dots.png
+              waves render --scene voice --style ios7 --level-from speech.wav --time 2 --out voice.png
+              waves render --scene jelly --bounce 0.6 --frames 120 --out frames/
+              waves render --cells 3 --loop --out loop.mp4
+              waves render --scene dots --time 3 --loop --fps 50 --out dots.gif
+            Exit statuses: 0 written; 64 bad usage; 65 bad input data; 66 missing input; 69 GL unavailable (--backend gl); \
+            71 not enough memory; 73 cannot write the output.
+            """
     )
 
     @Option(help: "auto (GL if a context can be made, else CPU), cpu or gl.")
@@ -19,7 +32,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("gl-method"), help: "How GL draws a split paint: mask (one pass) or two-clips (two scissored passes).")
     var glMethod: SplitMethod = .mask
 
-    @Option(help: "Image size WxH in pixels (each side 1 to 16384).", transform: parseSize)
+    @Option(help: "Image size WxH in pixels (each side 1 to 16384) (default 800x200).", transform: parseSize)
     var size = PixelSize(width: 800, height: 200)
 
     @Option(parsing: .unconditional, help: "Time in seconds of the (first) frame.")
@@ -31,14 +44,23 @@ struct RenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Frames per second of a sequence.")
     var fps: Double = 60
 
-    @Option(help: "Output PNG file, or with --frames an existing folder (default wave.png, or . for frames).")
+    @Option(help: "Output PNG file, - for stdout, with --frames (or --loop) a folder (made when missing) or an animation: .mp4, .webm, .gif, or .png/.apng for an animated PNG, made by ffmpeg (default wave.png, or . for frames).")
     var out: String?
+
+    @Flag(help: "As many frames as one whole period of the scene (the least common multiple of its animations), so the file loops without a jump; instead of --frames.")
+    var loop = false
+
+    @Flag(help: "With --frames: remove an earlier sequence's frame-NNNN.png files from the folder first (without it, a folder holding frames is refused).")
+    var overwrite = false
 
     @OptionGroup var sceneOptions: SceneOptions
 
     func run() throws {
         let size = try size.validated()
         try checkFinite(time, option: "--time")
+        if loop && frames != 1 {
+            throw UsageError(option: "--loop", value: "", accepted: "either --loop or --frames, not both (--loop chooses the frames)")
+        }
         guard (1...100_000).contains(frames) else {
             throw UsageError(option: "--frames", value: "\(frames)", accepted: "a whole number from 1 to 100000")
         }
@@ -49,9 +71,33 @@ struct RenderCommand: ParsableCommand {
         try sceneOptions.wave.check()
         try sceneOptions.wave.jelly.refuseMaxSteps(where: "render")
         let scene = try sceneOptions.makeScene(width: size.width, height: size.height)
+        var frames = self.frames, step = 1 / fps
+        if loop {
+            guard let period = scene.loopPeriod(), period > 0 else {
+                throw UsageError(option: "--loop", value: "", accepted: "a scene that repeats within 60 s (not a travelling outline, a waveform, a level from input, or a still scene)")
+            }
+            // Frames spaced period / n, so the last frame leads back to the first exactly.
+            frames = max(2, Int((period * fps).rounded()))
+            guard frames <= 100_000 else { throw UsageError(option: "--loop", value: "", accepted: "a period of at most 100000 frames at --fps \(fps)") }
+            step = period / Double(frames)
+        }
+        if let format = AnimationFormat(path: out ?? "", frames: frames), out != "-" {
+            try writeAnimation(scene, format: format, frames: frames, step: step, size: size)
+            return
+        }
         let sequence = frames > 1
         let destination = out ?? (sequence ? "." : "wave.png")
-        if sequence { try OutputPaths.checkFolder(destination) } else { try OutputPaths.checkFile(destination) }
+        if destination == "-" && sequence {
+            throw UsageError(option: "--out", value: "-", accepted: "a folder with --frames (stdout takes one PNG)")
+        }
+        if destination.hasSuffix("/") && !sequence {
+            throw UsageError(option: "--out", value: destination, accepted: "a file name for one frame (a folder only with --frames)")
+        }
+        if overwrite && !sequence {
+            throw UsageError(option: "--overwrite", value: "", accepted: "only with --frames (a single PNG is replaced whole anyway)")
+        }
+        if sequence { try OutputPaths.prepareSequenceFolder(destination, overwrite: overwrite) }
+        else if destination != "-" { try OutputPaths.checkFile(destination) }
 
         let choice = try BackendChooser.make(backend, for: scene, splitMethod: glMethod)
         if let notice = choice.notice { printError("waves: \(notice)") }
@@ -59,16 +105,75 @@ struct RenderCommand: ParsableCommand {
         let target = try renderer.makeTarget()
 
         if sequence {
-            let times = (0..<frames).map { time + Double($0) / fps }
-            let onTerminal = isatty(STDERR_FILENO) == 1
-            try FrameWriter.write(renderer: renderer, into: target, times: times, folder: destination) { done, total in
-                if onTerminal { printError("\rframe \(done)/\(total)", newline: done == total) }
+            let times = (0..<frames).map { time + Double($0) * step }
+            let progress = isatty(STDERR_FILENO) == 1 ? FrameProgress(total: frames) : nil
+            try FrameWriter.write(renderer: renderer, into: target, times: times, folder: destination) { done, _ in
+                progress?.update(done: done)
             }
+            progress?.finish()
             print("wrote \(frames) frames to \(destination)/frame-0000.png ... \(OutputPaths.frameName(frames - 1)) (\(renderer.backend.rawValue) backend)")
         } else {
             try renderer.draw(time: time, into: target)
+            if destination == "-" {
+                try PNG.writeToStandardOutput(try target.readback())
+                return
+            }
             try PNG.write(try target.readback(), to: destination)
             print("wrote \(destination) (\(size), t = \(time) s, \(renderer.backend.rawValue) backend)")
         }
     }
+
+    /// Frames streamed to ffmpeg, timed by the deterministic frame clock
+    /// (frame i at time + i * step), written whole or not at all.
+    private func writeAnimation(_ scene: Scene, format: AnimationFormat, frames: Int, step: Double, size: PixelSize) throws {
+        guard let destination = out else { return }
+        if overwrite { throw UsageError(option: "--overwrite", value: "", accepted: "only with a folder of frames (an animation is replaced whole)") }
+        try OutputPaths.checkFile(destination)
+        guard AnimationEncoder.ffmpeg != nil else { throw AnimationError.ffmpegMissing }
+        if format == .gif, abs(AnimationFormat.gifRate(fps) - fps) > 1e-6 {
+            printError("waves: warning: GIF frame delays are whole hundredths of a second: --fps \(fps) plays at \(String(format: "%.4g", AnimationFormat.gifRate(fps))) fps (rates of 100/n, such as 50, 33.33, 25 or 20, play as asked)")
+        }
+        let choice = try BackendChooser.make(backend, for: scene, splitMethod: glMethod)
+        if let notice = choice.notice { printError("waves: \(notice)") }
+        let renderer = choice.renderer
+        let target = try renderer.makeTarget()
+        let progress = isatty(STDERR_FILENO) == 1 ? FrameProgress(total: frames) : nil
+        try AtomicFile.replace(destination) { temporary in
+            let encoder = try AnimationEncoder(format: format, width: size.width, height: size.height, fps: fps,
+                                               temporaryPath: temporary, path: destination)
+            for i in 0..<frames {
+                try renderer.draw(time: time + Double(i) * step, into: target)
+                try encoder.append(try target.readback())
+                progress?.update(done: i + 1)
+            }
+            try encoder.finish()
+        }
+        progress?.finish()
+        print("wrote \(destination) (\(format.rawValue), \(frames) frames of \(size) at \(fps) fps, from t = \(time) s, \(renderer.backend.rawValue) backend)")
+    }
 }
+
+/// "frame 12/120, 0:03 elapsed, 0:27 left" on a terminal, redrawn in place.
+final class FrameProgress {
+    private let total: Int
+    private let start = Clocks.wall()
+    private var lastDraw = -Double.infinity
+
+    init(total: Int) { self.total = total }
+
+    func update(done: Int) {
+        let now = Clocks.wall()
+        guard done == total || now - lastDraw >= 0.1 else { return }
+        lastDraw = now
+        let elapsed = now - start, left = done > 0 ? elapsed / Double(done) * Double(total - done) : 0
+        printError("\r\u{1B}[Kframe \(done)/\(total), \(Self.clock(elapsed)) elapsed, \(Self.clock(left)) left", newline: false)
+    }
+
+    func finish() { printError("\r\u{1B}[K", newline: false) }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return String(format: "%d:%02d", s / 60, s % 60)
+    }
+}
+

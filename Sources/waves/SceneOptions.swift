@@ -75,7 +75,7 @@ struct WaveOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Wave baseline as a fraction of the cell height from its top, 0 to 1.")
     var baseline: Double = WaveParameters().baseline
 
-    @Option(parsing: .unconditional, help: "Whole cycles across the width (only whole cycles wrap without a seam).",
+    @Option(parsing: .unconditional, help: "Whole cycles across the width (only whole cycles wrap without a seam) (default 1).",
             transform: parseWhole("a whole number of cycles from 1: only whole cycles make the wave wrap without a seam"))
     var cycles: Int = WaveParameters().cycles
 
@@ -88,7 +88,7 @@ struct WaveOptions: ParsableArguments {
     @Option(help: "Fill colour, #RRGGBB or #RRGGBBAA (default #3A9BFF; dots and voice: #FFFFFF, which dots multiply by their tint).", transform: parseColor)
     var color: RGBA8?
 
-    @Option(help: "Background colour, #RRGGBB or #RRGGBBAA.", transform: parseColor)
+    @Option(help: "Background colour, #RRGGBB or #RRGGBBAA (default #10182A).", transform: parseColor)
     var background: RGBA8 = Scene.defaultBackground
 
     @Flag(help: "Round the offset to whole pixels (removes amplitude phasing).")
@@ -178,7 +178,7 @@ struct WaveOptions: ParsableArguments {
 struct SceneOptions: ParsableArguments {
     @OptionGroup var wave: WaveOptions
 
-    @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle); --scene voice: voice panels.",
+    @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle); --scene voice: voice panels (default 1).",
             transform: parseWhole("a whole number of cells from 1 to the height"))
     var cells: Int = 1
 
@@ -232,13 +232,13 @@ struct WaveformOptions: ParsableArguments {
     @Flag(help: "Fit the whole track to the width; nothing moves and the playhead crosses it.")
     var fit = false
 
-    @Option(name: .customLong("played-color"), help: "Played bars: the gradient's top colour.", transform: parseColor)
+    @Option(name: .customLong("played-color"), help: "Played bars: the gradient's top colour (default #FF5500).", transform: parseColor)
     var playedColor: RGBA8 = RGBA8(0xFF, 0x55, 0x00)
 
     @Option(name: .customLong("played-color-bottom"), help: "Played bars: the gradient's bottom colour (default: the top colour).", transform: parseColor)
     var playedColorBottom: RGBA8?
 
-    @Option(name: .customLong("unplayed-color"), help: "Unplayed bars' colour.", transform: parseColor)
+    @Option(name: .customLong("unplayed-color"), help: "Unplayed bars' colour (default #B0B0B8).", transform: parseColor)
     var unplayedColor: RGBA8 = RGBA8(0xB0, 0xB0, 0xB8)
 
     /// Opened once: decoding is the expensive part.

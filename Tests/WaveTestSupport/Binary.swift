@@ -21,40 +21,94 @@ public enum WavesBinary {
 
     /// Runs `waves` with `arguments` in `directory`, with `environment` changes
     /// (a nil value removes the variable), `stdin` as its input (else none), and `launcher` (for example
-    /// xvfb-run) in front when given.
+    /// xvfb-run) in front when given. Spawned and waited for with posix_spawn
+    /// and waitpid on its own process id (Foundation's Process can miss a
+    /// child's exit and poll forever), stdout and stderr read to their ends
+    /// on two threads so a full pipe cannot block it; killed after `timeout`.
     public static func run(_ arguments: [String], in directory: String? = nil,
                            environment: [String: String?] = [:], launcher: [String] = [],
                            stdin: String? = nil, timeout: TimeInterval = 120) throws -> Result {
-        let process = Process()
-        let command = launcher + [path] + arguments
-        process.executableURL = URL(fileURLWithPath: command[0].hasPrefix("/") ? command[0] : "/usr/bin/env")
-        process.arguments = command[0].hasPrefix("/") ? Array(command.dropFirst()) : command
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        try execute(launcher + [path] + arguments, in: directory, environment: environment, stdin: stdin, timeout: timeout)
+    }
+
+    /// Any command (found on the PATH unless absolute), the same way; `onSpawn`
+    /// runs with its process id before the wait (to signal it, say). A
+    /// process ended by signal s has status 128 + s.
+    public static func execute(_ command: [String], in directory: String? = nil,
+                               environment: [String: String?] = [:], stdin: String? = nil,
+                               timeout: TimeInterval = 120, onSpawn: ((pid_t) -> Void)? = nil) throws -> Result {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let input = Pipe()
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-        try process.run()
-        if let stdin {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try input.fileHandleForWriting.close()
+        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0], inPipe: [Int32] = [0, 0]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0, pipe(&inPipe) == 0 else { throw POSIXError(.EMFILE) }
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if stdin != nil {
+            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        // Read while it runs so a full pipe cannot block it.
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        // env -C changes the directory (glibc's posix_spawn chdir action is not in Swift's Glibc module).
+        let executable = "/usr/bin/env"
+        let argv = ([executable] + (directory.map { ["-C", $0] } ?? []) + command).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        close(outPipe[1]); close(errPipe[1]); close(inPipe[0])
+        guard spawned == 0 else {
+            close(outPipe[0]); close(errPipe[0]); close(inPipe[1])
+            throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT)
+        }
+        onSpawn?(pid)
+        if let stdin {
+            let bytes = Array(stdin.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes[offset...].withUnsafeBytes { Glibc.write(inPipe[1], $0.baseAddress, $0.count) }
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+        close(inPipe[1])
         final class Box: @unchecked Sendable { var data = Data() }
         let outData = Box(), errData = Box()
-        let group = DispatchGroup()
-        group.enter(); DispatchQueue.global().async { outData.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        group.enter(); DispatchQueue.global().async { errData.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        func drain(_ fd: Int32, into box: Box) -> Thread {
+            let thread = Thread {
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { break }
+                    box.data.append(contentsOf: buffer[0..<n])
+                }
+                close(fd)
+            }
+            thread.start()
+            return thread
+        }
+        let readers = [drain(outPipe[0], into: outData), drain(errPipe[0], into: errData)]
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        group.wait()
-        return Result(status: process.terminationStatus,
+        var status: Int32 = 0
+        while true {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid || (done < 0 && errno != EINTR) { break }
+            if Date() >= deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                break
+            }
+            usleep(5_000)
+        }
+        // The readers end when the pipes close (every holder of the write ends has exited).
+        let readDeadline = Date().addingTimeInterval(10)
+        while readers.contains(where: { !$0.isFinished }) && Date() < readDeadline { usleep(2_000) }
+        let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return Result(status: exitStatus,
                       stdout: String(decoding: outData.data, as: UTF8.self),
                       stderr: String(decoding: errData.data, as: UTF8.self))
     }

@@ -64,7 +64,7 @@ final class RenderCommandTests: XCTestCase {
             (["--direction", "up"], 64, "--direction"), (["--frames", "0"], 64, "--frames"),
             (["--fps", "0"], 64, "--fps"),
             (["--out", "missing/wave.png"], 73, "missing/wave.png"),
-            (["--frames", "2", "--out", "missing"], 73, "missing"),
+            (["--frames", "2", "--out", "/proc/waves-cannot-make-this"], 73, "/proc/waves-cannot-make-this"),
         ]
         for (arguments, status, mention) in cases {
             let r = try WavesBinary.run(["render", "--backend", "cpu"] + arguments, in: folder)

@@ -70,6 +70,7 @@ public final class Pixmap: RenderTarget {
     }
 
     public func readback() throws -> RGBAImage {
+        try CheckedMemory.reserve(bytes: width * height * 4, for: "reading back a \(width)x\(height) frame")
         let v = view
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         pixels.withUnsafeMutableBytes { out in

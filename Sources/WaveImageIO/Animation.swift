@@ -1,0 +1,136 @@
+import Foundation
+import WaveCore
+
+/// Animated output through the `ffmpeg` program: frames streamed to its
+/// stdin as raw RGBA (no temporary PNGs), encoded into a temporary file that
+/// is renamed into place whole (`AtomicFile`), like every output.
+
+/// The animated formats, chosen by the output's extension.
+public enum AnimationFormat: String, CaseIterable, Sendable {
+    case mp4, webm, gif, apng
+
+    /// `.mp4`, `.webm`, `.gif`, `.apng`, or `.png` for a sequence of more than one frame.
+    public init?(path: String, frames: Int) {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "mp4": self = .mp4
+        case "webm": self = .webm
+        case "gif": self = .gif
+        case "apng": self = .apng
+        case "png" where frames > 1: self = .apng
+        default: return nil
+        }
+    }
+
+    /// The encoder settings after the raw input: H.264 or VP9 in 4:2:0 (sizes
+    /// padded to even), a GIF with a palette made from the frames, an APNG
+    /// that loops forever.
+    var arguments: [String] {
+        let even = ["-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2"]
+        switch self {
+        case .mp4: return even + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18", "-movflags", "+faststart", "-f", "mp4"]
+        case .webm: return even + ["-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-crf", "30", "-b:v", "0", "-f", "webm"]
+        case .gif: return ["-filter_complex", "split[a][b];[a]palettegen=reserve_transparent=0[p];[b][p]paletteuse", "-loop", "0", "-f", "gif"]
+        case .apng: return ["-plays", "0", "-f", "apng"]
+        }
+    }
+
+    /// GIF frame delays are whole centiseconds: the rate a GIF really plays at for `fps`.
+    public static func gifRate(_ fps: Double) -> Double { 100 / Swift.max(1, (100 / fps).rounded()) }
+}
+
+public enum AnimationError: Error, CustomStringConvertible, Equatable {
+    /// No ffmpeg on the PATH (exit 69).
+    case ffmpegMissing
+    /// ffmpeg ran and failed (exit 73), with its last words.
+    case ffmpegFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .ffmpegMissing:
+            "ffmpeg is not installed: .mp4, .webm, .gif and animated .png are made by the ffmpeg program (apt-get install ffmpeg)"
+        case let .ffmpegFailed(path, reason): "cannot write \(path): ffmpeg failed: \(reason)"
+        }
+    }
+}
+
+/// One ffmpeg process encoding frames of one size into `temporaryPath`.
+public final class AnimationEncoder {
+    private let pid: pid_t
+    private var input: Int32
+    private let log: String
+    private let path: String
+
+    /// The ffmpeg program on the PATH, or nil.
+    public static var ffmpeg: String? {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return folders.map { "\($0)/ffmpeg" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Starts ffmpeg writing `format` to `temporaryPath` (named `path` in errors).
+    public init(format: AnimationFormat, width: Int, height: Int, fps: Double, temporaryPath: String, path: String) throws {
+        guard let ffmpeg = Self.ffmpeg else { throw AnimationError.ffmpegMissing }
+        self.path = path
+        log = temporaryPath + ".log"
+        let arguments = [ffmpeg, "-hide_banner", "-loglevel", "error", "-y",
+                         "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", "\(fps)", "-i", "pipe:0"]
+            + format.arguments + [temporaryPath]
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw AnimationError.ffmpegFailed(path: path, reason: "no pipe: \(String(cString: strerror(errno)))") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, ffmpeg, &actions, nil, argv, environ)
+        close(pipeEnds[0])
+        guard status == 0 else {
+            close(pipeEnds[1])
+            throw AnimationError.ffmpegFailed(path: path, reason: String(cString: strerror(status)))
+        }
+        pid = child
+        input = pipeEnds[1]
+        // A dead ffmpeg must not kill this process with SIGPIPE: the write fails instead.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    deinit {
+        if input >= 0 { close(input); var s: Int32 = 0; waitpid(pid, &s, 0) }
+        unlink(log)
+    }
+
+    /// Sends one frame (rows top to bottom, the encoder's size).
+    public func append(_ image: RGBAImage) throws {
+        try image.pixels.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { throw AnimationError.ffmpegFailed(path: path, reason: lastWords() ?? "it stopped reading frames") }
+                offset += written
+            }
+        }
+    }
+
+    /// Ends the input and waits for ffmpeg; throws with its last words if it failed.
+    public func finish() throws {
+        close(input)
+        input = -1
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = (status & 0x7f) == 0, code = (status >> 8) & 0xff
+        guard exited && code == 0 else {
+            throw AnimationError.ffmpegFailed(path: path, reason: lastWords() ?? (exited ? "status \(code)" : "signal \(status & 0x7f)"))
+        }
+    }
+
+    private func lastWords() -> String? {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").last.map { String($0.prefix(300)) }
+    }
+}

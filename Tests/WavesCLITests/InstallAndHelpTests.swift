@@ -1,0 +1,99 @@
+import Foundation
+import WaveImageIO
+import WaveTestSupport
+import XCTest
+
+/// What a new user meets first: installing, --version, help that shows every
+/// default and examples, and frame folders and stdout as outputs.
+final class InstallAndHelpTests: XCTestCase {
+    private var folder: String!
+    override func setUpWithError() throws { folder = try WavesBinary.temporaryFolder() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+
+    private var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    private func shell(_ command: String, in directory: URL) throws -> (status: Int32, output: String) {
+        let r = try WavesBinary.execute(["/bin/bash", "-c", command], in: directory.path)
+        return (r.status, r.stdout + r.stderr)
+    }
+
+    /// make install into a temporary prefix (the debug build the tests use),
+    /// then the installed binary run from there: its version names this
+    /// commit, it renders, and the man page and completions are in place.
+    func testInstallIntoAPrefixAndRunFromThere() throws {
+        let generator = repository.appendingPathComponent(".build/debug/generate-manual").path
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: generator),
+                          "generate-manual is not built (make test builds it): \(generator)")
+        let prefix = folder + "/prefix"
+        let install = try shell("make install-files PREFIX='\(prefix)' CONFIG=debug", in: repository)
+        XCTAssertEqual(install.status, 0, install.output)
+        let head = try shell("git rev-parse --short HEAD", in: repository).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let version = try shell("'\(prefix)/bin/waves' --version", in: URL(fileURLWithPath: folder))
+        XCTAssertEqual(version.status, 0, version.output)
+        XCTAssert(version.output.hasPrefix("waves 0.5.0 (commit \(head)"), version.output)
+        let render = try shell("'\(prefix)/bin/waves' render --backend cpu --size 60x20 --out installed.png", in: URL(fileURLWithPath: folder))
+        XCTAssertEqual(render.status, 0, render.output)
+        XCTAssertNoThrow(try PNG.read(from: folder + "/installed.png"))
+        let man = try String(contentsOfFile: prefix + "/share/man/man1/waves.1", encoding: .utf8)
+        XCTAssert(man.contains(".Sh NAME") && man.contains("--level-from"), "the man page documents the options")
+        let bash = try String(contentsOfFile: prefix + "/share/bash-completion/completions/waves", encoding: .utf8)
+        XCTAssert(bash.contains("complete") && bash.contains("--scene"), "bash completion")
+        for path in ["/share/zsh/site-functions/_waves", "/share/fish/vendor_completions.d/waves.fish"] {
+            XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: prefix + path)).count, 100, path)
+        }
+        // Run from the build tree, the binary says it was not installed.
+        let local = try WavesBinary.run(["--version"], in: folder)
+        XCTAssert(local.stdout.contains("commit unknown"), local.stdout)
+    }
+
+    /// Every option that has a default shows it, including those parsed with
+    /// a transform (which ArgumentParser cannot show); every subcommand has examples.
+    func testHelpShowsEveryDefaultAndExamples() throws {
+        let expectations: [(String, [String])] = [
+            ("render", ["--size", "--cycles", "--cells", "--color", "--background", "--time", "--fps", "--amplitude"]),
+            ("demo", ["--size", "--pacing", "--stall"]),
+            ("bench", ["--size", "--frames", "--warmup", "--cells"]),
+        ]
+        for (command, options) in expectations {
+            let help = try WavesBinary.run([command, "--help"], in: folder).stdout
+            XCTAssert(help.contains("Examples:"), "\(command) --help has no examples")
+            // An option's paragraph: from its line to the next option's.
+            let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for option in options {
+                guard let start = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(option + " ") }) else {
+                    XCTFail("\(command) --help does not list \(option)"); continue
+                }
+                var paragraph = lines[start]
+                var i = start + 1
+                while i < lines.count, !lines[i].trimmingCharacters(in: .whitespaces).hasPrefix("-"), !lines[i].isEmpty {
+                    paragraph += " " + lines[i]; i += 1
+                }
+                XCTAssert(paragraph.contains("default"), "\(command) \(option): no default shown: \(paragraph)")
+            }
+        }
+        let root = try WavesBinary.run(["--help"], in: folder).stdout
+        XCTAssert(root.contains("Exit statuses") && root.contains("73"), root)
+        XCTAssertFalse(try WavesBinary.run(["bench", "--help"], in: folder).stdout.contains("Sources/"), "help points at a source file")
+    }
+
+    /// A sequence's folder is made when missing; a folder holding frames is
+    /// refused unless --overwrite, which removes them; --out - writes one PNG to stdout.
+    func testFrameFoldersAndStdout() throws {
+        let sequence = ["render", "--backend", "cpu", "--size", "40x20", "--frames", "3", "--out", "made/here"]
+        XCTAssertEqual(try WavesBinary.run(sequence, in: folder).status, 0)
+        let again = try WavesBinary.run(sequence, in: folder)
+        XCTAssertEqual(again.status, 73, again.stderr)
+        XCTAssert(again.stderr.contains("--overwrite"), again.stderr)
+        let fewer = try WavesBinary.run(["render", "--backend", "cpu", "--size", "40x20", "--frames", "2", "--out", "made/here", "--overwrite"], in: folder)
+        XCTAssertEqual(fewer.status, 0, fewer.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/made/here").sorted(), ["frame-0000.png", "frame-0001.png"])
+        let stdout = try WavesBinary.run(["render", "--backend", "cpu", "--size", "40x20", "--out", "-"], in: folder)
+        XCTAssertEqual(stdout.status, 0, stdout.stderr)
+        XCTAssert(stdout.stdout.utf8.starts(with: [0x89, 0x50, 0x4E, 0x47] as [UInt8]) || stdout.stdout.hasPrefix("\u{FFFD}PNG"), "a PNG on stdout")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/-"), "no file named -")
+        let slash = try WavesBinary.run(["render", "--backend", "cpu", "--size", "40x20", "--out", "made/"], in: folder)
+        XCTAssertEqual(slash.status, 64, slash.stderr)
+    }
+}
