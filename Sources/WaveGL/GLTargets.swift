@@ -74,6 +74,7 @@ public final class GLFramebufferTarget: GLDrawTarget, Presentable {
     }
 
     public func readback() throws -> RGBAImage {
+        try CheckedMemory.reserve(bytes: width * height * 4, for: "reading back a \(width)x\(height) frame")
         let rowBytes = width * 4
         var image = RGBAImage(width: width, height: height)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
@@ -115,6 +116,7 @@ public final class GLFramebufferRegion: GLDrawTarget {
     }
 
     public func readback() throws -> RGBAImage {
+        try CheckedMemory.reserve(bytes: width * height * 4, for: "reading back a \(width)x\(height) frame")
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
         var image = readFramebuffer(x: viewport.x, y: viewport.y, width: viewport.width, height: viewport.height)
         try unavailableOnGLError { try checkGLErrors("reading the area back") }

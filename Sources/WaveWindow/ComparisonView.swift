@@ -147,9 +147,19 @@ public final class ComparisonView {
         var changed = needsHUDText
         for i in halves.indices where halves[i].refreshMeter(atWall: wallNow) { changed = true }
         if changed { updateHUDText() }
+        if layout == .both { drawDivider() }
         if showsHUD {
             for i in halves.indices { halves[i].overlay.draw(viewport: area(halves[i].backend)) }
         }
+    }
+
+    /// A 2-pixel light line between the halves, so they read as two pictures.
+    private func drawDivider() {
+        glEnable(GLenum(GL_SCISSOR_TEST))
+        glScissor(GLint(max(0, scene.width - 1)), 0, 2, GLsizei(scene.height))
+        glClearColor(0.85, 0.87, 0.9, 1)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        glDisable(GLenum(GL_SCISSOR_TEST))
     }
 
     /// The framebuffer drawn into: 0 for a window, an FBO when headless.
@@ -181,7 +191,7 @@ public final class ComparisonView {
             + String(format: "t %.1f s", lastTime) + (isPaused ? "  PAUSED" : "")
         for half in halves {
             let s = snapshot(half)
-            var lines = [Format.strategy(half.backend), Format.framesPerSecond(s.framesPerSecond),
+            var lines = [Format.strategy(half.backend), Format.framesPerSecond(s.framesPerSecond) + " (shared)",
                          Format.perFrame(.cpuMs, s.cpuMilliseconds), Format.perFrame(.gpuMs, s.gpuMilliseconds), settings]
             lines += pacingText
             if half === halves.last { lines.append("keys: space up down s e q") }

@@ -98,7 +98,7 @@ public final class ComparisonWindow {
         while glfwWindowShouldClose(context.window) == GLFW_FALSE {
             if try handleKeys() { break }
             let (width, height) = context.framebufferSize
-            if width == 0 || height == 0 {
+            if width == 0 || height == 0 || glfwGetWindowAttrib(context.window, GLFW_ICONIFIED) == GLFW_TRUE {
                 // Minimised: nothing to draw; sleep until something happens.
                 glfwWaitEventsTimeout(0.25)
                 continue
@@ -127,6 +127,14 @@ public final class ComparisonWindow {
                 lastTitle = now
             }
             if finished { break }
+        }
+        // Quit by Q, Esc or closing the window: the screenshot is still taken, of one more frame.
+        if options.wantsScreenshot && screenshot == nil {
+            let (width, height) = context.framebufferSize
+            if width > 0 && height > 0 {
+                try view.drawFrame(time: options.startTime + physics.time, wallNow: Clocks.wall())
+                screenshot = readShownPixels(framebuffer: 0, width: width, height: height)
+            }
         }
         let pacingSummary = frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped).joined(separator: ", ")
         return Outcome(screenshot: screenshot, summary: view.summary() + " | " + pacingSummary,

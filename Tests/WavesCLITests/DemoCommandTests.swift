@@ -30,11 +30,15 @@ final class DemoCommandTests: XCTestCase {
         let shot = try PNG.read(from: folder + "/shot.png")
         XCTAssertEqual(shot.width, 640)
         XCTAssertEqual(shot.height, 400)
-        let expected = try expectedHalf().cropped(rows: hudRows..<400)
-        let left = shot.cropped(rows: hudRows..<400, columns: 0..<320)
-        let right = shot.cropped(rows: hudRows..<400, columns: 320..<640)
-        assertImagesMatch(left, expected, mean: 0.5, max: 1, name: "\(name)-cpu-half")
-        assertImagesMatch(right, expected, mean: 0.5, max: 1, name: "\(name)-gl-half")
+        // The divider takes the column either side of the middle.
+        let expected = try expectedHalf()
+        let left = shot.cropped(rows: hudRows..<400, columns: 0..<319)
+        let right = shot.cropped(rows: hudRows..<400, columns: 321..<640)
+        assertImagesMatch(left, expected.cropped(rows: hudRows..<400, columns: 0..<319), mean: 0.5, max: 1, name: "\(name)-cpu-half")
+        assertImagesMatch(right, expected.cropped(rows: hudRows..<400, columns: 1..<320), mean: 0.5, max: 1, name: "\(name)-gl-half")
+        // The divider is there, light against the wave's colours.
+        let divider = shot.cropped(rows: hudRows..<400, columns: 319..<321)
+        XCTAssert(divider.pixels.enumerated().allSatisfy { $0.offset % 4 == 3 || $0.element > 200 }, "no divider between the halves")
     }
 
     func testWindowUnderXvfbShowsBothStrategies() throws {
