@@ -94,7 +94,7 @@ gpu-bundle: deps
 	fetch .gpu/gl $(GPU_GL_DEBS) && fetch .gpu/debs $(GPU_DEBS)
 	$(SWIFT) build -c release --static-swift-stdlib --product waves --scratch-path .build-gpu
 	cp .build-gpu/release/waves .gpu/waves && strip .gpu/waves
-	@echo "gpu bundle: .gpu/waves ($$(du -h .gpu/waves | cut -f1)), $$(ls .gpu/gl/*.deb .gpu/debs/*.deb | wc -l) packages; run it as ../shared/GPU.md says"
+	@echo "gpu bundle: .gpu/waves ($$(du -h .gpu/waves | cut -f1)), $$(ls .gpu/gl/*.deb .gpu/debs/*.deb | wc -l) packages; run it as the README says (Running on an NVIDIA GPU)"
 
 clean:
 	rm -rf .build .build-gpu .build-bench test-artifacts bench .gpu

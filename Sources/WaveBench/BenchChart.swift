@@ -1,7 +1,8 @@
 import Foundation
 import WaveCore
 
-/// The chart of a sweep: milliseconds per frame (median) against cells,
+/// The chart of a sweep: milliseconds per frame (median) against cells:
+/// each strategy's own thread CPU, the whole process's CPU (a lighter line),
 /// both axes logarithmic, one solid line per strategy for its CPU time and
 /// a dashed one for its GPU time where that was measured. Written as SVG by
 /// hand: a few dozen elements need no library.
@@ -26,8 +27,8 @@ public struct BenchChart {
         let sweep = report.results.filter { $0.preset == nil }
         let size = sweep.first.map { "\($0.cellSize[0])x\($0.cellSize[1])" } ?? "?"
         unit = sweep.first?.unit ?? "cells"
-        title = sweep.first?.unit == nil ? "CPU time per frame against cells (cells of \(size) px)"
-                                         : "CPU time per frame against \(unit)"
+        title = sweep.first?.unit == nil ? "Strategy CPU, process CPU and GPU time per frame against cells (cells of \(size) px)"
+                                         : "Strategy CPU, process CPU and GPU time per frame against \(unit)"
         subtitle = "GL_RENDERER: \(report.renderer) \u{B7} \(report.machine.cpus) CPUs \u{B7} medians of \(sweep.first?.frames ?? 0) frames"
         var series: [Series] = []
         var notes: [String] = []
@@ -39,6 +40,9 @@ public struct BenchChart {
             let color = backend == "cpu" ? "#d9480f" : "#1971c2"
             series.append(Series(label: "\(name): \(Figure.cpuMs.label)", color: color, dashed: false,
                                  points: rows.map { (Double($0.cells), $0.cpuMs.median) }))
+            // All threads: on a software driver the GPU's work is here too.
+            series.append(Series(label: "\(name): \(Figure.processCpuMs.label)", color: backend == "cpu" ? "#f5a06b" : "#74b3ea",
+                                 dashed: false, points: rows.map { (Double($0.cells), $0.processCpuMs.median) }))
             let gpuLabel = "\(name): \(Figure.gpuMs.label)" + (backend == "cpu" ? " (upload)" : "")
             let gpu = rows.compactMap { r in r.gpuMs.map { (x: Double(r.cells), y: $0.median) } }
             // A log axis has no zero: times below the timer's resolution are left out, and said so.

@@ -23,6 +23,8 @@ public struct BenchConfig {
     /// The scene size for a count, where the effect lays its elements out
     /// itself (dots in rows); nil: `count` cells of `cellSize` stacked.
     public var sceneSize: ((Int) -> (width: Int, height: Int))?
+    /// Asked between rows: true stops the sweep (Ctrl-C), keeping what was measured.
+    public var isInterrupted: () -> Bool = { false }
     /// Measure `write_once_ms` (the time to fill a frame buffer once) beside the CPU rows.
     public var measureWriteOnce = true
 

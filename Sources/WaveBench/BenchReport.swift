@@ -35,10 +35,21 @@ import Foundation
 ///   counts there, "dots" or "panels"; for dots `cell_size` is the whole
 ///   scene's size (rows of dots, each tall enough for the largest swing).
 public struct BenchReport: Codable, Equatable {
-    public var version = 1
+    public var version = 2
     public var renderer: String
     public var machine: Machine
     public var results: [BenchResult]
+    /// The waves version and the commit it was built from ("unknown" outside an install).
+    public var wavesVersion = "unknown"
+    public var commit = "unknown"
+    /// When the run ended, ISO 8601 (UTC).
+    public var date = BenchReport.now()
+    /// "headless" or "window".
+    public var mode = "headless"
+    /// Unmeasured frames before each row's measured ones.
+    public var warmup = 0
+    /// True when Ctrl-C stopped the run: the results are the rows finished before it.
+    public var interrupted = false
     /// `--preset waveform`'s figures (absent otherwise).
     public var waveform: WaveformReport?
     /// `--preset pacing`'s figures (absent otherwise).
@@ -51,7 +62,14 @@ public struct BenchReport: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, renderer, machine, results, waveform, pacing
+        case version, renderer, machine, results, waveform, pacing, commit, date, mode, warmup, interrupted
+        case wavesVersion = "waves_version"
+    }
+
+    static func now() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date())
     }
 
     /// Pretty-printed, keys sorted (the encoder keeps no other order stable).
@@ -67,10 +85,25 @@ public struct BenchReport: Codable, Equatable {
 public struct Machine: Codable, Equatable {
     public var cpus: Int
     public var os: String
+    /// /proc/cpuinfo's model name ("unknown" where there is none).
+    public var cpuModel: String
 
-    public init(cpus: Int, os: String) {
+    public init(cpus: Int, os: String, cpuModel: String = Machine.cpuModelName()) {
         self.cpus = cpus
         self.os = os
+        self.cpuModel = cpuModel
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case cpus, os
+        case cpuModel = "cpu_model"
+    }
+
+    public static func cpuModelName() -> String {
+        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+              let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+              let value = line.split(separator: ":", maxSplits: 1).last else { return "unknown" }
+        return value.trimmingCharacters(in: .whitespaces)
     }
 
     /// Online processors, and the distribution (os-release) with the kernel (uname).

@@ -29,20 +29,26 @@ public final class BenchRunner {
 
     // MARK: The sweep
 
-    public func run(progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
+    /// `estimate`: told before the sweep how many seconds it should take,
+    /// from two timed frames of the largest scene per strategy.
+    public func run(progress: ((BenchProgress) -> Void)? = nil, estimate: ((Double) -> Void)? = nil) throws -> BenchReport {
         try config.validate()
         let backends = try usableBackends()
         let perRow = config.warmup + config.frames
+        if let estimate { estimate(try estimatedSeconds(backends)) }
         // Progress in cell-frames: a frame's cost grows with its cells.
         var done = 0
         let total = backends.count * config.cells.reduce(0, +) * perRow
         var results: [BenchResult] = []
         let timer = try makeTimer()
-        for backend in backends {
+        var interrupted = false
+        rows: for backend in backends {
             // One strategy per backend, dropped after its rows so the next
             // backend does not run beside its buffers.
             let strategy = try makeStrategy(backend)
             for cells in config.cells {
+                // Ctrl-C: the row under way finishes; the report holds what was measured.
+                if config.isInterrupted() { interrupted = true; break rows }
                 let unit = config.unit
                 let label = "\(backend.rawValue) \(cells) \(cells == 1 && unit.hasSuffix("s") ? String(unit.dropLast()) : unit)"
                 do {
@@ -59,11 +65,15 @@ public final class BenchRunner {
                 }
             }
         }
-        return BenchReport(renderer: rendererName, results: results)
+        var report = BenchReport(renderer: rendererName, results: results)
+        report.interrupted = interrupted || config.isInterrupted()
+        report.warmup = config.warmup
+        return report
     }
 
     private func measure(_ strategy: BenchStrategy, cells: Int, timer: GPUTiming?,
                          onFrame: (Int) -> Void) throws -> BenchResult {
+        resetPeakResident()
         let scene = try config.scene(cells: cells)
         try strategy.prepare(scene: scene)
         let meter = makeMeter(strategy, timer: timer, capacity: config.frames)
@@ -86,6 +96,27 @@ public final class BenchRunner {
         return result
     }
 
+    /// Two frames of the largest scene per strategy, timed; each row's cost
+    /// taken as proportional to its count (the sweep's scenes grow with it),
+    /// with a floor of a tenth of a millisecond a frame.
+    private func estimatedSeconds(_ backends: [Backend]) throws -> Double {
+        guard let largest = config.cells.max() else { return 0 }
+        let scene = try config.scene(cells: largest)
+        var total = 0.0
+        for backend in backends {
+            let strategy = try makeStrategy(backend)
+            try strategy.prepare(scene: scene)
+            let meter = makeMeter(strategy, timer: nil, capacity: 1)
+            let start = Clocks.wall()
+            for i in 0..<2 { try meter.frame(time: Double(i) / 60, measured: false) }
+            let perFrame = (Clocks.wall() - start) / 2
+            for cells in config.cells {
+                total += Double(config.warmup + config.frames) * max(1e-4, perFrame * Double(cells) / Double(largest))
+            }
+        }
+        return total
+    }
+
     // MARK: The published table
 
     /// The phone experiment: one 375x667 screen of 7 waving cells, each
@@ -101,7 +132,7 @@ public final class BenchRunner {
         let refresh = host.vsyncInterval?()
         let ticks = Int((seconds * TablePreset.framesPerSecond).rounded(.up))
         var results: [BenchResult] = []
-        for (index, backend) in backends.enumerated() {
+        for (index, backend) in backends.enumerated() where !config.isInterrupted() {
             let strategy = try makeStrategy(backend)
             try strategy.prepare(scene: scene)
             // A display may refresh faster than 60 Hz: room for every refresh.

@@ -139,7 +139,22 @@ public final class FrameMeter {
 
 /// The process's peak resident set so far, in MiB (ru_maxrss is in KiB on Linux).
 public func peakResidentMegabytes() -> Double {
+    // VmHWM: the peak since the last reset (`resetPeakResident`), else since the start.
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+       let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") {
+        return kilobytes / 1024
+    }
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return Double(usage.ru_maxrss) / 1024
+}
+
+/// Starts a new peak (Linux: writing 5 to /proc/self/clear_refs resets
+/// VmHWM), so each row's peak is its own, not the process's so far.
+public func resetPeakResident() {
+    let fd = open("/proc/self/clear_refs", O_WRONLY)
+    guard fd >= 0 else { return }
+    _ = write(fd, "5", 1)
+    close(fd)
 }

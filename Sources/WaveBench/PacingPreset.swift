@@ -105,7 +105,7 @@ extension BenchRunner {
         for (b, backend) in backends.enumerated() {
             let strategy = try BenchStrategy(backend, host: host)
             try strategy.prepare(scene: scene)
-            for (p, pacing) in pacings.enumerated() {
+            for (p, pacing) in pacings.enumerated() where !config.isInterrupted() {
                 host.setVsync?(pacing == .vsync)
                 progress?(BenchProgress(done: b * pacings.count + p, total: total, label: "pacing preset: \(backend.rawValue), \(pacing.rawValue)"))
                 let meter = makeMeter(strategy, timer: nil, capacity: PacingPreset.capacity(seconds: seconds))

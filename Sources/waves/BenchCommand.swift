@@ -78,12 +78,14 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup(title: "Wave options") var wave: WaveOptions
 
     func run() throws {
-        let config = try makeConfig()
-        // Every output folder is checked before anything runs, so a bad path costs nothing.
+        var config = try makeConfig()
+        // Every output is checked before anything runs, so a bad path costs nothing; all are written at the end.
         for path in [json, csv, chart].compactMap({ $0 }) { try OutputPaths.checkFile(path) }
+        Interruption.install()
+        config.isInterrupted = { Interruption.requested }
         let runner = makeRunner(config)
         let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
-        let report: BenchReport
+        var report: BenchReport
         do {
             switch preset {
             case .table: report = try runner.runTable(seconds: seconds ?? 10, progress: bar?.update)
@@ -94,7 +96,11 @@ struct BenchCommand: ParsableCommand {
             case .waveform: report = try runner.runWaveform(try WaveformPresetWiring.input(minutes: trackMinutes ?? 10,
                                                                                            audio: wave.waveform.input()),
                                                             seconds: seconds ?? 5, progress: bar?.update)
-            case nil: report = try runner.run(progress: bar?.update)
+            case nil:
+                report = try runner.run(progress: bar?.update) { seconds in
+                    printError("waves bench: \(config.cells.count * config.backends.count) rows of \(config.warmup) + \(config.frames) frames; "
+                               + "expect about \(Self.duration(seconds)) (from two timed frames of the largest scene); Ctrl-C stops after the row under way")
+                }
             }
         } catch {
             bar?.finish()
@@ -102,6 +108,11 @@ struct BenchCommand: ParsableCommand {
         }
         bar?.finish()
         for notice in runner.notices { printError("waves: \(notice)") }
+        report.wavesVersion = Waves.version
+        report.commit = Waves.installedCommit ?? "unknown"
+        report.mode = runner.host.show == nil ? "headless" : "window"
+        report.warmup = config.warmup
+        report.interrupted = report.interrupted || Interruption.requested
 
         if let pacing = report.pacing {
             print(pacing.table(renderer: report.renderer), terminator: "")
@@ -118,6 +129,15 @@ struct BenchCommand: ParsableCommand {
         }
         let written = [json, csv, chart].compactMap { $0 }
         if !written.isEmpty { print("wrote " + written.joined(separator: ", ")) }
+        if report.interrupted {
+            printError("waves: interrupted: the report holds the \(report.results.count) rows finished before Ctrl-C")
+            throw ExitCode(130)
+        }
+    }
+
+    /// "about 40 s", "about 3 min".
+    static func duration(_ seconds: Double) -> String {
+        seconds < 90 ? "\(max(1, Int(seconds.rounded()))) s" : "\(Int((seconds / 60).rounded())) min"
     }
 
     /// The pacing preset's scene.
@@ -280,5 +300,28 @@ struct BenchCommand: ParsableCommand {
             if !values.contains(value) { values.append(value) }
         }
         return values
+    }
+}
+
+/// Ctrl-C during a benchmark: the first asks the run to stop after the row
+/// under way (the report is written, marked interrupted, and the command
+/// exits 130); a second ends the process at once.
+enum Interruption {
+    nonisolated(unsafe) private static var flag: Int32 = 0
+
+    static var requested: Bool { flag != 0 }
+
+    static func install() {
+        _ = requested // the flag exists before the handler can touch it
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            if Interruption.flag != 0 {
+                signal(SIGINT, SIG_DFL)
+                raise(SIGINT)
+            }
+            Interruption.flag = 1
+        }
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
     }
 }

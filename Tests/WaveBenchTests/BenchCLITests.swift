@@ -110,6 +110,26 @@ final class BenchCLITests: XCTestCase {
         }
     }
 
+    /// Ctrl-C mid-sweep: the row under way finishes, the JSON is written
+    /// (valid, marked interrupted, holding the rows finished) and the status is 130.
+    func testCtrlCWritesWhatWasMeasuredAndExits130() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try WavesBinary.execute([WavesBinary.path, "bench", "--headless", "--backend", "cpu", "--cells", "1,2,3,4,5,6",
+                                         "--size", "320x80", "--frames", "3000", "--warmup", "1", "--json", "partial.json"], in: folder) { pid in
+            usleep(1_500_000)
+            kill(pid, SIGINT)
+        }
+        XCTAssertEqual(r.status, 130, r.stderr)
+        XCTAssert(r.stderr.contains("interrupted"), r.stderr)
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/partial.json"))
+        XCTAssertEqual(BenchSchema.problems(in: data), [])
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertEqual(root["interrupted"] as? Bool, true)
+        XCTAssertLessThan((root["results"] as? [Any])?.count ?? 99, 6, "the sweep stopped early")
+        XCTAssert(r.stderr.contains("expect about"), "the run said up front how long it would take: \(r.stderr)")
+    }
+
     func testTooManyRowsIsAUsageError() throws {
         try expectRejected(["--cells", "10000", "--size", "320x16384"], status: 64, naming: "--cells")
     }

@@ -109,7 +109,8 @@ final class BenchReportTests: XCTestCase {
             row("gl", 1, 0.01, gpu: 0.02), row("gl", 1000, 0.012, gpu: 0.5),
         ])
         let svg = BenchChart(report: report).svg()
-        XCTAssertEqual(svg.components(separatedBy: "<polyline").count - 1, 3, "cpu_ms twice, gl gpu_ms once")
+        XCTAssertEqual(svg.components(separatedBy: "<polyline").count - 1, 5, "cpu_ms and process_cpu_ms twice, gl gpu_ms once")
+        XCTAssert(svg.contains("redraw: \(Figure.processCpuMs.label)") && svg.contains("process CPU"), "process CPU is charted")
         XCTAssertEqual(svg.components(separatedBy: "stroke-dasharray").count - 1, 2, "the gpu line and its legend")
         XCTAssert(svg.contains("test &lt;renderer&gt;") && svg.contains("320x80"), "title names renderer and cell size")
         XCTAssert(svg.contains("redraw: CPU ms") && svg.contains("translate: GPU ms"), "labelled lines")

@@ -11,12 +11,16 @@ enum BenchSchema {
         }
         var problems: [String] = []
         func fail(_ text: String) { problems.append(text) }
-        expectKeys(root, required: ["version", "renderer", "machine", "results"], optional: ["waveform", "pacing"], at: "root", fail)
+        expectKeys(root, required: ["version", "renderer", "machine", "results", "waves_version", "commit", "date", "mode", "warmup",
+                                    "interrupted"], optional: ["waveform", "pacing"], at: "root", fail)
+        if !["headless", "window"].contains(root["mode"] as? String ?? "") { fail("mode is not headless or window") }
+        if !(root["interrupted"] is Bool) { fail("interrupted is not a boolean") }
+        if (root["date"] as? String).flatMap({ ISO8601DateFormatter().date(from: $0) }) == nil { fail("date is not ISO 8601") }
         if let pacing = root["pacing"] { checkPacing(pacing, fail) }
-        if integer(root["version"]) != 1 { fail("version is not 1") }
+        if integer(root["version"]) != 2 { fail("version is not 2") }
         if (root["renderer"] as? String)?.isEmpty ?? true { fail("renderer is not a non-empty string") }
         if let machine = root["machine"] as? [String: Any] {
-            expectKeys(machine, required: ["cpus", "os"], optional: [], at: "machine", fail)
+            expectKeys(machine, required: ["cpus", "os", "cpu_model"], optional: [], at: "machine", fail)
             if (integer(machine["cpus"]) ?? 0) < 1 { fail("machine.cpus is not a whole number >= 1") }
             if (machine["os"] as? String)?.isEmpty ?? true { fail("machine.os is not a non-empty string") }
         } else {
