@@ -8,7 +8,7 @@ DEBUG   := .build/debug/waves
 # What building, headless GL (Mesa's EGL and llvmpipe), the window tests
 # (Xvfb) and shader validation need from Debian.
 PACKAGES := pkg-config libpng-dev libgl-dev libegl-dev libglfw3-dev libstb-dev libsndfile1-dev \
-	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg
+	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg librsvg2-bin
 
 .PHONY: deps build release demo test shaders check-shaders bench gpu-bundle clean install install-files uninstall
 

@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "WaveImageIOTests", dependencies: ["WaveCore", "WaveImageIO", "WaveTestSupport"]),
         .testTarget(name: "WaveAudioTests", dependencies: ["WaveAudio", "WaveCore", "WaveEffects", "WaveTestSupport"]),
         .testTarget(name: "WaveGLTests", dependencies: ["WaveCore", "WaveEffects", "WaveGL", "WaveWindow", "WaveImageIO", "WaveTestSupport", "CMallocCounter", "CGL"]),
-        .testTarget(name: "WaveBenchTests", dependencies: ["WaveBench", "CMallocCounter", "WaveCore", "WaveEffects", "WaveAudio", "WaveGL", "WaveTestSupport"]),
+        .testTarget(name: "WaveBenchTests", dependencies: ["WaveBench", "CMallocCounter", "WaveCore", "WaveEffects", "WaveAudio", "WaveGL", "WaveImageIO", "WaveTestSupport"]),
         .testTarget(name: "WavesCLITests", dependencies: ["WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO", "WaveTestSupport"]),
     ],
     swiftLanguageModes: [.v5]

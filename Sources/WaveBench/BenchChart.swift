@@ -60,7 +60,7 @@ public struct BenchChart {
     // MARK: Layout
 
     static let size = (width: 860.0, height: 500.0)
-    static let plot = (left: 78.0, top: 92.0, right: 600.0, bottom: 400.0)
+    static let plot = (left: 78.0, top: 104.0, right: 600.0, bottom: 400.0)
 
     /// Whole decades covering `values` (at least one decade wide).
     static func decades(_ values: [Double]) -> ClosedRange<Int> {
@@ -104,12 +104,14 @@ public struct BenchChart {
         out.text("ms per frame, median (log scale)", x: 24, y: (p.top + p.bottom) / 2, size: 13, anchor: "middle",
                  rotate: -90)
 
-        // Legend, in a row under the subtitle.
-        var legendX = 20.0
+        // Legend under the subtitle, wrapping onto a second row when the first is full.
+        var legendX = 20.0, legendY = 68.0
         for s in series {
-            out.line(legendX, 72, legendX + 28, 72, color: s.color, width: 2.5, dashed: s.dashed)
-            out.text(s.label, x: legendX + 34, y: 76, size: 12)
-            legendX += 34 + Double(s.label.count) * 6.6 + 22
+            let width = 34 + Double(s.label.count) * 6.6 + 22
+            if legendX + width > Self.size.width - 10 && legendX > 20 { legendX = 20; legendY += 15 }
+            out.line(legendX, legendY, legendX + 28, legendY, color: s.color, width: 2.5, dashed: s.dashed)
+            out.text(s.label, x: legendX + 34, y: legendY + 4, size: 12)
+            legendX += width
         }
         for (i, note) in notes.enumerated() {
             out.text(note, x: 20, y: p.bottom + 66 + Double(i) * 16, size: 11, color: "#666")

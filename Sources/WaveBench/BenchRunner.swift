@@ -35,10 +35,12 @@ public final class BenchRunner {
         try config.validate()
         let backends = try usableBackends()
         let perRow = config.warmup + config.frames
-        if let estimate { estimate(try estimatedSeconds(backends)) }
-        // Progress in cell-frames: a frame's cost grows with its cells.
-        var done = 0
-        let total = backends.count * config.cells.reduce(0, +) * perRow
+        // Progress by estimated time: each frame weighs what its row's frames are
+        // expected to cost (two timed frames of the largest scene per strategy).
+        let frameCost = try frameCosts(backends)
+        if let estimate { estimate(frameCost.values.reduce(0) { $0 + $1.reduce(0, +) } * Double(perRow)) }
+        var done = 0.0
+        let total = frameCost.values.reduce(0) { $0 + $1.reduce(0, +) } * Double(perRow)
         var results: [BenchResult] = []
         let timer = try makeTimer()
         var interrupted = false
@@ -52,15 +54,17 @@ public final class BenchRunner {
                 let unit = config.unit
                 let label = "\(backend.rawValue) \(cells) \(cells == 1 && unit.hasSuffix("s") ? String(unit.dropLast()) : unit)"
                 do {
+                    let weight = frameCost[backend]?[config.cells.firstIndex(of: cells) ?? 0] ?? 0
                     results.append(try measure(strategy, cells: cells, timer: timer) { frame in
-                        done += cells
+                        done += weight
                         guard let progress else { return }
-                        progress(BenchProgress(done: done, total: total, label: "\(label), frame \(frame)/\(perRow)"))
+                        // In microseconds of expected time.
+                        progress(BenchProgress(done: Int(done * 1e6), total: max(1, Int(total * 1e6)), label: "\(label), frame \(frame)/\(perRow)"))
                     })
                 } catch let error as RendererError {
                     guard case .unavailable = error else { throw error }
                     // The driver cannot fit this scene (a limit): the other rows still stand.
-                    done += cells * perRow
+                    done += (frameCost[backend]?[config.cells.firstIndex(of: cells) ?? 0] ?? 0) * Double(perRow)
                     notices.append("\(label) not measured: \(error)")
                 }
             }
@@ -96,25 +100,30 @@ public final class BenchRunner {
         return result
     }
 
-    /// Two frames of the largest scene per strategy, timed; each row's cost
-    /// taken as proportional to its count (the sweep's scenes grow with it),
-    /// with a floor of a tenth of a millisecond a frame.
-    private func estimatedSeconds(_ backends: [Backend]) throws -> Double {
-        guard let largest = config.cells.max() else { return 0 }
+    /// Seconds a frame of each row is expected to take, per strategy, in
+    /// the order of `config.cells`: two frames of the largest scene timed,
+    /// each row's cost taken as proportional to its count (the sweep's scenes
+    /// grow with it), with a floor of a tenth of a millisecond a frame. A
+    /// strategy that cannot draw the largest scene is estimated at the floor.
+    private func frameCosts(_ backends: [Backend]) throws -> [Backend: [Double]] {
+        guard let largest = config.cells.max() else { return [:] }
         let scene = try config.scene(cells: largest)
-        var total = 0.0
+        var costs: [Backend: [Double]] = [:]
         for backend in backends {
-            let strategy = try makeStrategy(backend)
-            try strategy.prepare(scene: scene)
-            let meter = makeMeter(strategy, timer: nil, capacity: 1)
-            let start = Clocks.wall()
-            for i in 0..<2 { try meter.frame(time: Double(i) / 60, measured: false) }
-            let perFrame = (Clocks.wall() - start) / 2
-            for cells in config.cells {
-                total += Double(config.warmup + config.frames) * max(1e-4, perFrame * Double(cells) / Double(largest))
+            var perFrame = 0.0
+            do {
+                let strategy = try makeStrategy(backend)
+                try strategy.prepare(scene: scene)
+                let meter = makeMeter(strategy, timer: nil, capacity: 1)
+                let start = Clocks.wall()
+                for i in 0..<2 { try meter.frame(time: Double(i) / 60, measured: false) }
+                perFrame = (Clocks.wall() - start) / 2
+            } catch let error as RendererError {
+                guard case .unavailable = error else { throw error }
             }
+            costs[backend] = config.cells.map { max(1e-4, perFrame * Double($0) / Double(largest)) }
         }
-        return total
+        return costs
     }
 
     // MARK: The published table

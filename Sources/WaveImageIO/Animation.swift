@@ -61,10 +61,7 @@ public final class AnimationEncoder {
     private let path: String
 
     /// The ffmpeg program on the PATH, or nil.
-    public static var ffmpeg: String? {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return folders.map { "\($0)/ffmpeg" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    public static var ffmpeg: String? { ExternalTool.find("ffmpeg") }
 
     /// Starts ffmpeg writing `format` to `temporaryPath` (named `path` in errors).
     public init(format: AnimationFormat, width: Int, height: Int, fps: Double, temporaryPath: String, path: String) throws {

@@ -70,6 +70,9 @@ public final class ComparisonView {
 
     public func meter(_ backend: Backend) -> StrategyMeter? { halves.first { $0.backend == backend }?.meter }
 
+    /// Why the GL half is drawn by the CPU (its scene is past the driver's limits), or nil.
+    public var glFallback: String? { halves.first { $0.backend == .gl }?.fallback }
+
     /// Fits the scene to a framebuffer of this size: half the width each when
     /// both strategies show. Re-makes the textures only when the size changed.
     public func resize(width: Int, height: Int) throws {
@@ -193,8 +196,10 @@ public final class ComparisonView {
             let s = snapshot(half)
             var lines = [Format.strategy(half.backend), Format.framesPerSecond(s.framesPerSecond) + " (shared)",
                          Format.perFrame(.cpuMs, s.cpuMilliseconds), Format.perFrame(.gpuMs, s.gpuMilliseconds), settings]
+            if half.fallback != nil { lines.append("past the GL driver's limits: the CPU draws this half") }
             lines += pacingText
-            if half === halves.last { lines.append("keys: space up down s e q") }
+            lines.append("keys: space up down s e q")
+            half.overlay.fit(lines, width: scene.width)
             half.overlay.setText(lines)
         }
     }

@@ -5,41 +5,68 @@ import WaveGL
 /// One strategy in the demo: its renderer drawing into its own target, what
 /// its frames cost (the same `cpu_ms` as the bench: the renderer's draw plus,
 /// for the CPU, the upload; showing the frame is not counted), and its
-/// heads-up display.
+/// heads-up display. A GL half whose scene is past the driver's limits (a
+/// window resized taller than its textures, dots too dense for its shader)
+/// is drawn by the CPU strategy instead, saying so, until the scene fits again.
 final class StrategyHalf {
     let backend: Backend
-    let renderer: Renderer
+    private(set) var renderer: Renderer
     private(set) var meter: StrategyMeter
     let overlay: TextOverlay
     private let timer = GPUTimer()
+    private let context: GLContext
     /// The CPU strategy: a bottom-up pixmap (GL's row order), uploaded and blitted.
     private var pixmap: Pixmap?
-    private let presenter: CPUFramePresenter?
+    private var presenter: CPUFramePresenter?
     /// The GL strategy: an area of the framebuffer drawn into directly.
-    private let region: GLFramebufferRegion?
+    private var region: GLFramebufferRegion?
+    /// Why this GL half is drawn by the CPU (the driver's words), or nil.
+    private(set) var fallback: String?
     /// Made once: a closure passed per frame would be allocated per frame.
     private var gpuSink: ((Double) -> Void)!
 
     init(_ backend: Backend, scene: Scene, context: GLContext, wallNow: Double) throws {
         self.backend = backend
-        switch backend {
-        case .cpu:
-            renderer = try BackendChooser.make(.cpu, for: scene).renderer
-            presenter = CPUFramePresenter(caps: context.capabilities)
-            region = nil
-        case .gl:
-            renderer = try BackendChooser.makeGL(for: scene, context: context)
-            presenter = nil
-            region = GLFramebufferRegion(viewport: Viewport(x: 0, y: 0, width: scene.width, height: scene.height))
-        }
+        self.context = context
+        renderer = CPURenderer()
         meter = StrategyMeter(wallNow: wallNow)
         overlay = try TextOverlay()
         gpuSink = { [unowned self] in self.meter.addGPU(milliseconds: $0) }
+        try choose(for: scene)
+    }
+
+    /// The GL renderer where the scene fits the driver, else (or for the CPU half) the CPU's.
+    private func choose(for scene: Scene) throws {
+        if backend == .gl {
+            do {
+                renderer = try BackendChooser.makeGL(for: scene, context: context)
+                presenter = nil
+                pixmap = nil
+                region = GLFramebufferRegion(viewport: Viewport(x: 0, y: 0, width: scene.width, height: scene.height))
+                fallback = nil
+                return
+            } catch let error as RendererError {
+                guard case let .unavailable(_, reason) = error else { throw error }
+                fallback = reason
+            }
+        }
+        renderer = try BackendChooser.make(.cpu, for: scene).renderer
+        presenter = CPUFramePresenter(caps: context.capabilities)
+        region = nil
     }
 
     /// Prepares `scene` (textures re-made only when it changed).
     func prepare(_ scene: Scene) throws {
-        try renderer.prepare(scene: scene)
+        if fallback != nil {
+            try choose(for: scene) // back to GL if it fits now
+        } else {
+            do {
+                try renderer.prepare(scene: scene)
+            } catch let error as RendererError where backend == .gl {
+                guard case .unavailable = error else { throw error }
+                try choose(for: scene)
+            }
+        }
         if let presenter {
             if pixmap?.width != scene.width || pixmap?.height != scene.height {
                 pixmap = Pixmap(width: scene.width, height: scene.height, rowStride: -scene.width)

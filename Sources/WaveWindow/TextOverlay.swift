@@ -8,7 +8,7 @@ import WaveGL
 /// it changes (twice a second in the demo), never per frame.
 public final class TextOverlay {
     /// Font units to pixels.
-    public let scale: Float
+    public var scale: Float
     private let program: ShaderProgram
     private let uniforms: (viewportSize: GLint, color: GLint)
     private var vertexArray: GLuint = 0
@@ -49,6 +49,14 @@ public final class TextOverlay {
         glDeleteBuffers(1, &vertexBuffer)
         glDeleteBuffers(1, &indexBuffer)
         glDeleteVertexArrays(1, &vertexArray)
+    }
+
+    /// The largest scale, from 1 to 2, at which every line fits `width` pixels
+    /// from the left margin (so a small window's display is whole, only smaller).
+    public func fit(_ lines: [String], width: Int, x: Float = 8, padding: Float = 6) {
+        let widest = lines.map { Float(waves_text_width($0)) }.max() ?? 0
+        guard widest > 0 else { return }
+        scale = Swift.min(2, Swift.max(1, (Float(width) - x - 2 * padding) / widest))
     }
 
     /// Lays out `lines` from (`x`, `y`) pixels (top left, y down) with a panel around them.

@@ -60,7 +60,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Write the results as CSV to this file.")
     var csv: String?
 
-    @Option(help: "Write a chart of ms per frame against cells to this .svg file.")
+    @Option(help: "Write a chart of ms per frame (strategy CPU, process CPU, GPU) against the counts to this .svg or .png file (PNG through rsvg-convert).")
     var chart: String?
 
     @Option(parsing: .unconditional, help: "--preset pacing: sleep this many milliseconds inside one frame every second (0 to 1000; default 0).")
@@ -125,7 +125,7 @@ struct BenchCommand: ParsableCommand {
         if let csv { try AtomicFile.write(report.waveform?.csv ?? report.csv, to: csv) }
         if let chart {
             let svg = report.waveform.map { WaveformChart(report: $0, renderer: report.renderer).svg() } ?? BenchChart(report: report).svg()
-            try AtomicFile.write(svg, to: chart)
+            if chart.lowercased().hasSuffix(".png") { try ChartPNG.write(svg: svg, to: chart) } else { try AtomicFile.write(svg, to: chart) }
         }
         let written = [json, csv, chart].compactMap { $0 }
         if !written.isEmpty { print("wrote " + written.joined(separator: ", ")) }
@@ -213,8 +213,11 @@ struct BenchCommand: ParsableCommand {
             if preset == .table {
                 throw UsageError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the table preset has nothing to chart)")
             }
-            guard chart.lowercased().hasSuffix(".svg") else {
-                throw UsageError(option: "--chart", value: chart, accepted: "a file name ending in .svg (PNG charts are not supported)")
+            guard chart.lowercased().hasSuffix(".svg") || chart.lowercased().hasSuffix(".png") else {
+                throw UsageError(option: "--chart", value: chart, accepted: "a file name ending in .svg or .png")
+            }
+            if chart.lowercased().hasSuffix(".png") && !ChartPNG.available {
+                throw FileError.cannotWrite(path: chart, reason: "PNG charts are drawn by rsvg-convert, which is not installed (apt-get install librsvg2-bin), or write .svg")
             }
         }
         if preset == .waveform {

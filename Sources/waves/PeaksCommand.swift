@@ -10,7 +10,15 @@ struct PeaksCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "peaks",
         abstract: "Write an audio file's peaks as audiowaveform JSON or .dat.",
-        discussion: "Channels are mixed to mono (their mean). Values: round(sample * 32768) held to 16 bits; 8-bit values are that / 256, truncated toward zero, as audiowaveform writes them."
+        discussion: """
+            Channels are mixed to mono (their mean). Values: round(sample * 32768) held to 16 bits; 8-bit values are \
+            that / 256, truncated toward zero, as audiowaveform writes them.
+
+            Examples:
+              waves peaks --audio song.mp3 --json song.json
+              waves peaks --audio song.flac --dat song.dat --samples-per-pixel 512 --bits 8
+              waves render --scene waveform --peaks song.json --out bars.png
+            """
     )
 
     @Option(help: "The audio file (anything libsndfile reads: WAV, FLAC, Ogg/Vorbis, Opus, MP3).")

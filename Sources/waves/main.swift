@@ -13,6 +13,10 @@ do {
 } catch {
     let status = ExitStatus.of(error)
     if status == 0 { Waves.exit(withError: error) }
-    printError("waves: " + ExitStatus.message(of: error))
+    // A status chosen by the command itself (an interrupted bench) has said its piece.
+    if error is ExitCode { exit(status) }
+    // One error style: what is wrong, then where to read more.
+    let subcommand = CommandLine.arguments.dropFirst().first { ["render", "demo", "bench", "peaks"].contains($0) }
+    printError("waves: " + ExitStatus.message(of: error) + " (see 'waves\(subcommand.map { " " + $0 } ?? "") --help')")
     exit(status)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import WaveAudio
+import WaveImageIO
 import WaveTestSupport
 import XCTest
 
@@ -128,6 +129,23 @@ final class BenchCLITests: XCTestCase {
         XCTAssertEqual(root["interrupted"] as? Bool, true)
         XCTAssertLessThan((root["results"] as? [Any])?.count ?? 99, 6, "the sweep stopped early")
         XCTAssert(r.stderr.contains("expect about"), "the run said up front how long it would take: \(r.stderr)")
+    }
+
+    /// The chart as PNG (drawn by rsvg-convert, which make deps installs).
+    func testTheChartCanBeAPNG() throws {
+        _ = try GLRequirement.need("rsvg-convert (apt-get install librsvg2-bin)") {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert") else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "/usr/bin/rsvg-convert"])
+            }
+        }
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try WavesBinary.run(["bench", "--headless", "--cells", "1,3", "--size", "64x16", "--frames", "3", "--warmup", "1",
+                                     "--chart", "chart.png"], in: folder)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let chart = try PNG.read(from: folder + "/chart.png")
+        XCTAssertEqual(chart.width, 860)
+        XCTAssertEqual(chart.height, 500)
     }
 
     func testTooManyRowsIsAUsageError() throws {

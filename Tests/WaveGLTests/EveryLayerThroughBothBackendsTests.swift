@@ -265,6 +265,39 @@ final class DemoFramePathTests: XCTestCase {
     }
 }
 
+/// A scene past the GL driver's limits (here dots too dense for its shader;
+/// in a window, one resized taller than its textures) is drawn by the CPU in
+/// the GL half, which says so, instead of ending the demo; when the scene
+/// fits again the half is GL's again.
+final class DemoFallbackTests: XCTestCase {
+    func testTheGLHalfFallsBackToTheCPUAndReturns() throws {
+        let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
+        try withExtendedLifetime(context) {
+            let offscreen = try OffscreenFramebuffer(width: 200, height: 60)
+            let dots = DemoEffect(name: "dots", countLabel: "dots", count: 50) { request in
+                var d = Dots(width: request.width, height: request.height)
+                d.count = request.count
+                return try d.scene()
+            }
+            let view = try ComparisonView(request: SceneRequest(width: 200, height: 60, count: 50, snapsToPixel: false),
+                                          effect: dots, layout: .both, context: context, wallNow: 0)
+            view.drawTarget = offscreen.id
+            try view.resize(width: 200, height: 60)
+            XCTAssertNil(view.glFallback)
+            // 2000 dots in a 100x60 half (167 rows 0.36 px apart): ~590 can reach one pixel, past the shader's 256.
+            var dense = dots
+            dense.count = 2000
+            dense.maxCount = { _ in 1 << 20 }
+            try view.show(dense)
+            XCTAssertNotNil(view.glFallback, "the GL half should be drawn by the CPU")
+            try view.drawFrame(time: 0.5, wallNow: 0)
+            XCTAssertEqual(pendingGLErrors(), [])
+            try view.show(dots)
+            XCTAssertNil(view.glFallback, "back to GL once the scene fits")
+        }
+    }
+}
+
 /// A scene taller than the window: both strategies show the same rows (its
 /// top), whatever order the CPU pixmap keeps its rows in.
 final class PresentTests: XCTestCase {

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Programs waves hands work to (ffmpeg for animations, rsvg-convert for
+/// PNG charts): found on the PATH, run with posix_spawn and waited for.
+public enum ExternalTool {
+    /// The program `name` on the PATH, or nil.
+    public static func find(_ name: String) -> String? {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs `program` with `arguments` (stdin and stdout /dev/null, stderr
+    /// kept); returns its exit status (128 + s for a signal) and the last line it wrote.
+    public static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, lastWords: String?) {
+        let log = NSTemporaryDirectory() + "waves-\(getpid())-\(UUID().uuidString.prefix(8)).log"
+        defer { unlink(log) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        guard spawned == 0 else { return (127, String(cString: strerror(spawned))) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let words = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last.map { String($0.prefix(300)) }
+        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), words)
+    }
+}
+
+/// A chart as PNG: the SVG drawn by rsvg-convert (Debian's librsvg2-bin).
+public enum ChartPNG {
+    public static var available: Bool { ExternalTool.find("rsvg-convert") != nil }
+
+    public static func write(svg: String, to path: String) throws {
+        guard let tool = ExternalTool.find("rsvg-convert") else {
+            throw FileError.cannotWrite(path: path, reason: "PNG charts are drawn by rsvg-convert, which is not installed (apt-get install librsvg2-bin), or write .svg")
+        }
+        try AtomicFile.replace(path) { temporary in
+            let source = temporary + ".svg"
+            try AtomicFile.write(svg, to: source)
+            defer { unlink(source) }
+            let (status, words) = try ExternalTool.run(tool, ["--format", "png", "--background-color", "white", "-o", temporary, source])
+            guard status == 0 else { throw FileError.cannotWrite(path: path, reason: "rsvg-convert failed: \(words ?? "status \(status)")") }
+        }
+    }
+}
