@@ -99,7 +99,8 @@ gpu-bundle: deps
 clean:
 	rm -rf .build .build-gpu .build-bench test-artifacts bench .gpu
 
-install: deps
+# Without deps: a user without root installs into PREFIX=$HOME/.local once the build packages are there.
+install:
 	$(SWIFT) build -c $(CONFIG) --product waves
 	$(SWIFT) build -c $(CONFIG) --product generate-manual
 	$(MAKE) install-files PREFIX=$(PREFIX) CONFIG=$(CONFIG)

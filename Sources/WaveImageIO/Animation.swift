@@ -67,7 +67,7 @@ public final class AnimationEncoder {
     public init(format: AnimationFormat, width: Int, height: Int, fps: Double, temporaryPath: String, path: String) throws {
         guard let ffmpeg = Self.ffmpeg else { throw AnimationError.ffmpegMissing }
         self.path = path
-        log = temporaryPath + ".log"
+        log = NSTemporaryDirectory() + "waves-ffmpeg-\(getpid())-\(UUID().uuidString.prefix(8)).log"
         let arguments = [ffmpeg, "-hide_banner", "-loglevel", "error", "-y",
                          "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", "\(fps)", "-i", "pipe:0"]
             + format.arguments + [temporaryPath]

@@ -17,16 +17,27 @@ public enum AtomicFile {
     /// Calls `write` with a temporary path beside `path`, then renames it
     /// over `path`; on any failure the temporary file is removed.
     public static func replace(_ path: String, write: (_ temporaryPath: String) throws -> Void) throws {
-        let url = URL(fileURLWithPath: path)
+        try OutputPaths.checkTarget(path)
+        // A symbolic link is written through: its target is replaced, the link kept.
+        var target = path
+        if let resolved = realpath(path, nil) {
+            var info = stat()
+            if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK { target = String(cString: resolved) }
+            free(resolved)
+        }
+        let url = URL(fileURLWithPath: target)
         let folder = url.deletingLastPathComponent().path
         try OutputPaths.requireFolder(folder, for: path)
-        try OutputPaths.checkTarget(path)
+        // A replaced file keeps its permissions.
+        var existing = stat()
+        let oldMode: mode_t? = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : nil
         let temporary = folder + "/" + PendingFile.nextName()
         PendingFile.begin(temporary)
         defer { PendingFile.end() }
         do {
             try write(temporary)
-            guard rename(temporary, path) == 0 else { throw failure(path) }
+            if let oldMode { chmod(temporary, oldMode) }
+            guard rename(temporary, target) == 0 else { throw failure(path) }
         } catch {
             unlink(temporary)
             throw error
@@ -97,6 +108,7 @@ public enum PendingFile {
     private static func installHandlers() {
         guard !installed else { return }
         installed = true
+        _ = buffer // made now: a handler must never be the first to touch it (lazy globals allocate)
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { signal in

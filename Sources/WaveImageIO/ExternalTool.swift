@@ -41,8 +41,9 @@ public enum ChartPNG {
             throw FileError.cannotWrite(path: path, reason: "PNG charts are drawn by rsvg-convert, which is not installed (apt-get install librsvg2-bin), or write .svg")
         }
         try AtomicFile.replace(path) { temporary in
-            let source = temporary + ".svg"
-            try AtomicFile.write(svg, to: source)
+            // The SVG beside it, as a plain file (an AtomicFile inside another would unregister the outer).
+            let source = NSTemporaryDirectory() + "waves-chart-\(getpid()).svg"
+            guard FileManager.default.createFile(atPath: source, contents: Data(svg.utf8)) else { throw AtomicFile.failure(path) }
             defer { unlink(source) }
             let (status, words) = try ExternalTool.run(tool, ["--format", "png", "--background-color", "white", "-o", temporary, source])
             guard status == 0 else { throw FileError.cannotWrite(path: path, reason: "rsvg-convert failed: \(words ?? "status \(status)")") }

@@ -51,7 +51,9 @@ public enum OutputPaths {
 
     /// A sequence's folder: made when missing (with its parents); one that
     /// already holds frames (frame-NNNN.png) is refused, so new frames never
-    /// mix with stale ones, unless `overwrite`, which removes them first.
+    /// mix with stale ones, unless `overwrite`: the new frames then replace
+    /// the old ones in place, and `removeStaleFrames` removes those past the
+    /// new sequence once it is whole (a failed run loses nothing).
     public static func prepareSequenceFolder(_ folder: String, overwrite: Bool) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
@@ -67,9 +69,16 @@ public enum OutputPaths {
         let existing = existingFrames(in: folder)
         guard !existing.isEmpty else { return }
         guard overwrite else {
-            throw FileError.cannotWrite(path: folder, reason: "it holds \(existing.count) frames of an earlier sequence (--overwrite removes them first)")
+            throw FileError.cannotWrite(path: folder, reason: "it holds \(existing.count) frames of an earlier sequence (--overwrite replaces them)")
         }
-        for name in existing where unlink(folder + "/" + name) != 0 { throw AtomicFile.failure(folder + "/" + name) }
+    }
+
+    /// After a whole new sequence of `count` frames: the earlier sequence's frames past it.
+    public static func removeStaleFrames(in folder: String, keeping count: Int) throws {
+        for name in existingFrames(in: folder) {
+            guard let index = Int(name.dropFirst(6).dropLast(4)), index >= count else { continue }
+            if unlink(folder + "/" + name) != 0 { throw AtomicFile.failure(folder + "/" + name) }
+        }
     }
 
     /// Names of the form frame-NNNN.png (four or more digits) in `folder`.

@@ -15,7 +15,8 @@ struct BenchCommand: ParsableCommand {
             release build (make bench). The default sweep takes about 10 minutes on 2 cores: fewer --frames or --cells \
             for a quick look.
 
-            JSON (version 1): {"version", "renderer" (GL_RENDERER), "machine": {"cpus", "os"}, "results": [one per \
+            JSON (version 2): {"version", "waves_version", "commit", "date", "mode" (headless or window), "warmup", \
+            "interrupted", "renderer" (GL_RENDERER), "machine": {"cpus", "os", "cpu_model"}, "results": [one per \
             backend and count: "backend", "cells", "cell_size", "frames", and per frame, as {"median", "p95"} in ms: \
             "cpu_ms" (the strategy's thread), "process_cpu_ms" (all threads), "gpu_ms" (timer queries; null when none), \
             "wall_ms", "raster_ms" and "upload_ms" (CPU rows; null on GL rows); "fps", "upload_bytes_per_frame", \
@@ -130,7 +131,7 @@ struct BenchCommand: ParsableCommand {
         let written = [json, csv, chart].compactMap { $0 }
         if !written.isEmpty { print("wrote " + written.joined(separator: ", ")) }
         if report.interrupted {
-            printError("waves: interrupted: the report holds the \(report.results.count) rows finished before Ctrl-C")
+            printError("waves: interrupted: the report holds what was finished before Ctrl-C")
             throw ExitCode(130)
         }
     }

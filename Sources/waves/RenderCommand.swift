@@ -50,7 +50,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "As many frames as one whole period of the scene (the least common multiple of its animations), so the file loops without a jump; instead of --frames.")
     var loop = false
 
-    @Flag(help: "With --frames: remove an earlier sequence's frame-NNNN.png files from the folder first (without it, a folder holding frames is refused).")
+    @Flag(help: "With --frames: replace an earlier sequence's frame-NNNN.png files in the folder (those past the new sequence are removed once it is whole); without it, a folder holding frames is refused.")
     var overwrite = false
 
     @OptionGroup var sceneOptions: SceneOptions
@@ -111,6 +111,7 @@ struct RenderCommand: ParsableCommand {
                 progress?.update(done: done)
             }
             progress?.finish()
+            if overwrite { try OutputPaths.removeStaleFrames(in: destination, keeping: frames) }
             print("wrote \(frames) frames to \(destination)/frame-0000.png ... \(OutputPaths.frameName(frames - 1)) (\(renderer.backend.rawValue) backend)")
         } else {
             try renderer.draw(time: time, into: target)

@@ -7,6 +7,8 @@ import WaveImageIO
 /// Entry point: parses, runs, and turns every error into one line on stderr
 /// with a sysexits status (64 usage, 65 bad data, 69 unavailable, 73 cannot
 /// create output). Help and version go to stdout.
+// A reader that went away (stderr or stdout piped into a closed pipe) makes writes fail, never ends the process.
+signal(SIGPIPE, SIG_IGN)
 do {
     var command = try Waves.parseAsRoot()
     try command.run()

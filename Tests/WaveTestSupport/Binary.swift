@@ -64,21 +64,14 @@ public enum WavesBinary {
             close(outPipe[0]); close(errPipe[0]); close(inPipe[1])
             throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT)
         }
-        onSpawn?(pid)
-        if let stdin {
-            let bytes = Array(stdin.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes[offset...].withUnsafeBytes { Glibc.write(inPipe[1], $0.baseAddress, $0.count) }
-                if n <= 0 { break }
-                offset += n
-            }
-        }
-        close(inPipe[1])
+        // A child that exits before reading its input must not end this process.
+        signal(SIGPIPE, SIG_IGN)
         final class Box: @unchecked Sendable { var data = Data() }
         let outData = Box(), errData = Box()
-        func drain(_ fd: Int32, into box: Box) -> Thread {
-            let thread = Thread {
+        let finished = DispatchSemaphore(value: 0)
+        // Readers first, so a child that fills its output before reading its input cannot block.
+        func drain(_ fd: Int32, into box: Box) {
+            Thread {
                 var buffer = [UInt8](repeating: 0, count: 65536)
                 while true {
                     let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
@@ -87,11 +80,24 @@ public enum WavesBinary {
                     box.data.append(contentsOf: buffer[0..<n])
                 }
                 close(fd)
-            }
-            thread.start()
-            return thread
+                finished.signal()
+            }.start()
         }
-        let readers = [drain(outPipe[0], into: outData), drain(errPipe[0], into: errData)]
+        drain(outPipe[0], into: outData)
+        drain(errPipe[0], into: errData)
+        let input = inPipe[1]
+        let bytes = Array((stdin ?? "").utf8)
+        Thread {
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes[offset...].withUnsafeBytes { Glibc.write(input, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                offset += n
+            }
+            close(input)
+        }.start()
+        onSpawn?(pid)
         let deadline = Date().addingTimeInterval(timeout)
         var status: Int32 = 0
         while true {
@@ -105,8 +111,9 @@ public enum WavesBinary {
             usleep(5_000)
         }
         // The readers end when the pipes close (every holder of the write ends has exited).
-        let readDeadline = Date().addingTimeInterval(10)
-        while readers.contains(where: { !$0.isFinished }) && Date() < readDeadline { usleep(2_000) }
+        let readDeadline = DispatchTime.now() + 10
+        _ = finished.wait(timeout: readDeadline)
+        _ = finished.wait(timeout: readDeadline)
         let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Result(status: exitStatus,
                       stdout: String(decoding: outData.data, as: UTF8.self),

@@ -1,4 +1,5 @@
 import Foundation
+import WaveImageIO
 import WaveTestSupport
 import XCTest
 
@@ -42,6 +43,23 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "keep me")
         let mode = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         XCTAssertEqual(mode, 0o444, "the mode is unchanged")
+    }
+
+    /// A replaced file keeps its mode; a symbolic link is written through
+    /// (its target replaced, the link kept).
+    func testAReplacedFileKeepsItsModeAndALinkIsWrittenThrough() throws {
+        let target = folder + "/real.png"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        XCTAssertEqual(chmod(target, 0o600), 0)
+        XCTAssertEqual(symlink("real.png", folder + "/link.png"), 0)
+        let r = try waves(small + ["--out", "link.png"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var info = stat()
+        XCTAssertEqual(lstat(folder + "/link.png", &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFLNK, "the link is kept")
+        XCTAssertNoThrow(try PNG.read(from: target), "its target holds the PNG")
+        XCTAssertEqual(stat(target, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600, "the mode is kept")
     }
 
     func testALegal250ByteNameIsWritten() throws {
