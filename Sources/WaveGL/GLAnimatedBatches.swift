@@ -43,6 +43,23 @@ func blendPremultiplied() {
     glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
 }
 
+/// How every batch here draws: one quad of `program` over the page, clipped
+/// to scene rows `rows` and blended over what is there; the page's area
+/// uniforms set (`area`: the locations of u_viewport and u_pageTop), then
+/// the frame's own by `setUniforms`. Nothing when none of the rows is on the page.
+@inline(__always)
+func drawClippedQuad(_ program: ShaderProgram, area: (viewport: GLint, pageTop: GLint), rows: Range<Int>,
+                     viewport: Viewport, pageTop: Int, setUniforms: () -> Void) {
+    guard scissor(rows: rows, viewport: viewport, pageTop: pageTop) else { return }
+    blendPremultiplied()
+    glUseProgram(program.id)
+    glUniform4f(area.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
+    glUniform1i(area.pageTop, GLint(pageTop))
+    setUniforms()
+    glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+    glDisable(GLenum(GL_SCISSOR_TEST))
+}
+
 final class GLInstancesBatch: GLLayerDraw {
     private let instances: Instances
     private let rows: Range<Int>
@@ -55,6 +72,8 @@ final class GLInstancesBatch: GLLayerDraw {
     private let coverageUniforms: (viewport: GLint, pageTop: GLint, reach: GLint)
     /// Per channel (scale, opacity, tint): (t - begin) mod cycle, t - begin, duration, (1024 delay) mod cycle.
     private var channels = [GLfloat](repeating: 0, count: 12)
+    /// This frame's reach of a copy from its centre (+1 px), from the level read in `prepareFrame`.
+    private var reach: (x: GLfloat, y: GLfloat) = (0, 0)
 
     init(_ instances: Instances, state: ScenePlan.StateTexture, paint: Paint, sceneHeight: Int) throws {
         self.instances = instances
@@ -115,6 +134,8 @@ final class GLInstancesBatch: GLLayerDraw {
     func prepareFrame(time: Double) {
         let a = instances.animation
         let level = a.level.value(at: time)
+        let scale = a.maxScale(level: level)
+        reach = (GLfloat(instances.shape.width / 2 * scale.x + 1), GLfloat(instances.shape.height / 2 * scale.y + 1))
         let tracks = (a.scale, a.opacity, a.tint)
         @inline(__always) func set(_ c: Int, _ track: Autoreversing) {
             let cycle = 2 * track.duration
@@ -140,20 +161,13 @@ final class GLInstancesBatch: GLLayerDraw {
     }
 
     func draw(time: Double, viewport: Viewport, pageTop: Int) {
-        guard scissor(rows: rows, viewport: viewport, pageTop: pageTop) else { return }
-        let a = instances.animation, shape = instances.shape
-        let scale = a.maxScale(level: a.level.value(at: time))
-        blendPremultiplied()
-        glUseProgram(coverageProgram.id)
-        glActiveTexture(GLenum(GL_TEXTURE2))
-        glBindTexture(GLenum(GL_TEXTURE_2D), stateTexture)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glUniform4f(coverageUniforms.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width),
-                    GLfloat(viewport.height))
-        glUniform1i(coverageUniforms.pageTop, GLint(pageTop))
-        glUniform2f(coverageUniforms.reach, GLfloat(shape.width / 2 * scale.x + 1), GLfloat(shape.height / 2 * scale.y + 1))
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        drawClippedQuad(coverageProgram, area: (coverageUniforms.viewport, coverageUniforms.pageTop), rows: rows,
+                        viewport: viewport, pageTop: pageTop) {
+            glActiveTexture(GLenum(GL_TEXTURE2))
+            glBindTexture(GLenum(GL_TEXTURE_2D), stateTexture)
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glUniform2f(coverageUniforms.reach, reach.x, reach.y)
+        }
     }
 }
 
@@ -186,16 +200,11 @@ final class GLModulatedSineBatch: GLLayerDraw {
     func prepareFrame(time: Double) {}
 
     func draw(time: Double, viewport: Viewport, pageTop: Int) {
-        guard scissor(rows: rows, viewport: viewport, pageTop: pageTop) else { return }
         let frame = curve.frame(at: time)
-        blendPremultiplied()
-        glUseProgram(program.id)
-        glUniform4f(uniforms.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
-        glUniform1i(uniforms.pageTop, GLint(pageTop))
-        glUniform1f(uniforms.amplitude, GLfloat(frame.amplitude))
-        glUniform1f(uniforms.phase, GLfloat(frame.phase))
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        drawClippedQuad(program, area: (uniforms.viewport, uniforms.pageTop), rows: rows, viewport: viewport, pageTop: pageTop) {
+            glUniform1f(uniforms.amplitude, GLfloat(frame.amplitude))
+            glUniform1f(uniforms.phase, GLfloat(frame.phase))
+        }
     }
 }
 
@@ -224,14 +233,9 @@ final class GLSpringBlockBatch: GLLayerDraw {
     func prepareFrame(time: Double) { pose = simulation.pose(at: time) }
 
     func draw(time: Double, viewport: Viewport, pageTop: Int) {
-        guard scissor(rows: rows, viewport: viewport, pageTop: pageTop) else { return }
-        blendPremultiplied()
-        glUseProgram(program.id)
-        glUniform4f(uniforms.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
-        glUniform1i(uniforms.pageTop, GLint(pageTop))
-        glUniform1f(uniforms.x, GLfloat(pose.x))
-        glUniform1f(uniforms.bulge, GLfloat(pose.bulge))
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        drawClippedQuad(program, area: (uniforms.viewport, uniforms.pageTop), rows: rows, viewport: viewport, pageTop: pageTop) {
+            glUniform1f(uniforms.x, GLfloat(pose.x))
+            glUniform1f(uniforms.bulge, GLfloat(pose.bulge))
+        }
     }
 }

@@ -67,37 +67,26 @@ public final class AnimationEncoder {
     public init(format: AnimationFormat, width: Int, height: Int, fps: Double, temporaryPath: String, path: String) throws {
         guard let ffmpeg = Self.ffmpeg else { throw AnimationError.ffmpegMissing }
         self.path = path
-        log = NSTemporaryDirectory() + "waves-ffmpeg-\(getpid())-\(UUID().uuidString.prefix(8)).log"
-        let arguments = [ffmpeg, "-hide_banner", "-loglevel", "error", "-y",
+        log = ExternalTool.logPath("ffmpeg")
+        let arguments = ["-hide_banner", "-loglevel", "error", "-y",
                          "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", "\(fps)", "-i", "pipe:0"]
             + format.arguments + [temporaryPath]
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw AnimationError.ffmpegFailed(path: path, reason: "no pipe: \(String(cString: strerror(errno)))") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, ffmpeg, &actions, nil, argv, environ)
-        close(pipeEnds[0])
-        guard status == 0 else {
+        defer { close(pipeEnds[0]) }
+        do {
+            pid = try ExternalTool.spawn(ffmpeg, arguments, input: pipeEnds[0], closing: [pipeEnds[1]], log: log)
+        } catch {
             close(pipeEnds[1])
-            throw AnimationError.ffmpegFailed(path: path, reason: String(cString: strerror(status)))
+            throw AnimationError.ffmpegFailed(path: path, reason: "\(error)")
         }
-        pid = child
         input = pipeEnds[1]
         // A dead ffmpeg must not kill this process with SIGPIPE: the write fails instead.
         signal(SIGPIPE, SIG_IGN)
     }
 
     deinit {
-        if input >= 0 { close(input); var s: Int32 = 0; waitpid(pid, &s, 0) }
+        if input >= 0 { close(input); _ = ExternalTool.wait(pid) }
         unlink(log)
     }
 
@@ -118,16 +107,11 @@ public final class AnimationEncoder {
     public func finish() throws {
         close(input)
         input = -1
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exited = (status & 0x7f) == 0, code = (status >> 8) & 0xff
-        guard exited && code == 0 else {
-            throw AnimationError.ffmpegFailed(path: path, reason: lastWords() ?? (exited ? "status \(code)" : "signal \(status & 0x7f)"))
+        let status = ExternalTool.wait(pid)
+        guard status == 0 else {
+            throw AnimationError.ffmpegFailed(path: path, reason: lastWords() ?? (status > 128 ? "signal \(status - 128)" : "status \(status)"))
         }
     }
 
-    private func lastWords() -> String? {
-        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return nil }
-        return text.split(separator: "\n").last.map { String($0.prefix(300)) }
-    }
+    private func lastWords() -> String? { ExternalTool.lastLine(of: log) }
 }

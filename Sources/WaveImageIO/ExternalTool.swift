@@ -9,26 +9,58 @@ public enum ExternalTool {
         return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Runs `program` with `arguments` (stdin and stdout /dev/null, stderr
-    /// kept); returns its exit status (128 + s for a signal) and the last line it wrote.
-    public static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, lastWords: String?) {
-        let log = NSTemporaryDirectory() + "waves-\(getpid())-\(UUID().uuidString.prefix(8)).log"
-        defer { unlink(log) }
+    /// A fresh file for a program's stderr, in the temporary folder.
+    static func logPath(_ name: String) -> String {
+        NSTemporaryDirectory() + "waves-\(name)-\(getpid())-\(UUID().uuidString.prefix(8)).log"
+    }
+
+    /// Starts `program` with `arguments`: stdin from `input` (else
+    /// /dev/null), stdout to /dev/null, stderr into `log`; `closing` are this
+    /// process's descriptors the program must not keep (a pipe's other end).
+    /// Throws the reason when it cannot start.
+    static func spawn(_ program: String, _ arguments: [String], input: Int32? = nil, closing: [Int32] = [],
+                      log: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+            posix_spawn_file_actions_addclose(&actions, input)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        for fd in closing { posix_spawn_file_actions_addclose(&actions, fd) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
-        guard spawned == 0 else { return (127, String(cString: strerror(spawned))) }
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOEXEC) }
+        return pid
+    }
+
+    /// Waits for `pid`: its exit status, or 128 + the signal that ended it.
+    static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let words = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last.map { String($0.prefix(300)) }
-        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), words)
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// The last line a program wrote to `log` (at most 300 characters).
+    static func lastLine(of log: String) -> String? {
+        (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last.map { String($0.prefix(300)) }
+    }
+
+    /// Runs `program` with `arguments` to its end; returns its exit status
+    /// (128 + s for a signal) and the last line it wrote to stderr.
+    public static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, lastWords: String?) {
+        let log = logPath((program as NSString).lastPathComponent)
+        defer { unlink(log) }
+        let pid: pid_t
+        do { pid = try spawn(program, arguments, log: log) } catch { return (127, "\(error)") }
+        let status = wait(pid)
+        return (status, lastLine(of: log))
     }
 }
 
