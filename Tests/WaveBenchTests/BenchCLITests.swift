@@ -133,11 +133,7 @@ final class BenchCLITests: XCTestCase {
 
     /// The chart as PNG (drawn by rsvg-convert, which make deps installs).
     func testTheChartCanBeAPNG() throws {
-        _ = try GLRequirement.need("rsvg-convert (apt-get install librsvg2-bin)") {
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert") else {
-                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "/usr/bin/rsvg-convert"])
-            }
-        }
+        try GLRequirement.needPrograms(["/usr/bin/rsvg-convert"], hint: "apt-get install librsvg2-bin")
         let folder = try WavesBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let r = try WavesBinary.run(["bench", "--headless", "--cells", "1,3", "--size", "64x16", "--frames", "3", "--warmup", "1",
@@ -158,11 +154,7 @@ final class BenchCLITests: XCTestCase {
 /// was paced (Xvfb does not pace swaps by vsync, so: by sleeping).
 final class BenchWindowTests: XCTestCase {
     func testTheSweepAndThePresetRunInAWindow() throws {
-        try GLRequirement.need("xvfb-run") {
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else {
-                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "/usr/bin/xvfb-run (apt install xvfb xauth)"])
-            }
-        }
+        try GLRequirement.needPrograms(["/usr/bin/xvfb-run"], hint: "apt-get install xvfb xauth")
         let folder = try WavesBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let xvfb = ["/usr/bin/xvfb-run", "-a", "-s", "-screen 0 800x600x24"]

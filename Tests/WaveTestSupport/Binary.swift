@@ -1,4 +1,7 @@
 import Foundation
+import XCTest
+import WaveImageIO
+import WaveCore
 
 /// Runs the built `waves` executable, as a person would.
 public enum WavesBinary {
@@ -118,6 +121,22 @@ public enum WavesBinary {
         return Result(status: exitStatus,
                       stdout: String(decoding: outData.data, as: UTF8.self),
                       stderr: String(decoding: errData.data, as: UTF8.self))
+    }
+
+    /// `waves` with `arguments` plus `--backend B --out NAME` in `folder`,
+    /// the PNG read back (a failed run fails the test). GL that cannot run
+    /// here (69) is a failure in CI and a skip elsewhere.
+    public static func renderPNG(_ arguments: [String], backend: String, in folder: String, name: String? = nil,
+                                 file: StaticString = #filePath, line: UInt = #line) throws -> RGBAImage {
+        let out = name ?? "\(backend).png"
+        let r = try run(arguments + ["--backend", backend, "--out", out], in: folder)
+        if backend == "gl" && r.status == 69 {
+            _ = try GLRequirement.need("waves render --backend gl", file: file, line: line) {
+                throw RendererError.unavailable(.gl, reason: r.stderr)
+            }
+        }
+        XCTAssertEqual(r.status, 0, "\(arguments) --backend \(backend): \(r.stderr)", file: file, line: line)
+        return try PNG.read(from: folder + "/" + out)
     }
 
     /// A new empty folder for one test.

@@ -19,4 +19,14 @@ public enum GLRequirement {
             throw XCTSkip("no GL here (\(what): \(error)); set WAVES_REQUIRE_GL=1 to make this a failure")
         }
     }
+
+    /// The programs at `paths` (which `make deps` or `make test` provide; `hint`
+    /// says how), required like a GL context: a failure in CI, a skip elsewhere.
+    public static func needPrograms(_ paths: [String], hint: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        try need("\(paths.joined(separator: " and ")) (\(hint))", file: file, line: line) {
+            if let missing = paths.first(where: { !FileManager.default.isExecutableFile(atPath: $0) }) {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: missing])
+            }
+        }
+    }
 }

@@ -11,11 +11,7 @@ final class AnimationTests: XCTestCase {
     override func setUpWithError() throws {
         folder = try WavesBinary.temporaryFolder()
         // CI installs ffmpeg (make deps); elsewhere its absence is a skip.
-        _ = try GLRequirement.need("ffmpeg and ffprobe (apt-get install ffmpeg)") {
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe") else {
-                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "/usr/bin/ffmpeg"])
-            }
-        }
+        try GLRequirement.needPrograms(["/usr/bin/ffmpeg", "/usr/bin/ffprobe"], hint: "apt-get install ffmpeg")
     }
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
 

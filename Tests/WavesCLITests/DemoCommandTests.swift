@@ -42,11 +42,7 @@ final class DemoCommandTests: XCTestCase {
     }
 
     func testWindowUnderXvfbShowsBothStrategies() throws {
-        try GLRequirement.need("xvfb-run") {
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else {
-                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "/usr/bin/xvfb-run (apt install xvfb xauth)"])
-            }
-        }
+        try GLRequirement.needPrograms(["/usr/bin/xvfb-run"], hint: "apt-get install xvfb xauth")
         let r = try WavesBinary.run(demoArguments, in: folder,
                                     launcher: ["/usr/bin/xvfb-run", "-a", "-s", "-screen 0 800x600x24"])
         XCTAssertEqual(r.status, 0, r.stderr + r.stdout)
@@ -58,11 +54,7 @@ final class DemoCommandTests: XCTestCase {
     /// The jelly under a plain timer with a stall every second: the window
     /// reports the pacing it measured and the physics cap holding.
     func testThePacingOfTheWindowIsMeasuredAndTheCapHolds() throws {
-        try GLRequirement.need("xvfb-run") {
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else {
-                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "/usr/bin/xvfb-run (apt install xvfb xauth)"])
-            }
-        }
+        try GLRequirement.needPrograms(["/usr/bin/xvfb-run"], hint: "apt-get install xvfb xauth")
         let r = try WavesBinary.run(["demo", "--scene", "jelly", "--size", "480x200", "--pacing", "timer", "--stall", "150",
                                      "--duration", "2.5"], in: folder,
                                     launcher: ["/usr/bin/xvfb-run", "-a", "-s", "-screen 0 800x600x24"])

@@ -23,14 +23,8 @@ final class DotsAndVoiceCommandTests: XCTestCase {
                       ["--scene", "dots", "--dots", "90", "--dot-size", "4", "--dot-spacing", "6", "--corner-radius", "2",
                        "--dot-scale", "2x8", "--dot-fade", "0.5", "--dot-beat", "0.5", "--dot-tint", "#FFFF00,#0000FF"]] {
             let common = ["render", "--size", "320x120", "--time", "0.77"] + scene
-            let cpu = try waves(common + ["--backend", "cpu", "--out", "cpu.png"])
-            XCTAssertEqual(cpu.status, 0, cpu.stderr)
-            let gl = try waves(common + ["--backend", "gl", "--out", "gl.png"])
-            if gl.status == 69 {
-                _ = try GLRequirement.need("waves render --backend gl") { throw RendererError.unavailable(.gl, reason: gl.stderr) }
-            }
-            XCTAssertEqual(gl.status, 0, gl.stderr)
-            assertImagesMatch(try PNG.read(from: folder + "/gl.png"), try PNG.read(from: folder + "/cpu.png"),
+            let cpu = try WavesBinary.renderPNG(common, backend: "cpu", in: folder)
+            assertImagesMatch(try WavesBinary.renderPNG(common, backend: "gl", in: folder), cpu,
                               mean: 1, max: 8, name: "cli-\(scene.joined(separator: "_"))")
         }
     }
@@ -106,14 +100,8 @@ final class JellyCommandTests: XCTestCase {
         for spring in [["--spring-duration", "0.6", "--bounce", "0.4"], ["--mass", "2", "--stiffness", "300", "--damping", "10"],
                        ["--bounce", "-0.5", "--physics-step", "1/240", "--block-size", "80x60", "--rest", "0"]] {
             let common = ["render", "--scene", "jelly", "--size", "400x150", "--time", "0.21"] + spring
-            let cpu = try waves(common + ["--backend", "cpu", "--out", "cpu.png"])
-            XCTAssertEqual(cpu.status, 0, cpu.stderr)
-            let gl = try waves(common + ["--backend", "gl", "--out", "gl.png"])
-            if gl.status == 69 {
-                _ = try GLRequirement.need("waves render --backend gl") { throw RendererError.unavailable(.gl, reason: gl.stderr) }
-            }
-            XCTAssertEqual(gl.status, 0, gl.stderr)
-            assertImagesMatch(try PNG.read(from: folder + "/gl.png"), try PNG.read(from: folder + "/cpu.png"),
+            let cpu = try WavesBinary.renderPNG(common, backend: "cpu", in: folder)
+            assertImagesMatch(try WavesBinary.renderPNG(common, backend: "gl", in: folder), cpu,
                               mean: 1, max: 8, name: "cli-jelly-\(spring.joined(separator: "_"))")
         }
     }
