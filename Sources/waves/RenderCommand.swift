@@ -86,7 +86,9 @@ struct RenderCommand: ParsableCommand {
             return
         }
         let sequence = frames > 1
-        let destination = out ?? (sequence ? "." : "wave.png")
+        var destination = out ?? (sequence ? "." : "wave.png")
+        // A sequence's folder named with a trailing slash ("frames/") is the same folder.
+        while sequence && destination.count > 1 && destination.hasSuffix("/") { destination.removeLast() }
         if destination == "-" && sequence {
             throw UsageError(option: "--out", value: "-", accepted: "a folder with --frames (stdout takes one PNG)")
         }
