@@ -14,7 +14,8 @@ let package = Package(
     targets: [
         // Pure Swift: the layer model, paths, the rasteriser and paint, the
         // renderer protocol and the CPU backend, time and meters.
-        .target(name: "WaveCore"),
+        .target(name: "CPixelFill"),
+        .target(name: "WaveCore", dependencies: ["CPixelFill"]),
         // One file per effect: its options turned into layers.
         .target(name: "WaveEffects", dependencies: ["WaveCore"]),
 

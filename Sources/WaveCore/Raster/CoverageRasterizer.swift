@@ -30,25 +30,39 @@ public final class CoverageRasterizer {
     /// Per row, width + 1 accumulators: column W collects what spills past the right edge.
     private let stride: Int
     private let accumulation: UnsafeMutablePointer<Int32>
-    /// Per row, one bit for every accumulator that is non-zero, so resolving
-    /// visits only touched pixels and fills the spans between them in one write.
+    /// Per row, one bit for every pixel that received an edge piece, so
+    /// resolving visits only those and fills the spans between them in one write.
     private let wordsPerRow: Int
     private let touched: UnsafeMutablePointer<UInt64>
 
     /// Rows outside this band receive nothing. Exact clipping, because a
     /// row's coverage depends only on the edge pieces inside that row.
-    public var clipRows: Range<Int>
+    public var clipRows: Range<Int> {
+        get { state.pointee.clipTop..<state.pointee.clipBottom }
+        set { state.pointee.clipTop = newValue.lowerBound; state.pointee.clipBottom = newValue.upperBound }
+    }
 
-    /// The current sub-path's start and the pen, in pixels (finite).
-    private var subpathStart = (x: 0.0, y: 0.0)
-    private var pen = (x: 0.0, y: 0.0)
+    /// The pen, the current sub-path's start and the clip. Behind a pointer:
+    /// a class's stored `var`s, written on every vertex, would each pay
+    /// Swift's run-time exclusivity check.
+    private struct PenState {
+        /// In pixels (finite).
+        var x = 0.0, y = 0.0, startX = 0.0, startY = 0.0
+        /// Whether the point lies in the box one pixel around the image, and
+        /// then where it lies on the 1/256-pixel grid.
+        var inside = true, startInside = true
+        var fx = 0, fy = 0, startFX = 0, startFY = 0
+        var clipTop = 0, clipBottom = 0
+    }
+    private let state: UnsafeMutablePointer<PenState>
 
     public init(width: Int, height: Int) {
         precondition(width > 0 && height > 0)
         self.width = width
         self.height = height
         stride = width + 1
-        clipRows = 0..<height
+        state = .allocate(capacity: 1)
+        state.initialize(to: PenState(clipTop: 0, clipBottom: height))
         wordsPerRow = (stride + 63) / 64
         accumulation = .allocate(capacity: stride * height)
         accumulation.initialize(repeating: 0, count: stride * height)
@@ -59,26 +73,64 @@ public final class CoverageRasterizer {
     deinit {
         accumulation.deallocate()
         touched.deallocate()
+        state.deallocate()
     }
 
     // MARK: Paths (pixel coordinates, y down)
 
     public func move(to x: Double, _ y: Double) {
         close()
-        subpathStart = (Self.finite(x), Self.finite(y))
-        pen = subpathStart
+        let (nx, ny) = (Self.finite(x), Self.finite(y))
+        let inside = isInBox(nx, ny)
+        let (fx, fy) = inside ? (Self.fixed(nx), Self.fixed(ny)) : (0, 0)
+        state.pointee = PenState(x: nx, y: ny, startX: nx, startY: ny, inside: inside, startInside: inside,
+                                 fx: fx, fy: fy, startFX: fx, startFY: fy,
+                                 clipTop: state.pointee.clipTop, clipBottom: state.pointee.clipBottom)
     }
 
+    @inline(__always)
     public func line(to x: Double, _ y: Double) {
-        let next = (x: Self.finite(x), y: Self.finite(y))
-        segment(pen, next)
-        pen = next
+        let (nx, ny) = (Self.finite(x), Self.finite(y))
+        let pen = state
+        let inside = isInBox(nx, ny)
+        if inside && pen.pointee.inside {
+            // Both ends on the grid already: no clipping to do.
+            let fx = Self.fixed(nx), fy = Self.fixed(ny)
+            addEdge(pen.pointee.fx, pen.pointee.fy, fx, fy)
+            pen.pointee.fx = fx
+            pen.pointee.fy = fy
+        } else {
+            segment((pen.pointee.x, pen.pointee.y), (nx, ny))
+            if inside {
+                pen.pointee.fx = Self.fixed(nx)
+                pen.pointee.fy = Self.fixed(ny)
+            }
+        }
+        pen.pointee.x = nx
+        pen.pointee.y = ny
+        pen.pointee.inside = inside
     }
 
     /// Closes the current sub-path back to its start.
     public func close() {
-        segment(pen, subpathStart)
-        pen = subpathStart
+        let pen = state
+        if pen.pointee.inside && pen.pointee.startInside {
+            addEdge(pen.pointee.fx, pen.pointee.fy, pen.pointee.startFX, pen.pointee.startFY)
+        } else {
+            segment((pen.pointee.x, pen.pointee.y), (pen.pointee.startX, pen.pointee.startY))
+        }
+        pen.pointee.x = pen.pointee.startX
+        pen.pointee.y = pen.pointee.startY
+        pen.pointee.inside = pen.pointee.startInside
+        pen.pointee.fx = pen.pointee.startFX
+        pen.pointee.fy = pen.pointee.startFY
+    }
+
+    /// Whether (x, y) lies in the box one pixel around the image, where
+    /// points go straight onto the grid.
+    @inline(__always)
+    private func isInBox(_ x: Double, _ y: Double) -> Bool {
+        x >= -1 && x <= Double(width + 1) && y >= -1 && y <= Double(height + 1)
     }
 
     /// A NaN (which `PathBuilder` never lets through) becomes 0 and an
@@ -95,10 +147,10 @@ public final class CoverageRasterizer {
     /// winding, as everything left of the image does), a piece right of it or
     /// above or below it adds nothing. The visible part keeps its exact slope,
     /// however far away the ends are.
-    @inline(__always)
+    @inline(never)
     private func segment(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) {
         let right = Double(width + 1), bottom = Double(height + 1)
-        if a.x >= -1, a.x <= right, b.x >= -1, b.x <= right, a.y >= -1, a.y <= bottom, b.y >= -1, b.y <= bottom {
+        if isInBox(a.x, a.y) && isInBox(b.x, b.y) {
             addEdge(Self.fixed(a.x), Self.fixed(a.y), Self.fixed(b.x), Self.fixed(b.y))
             return
         }
@@ -199,35 +251,75 @@ public final class CoverageRasterizer {
         }
     }
 
-    /// A coordinate inside the clip box on the 1/256-pixel grid.
+    /// A coordinate inside the clip box on the 1/256-pixel grid, rounded to
+    /// nearest (ties to even). Adding and taking away 1.5 * 2^52 rounds in
+    /// the FPU's default mode: what `rounded(.toNearestOrEven)` gives, without
+    /// the library call that plain x86-64 (no SSE4.1 `roundsd`) makes of it.
     @inline(__always)
     static func fixed(_ v: Double) -> Int {
-        Int((v * Double(subpixels)).rounded(.toNearestOrEven))
+        let magic = 6_755_399_441_055_744.0
+        return Int((v * Double(subpixels) + magic) - magic)
     }
 
     // MARK: Edges (1/256-pixel integer coordinates)
 
-    /// Adds the edge from (x0, y0) to (x1, y1). Horizontal edges add nothing;
-    /// parts above or below the image are dropped, parts left of it count as a
-    /// vertical edge on x = 0, and parts right of it touch no pixel.
-    /// Edges outside `clipRows` are dropped.
+    /// Adds the edge from (x0, y0) to (x1, y1), ends inside the box one
+    /// pixel around the image. Horizontal edges add nothing; parts above or
+    /// below the image or outside `clipRows` are dropped, parts left of it
+    /// count as a vertical edge on x = 0, and parts right of it touch no pixel.
+    ///
+    /// No division per row: x where the edge crosses each row boundary is
+    /// stepped exactly (quotient and remainder), equal to
+    /// ax + floor(dx * (y - ay) / dy) at every boundary.
     public func addEdge(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
         if y0 == y1 { return }
         let winding: Int32 = y1 > y0 ? 1 : -1
         // Walk top to bottom; the winding keeps the direction.
         let (ax, ay, bx, by) = y0 < y1 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
-        let top = clipRows.lowerBound << 8, bottom = clipRows.upperBound << 8
+        let top = state.pointee.clipTop << 8, bottom = state.pointee.clipBottom << 8
         if by <= top || ay >= bottom { return }
-        let firstRow = Swift.max(ay, top) >> 8
-        let lastRow = (Swift.min(by, bottom) - 1) >> 8
+        let ya = Swift.max(ay, top), yEnd = Swift.min(by, bottom)
+        let firstRow = ya >> 8, lastRow = (yEnd - 1) >> 8
+        // The common case on a gentle curve: the whole edge inside one row.
+        if firstRow == lastRow && ya == ay && yEnd == by {
+            let rowTop = firstRow << 8
+            addRowPiece(row: firstRow, xa: ax, ya: ay - rowTop, xb: bx, yb: by - rowTop, winding: winding)
+            return
+        }
         let dx = bx - ax, dy = by - ay
+        // x at the first piece's top (the edge's own end unless clipped), then at
+        // each row boundary below it: ax + q + r / dy, stepped without dividing.
+        var xa = ya == ay ? ax : ax + floorDiv(dx * (ya - ay), dy)
+        var yStart = ya
+        let boundary = (firstRow + 1) << 8
+        let numerator = dx * (boundary - ay)
+        var q = floorDiv(numerator, dy)
+        // Most steep edges of a curve cross one row boundary: no stepping to set up.
+        if lastRow == firstRow + 1 && yEnd == by {
+            let rowTop = firstRow << 8, xMiddle = ax + q
+            addRowPiece(row: firstRow, xa: xa, ya: ya - rowTop, xb: xMiddle, yb: 256, winding: winding)
+            addRowPiece(row: lastRow, xa: xMiddle, ya: 0, xb: bx, yb: by - boundary, winding: winding)
+            return
+        }
+        var r = numerator - q * dy
+        let stepQ = floorDiv(dx * 256, dy), stepR = dx * 256 - stepQ * dy
         for row in firstRow...lastRow {
             let rowTop = row << 8
-            let ya = Swift.max(ay, rowTop), yb = Swift.min(by, rowTop + 256)
-            // x where the edge meets ya and yb; exact at the edge's own ends.
-            let xa = ax + floorDiv(dx * (ya - ay), dy)
-            let xb = ax + floorDiv(dx * (yb - ay), dy)
-            addRowPiece(row: row, xa: xa, ya: ya - rowTop, xb: xb, yb: yb - rowTop, winding: winding)
+            let yb = Swift.min(yEnd, rowTop + 256)
+            let xb: Int
+            if yb == by {
+                xb = bx
+            } else if yb == rowTop + 256 {
+                xb = ax + q
+                q += stepQ
+                r += stepR
+                if r >= dy { q += 1; r -= dy }
+            } else {
+                xb = ax + floorDiv(dx * (yb - ay), dy) // clipped at the band's bottom
+            }
+            addRowPiece(row: row, xa: xa, ya: yStart - rowTop, xb: xb, yb: yb - rowTop, winding: winding)
+            xa = xb
+            yStart = yb
         }
     }
 
@@ -236,35 +328,82 @@ public final class CoverageRasterizer {
     @inline(__always)
     private func addRowPiece(row: Int, xa: Int, ya: Int, xb: Int, yb: Int, winding: Int32) {
         let rightEdge = width << 8
-        let lo = Swift.min(xa, xb), hi = Swift.max(xa, xb)
-        if lo >= rightEdge { return }
-        if hi <= 0 {
-            addCell(row: row, column: 0, fxSum: 0, dy: Int32(yb - ya) * winding)
-            return
-        }
+        let dyAll = Int32(yb - ya) * winding
         if xa == xb {
+            if xa >= rightEdge { return }
+            if xa <= 0 { return addCell(row: row, column: 0, fxSum: 0, dy: dyAll) }
             let column = xa >> 8
-            addCell(row: row, column: column, fxSum: (xa - column << 8) * 2, dy: Int32(yb - ya) * winding)
-            return
+            return addCell(row: row, column: column, fxSum: (xa - column << 8) * 2, dy: dyAll)
         }
-        // y along the piece as a function of x; monotone, exact at both ends,
-        // so the pieces' heights add up to yb - ya exactly.
-        let runX = xb - xa, riseY = yb - ya
-        @inline(__always) func y(at x: Int) -> Int { ya + floorDiv(riseY * (x - xa), runX) }
+        // From the left end (lo, yLo) to the right end (hi, yHi).
+        let (lo, yLo, hi, yHi) = xa < xb ? (xa, ya, xb, yb) : (xb, yb, xa, ya)
+        if lo >= rightEdge { return }
+        if hi <= 0 { return addCell(row: row, column: 0, fxSum: 0, dy: dyAll) }
+        let firstColumn = lo >> 8
+        // The common case: the whole piece inside one pixel.
+        if lo >= 0 && firstColumn == (hi - 1) >> 8 {
+            return addCell(row: row, column: firstColumn, fxSum: lo + hi - firstColumn << 9, dy: dyAll)
+        }
+        // y along the piece at x is yLo + floor(rise * (x - lo) / run): monotone,
+        // exact at both ends, so the pieces' heights add up to yb - ya exactly.
+        // Stepped from one column boundary to the next without dividing.
+        let run = hi - lo, rise = yHi - yLo
+        var x = lo, y = yLo
         if lo < 0 {
-            let dyLeft = abs(y(at: 0) - y(at: lo))
-            addCell(row: row, column: 0, fxSum: 0, dy: Int32(dyLeft) * winding)
+            // Everything left of the image is a vertical edge at x = 0.
+            let n = rise * -lo
+            let y0 = yLo + floorDiv(n, run)
+            addCell(row: row, column: 0, fxSum: 0, dy: Int32(abs(y0 - yLo)) * winding)
+            x = 0
+            y = y0
         }
-        let firstColumn = Swift.max(lo, 0) >> 8
+        let startColumn = x >> 8
         let lastColumn = Swift.min((hi - 1) >> 8, width - 1)
-        if firstColumn > lastColumn { return }
-        for column in firstColumn...lastColumn {
-            let left = column << 8
-            let l = Swift.max(lo, left), r = Swift.min(hi, left + 256)
-            let dyPiece = abs(y(at: r) - y(at: l))
-            if dyPiece == 0 { continue }
-            addCell(row: row, column: column, fxSum: (l - left) + (r - left), dy: Int32(dyPiece) * winding)
+        if startColumn > lastColumn { return }
+        // The first column, up to its right side (or the piece's end).
+        let firstBoundary = (startColumn + 1) << 8
+        if firstBoundary >= hi {
+            return addPiece(row: row, column: startColumn, from: x, y, to: hi, yHi, winding: winding)
         }
+        let numerator = rise * (firstBoundary - lo)
+        var q = floorDiv(numerator, run)
+        addPiece(row: row, column: startColumn, from: x, y, to: firstBoundary, yLo + q, winding: winding)
+        if startColumn == lastColumn { return }
+        // Most pieces end in the next column: no stepping to set up.
+        if hi <= firstBoundary + 256 {
+            return addPiece(row: row, column: startColumn + 1, from: firstBoundary, yLo + q, to: hi, yHi, winding: winding)
+        }
+        // Longer pieces: y at each further column boundary, stepped without dividing.
+        var rem = numerator - q * run
+        let stepQ = floorDiv(rise * 256, run), stepR = rise * 256 - stepQ * run
+        x = firstBoundary
+        y = yLo + q
+        for column in (startColumn + 1)...lastColumn {
+            let right = (column + 1) << 8
+            let xr: Int, yr: Int
+            if right >= hi {
+                xr = hi
+                yr = yHi
+            } else {
+                q += stepQ
+                rem += stepR
+                if rem >= run { q += 1; rem -= run }
+                xr = right
+                yr = yLo + q
+            }
+            addPiece(row: row, column: column, from: x, y, to: xr, yr, winding: winding)
+            x = xr
+            y = yr
+        }
+    }
+
+    /// The part of a piece inside one pixel: from (x0, y0) to (x1, y1), x0 <= x1.
+    @inline(__always)
+    private func addPiece(row: Int, column: Int, from x0: Int, _ y0: Int, to x1: Int, _ y1: Int, winding: Int32) {
+        let dy = abs(y1 - y0)
+        if dy == 0 { return }
+        let left = column << 8
+        addCell(row: row, column: column, fxSum: (x0 - left) + (x1 - left), dy: Int32(dy) * winding)
     }
 
     /// Adds a piece crossing `dy` sub-rows of pixel (column, row) whose x ends
@@ -276,9 +415,7 @@ public final class CoverageRasterizer {
         let base = row * stride + column
         accumulation[base] &+= dy * 512 &- area
         accumulation[base + 1] &+= area
-        let bits = touched + row * wordsPerRow
-        bits[column >> 6] |= 1 << UInt64(column & 63)
-        bits[(column + 1) >> 6] |= 1 << UInt64((column + 1) & 63)
+        touched[row * wordsPerRow + column >> 6] |= 1 << UInt64(column & 63)
     }
 
     // MARK: Resolve
@@ -291,6 +428,11 @@ public final class CoverageRasterizer {
         for row in rows.clamped(to: 0..<height) { resolveRow(row, into: &blitter) }
     }
 
+    /// Only pixels that received edge pieces are marked. A marked pixel's
+    /// accumulator holds what its pieces add inside it; the rest of their
+    /// area went to the next accumulator. When that next pixel is not
+    /// marked itself, its spill is taken in at once, so the run after a
+    /// marked pixel goes out in one call.
     @inline(__always)
     private func resolveRow<Blitter: CoverageBlitter>(_ row: Int, into blitter: inout Blitter) {
         let bits = touched + row * wordsPerRow
@@ -302,17 +444,18 @@ public final class CoverageRasterizer {
             if pending == 0 { continue }
             bits[word] = 0
             while pending != 0 {
-                let column = word << 6 + pending.trailingZeroBitCount
+                let bit = pending.trailingZeroBitCount
+                let column = word << 6 + bit
                 pending &= pending &- 1
-                let spanEnd = Swift.min(column, width)
-                if spanEnd > x { blitter.blit(row: row, from: x, to: spanEnd, level: Self.level(winding)) }
+                if column > x { blitter.blit(row: row, from: x, to: column, level: Self.level(winding)) }
                 winding &+= cells[column]
                 cells[column] = 0
-                if column < width {
-                    blitter.blit(row: row, from: column, to: column + 1, level: Self.level(winding))
-                    x = column + 1
-                } else {
-                    x = width
+                blitter.blit(row: row, from: column, to: column + 1, level: Self.level(winding))
+                x = column + 1
+                let nextIsMarked = bit < 63 ? pending & (1 << UInt64(bit + 1)) != 0 : bits[word + 1] & 1 != 0
+                if !nextIsMarked {
+                    winding &+= cells[column + 1]
+                    cells[column + 1] = 0
                 }
             }
         }

@@ -10,40 +10,50 @@ public final class FillProgram {
     let sourcePacked: UInt32
     let isOpaqueSolid: Bool
     let backgroundPacked: UInt32
-    /// Solid fills: level i = the colour at coverage i/255 over the background.
-    private let overBackground: UnsafeMutablePointer<UInt32>
+    /// Solid fills: level i = the colour at coverage i/255 over the
+    /// background (level 0 the background itself); nil for gradients.
+    let overBackground: UnsafeMutablePointer<UInt32>?
 
     public init(fill: Fill, background: RGBA8) {
         self.fill = fill
         backgroundPacked = background.packed
-        overBackground = .allocate(capacity: 256)
         switch fill {
         case let .solid(c):
             sourcePacked = c.packed
             isOpaqueSolid = c.a == 255
-            for i in 0...255 { overBackground[i] = sourceOver(c, coverage: Double(i) / 255, onto: background).packed }
+            let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
+            table[0] = background.packed
+            for i in 1...255 { table[i] = sourceOver(c, coverage: Double(i) / 255, onto: background).packed }
+            overBackground = table
         case .linearGradient:
             sourcePacked = 0
             isOpaqueSolid = false
-            overBackground.initialize(repeating: 0, count: 256)
+            overBackground = nil
         }
     }
 
-    deinit { overBackground.deallocate() }
+    deinit { overBackground?.deallocate() }
+
+    /// Pixels [x0, x1) of `out` (scene row `y`), not yet drawn this frame, at
+    /// coverage level/255 over the background, level 0 included: the clear
+    /// and the paint in one write.
+    @inline(never)
+    func blitOverBackground(_ out: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, level: Int) {
+        if let overBackground { return fillPixels(out + x0, with: overBackground[level], count: x1 - x0) }
+        fillPixels(out + x0, with: backgroundPacked, count: x1 - x0)
+        if level > 0 { blit(out, y: y, from: x0, to: x1, level: level) }
+    }
 
     /// Pixels [x0, x1) of `out` (scene row `y`) at coverage level/255, level > 0.
-    @inline(__always)
+    @inline(never)
     func blit(_ out: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, level: Int) {
         switch fill {
         case let .solid(color):
-            if level == 255 && isOpaqueSolid {
-                (out + x0).update(repeating: sourcePacked, count: x1 - x0)
-                return
-            }
+            if level == 255 && isOpaqueSolid { return fillPixels(out + x0, with: sourcePacked, count: x1 - x0) }
             let coverage = Double(level) / 255
             for x in x0..<x1 {
                 let d = out[x]
-                out[x] = d == backgroundPacked ? overBackground[level]
+                out[x] = d == backgroundPacked ? overBackground![level]
                                                : sourceOver(color, coverage: coverage, onto: RGBA8(packed: d)).packed
             }
         case let .linearGradient(gradient):
@@ -63,18 +73,48 @@ public struct PaintBlitter: CoverageBlitter {
     let right: FillProgram
     /// Columns from here on use `right`.
     let split: Int
+    /// The rows resolved have not been cleared this frame: every pixel is
+    /// written once, as the paint over the background (the renderer's
+    /// clear folded into the paint).
+    let clears: Bool
+    /// The common case, kept small enough to inline into the rasteriser's
+    /// resolve loop: a solid fill, unsplit, painted over the background, so
+    /// a pixel at level i is simply this table's entry i.
+    let levels: UnsafeMutablePointer<UInt32>?
 
-    public init(view: PixmapView, left: FillProgram, right: FillProgram, split: Int) {
+    public init(view: PixmapView, left: FillProgram, right: FillProgram, split: Int, clears: Bool = false) {
         self.view = view
         self.left = left
         self.right = right
         self.split = split
+        self.clears = clears
+        levels = clears && split >= view.width && left.overBackground != nil ? left.overBackground : nil
     }
 
     @inline(__always)
     public mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
-        if level == 0 { return }
         let out = view.row(row)
+        if let levels {
+            if x1 - x0 == 1 { out[x0] = levels[level] } else { fillPixels(out + x0, with: levels[level], count: x1 - x0) }
+            return
+        }
+        blitInGeneral(out, row: row, from: x0, to: x1, level: level)
+    }
+
+    @inline(never)
+    private func blitInGeneral(_ out: UnsafeMutablePointer<UInt32>, row: Int, from x0: Int, to x1: Int, level: Int) {
+        if clears {
+            if x1 <= split {
+                left.blitOverBackground(out, y: row, from: x0, to: x1, level: level)
+            } else if x0 >= split {
+                right.blitOverBackground(out, y: row, from: x0, to: x1, level: level)
+            } else {
+                left.blitOverBackground(out, y: row, from: x0, to: split, level: level)
+                right.blitOverBackground(out, y: row, from: split, to: x1, level: level)
+            }
+            return
+        }
+        if level == 0 { return }
         if x1 <= split {
             left.blit(out, y: row, from: x0, to: x1, level: level)
         } else if x0 >= split {

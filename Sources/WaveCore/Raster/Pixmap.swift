@@ -3,6 +3,16 @@
 /// bottom to top, the order OpenGL uploads and blits without flipping: that
 /// choice belongs to the caller, not the renderer).
 
+import CPixelFill
+
+/// Sets `count` pixels from `start` to `value`: the C library's wmemset (a
+/// 4-byte memset, vectorised for the machine) for long runs, a loop for short ones.
+@inline(__always)
+public func fillPixels(_ start: UnsafeMutablePointer<UInt32>, with value: UInt32, count: Int) {
+    if count >= 64 { return waves_fill_pixels(start, value, count) }
+    start.update(repeating: value, count: count)
+}
+
 /// Where row r of an image lies: `rowZero + r * rowStride` (words; a negative
 /// stride stores the rows bottom to top). Plain values: passing it allocates nothing.
 public struct PixmapView {
@@ -62,11 +72,29 @@ public final class Pixmap: RenderTarget {
         return PixmapView(rowZero: rowZero, width: width, height: height, rowStride: rowStride)
     }
 
+    /// Rows `rows` (top to bottom) as a view of their own: its row 0 is row `rows.lowerBound`.
+    public func view(rows: Range<Int>) -> PixmapView {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height && !rows.isEmpty)
+        let whole = view
+        return PixmapView(rowZero: whole.row(rows.lowerBound), width: width, height: rows.count, rowStride: rowStride)
+    }
+
     /// Every pixel set to `color`.
     public func fill(_ color: RGBA8) {
-        if abs(rowStride) == width { return memory.update(repeating: color.packed) }
+        fill(color, rows: 0..<height)
+    }
+
+    /// Every pixel of `rows` set to `color`.
+    public func fill(_ color: RGBA8, rows: Range<Int>) {
+        let rows = rows.clamped(to: 0..<height)
+        if rows.isEmpty { return }
         let v = view
-        for r in 0..<height { v.row(r).update(repeating: color.packed, count: width) }
+        if abs(rowStride) == width {
+            // The rows are one run of memory, whichever way they are stored.
+            let first = rowStride > 0 ? v.row(rows.lowerBound) : v.row(rows.upperBound - 1)
+            return fillPixels(first, with: color.packed, count: rows.count * width)
+        }
+        for r in rows { fillPixels(v.row(r), with: color.packed, count: width) }
     }
 
     public func readback() throws -> RGBAImage {

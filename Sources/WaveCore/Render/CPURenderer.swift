@@ -2,6 +2,10 @@
 /// background and, for each layer in order, rebuilds its outline for that
 /// time, rasterises its coverage and composites its paint. Nothing
 /// rasterised survives from one frame to the next.
+///
+/// Each pixel is written once where it can be: a layer whose rows no earlier
+/// layer reaches paints them over the background directly (the clear folded
+/// into its paint), and only the rows no such layer covers are cleared first.
 public final class CPURenderer: Renderer {
     public let backend = Backend.cpu
     public let rendererName = "CPU rasteriser (Swift, integer signed-area coverage)"
@@ -13,6 +17,11 @@ public final class CPURenderer: Renderer {
     /// Per layer: the rows its content can cover (computed once: a voice
     /// curve's bound samples its envelope).
     private var layerRows: [Range<Int>] = []
+    /// Per layer: whether it is the first to reach its rows, so its paint
+    /// writes every pixel of them over the background (no clear first).
+    private var clearsWhilePainting: [Bool] = []
+    /// The rows no such layer covers: cleared at the start of every frame.
+    private var rowsToClear: [Range<Int>] = []
     /// Per layer: the jelly's simulation (nil for other content).
     private var simulations: [SpringBlock.Simulation?] = []
     /// Room for one voice band's bottom edge or a jelly's edge (the most the scene needs).
@@ -41,6 +50,7 @@ public final class CPURenderer: Renderer {
             }
         }
         layerRows = scene.layers.map { $0.content.rows(sceneHeight: scene.height, sceneWidth: scene.width) }
+        planClears(scene)
         simulations = scene.layers.map { layer in
             if case let .springBlock(block) = layer.content { return SpringBlock.Simulation(block) }
             return nil
@@ -61,6 +71,32 @@ public final class CPURenderer: Renderer {
 
     deinit { bottoms.deallocate() }
 
+    /// Which layers paint over the background directly, and which rows are
+    /// left for the clear. Instances draw copy by copy (copies overlap), so
+    /// their rows are always cleared first.
+    private func planClears(_ scene: Scene) {
+        var reached = [Bool](repeating: false, count: scene.height)
+        var paintedOverClear = [Bool](repeating: false, count: scene.height)
+        clearsWhilePainting = scene.layers.indices.map { index in
+            let rows = layerRows[index]
+            var first = !rows.isEmpty && !rows.contains { reached[$0] }
+            if case .instances = scene.layers[index].content { first = false }
+            for r in rows {
+                reached[r] = true
+                if first { paintedOverClear[r] = true }
+            }
+            return first
+        }
+        rowsToClear = []
+        var r = 0
+        while r < scene.height {
+            if paintedOverClear[r] { r += 1; continue }
+            let start = r
+            while r < scene.height && !paintedOverClear[r] { r += 1 }
+            rowsToClear.append(start..<r)
+        }
+    }
+
     /// A pixmap of the scene's size, rows top to bottom.
     public func makeTarget() throws -> RenderTarget {
         guard let scene else { throw RendererError.notPrepared(.cpu) }
@@ -73,7 +109,7 @@ public final class CPURenderer: Renderer {
         guard pixmap.width == scene.width, pixmap.height == scene.height else {
             throw RendererError.wrongTarget(.cpu, "a \(pixmap.width)x\(pixmap.height) pixmap for a \(scene.width)x\(scene.height) scene")
         }
-        pixmap.fill(scene.background)
+        for index in rowsToClear.indices { pixmap.fill(scene.background, rows: rowsToClear[index]) }
         let view = pixmap.view
         // By index: in a debug build `for layer in layers` allocates per element.
         for index in scene.layers.indices {
@@ -94,7 +130,8 @@ public final class CPURenderer: Renderer {
             }
             var split = Int.max
             if case let .split(s, _, _) = layer.paint { split = s.column(at: time, width: scene.width) }
-            var blitter = PaintBlitter(view: view, left: fills[index].left, right: fills[index].right, split: split)
+            var blitter = PaintBlitter(view: view, left: fills[index].left, right: fills[index].right, split: split,
+                                       clears: clearsWhilePainting[index])
             rasterizer.resolve(rows: layerRows[index], into: &blitter)
         }
     }
