@@ -6,9 +6,9 @@ RELEASE := .build/release/waves
 DEBUG   := .build/debug/waves
 
 # What building, headless GL (Mesa's EGL and llvmpipe), the window tests
-# (Xvfb) and shader validation need from Debian.
+# (Xvfb), shader validation and the raster preset's cairo peer need from Debian.
 PACKAGES := pkg-config libpng-dev libgl-dev libegl-dev libglfw3-dev libstb-dev libsndfile1-dev \
-	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg librsvg2-bin
+	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg librsvg2-bin libcairo2
 
 .PHONY: deps build release demo test shaders check-shaders bench gpu-bundle clean install install-files uninstall
 

@@ -54,6 +54,8 @@ public struct BenchReport: Codable, Equatable {
     public var waveform: WaveformReport?
     /// `--preset pacing`'s figures (absent otherwise).
     public var pacing: PacingReport?
+    /// `--preset raster`'s figures (absent otherwise).
+    public var raster: RasterReport?
 
     public init(renderer: String, machine: Machine = .current, results: [BenchResult]) {
         self.renderer = renderer
@@ -62,7 +64,7 @@ public struct BenchReport: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, renderer, machine, results, waveform, pacing, commit, date, mode, warmup, interrupted
+        case version, renderer, machine, results, waveform, pacing, raster, commit, date, mode, warmup, interrupted
         case wavesVersion = "waves_version"
     }
 

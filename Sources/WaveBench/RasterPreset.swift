@@ -1,0 +1,242 @@
+import Foundation
+import WaveCore
+
+/// `--preset raster`: the CPU strategy's frame (clear, outline rebuild,
+/// rasterise, paint) beside cairo's fill of the same polygon and the floor
+/// under both, writing the frame once, at the sizes a UI meets and on a
+/// steep wave. Thread CPU time, in interleaved rounds: each round times a
+/// batch of frames of each in turn (the order rotating), so a noisy
+/// neighbour slows all three alike; the figures are medians over rounds.
+public enum RasterPreset {
+    public static let name = "raster"
+
+    /// One measured frame: a single sine cell filling the frame.
+    public struct Case: Equatable, Sendable {
+        public var width: Int
+        public var height: Int
+        public var amplitude: Double
+        public var cycles: Int
+
+        public init(width: Int, height: Int, amplitude: Double = 0.125, cycles: Int = 1) {
+            self.width = width
+            self.height = height
+            self.amplitude = amplitude
+            self.cycles = cycles
+        }
+
+        public var label: String {
+            "\(width)x\(height)" + (amplitude == 0.125 && cycles == 1 ? "" : " steep (amplitude \(amplitude), \(cycles) cycles)")
+        }
+    }
+
+    /// The issue's sizes and its steep wave.
+    public static let cases = [Case(width: 320, height: 80), Case(width: 800, height: 200),
+                               Case(width: 1920, height: 1080), Case(width: 800, height: 200, amplitude: 0.45, cycles: 5)]
+
+    /// Scene time advances 1/60 s a frame, so every frame has its own
+    /// fractional offset (the same times for Waves and cairo).
+    static let frameInterval = 1.0 / 60
+    /// A batch lasts about this long (thread CPU), so the clock's own cost vanishes.
+    static let batchSeconds = 0.002
+    static let minimumRounds = 11
+
+    /// Measures every case for about `seconds` each.
+    public static func run(cases: [Case] = cases, seconds: Double, makeScene: (Case) throws -> Scene,
+                           isInterrupted: () -> Bool = { false },
+                           progress: ((BenchProgress) -> Void)? = nil) throws -> RasterReport {
+        var report = RasterReport()
+        switch CairoLibrary.shared {
+        case let .success(cairo): report.cairoVersion = cairo.version
+        case let .failure(error): report.cairoUnavailable = error.reason
+        }
+        for (index, item) in cases.enumerated() where !isInterrupted() {
+            progress?(BenchProgress(done: index, total: cases.count, label: "raster preset: \(item.label)"))
+            report.rows.append(try measure(item, seconds: seconds, scene: try makeScene(item)))
+        }
+        progress?(BenchProgress(done: cases.count, total: cases.count, label: "raster preset"))
+        report.interrupted = isInterrupted()
+        return report
+    }
+
+    static func measure(_ item: Case, seconds: Double, scene: Scene) throws -> RasterRow {
+        let renderer = CPURenderer()
+        try renderer.prepare(scene: scene)
+        let pixmap = Pixmap(width: scene.width, height: scene.height)
+        let cairo = try? CairoFrame(scene: scene)
+        var frame = 0
+
+        let ours: (Int) -> Void = { n in
+            for _ in 0..<n {
+                try? renderer.draw(time: Double(frame) * frameInterval, into: pixmap)
+                frame += 1
+            }
+        }
+        var cairoFrame = 0
+        let theirs: ((Int) -> Void)? = cairo.map { cairo in
+            { n in
+                for _ in 0..<n {
+                    cairo.draw(time: Double(cairoFrame) * frameInterval)
+                    cairoFrame += 1
+                }
+            }
+        }
+        let memory = pixmap.memory
+        let floor: (Int) -> Void = { n in
+            for i in 0..<n { fillPixels(memory.baseAddress!, with: 0xFF10_182A &+ UInt32(truncatingIfNeeded: i), count: memory.count) }
+        }
+
+        // Warm up, then size the batches from our own frame time.
+        let warm = Clocks.threadCPU()
+        ours(10)
+        theirs?(10)
+        let perFrame = max(1e-7, (Clocks.threadCPU() - warm) / 20)
+        let batch = max(4, min(5000, Int(batchSeconds / perFrame)))
+
+        var samples: [[Double]] = [[], [], []]
+        let workers: [((Int) -> Void)?] = [ours, theirs, floor]
+        let start = Clocks.wall()
+        var round = 0
+        while round < minimumRounds || Clocks.wall() - start < seconds {
+            for k in 0..<3 {
+                let which = (round + k) % 3
+                guard let work = workers[which] else { continue }
+                let t0 = Clocks.threadCPU()
+                work(batch)
+                samples[which].append((Clocks.threadCPU() - t0) / Double(batch) * 1e6)
+            }
+            round += 1
+        }
+
+        var row = RasterRow(frame: item.label, width: scene.width, height: scene.height, amplitude: item.amplitude,
+                            cycles: item.cycles, rounds: round, framesPerBatch: batch,
+                            wavesUs: Stats(samples[0])?.median ?? 0, memsetUs: Stats(samples[2])?.median ?? 0)
+        if let cairo, let cairoUs = Stats(samples[1])?.median {
+            row.cairoUs = cairoUs
+            // The same frame from both, compared: they must be drawing the same thing.
+            let time = 0.37
+            try renderer.draw(time: time, into: pixmap)
+            cairo.draw(time: time)
+            row.cairoDifference = FrameDifference(try pixmap.readback(), cairo.image())
+        }
+        row.round()
+        return row
+    }
+}
+
+/// `--preset raster`'s figures (JSON "raster"). Microseconds of thread CPU per frame, medians over rounds.
+public struct RasterReport: Codable, Equatable {
+    /// cairo's version, or null when it could not be loaded (then `cairo_unavailable` says why).
+    public var cairoVersion: String?
+    public var cairoUnavailable: String?
+    public var rows: [RasterRow] = []
+    public var interrupted = false
+    public var method = "thread CPU time per frame, medians over interleaved rounds of batches (Waves, cairo, memset in rotating order); scene time 1/60 s a frame"
+
+    enum CodingKeys: String, CodingKey {
+        case rows, method, interrupted
+        case cairoVersion = "cairo_version"
+        case cairoUnavailable = "cairo_unavailable"
+    }
+}
+
+public struct RasterRow: Codable, Equatable {
+    public var frame: String
+    public var width: Int
+    public var height: Int
+    public var amplitude: Double
+    public var cycles: Int
+    public var rounds: Int
+    public var framesPerBatch: Int
+    /// Waves' CPU strategy: clear, outline rebuild, rasterise, paint.
+    public var wavesUs: Double
+    /// cairo: clear (paint), the same outline through cairo's path calls, fill.
+    public var cairoUs: Double?
+    /// Writing the frame once (wmemset): the floor under any redraw.
+    public var memsetUs: Double
+    /// cairo's time over ours (above 1: Waves is faster).
+    public var cairoOverWaves: Double?
+    /// Our time over the floor's.
+    public var wavesOverMemset: Double
+    /// How far cairo's frame is from ours, per channel (0...255): a check that both draw the same.
+    public var cairoDifference: FrameDifference?
+
+    init(frame: String, width: Int, height: Int, amplitude: Double, cycles: Int, rounds: Int, framesPerBatch: Int,
+         wavesUs: Double, memsetUs: Double) {
+        self.frame = frame
+        self.width = width
+        self.height = height
+        self.amplitude = amplitude
+        self.cycles = cycles
+        self.rounds = rounds
+        self.framesPerBatch = framesPerBatch
+        self.wavesUs = wavesUs
+        self.memsetUs = memsetUs
+        wavesOverMemset = 0
+    }
+
+    /// Times to 0.001 us, then the ratios of the times as reported.
+    mutating func round() {
+        wavesUs = rounded(wavesUs, places: 3)
+        memsetUs = rounded(memsetUs, places: 3)
+        cairoUs = cairoUs.map { rounded($0, places: 3) }
+        cairoOverWaves = cairoUs.map { rounded($0 / wavesUs, places: 2) }
+        wavesOverMemset = rounded(wavesUs / max(memsetUs, 0.001), places: 2)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case frame, width, height, amplitude, cycles, rounds
+        case framesPerBatch = "frames_per_batch"
+        case wavesUs = "waves_us"
+        case cairoUs = "cairo_us"
+        case memsetUs = "memset_us"
+        case cairoOverWaves = "cairo_over_waves"
+        case wavesOverMemset = "waves_over_memset"
+        case cairoDifference = "cairo_difference"
+    }
+}
+
+/// Per-channel difference of two images of one size: mean and largest, 0...255.
+public struct FrameDifference: Codable, Equatable {
+    public var mean: Double
+    public var max: Int
+
+    public init(_ a: RGBAImage, _ b: RGBAImage) {
+        var total = 0, largest = 0
+        let n = Swift.min(a.pixels.count, b.pixels.count)
+        for i in 0..<n {
+            let d = abs(Int(a.pixels[i]) - Int(b.pixels[i]))
+            total += d
+            largest = Swift.max(largest, d)
+        }
+        mean = rounded(Double(total) / Double(Swift.max(1, n)), places: 3)
+        max = largest
+    }
+}
+
+extension RasterReport {
+    /// The terminal table: one line per frame size.
+    public func table(machine: Machine) -> String {
+        let header = ["frame", "waves us", "cairo us", "memset us", "cairo/waves", "waves/memset", "cairo differs (mean/max of 255)"]
+        let rows = self.rows.map { r -> [String] in
+            [r.frame, String(format: "%.1f", r.wavesUs), r.cairoUs.map { String(format: "%.1f", $0) } ?? "-",
+             String(format: "%.1f", r.memsetUs), r.cairoOverWaves.map { String(format: "%.2fx", $0) } ?? "-",
+             String(format: "%.2fx", r.wavesOverMemset),
+             r.cairoDifference.map { String(format: "%.3f / %d", $0.mean, $0.max) } ?? "-"]
+        }
+        let peer = cairoVersion.map { "cairo \($0) (libcairo.so.2, its default antialiasing)" }
+            ?? "no cairo: \(cairoUnavailable ?? "not loaded")"
+        return "waves bench --preset raster: one anti-aliased sine fill per frame, \(peer); \(machine.cpuModel), \(machine.cpus) CPUs\n"
+            + BenchReport.table(header: header, rows: rows)
+            + "\(method)\n"
+    }
+
+    public var csv: String {
+        var lines = ["frame,width,height,amplitude,cycles,rounds,frames_per_batch,waves_us,cairo_us,memset_us,cairo_over_waves,waves_over_memset"]
+        for r in rows {
+            lines.append([BenchReport.csvField(r.frame), "\(r.width)", "\(r.height)", "\(r.amplitude)", "\(r.cycles)", "\(r.rounds)",
+                          "\(r.framesPerBatch)", "\(r.wavesUs)", r.cairoUs.map { "\($0)" } ?? "", "\(r.memsetUs)",
+                          r.cairoOverWaves.map { "\($0)" } ?? "", "\(r.wavesOverMemset)"].joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,59 @@
+import WaveBench
+import WaveCore
+import WaveEffects
+import WaveTestSupport
+import XCTest
+
+/// The raster preset: cairo, an independent rasteriser, fills the same
+/// polygon our CPU strategy fills, and the figures come out whole.
+final class RasterPresetTests: XCTestCase {
+    private func scene(_ item: RasterPreset.Case) throws -> Scene {
+        var cells = SineCells(width: item.width, height: item.height)
+        cells.wave.amplitude = item.amplitude
+        cells.wave.cycles = item.cycles
+        return try cells.scene()
+    }
+
+    /// Every pixel of our frame against cairo's at a fractional offset, on a
+    /// gentle and a steep wave: cairo samples coverage its own way, so the
+    /// tolerance is a little wider than between our own backends.
+    func testCairoDrawsTheSameFrameAsTheCPUStrategy() throws {
+        // CI installs libcairo2 (make deps); elsewhere a machine without it skips.
+        try GLRequirement.need("loading libcairo.so.2 (apt-get install libcairo2)") {
+            _ = try CairoFrame(scene: try scene(RasterPreset.Case(width: 8, height: 8)))
+        }
+        for item in [RasterPreset.Case(width: 320, height: 80), RasterPreset.Case(width: 200, height: 100, amplitude: 0.45, cycles: 5)] {
+            let scene = try scene(item)
+            let renderer = CPURenderer()
+            try renderer.prepare(scene: scene)
+            let pixmap = Pixmap(width: scene.width, height: scene.height)
+            let cairo = try CairoFrame(scene: scene)
+            for time in [0.0, 0.37, 0.8123] {
+                try renderer.draw(time: time, into: pixmap)
+                cairo.draw(time: time)
+                let difference = FrameDifference(try pixmap.readback(), cairo.image())
+                XCTAssertLessThan(difference.mean, 0.1, "\(item.label) at t=\(time)")
+                XCTAssertLessThanOrEqual(difference.max, 24, "\(item.label) at t=\(time)")
+            }
+        }
+    }
+
+    func testThePresetMeasuresEveryCaseWithItsFloor() throws {
+        let cases = [RasterPreset.Case(width: 64, height: 16), RasterPreset.Case(width: 64, height: 32, amplitude: 0.45, cycles: 3)]
+        let report = try RasterPreset.run(cases: cases, seconds: 0.05, makeScene: scene)
+        XCTAssertEqual(report.rows.map(\.frame), ["64x16", "64x32 steep (amplitude 0.45, 3 cycles)"])
+        for row in report.rows {
+            XCTAssertGreaterThan(row.wavesUs, 0)
+            XCTAssertGreaterThan(row.memsetUs, 0)
+            XCTAssertGreaterThanOrEqual(row.rounds, 11)
+            XCTAssertEqual(row.wavesOverMemset, row.wavesUs / row.memsetUs, accuracy: 0.006)
+            if report.cairoVersion != nil {
+                XCTAssertNotNil(row.cairoUs)
+                XCTAssertNotNil(row.cairoDifference)
+            }
+        }
+        let table = report.table(machine: .current)
+        XCTAssertTrue(table.contains("64x16"), table)
+        XCTAssertEqual(report.csv.split(separator: "\n").count, 3)
+    }
+}
