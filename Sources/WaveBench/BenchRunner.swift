@@ -137,7 +137,9 @@ public final class BenchRunner {
         let backends = try usableBackends()
         let scene = try config.makeScene(TablePreset.request(snapsToPixel: config.snapsToPixel))
         try scene.validate()
-        let timer = try makeTimer()
+        // No GPU timer queries here: the preset measures what the process spends, as the phones did, and
+        // on llvmpipe a timer query opens a scene every frame that wakes its threads (measurement, not strategy).
+        let timer: GPUTiming? = nil
         let refresh = host.vsyncInterval?()
         let ticks = Int((seconds * TablePreset.framesPerSecond).rounded(.up))
         var results: [BenchResult] = []

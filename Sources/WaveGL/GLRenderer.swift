@@ -13,6 +13,8 @@ public final class GLRenderer: Renderer {
     public let caps: GLCapabilities
     public private(set) var scene: Scene?
     private var batches: [GLLayerDraw] = []
+    /// The only batch, where it is drawn by whole-pixel copies.
+    private var copies: GLCopyBatch?
     /// The first batch does not write every pixel (dots, a voice curve):
     /// each page is cleared to the background first and every batch blends.
     private var clearsFirst = false
@@ -23,6 +25,16 @@ public final class GLRenderer: Renderer {
     public var splitMethod = SplitMethod.mask {
         didSet { if splitMethod != oldValue { scene = nil } }
     }
+    /// How cached curves move by fractions of a pixel; takes effect at the next `prepare`.
+    public var subpixel = SubpixelMode.linear {
+        didSet { if subpixel != oldValue { scene = nil } }
+    }
+    /// The prepared scene's sub-pixel phases where it is drawn by whole-pixel
+    /// copies (1 for snapped motion, 16 or 8 for exact), nil where a shader draws it.
+    public private(set) var copyPhases: Int?
+    /// Set by `prepare` when exact motion was asked for but the scene is drawn
+    /// by the filtering shader instead, saying why.
+    public private(set) var subpixelNotice: String?
 
     /// Makes a headless context when none is given.
     public init(context: GLContext? = nil) throws {
@@ -48,9 +60,21 @@ public final class GLRenderer: Renderer {
         // Until this scene is fully prepared, there is no scene to draw.
         self.scene = nil
         batches = []
+        copies = nil
         let plan = try unavailableOnGLError { try ScenePlan(scene: scene, caps: caps) }
-        let firstIsCached = plan.batches.first?.content.isCached ?? true
+        var firstIsCached = plan.batches.first?.content.isCached ?? true
+        copyPhases = plan.batches.count == 1
+            ? GLCopyBatch.phases(for: plan.batches[0], scene: scene, subpixel: subpixel, caps: caps) : nil
+        subpixelNotice = subpixel == .exact && copyPhases == nil && plan.batches.contains { $0.content.isCached }
+            ? "exact sub-pixel motion covers one batch of repeating curves with a solid paint over an opaque background, "
+                + "within \(caps.maxCoverageBytes >> 20) MiB; this scene's cached content is filtered (linear)" : nil
         batches = try unavailableOnGLError { try plan.batches.enumerated().map { index, batch -> GLLayerDraw in
+            if let copyPhases {
+                let copies = try GLCopyBatch(batch, scene: scene, phases: copyPhases)
+                firstIsCached = !copies.leavesRowsUncovered
+                self.copies = copies
+                return copies
+            }
             switch batch.content {
             case .curves, .strip:
                 return try GLBatch(batch, scene: scene, isFirst: index == 0, isOnly: plan.batches.count == 1,
@@ -90,6 +114,7 @@ public final class GLRenderer: Renderer {
             let (viewport, pageTop) = target.bindPage(page)
             glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
             if batches.isEmpty || clearsFirst { clear(viewport, to: scene.background) }
+            copies?.pageTexture = target.pageTexture(page)
             // By index: in a debug build a for-in loop over an array allocates.
             for b in batches.indices { batches[b].draw(time: time, viewport: viewport, pageTop: pageTop) }
         }
@@ -140,15 +165,15 @@ public enum BackendChooser {
     /// draw on this one (a window's, or one shared by both strategies)
     /// instead of a new headless context.
     public static func make(_ choice: BackendChoice, for scene: Scene, context: GLContext? = nil,
-                            splitMethod: SplitMethod = .mask) throws -> Choice {
+                            splitMethod: SplitMethod = .mask, subpixel: SubpixelMode = .linear) throws -> Choice {
         switch choice {
         case .cpu:
             return Choice(renderer: try prepared(renderer(.cpu), scene), notice: nil)
         case .gl:
-            return Choice(renderer: try makeGL(for: scene, context: context, splitMethod: splitMethod), notice: nil)
+            return Choice(renderer: try makeGL(for: scene, context: context, splitMethod: splitMethod, subpixel: subpixel), notice: nil)
         case .auto:
             do {
-                return Choice(renderer: try makeGL(for: scene, context: context, splitMethod: splitMethod), notice: nil)
+                return Choice(renderer: try makeGL(for: scene, context: context, splitMethod: splitMethod, subpixel: subpixel), notice: nil)
             } catch let error as RendererError {
                 return Choice(renderer: try prepared(renderer(.cpu), scene), notice: "using the CPU backend: \(error)")
             }
@@ -157,18 +182,21 @@ public enum BackendChooser {
 
     /// A GL renderer prepared for `scene`; a GL failure becomes `unavailable`
     /// with the driver's reason (scene errors pass through).
-    public static func makeGL(for scene: Scene, context: GLContext? = nil, splitMethod: SplitMethod = .mask) throws -> Renderer {
+    public static func makeGL(for scene: Scene, context: GLContext? = nil, splitMethod: SplitMethod = .mask,
+                              subpixel: SubpixelMode = .linear) throws -> Renderer {
         try scene.validate()
-        return try prepared(renderer(.gl, context: context, splitMethod: splitMethod), scene)
+        return try prepared(renderer(.gl, context: context, splitMethod: splitMethod, subpixel: subpixel), scene)
     }
 
     /// An unprepared renderer of `backend` (GL on `context`, or a new
     /// headless one): what the benchmark makes once per strategy.
-    public static func renderer(_ backend: Backend, context: GLContext? = nil, splitMethod: SplitMethod = .mask) throws -> Renderer {
+    public static func renderer(_ backend: Backend, context: GLContext? = nil, splitMethod: SplitMethod = .mask,
+                                subpixel: SubpixelMode = .linear) throws -> Renderer {
         guard backend == .gl else { return CPURenderer() }
         return try unavailableOnGLError {
             let gl = try GLRenderer(context: context)
             gl.splitMethod = splitMethod
+            gl.subpixel = subpixel
             return gl
         }
     }

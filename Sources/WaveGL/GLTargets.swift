@@ -11,6 +11,13 @@ public protocol GLDrawTarget: RenderTarget {
     var storesPremultiplied: Bool { get set }
     /// Binds page `page` for drawing; returns its area and the scene row at its top.
     func bindPage(_ page: Int) -> (viewport: Viewport, pageTop: Int)
+    /// The texture array and layer holding page `page`, where the target is
+    /// one (whole-pixel copies then go straight into it); nil otherwise.
+    func pageTexture(_ page: Int) -> (texture: GLuint, layer: Int)?
+}
+
+extension GLDrawTarget {
+    public func pageTexture(_ page: Int) -> (texture: GLuint, layer: Int)? { nil }
 }
 
 /// An offscreen framebuffer: a texture array whose layers are pages of at
@@ -32,6 +39,9 @@ public final class GLFramebufferTarget: GLDrawTarget, Presentable {
         glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), texture)
         glTexImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(width), GLsizei(pages.rows), GLsizei(pages.count),
                      0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        // One level, so the texture is complete: glCopyImageSubData copies only into complete textures.
+        glTexParameteri(GLenum(GL_TEXTURE_2D_ARRAY), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D_ARRAY), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, 0)
         let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
@@ -49,6 +59,8 @@ public final class GLFramebufferTarget: GLDrawTarget, Presentable {
     }
 
     public var pageCount: Int { pages.count }
+
+    public func pageTexture(_ page: Int) -> (texture: GLuint, layer: Int)? { (texture, page) }
 
     public func bindPage(_ page: Int) -> (viewport: Viewport, pageTop: Int) {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)

@@ -54,9 +54,11 @@ public final class ComparisonView {
     public static let countSteps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
 
     /// `request`'s size is the whole area's; each half gets its share.
-    public init(request: SceneRequest, effect: DemoEffect, layout: DemoLayout, context: GLContext, wallNow: Double) throws {
+    public init(request: SceneRequest, effect: DemoEffect, layout: DemoLayout, context: GLContext, wallNow: Double,
+                subpixel: SubpixelMode = .exact) throws {
         self.layout = layout
         self.effect = effect
+        self.subpixel = subpixel
         var half = request
         half.width = layout.sceneWidth(windowWidth: request.width)
         half.count = max(1, min(effect.count, effect.maxCount(half.height)))
@@ -64,7 +66,7 @@ public final class ComparisonView {
         scene = try effect.makeScene(half)
         var halves: [StrategyHalf] = []
         if layout != .gl { halves.append(try StrategyHalf(.cpu, scene: scene, context: context, wallNow: wallNow)) }
-        if layout != .cpu { halves.append(try StrategyHalf(.gl, scene: scene, context: context, wallNow: wallNow)) }
+        if layout != .cpu { halves.append(try StrategyHalf(.gl, scene: scene, context: context, wallNow: wallNow, subpixel: subpixel)) }
         self.halves = halves
     }
 
@@ -96,10 +98,24 @@ public final class ComparisonView {
         try apply(r)
     }
 
-    public func toggleSnap() throws {
+    /// How the GL half moves cached content by fractions of a pixel (snapping moves both halves by whole pixels).
+    public private(set) var subpixel: SubpixelMode
+
+    /// What the S key shows in turn: linear (the GL half blurs steep edges
+    /// at half-pixel offsets), exact (pre-rendered phases: no blur), snap
+    /// (whole pixels only, in both halves: no blur, but slow motion steps).
+    public var motionLabel: String { request.snapsToPixel ? "snap" : subpixel.rawValue }
+
+    public func cycleMotion() throws {
         var r = request
-        r.snapsToPixel.toggle()
+        switch (r.snapsToPixel, subpixel) {
+        case (false, .linear): subpixel = .exact
+        case (false, .exact): r.snapsToPixel = true
+        case (true, _): r.snapsToPixel = false; subpixel = .linear
+        }
+        for half in halves { half.subpixel = subpixel }
         try apply(r)
+        needsHUDText = true
     }
 
     /// A line about frame pacing for both displays (set by the window loop).
@@ -190,7 +206,7 @@ public final class ComparisonView {
     private func updateHUDText() {
         needsHUDText = false
         let count = effect.countLabel.isEmpty ? "" : countText + "  "
-        let settings = effect.name + "  " + count + "\(scene.width)x\(scene.height)  snap \(request.snapsToPixel ? "on" : "off")  "
+        let settings = effect.name + "  " + count + "\(scene.width)x\(scene.height)  motion \(motionLabel)  "
             + String(format: "t %.1f s", lastTime) + (isPaused ? "  PAUSED" : "")
         for half in halves {
             let s = snapshot(half)

@@ -6,7 +6,7 @@ import WaveGL
 
 /// The demo window: GLFW input and the frame loop around a `ComparisonView`.
 /// Implements: vsync-paced frames, Space pause/resume (phase kept), Up/Down
-/// cell count, S snapping, E next effect, Esc/Q quit, resize (textures re-made once per new
+/// cell count, S motion (linear / exact / snap), E next effect, Esc/Q quit, resize (textures re-made once per new
 /// size), minimise (waits for events instead of spinning), a title bar with
 /// the figures, `duration` and a screenshot of the last frame.
 public final class ComparisonWindow {
@@ -25,6 +25,8 @@ public final class ComparisonWindow {
         public var pacing: Pacing = .vsync
         /// Milliseconds slept inside one frame every second (0: none).
         public var stallMilliseconds = 0.0
+        /// How the GL half moves cached content by fractions of a pixel at the start (S cycles it).
+        public var subpixel = SubpixelMode.exact
         /// The fixed-timestep loop scene time goes through.
         public var physicsStep = 1.0 / 120
         public var maxSteps = 8
@@ -65,7 +67,7 @@ public final class ComparisonWindow {
         let now = Clocks.wall()
         view = try unavailableOnGLError {
             try ComparisonView(request: options.request, effect: options.effects[0], layout: options.layout,
-                               context: context, wallNow: now)
+                               context: context, wallNow: now, subpixel: options.subpixel)
         }
         clock = AnimationClock(startingAt: options.startTime, wallNow: now, paused: options.paused)
         view.setPaused(options.paused)
@@ -152,7 +154,7 @@ public final class ComparisonWindow {
                 view.setPaused(clock.isPaused)
             case GLFW_KEY_UP: try view.stepCount(up: true)
             case GLFW_KEY_DOWN: try view.stepCount(up: false)
-            case GLFW_KEY_S: try view.toggleSnap()
+            case GLFW_KEY_S: try view.cycleMotion()
             case GLFW_KEY_E:
                 effectIndex = (effectIndex + 1) % options.effects.count
                 try view.show(options.effects[effectIndex])
@@ -216,7 +218,8 @@ public enum HeadlessComparison {
         let framebuffer = offscreen.id
 
         let view = try ComparisonView(request: options.request, effect: options.effects[0],
-                                      layout: options.layout, context: context, wallNow: Clocks.wall())
+                                      layout: options.layout, context: context, wallNow: Clocks.wall(),
+                                      subpixel: options.subpixel)
         view.drawTarget = framebuffer
         view.setPaused(options.paused)
         try view.resize(width: width, height: height)

@@ -25,8 +25,12 @@ final class StrategyHalf {
     /// Made once: a closure passed per frame would be allocated per frame.
     private var gpuSink: ((Double) -> Void)!
 
-    init(_ backend: Backend, scene: Scene, context: GLContext, wallNow: Double) throws {
+    /// The GL renderer's sub-pixel mode; takes effect at the next `prepare`.
+    var subpixel: SubpixelMode
+
+    init(_ backend: Backend, scene: Scene, context: GLContext, wallNow: Double, subpixel: SubpixelMode = .exact) throws {
         self.backend = backend
+        self.subpixel = subpixel
         self.context = context
         renderer = CPURenderer()
         meter = StrategyMeter(wallNow: wallNow)
@@ -39,7 +43,7 @@ final class StrategyHalf {
     private func choose(for scene: Scene) throws {
         if backend == .gl {
             do {
-                renderer = try BackendChooser.makeGL(for: scene, context: context)
+                renderer = try BackendChooser.makeGL(for: scene, context: context, subpixel: subpixel)
                 presenter = nil
                 pixmap = nil
                 region = GLFramebufferRegion(viewport: Viewport(x: 0, y: 0, width: scene.width, height: scene.height))
@@ -61,6 +65,7 @@ final class StrategyHalf {
             try choose(for: scene) // back to GL if it fits now
         } else {
             do {
+                (renderer as? GLRenderer)?.subpixel = subpixel
                 try renderer.prepare(scene: scene)
             } catch let error as RendererError where backend == .gl {
                 guard case .unavailable = error else { throw error }

@@ -33,7 +33,7 @@ struct BenchCommand: ParsableCommand {
             """
     )
 
-    enum Preset: String, ExpressibleByArgument, CaseIterable { case table, waveform, pacing }
+    enum Preset: String, ExpressibleByArgument, CaseIterable { case table, waveform, pacing, raster }
 
     @Option(help: "Strategies to measure, a comma-separated list of cpu and gl.")
     var backend = "cpu,gl"
@@ -67,13 +67,13 @@ struct BenchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "--preset pacing: sleep this many milliseconds inside one frame every second (0 to 1000; default 0).")
     var stall: Double?
 
-    @Option(help: "table: the published phone experiment (a 375x667 screen of 7 cells, paced at 60 fps); waveform: the published audio player; pacing: the jelly (or --scene dots|voice) under a plain timer, unpaced and, in a window with vsync, vsync. A preset replaces the sweep, so --cells, --size and --frames do not apply.")
+    @Option(help: "table: the published phone experiment (a 375x667 screen of 7 cells, paced at 60 fps); waveform: the published audio player; pacing: the jelly (or --scene dots|voice) under a plain timer, unpaced and, in a window with vsync, vsync; raster: the CPU strategy's frame beside cairo's fill of the same polygon and a plain memset, at 320x80, 800x200, 1920x1080 and on a steep wave. A preset replaces the sweep, so --cells, --size and --frames do not apply.")
     var preset: Preset?
 
     @Option(name: .customLong("track-minutes"), parsing: .unconditional, help: "The waveform preset's track length in minutes (default 10, as published).")
     var trackMinutes: Double?
 
-    @Option(parsing: .unconditional, help: "Seconds a preset runs each strategy for (default 10; the waveform preset 5 per row).")
+    @Option(parsing: .unconditional, help: "Seconds a preset runs each strategy for (default 10; the waveform preset 5 per row; the raster preset 3 per frame size).")
     var seconds: Double?
 
     @OptionGroup(title: "Wave options") var wave: WaveOptions
@@ -94,6 +94,13 @@ struct BenchCommand: ParsableCommand {
                 report = try runner.runPacing(seconds: seconds ?? 5, stallMilliseconds: stall ?? 0,
                                               step: wave.jelly.physicsStep ?? 1.0 / 120, maxSteps: wave.jelly.maxSteps,
                                               progress: bar?.update)
+            case .raster:
+                var raster = try RasterPreset.run(seconds: seconds ?? 3, makeScene: Self.rasterScene,
+                                                  isInterrupted: config.isInterrupted, progress: bar?.update)
+                raster.interrupted = raster.interrupted || Interruption.requested
+                report = BenchReport(renderer: "none (CPU only)", results: [])
+                report.raster = raster
+                report.interrupted = raster.interrupted
             case .waveform: report = try runner.runWaveform(try WaveformPresetWiring.input(minutes: trackMinutes ?? 10,
                                                                                            audio: wave.waveform.input()),
                                                             seconds: seconds ?? 5, progress: bar?.update)
@@ -115,7 +122,9 @@ struct BenchCommand: ParsableCommand {
         report.warmup = config.warmup
         report.interrupted = report.interrupted || Interruption.requested
 
-        if let pacing = report.pacing {
+        if let raster = report.raster {
+            print(raster.table(machine: report.machine), terminator: "")
+        } else if let pacing = report.pacing {
             print(pacing.table(renderer: report.renderer), terminator: "")
         } else if let waveform = report.waveform {
             print(waveform.table(renderer: report.renderer, cpus: report.machine.cpus), terminator: "")
@@ -123,7 +132,7 @@ struct BenchCommand: ParsableCommand {
             print(preset == .table ? report.presetTable : report.sweepTable, terminator: "")
         }
         if let json { try AtomicFile.write(try report.jsonData(), to: json) }
-        if let csv { try AtomicFile.write(report.waveform?.csv ?? report.csv, to: csv) }
+        if let csv { try AtomicFile.write(report.waveform?.csv ?? report.raster?.csv ?? report.csv, to: csv) }
         if let chart {
             let svg = report.waveform.map { WaveformChart(report: $0, renderer: report.renderer).svg() } ?? BenchChart(report: report).svg()
             if chart.lowercased().hasSuffix(".png") { try ChartPNG.write(svg: svg, to: chart) } else { try AtomicFile.write(svg, to: chart) }
@@ -141,24 +150,36 @@ struct BenchCommand: ParsableCommand {
         seconds < 90 ? "\(max(1, Int(seconds.rounded()))) s" : "\(Int((seconds / 60).rounded())) min"
     }
 
+    /// The raster preset's scene for one case: one sine cell, the default colours.
+    static func rasterScene(_ item: RasterPreset.Case) throws -> Scene {
+        var cells = SineCells(width: item.width, height: item.height)
+        cells.wave.amplitude = item.amplitude
+        cells.wave.cycles = item.cycles
+        return try cells.scene()
+    }
+
     /// The pacing preset's scene.
     static let pacingScreen = (width: 600, height: 200)
 
     /// A window where asked for and possible (the size of one screen of the
     /// scene, at most 1920x1080); headless otherwise, saying why.
     private func makeRunner(_ config: BenchConfig) -> BenchRunner {
+        if preset == .raster {
+            return BenchRunner(config: config, host: .cpuOnly(reason: "the raster preset measures CPU rasterisers only"))
+        }
         if !headless {
             let screen = preset == .table ? TablePreset.screen
                 : preset == .pacing ? Self.pacingScreen
                 : preset == .waveform ? WaveformPreset.view
                 : config.size(count: config.cells.max() ?? 1)
             do {
-                return BenchRunner(config: config, host: try BenchHosts.windowed(width: screen.width, height: screen.height))
+                return BenchRunner(config: config, host: try BenchHosts.windowed(width: screen.width, height: screen.height,
+                                                                                subpixel: wave.subpixel))
             } catch {
                 printError("waves: \(error); running headless")
             }
         }
-        return BenchRunner(config: config, host: BenchHosts.headless())
+        return BenchRunner(config: config, host: BenchHosts.headless(subpixel: wave.subpixel))
     }
 
     /// Every option checked, with errors that name the option and what it accepts.
@@ -194,7 +215,7 @@ struct BenchCommand: ParsableCommand {
         }
         if let seconds {
             guard preset != nil else {
-                throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "only with --preset table, waveform or pacing")
+                throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "only with --preset table, waveform, pacing or raster")
             }
             guard seconds.isFinite, seconds > 0, seconds <= 3600 else {
                 throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "a number of seconds above 0, at most 3600")
@@ -210,6 +231,9 @@ struct BenchCommand: ParsableCommand {
             if let csv { throw UsageError(option: "--csv", value: csv, accepted: "a sweep or the table or waveform preset (the pacing preset writes --json)") }
             if let chart { throw UsageError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the pacing preset writes --json)") }
         }
+        if preset == .raster, let chart {
+            throw UsageError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the raster preset writes --json and --csv)")
+        }
         if let chart {
             if preset == .table {
                 throw UsageError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the table preset has nothing to chart)")
@@ -220,6 +244,19 @@ struct BenchCommand: ParsableCommand {
             if chart.lowercased().hasSuffix(".png") && !ChartPNG.available {
                 throw FileError.cannotWrite(path: chart, reason: "PNG charts are drawn by rsvg-convert, which is not installed (apt-get install librsvg2-bin), or write .svg")
             }
+        }
+        if preset == .raster {
+            // The frames are the issue's: the sine at three sizes and one steep wave.
+            guard wave.scene == .sine else {
+                throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "sine (or nothing) with --preset raster")
+            }
+            let defaults = WaveParameters()
+            if wave.amplitude != defaults.amplitude || wave.cycles != defaults.cycles {
+                throw UsageError(option: wave.amplitude != defaults.amplitude ? "--amplitude" : "--cycles",
+                                 value: wave.amplitude != defaults.amplitude ? "\(wave.amplitude)" : "\(wave.cycles)",
+                                 accepted: "the default with --preset raster, which fixes its frames (320x80, 800x200, 1920x1080 and a steep 800x200 wave)")
+            }
+            return config
         }
         if preset == .waveform {
             // The preset is the waveform: its audio options apply (the generated track by default);

@@ -8,9 +8,9 @@ import WaveWindow
 /// the CPU strategy's uploads, and, in a window, showing every frame.
 enum BenchHosts {
     /// A headless EGL context where one can be made; the CPU alone otherwise.
-    static func headless() -> BenchHost {
+    static func headless(subpixel: SubpixelMode) -> BenchHost {
         do {
-            return on(try unavailableOnGLError { try HeadlessGLContext() }, window: nil)
+            return on(try unavailableOnGLError { try HeadlessGLContext() }, window: nil, subpixel: subpixel)
         } catch {
             return .cpuOnly(reason: "\(error)")
         }
@@ -18,18 +18,18 @@ enum BenchHosts {
 
     /// A window of at most 1920x1080 showing every frame; throws
     /// `RendererError.unavailable` where none can be opened.
-    static func windowed(width: Int, height: Int) throws -> BenchHost {
+    static func windowed(width: Int, height: Int, subpixel: SubpixelMode) throws -> BenchHost {
         let window = try BenchWindow(width: width, height: height)
-        return on(window.context, window: window)
+        return on(window.context, window: window, subpixel: subpixel)
     }
 
-    private static func on(_ context: GLContext, window: BenchWindow?) -> BenchHost {
+    private static func on(_ context: GLContext, window: BenchWindow?, subpixel: SubpixelMode) -> BenchHost {
         var host = BenchHost(
             deviceName: (try? context.makeCurrent()) != nil ? context.renderer : nil,
             unavailableReason: "the GL context could not be made current",
             makeRenderer: { backend, splitMethod in
                 try context.makeCurrent()
-                return try BackendChooser.renderer(backend, context: context, splitMethod: splitMethod)
+                return try BackendChooser.renderer(backend, context: context, splitMethod: splitMethod, subpixel: subpixel)
             },
             makeUploader: { CPUFramePresenter(caps: context.capabilities) },
             makeTimer: { GPUTimer() })

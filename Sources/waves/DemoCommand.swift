@@ -17,7 +17,7 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Both strategies side by side in one window, on one clock, with their live costs.",
         discussion: """
-            Keys: Space pause/resume, Up/Down the effect's count (cells, dots or voice panels), S pixel snapping, \
+            Keys: Space pause/resume, Up/Down the effect's count (cells, dots or voice panels), S motion (linear / exact / snap), \
             E next effect (sine, dots, voice, jelly, waveform; and the outline when --outline is given), Esc or Q quit.
             With no display, renders the comparison headless to a PNG and prints its figures.
 
@@ -78,12 +78,13 @@ struct DemoCommand: ParsableCommand {
                                                paused: paused, duration: duration, wantsScreenshot: picture != nil)
         options.pacing = pacing
         options.stallMilliseconds = stall
+        options.subpixel = sceneOptions.wave.subpixel
         options.physicsStep = sceneOptions.wave.jelly.physicsStep ?? 1.0 / 120
         options.maxSteps = sceneOptions.wave.jelly.maxSteps
         if !headless {
             do {
                 let window = try ComparisonWindow(options: options)
-                print("waves demo: \(window.renderer); Space pause, Up/Down count, S snap, E next effect, Esc/Q quit")
+                print("waves demo: \(window.renderer); Space pause, Up/Down count, S motion, E next effect, Esc/Q quit")
                 let outcome = try window.run()
                 print(outcome.summary)
                 if let picture, let image = outcome.screenshot {

@@ -101,9 +101,10 @@ struct RenderCommand: ParsableCommand {
         if sequence { try OutputPaths.prepareSequenceFolder(destination, overwrite: overwrite) }
         else if destination != "-" { try OutputPaths.checkFile(destination) }
 
-        let choice = try BackendChooser.make(backend, for: scene, splitMethod: glMethod)
+        let choice = try BackendChooser.make(backend, for: scene, splitMethod: glMethod, subpixel: sceneOptions.wave.subpixel)
         if let notice = choice.notice { printError("waves: \(notice)") }
         let renderer = choice.renderer
+        sceneOptions.wave.reportSubpixel(of: renderer)
         let target = try renderer.makeTarget()
 
         if sequence {
@@ -136,9 +137,10 @@ struct RenderCommand: ParsableCommand {
         if format == .gif, abs(AnimationFormat.gifRate(fps) - fps) > 1e-6 {
             printError("waves: warning: GIF frame delays are whole hundredths of a second: --fps \(fps) plays at \(String(format: "%.4g", AnimationFormat.gifRate(fps))) fps (rates of 100/n, such as 50, 33.33, 25 or 20, play as asked)")
         }
-        let choice = try BackendChooser.make(backend, for: scene, splitMethod: glMethod)
+        let choice = try BackendChooser.make(backend, for: scene, splitMethod: glMethod, subpixel: sceneOptions.wave.subpixel)
         if let notice = choice.notice { printError("waves: \(notice)") }
         let renderer = choice.renderer
+        sceneOptions.wave.reportSubpixel(of: renderer)
         let target = try renderer.makeTarget()
         let progress = isatty(STDERR_FILENO) == 1 ? FrameProgress(total: frames) : nil
         try AtomicFile.replace(destination) { temporary in

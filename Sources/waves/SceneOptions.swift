@@ -3,6 +3,7 @@ import Foundation
 import WaveAudio
 import WaveCore
 import WaveEffects
+import WaveGL
 
 /// The options that pick and shape an effect, shared by every command, and
 /// the parsers that turn option text into values with messages that say what
@@ -12,6 +13,7 @@ extension BackendChoice: ExpressibleByArgument {}
 extension Direction: ExpressibleByArgument {}
 extension EffectName: ExpressibleByArgument {}
 extension SplitMethod: ExpressibleByArgument {}
+extension SubpixelMode: ExpressibleByArgument {}
 
 /// Pixel size as WxH, parsed with a message that says what is accepted.
 struct PixelSize: ExpressibleByArgument, CustomStringConvertible {
@@ -91,8 +93,20 @@ struct WaveOptions: ParsableArguments {
     @Option(help: "Background colour, #RRGGBB or #RRGGBBAA (default #10182A).", transform: parseColor)
     var background: RGBA8 = Scene.defaultBackground
 
-    @Flag(help: "Round the offset to whole pixels (removes amplitude phasing).")
+    @Flag(help: "Round the offset to whole pixels (removes amplitude phasing; slow motion steps).")
     var snap = false
+
+    @Option(name: .customLong("subpixel"), help: "How the GL backend moves cached curves by fractions of a pixel: exact (pre-rendered sub-pixel phases, copied by whole pixels: the CPU's pixels, no blur) or linear (bilinear filtering in a shader: a steep edge blurs at half-pixel offsets). Default exact where the scene allows (one batch of sine cells with a solid colour), linear elsewhere.")
+    var subpixelChoice: SubpixelMode?
+
+    /// The mode asked for, exact when none was.
+    var subpixel: SubpixelMode { subpixelChoice ?? .exact }
+
+    /// Says so on stderr when exact was asked for by name but the GL renderer filters instead.
+    func reportSubpixel(of renderer: Renderer) {
+        guard subpixelChoice == .exact, let notice = (renderer as? GLRenderer)?.subpixelNotice else { return }
+        printError("waves: \(notice)")
+    }
 
     @Option(help: "--scene outline: a file of SVG path data (M, L, H, V, Q, Z; absolute or relative) in pixels.")
     var outline: String?

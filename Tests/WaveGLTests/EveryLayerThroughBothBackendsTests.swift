@@ -233,6 +233,11 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         for (name, scene) in scenes { XCTAssertEqual(try ownAllocations(CPURenderer(), scene), 0, "cpu \(name)") }
         let gl = try glRenderer()
         for (name, scene) in scenes { XCTAssertEqual(try ownAllocations(gl, scene), 0, "gl \(name)") }
+        // Exact sub-pixel motion: the frame is whole-pixel copies of pre-rendered phases.
+        gl.subpixel = .exact
+        defer { gl.subpixel = .linear }
+        for (name, scene) in scenes.prefix(2) { XCTAssertEqual(try ownAllocations(gl, scene), 0, "gl exact \(name)") }
+        XCTAssertEqual(gl.copyPhases, 1, "the snapped scene is drawn by copies of one phase")
     }
 }
 
@@ -261,6 +266,27 @@ final class DemoFramePathTests: XCTestCase {
             XCTAssertEqual(own, 0, "heap allocations by the project's code in 5 demo frames")
             XCTAssertEqual(view.meter(.cpu)?.overall.frames, 6)
             XCTAssertEqual(view.meter(.gl)?.overall.frames, 6)
+        }
+    }
+
+    /// The S key: linear, exact, snap and back, each drawn without GL errors.
+    func testTheMotionKeyCyclesLinearExactAndSnap() throws {
+        let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
+        try withExtendedLifetime(context) {
+            let offscreen = try OffscreenFramebuffer(width: 200, height: 60)
+            let view = try ComparisonView(request: SceneRequest(width: 200, height: 60, count: 2, snapsToPixel: false),
+                                          effect: DemoEffect(name: "sine", countLabel: "cells", count: 2, makeScene: SineCells.maker()),
+                                          layout: .both, context: context, wallNow: 0, subpixel: .linear)
+            view.drawTarget = offscreen.id
+            try view.resize(width: 200, height: 60)
+            var seen: [String] = []
+            for step in 0..<4 {
+                seen.append(view.motionLabel)
+                try view.drawFrame(time: 0.3 + Double(step) * 0.17, wallNow: Double(step))
+                XCTAssertEqual(pendingGLErrors(), [], "GL errors drawing with motion \(view.motionLabel)")
+                try view.cycleMotion()
+            }
+            XCTAssertEqual(seen, ["linear", "exact", "snap", "linear"])
         }
     }
 }

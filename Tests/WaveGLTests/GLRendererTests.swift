@@ -112,6 +112,70 @@ final class GLRendererTests: XCTestCase {
         assertImagesMatch(snapped[0], cpu[0], mean: 1, max: 1, name: "gl-snapped-vs-cpu")
     }
 
+    // MARK: Exact sub-pixel motion
+
+    /// The steep wave the issue measured blur on, and seven cells of different phases.
+    private var steep: SineCells {
+        var s = SineCells(width: 800, height: 200)
+        s.wave.amplitude = 0.45
+        s.wave.cycles = 5
+        return s
+    }
+
+    /// GL frames drawn with `subpixel` (the shared renderer goes back to linear after).
+    private func glFrames(_ cells: SineCells, _ times: [Double], subpixel: SubpixelMode) throws -> [RGBAImage] {
+        let gl = try glRenderer()
+        gl.subpixel = subpixel
+        defer { gl.subpixel = .linear }
+        let frames = try Frames.render(gl, try cells.scene(), at: times)
+        XCTAssertEqual(pendingGLErrors(), [], "GL errors after drawing \(times) with \(subpixel)")
+        return frames
+    }
+
+    /// Exact mode at fractional offsets, against the independent reference
+    /// (the CPU backend's own tolerances) and against the CPU strategy
+    /// (mean 1/255, max 16/255): still rendered once, no blur.
+    func testExactSubpixelMatchesTheReferenceAndTheCPUAtFractionalOffsets() throws {
+        for scene in [steep, sevenCells] {
+            // Offsets with every kind of fraction: near a half, between phases, just past a whole pixel.
+            let times = [0.300625, 0.1234567, 0.7001, 0.55555].map { $0 * scene.wave.period }
+            let gl = try glFrames(scene, times, subpixel: .exact)
+            let cpu = try Frames.render(CPURenderer(), try scene.scene(), at: times)
+            for i in times.indices {
+                let name = "gl-exact-\(scene.cellCount)cells-\(i)"
+                assertImagesMatch(gl[i], Reference.render(scene, time: times[i]), mean: 0.5, max: 8, name: name + "-vs-reference")
+                assertImagesMatch(gl[i], cpu[i], mean: 1, max: 16, name: name + "-vs-cpu")
+            }
+        }
+    }
+
+    /// The phasing the exact mode removes: linear filtering at a half-pixel
+    /// offset is visibly off on a steep wave, the exact mode is not.
+    func testLinearBlursASteepWaveWhereExactDoesNot() throws {
+        let t = 0.300625 // u = 240.5 px
+        let cpu = try Frames.render(CPURenderer(), try steep.scene(), at: [t])[0]
+        let linear = try glFrames(steep, [t], subpixel: .linear)[0]
+        let exact = try glFrames(steep, [t], subpixel: .exact)[0]
+        XCTAssertGreaterThan(ImageComparison.difference(linear, cpu).maxAbsolute, 16, "linear filtering showed no phasing")
+        XCTAssertLessThanOrEqual(ImageComparison.difference(exact, cpu).maxAbsolute, 16)
+    }
+
+    func testExactUsesSixteenPhasesAndSnappingOne() throws {
+        let gl = try glRenderer()
+        defer { gl.subpixel = .linear }
+        gl.subpixel = .exact
+        try gl.prepare(scene: try sevenCells.scene())
+        XCTAssertEqual(gl.copyPhases, 16)
+        XCTAssertNil(gl.subpixelNotice)
+        var snapped = sevenCells
+        snapped.snapToPixel = true
+        try gl.prepare(scene: try snapped.scene())
+        XCTAssertEqual(gl.copyPhases, 1)
+        gl.subpixel = .linear
+        try gl.prepare(scene: try sevenCells.scene())
+        XCTAssertNil(gl.copyPhases, "linear asked for: the filtering shader draws")
+    }
+
     func testCellsSharingAPictureShareALayer() throws {
         let gl = try glRenderer()
         var scene = SineCells(width: 320, height: 80 * 100)

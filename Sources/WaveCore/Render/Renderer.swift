@@ -48,6 +48,17 @@ public enum SplitMethod: String, CaseIterable, Sendable {
     case twoClips = "two-clips"
 }
 
+/// How a render-once backend moves cached content by a fraction of a pixel.
+public enum SubpixelMode: String, CaseIterable, Sendable {
+    /// The cached picture sampled between texels (bilinear): smooth motion,
+    /// but a steep edge blurs at half-pixel offsets ("amplitude phasing").
+    case linear
+    /// Pictures pre-rendered at sub-pixel phases (1/16 pixel apart), the
+    /// nearest one copied into place by whole pixels: the CPU strategy's
+    /// pixels within its tolerances, with no filtering at all.
+    case exact
+}
+
 /// What a user may ask for: a backend, or `auto` (GL, else CPU with a reason).
 public enum BackendChoice: String, CaseIterable, Sendable {
     case auto, cpu, gl
