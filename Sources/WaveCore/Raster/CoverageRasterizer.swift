@@ -279,45 +279,45 @@ public final class CoverageRasterizer {
         let top = state.pointee.clipTop << 8, bottom = state.pointee.clipBottom << 8
         if by <= top || ay >= bottom { return }
         let ya = Swift.max(ay, top), yEnd = Swift.min(by, bottom)
-        let firstRow = ya >> 8, lastRow = (yEnd - 1) >> 8
+        let firstRow = ya >> 8, lastRow = (yEnd &- 1) >> 8
         // The common case on a gentle curve: the whole edge inside one row.
         if firstRow == lastRow && ya == ay && yEnd == by {
             let rowTop = firstRow << 8
-            addRowPiece(row: firstRow, xa: ax, ya: ay - rowTop, xb: bx, yb: by - rowTop, winding: winding)
+            addRowPiece(row: firstRow, xa: ax, ya: ay &- rowTop, xb: bx, yb: by &- rowTop, winding: winding)
             return
         }
-        let dx = bx - ax, dy = by - ay
+        let dx = bx &- ax, dy = by &- ay
         // x at the first piece's top (the edge's own end unless clipped), then at
         // each row boundary below it: ax + q + r / dy, stepped without dividing.
-        var xa = ya == ay ? ax : ax + floorDiv(dx * (ya - ay), dy)
+        var xa = ya == ay ? ax : ax &+ floorDiv(dx &* (ya &- ay), dy)
         var yStart = ya
-        let boundary = (firstRow + 1) << 8
-        let numerator = dx * (boundary - ay)
+        let boundary = (firstRow &+ 1) << 8
+        let numerator = dx &* (boundary &- ay)
         var q = floorDiv(numerator, dy)
         // Most steep edges of a curve cross one row boundary: no stepping to set up.
-        if lastRow == firstRow + 1 && yEnd == by {
-            let rowTop = firstRow << 8, xMiddle = ax + q
-            addRowPiece(row: firstRow, xa: xa, ya: ya - rowTop, xb: xMiddle, yb: 256, winding: winding)
-            addRowPiece(row: lastRow, xa: xMiddle, ya: 0, xb: bx, yb: by - boundary, winding: winding)
+        if lastRow == firstRow &+ 1 && yEnd == by {
+            let rowTop = firstRow << 8, xMiddle = ax &+ q
+            addRowPiece(row: firstRow, xa: xa, ya: ya &- rowTop, xb: xMiddle, yb: 256, winding: winding)
+            addRowPiece(row: lastRow, xa: xMiddle, ya: 0, xb: bx, yb: by &- boundary, winding: winding)
             return
         }
-        var r = numerator - q * dy
-        let stepQ = floorDiv(dx * 256, dy), stepR = dx * 256 - stepQ * dy
+        var r = numerator &- q &* dy
+        let stepQ = floorDiv(dx &* 256, dy), stepR = dx &* 256 &- stepQ &* dy
         for row in firstRow...lastRow {
             let rowTop = row << 8
-            let yb = Swift.min(yEnd, rowTop + 256)
+            let yb = Swift.min(yEnd, rowTop &+ 256)
             let xb: Int
             if yb == by {
                 xb = bx
-            } else if yb == rowTop + 256 {
-                xb = ax + q
-                q += stepQ
-                r += stepR
-                if r >= dy { q += 1; r -= dy }
+            } else if yb == rowTop &+ 256 {
+                xb = ax &+ q
+                q &+= stepQ
+                r &+= stepR
+                if r >= dy { q &+= 1; r &-= dy }
             } else {
-                xb = ax + floorDiv(dx * (yb - ay), dy) // clipped at the band's bottom
+                xb = ax &+ floorDiv(dx &* (yb &- ay), dy) // clipped at the band's bottom
             }
-            addRowPiece(row: row, xa: xa, ya: yStart - rowTop, xb: xb, yb: yb - rowTop, winding: winding)
+            addRowPiece(row: row, xa: xa, ya: yStart &- rowTop, xb: xb, yb: yb &- rowTop, winding: winding)
             xa = xb
             yStart = yb
         }
@@ -328,12 +328,12 @@ public final class CoverageRasterizer {
     @inline(__always)
     private func addRowPiece(row: Int, xa: Int, ya: Int, xb: Int, yb: Int, winding: Int32) {
         let rightEdge = width << 8
-        let dyAll = Int32(yb - ya) * winding
+        let dyAll = Int32(yb &- ya) &* winding
         if xa == xb {
             if xa >= rightEdge { return }
             if xa <= 0 { return addCell(row: row, column: 0, fxSum: 0, dy: dyAll) }
             let column = xa >> 8
-            return addCell(row: row, column: column, fxSum: (xa - column << 8) * 2, dy: dyAll)
+            return addCell(row: row, column: column, fxSum: (xa &- column << 8) &* 2, dy: dyAll)
         }
         // From the left end (lo, yLo) to the right end (hi, yHi).
         let (lo, yLo, hi, yHi) = xa < xb ? (xa, ya, xb, yb) : (xb, yb, xa, ya)
@@ -341,55 +341,55 @@ public final class CoverageRasterizer {
         if hi <= 0 { return addCell(row: row, column: 0, fxSum: 0, dy: dyAll) }
         let firstColumn = lo >> 8
         // The common case: the whole piece inside one pixel.
-        if lo >= 0 && firstColumn == (hi - 1) >> 8 {
-            return addCell(row: row, column: firstColumn, fxSum: lo + hi - firstColumn << 9, dy: dyAll)
+        if lo >= 0 && firstColumn == (hi &- 1) >> 8 {
+            return addCell(row: row, column: firstColumn, fxSum: lo &+ hi &- firstColumn << 9, dy: dyAll)
         }
         // y along the piece at x is yLo + floor(rise * (x - lo) / run): monotone,
         // exact at both ends, so the pieces' heights add up to yb - ya exactly.
         // Stepped from one column boundary to the next without dividing.
-        let run = hi - lo, rise = yHi - yLo
+        let run = hi &- lo, rise = yHi &- yLo
         var x = lo, y = yLo
         if lo < 0 {
             // Everything left of the image is a vertical edge at x = 0.
             let n = rise * -lo
-            let y0 = yLo + floorDiv(n, run)
-            addCell(row: row, column: 0, fxSum: 0, dy: Int32(abs(y0 - yLo)) * winding)
+            let y0 = yLo &+ floorDiv(n, run)
+            addCell(row: row, column: 0, fxSum: 0, dy: Int32(abs(y0 &- yLo)) &* winding)
             x = 0
             y = y0
         }
         let startColumn = x >> 8
-        let lastColumn = Swift.min((hi - 1) >> 8, width - 1)
+        let lastColumn = Swift.min((hi &- 1) >> 8, width &- 1)
         if startColumn > lastColumn { return }
         // The first column, up to its right side (or the piece's end).
-        let firstBoundary = (startColumn + 1) << 8
+        let firstBoundary = (startColumn &+ 1) << 8
         if firstBoundary >= hi {
             return addPiece(row: row, column: startColumn, from: x, y, to: hi, yHi, winding: winding)
         }
-        let numerator = rise * (firstBoundary - lo)
+        let numerator = rise &* (firstBoundary &- lo)
         var q = floorDiv(numerator, run)
-        addPiece(row: row, column: startColumn, from: x, y, to: firstBoundary, yLo + q, winding: winding)
+        addPiece(row: row, column: startColumn, from: x, y, to: firstBoundary, yLo &+ q, winding: winding)
         if startColumn == lastColumn { return }
         // Most pieces end in the next column: no stepping to set up.
-        if hi <= firstBoundary + 256 {
-            return addPiece(row: row, column: startColumn + 1, from: firstBoundary, yLo + q, to: hi, yHi, winding: winding)
+        if hi <= firstBoundary &+ 256 {
+            return addPiece(row: row, column: startColumn &+ 1, from: firstBoundary, yLo &+ q, to: hi, yHi, winding: winding)
         }
         // Longer pieces: y at each further column boundary, stepped without dividing.
-        var rem = numerator - q * run
-        let stepQ = floorDiv(rise * 256, run), stepR = rise * 256 - stepQ * run
+        var rem = numerator &- q &* run
+        let stepQ = floorDiv(rise &* 256, run), stepR = rise &* 256 &- stepQ &* run
         x = firstBoundary
-        y = yLo + q
-        for column in (startColumn + 1)...lastColumn {
-            let right = (column + 1) << 8
+        y = yLo &+ q
+        for column in (startColumn &+ 1)...lastColumn {
+            let right = (column &+ 1) << 8
             let xr: Int, yr: Int
             if right >= hi {
                 xr = hi
                 yr = yHi
             } else {
-                q += stepQ
-                rem += stepR
-                if rem >= run { q += 1; rem -= run }
+                q &+= stepQ
+                rem &+= stepR
+                if rem >= run { q &+= 1; rem &-= run }
                 xr = right
-                yr = yLo + q
+                yr = yLo &+ q
             }
             addPiece(row: row, column: column, from: x, y, to: xr, yr, winding: winding)
             x = xr
@@ -400,10 +400,10 @@ public final class CoverageRasterizer {
     /// The part of a piece inside one pixel: from (x0, y0) to (x1, y1), x0 <= x1.
     @inline(__always)
     private func addPiece(row: Int, column: Int, from x0: Int, _ y0: Int, to x1: Int, _ y1: Int, winding: Int32) {
-        let dy = abs(y1 - y0)
+        let dy = abs(y1 &- y0)
         if dy == 0 { return }
         let left = column << 8
-        addCell(row: row, column: column, fxSum: (x0 - left) + (x1 - left), dy: Int32(dy) * winding)
+        addCell(row: row, column: column, fxSum: (x0 &- left) &+ (x1 &- left), dy: Int32(dy) &* winding)
     }
 
     /// Adds a piece crossing `dy` sub-rows of pixel (column, row) whose x ends
@@ -411,11 +411,11 @@ public final class CoverageRasterizer {
     /// area right of it in this pixel, and the rest to the next accumulator.
     @inline(__always)
     private func addCell(row: Int, column: Int, fxSum: Int, dy: Int32) {
-        let area = dy * Int32(fxSum)
-        let base = row * stride + column
-        accumulation[base] &+= dy * 512 &- area
-        accumulation[base + 1] &+= area
-        touched[row * wordsPerRow + column >> 6] |= 1 << UInt64(column & 63)
+        let area = dy &* Int32(fxSum)
+        let base = row &* stride &+ column
+        accumulation[base] &+= dy &* 512 &- area
+        accumulation[base &+ 1] &+= area
+        touched[row &* wordsPerRow &+ column >> 6] |= 1 << UInt64(column & 63)
     }
 
     // MARK: Resolve
@@ -435,8 +435,8 @@ public final class CoverageRasterizer {
     /// marked pixel goes out in one call.
     @inline(__always)
     private func resolveRow<Blitter: CoverageBlitter>(_ row: Int, into blitter: inout Blitter) {
-        let bits = touched + row * wordsPerRow
-        let cells = accumulation + row * stride
+        let bits = touched + row &* wordsPerRow
+        let cells = accumulation + row &* stride
         var x = 0
         var winding: Int32 = 0
         for word in 0..<wordsPerRow {
@@ -445,17 +445,17 @@ public final class CoverageRasterizer {
             bits[word] = 0
             while pending != 0 {
                 let bit = pending.trailingZeroBitCount
-                let column = word << 6 + bit
+                let column = word << 6 &+ bit
                 pending &= pending &- 1
                 if column > x { blitter.blit(row: row, from: x, to: column, level: Self.level(winding)) }
                 winding &+= cells[column]
                 cells[column] = 0
-                blitter.blit(row: row, from: column, to: column + 1, level: Self.level(winding))
-                x = column + 1
-                let nextIsMarked = bit < 63 ? pending & (1 << UInt64(bit + 1)) != 0 : bits[word + 1] & 1 != 0
+                blitter.blit(row: row, from: column, to: column &+ 1, level: Self.level(winding))
+                x = column &+ 1
+                let nextIsMarked = bit < 63 ? pending & (1 << UInt64(bit &+ 1)) != 0 : bits[word &+ 1] & 1 != 0
                 if !nextIsMarked {
-                    winding &+= cells[column + 1]
-                    cells[column + 1] = 0
+                    winding &+= cells[column &+ 1]
+                    cells[column &+ 1] = 0
                 }
             }
         }
