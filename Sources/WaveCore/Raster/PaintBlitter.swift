@@ -103,25 +103,19 @@ public struct PaintBlitter: CoverageBlitter {
 
     @inline(never)
     private func blitInGeneral(_ out: UnsafeMutablePointer<UInt32>, row: Int, from x0: Int, to x1: Int, level: Int) {
+        if level == 0 && !clears { return }
+        // Columns [x0, cut) take the left fill, [cut, x1) the right one.
+        let cut = Swift.min(Swift.max(split, x0), x1)
+        if cut > x0 { paint(left, out, row: row, from: x0, to: cut, level: level) }
+        if x1 > cut { paint(right, out, row: row, from: cut, to: x1, level: level) }
+    }
+
+    @inline(__always)
+    private func paint(_ fill: FillProgram, _ out: UnsafeMutablePointer<UInt32>, row: Int, from x0: Int, to x1: Int, level: Int) {
         if clears {
-            if x1 <= split {
-                left.blitOverBackground(out, y: row, from: x0, to: x1, level: level)
-            } else if x0 >= split {
-                right.blitOverBackground(out, y: row, from: x0, to: x1, level: level)
-            } else {
-                left.blitOverBackground(out, y: row, from: x0, to: split, level: level)
-                right.blitOverBackground(out, y: row, from: split, to: x1, level: level)
-            }
-            return
-        }
-        if level == 0 { return }
-        if x1 <= split {
-            left.blit(out, y: row, from: x0, to: x1, level: level)
-        } else if x0 >= split {
-            right.blit(out, y: row, from: x0, to: x1, level: level)
+            fill.blitOverBackground(out, y: row, from: x0, to: x1, level: level)
         } else {
-            left.blit(out, y: row, from: x0, to: split, level: level)
-            right.blit(out, y: row, from: split, to: x1, level: level)
+            fill.blit(out, y: row, from: x0, to: x1, level: level)
         }
     }
 }
