@@ -56,6 +56,8 @@ public struct BenchReport: Codable, Equatable {
     public var pacing: PacingReport?
     /// `--preset raster`'s figures (absent otherwise).
     public var raster: RasterReport?
+    /// `--preset table`: the floor, copying the frame once a frame paced the same way (absent otherwise).
+    public var tableFloor: TableFloor?
 
     public init(renderer: String, machine: Machine = .current, results: [BenchResult]) {
         self.renderer = renderer
@@ -65,6 +67,7 @@ public struct BenchReport: Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case version, renderer, machine, results, waveform, pacing, raster, commit, date, mode, warmup, interrupted
+        case tableFloor = "table_floor"
         case wavesVersion = "waves_version"
     }
 

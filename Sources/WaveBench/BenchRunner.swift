@@ -171,7 +171,12 @@ public final class BenchRunner {
             result.processCpuPercent = rounded(run.processCPUSeconds / run.wallSeconds * 100, places: 2)
             results.append(result)
         }
-        return BenchReport(renderer: rendererName, results: results)
+        var report = BenchReport(renderer: rendererName, results: results)
+        if !config.isInterrupted() {
+            report.tableFloor = TableFloor.measure(width: scene.width, height: scene.height, seconds: min(seconds, 5),
+                                                   framesPerSecond: TablePreset.framesPerSecond)
+        }
+        return report
     }
 
     // MARK: Shared pieces

@@ -87,6 +87,10 @@ extension BenchReport {
         } ?? ""
         return "waves bench --preset table: \(setup); GL_RENDERER: \(renderer); \(machine.cpus) CPUs\n"
             + Self.table(header: header, rows: rows)
+            + (tableFloor.map { floor in
+                "floor: copying the frame's bytes once a frame, paced the same way: "
+                    + String(format: "%.2f%% process CPU (%.3f ms a frame)\n", floor.processCpuPercent, floor.copyMs)
+            } ?? "")
             + "\(TablePreset.published)\n"
             + (renderer.lowercased().contains("llvmpipe")
                 ? "note: llvmpipe draws on the CPU, so here the translate strategy's GPU work is process CPU time too\n" : "")

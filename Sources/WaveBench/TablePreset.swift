@@ -93,6 +93,53 @@ enum PacedRun {
     }
 }
 
+/// The floor under the table preset: moving the screen's bytes once a
+/// frame (a plain memcpy of a frame-sized picture into the frame, 14 rows of
+/// rectangles as the translate strategy's copies are), paced at 60 fps the
+/// same way. After 16 ms of sleep the caches are cold, so this is what a
+/// frame that rewrites every pixel costs at the least on this machine.
+public struct TableFloor: Codable, Equatable {
+    /// Process CPU over wall time, percent.
+    public var processCpuPercent: Double
+    /// Median thread CPU time of one frame's copy, ms.
+    public var copyMs: Double
+
+    enum CodingKeys: String, CodingKey {
+        case processCpuPercent = "process_cpu_percent"
+        case copyMs = "copy_ms"
+    }
+
+    static func measure(width: Int, height: Int, seconds: Double, framesPerSecond: Double) -> TableFloor {
+        let count = width * height
+        let source = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+        let frame = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+        defer { source.deallocate(); frame.deallocate() }
+        source.initialize(repeating: 0xFF3A_9BFF, count: count)
+        frame.initialize(repeating: 0, count: count)
+        let interval = 1 / framesPerSecond
+        let start = Clocks.wall() + interval, processStart = Clocks.processCPU()
+        var samples: [Double] = []
+        var tick = 0
+        while start + Double(tick) * interval < start + seconds {
+            PacedRun.sleep(until: start + Double(tick) * interval)
+            let t0 = Clocks.threadCPU()
+            // Each row in two pieces at a moving wrap column, as the copies are.
+            let shift = (tick * 6) % width
+            for row in 0..<height {
+                let from = source + row * width, to = frame + row * width
+                to.update(from: from + shift, count: width - shift)
+                (to + width - shift).update(from: from, count: shift)
+            }
+            samples.append((Clocks.threadCPU() - t0) * 1000)
+            tick += 1
+        }
+        PacedRun.sleep(until: start + seconds)
+        let process = Clocks.processCPU() - processStart, wall = Clocks.wall() - (start - interval)
+        return TableFloor(processCpuPercent: rounded(process / max(wall - interval, 1e-9) * 100, places: 2),
+                          copyMs: rounded(Stats(samples)?.median ?? 0, places: 4))
+    }
+}
+
 /// The floor under any redraw: writing the frame's bytes once (the C
 /// library's vectorised wmemset, the fastest plain write there is). Fills
 /// `frame` with a constant `repeats` times and returns the median thread
