@@ -1,11 +1,16 @@
 import CGL
 import WaveCore
 
-/// The translate strategy at its cheapest: the batch's bands painted once,
-/// on the CPU with the CPU strategy's own rasteriser and paint, at a few
-/// sub-pixel phases; each frame copies the nearest phase into place by whole
-/// pixels (glBlitFramebuffer, same size, no filtering: a memory copy, even on
-/// llvmpipe), two copies per band where the picture wraps. No shader runs.
+/// The translate strategy at its cheapest: the batch painted once, on the
+/// CPU with the CPU strategy's own renderer, at a few sub-pixel phases; each
+/// frame copies the nearest phase into place by whole pixels (same size, no
+/// filtering: a memory copy, even on llvmpipe). No shader runs.
+///
+/// Two layouts. Where it fits (`screenBudget`), the whole scene is painted
+/// one period wider than the screen, every cell's own shift baked in, so a
+/// frame is one copy of the screen from column (offset mod period). Else
+/// each distinct cell picture is painted one period wide, stacked, and a
+/// frame is two copies per band where the picture wraps.
 ///
 /// Used for a scene of one batch of repeating curves with a solid paint over
 /// an opaque background: `--subpixel exact` (16 phases, so the copied frame
@@ -23,24 +28,40 @@ final class GLCopyBatch: GLLayerDraw {
     /// still keep a moving edge within the CPU tolerance (16/255: 1/16 pixel).
     static let exactPhases = 16
     static let fewestExactPhases = 8
+    /// The most the one-copy layout may take (all phases); past it, bands.
+    static let screenBudget = 64 << 20
+
+    enum Layout: Equatable {
+        /// The scene painted `period` columns wider than the screen: one copy a page.
+        case screen
+        /// Each distinct picture painted one period wide, stacked: two copies a band.
+        case bands
+    }
+
+    struct Plan: Equatable {
+        var phases: Int
+        var layout: Layout
+    }
 
     let phases: Int
+    let layout: Layout
+    /// `.bands`: the runs of rows to copy.
     let bands: [Band]
-    /// Whether some scene rows show no band (they are cleared first).
+    /// Whether some scene rows show no band (`.bands`: they are cleared first).
     let leavesRowsUncovered: Bool
     private let motion: Motion
     private let period: Int
     private let width: Int
-    /// Rows of one phase's texture: the pictures stacked, `pictureRows` each.
+    /// Rows of one phase's texture: the scene's (`.screen`) or the pictures stacked, `pictureRows` each.
     private let textureRows: Int
     private let pictureRows: Int
     private var textures: [GLuint]
     private var framebuffers: [GLuint]
 
-    /// The phases a batch gets, or nil when copies cannot draw it (or are not
-    /// asked for): snapped motion needs one; exact motion 16, or 8 where 16
-    /// do not fit the driver's limits or the memory budget.
-    static func phases(for batch: ScenePlan.Batch, scene: Scene, subpixel: SubpixelMode, caps: GLCapabilities) -> Int? {
+    /// How a batch is copied, or nil when copies cannot draw it (or are not
+    /// asked for): snapped motion needs one phase; exact motion 16, or 8
+    /// where 16 do not fit the driver's limits or the memory budget.
+    static func plan(for batch: ScenePlan.Batch, scene: Scene, subpixel: SubpixelMode, caps: GLCapabilities) -> Plan? {
         guard case let .curves(curves) = batch.content, case .fill(.solid) = batch.paint, scene.background.a == 255 else { return nil }
         let wanted: [Int]
         if batch.motion.snapsToPixel || batch.motion.kind == .still {
@@ -50,42 +71,58 @@ final class GLCopyBatch: GLLayerDraw {
         } else {
             return nil
         }
+        let wide = curves.period + scene.width
+        if wide <= caps.maxTextureSize, scene.height <= caps.maxTextureSize, wanted[0] * wide * scene.height * 4 <= screenBudget {
+            return Plan(phases: wanted[0], layout: .screen)
+        }
         let rows = curves.pictureRows * curves.pictures.count
         guard curves.period <= caps.maxTextureSize, rows <= caps.maxTextureSize else { return nil }
-        return wanted.first { $0 * curves.period * rows * 4 <= caps.maxCoverageBytes }
+        return wanted.first { $0 * curves.period * rows * 4 <= caps.maxCoverageBytes }.map { Plan(phases: $0, layout: .bands) }
     }
 
-    init(_ batch: ScenePlan.Batch, scene: Scene, phases: Int) throws {
+    init(_ batch: ScenePlan.Batch, scene: Scene, plan: Plan) throws {
         guard case let .curves(curves) = batch.content, case let .fill(fill) = batch.paint else {
             throw GLError.limit(what: "copies of anything but repeating curves with one fill", needed: 1, available: 0)
         }
-        self.phases = phases
+        phases = plan.phases
+        layout = plan.layout
         motion = batch.motion
         period = curves.period
         width = scene.width
         pictureRows = curves.pictureRows
-        textureRows = curves.pictureRows * curves.pictures.count
-        bands = Self.bands(curves.rowEntries)
-        leavesRowsUncovered = curves.rowEntries.contains { $0 == nil }
+        let textureWidth = layout == .screen ? period + width : period
+        textureRows = layout == .screen ? scene.height : curves.pictureRows * curves.pictures.count
+        bands = layout == .screen ? [] : Self.bands(curves.rowEntries)
+        leavesRowsUncovered = layout == .bands && curves.rowEntries.contains { $0 == nil }
         textures = Array(repeating: 0, count: phases)
         framebuffers = Array(repeating: 0, count: phases)
         glGenTextures(GLsizei(phases), &textures)
         glGenFramebuffers(GLsizei(phases), &framebuffers)
 
         // Rows bottom to top, the order GL uploads: one straight copy per phase.
-        let painted = Pixmap(width: period, height: textureRows, rowStride: -period)
+        let painted = Pixmap(width: textureWidth, height: textureRows, rowStride: -textureWidth)
+        let renderer = CPURenderer()
         let program = FillProgram(fill: fill, background: scene.background)
         for phase in 0..<phases {
-            painted.fill(scene.background)
-            for (slot, picture) in curves.pictures.enumerated() {
-                let rasterizer = CoverageRasterizer(width: period, height: picture.rows.count)
-                picture.addOutline(offset: Double(phase) / Double(phases), width: period, to: rasterizer)
-                let block = painted.view(rows: slot * pictureRows..<slot * pictureRows + picture.rows.count)
-                var blitter = PaintBlitter(view: block, left: program, right: program, split: Int.max, clears: true)
-                rasterizer.resolve(rows: 0..<picture.rows.count, into: &blitter)
+            let offset = Double(phase) / Double(phases)
+            if layout == .screen {
+                // The scene itself, wider and frozen at this phase: the CPU strategy's frame, cell shifts and all.
+                let frozen = Motion(.travel(start: offset, pixelsPerSecond: 0))
+                try renderer.prepare(scene: Scene(width: textureWidth, height: textureRows, background: scene.background,
+                                                  layers: batch.layers.map { var layer = scene.layers[$0]; layer.motion = frozen; return layer }))
+                try renderer.draw(time: 0, into: painted)
+            } else {
+                painted.fill(scene.background)
+                for (slot, picture) in curves.pictures.enumerated() {
+                    let rasterizer = CoverageRasterizer(width: period, height: picture.rows.count)
+                    picture.addOutline(offset: offset, width: period, to: rasterizer)
+                    let block = painted.view(rows: slot * pictureRows..<slot * pictureRows + picture.rows.count)
+                    var blitter = PaintBlitter(view: block, left: program, right: program, split: Int.max, clears: true)
+                    rasterizer.resolve(rows: 0..<picture.rows.count, into: &blitter)
+                }
             }
             glBindTexture(GLenum(GL_TEXTURE_2D), textures[phase])
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(period), GLsizei(textureRows), 0,
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(textureWidth), GLsizei(textureRows), 0,
                          GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), painted.memory.baseAddress)
             glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
             glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
@@ -143,36 +180,53 @@ final class GLCopyBatch: GLLayerDraw {
         glDisable(GLenum(GL_BLEND))
         if pageTexture == nil { glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffers[phase]) }
         let pageBottom = pageTop + viewport.height
+        if layout == .screen {
+            // Screen column x shows painted column x + (whole mod period): the whole page in one copy.
+            let first = Swift.max(0, pageTop), last = Swift.min(textureRows, pageBottom)
+            if first < last { copy(phase, column: Self.wrapped(whole, period), rows: first..<last, pictureTop: first, width: width,
+                                   to: 0, viewport: viewport, pageTop: pageTop) }
+        }
         // By index: in a debug build a for-in loop over an array allocates.
         for b in bands.indices {
             let band = bands[b]
             let first = Swift.max(band.sceneRows.lowerBound, pageTop), last = Swift.min(band.sceneRows.upperBound, pageBottom)
             if first >= last { continue }
-            // Picture rows, as texture rows (bottom to top), and the page's rows they land on.
             let pictureTop = band.picture * pictureRows + band.firstPictureRow + (first - band.sceneRows.lowerBound)
-            let sourceY1 = textureRows - pictureTop, sourceY0 = sourceY1 - (last - first)
-            let targetY1 = viewport.y + viewport.height - (first - pageTop), targetY0 = targetY1 - (last - first)
             // Screen column x shows picture column (x + whole + shift) mod period.
-            var column = (whole + band.shift) % period
-            if column < 0 { column += period }
+            var column = Self.wrapped(whole + band.shift, period)
             var x = 0
             while x < width {
                 let run = Swift.min(width - x, period - column)
-                if let page = pageTexture {
-                    glCopyImageSubData(textures[phase], GLenum(GL_TEXTURE_2D), 0, GLint(column), GLint(sourceY0), 0,
-                                       page.texture, GLenum(GL_TEXTURE_2D_ARRAY), 0, GLint(viewport.x + x), GLint(targetY0),
-                                       GLint(page.layer), GLsizei(run), GLsizei(last - first), 1)
-                    x += run
-                    column = 0
-                    continue
-                }
-                glBlitFramebuffer(GLint(column), GLint(sourceY0), GLint(column + run), GLint(sourceY1),
-                                  GLint(viewport.x + x), GLint(targetY0), GLint(viewport.x + x + run), GLint(targetY1),
-                                  GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+                copy(phase, column: column, rows: first..<last, pictureTop: pictureTop, width: run, to: x, viewport: viewport, pageTop: pageTop)
                 x += run
                 column = 0
             }
         }
         if pageTexture == nil { glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0) }
+    }
+
+    /// `value` mod `period`, from 0 to period - 1.
+    static func wrapped(_ value: Int, _ period: Int) -> Int {
+        let r = value % period
+        return r < 0 ? r + period : r
+    }
+
+    /// Copies `width` columns from `column` of phase `phase`'s texture, its
+    /// rows from `pictureTop` down, onto scene `rows` of the page from screen column `x`.
+    @inline(__always)
+    private func copy(_ phase: Int, column: Int, rows: Range<Int>, pictureTop: Int, width: Int, to x: Int,
+                      viewport: Viewport, pageTop: Int) {
+        // Textures and pages hold their rows bottom to top.
+        let sourceY1 = textureRows - pictureTop, sourceY0 = sourceY1 - rows.count
+        let targetY1 = viewport.y + viewport.height - (rows.lowerBound - pageTop), targetY0 = targetY1 - rows.count
+        if let page = pageTexture {
+            glCopyImageSubData(textures[phase], GLenum(GL_TEXTURE_2D), 0, GLint(column), GLint(sourceY0), 0,
+                               page.texture, GLenum(GL_TEXTURE_2D_ARRAY), 0, GLint(viewport.x + x), GLint(targetY0),
+                               GLint(page.layer), GLsizei(width), GLsizei(rows.count), 1)
+        } else {
+            glBlitFramebuffer(GLint(column), GLint(sourceY0), GLint(column + width), GLint(sourceY1),
+                              GLint(viewport.x + x), GLint(targetY0), GLint(viewport.x + x + width), GLint(targetY1),
+                              GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        }
     }
 }

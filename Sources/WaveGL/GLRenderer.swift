@@ -32,6 +32,9 @@ public final class GLRenderer: Renderer {
     /// The prepared scene's sub-pixel phases where it is drawn by whole-pixel
     /// copies (1 for snapped motion, 16 or 8 for exact), nil where a shader draws it.
     public private(set) var copyPhases: Int?
+    /// Copies a frame makes where it is drawn by copies (1 where the whole
+    /// scene is one painted picture; two per band where pictures wrap).
+    public var copiesPerFrame: Int? { copies.map { $0.layout == .screen ? 1 : 2 * $0.bands.count } }
     /// Set by `prepare` when exact motion was asked for but the scene is drawn
     /// by the filtering shader instead, saying why.
     public private(set) var subpixelNotice: String?
@@ -63,14 +66,15 @@ public final class GLRenderer: Renderer {
         copies = nil
         let plan = try unavailableOnGLError { try ScenePlan(scene: scene, caps: caps) }
         var firstIsCached = plan.batches.first?.content.isCached ?? true
-        copyPhases = plan.batches.count == 1
-            ? GLCopyBatch.phases(for: plan.batches[0], scene: scene, subpixel: subpixel, caps: caps) : nil
+        let copyPlan = plan.batches.count == 1
+            ? GLCopyBatch.plan(for: plan.batches[0], scene: scene, subpixel: subpixel, caps: caps) : nil
+        copyPhases = copyPlan?.phases
         subpixelNotice = subpixel == .exact && copyPhases == nil && plan.batches.contains { $0.content.isCached }
             ? "exact sub-pixel motion covers one batch of repeating curves with a solid paint over an opaque background, "
                 + "within \(caps.maxCoverageBytes >> 20) MiB; this scene's cached content is filtered (linear)" : nil
         batches = try unavailableOnGLError { try plan.batches.enumerated().map { index, batch -> GLLayerDraw in
-            if let copyPhases {
-                let copies = try GLCopyBatch(batch, scene: scene, phases: copyPhases)
+            if let copyPlan {
+                let copies = try GLCopyBatch(batch, scene: scene, plan: copyPlan)
                 firstIsCached = !copies.leavesRowsUncovered
                 self.copies = copies
                 return copies

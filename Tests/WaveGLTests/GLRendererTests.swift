@@ -160,12 +160,32 @@ final class GLRendererTests: XCTestCase {
         XCTAssertLessThanOrEqual(ImageComparison.difference(exact, cpu).maxAbsolute, 16)
     }
 
+    /// Too large to paint whole 16 times within the one-copy budget: each
+    /// distinct cell picture is painted and copied band by band instead.
+    func testExactInBandsMatchesTheCPUToo() throws {
+        var scene = SineCells(width: 1024, height: 600)
+        scene.cellCount = 6
+        scene.wave.amplitude = 0.45
+        scene.wave.cycles = 3
+        let times = [0.2001, 0.61234]
+        let gl = try glFrames(scene, times, subpixel: .exact)
+        let renderer = try glRenderer()
+        defer { renderer.subpixel = .linear }
+        renderer.subpixel = .exact
+        try renderer.prepare(scene: try scene.scene())
+        XCTAssertEqual(renderer.copyPhases, 16)
+        XCTAssertEqual(renderer.copiesPerFrame, 12, "two copies for each of six bands")
+        let cpu = try Frames.render(CPURenderer(), try scene.scene(), at: times)
+        for i in times.indices { assertImagesMatch(gl[i], cpu[i], mean: 1, max: 16, name: "gl-exact-bands-\(i)") }
+    }
+
     func testExactUsesSixteenPhasesAndSnappingOne() throws {
         let gl = try glRenderer()
         defer { gl.subpixel = .linear }
         gl.subpixel = .exact
         try gl.prepare(scene: try sevenCells.scene())
         XCTAssertEqual(gl.copyPhases, 16)
+        XCTAssertEqual(gl.copiesPerFrame, 1, "the whole screen painted at each phase: one copy a frame")
         XCTAssertNil(gl.subpixelNotice)
         var snapped = sevenCells
         snapped.snapToPixel = true
