@@ -22,12 +22,14 @@ struct BenchCommand: ParsableCommand {
             "wall_ms", "raster_ms" and "upload_ms" (CPU rows; null on GL rows); "fps", "upload_bytes_per_frame", \
             "allocations_per_frame", "peak_rss_mb"; where they apply "unit", "write_once_ms", \
             "driver_allocations_per_frame" and the table preset's "preset", "process_cpu_percent", "frames_missed", \
-            "seconds", "screen_size", "pacing"]}, plus a "waveform" or "pacing" object for those presets. \
+            "seconds", "screen_size", "pacing"]}, plus a "waveform", "pacing" or "raster" object for those presets \
+            and, for the table preset, "table_floor" (copying the frame once a frame, paced the same way). \
             The README's "JSON schema" section lists every key.
 
             Examples:
               waves bench --headless --frames 120 --json results.json --chart results.svg
               waves bench --preset table
+              waves bench --preset raster --json raster.json
               waves bench --headless --scene dots --frames 120
               waves bench --headless --preset pacing --seconds 5 --stall 100
             """

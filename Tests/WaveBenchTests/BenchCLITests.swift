@@ -75,6 +75,28 @@ final class BenchCLITests: XCTestCase {
         }
     }
 
+    /// `--preset raster`: the issue's four frames, ours beside cairo and the
+    /// floor, in the documented JSON and CSV; options it fixes are refused.
+    func testTheRasterPresetWritesItsTableJSONAndCSV() throws {
+        try expectRejected(["--preset", "raster", "--chart", "r.svg"], status: 64, naming: "--chart")
+        try expectRejected(["--preset", "raster", "--amplitude", "0.3"], status: 64, naming: "--amplitude")
+        try expectRejected(["--preset", "raster", "--scene", "dots"], status: 64, naming: "--scene")
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try WavesBinary.run(["bench", "--preset", "raster", "--seconds", "0.01", "--json", "r.json", "--csv", "r.csv"],
+                                    in: folder, timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("1920x1080"), r.stdout)
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/r.json"))
+        XCTAssertEqual(BenchSchema.problems(in: data), [])
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let raster = try XCTUnwrap(root["raster"] as? [String: Any])
+        let rows = try XCTUnwrap(raster["rows"] as? [[String: Any]])
+        XCTAssertEqual(rows.map { "\($0["width"] ?? "")x\($0["height"] ?? "")" }, ["320x80", "800x200", "1920x1080", "800x200"])
+        let csv = try String(contentsOfFile: folder + "/r.csv", encoding: .utf8)
+        XCTAssertEqual(csv.split(separator: "\n").count, 5, csv)
+    }
+
     func testPacingOptionsOutsideTheirPresetAreUsageErrors() throws {
         try expectRejected(["--stall", "50"], status: 64, naming: "--stall")
         try expectRejected(["--preset", "pacing", "--stall", "2000"], status: 64, naming: "--stall")

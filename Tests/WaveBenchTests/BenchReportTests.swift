@@ -64,6 +64,11 @@ final class BenchReportTests: XCTestCase {
         let report = try runner.runTable(seconds: 0.25)
         XCTAssertEqual(BenchSchema.problems(in: try report.jsonData()), [])
         XCTAssertEqual(report.results.map(\.backend), ["cpu", "gl"])
+        // The floor: a paced copy of the frame, cheaper than nothing it is not.
+        let floor = try XCTUnwrap(report.tableFloor)
+        XCTAssertGreaterThan(floor.copyMs, 0)
+        XCTAssertGreaterThan(floor.processCpuPercent, 0)
+        XCTAssertTrue(report.presetTable.contains("floor: copying the frame's bytes once a frame"), report.presetTable)
         for row in report.results {
             XCTAssertEqual(row.preset, "table")
             XCTAssertEqual(row.cells, 7)

@@ -12,11 +12,20 @@ enum BenchSchema {
         var problems: [String] = []
         func fail(_ text: String) { problems.append(text) }
         expectKeys(root, required: ["version", "renderer", "machine", "results", "waves_version", "commit", "date", "mode", "warmup",
-                                    "interrupted"], optional: ["waveform", "pacing"], at: "root", fail)
+                                    "interrupted"], optional: ["waveform", "pacing", "raster", "table_floor"], at: "root", fail)
         if !["headless", "window"].contains(root["mode"] as? String ?? "") { fail("mode is not headless or window") }
         if !(root["interrupted"] is Bool) { fail("interrupted is not a boolean") }
         if (root["date"] as? String).flatMap({ ISO8601DateFormatter().date(from: $0) }) == nil { fail("date is not ISO 8601") }
         if let pacing = root["pacing"] { checkPacing(pacing, fail) }
+        if let raster = root["raster"] { checkRaster(raster, fail) }
+        if let floor = root["table_floor"] {
+            if let floor = floor as? [String: Any] {
+                expectKeys(floor, required: ["process_cpu_percent", "copy_ms"], optional: [], at: "table_floor", fail)
+                for key in ["process_cpu_percent", "copy_ms"] where !(floor[key] is NSNumber) { fail("table_floor.\(key) is not a number") }
+            } else {
+                fail("table_floor is not an object")
+            }
+        }
         if integer(root["version"]) != 2 { fail("version is not 2") }
         if (root["renderer"] as? String)?.isEmpty ?? true { fail("renderer is not a non-empty string") }
         if let machine = root["machine"] as? [String: Any] {
@@ -32,6 +41,27 @@ enum BenchSchema {
         }
         for (i, row) in results.enumerated() { checkResult(row, at: "results[\(i)]", fail) }
         return problems
+    }
+
+    /// `--preset raster`'s object: cairo's version (or why there is none) and one row per frame.
+    static func checkRaster(_ value: Any, _ fail: (String) -> Void) {
+        guard let raster = value as? [String: Any] else { return fail("raster is not an object") }
+        expectKeys(raster, required: ["rows", "method", "interrupted"], optional: ["cairo_version", "cairo_unavailable"], at: "raster", fail)
+        if (raster["cairo_version"] == nil) == (raster["cairo_unavailable"] == nil) {
+            fail("raster has neither or both of cairo_version and cairo_unavailable")
+        }
+        guard let rows = raster["rows"] as? [[String: Any]], !rows.isEmpty else { return fail("raster.rows is not a non-empty array") }
+        let numbers = ["amplitude", "waves_us", "memset_us", "waves_over_memset"]
+        let wholes = ["width", "height", "cycles", "rounds", "frames_per_batch"]
+        for (i, row) in rows.enumerated() {
+            expectKeys(row, required: ["frame"] + numbers + wholes, optional: ["cairo_us", "cairo_over_waves", "cairo_difference"],
+                       at: "raster.rows[\(i)]", fail)
+            for key in numbers where !(row[key] is NSNumber) { fail("raster.rows[\(i)].\(key) is not a number") }
+            for key in wholes where integer(row[key]) == nil { fail("raster.rows[\(i)].\(key) is not a whole number") }
+            if let difference = row["cairo_difference"] as? [String: Any] {
+                expectKeys(difference, required: ["mean", "max"], optional: [], at: "raster.rows[\(i)].cairo_difference", fail)
+            }
+        }
     }
 
     /// `--preset pacing`'s object: its settings and one row per (strategy, pacing).

@@ -90,9 +90,11 @@ public final class CoverageRasterizer {
 
     @inline(__always)
     public func line(to x: Double, _ y: Double) {
-        let (nx, ny) = (Self.finite(x), Self.finite(y))
+        // A point in the box is finite already (NaN fails every comparison).
+        let raw = isInBox(x, y)
+        let (nx, ny) = raw ? (x, y) : (Self.finite(x), Self.finite(y))
         let pen = state
-        let inside = isInBox(nx, ny)
+        let inside = raw || isInBox(nx, ny)
         if inside && pen.pointee.inside {
             // Both ends on the grid already: no clipping to do.
             let fx = Self.fixed(nx), fy = Self.fixed(ny)
@@ -470,11 +472,15 @@ public final class CoverageRasterizer {
     }
 }
 
-/// floor(n / d) for d != 0 (Swift's `/` truncates toward zero).
+/// floor(n / d) for d > 0 (Swift's `/` truncates toward zero).
 @inline(__always)
 func floorDiv(_ n: Int, _ d: Int) -> Int {
+    // Every divisor here is positive (a piece's height or width). A vertex
+    // every whole pixel (or half, quarter...) makes row pieces 256 (128, 64...)
+    // sub-pixels wide: a shift then, an arithmetic one, which floors.
+    if d & (d &- 1) == 0 { return n >> d.trailingZeroBitCount }
     let q = n / d
-    return (n % d != 0 && ((n < 0) != (d < 0))) ? q - 1 : q
+    return n % d < 0 ? q &- 1 : q
 }
 
 /// Where coverage goes: told, row by row and left to right, that pixels
