@@ -12,18 +12,31 @@ public struct GLCapabilities: Equatable, Sendable {
     /// scene is a limit (`auto` draws it with the CPU) rather than an
     /// allocation that could take the machine's memory.
     public var maxCoverageBytes: Int
+    /// glCopyImageSubData is there (GL 4.3 or ARB_copy_image); without it
+    /// whole-pixel copies into a texture go through glBlitFramebuffer (GL 3.0).
+    public var copiesImages: Bool
 
-    public init(maxTextureSize: Int, maxArrayLayers: Int, maxCoverageBytes: Int = 512 << 20) {
+    public init(maxTextureSize: Int, maxArrayLayers: Int, maxCoverageBytes: Int = 512 << 20, copiesImages: Bool = true) {
         self.maxTextureSize = maxTextureSize
         self.maxArrayLayers = maxArrayLayers
         self.maxCoverageBytes = maxCoverageBytes
+        self.copiesImages = copiesImages
     }
 
     /// The current context's limits.
     public static func query() -> GLCapabilities {
-        var size: GLint = 0, layers: GLint = 0
+        var size: GLint = 0, layers: GLint = 0, major: GLint = 0, minor: GLint = 0, extensions: GLint = 0
         glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &size)
         glGetIntegerv(GLenum(GL_MAX_ARRAY_TEXTURE_LAYERS), &layers)
-        return GLCapabilities(maxTextureSize: Int(size), maxArrayLayers: Int(layers))
+        glGetIntegerv(GLenum(GL_MAJOR_VERSION), &major)
+        glGetIntegerv(GLenum(GL_MINOR_VERSION), &minor)
+        var copies = major > 4 || (major == 4 && minor >= 3)
+        if !copies {
+            glGetIntegerv(GLenum(GL_NUM_EXTENSIONS), &extensions)
+            copies = (0..<GLuint(max(0, extensions))).contains { i in
+                glGetStringi(GLenum(GL_EXTENSIONS), i).map { String(cString: $0) == "GL_ARB_copy_image" } ?? false
+            }
+        }
+        return GLCapabilities(maxTextureSize: Int(size), maxArrayLayers: Int(layers), copiesImages: copies)
     }
 }

@@ -118,7 +118,7 @@ public final class GLRenderer: Renderer {
             let (viewport, pageTop) = target.bindPage(page)
             glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
             if batches.isEmpty || clearsFirst { clear(viewport, to: scene.background) }
-            copies?.pageTexture = target.pageTexture(page)
+            copies?.pageTexture = caps.copiesImages ? target.pageTexture(page) : nil
             // By index: in a debug build a for-in loop over an array allocates.
             for b in batches.indices { batches[b].draw(time: time, viewport: viewport, pageTop: pageTop) }
         }
