@@ -132,6 +132,14 @@ final class GLRendererTests: XCTestCase {
         return frames
     }
 
+    /// The shared renderer prepared for `cells` with `subpixel` (the caller sets linear back).
+    private func prepared(_ cells: SineCells, subpixel: SubpixelMode) throws -> GLRenderer {
+        let gl = try glRenderer()
+        gl.subpixel = subpixel
+        try gl.prepare(scene: try cells.scene())
+        return gl
+    }
+
     /// Exact mode at fractional offsets, against the independent reference
     /// (the CPU backend's own tolerances) and against the CPU strategy
     /// (mean 1/255, max 16/255): still rendered once, no blur.
@@ -169,10 +177,8 @@ final class GLRendererTests: XCTestCase {
         scene.wave.cycles = 3
         let times = [0.2001, 0.61234]
         let gl = try glFrames(scene, times, subpixel: .exact)
-        let renderer = try glRenderer()
+        let renderer = try prepared(scene, subpixel: .exact)
         defer { renderer.subpixel = .linear }
-        renderer.subpixel = .exact
-        try renderer.prepare(scene: try scene.scene())
         XCTAssertEqual(renderer.copyPhases, 16)
         XCTAssertEqual(renderer.copiesPerFrame, 12, "two copies for each of six bands")
         let cpu = try Frames.render(CPURenderer(), try scene.scene(), at: times)
@@ -180,10 +186,8 @@ final class GLRendererTests: XCTestCase {
     }
 
     func testExactUsesSixteenPhasesAndSnappingOne() throws {
-        let gl = try glRenderer()
+        let gl = try prepared(sevenCells, subpixel: .exact)
         defer { gl.subpixel = .linear }
-        gl.subpixel = .exact
-        try gl.prepare(scene: try sevenCells.scene())
         XCTAssertEqual(gl.copyPhases, 16)
         XCTAssertEqual(gl.copiesPerFrame, 1, "the whole screen painted at each phase: one copy a frame")
         XCTAssertNil(gl.subpixelNotice)
