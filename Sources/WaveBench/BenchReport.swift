@@ -31,6 +31,9 @@ import Foundation
 ///   `screen_size`, `pacing` ("vsync" or "sleep") (rows of `--preset table`): there `frames` counts the
 ///   frames drawn, `fps` the frames drawn per second of the paced run, and
 ///   `cell_size` the screen width and its mean cell height.
+/// - `table_floor` (root, `--preset table`): copying the frame once a frame,
+///   paced the same way (`process_cpu_percent`, `copy_ms`); `raster` (root,
+///   `--preset raster`): see `RasterReport`.
 /// - `unit` (rows of `--scene dots` and `--scene voice` sweeps): what `cells`
 ///   counts there, "dots" or "panels"; for dots `cell_size` is the whole
 ///   scene's size (rows of dots, each tall enough for the largest swing).
