@@ -243,7 +243,9 @@ void main() {
 //
 // Coverage is sampled at pixel centres with linear filtering: a whole-pixel
 // offset reads texels exactly; a fractional one filters between two (the
-// published "amplitude phasing", kept visible on purpose).
+// published "amplitude phasing", kept visible with --subpixel linear). With
+// exact motion, curves come as pictures at u_phases sub-pixel phases and the
+// CPU passes a whole-pixel offset and the nearest phase: nothing is filtered.
 //
 // The first batch composites onto the background itself (no blending; every
 // pixel written). A scene of one batch is written non-premultiplied; with
@@ -262,7 +264,9 @@ void main() {
 
 uniform sampler2DArray u_coverage;
 uniform sampler2D u_rows;     // curves, per scene row: picture, shift (px), row in band, 1 if any
-uniform float u_offset;       // curves: the offset u(t) reduced into one period; strips: u's fraction
+uniform float u_offset;       // curves: the offset u(t) reduced into one period (whole with phases); strips: u's fraction
+uniform int u_phases;         // curves: sub-pixel phases per picture (1: filtered)
+uniform int u_phase;          // curves: this frame's phase, 0 to u_phases - 1
 uniform int u_offsetWhole;    // strips: u's whole pixels (integers keep long strips exact)
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;        // scene row shown at the area's top
@@ -285,7 +289,8 @@ float coverageAt(vec2 local, int row) {
     vec4 entry = texelFetch(u_rows, ivec2(row % tableWidth, row / tableWidth), 0);
     if (entry.w == 0.0) return 0.0;
     float s = (local.x + u_offset + entry.y) / u_layerSize.x;
-    return texture(u_coverage, vec3(s, (entry.z + 0.5) / u_layerSize.y, entry.x)).r;
+    float layer = entry.x * float(u_phases) + float(u_phase);
+    return texture(u_coverage, vec3(s, (entry.z + 0.5) / u_layerSize.y, layer)).r;
 }
 
 #else

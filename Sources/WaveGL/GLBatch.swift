@@ -5,6 +5,11 @@ import WaveCore
 /// once, and one program per pass whose per-scene uniforms (paint, sizes)
 /// are set once. A frame sets the offset, the split column and the area, and
 /// draws one quad per pass.
+///
+/// Curves moving exactly (`--subpixel exact` where whole-pixel copies are not
+/// used: a real GPU, or paints the copies do not take) have every picture
+/// rasterised at 16 sub-pixel phases (8 where 16 do not fit); a frame reads
+/// the nearest phase at a whole-pixel offset, so no texel is filtered.
 final class GLBatch: GLLayerDraw {
     private let batch: ScenePlan.Batch
     private var passes: [Pass] = []
@@ -20,7 +25,7 @@ final class GLBatch: GLLayerDraw {
 
     private struct Pass {
         let program: ShaderProgram
-        let uniforms: (offset: GLint, offsetWhole: GLint, viewport: GLint, pageTop: GLint, split: GLint)
+        let uniforms: (offset: GLint, offsetWhole: GLint, viewport: GLint, pageTop: GLint, split: GLint, phase: GLint)
         let clip: Clip
     }
 
@@ -29,11 +34,24 @@ final class GLBatch: GLLayerDraw {
 
     /// The only batch writes non-premultiplied colour.
     private let isOnly: Bool
+    /// Sub-pixel phases of the curves' pictures (1: one picture, filtered linearly).
+    let phases: Int
 
-    init(_ batch: ScenePlan.Batch, scene: Scene, isFirst: Bool, isOnly: Bool, splitMethod: SplitMethod = .mask) throws {
+    /// The phases exact motion gets for `curves`: 16, or 8 where 16 do not fit
+    /// the driver's array layers or the coverage budget; 1 where neither does.
+    static func exactPhases(for curves: ScenePlan.CurveBatch, caps: GLCapabilities) -> Int {
+        let bytes = curves.period * curves.pictureRows * curves.pictures.count
+        return [GLCopyBatch.exactPhases, GLCopyBatch.fewestExactPhases].first {
+            curves.pictures.count * $0 <= caps.maxArrayLayers && bytes * $0 <= caps.maxCoverageBytes
+        } ?? 1
+    }
+
+    init(_ batch: ScenePlan.Batch, scene: Scene, isFirst: Bool, isOnly: Bool, splitMethod: SplitMethod = .mask,
+         phases: Int = 1) throws {
         self.batch = batch
         self.isFirst = isFirst
         self.isOnly = isOnly
+        self.phases = phases
         width = scene.width
         if case let .curves(curves) = batch.content { period = curves.period } else { period = 0 }
         var paints: [(Paint, Clip)] = [(batch.paint, .all)]
@@ -45,8 +63,8 @@ final class GLBatch: GLLayerDraw {
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         switch batch.content {
         case let .curves(curves):
-            upload(curves.coverage(), width: curves.period, rows: curves.pictureRows, layers: curves.pictures.count,
-                   wrapS: GL_REPEAT)
+            upload(curves.coverage(phases: phases), width: curves.period, rows: curves.pictureRows,
+                   layers: curves.pictures.count * phases, wrapS: GL_REPEAT)
             glGenTextures(1, &rowTable)
             let table = curves.rowTable(width: Self.tableWidth)
             glBindTexture(GLenum(GL_TEXTURE_2D), rowTable)
@@ -75,6 +93,7 @@ final class GLBatch: GLLayerDraw {
         switch batch.content {
         case let .curves(curves):
             glUniform2f(program.uniform("u_layerSize"), GLfloat(curves.period), GLfloat(curves.pictureRows))
+            glUniform1i(program.uniform("u_phases"), GLint(phases))
         case let .strip(strip):
             glUniform2f(program.uniform("u_layerSize"), GLfloat(strip.tileWidth), GLfloat(max(1, strip.rows.count)))
             glUniform4f(program.uniform("u_strip"), GLfloat(strip.columns.lowerBound), GLfloat(strip.columns.count),
@@ -86,7 +105,7 @@ final class GLBatch: GLLayerDraw {
         glUseProgram(0)
         return Pass(program: program, uniforms: (program.uniform("u_offset"), program.uniform("u_offsetWhole"),
                                                  program.uniform("u_viewport"), program.uniform("u_pageTop"),
-                                                 program.uniform("u_split")), clip: clip)
+                                                 program.uniform("u_split"), program.uniform("u_phase")), clip: clip)
     }
 
     deinit {
@@ -156,7 +175,14 @@ final class GLBatch: GLLayerDraw {
         // Curves: u within one period. Strips: whole pixels as an integer and the fraction apart,
         // so a long strip late in a track is as exact as its start.
         let whole = period > 0 ? 0 : Swift.min(Swift.max(u.rounded(.down), -2e9), 2e9)
-        let offset = GLfloat(period > 0 ? wrapOffset(u, period: period) : u - whole)
+        var offset = GLfloat(period > 0 ? wrapOffset(u, period: period) : u - whole)
+        var phase = 0
+        if phases > 1 {
+            // The nearest phase, read at a whole-pixel offset.
+            let (wholePixels, nearest) = GLCopyBatch.split(u, phases: phases)
+            offset = GLfloat(GLCopyBatch.wrapped(wholePixels, period))
+            phase = nearest
+        }
         var split = width
         if case let .split(s, _, _) = batch.paint { split = s.column(at: time, width: width) }
         if isFirst {
@@ -192,6 +218,7 @@ final class GLBatch: GLLayerDraw {
                         GLfloat(viewport.height))
             glUniform1i(pass.uniforms.pageTop, GLint(pageTop))
             if pass.uniforms.split >= 0 { glUniform1i(pass.uniforms.split, GLint(split)) }
+            if pass.uniforms.phase >= 0 { glUniform1i(pass.uniforms.phase, GLint(phase)) }
             glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
         }
         glDisable(GLenum(GL_SCISSOR_TEST))

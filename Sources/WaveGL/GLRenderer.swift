@@ -29,9 +29,21 @@ public final class GLRenderer: Renderer {
     public var subpixel = SubpixelMode.linear {
         didSet { if subpixel != oldValue { scene = nil } }
     }
+    /// Draw cached curves moving exactly or snapped as whole-pixel copies of
+    /// painted phases (`GLCopyBatch`) where the scene allows, rather than with
+    /// the shader. Set for software renderers (llvmpipe, softpipe), where a
+    /// copy is a memcpy and a full-screen shader pass is CPU work on every
+    /// pixel; a real GPU keeps the shader, one draw whatever the cell count.
+    /// Takes effect at the next `prepare`.
+    public var prefersCopies: Bool {
+        didSet { if prefersCopies != oldValue { scene = nil } }
+    }
     /// The prepared scene's sub-pixel phases where it is drawn by whole-pixel
     /// copies (1 for snapped motion, 16 or 8 for exact), nil where a shader draws it.
     public private(set) var copyPhases: Int?
+    /// The phases of curve pictures the shader picks from for exact motion
+    /// (16 or 8), nil where no batch has them.
+    public private(set) var exactPhases: Int?
     /// Copies a frame makes where it is drawn by copies (1 where the whole
     /// scene is one painted picture; two per band where pictures wrap).
     public var copiesPerFrame: Int? { copies.map { $0.layout == .screen ? 1 : 2 * $0.bands.count } }
@@ -44,6 +56,7 @@ public final class GLRenderer: Renderer {
         self.context = try context ?? HeadlessGLContext()
         try self.context.makeCurrent()
         caps = self.context.capabilities
+        prefersCopies = Self.isSoftware(renderer: self.context.renderer)
         // The quad comes from gl_VertexID; core profile still wants a vertex array bound.
         glGenVertexArrays(1, &emptyVertexArray)
         try checkGLErrors("creating the GL renderer")
@@ -56,6 +69,12 @@ public final class GLRenderer: Renderer {
 
     public var rendererName: String { context.renderer }
 
+    /// Whether GL_RENDERER names one of Mesa's CPU rasterisers.
+    static func isSoftware(renderer: String) -> Bool {
+        let name = renderer.lowercased()
+        return ["llvmpipe", "softpipe", "swrast", "software rasterizer"].contains { name.contains($0) }
+    }
+
     public func prepare(scene: Scene) throws {
         try scene.validate()
         try context.makeCurrent()
@@ -66,23 +85,37 @@ public final class GLRenderer: Renderer {
         copies = nil
         let plan = try unavailableOnGLError { try ScenePlan(scene: scene, caps: caps) }
         var firstIsCached = plan.batches.first?.content.isCached ?? true
-        let copyPlan = plan.batches.count == 1
+        let copyPlan = prefersCopies && plan.batches.count == 1
             ? GLCopyBatch.plan(for: plan.batches[0], scene: scene, subpixel: subpixel, caps: caps) : nil
-        copyPhases = copyPlan?.phases
-        subpixelNotice = subpixel == .exact && copyPhases == nil && plan.batches.contains { $0.content.isCached }
-            ? "exact sub-pixel motion covers one batch of repeating curves with a solid paint over an opaque background, "
-                + "within \(caps.maxCoverageBytes >> 20) MiB; this scene's cached content is filtered (linear)" : nil
+        // Elsewhere exact motion is the shader reading the nearest of several pre-rasterised phases.
+        func shaderPhases(_ batch: ScenePlan.Batch) -> Int {
+            guard subpixel == .exact, !batch.motion.snapsToPixel, case let .curves(curves) = batch.content else { return 1 }
+            return GLBatch.exactPhases(for: curves, caps: caps)
+        }
+        let filtered = plan.batches.contains { batch in
+            // A still or snapped strip sits on whole pixels: nothing to filter.
+            if case .strip = batch.content { return batch.motion.kind != .still && !batch.motion.snapsToPixel }
+            if case .curves = batch.content { return copyPlan == nil && !batch.motion.snapsToPixel && shaderPhases(batch) == 1 }
+            return false
+        }
+        subpixelNotice = subpixel == .exact && filtered
+            ? "exact sub-pixel motion covers repeating curves (within \(caps.maxCoverageBytes >> 20) MiB and "
+                + "\(caps.maxArrayLayers) texture layers); the rest of this scene's cached content is filtered (linear)" : nil
+        var phasesUsed: Int?
         batches = try unavailableOnGLError { try plan.batches.enumerated().map { index, batch -> GLLayerDraw in
             if let copyPlan {
                 let copies = try GLCopyBatch(batch, scene: scene, plan: copyPlan)
                 firstIsCached = !copies.leavesRowsUncovered
                 self.copies = copies
+                phasesUsed = copyPlan.phases
                 return copies
             }
             switch batch.content {
             case .curves, .strip:
+                let phases = shaderPhases(batch)
+                if phases > 1 { phasesUsed = max(phasesUsed ?? 0, phases) }
                 return try GLBatch(batch, scene: scene, isFirst: index == 0, isOnly: plan.batches.count == 1,
-                                   splitMethod: splitMethod)
+                                   splitMethod: splitMethod, phases: phases)
             case let .instances(instances, state):
                 return try GLInstancesBatch(instances, state: state, paint: batch.paint, sceneHeight: scene.height)
             case let .springBlock(block, rows):
@@ -91,6 +124,8 @@ public final class GLRenderer: Renderer {
                 return try GLModulatedSineBatch(curve, rows: rows, paint: batch.paint, sceneWidth: scene.width)
             }
         } }
+        copyPhases = copies == nil ? nil : phasesUsed
+        exactPhases = copies == nil ? phasesUsed : nil
         clearsFirst = !firstIsCached
         pictureCount = plan.batches.reduce(0) { count, batch in
             if case let .curves(c) = batch.content { return count + c.pictures.count }

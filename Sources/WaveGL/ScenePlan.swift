@@ -237,14 +237,20 @@ extension ScenePlan.CurveBatch {
     /// Every picture's coverage (bytes, rows top to bottom), one after
     /// another, each `pictureRows` tall: rasterised at offset 0 by the CPU
     /// rasteriser, so the pixels are the CPU strategy's.
-    func coverage() -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: period * pictureRows * pictures.count)
-        for (slot, picture) in pictures.enumerated() {
+    ///
+    /// With `phases` above 1, each picture at every sub-pixel phase j/phases
+    /// (exact motion): picture p's phase j is layer p * phases + j.
+    func coverage(phases: Int = 1) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: period * pictureRows * pictures.count * phases)
+        for (index, picture) in pictures.enumerated() {
             let rasterizer = CoverageRasterizer(width: period, height: picture.rows.count)
-            picture.addOutline(offset: 0, width: period, to: rasterizer)
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                var sink = CoverageBytes(rowZero: buffer.baseAddress! + slot * period * pictureRows, rowStride: period)
-                rasterizer.resolve(rows: 0..<picture.rows.count, into: &sink)
+            for phase in 0..<phases {
+                let slot = index * phases + phase
+                picture.addOutline(offset: Double(phase) / Double(phases), width: period, to: rasterizer)
+                bytes.withUnsafeMutableBufferPointer { buffer in
+                    var sink = CoverageBytes(rowZero: buffer.baseAddress! + slot * period * pictureRows, rowStride: period)
+                    rasterizer.resolve(rows: 0..<picture.rows.count, into: &sink)
+                }
             }
         }
         return bytes

@@ -96,7 +96,7 @@ struct WaveOptions: ParsableArguments {
     @Flag(help: "Round the offset to whole pixels (removes amplitude phasing; slow motion steps).")
     var snap = false
 
-    @Option(name: .customLong("subpixel"), help: "How the GL backend moves cached curves by fractions of a pixel: exact (pre-rendered sub-pixel phases, copied by whole pixels: the CPU's pixels, no blur) or linear (bilinear filtering in a shader: a steep edge blurs at half-pixel offsets). Default exact where the scene allows (one batch of sine cells with a solid colour), linear elsewhere.")
+    @Option(name: .customLong("subpixel"), help: "How the GL backend moves cached curves by fractions of a pixel: exact (pictures pre-rasterised at 16 sub-pixel phases, the nearest shown at a whole-pixel offset: the CPU's pixels, no blur; on a software GL driver, sine cells are painted per phase and copied by whole pixels, no shader pass) or linear (bilinear filtering in a shader: a steep edge blurs at half-pixel offsets). Moving strips (waveform bars) are always filtered. (default: exact)")
     var subpixelChoice: SubpixelMode?
 
     /// The mode asked for, exact when none was.

@@ -110,6 +110,30 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         }
     }
 
+    /// Exact motion where copies do not apply (several batches, translucent
+    /// paints): the shader reads the nearest pre-rasterised phase, so a
+    /// fractional offset is the CPU's frame within its tolerances.
+    func testExactMotionOfCurvesAmongOtherLayersMatchesTheCPUAtFractionalOffsets() throws {
+        var cells = SineCells(width: 120, height: 48)
+        cells.cellCount = 2
+        cells.wave.cycles = 3
+        cells.wave.amplitude = 0.45
+        cells.wave.color = RGBA8(40, 160, 255, 200)
+        var layers = try cells.scene().layers
+        layers.append(Layer(content: try rectangle(30, 20, 60, 20), paint: .solid(RGBA8(0, 255, 120, 96))))
+        let scene = Scene(width: 120, height: 48, background: background, layers: layers)
+        let gl = try glRenderer()
+        gl.subpixel = .exact
+        defer { gl.subpixel = .linear }
+        let times = [0.1234, 0.5071] // offsets 14.8 and 60.85 px
+        let frames = try Frames.render(gl, scene, at: times)
+        XCTAssertEqual(gl.exactPhases, 16)
+        XCTAssertNil(gl.copyPhases)
+        XCTAssertNil(gl.subpixelNotice)
+        let cpu = try Frames.render(CPURenderer(), scene, at: times)
+        for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 1, max: 16, name: "dm-exact-among-layers-\(i)") }
+    }
+
     func testTranslucentLayersOverATranslucentBackgroundStayWithinReadBackPrecision() throws {
         var scene = try mixedScene()
         scene.background = RGBA8(0, 0, 0, 200)

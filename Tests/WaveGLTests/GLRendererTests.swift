@@ -157,6 +157,27 @@ final class GLRendererTests: XCTestCase {
         }
     }
 
+    /// The shader's exact mode, as a real GPU draws it (one draw; on llvmpipe
+    /// copies are preferred, so here it is asked for): the nearest of 16
+    /// pre-rasterised phases read at a whole-pixel offset.
+    func testExactThroughTheShaderMatchesTheCPUAtFractionalOffsets() throws {
+        let gl = try glRenderer()
+        gl.prefersCopies = false
+        defer { gl.prefersCopies = true }
+        for scene in [steep, sevenCells] {
+            let times = [0.300625, 0.1234567, 0.7001].map { $0 * scene.wave.period }
+            let frames = try glFrames(scene, times, subpixel: .exact)
+            let cpu = try Frames.render(CPURenderer(), try scene.scene(), at: times)
+            for i in times.indices {
+                assertImagesMatch(frames[i], cpu[i], mean: 1, max: 16, name: "gl-exact-shader-\(scene.cellCount)cells-\(i)")
+            }
+            let prepared = try self.prepared(scene, subpixel: .exact)
+            XCTAssertEqual(prepared.exactPhases, 16)
+            XCTAssertNil(prepared.copyPhases, "the shader draws, no copies")
+            prepared.subpixel = .linear
+        }
+    }
+
     /// The phasing the exact mode removes: linear filtering at a half-pixel
     /// offset is visibly off on a steep wave, the exact mode is not.
     func testLinearBlursASteepWaveWhereExactDoesNot() throws {
