@@ -53,6 +53,9 @@ public final class CoverageRasterizer {
         var inside = true, startInside = true
         var fx = 0, fy = 0, startFX = 0, startFY = 0
         var clipTop = 0, clipBottom = 0
+        /// The rows edge pieces reached since they were last all resolved
+        /// (empty when top > bottom): rows outside have no marked pixel.
+        var touchedTop = Int.max, touchedBottom = Int.min
     }
     private let state: UnsafeMutablePointer<PenState>
 
@@ -85,7 +88,8 @@ public final class CoverageRasterizer {
         let (fx, fy) = inside ? (Self.fixed(nx), Self.fixed(ny)) : (0, 0)
         state.pointee = PenState(x: nx, y: ny, startX: nx, startY: ny, inside: inside, startInside: inside,
                                  fx: fx, fy: fy, startFX: fx, startFY: fy,
-                                 clipTop: state.pointee.clipTop, clipBottom: state.pointee.clipBottom)
+                                 clipTop: state.pointee.clipTop, clipBottom: state.pointee.clipBottom,
+                                 touchedTop: state.pointee.touchedTop, touchedBottom: state.pointee.touchedBottom)
     }
 
     @inline(__always)
@@ -282,6 +286,8 @@ public final class CoverageRasterizer {
         if by <= top || ay >= bottom { return }
         let ya = Swift.max(ay, top), yEnd = Swift.min(by, bottom)
         let firstRow = ya >> 8, lastRow = (yEnd &- 1) >> 8
+        if firstRow < state.pointee.touchedTop { state.pointee.touchedTop = firstRow }
+        if lastRow > state.pointee.touchedBottom { state.pointee.touchedBottom = lastRow }
         // The common case on a gentle curve: the whole edge inside one row.
         if firstRow == lastRow && ya == ay && yEnd == by {
             let rowTop = firstRow << 8
@@ -427,7 +433,20 @@ public final class CoverageRasterizer {
     /// coverage in one call), and clears them for the next path.
     @inline(__always)
     public func resolve<Blitter: CoverageBlitter>(rows: Range<Int>, into blitter: inout Blitter) {
-        for row in rows.clamped(to: 0..<height) { resolveRow(row, into: &blitter) }
+        let rows = rows.clamped(to: 0..<height)
+        let top = state.pointee.touchedTop, bottom = state.pointee.touchedBottom
+        for row in rows {
+            // A row no edge reached is uncovered from end to end: no marks to scan.
+            if row < top || row > bottom {
+                blitter.blit(row: row, from: 0, to: width, level: 0)
+            } else {
+                resolveRow(row, into: &blitter)
+            }
+        }
+        if rows.lowerBound <= top && rows.upperBound > bottom {
+            state.pointee.touchedTop = Int.max
+            state.pointee.touchedBottom = Int.min
+        }
     }
 
     /// Only pixels that received edge pieces are marked. A marked pixel's
