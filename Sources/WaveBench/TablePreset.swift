@@ -37,6 +37,15 @@ enum PacedRun {
 
     static func run(meter: FrameMeter, seconds: Double, framesPerSecond: Double, timeOrigin: Double = 0,
                     onTick: (Int) -> Void) throws -> Outcome {
+        try run(seconds: seconds, framesPerSecond: framesPerSecond, timeOrigin: timeOrigin, onTick: onTick) { time in
+            try meter.frame(time: time, measured: true)
+        }
+    }
+
+    /// The same pacing for any frame: `frame` draws scene time `time` and
+    /// returns the wall time it finished.
+    static func run(seconds: Double, framesPerSecond: Double, timeOrigin: Double = 0, onTick: (Int) -> Void = { _ in },
+                    frame: (Double) throws -> Double) rethrows -> Outcome {
         let interval = 1 / framesPerSecond
         // Start on the next whole interval after a short settle.
         let start = Clocks.wall() + interval
@@ -48,7 +57,7 @@ enum PacedRun {
         while start + Double(tick) * interval < end {
             let tickTime = start + Double(tick) * interval
             sleep(until: tickTime)
-            let finished = try meter.frame(time: timeOrigin + Clocks.wall() - start, measured: true)
+            let finished = try frame(timeOrigin + Clocks.wall() - start)
             outcome.drawn += 1
             if finished > tickTime + interval { outcome.missed += 1 }
             tick = max(tick + 1, Int(((finished - start) / interval).rounded(.up)))
@@ -116,26 +125,22 @@ public struct TableFloor: Codable, Equatable {
         defer { source.deallocate(); frame.deallocate() }
         source.initialize(repeating: 0xFF3A_9BFF, count: count)
         frame.initialize(repeating: 0, count: count)
-        let interval = 1 / framesPerSecond
-        let start = Clocks.wall() + interval, processStart = Clocks.processCPU()
         var samples: [Double] = []
-        var tick = 0
-        while start + Double(tick) * interval < start + seconds {
-            PacedRun.sleep(until: start + Double(tick) * interval)
+        var copies = 0
+        let run = PacedRun.run(seconds: seconds, framesPerSecond: framesPerSecond) { _ in
             let t0 = Clocks.threadCPU()
             // Each row in two pieces at a moving wrap column, as the copies are.
-            let shift = (tick * 6) % width
+            let shift = (copies * 6) % width
             for row in 0..<height {
                 let from = source + row * width, to = frame + row * width
                 to.update(from: from + shift, count: width - shift)
                 (to + width - shift).update(from: from, count: shift)
             }
             samples.append((Clocks.threadCPU() - t0) * 1000)
-            tick += 1
+            copies += 1
+            return Clocks.wall()
         }
-        PacedRun.sleep(until: start + seconds)
-        let process = Clocks.processCPU() - processStart, wall = Clocks.wall() - (start - interval)
-        return TableFloor(processCpuPercent: rounded(process / max(wall - interval, 1e-9) * 100, places: 2),
+        return TableFloor(processCpuPercent: rounded(run.processCPUSeconds / max(run.wallSeconds, 1e-9) * 100, places: 2),
                           copyMs: rounded(Stats(samples)?.median ?? 0, places: 4))
     }
 }
