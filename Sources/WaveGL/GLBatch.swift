@@ -41,7 +41,7 @@ final class GLBatch: GLLayerDraw {
     /// the driver's array layers or the coverage budget; 1 where neither does.
     static func exactPhases(for curves: ScenePlan.CurveBatch, caps: GLCapabilities) -> Int {
         let bytes = curves.period * curves.pictureRows * curves.pictures.count
-        return [GLCopyBatch.exactPhases, GLCopyBatch.fewestExactPhases].first {
+        return [SubpixelPhases.exact, SubpixelPhases.fewest].first {
             curves.pictures.count * $0 <= caps.maxArrayLayers && bytes * $0 <= caps.maxCoverageBytes
         } ?? 1
     }
@@ -179,8 +179,8 @@ final class GLBatch: GLLayerDraw {
         var phase = 0
         if phases > 1 {
             // The nearest phase, read at a whole-pixel offset.
-            let (wholePixels, nearest) = GLCopyBatch.split(u, phases: phases)
-            offset = GLfloat(GLCopyBatch.wrapped(wholePixels, period))
+            let (wholePixels, nearest) = SubpixelPhases.split(u, phases: phases)
+            offset = GLfloat(SubpixelPhases.wrapped(wholePixels, period))
             phase = nearest
         }
         var split = width

@@ -24,10 +24,6 @@ final class GLCopyBatch: GLLayerDraw {
         var firstPictureRow: Int
     }
 
-    /// Phases per pixel when exact motion is asked for, and the fewest that
-    /// still keep a moving edge within the CPU tolerance (16/255: 1/16 pixel).
-    static let exactPhases = 16
-    static let fewestExactPhases = 8
     /// The most the one-copy layout may take (all phases); past it, bands.
     static let screenBudget = 64 << 20
 
@@ -67,7 +63,7 @@ final class GLCopyBatch: GLLayerDraw {
         if batch.motion.snapsToPixel || batch.motion.kind == .still {
             wanted = [1]
         } else if subpixel == .exact {
-            wanted = [exactPhases, fewestExactPhases]
+            wanted = [SubpixelPhases.exact, SubpixelPhases.fewest]
         } else {
             return nil
         }
@@ -81,7 +77,7 @@ final class GLCopyBatch: GLLayerDraw {
     }
 
     init(_ batch: ScenePlan.Batch, scene: Scene, plan: Plan) throws {
-        guard case let .curves(curves) = batch.content, case let .fill(fill) = batch.paint else {
+        guard case let .curves(curves) = batch.content, case .fill = batch.paint else {
             throw GLError.limit(what: "copies of anything but repeating curves with one fill", needed: 1, available: 0)
         }
         phases = plan.phases
@@ -99,28 +95,24 @@ final class GLCopyBatch: GLLayerDraw {
         glGenTextures(GLsizei(phases), &textures)
         glGenFramebuffers(GLsizei(phases), &framebuffers)
 
+        // What is painted, as layers for the CPU strategy's own renderer: the scene
+        // itself, one period wider (cell shifts and all), or each distinct picture
+        // in its slot of `pictureRows` rows.
+        let layers: [Layer] = layout == .screen ? batch.layers.map { scene.layers[$0] }
+            : curves.pictures.enumerated().map { slot, picture in
+                var placed = picture
+                placed.rows = slot * pictureRows..<slot * pictureRows + picture.rows.count
+                return Layer(content: .repeatingCurve(placed), paint: batch.paint)
+            }
         // Rows bottom to top, the order GL uploads: one straight copy per phase.
         let painted = Pixmap(width: textureWidth, height: textureRows, rowStride: -textureWidth)
         let renderer = CPURenderer()
-        let program = FillProgram(fill: fill, background: scene.background)
         for phase in 0..<phases {
-            let offset = Double(phase) / Double(phases)
-            if layout == .screen {
-                // The scene itself, wider and frozen at this phase: the CPU strategy's frame, cell shifts and all.
-                let frozen = Motion(.travel(start: offset, pixelsPerSecond: 0))
-                try renderer.prepare(scene: Scene(width: textureWidth, height: textureRows, background: scene.background,
-                                                  layers: batch.layers.map { var layer = scene.layers[$0]; layer.motion = frozen; return layer }))
-                try renderer.draw(time: 0, into: painted)
-            } else {
-                painted.fill(scene.background)
-                for (slot, picture) in curves.pictures.enumerated() {
-                    let rasterizer = CoverageRasterizer(width: period, height: picture.rows.count)
-                    picture.addOutline(offset: offset, width: period, to: rasterizer)
-                    let block = painted.view(rows: slot * pictureRows..<slot * pictureRows + picture.rows.count)
-                    var blitter = PaintBlitter(view: block, left: program, right: program, split: Int.max, clears: true)
-                    rasterizer.resolve(rows: 0..<picture.rows.count, into: &blitter)
-                }
-            }
+            // Frozen at this phase's offset.
+            let frozen = Motion(.travel(start: Double(phase) / Double(phases), pixelsPerSecond: 0))
+            try renderer.prepare(scene: Scene(width: textureWidth, height: textureRows, background: scene.background,
+                                              layers: layers.map { var layer = $0; layer.motion = frozen; return layer }))
+            try renderer.draw(time: 0, into: painted)
             glBindTexture(GLenum(GL_TEXTURE_2D), textures[phase])
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(textureWidth), GLsizei(textureRows), 0,
                          GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), painted.memory.baseAddress)
@@ -157,16 +149,6 @@ final class GLCopyBatch: GLLayerDraw {
         return bands
     }
 
-    /// The whole pixels and the phase for content offset `u`: the phase
-    /// nearest its fraction (rounding up to the next whole pixel).
-    static func split(_ u: Double, phases: Int) -> (whole: Int, phase: Int) {
-        let floor = u.rounded(.down)
-        var whole = Int(Swift.max(Swift.min(floor, 1e15), -1e15))
-        var phase = Int(((u - floor) * Double(phases)).rounded())
-        if phase == phases { phase = 0; whole += 1 }
-        return (whole, phase)
-    }
-
     /// The page's texture, where the target is one (set per page by the
     /// renderer): copied into with glCopyImageSubData, which needs no
     /// framebuffer; elsewhere (a window) the copies are framebuffer blits.
@@ -175,7 +157,7 @@ final class GLCopyBatch: GLLayerDraw {
     func prepareFrame(time: Double) {}
 
     func draw(time: Double, viewport: Viewport, pageTop: Int) {
-        let (whole, phase) = Self.split(motion.offset(at: time), phases: phases)
+        let (whole, phase) = SubpixelPhases.split(motion.offset(at: time), phases: phases)
         glDisable(GLenum(GL_SCISSOR_TEST))
         glDisable(GLenum(GL_BLEND))
         if pageTexture == nil { glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffers[phase]) }
@@ -183,7 +165,7 @@ final class GLCopyBatch: GLLayerDraw {
         if layout == .screen {
             // Screen column x shows painted column x + (whole mod period): the whole page in one copy.
             let first = Swift.max(0, pageTop), last = Swift.min(textureRows, pageBottom)
-            if first < last { copy(phase, column: Self.wrapped(whole, period), rows: first..<last, pictureTop: first, width: width,
+            if first < last { copy(phase, column: SubpixelPhases.wrapped(whole, period), rows: first..<last, pictureTop: first, width: width,
                                    to: 0, viewport: viewport, pageTop: pageTop) }
         }
         // By index: in a debug build a for-in loop over an array allocates.
@@ -193,7 +175,7 @@ final class GLCopyBatch: GLLayerDraw {
             if first >= last { continue }
             let pictureTop = band.picture * pictureRows + band.firstPictureRow + (first - band.sceneRows.lowerBound)
             // Screen column x shows picture column (x + whole + shift) mod period.
-            var column = Self.wrapped(whole + band.shift, period)
+            var column = SubpixelPhases.wrapped(whole + band.shift, period)
             var x = 0
             while x < width {
                 let run = Swift.min(width - x, period - column)
@@ -203,12 +185,6 @@ final class GLCopyBatch: GLLayerDraw {
             }
         }
         if pageTexture == nil { glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0) }
-    }
-
-    /// `value` mod `period`, from 0 to period - 1.
-    static func wrapped(_ value: Int, _ period: Int) -> Int {
-        let r = value % period
-        return r < 0 ? r + period : r
     }
 
     /// Copies `width` columns from `column` of phase `phase`'s texture, its

@@ -40,10 +40,10 @@ public final class GLRenderer: Renderer {
     }
     /// The prepared scene's sub-pixel phases where it is drawn by whole-pixel
     /// copies (1 for snapped motion, 16 or 8 for exact), nil where a shader draws it.
-    public private(set) var copyPhases: Int?
+    public var copyPhases: Int? { copies?.phases }
     /// The phases of curve pictures the shader picks from for exact motion
     /// (16 or 8), nil where no batch has them.
-    public private(set) var exactPhases: Int?
+    public var exactPhases: Int? { batches.compactMap { ($0 as? GLBatch)?.phases }.filter { $0 > 1 }.max() }
     /// Copies a frame makes where it is drawn by copies (1 where the whole
     /// scene is one painted picture; two per band where pictures wrap).
     public var copiesPerFrame: Int? { copies.map { $0.layout == .screen ? 1 : 2 * $0.bands.count } }
@@ -88,34 +88,32 @@ public final class GLRenderer: Renderer {
         let copyPlan = prefersCopies && plan.batches.count == 1
             ? GLCopyBatch.plan(for: plan.batches[0], scene: scene, subpixel: subpixel, caps: caps) : nil
         // Elsewhere exact motion is the shader reading the nearest of several pre-rasterised phases.
-        func shaderPhases(_ batch: ScenePlan.Batch) -> Int {
-            guard subpixel == .exact, !batch.motion.snapsToPixel, case let .curves(curves) = batch.content else { return 1 }
+        let shaderPhases = plan.batches.map { batch -> Int in
+            guard copyPlan == nil, subpixel == .exact, !batch.motion.snapsToPixel,
+                  case let .curves(curves) = batch.content else { return 1 }
             return GLBatch.exactPhases(for: curves, caps: caps)
         }
-        let filtered = plan.batches.contains { batch in
+        let filtered = plan.batches.indices.contains { index in
+            let batch = plan.batches[index]
             // A still or snapped strip sits on whole pixels: nothing to filter.
             if case .strip = batch.content { return batch.motion.kind != .still && !batch.motion.snapsToPixel }
-            if case .curves = batch.content { return copyPlan == nil && !batch.motion.snapsToPixel && shaderPhases(batch) == 1 }
+            if case .curves = batch.content { return copyPlan == nil && !batch.motion.snapsToPixel && shaderPhases[index] == 1 }
             return false
         }
         subpixelNotice = subpixel == .exact && filtered
             ? "exact sub-pixel motion covers repeating curves (within \(caps.maxCoverageBytes >> 20) MiB and "
                 + "\(caps.maxArrayLayers) texture layers); the rest of this scene's cached content is filtered (linear)" : nil
-        var phasesUsed: Int?
         batches = try unavailableOnGLError { try plan.batches.enumerated().map { index, batch -> GLLayerDraw in
             if let copyPlan {
                 let copies = try GLCopyBatch(batch, scene: scene, plan: copyPlan)
                 firstIsCached = !copies.leavesRowsUncovered
                 self.copies = copies
-                phasesUsed = copyPlan.phases
                 return copies
             }
             switch batch.content {
             case .curves, .strip:
-                let phases = shaderPhases(batch)
-                if phases > 1 { phasesUsed = max(phasesUsed ?? 0, phases) }
                 return try GLBatch(batch, scene: scene, isFirst: index == 0, isOnly: plan.batches.count == 1,
-                                   splitMethod: splitMethod, phases: phases)
+                                   splitMethod: splitMethod, phases: shaderPhases[index])
             case let .instances(instances, state):
                 return try GLInstancesBatch(instances, state: state, paint: batch.paint, sceneHeight: scene.height)
             case let .springBlock(block, rows):
@@ -124,8 +122,6 @@ public final class GLRenderer: Renderer {
                 return try GLModulatedSineBatch(curve, rows: rows, paint: batch.paint, sceneWidth: scene.width)
             }
         } }
-        copyPhases = copies == nil ? nil : phasesUsed
-        exactPhases = copies == nil ? phasesUsed : nil
         clearsFirst = !firstIsCached
         pictureCount = plan.batches.reduce(0) { count, batch in
             if case let .curves(c) = batch.content { return count + c.pictures.count }

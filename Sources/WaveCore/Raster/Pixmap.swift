@@ -72,13 +72,6 @@ public final class Pixmap: RenderTarget {
         return PixmapView(rowZero: rowZero, width: width, height: height, rowStride: rowStride)
     }
 
-    /// Rows `rows` (top to bottom) as a view of their own: its row 0 is row `rows.lowerBound`.
-    public func view(rows: Range<Int>) -> PixmapView {
-        precondition(rows.lowerBound >= 0 && rows.upperBound <= height && !rows.isEmpty)
-        let whole = view
-        return PixmapView(rowZero: whole.row(rows.lowerBound), width: width, height: rows.count, rowStride: rowStride)
-    }
-
     /// Every pixel set to `color`.
     public func fill(_ color: RGBA8) {
         fill(color, rows: 0..<height)
