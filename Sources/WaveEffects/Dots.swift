@@ -68,7 +68,7 @@ public struct Dots: Equatable, Sendable {
         let content = Instances(shape: RoundedRect(width: dotSize, height: dotSize, cornerRadius: cornerRadius),
                                 grid: grid, animation: animation)
         return Scene(width: width, height: height, background: background,
-                     layers: [Layer(content: .instances(content), paint: .solid(color))])
+                     layers: [FlatLayer(content: .instances(content), paint: .solid(color))])
     }
 
     /// Room for the tallest swing, and a little more: the benchmark's rows.

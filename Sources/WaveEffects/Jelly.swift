@@ -63,6 +63,6 @@ public struct Jelly: Equatable, Sendable {
     public func scene() throws -> Scene {
         try validate()
         return Scene(width: width, height: height, background: background,
-                     layers: [Layer(content: .springBlock(block), paint: .solid(color))])
+                     layers: [FlatLayer(content: .springBlock(block), paint: .solid(color))])
     }
 }

@@ -24,7 +24,7 @@ public struct Outline: Equatable, Sendable {
         guard pixelsPerSecond.isFinite else {
             throw SceneError(parameter: "speed", value: "\(pixelsPerSecond)", accepted: "a finite number of pixels per second")
         }
-        let layer = Layer(content: .strip(Strip(path: path)), paint: .solid(color),
+        let layer = FlatLayer(content: .strip(Strip(path: path)), paint: .solid(color),
                           motion: Motion(.travel(start: 0, pixelsPerSecond: pixelsPerSecond), snapsToPixel: snapToPixel))
         let scene = Scene(width: width, height: height, background: background, layers: [layer])
         try scene.validate()

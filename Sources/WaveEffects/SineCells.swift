@@ -59,7 +59,7 @@ public struct SineCells: Equatable, Sendable {
         let k = Self.samplesPerPixel(for: self)
         let curve = SineSamples(width: w, cycles: c, samplesPerPixel: k)
         var shared: [Int: [Double]] = [:]
-        var layers: [Layer] = []
+        var layers: [FlatLayer] = []
         layers.reserveCapacity(n)
         let paint = Paint.solid(wave.color), motion = motion
         for cell in 0..<n {
@@ -73,7 +73,7 @@ public struct SineCells: Equatable, Sendable {
                 return made
             }()
             let content = RepeatingCurve(rows: rows, samples: samples, samplesPerPixel: k, period: w, shift: whole)
-            layers.append(Layer(content: .repeatingCurve(content), paint: paint, motion: motion))
+            layers.append(FlatLayer(content: .repeatingCurve(content), paint: paint, motion: motion))
         }
         return Scene(width: width, height: height, background: background, layers: layers)
     }

@@ -52,13 +52,13 @@ public struct Voice: Equatable, Sendable {
             throw SceneError(parameter: "cells", value: "\(count)",
                              accepted: "a whole number of voice panels from 1 to an eighth of the height (\(Self.maxCount(height: height)))")
         }
-        var layers: [Layer] = []
+        var layers: [FlatLayer] = []
         for k in 0..<count {
             let rows = panelRows(k)
             let centre = Double(rows.lowerBound) + Double(rows.count) / 2
             let phase = 2 * Double.pi * Double(k) / Double(count)
             for curve in curves(panelHeight: Double(rows.count), centre: centre, phase: phase) {
-                layers.append(Layer(content: .modulatedSine(curve.sine), paint: .solid(curve.color)))
+                layers.append(FlatLayer(content: .modulatedSine(curve.sine), paint: .solid(curve.color)))
             }
         }
         return Scene(width: width, height: height, background: background, layers: layers)

@@ -109,7 +109,7 @@ public struct Waveform: Equatable, Sendable {
             split = PaintSplit(column: p)
             motion = Motion(.travel(start: -p, pixelsPerSecond: pixelsPerSecond), snapsToPixel: snapToPixel)
         }
-        let layer = Layer(content: .strip(Strip(path: builder.path)),
+        let layer = FlatLayer(content: .strip(Strip(path: builder.path)),
                           paint: .split(split, left: played, right: .solid(unplayed)), motion: motion)
         let scene = Scene(width: width, height: height, background: background, layers: [layer])
         try scene.validate()

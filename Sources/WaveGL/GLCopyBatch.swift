@@ -98,11 +98,11 @@ final class GLCopyBatch: GLLayerDraw {
         // What is painted, as layers for the CPU strategy's own renderer: the scene
         // itself, one period wider (cell shifts and all), or each distinct picture
         // in its slot of `pictureRows` rows.
-        let layers: [Layer] = layout == .screen ? batch.layers.map { scene.layers[$0] }
+        let layers: [FlatLayer] = layout == .screen ? batch.layers.map { scene.layers[$0] }
             : curves.pictures.enumerated().map { slot, picture in
                 var placed = picture
                 placed.rows = slot * pictureRows..<slot * pictureRows + picture.rows.count
-                return Layer(content: .repeatingCurve(placed), paint: batch.paint)
+                return FlatLayer(content: .repeatingCurve(placed), paint: batch.paint)
             }
         // Rows bottom to top, the order GL uploads: one straight copy per phase.
         let painted = Pixmap(width: textureWidth, height: textureRows, rowStride: -textureWidth)

@@ -77,6 +77,9 @@ public final class GLRenderer: Renderer {
 
     public func prepare(scene: Scene) throws {
         try scene.validate()
+        if scene.tree != nil {
+            throw RendererError.unavailable(.gl, reason: "the GL strategy does not draw layer trees yet (issue 18, in progress)")
+        }
         try context.makeCurrent()
         if scene == self.scene { return }
         // Until this scene is fully prepared, there is no scene to draw.

@@ -50,7 +50,7 @@ final class LayerModelTests: XCTestCase {
         try b.quad(control: 8, -6, to: 16, 10)
         b.close()
         let scene = Scene(width: 16, height: 12, background: RGBA8(0, 0, 0, 0),
-                          layers: [Layer(content: .strip(Strip(path: b.path)), paint: .solid(RGBA8(255, 255, 255)))])
+                          layers: [FlatLayer(content: .strip(Strip(path: b.path)), paint: .solid(RGBA8(255, 255, 255)))])
         let image = try render(scene)
         let covered = stride(from: 3, to: image.pixels.count, by: 4).reduce(0.0) { $0 + Double(image.pixels[$1]) / 255 }
         // The curve's apex is at y = 2 (half way to the control point): height 8 over a base of 16.
@@ -72,7 +72,7 @@ final class LayerModelTests: XCTestCase {
         b.close()
         for (u, row) in [(0.0, 500), (-2e6, 250), (1e6, 625)] {
             let scene = Scene(width: 4, height: 1000, background: RGBA8(0, 0, 0),
-                              layers: [Layer(content: .strip(Strip(path: b.path)), paint: .solid(RGBA8(255, 255, 255)),
+                              layers: [FlatLayer(content: .strip(Strip(path: b.path)), paint: .solid(RGBA8(255, 255, 255)),
                                              motion: Motion(.travel(start: u, pixelsPerSecond: 0)))])
             let image = try render(scene)
             XCTAssertEqual((0..<1000).first { image[0, $0].r > 127 }, row, "u = \(u)")
@@ -117,8 +117,8 @@ final class LayerModelTests: XCTestCase {
     func testOverlappingTranslucentLayersCompositeInOrder() throws {
         let red = RGBA8(255, 0, 0, 128), green = RGBA8(0, 255, 0, 160)
         let scene = Scene(width: 12, height: 6, background: background, layers: [
-            Layer(content: .strip(Strip(path: try rectangle(1, 1, 6, 4))), paint: .solid(red)),
-            Layer(content: .strip(Strip(path: try rectangle(4, 2, 7, 3))), paint: .solid(green)),
+            FlatLayer(content: .strip(Strip(path: try rectangle(1, 1, 6, 4))), paint: .solid(red)),
+            FlatLayer(content: .strip(Strip(path: try rectangle(4, 2, 7, 3))), paint: .solid(green)),
         ])
         let image = try render(scene)
         func expected(_ x: Int, _ y: Int) -> RGBA8 {
@@ -138,7 +138,7 @@ final class LayerModelTests: XCTestCase {
         let top = RGBA8(255, 40, 0), bottom = RGBA8(0, 40, 255, 200)
         let gradient = LinearGradient(start: Point(0, 0), end: Point(0, 8), startColor: top, endColor: bottom)
         let scene = Scene(width: 5, height: 8, background: background, layers: [
-            Layer(content: .strip(Strip(path: try rectangle(0, 0, 5, 8))), paint: .fill(.linearGradient(gradient))),
+            FlatLayer(content: .strip(Strip(path: try rectangle(0, 0, 5, 8))), paint: .fill(.linearGradient(gradient))),
         ])
         let image = try render(scene)
         for y in 0..<8 {
@@ -155,7 +155,7 @@ final class LayerModelTests: XCTestCase {
         let left = RGBA8(250, 200, 0), right = RGBA8(255, 255, 255)
         let split = PaintSplit(column: 3.4, pixelsPerSecond: 2)
         let scene = Scene(width: 10, height: 2, background: background, layers: [
-            Layer(content: .strip(Strip(path: try rectangle(0, 0, 10, 2))),
+            FlatLayer(content: .strip(Strip(path: try rectangle(0, 0, 10, 2))),
                   paint: .split(split, left: .solid(left), right: .solid(right))),
         ])
         for (t, column) in [(0.0, 3), (1.0, 5), (10.0, 10), (-5.0, 0)] {
@@ -176,8 +176,8 @@ final class LayerModelTests: XCTestCase {
         for (content, motion) in [(bad, Motion.still), (outside, .still),
                                   (curve, Motion(.loop(distance: 2, period: 0, direction: .left)))] {
             let scene = Scene(width: 2, height: 4, layers: [
-                Layer(content: .repeatingCurve(curve), paint: .solid(background)),
-                Layer(content: .repeatingCurve(content), paint: .solid(background), motion: motion),
+                FlatLayer(content: .repeatingCurve(curve), paint: .solid(background)),
+                FlatLayer(content: .repeatingCurve(content), paint: .solid(background), motion: motion),
             ])
             XCTAssertThrowsError(try scene.validate()) { error in
                 XCTAssertEqual((error as? LayerError)?.layer, 1, "\(error)")

@@ -73,10 +73,10 @@ final class LevelAndTimingTests: XCTestCase {
                              grid: InstanceGrid(count: 3, perRow: 3, origin: Point(4, 10), spacing: 8, rowPitch: 20),
                              animation: InstanceAnimation())
         let gradient = LinearGradient(start: Point(0, 0), end: Point(0, 1), startColor: RGBA8(0, 0, 0), endColor: RGBA8(1, 1, 1))
-        let bad: [Layer] = [
-            Layer(content: .instances(dots), paint: .solid(RGBA8(255, 255, 255)), motion: Motion(.travel(start: 0, pixelsPerSecond: 3))),
-            Layer(content: .instances(dots), paint: .fill(.linearGradient(gradient))),
-            Layer(content: .modulatedSine(ModulatedSine(centreY: 10, amplitude: 5, envelope: .parabola, frequency: 3,
+        let bad: [FlatLayer] = [
+            FlatLayer(content: .instances(dots), paint: .solid(RGBA8(255, 255, 255)), motion: Motion(.travel(start: 0, pixelsPerSecond: 3))),
+            FlatLayer(content: .instances(dots), paint: .fill(.linearGradient(gradient))),
+            FlatLayer(content: .modulatedSine(ModulatedSine(centreY: 10, amplitude: 5, envelope: .parabola, frequency: 3,
                                                         phaseRate: 1, lineWidth: .nan)), paint: .solid(RGBA8(255, 255, 255))),
         ]
         for layer in bad {
@@ -84,6 +84,6 @@ final class LevelAndTimingTests: XCTestCase {
         }
         var corner = dots
         corner.shape.cornerRadius = 4 // more than half the side
-        XCTAssertThrowsError(try Scene(width: 40, height: 20, layers: [Layer(content: .instances(corner), paint: .solid(RGBA8(1, 1, 1)))]).validate())
+        XCTAssertThrowsError(try Scene(width: 40, height: 20, layers: [FlatLayer(content: .instances(corner), paint: .solid(RGBA8(1, 1, 1)))]).validate())
     }
 }

@@ -92,11 +92,11 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         var layers = try cells.scene().layers
         let gradient = LinearGradient(start: Point(0, 0), end: Point(0, 48), startColor: RGBA8(255, 80, 0),
                                       endColor: RGBA8(120, 0, 255, 140))
-        layers.append(Layer(content: try rectangle(10, 6, 50.5, 30.25),
+        layers.append(FlatLayer(content: try rectangle(10, 6, 50.5, 30.25),
                             paint: .split(PaintSplit(column: 40, pixelsPerSecond: 10), left: .linearGradient(gradient),
                                           right: .solid(RGBA8(255, 255, 255, 170))),
                             motion: Motion(.travel(start: 0, pixelsPerSecond: 20))))
-        layers.append(Layer(content: try rectangle(30, 20, 60, 20), paint: .solid(RGBA8(0, 255, 120, 96))))
+        layers.append(FlatLayer(content: try rectangle(30, 20, 60, 20), paint: .solid(RGBA8(0, 255, 120, 96))))
         return Scene(width: 120, height: 48, background: background, layers: layers)
     }
 
@@ -120,7 +120,7 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         cells.wave.amplitude = 0.45
         cells.wave.color = RGBA8(40, 160, 255, 200)
         var layers = try cells.scene().layers
-        layers.append(Layer(content: try rectangle(30, 20, 60, 20), paint: .solid(RGBA8(0, 255, 120, 96))))
+        layers.append(FlatLayer(content: try rectangle(30, 20, 60, 20), paint: .solid(RGBA8(0, 255, 120, 96))))
         let scene = Scene(width: 120, height: 48, background: background, layers: layers)
         let gl = try glRenderer()
         gl.subpixel = .exact

@@ -24,6 +24,8 @@ public final class CPURenderer: Renderer {
     private var rowsToClear: [Range<Int>] = []
     /// Per layer: the jelly's simulation (nil for other content).
     private var simulations: [SpringBlock.Simulation?] = []
+    /// The layer tree's painter (nil without a tree).
+    private var treePainter: TreePainter?
     /// Room for one voice band's bottom edge or a jelly's edge (the most the scene needs).
     private var bottoms = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
 
@@ -66,6 +68,7 @@ public final class CPURenderer: Renderer {
             bottoms.deallocate()
             bottoms = .allocate(capacity: samples)
         }
+        treePainter = try scene.tree.map { TreePainter(evaluator: try $0.makeEvaluator(), rasterizer: rasterizer!) }
         self.scene = scene
     }
 
@@ -134,6 +137,7 @@ public final class CPURenderer: Renderer {
                                        clears: clearsWhilePainting[index])
             rasterizer.resolve(rows: layerRows[index], into: &blitter)
         }
+        treePainter?.draw(time: time, into: view)
     }
 
     /// Every copy in index order, each rasterised and composited on its own

@@ -6,7 +6,10 @@ public struct Scene: Equatable, Sendable {
     public var width: Int
     public var height: Int
     public var background: RGBA8
-    public var layers: [Layer]
+    public var layers: [FlatLayer]
+    /// A Core Animation layer tree drawn over the flat layers (the model
+    /// the effects are moving to; see `Tree/Layer.swift`).
+    public var tree: LayerTree?
 
     /// The default background: a dark blue.
     public static let defaultBackground = RGBA8(0x10, 0x18, 0x2A)
@@ -18,11 +21,13 @@ public struct Scene: Equatable, Sendable {
     public static let maxHeight = 1 << 20
     public static let maxPixels = 1 << 28
 
-    public init(width: Int, height: Int, background: RGBA8 = Scene.defaultBackground, layers: [Layer] = []) {
+    public init(width: Int, height: Int, background: RGBA8 = Scene.defaultBackground, layers: [FlatLayer] = [],
+                tree: LayerTree? = nil) {
         self.width = width
         self.height = height
         self.background = background
         self.layers = layers
+        self.tree = tree
     }
 
     /// Checks the size against the core's bounds; the error names the
@@ -58,6 +63,48 @@ public struct Scene: Equatable, Sendable {
             if problem == nil && !layer.paint.isFinite { problem = "a paint with a number that is not finite" }
             if let problem { throw LayerError(layer: index, problem: problem) }
         }
+        if let tree { try LayerTreeEvaluator.validate(tree.root, sourceCount: tree.sources.count) }
+    }
+}
+
+/// What the GL strategy does with a scene's content: caches it (rasterised
+/// once, moved on the GPU), computes it on the GPU every frame (content
+/// whose outline changes), or some of each.
+public enum GPUWork: Equatable, Sendable { case cached, computedEveryFrame, mixed }
+
+extension Scene {
+    public var gpuWork: GPUWork {
+        var cached = false, computed = false
+        for layer in layers { if layer.content.changesEveryFrame { computed = true } else { cached = true } }
+        if let tree { Self.classify(tree.root, cached: &cached, computed: &computed) }
+        return cached && computed ? .mixed : computed ? .computedEveryFrame : .cached
+    }
+
+    private static func classify(_ layer: Layer, cached: inout Bool, computed: inout Bool) {
+        switch layer.contents {
+        case let .shape(shape)?: if case .dynamic = shape.path { computed = true } else { cached = true }
+        case .box?: computed = true
+        case .picture?: cached = true
+        case nil: break
+        }
+        if let mask = layer.mask { classify(mask, cached: &cached, computed: &computed) }
+        for sublayer in layer.sublayers { classify(sublayer, cached: &cached, computed: &computed) }
+    }
+}
+
+/// A root layer and the value sources its driven properties read (by index).
+public struct LayerTree: Equatable, Sendable {
+    public var root: Layer
+    public var sources: [Level]
+
+    public init(root: Layer, sources: [Level] = []) {
+        self.root = root
+        self.sources = sources
+    }
+
+    /// The evaluator for this tree (validates it; the sources' live histories start empty).
+    public func makeEvaluator() throws -> LayerTreeEvaluator {
+        try LayerTreeEvaluator(root: root, sources: DrivenSources(sources))
     }
 }
 

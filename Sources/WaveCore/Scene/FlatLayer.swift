@@ -1,9 +1,11 @@
-/// A layer is three independent answers: content (which pixels are covered,
-/// in content space), paint (what colour they get, in screen space) and
-/// motion (how the content moves with time). Backends know these kinds,
-/// never the effects that build them.
+/// The flat layer model, on its way out: a layer is three independent
+/// answers, content (which pixels are covered, in content space), paint
+/// (what colour they get, in screen space) and motion (how the content
+/// moves with time). The effects are moving to the layer tree
+/// (`Tree/Layer.swift`, Core Animation's model); until each has moved, the
+/// backends draw these kinds with their specialised batches.
 
-public struct Layer: Equatable, Sendable {
+public struct FlatLayer: Equatable, Sendable {
     public var content: Content
     public var paint: Paint
     public var motion: Motion

@@ -1,0 +1,263 @@
+/// The layer tree compiled once for a scene: layers in depth-first order,
+/// each knowing where its subtree ends, contents numbered (equal fixed
+/// paths and pictures share a number), and the list's sizes known, so that
+/// `evaluate` walks integers and fills a list kept from frame to frame
+/// without allocating.
+public final class LayerTreeEvaluator {
+    /// A compiled layer.
+    public struct Node: Sendable {
+        public let layer: Layer
+        /// One past the last node of this layer's subtree.
+        public let subtreeEnd: Int
+        /// The content number of its contents (-1: none).
+        public let content: Int
+        /// The mask layer's subtree, compiled into `maskNodes` (-1: no mask).
+        public let maskRoot: Int
+    }
+
+    public let root: Layer
+    public let sources: DrivenSources
+    public private(set) var nodes: [Node] = []
+    /// Every mask layer's subtree, compiled like the main tree.
+    public private(set) var maskNodes: [Node] = []
+    /// Per content number: the contents (for backends that cache by number).
+    public private(set) var contents: [Contents] = []
+    /// The most items, masks and mask items a frame can hold.
+    public private(set) var capacity = (items: 0, masks: 0, maskItems: 0)
+
+    /// The most items a tree may draw in one frame (copies of copies included).
+    public static let maxItems = 1 << 22
+
+    public init(root: Layer, sources: DrivenSources) throws {
+        self.root = root
+        self.sources = sources
+        var fixedPaths: [Path: Int] = [:]
+        var pictures: [Int] = []
+        func number(_ contents: Contents?) -> Int {
+            guard let contents else { return -1 }
+            switch contents {
+            case let .shape(shape):
+                if case let .fixed(path) = shape.path {
+                    if let n = fixedPaths[path] { return n }
+                    fixedPaths[path] = self.contents.count
+                }
+            case let .picture(p):
+                if let n = pictures.first(where: { if case let .picture(q) = self.contents[$0] { return q == p }; return false }) {
+                    return n
+                }
+                pictures.append(self.contents.count)
+            case .box:
+                break
+            }
+            self.contents.append(contents)
+            return self.contents.count - 1
+        }
+        func compile(_ layer: Layer, into list: inout [Node], isMask: Bool) throws -> Int {
+            let index = list.count
+            list.append(Node(layer: layer, subtreeEnd: index, content: -1, maskRoot: -1))
+            var maskRoot = -1
+            if let mask = layer.mask {
+                if isMask { throw LayerTreeError(layer: layer.name, problem: "a mask layer with a mask of its own (masks do not nest)") }
+                maskRoot = try compile(mask, into: &maskNodes, isMask: true)
+            }
+            for sublayer in layer.sublayers { _ = try compile(sublayer, into: &list, isMask: isMask) }
+            list[index] = Node(layer: layer, subtreeEnd: list.count, content: number(layer.contents), maskRoot: maskRoot)
+            return index
+        }
+        try Self.validate(root, sourceCount: sources.levels.count)
+        _ = try compile(root, into: &nodes, isMask: false)
+        let counts = try Self.count(root, multiplier: 1)
+        guard counts.items <= Self.maxItems, counts.maskItems <= Self.maxItems else {
+            throw LayerTreeError(layer: root.name, problem: "\(max(counts.items, counts.maskItems)) items a frame (at most \(Self.maxItems))")
+        }
+        capacity = counts
+        masked = nodes.contains { $0.maskRoot >= 0 }
+    }
+
+    private var masked = false
+
+    /// Items, masks and mask items one frame can hold: each layer's, times its replicator ancestors' counts.
+    private static func count(_ layer: Layer, multiplier: Int) throws -> (items: Int, masks: Int, maskItems: Int) {
+        var own = layer.contents == nil ? 0 : multiplier
+        if case .box = layer.contents, !layer.sublayers.isEmpty { own *= 2 }
+        var result = (items: own, masks: 0, maskItems: 0)
+        if let mask = layer.mask {
+            let m = try count(mask, multiplier: multiplier)
+            result.masks += multiplier
+            result.maskItems += m.items
+        }
+        let copies = layer.replicator.map { Swift.max(0, $0.count) } ?? 1
+        let (inner, overflow) = multiplier.multipliedReportingOverflow(by: copies)
+        guard !overflow, inner <= maxItems else {
+            throw LayerTreeError(layer: layer.name, problem: "replicators nested to more than \(maxItems) copies")
+        }
+        for sublayer in layer.sublayers {
+            let c = try count(sublayer, multiplier: inner)
+            result.items += c.items
+            result.masks += c.masks
+            result.maskItems += c.maskItems
+            guard result.items <= maxItems, result.maskItems <= maxItems else {
+                throw LayerTreeError(layer: layer.name, problem: "more than \(maxItems) items a frame")
+            }
+        }
+        return result
+    }
+
+    /// A list sized for this tree (evaluating into it allocates nothing).
+    public func makeList() -> PresentationList {
+        var list = PresentationList()
+        list.reserve(items: capacity.items, masks: capacity.masks, maskItems: capacity.maskItems)
+        return list
+    }
+
+    // MARK: Evaluation
+
+    /// The tree at scene time t into `list` (its contents replaced). Live
+    /// sources are sampled first, once.
+    public func evaluate(at t: Double, into list: inout PresentationList) {
+        list.removeAll()
+        sources.advance(to: t)
+        visit(0, nodes: nodes, parent: .identity, opacity: 1, tint: .identity, clip: .unclipped, mask: -1, time: t,
+              into: &list, asMask: false)
+    }
+
+    /// A new list of the tree at t (allocates: for tests and one-off frames).
+    public func presentation(at t: Double) -> PresentationList {
+        var list = makeList()
+        evaluate(at: t, into: &list)
+        return list
+    }
+
+    /// The layer's time for a parent time (clamped to its span: a layer
+    /// outside its active time holds its first or last frame).
+    @inline(__always)
+    static func localTime(_ timing: MediaTiming, _ t: Double) -> Double {
+        if timing.isPassThrough { return t }
+        if let s = timing.simpleTime(at: t) { return s }
+        return timing.localTime(t) < 0 ? 0 : timing.endTime
+    }
+
+    /// The transform from a layer's space to its parent's at its local time.
+    @inline(__always)
+    static func toParent(_ layer: Layer, at time: Double, sources: DrivenSources) -> Affine {
+        let px = layer.position.x.value(at: time, sources: sources), py = layer.position.y.value(at: time, sources: sources)
+        let ox = layer.boundsOrigin.x.value(at: time, sources: sources), oy = layer.boundsOrigin.y.value(at: time, sources: sources)
+        let ax = ox + layer.anchorPoint.x * layer.size.width, ay = oy + layer.anchorPoint.y * layer.size.height
+        var m = layer.transform.matrix(at: time, sources: sources)
+        // position + M (p - anchor)
+        m.tx += px - (m.a * ax + m.c * ay)
+        m.ty += py - (m.b * ax + m.d * ay)
+        return m
+    }
+
+    private func visit(_ index: Int, nodes: [Node], parent: Affine, opacity: Double, tint: Tint, clip: Rect, mask: Int,
+                       time parentTime: Double, into list: inout PresentationList, asMask: Bool) {
+        let node = nodes[index]
+        let layer = node.layer
+        if layer.isHidden { return }
+        let time = Self.localTime(layer.timing, parentTime)
+        let world = Self.toParent(layer, at: time, sources: sources).concatenating(after: parent)
+        let alpha = opacity * Swift.min(1, Swift.max(0, layer.opacity.value(at: time, sources: sources)))
+        if alpha <= 0 && !asMask { return }
+        let ox = layer.boundsOrigin.x.value(at: time, sources: sources), oy = layer.boundsOrigin.y.value(at: time, sources: sources)
+        var clip = clip
+        if layer.masksToBounds {
+            clip = clip.intersection(Rect(x: ox, y: oy, width: layer.size.width, height: layer.size.height).applying(world))
+            if clip.isEmpty { return }
+        }
+        var mask = mask
+        if node.maskRoot >= 0 && !asMask {
+            let first = list.maskItems.count
+            visit(node.maskRoot, nodes: maskNodes, parent: world, opacity: 1, tint: .identity, clip: .unclipped, mask: -1,
+                  time: time, into: &list, asMask: true)
+            list.masks.append(MaskRange(items: first..<list.maskItems.count))
+            mask = list.masks.count - 1
+        }
+        // The layer's own drawing, then its sublayers, then (CA draws a
+        // border over the sublayers) the border of a box that has sublayers.
+        var borderOnTop: PresentationItem?
+        if let contents = layer.contents {
+            var item = PresentationItem(layer: index, content: node.content, primitive: .fixedShape, transform: world,
+                                        opacity: alpha, tint: tint, clip: clip, mask: mask, color: ColorValue(r: 0, g: 0, b: 0, a: 0),
+                                        bounds: Rect(x: ox, y: oy, width: layer.size.width, height: layer.size.height),
+                                        input: ShapeInput(size: layer.size), drawsBorder: false)
+            switch contents {
+            case let .shape(shape):
+                if case .dynamic = shape.path {
+                    item.primitive = .dynamicShape
+                    var p = SIMD4<Double>.zero
+                    var k = 0
+                    while k < shape.parameters.count && k < Shape.maxParameters {
+                        p[k] = shape.parameters[k].value(at: time, sources: sources)
+                        k += 1
+                    }
+                    item.input = ShapeInput(parameters: p,
+                                            position: Point(layer.position.x.value(at: time, sources: sources),
+                                                            layer.position.y.value(at: time, sources: sources)),
+                                            size: layer.size)
+                }
+            case let .box(box):
+                item.primitive = .box
+                item.color = box.fillColor.value(at: time, sources: sources)
+                if box.borderWidth > 0 {
+                    if layer.sublayers.isEmpty {
+                        item.drawsBorder = true
+                    } else {
+                        borderOnTop = item
+                        borderOnTop?.primitive = .boxBorder
+                    }
+                }
+            case .picture:
+                item.primitive = .picture
+            }
+            if asMask { list.maskItems.append(item) } else { list.items.append(item) }
+        }
+        visitSublayers(of: index, node: node, nodes: nodes, world: world, alpha: alpha, tint: tint, clip: clip, mask: mask,
+                       time: time, into: &list, asMask: asMask)
+        if let borderOnTop {
+            if asMask { list.maskItems.append(borderOnTop) } else { list.items.append(borderOnTop) }
+        }
+    }
+
+    @inline(__always)
+    private func visitSublayers(of index: Int, node: Node, nodes: [Node], world: Affine, alpha: Double, tint: Tint, clip: Rect,
+                                mask: Int, time: Double, into list: inout PresentationList, asMask: Bool) {
+        let layer = node.layer
+        guard let replicator = layer.replicator else {
+            var child = index + 1
+            while child < node.subtreeEnd {
+                visit(child, nodes: nodes, parent: world, opacity: alpha, tint: tint, clip: clip, mask: mask, time: time,
+                      into: &list, asMask: asMask)
+                child = nodes[child].subtreeEnd
+            }
+            return
+        }
+        // Copy k: M^k about the replicator's centre, k delays late, tinted k offsets on.
+        let ox = layer.boundsOrigin.x.value(at: time, sources: sources), oy = layer.boundsOrigin.y.value(at: time, sources: sources)
+        let cx = ox + layer.size.width / 2, cy = oy + layer.size.height / 2
+        var step = replicator.instanceTransform.matrix(at: time, sources: sources)
+        step.tx += cx - (step.a * cx + step.c * cy)
+        step.ty += cy - (step.b * cx + step.d * cy)
+        var copy = Affine.identity
+        for k in 0..<Swift.max(0, replicator.count) {
+            let transform = world.concatenating(after: copy)
+            let copyTint = tint.multiplied(by: replicator.instanceColor.offset(by: replicator.colorOffset, times: Double(k)))
+            let copyTime = time - Double(k) * replicator.instanceDelay
+            var child = index + 1
+            while child < node.subtreeEnd {
+                visit(child, nodes: nodes, parent: transform, opacity: alpha, tint: copyTint, clip: clip, mask: mask,
+                      time: copyTime, into: &list, asMask: asMask)
+                child = nodes[child].subtreeEnd
+            }
+            copy = step.concatenating(after: copy)
+        }
+    }
+}
+
+/// A layer tree outside what the model can draw, naming the layer.
+public struct LayerTreeError: Error, Equatable, CustomStringConvertible {
+    public let layer: String
+    public let problem: String
+
+    public var description: String { layer.isEmpty ? "layer tree: \(problem)" : "layer '\(layer)': \(problem)" }
+}

@@ -1,0 +1,281 @@
+/// The layer tree: Core Animation's model as plain values. A layer has a
+/// size, a position in its parent, an anchor point, a transform (translation,
+/// rotation and scale about the anchor, each animatable), opacity, hidden,
+/// `masksToBounds`, an optional mask layer, contents (one primitive) and
+/// sublayers drawn in order, source-over. A replicator draws its sublayers
+/// `count` times. Every animatable property is a `Timeline`.
+///
+/// Coordinates: a layer's own space has its bounds at (originX, originY)
+/// with its size; a point p of it lands in the parent's space at
+///
+///     position + transform * (p - (boundsOrigin + anchor * size))
+///
+/// so the transform turns the layer about its anchor (its centre by
+/// default), and sliding the bounds origin scrolls the sublayers (the clip
+/// views of the pre-painted waveform).
+public struct Layer: Equatable, Sendable {
+    /// For messages and tests; not drawn.
+    public var name: String
+    public var size: Size
+    public var boundsOrigin: AnimatablePoint
+    public var position: AnimatablePoint
+    /// Unit coordinates of the size (0.5, 0.5: the centre).
+    public var anchorPoint: Point
+    public var transform: AnimatableTransform
+    public var opacity: Timeline<Double>
+    public var isHidden: Bool
+    /// Clip the contents and sublayers to the bounds.
+    public var masksToBounds: Bool
+    public var contents: Contents?
+    public var sublayers: [Layer]
+    /// Draws the sublayers this many times, each copy transformed, delayed and tinted once more.
+    public var replicator: Replicator?
+    /// The layer's own time (CALayer adopts CAMediaTiming): begin time,
+    /// speed, offset, repeat; a paused layer has speed 0.
+    public var timing: MediaTiming
+    private var maskStorage: [Layer]
+
+    /// A layer whose frame in its parent is `frame` (its anchor at the centre).
+    public init(name: String = "", frame: Rect, contents: Contents? = nil, sublayers: [Layer] = []) {
+        self.name = name
+        size = Size(frame.width, frame.height)
+        boundsOrigin = AnimatablePoint(0, 0)
+        position = AnimatablePoint(frame.midX, frame.midY)
+        anchorPoint = Point(0.5, 0.5)
+        transform = AnimatableTransform()
+        opacity = .constant(1)
+        isHidden = false
+        masksToBounds = false
+        self.contents = contents
+        self.sublayers = sublayers
+        replicator = nil
+        timing = .passThrough
+        maskStorage = []
+    }
+
+    /// The layer whose coverage multiplies this one's (CALayer.mask), in this layer's coordinates.
+    public var mask: Layer? {
+        get { maskStorage.first }
+        set { maskStorage = newValue.map { [$0] } ?? [] }
+    }
+
+    /// The frame in the parent at the model values (no animation): position
+    /// minus the anchor's offset, before the transform.
+    public var frame: Rect {
+        Rect(x: position.x.value - anchorPoint.x * size.width, y: position.y.value - anchorPoint.y * size.height,
+             width: size.width, height: size.height)
+    }
+}
+
+public struct Size: Equatable, Hashable, Sendable {
+    public var width: Double
+    public var height: Double
+    public init(_ width: Double, _ height: Double) { self.width = width; self.height = height }
+}
+
+/// Two animatable coordinates (Core Animation's position.x and position.y key paths).
+public struct AnimatablePoint: Equatable, Sendable {
+    public var x: Timeline<Double>
+    public var y: Timeline<Double>
+
+    public init(_ x: Double, _ y: Double) {
+        self.x = .constant(x)
+        self.y = .constant(y)
+    }
+
+    public init(x: Timeline<Double>, y: Timeline<Double>) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A transform by its animatable parts (transform.translation.x, .y,
+/// transform.rotation, transform.scale.x, .y), composed as translation
+/// after rotation after scale.
+public struct AnimatableTransform: Equatable, Sendable {
+    public var translationX: Timeline<Double>
+    public var translationY: Timeline<Double>
+    /// Radians, clockwise on screen.
+    public var rotation: Timeline<Double>
+    public var scaleX: Timeline<Double>
+    public var scaleY: Timeline<Double>
+
+    public init(translationX: Double = 0, translationY: Double = 0, rotation: Double = 0, scaleX: Double = 1,
+                scaleY: Double = 1) {
+        self.translationX = .constant(translationX)
+        self.translationY = .constant(translationY)
+        self.rotation = .constant(rotation)
+        self.scaleX = .constant(scaleX)
+        self.scaleY = .constant(scaleY)
+    }
+
+    /// Every part at its model value with no animation.
+    public var isIdentityAndStill: Bool { self == AnimatableTransform() }
+
+    /// The matrix at time t.
+    @inline(__always)
+    public func matrix(at t: Double, sources: DrivenSources?) -> Affine {
+        let tx = translationX.value(at: t, sources: sources), ty = translationY.value(at: t, sources: sources)
+        let r = rotation.value(at: t, sources: sources)
+        let sx = scaleX.value(at: t, sources: sources), sy = scaleY.value(at: t, sources: sources)
+        if r == 0 { return Affine(a: sx, b: 0, c: 0, d: sy, tx: tx, ty: ty) }
+        let rotated = Affine.rotation(r)
+        return Affine(a: rotated.a * sx, b: rotated.b * sx, c: rotated.c * sy, d: rotated.d * sy, tx: tx, ty: ty)
+    }
+
+    var timelines: [Timeline<Double>] { [translationX, translationY, rotation, scaleX, scaleY] }
+}
+
+/// Multipliers for red, green, blue and alpha, 0...1 (a replicator's
+/// instanceColor and its per-copy offsets).
+public struct Tint: Equatable, Hashable, Sendable {
+    public var r: Double, g: Double, b: Double, a: Double
+
+    public init(r: Double, g: Double, b: Double, a: Double) { self.r = r; self.g = g; self.b = b; self.a = a }
+
+    public static let identity = Tint(r: 1, g: 1, b: 1, a: 1)
+    public static let zero = Tint(r: 0, g: 0, b: 0, a: 0)
+
+    @inline(__always)
+    public func multiplied(by o: Tint) -> Tint { Tint(r: r * o.r, g: g * o.g, b: b * o.b, a: a * o.a) }
+
+    /// `self + k * offset`, each channel held within 0...1.
+    @inline(__always)
+    public func offset(by o: Tint, times k: Double) -> Tint {
+        @inline(__always) func c(_ v: Double) -> Double { Swift.min(1, Swift.max(0, v)) }
+        return Tint(r: c(r + k * o.r), g: c(g + k * o.g), b: c(b + k * o.b), a: c(a + k * o.a))
+    }
+
+    /// A colour (0...255 channels) under this tint.
+    @inline(__always)
+    public func applied(to c: ColorValue) -> ColorValue { ColorValue(r: c.r * r, g: c.g * g, b: c.b * b, a: c.a * a) }
+}
+
+/// CAReplicatorLayer's settings: copy k of the sublayers is transformed by
+/// `instanceTransform` applied k times about the replicator's centre, runs
+/// its time `k * instanceDelay` seconds behind (so it also reads driven
+/// values that far in the past), and is tinted by `instanceColor + k *
+/// colorOffset`. The instance transform is evaluated at the replicator's own time.
+public struct Replicator: Equatable, Sendable {
+    public var count: Int
+    public var instanceTransform: AnimatableTransform
+    public var instanceDelay: Double
+    public var instanceColor: Tint
+    public var colorOffset: Tint
+
+    public init(count: Int, instanceTransform: AnimatableTransform = AnimatableTransform(), instanceDelay: Double = 0,
+                instanceColor: Tint = .identity, colorOffset: Tint = .zero) {
+        self.count = count; self.instanceTransform = instanceTransform; self.instanceDelay = instanceDelay
+        self.instanceColor = instanceColor; self.colorOffset = colorOffset
+    }
+
+    /// The most copies one replicator may make.
+    public static let maxCount = 1 << 20
+}
+
+/// What a layer draws itself, beneath its sublayers: one primitive.
+public enum Contents: Equatable, Sendable {
+    /// A path filled non-zero (CAShapeLayer).
+    case shape(Shape)
+    /// A rectangle with rounded corners, a fill and a border (CALayer's
+    /// backgroundColor, cornerRadius, borderWidth, borderColor) over the bounds.
+    case box(Box)
+    /// Pixels made once, drawn at the bounds' top left, one texel a unit.
+    case picture(Picture)
+}
+
+/// A filled path in the layer's coordinates. Fixed paths never change
+/// (a GPU strategy rasterises them once); dynamic ones are rebuilt every
+/// frame from the layer's evaluated values (the display link's drawRect).
+public struct Shape: Equatable, Sendable {
+    public var path: ShapePath
+    /// In the layer's coordinates (a gradient moves with the layer).
+    public var fill: Fill
+    /// Up to four animatable numbers a dynamic path reads (CA's custom
+    /// animatable properties); a fixed path ignores them.
+    public var parameters: [Timeline<Double>]
+
+    public init(path: Path, fill: Fill) {
+        self.path = .fixed(path)
+        self.fill = fill
+        parameters = []
+    }
+
+    public init(dynamic: any DynamicPath, fill: Fill, parameters: [Timeline<Double>] = []) {
+        path = .dynamic(dynamic)
+        self.fill = fill
+        self.parameters = parameters
+    }
+
+    public static let maxParameters = 4
+}
+
+public enum ShapePath: Equatable, Sendable {
+    case fixed(Path)
+    case dynamic(any DynamicPath)
+
+    public static func == (a: ShapePath, b: ShapePath) -> Bool {
+        switch (a, b) {
+        case let (.fixed(x), .fixed(y)): x == y
+        case let (.dynamic(x), .dynamic(y)): x.isEqual(to: y)
+        default: false
+        }
+    }
+}
+
+/// What a dynamic path reads each frame: its layer's evaluated parameters,
+/// position (the presentation layer's, as the jelly's drawRect reads it) and size.
+public struct ShapeInput: Equatable, Sendable {
+    public var parameters: SIMD4<Double>
+    public var position: Point
+    public var size: Size
+
+    public init(parameters: SIMD4<Double> = .zero, position: Point = Point(0, 0), size: Size = Size(0, 0)) {
+        self.parameters = parameters; self.position = position; self.size = size
+    }
+}
+
+/// A path rebuilt every frame from a `ShapeInput`, in the layer's
+/// coordinates, straight into a sink (no path is stored, nothing allocated).
+/// Effects define these; backends only consume the outline.
+public protocol DynamicPath: Sendable {
+    /// Emits the outline (sub-paths closed) for one frame's input.
+    func outline<Sink: OutlineSink>(_ input: ShapeInput, into sink: Sink)
+    /// The most points `outline` emits, for buffers sized once.
+    var maxPoints: Int { get }
+    /// A box (layer coordinates) holding the outline for every input this scene can give it.
+    func reach(size: Size) -> Rect
+    func isEqual(to other: any DynamicPath) -> Bool
+}
+
+extension DynamicPath where Self: Equatable {
+    public func isEqual(to other: any DynamicPath) -> Bool { (other as? Self) == self }
+}
+
+/// CALayer's own drawing: a rectangle over the bounds with rounded corners
+/// (circular, radius held to half the smaller side), filled, with a border
+/// drawn inside the edge.
+public struct Box: Equatable, Sendable {
+    /// Colour channels 0...255 (backgroundColor, animatable).
+    public var fillColor: Timeline<ColorValue>
+    public var cornerRadius: Double
+    public var borderWidth: Double
+    public var borderColor: ColorValue
+
+    public init(fillColor: Timeline<ColorValue>, cornerRadius: Double = 0, borderWidth: Double = 0,
+                borderColor: ColorValue = ColorValue(RGBA8(0, 0, 0, 0))) {
+        self.fillColor = fillColor; self.cornerRadius = cornerRadius; self.borderWidth = borderWidth
+        self.borderColor = borderColor
+    }
+
+    public init(color: RGBA8, cornerRadius: Double = 0, borderWidth: Double = 0, borderColor: RGBA8 = RGBA8(0, 0, 0, 0)) {
+        self.init(fillColor: .constant(ColorValue(color)), cornerRadius: cornerRadius, borderWidth: borderWidth,
+                  borderColor: ColorValue(borderColor))
+    }
+}
+
+/// An image made once (a strip of pre-painted bars, a crate's face).
+public struct Picture: Equatable, Sendable {
+    public var image: RGBAImage
+    public init(_ image: RGBAImage) { self.image = image }
+}

@@ -1,0 +1,80 @@
+/// Evaluation: the layer tree at time t as a flat presentation list, what
+/// Core Animation's render server draws from its presentation tree. One
+/// pure function of the tree, the time and the value sources, shared by
+/// both backends; it also answers when the picture next changes, so a
+/// frame loop can sleep through frames that would repeat the last.
+
+/// The primitive an item draws.
+public enum Primitive: Equatable, Sendable {
+    /// A fixed path: the same coverage every frame, under a transform.
+    case fixedShape
+    /// A path rebuilt every frame from the item's `input`.
+    case dynamicShape
+    /// A rounded rectangle's fill (and its border, when `drawsBorder`).
+    case box
+    /// A rounded rectangle's border alone, drawn over the layer's sublayers.
+    case boxBorder
+    case picture
+}
+
+/// One thing to draw, with everything evaluated.
+public struct PresentationItem: Equatable, Sendable {
+    /// The compiled layer that drew it: an index into the evaluator's
+    /// `nodes`, or for an item of `maskItems` into its `maskNodes`.
+    public var layer: Int
+    /// Equal fixed paths and pictures share an id (one cached picture).
+    public var content: Int
+    public var primitive: Primitive
+    /// Layer coordinates to scene pixels.
+    public var transform: Affine
+    /// The product of the opacities from the root down.
+    public var opacity: Double
+    /// Replicator tints from the root down.
+    public var tint: Tint
+    /// Scene pixels outside this rectangle are not drawn (masksToBounds,
+    /// as the box around the bounds where a transform rotates them).
+    public var clip: Rect
+    /// Index into `PresentationList.masks`, or -1.
+    public var mask: Int
+    /// The box's fill colour at this time (channels 0...255, before tint and opacity).
+    public var color: ColorValue
+    /// The layer's bounds in its own coordinates at this time (a box fills them).
+    public var bounds: Rect
+    /// A dynamic path's input (parameters, position, size).
+    public var input: ShapeInput
+    /// Whether a box item also draws its border.
+    public var drawsBorder: Bool
+}
+
+/// The items of one mask: indices into `PresentationList.maskItems`.
+public struct MaskRange: Equatable, Sendable {
+    public var items: Range<Int>
+}
+
+/// A frame's presentation, its storage kept from frame to frame (no allocation once sized).
+public struct PresentationList: Equatable, Sendable {
+    public var items: [PresentationItem] = []
+    public var masks: [MaskRange] = []
+    /// The items of every mask layer, drawn as coverage only.
+    public var maskItems: [PresentationItem] = []
+
+    public init() {}
+
+    mutating func removeAll() {
+        items.removeAll(keepingCapacity: true)
+        masks.removeAll(keepingCapacity: true)
+        maskItems.removeAll(keepingCapacity: true)
+    }
+
+    mutating func reserve(items: Int, masks: Int, maskItems: Int) {
+        self.items.reserveCapacity(items)
+        self.masks.reserveCapacity(masks)
+        self.maskItems.reserveCapacity(maskItems)
+    }
+}
+
+/// A clip that clips nothing.
+extension Rect {
+    /// A clip that clips nothing (finite, so its edges stay numbers).
+    public static let unclipped = Rect(x: -1e15, y: -1e15, width: 2e15, height: 2e15)
+}

@@ -1,0 +1,45 @@
+/// How an animation's progress through one pass becomes its eased
+/// progress: Core Animation's cubic Bézier timing functions (the named
+/// presets are CAMediaTimingFunction's) and the timer chapter's bounce-out.
+
+public enum TimingFunction: Equatable, Hashable, Sendable {
+    /// A cubic Bézier from (0, 0) to (1, 1) (CAMediaTimingFunction).
+    case curve(TimingCurve)
+    /// The bouncing ball's piecewise parabolas (four bounces, ending at 1).
+    case bounceOut
+
+    public static let linear = TimingFunction.curve(.linear)
+    public static let easeIn = TimingFunction.curve(.easeIn)
+    public static let easeOut = TimingFunction.curve(.easeOut)
+    public static let easeInEaseOut = TimingFunction.curve(.easeInEaseOut)
+    /// kCAMediaTimingFunctionDefault: (0.25, 0.1) (0.25, 1).
+    public static let `default` = TimingFunction.curve(TimingCurve(0.25, 0.1, 0.25, 1))
+
+    /// Eased progress for linear progress p (0...1).
+    @inline(__always)
+    public func value(_ p: Double) -> Double {
+        switch self {
+        case let .curve(c):
+            if c == .linear { return Swift.min(1, Swift.max(0, p)) }
+            return c.value(p)
+        case .bounceOut:
+            return Self.bounceOut(Swift.min(1, Swift.max(0, p)))
+        }
+    }
+
+    /// t < 4/11: 121 t^2 / 16; t < 8/11: 363/40 t^2 - 99/10 t + 17/5;
+    /// t < 9/10: 4356/361 t^2 - 35442/1805 t + 16061/1805;
+    /// else 54/5 t^2 - 513/25 t + 268/25.
+    @inline(__always)
+    public static func bounceOut(_ t: Double) -> Double {
+        if t < 4.0 / 11 { return 121 * t * t / 16 }
+        if t < 8.0 / 11 { return 363.0 / 40 * t * t - 99.0 / 10 * t + 17.0 / 5 }
+        if t < 9.0 / 10 { return 4356.0 / 361 * t * t - 35442.0 / 1805 * t + 16061.0 / 1805 }
+        return 54.0 / 5 * t * t - 513.0 / 25 * t + 268.0 / 25
+    }
+
+    var isValid: Bool {
+        if case let .curve(c) = self { return c.isValid }
+        return true
+    }
+}

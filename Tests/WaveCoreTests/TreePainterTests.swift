@@ -1,0 +1,192 @@
+import CMallocCounter
+import WaveCore
+import WaveTestSupport
+import XCTest
+
+/// The CPU strategy drawing the layer tree: every primitive (fixed and
+/// dynamic shapes, boxes with corners and borders, pictures) under
+/// transforms, opacity, replicator tints, clips and masks, against the
+/// independent sampled reference (`CoverageReference`) or against the flat
+/// model's own drawing of the same path.
+final class TreePainterTests: XCTestCase {
+    private let background = RGBA8(0x10, 0x18, 0x2A)
+
+    private func render(_ root: Layer, width: Int = 64, height: Int = 48, sources: [Level] = [], at t: Double = 0) throws -> RGBAImage {
+        let scene = Scene(width: width, height: height, background: background, tree: LayerTree(root: root, sources: sources))
+        return try Frames.render(CPURenderer(), scene, at: [t])[0]
+    }
+
+    private func root(_ sublayers: [Layer], width: Double = 64, height: Double = 48) -> Layer {
+        Layer(name: "root", frame: Rect(x: 0, y: 0, width: width, height: height), sublayers: sublayers)
+    }
+
+    private func blank(_ w: Int = 64, _ h: Int = 48) -> RGBAImage { RGBAImage(width: w, height: h, fill: background) }
+
+    func testABoxWithRoundedCornersMatchesTheSampledReference() throws {
+        let frame = Rect(x: 10.5, y: 7.25, width: 30, height: 20)
+        let box = Layer(name: "box", frame: frame, contents: .box(Box(color: RGBA8(255, 120, 0), cornerRadius: 6)))
+        let image = try render(root([box]))
+        var expected = blank()
+        CoverageReference.paint(&expected, inside: CoverageReference.roundedRect(frame, radius: 6), color: RGBA8(255, 120, 0))
+        assertImagesMatch(image, expected, mean: 0.3, max: 12, name: "tree-box")
+    }
+
+    func testABoxRotatedAndScaledAboutItsAnchorMatchesTheReference() throws {
+        var box = Layer(name: "box", frame: Rect(x: 16, y: 12, width: 24, height: 16),
+                        contents: .box(Box(color: RGBA8(40, 200, 255, 200), cornerRadius: 3)))
+        box.transform = AnimatableTransform(rotation: 0.4, scaleX: 1.3, scaleY: 0.8)
+        let image = try render(root([box]))
+        // position + R S (p - anchor), with the box's own coordinates 0..w, 0..h.
+        let m = Affine.translation(28, 20).concatenating(after: Affine.rotation(0.4).concatenating(after: Affine.scale(1.3, 0.8)))
+            .concatenating(after: .translation(-12, -8))
+        var expected = blank()
+        CoverageReference.paint(&expected, inside: CoverageReference.roundedRect(Rect(x: 0, y: 0, width: 24, height: 16), radius: 3, transform: m),
+                                color: RGBA8(40, 200, 255, 200))
+        assertImagesMatch(image, expected, mean: 0.3, max: 16, name: "tree-box-rotated")
+    }
+
+    func testABorderIsARingInsideTheEdgeOverTheFill() throws {
+        let frame = Rect(x: 8, y: 8, width: 40, height: 30)
+        let box = Layer(name: "box", frame: frame, contents: .box(Box(color: RGBA8(0, 0, 255), cornerRadius: 0, borderWidth: 3,
+                                                                         borderColor: RGBA8(255, 255, 255))))
+        let image = try render(root([box]))
+        XCTAssertEqual(image[9, 20], RGBA8(255, 255, 255))  // in the ring
+        XCTAssertEqual(image[11, 20], RGBA8(0, 0, 255))     // inside it
+        XCTAssertEqual(image[28, 9], RGBA8(255, 255, 255))
+        XCTAssertEqual(image[28, 23], RGBA8(0, 0, 255))
+        XCTAssertEqual(image[6, 20], background)
+    }
+
+    /// A fixed path moved by whole pixels is the flat model's strip of the
+    /// same path moved by the same pixels: both strategies' pixels agree.
+    func testAFixedShapeTranslatedEqualsTheFlatStripOfTheSamePath() throws {
+        var b = PathBuilder()
+        try b.move(to: 2, 30); try b.quad(control: 20, -10, to: 38, 30); b.close()
+        try b.rectangle(x: 10, y: 12, width: 14.5, height: 9.25)
+        let path = b.path
+        var shape = Layer(name: "shape", frame: Rect(x: 0, y: 0, width: 40, height: 40),
+                          contents: .shape(Shape(path: path, fill: .solid(RGBA8(255, 200, 40, 220)))))
+        shape.position = AnimatablePoint(20 + 13, 20 + 5)
+        let image = try render(root([shape]))
+        var moved = PathBuilder()
+        for element in path.elements {
+            switch element {
+            case let .move(p): try moved.move(to: p.x + 13, p.y + 5)
+            case let .line(p): try moved.line(to: p.x + 13, p.y + 5)
+            case let .quad(c, p): try moved.quad(control: c.x + 13, c.y + 5, to: p.x + 13, p.y + 5)
+            }
+        }
+        let flat = Scene(width: 64, height: 48, background: background,
+                         layers: [FlatLayer(content: .strip(Strip(path: moved.path)), paint: .solid(RGBA8(255, 200, 40, 220)))])
+        let expected = try Frames.render(CPURenderer(), flat, at: [0])[0]
+        assertImagesMatch(image, expected, mean: 0.05, max: 1, name: "tree-shape-vs-strip")
+    }
+
+    /// Copy k of a replicator: the instance transform k times, the tint
+    /// instanceColor + k offsets: the same as k separately placed boxes.
+    func testReplicatorCopiesAreCumulativeAndTinted() throws {
+        let dot = Layer(name: "dot", frame: Rect(x: 2, y: 20, width: 6, height: 6), contents: .box(Box(color: RGBA8(255, 255, 255))))
+        var replicator = Layer(name: "row", frame: Rect(x: 0, y: 0, width: 64, height: 48), sublayers: [dot])
+        replicator.replicator = Replicator(count: 5, instanceTransform: AnimatableTransform(translationX: 12),
+                                           instanceColor: Tint(r: 1, g: 1, b: 1, a: 1), colorOffset: Tint(r: 0, g: -0.25, b: -0.5, a: 0))
+        let image = try render(root([replicator]))
+        var expected = blank()
+        for k in 0..<5 {
+            let g = UInt8((max(0, 1 - 0.25 * Double(k)) * 255).rounded()), bl = UInt8((max(0, 1 - 0.5 * Double(k)) * 255).rounded())
+            CoverageReference.paint(&expected, inside: CoverageReference.roundedRect(Rect(x: 2 + 12 * Double(k), y: 20, width: 6, height: 6), radius: 0),
+                                    color: RGBA8(255, g, bl))
+        }
+        assertImagesMatch(image, expected, mean: 0.05, max: 1, name: "tree-replicator")
+    }
+
+    func testMasksToBoundsClipsSublayersAndAMaskMultipliesCoverage() throws {
+        let big = Layer(name: "big", frame: Rect(x: -10, y: -10, width: 100, height: 100), contents: .box(Box(color: RGBA8(0, 255, 0))))
+        var clip = Layer(name: "clip", frame: Rect(x: 10, y: 10, width: 20, height: 15), sublayers: [big])
+        clip.masksToBounds = true
+        var masked = Layer(name: "masked", frame: Rect(x: 34, y: 4, width: 26, height: 40),
+                           contents: .box(Box(color: RGBA8(255, 0, 0))))
+        masked.mask = Layer(name: "mask", frame: Rect(x: 0, y: 20, width: 26, height: 20),
+                            contents: .box(Box(color: RGBA8(0, 0, 0, 128))))
+        let image = try render(root([clip, masked]))
+        XCTAssertEqual(image[10, 10], RGBA8(0, 255, 0))
+        XCTAssertEqual(image[29, 24], RGBA8(0, 255, 0))
+        XCTAssertEqual(image[9, 10], background)
+        XCTAssertEqual(image[30, 12], background)
+        XCTAssertEqual(image[40, 10], background, "outside the mask")
+        XCTAssertEqual(image[40, 30], Reference.composite(RGBA8(255, 0, 0), 128.0 / 255, background), "under the half mask")
+    }
+
+    func testAPictureAtWholePixelsIsCopiedAndOpacityAndTintApply() throws {
+        var image = RGBAImage(width: 4, height: 3, fill: RGBA8(0, 0, 0, 0))
+        for y in 0..<3 { for x in 0..<4 { image[x, y] = RGBA8(UInt8(x * 60), UInt8(y * 100), 200, 255) } }
+        image[3, 2] = RGBA8(255, 255, 255, 0)
+        var picture = Layer(name: "picture", frame: Rect(x: 5, y: 7, width: 4, height: 3), contents: .picture(Picture(image)))
+        picture.opacity = .constant(0.5)
+        let drawn = try render(root([picture]), width: 16, height: 12)
+        for y in 0..<3 {
+            for x in 0..<4 {
+                let expected = image[x, y].a == 0 ? background : Reference.composite(image[x, y], 0.5, background)
+                XCTAssertEqual(drawn[5 + x, 7 + y], expected, "texel \(x), \(y)")
+            }
+        }
+        XCTAssertEqual(drawn[4, 7], background)
+    }
+
+    func testAGradientMovesWithItsLayer() throws {
+        let gradient = LinearGradient(start: Point(0, 0), end: Point(20, 0), startColor: RGBA8(255, 0, 0), endColor: RGBA8(0, 0, 255))
+        var b = PathBuilder()
+        try b.rectangle(x: 0, y: 0, width: 20, height: 10)
+        func layer(at x: Double) -> Layer {
+            Layer(name: "g", frame: Rect(x: x, y: 5, width: 20, height: 10), contents: .shape(Shape(path: b.path, fill: .linearGradient(gradient))))
+        }
+        let left = try render(root([layer(at: 3)])), right = try render(root([layer(at: 30)]))
+        for x in 0..<20 { XCTAssertEqual(left[3 + x, 8], right[30 + x, 8], "column \(x)") }
+        XCTAssertEqual(left[3, 8].r > left[22, 8].r, true)
+    }
+
+    /// A dynamic path reads its layer's parameters each frame.
+    private struct Triangle: DynamicPath, Equatable {
+        func outline<Sink: OutlineSink>(_ input: ShapeInput, into sink: Sink) {
+            let h = input.parameters[0]
+            sink.move(to: 0, 0); sink.line(to: 20, 0); sink.line(to: 10, h); sink.close()
+        }
+        var maxPoints: Int { 3 }
+        func reach(size: Size) -> Rect { Rect(x: 0, y: -40, width: 20, height: 80) }
+    }
+
+    func testADynamicShapeFollowsItsAnimatedParameter() throws {
+        let grow = Animation<Double>.basic(BasicAnimation(from: 10, to: 30, duration: 2))
+        let shape = Layer(name: "tri", frame: Rect(x: 10, y: 5, width: 20, height: 30),
+                          contents: .shape(Shape(dynamic: Triangle(), fill: .solid(RGBA8(255, 255, 0)), parameters: [Timeline(10, animations: [grow])])))
+        let image = try render(root([shape]), at: 1)
+        var expected = blank()
+        CoverageReference.paint(&expected, inside: CoverageReference.polygon([Point(10, 5), Point(30, 5), Point(20, 25)]), color: RGBA8(255, 255, 0))
+        assertImagesMatch(image, expected, mean: 0.3, max: 16, name: "tree-dynamic")
+    }
+
+    func testDrawingAFrameOfEveryPrimitiveAllocatesNothing() throws {
+        var b = PathBuilder()
+        try b.move(to: 0, 10); try b.quad(control: 10, -5, to: 20, 10); b.close()
+        var spin = Layer(name: "spin", frame: Rect(x: 4, y: 4, width: 20, height: 12), contents: .shape(Shape(path: b.path, fill: .solid(RGBA8(255, 0, 0)))))
+        spin.transform.rotation = Timeline(0, animations: [.basic(BasicAnimation(from: 0, to: 6, duration: 1, repeatCount: .infinity))])
+        let dot = Layer(name: "dot", frame: Rect(x: 2, y: 30, width: 4, height: 4),
+                        contents: .box(Box(fillColor: Timeline(ColorValue(RGBA8(255, 0, 255)), animations: [
+                            .basic(BasicAnimation(from: ColorValue(RGBA8(255, 0, 255)), to: ColorValue(RGBA8(0, 255, 255)), duration: 0.5,
+                                                  function: .easeInEaseOut, autoreverses: true))]),
+                                           cornerRadius: 1, borderWidth: 0.5, borderColor: ColorValue(RGBA8(255, 255, 255)))))
+        var row = Layer(name: "row", frame: Rect(x: 0, y: 0, width: 64, height: 48), sublayers: [dot])
+        row.replicator = Replicator(count: 8, instanceTransform: AnimatableTransform(translationX: 7, rotation: 0.02), instanceDelay: 0.05)
+        var masked = Layer(name: "masked", frame: Rect(x: 30, y: 4, width: 20, height: 20), contents: .box(Box(color: RGBA8(0, 255, 0))))
+        masked.mask = Layer(name: "mask", frame: Rect(x: 0, y: 0, width: 10, height: 20), contents: .box(Box(color: RGBA8(0, 0, 0))))
+        let tri = Layer(name: "tri", frame: Rect(x: 40, y: 30, width: 20, height: 10),
+                        contents: .shape(Shape(dynamic: Triangle(), fill: .solid(RGBA8(255, 255, 0)), parameters: [.constant(8)])))
+        let scene = Scene(width: 64, height: 48, background: background, tree: LayerTree(root: root([spin, row, masked, tri])))
+        let renderer = CPURenderer()
+        try renderer.prepare(scene: scene)
+        let target = try renderer.makeTarget()
+        try renderer.draw(time: 0.1, into: target)
+        waves_malloc_counter_start()
+        for i in 0..<5 { try renderer.draw(time: 0.2 + Double(i) * 0.13, into: target) }
+        XCTAssertEqual(waves_malloc_counter_stop(), 0)
+    }
+}
