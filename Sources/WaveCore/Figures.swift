@@ -33,11 +33,19 @@ public enum Figure: String, CaseIterable, Sendable {
 }
 
 public enum Format {
-    /// What each strategy does, as a caption.
-    public static func strategy(_ backend: Backend) -> String {
+    /// What each strategy does for `scene`, as a caption: the GL strategy
+    /// caches only what stays still; what changes shape every frame (the
+    /// dots, the voice, the jelly) it computes on the GPU every frame, and
+    /// the caption says so.
+    public static func strategy(_ backend: Backend, for scene: Scene? = nil) -> String {
         switch backend {
-        case .cpu: "CPU: redraw every frame"
-        case .gl: "GL: render once, animate on the GPU"
+        case .cpu: return "CPU: redraw every frame"
+        case .gl:
+            switch scene?.gpuWork ?? .cached {
+            case .cached: return "GL: render once, animate on the GPU"
+            case .computedEveryFrame: return "GL: computed on the GPU every frame"
+            case .mixed: return "GL: cached where still, computed on the GPU where it changes"
+            }
         }
     }
 

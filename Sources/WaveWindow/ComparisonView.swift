@@ -210,7 +210,7 @@ public final class ComparisonView {
             + String(format: "t %.1f s", lastTime) + (isPaused ? "  PAUSED" : "")
         for half in halves {
             let s = snapshot(half)
-            var lines = [Format.strategy(half.backend), Format.framesPerSecond(s.framesPerSecond) + " (shared)",
+            var lines = [Format.strategy(half.backend, for: scene), Format.framesPerSecond(s.framesPerSecond) + " (shared)",
                          Format.perFrame(.cpuMs, s.cpuMilliseconds), Format.perFrame(.gpuMs, s.gpuMilliseconds), settings]
             if half.fallback != nil { lines.append("past the GL driver's limits: the CPU draws this half") }
             lines += pacingText
@@ -231,7 +231,7 @@ public final class ComparisonView {
     public func summary(overall: Bool = false) -> String {
         let parts = halves.map { half -> String in
             let s = overall ? half.meter.overallSnapshot(atWall: Clocks.wall()) : half.meter.latest
-            return "\(Format.strategy(half.backend)): \(Format.framesPerSecond(s.framesPerSecond)), "
+            return "\(Format.strategy(half.backend, for: scene)): \(Format.framesPerSecond(s.framesPerSecond)), "
                 + "\(Format.perFrame(.cpuMs, s.cpuMilliseconds)), \(Format.perFrame(.gpuMs, s.gpuMilliseconds))"
         }
         return parts.joined(separator: " | ") + " | " + effect.name + (effect.countLabel.isEmpty ? "" : ", " + countText)
