@@ -9,14 +9,12 @@ import Foundation
 public final class TreePainter {
     public let evaluator: LayerTreeEvaluator
     private let rasterizer: CoverageRasterizer
-    private let sink: TransformingSink
+    private let sink: TransformingSink<CoverageRasterizer>
     /// This frame's presentation, kept from frame to frame.
     public private(set) var list: PresentationList
     /// One byte a pixel: the coverage of the mask in `maskInBuffer`.
     private let maskBuffer: UnsafeMutablePointer<UInt8>?
     private var maskInBuffer = -1
-    /// Per content number: a fixed path's bounds in its layer's coordinates.
-    private let contentBounds: [Rect]
 
     public init(evaluator: LayerTreeEvaluator, rasterizer: CoverageRasterizer) {
         self.evaluator = evaluator
@@ -30,10 +28,6 @@ public final class TreePainter {
         } else {
             maskBuffer = nil
         }
-        contentBounds = evaluator.contents.map { contents in
-            guard case let .shape(shape) = contents, case let .fixed(path) = shape.path, let b = path.bounds else { return .zero }
-            return Rect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY)
-        }
     }
 
     deinit { maskBuffer?.deallocate() }
@@ -46,7 +40,7 @@ public final class TreePainter {
     }
 
     private func draw(_ item: PresentationItem, into view: PixmapView) {
-        guard let area = area(of: item, in: evaluator.nodes) else { return }
+        guard let area = area(of: item, mask: false) else { return }
         var mask: UnsafeMutablePointer<UInt8>?
         if item.mask >= 0, let maskBuffer {
             if maskInBuffer != item.mask { render(mask: item.mask, into: maskBuffer) }
@@ -61,7 +55,7 @@ public final class TreePainter {
         case .fixedShape, .dynamicShape:
             guard case let .shape(shape)? = layer.contents else { return }
             addOutline(item, layer: layer)
-            var blitter = ItemBlitter(view: view, paint: scenePaint(shape.fill, item), opacity: item.opacity,
+            var blitter = ItemBlitter(view: view, paint: ItemPaint(shape.fill, item), opacity: item.opacity,
                                       columns: area.columns, mask: mask)
             resolve(rows: area.rows, into: &blitter)
         case .box, .boxBorder:
@@ -69,15 +63,13 @@ public final class TreePainter {
             let bounds = boxRect(layer, item)
             let radius = Swift.min(box.cornerRadius, bounds.width / 2, bounds.height / 2)
             if item.primitive == .box {
-                sink.transform = item.transform
-                addRoundedRect(bounds, radius: radius, clockwise: true)
+                PrimitiveOutlines.addRoundedRect(bounds, radius: radius, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: item.color)), opacity: item.opacity,
                                           columns: area.columns, mask: mask)
                 resolve(rows: area.rows, into: &blitter)
             }
             if item.primitive == .boxBorder || item.drawsBorder {
-                sink.transform = item.transform
-                addBorder(bounds, radius: radius, width: box.borderWidth)
+                PrimitiveOutlines.addBorder(bounds, radius: radius, width: box.borderWidth, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: box.borderColor)), opacity: item.opacity,
                                           columns: area.columns, mask: mask)
                 resolve(rows: area.rows, into: &blitter)
@@ -94,138 +86,24 @@ public final class TreePainter {
     /// The item's outline into the rasteriser, clipped to its rows.
     private func addOutline(_ item: PresentationItem, layer: Layer) {
         guard case let .shape(shape)? = layer.contents else { return }
-        sink.transform = item.transform
         switch shape.path {
-        case let .fixed(path): addPath(path)
-        case let .dynamic(dynamic): dynamic.outline(item.input, into: sink)
+        case let .fixed(path): PrimitiveOutlines.addPath(path, item.transform, into: rasterizer)
+        case let .dynamic(dynamic):
+            sink.transform = item.transform
+            dynamic.outline(item.input, into: sink)
         }
     }
 
-    /// Scene rows and columns an item can touch: its reach under its
-    /// transform, inside its clip (rounded to whole pixels) and the frame.
-    /// Sets the rasteriser's row clip; nil when nothing is left.
-    private func area(of item: PresentationItem, in nodes: [LayerTreeEvaluator.Node]) -> (rows: Range<Int>, columns: Range<Int>)? {
-        let layer = nodes[item.layer].layer
-        var local: Rect
-        switch item.primitive {
-        case .fixedShape: local = contentBounds[item.content]
-        case .dynamicShape:
-            guard case let .shape(shape)? = layer.contents, case let .dynamic(d) = shape.path else { return nil }
-            local = d.reach(size: layer.size)
-        case .box, .boxBorder: local = boxRect(layer, item)
-        case .picture:
-            guard case let .picture(p)? = layer.contents else { return nil }
-            local = Rect(x: boxRect(layer, item).x, y: boxRect(layer, item).y, width: Double(p.image.width), height: Double(p.image.height))
-        }
-        let reach = local.applying(item.transform)
-        let clip = item.clip
-        let x0 = Swift.max(0, Swift.max((reach.x - 1).rounded(.down), clip.x.rounded()))
-        let x1 = Swift.min(Double(rasterizer.width), Swift.min((reach.maxX + 1).rounded(.up), clip.maxX.rounded()))
-        let y0 = Swift.max(0, Swift.max((reach.y - 1).rounded(.down), clip.y.rounded()))
-        let y1 = Swift.min(Double(rasterizer.height), Swift.min((reach.maxY + 1).rounded(.up), clip.maxY.rounded()))
-        guard x0 < x1, y0 < y1, x0.isFinite, y0.isFinite else { return nil }
-        let rows = Int(y0)..<Int(y1)
-        rasterizer.clipRows = rows
-        return (rows, Int(x0)..<Int(x1))
+    /// The item's area (see `LayerTreeEvaluator.area`), its rows set as the rasteriser's clip.
+    private func area(of item: PresentationItem, mask: Bool) -> (rows: Range<Int>, columns: Range<Int>)? {
+        guard let area = evaluator.area(of: item, mask: mask, width: rasterizer.width, height: rasterizer.height) else { return nil }
+        rasterizer.clipRows = area.rows
+        return area
     }
 
     /// A box's rectangle: the layer's bounds in its own coordinates.
     @inline(__always)
     private func boxRect(_ layer: Layer, _ item: PresentationItem) -> Rect { item.bounds }
-
-    /// The fill in scene pixels, tinted: a gradient's points moved by the
-    /// item's transform (its colour is an affine function of the scene point).
-    private func scenePaint(_ fill: Fill, _ item: PresentationItem) -> ItemPaint {
-        switch fill {
-        case let .solid(c): return .solid(item.tint.applied(to: ColorValue(c)))
-        case let .linearGradient(g):
-            // t(q) = dot(T^-1 q - s, d) / |d|^2 = alpha qx + beta qy + gamma.
-            let m = item.transform, det = m.determinant
-            guard det != 0 else { return .solid(ColorValue(r: 0, g: 0, b: 0, a: 0)) }
-            let dx = g.end.x - g.start.x, dy = g.end.y - g.start.y, len2 = dx * dx + dy * dy
-            guard len2 > 0 else { return .solid(item.tint.applied(to: ColorValue(g.startColor))) }
-            // Inverse: x = (d (qx - tx) - c (qy - ty)) / det, y = (-b (qx - tx) + a (qy - ty)) / det.
-            let ux = dx / len2, uy = dy / len2
-            let alpha = (m.d * ux - m.b * uy) / det, beta = (-m.c * ux + m.a * uy) / det
-            let gamma = -(alpha * m.tx + beta * m.ty) - (g.start.x * ux + g.start.y * uy)
-            return .gradient(alpha: alpha, beta: beta, gamma: gamma, start: item.tint.applied(to: ColorValue(g.startColor)),
-                             end: item.tint.applied(to: ColorValue(g.endColor)))
-        }
-    }
-
-    // MARK: Outlines in scene pixels
-
-    /// A fixed path through the sink's transform; quadratics flattened in
-    /// scene pixels (the transform of a quadratic is the quadratic of the
-    /// transformed points).
-    private func addPath(_ path: Path) {
-        let m = sink.transform
-        var current = Point(0, 0)
-        for s in path.subpaths.indices {
-            for i in path.subpaths[s].elements {
-                switch path.elements[i] {
-                case let .move(p):
-                    current = m.apply(p)
-                    rasterizer.move(to: current.x, current.y)
-                case let .line(p):
-                    current = m.apply(p)
-                    rasterizer.line(to: current.x, current.y)
-                case let .quad(c, p):
-                    let control = m.apply(c), end = m.apply(p)
-                    let n = CoverageRasterizer.quadSegments(current, control, end)
-                    for j in 1..<n {
-                        let t = Double(j) / Double(n), u = 1 - t
-                        rasterizer.line(to: u * u * current.x + 2 * u * t * control.x + t * t * end.x,
-                                        u * u * current.y + 2 * u * t * control.y + t * t * end.y)
-                    }
-                    rasterizer.line(to: end.x, end.y)
-                    current = end
-                }
-            }
-            rasterizer.close()
-        }
-    }
-
-    /// The rectangle with circular corners of `radius`, as chords within
-    /// `RoundedRect.flatteningTolerance` pixels of the arcs at the
-    /// transform's largest scale; clockwise on screen, or anticlockwise (a hole).
-    private func addRoundedRect(_ r: Rect, radius: Double, clockwise: Bool) {
-        let m = sink.transform
-        let scale = Swift.max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
-        guard radius > 0 else {
-            let xs = clockwise ? (r.x, r.maxX) : (r.maxX, r.x)
-            sink.move(to: xs.0, r.y); sink.line(to: xs.1, r.y); sink.line(to: xs.1, r.maxY); sink.line(to: xs.0, r.maxY)
-            sink.close()
-            return
-        }
-        let pixels = radius * scale
-        let half = acos(Swift.max(0, 1 - RoundedRect.flatteningTolerance / Swift.max(pixels, 1e-9)))
-        let steps = Swift.max(1, Swift.min(256, Int((Double.pi / 2 / (2 * Swift.max(half, 1e-6))).rounded(.up))))
-        var first = true
-        // Corner centres clockwise on screen from the top left; each arc a quarter turn.
-        for q in 0..<4 {
-            let corner = clockwise ? q : 3 - q
-            let cx = corner == 0 || corner == 3 ? r.x + radius : r.maxX - radius
-            let cy = corner < 2 ? r.y + radius : r.maxY - radius
-            let start = Double.pi + Double(corner) * Double.pi / 2
-            for j in 0...steps {
-                let f = Double(j) / Double(steps)
-                let angle = clockwise ? start + f * Double.pi / 2 : start + Double.pi / 2 - f * Double.pi / 2
-                let x = cx + radius * cos(angle), y = cy + radius * sin(angle)
-                if first { sink.move(to: x, y); first = false } else { sink.line(to: x, y) }
-            }
-        }
-        sink.close()
-    }
-
-    /// The border: the outer edge clockwise and the inner edge (inset by the
-    /// width, its radius reduced as much) anticlockwise, filled non-zero.
-    private func addBorder(_ r: Rect, radius: Double, width: Double) {
-        addRoundedRect(r, radius: radius, clockwise: true)
-        let w = Swift.min(width, r.width / 2, r.height / 2)
-        let inner = Rect(x: r.x + w, y: r.y + w, width: r.width - 2 * w, height: r.height - 2 * w)
-        if !inner.isEmpty { addRoundedRect(inner, radius: Swift.max(0, radius - w), clockwise: false) }
-    }
 
     // MARK: Masks and pictures
 
@@ -237,7 +115,7 @@ public final class TreePainter {
         for i in range {
             let item = list.maskItems[i]
             // Mask items number the mask layers' own compiled nodes.
-            guard let area = area(of: item, in: evaluator.maskNodes) else { continue }
+            guard let area = area(of: item, mask: true) else { continue }
             let layer = evaluator.maskNodes[item.layer].layer
             var alpha = item.opacity * item.tint.a
             switch layer.contents {
@@ -245,14 +123,11 @@ public final class TreePainter {
                 addOutline(item, layer: layer)
                 if case let .solid(c) = shape.fill { alpha *= Double(c.a) / 255 }
             case let .box(box)?:
-                sink.transform = item.transform
-                let bounds = boxRect(layer, item)
-                addRoundedRect(bounds, radius: Swift.min(box.cornerRadius, bounds.width / 2, bounds.height / 2), clockwise: true)
+                PrimitiveOutlines.addRoundedRect(boxRect(layer, item), radius: box.cornerRadius, item.transform, into: rasterizer)
                 alpha *= item.color.a / 255
             default:
                 // A picture as a mask: its box (its alpha is not read).
-                sink.transform = item.transform
-                addRoundedRect(boxRect(layer, item), radius: 0, clockwise: true)
+                PrimitiveOutlines.addRoundedRect(boxRect(layer, item), radius: 0, item.transform, into: rasterizer)
             }
             var blitter = MaskBlitter(buffer: buffer, width: width, columns: area.columns, alpha: alpha)
             rasterizer.resolve(rows: area.rows, into: &blitter)
@@ -298,33 +173,6 @@ public final class TreePainter {
             }
         }
     }
-}
-
-/// Points in a layer's coordinates passed on to the rasteriser in scene pixels.
-final class TransformingSink: OutlineSink {
-    let target: CoverageRasterizer
-    var transform = Affine.identity
-
-    init(_ target: CoverageRasterizer) { self.target = target }
-
-    @inline(__always) func move(to x: Double, _ y: Double) {
-        let p = transform.apply(x, y)
-        target.move(to: p.x, p.y)
-    }
-
-    @inline(__always) func line(to x: Double, _ y: Double) {
-        let p = transform.apply(x, y)
-        target.line(to: p.x, p.y)
-    }
-
-    @inline(__always) func close() { target.close() }
-}
-
-/// An item's colour in scene pixels: solid, or a gradient whose position is
-/// alpha x + beta y + gamma at a pixel centre (clamped to 0...1).
-enum ItemPaint {
-    case solid(ColorValue)
-    case gradient(alpha: Double, beta: Double, gamma: Double, start: ColorValue, end: ColorValue)
 }
 
 /// One item's paint composited source-over, inside its columns, under its mask.

@@ -60,7 +60,9 @@ public struct LevelEnvelope: Equatable, Sendable {
 
     @inline(__always)
     public func value(at t: Double) -> Double {
-        guard let last = values.last else { return 0 }
+        // Not `values.last`: in a debug build it allocates, and this runs per copy per frame.
+        guard !values.isEmpty else { return 0 }
+        let last = values[values.count - 1]
         let position = t * rate
         guard position > 0 else { return values[0] }
         guard position < Double(values.count - 1) else { return last }

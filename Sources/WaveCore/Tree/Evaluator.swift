@@ -22,6 +22,8 @@ public final class LayerTreeEvaluator {
     public private(set) var maskNodes: [Node] = []
     /// Per content number: the contents (for backends that cache by number).
     public private(set) var contents: [Contents] = []
+    /// Per content number: a fixed path's bounds in its layer's coordinates.
+    public private(set) var contentBounds: [Rect] = []
     /// The most items, masks and mask items a frame can hold.
     public private(set) var capacity = (items: 0, masks: 0, maskItems: 0)
 
@@ -71,6 +73,7 @@ public final class LayerTreeEvaluator {
             throw LayerTreeError(layer: root.name, problem: "\(max(counts.items, counts.maskItems)) items a frame (at most \(Self.maxItems))")
         }
         capacity = counts
+        contentBounds = Self.bounds(of: contents)
         masked = nodes.contains { $0.maskRoot >= 0 }
     }
 
@@ -134,7 +137,7 @@ public final class LayerTreeEvaluator {
     static func localTime(_ timing: MediaTiming, _ t: Double) -> Double {
         if timing.isPassThrough { return t }
         if let s = timing.simpleTime(at: t) { return s }
-        return timing.localTime(t) < 0 ? 0 : timing.endTime
+        return timing.activeTime(t) < 0 ? timing.startTime : timing.endTime
     }
 
     /// The transform from a layer's space to its parent's at its local time.
@@ -156,7 +159,7 @@ public final class LayerTreeEvaluator {
         let layer = node.layer
         if layer.isHidden { return }
         let time = Self.localTime(layer.timing, parentTime)
-        let world = Self.toParent(layer, at: time, sources: sources).concatenating(after: parent)
+        let world = parent.concatenating(after: Self.toParent(layer, at: time, sources: sources))
         let alpha = opacity * Swift.min(1, Swift.max(0, layer.opacity.value(at: time, sources: sources)))
         if alpha <= 0 && !asMask { return }
         let ox = layer.boundsOrigin.x.value(at: time, sources: sources), oy = layer.boundsOrigin.y.value(at: time, sources: sources)

@@ -4,12 +4,15 @@
 /// (autoreverse) and, outside its active span, either holds a value (fill
 /// mode) or has no effect.
 ///
-///     local  = (parent - beginTime) * speed + timeOffset
-///     active = duration * repeatCount * (autoreverses ? 2 : 1)
+///     active = (parent - beginTime) * speed      (time into the active span)
+///     local  = active + timeOffset
+///     span   = duration * repeatCount * (autoreverses ? 2 : 1)
 ///
-/// Inside [0, active) the simple time is local modulo one pass, reflected on
-/// the way back; before 0 a backwards fill holds the start, after `active` a
-/// forwards fill holds the end (the value the last pass ended on).
+/// While `active` is inside [0, span) the simple time is `local` modulo one
+/// cycle, reflected on the way back: an offset starts the animation part
+/// way through and wraps it round (frames C D E A B), as Core Animation
+/// does. Before the span a backwards fill holds its first frame, after it a
+/// forwards fill holds its last. A paused layer (speed 0) stays at its offset.
 
 /// What an animation does outside its active span (CAMediaTimingFillMode).
 public enum FillMode: String, Equatable, Hashable, Sendable {
@@ -55,27 +58,45 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
     /// The length of the active span in local time.
     @inline(__always) public var activeDuration: Double { duration.isInfinite || passes.isInfinite ? .infinity : cycle * passes }
 
+    /// Seconds into the active span at parent time t (before the offset).
     @inline(__always)
-    public func localTime(_ parent: Double) -> Double { (parent - beginTime) * speed + timeOffset }
+    public func activeTime(_ parent: Double) -> Double { (parent - beginTime) * speed }
+
+    /// Core Animation's local time: the active time plus the offset.
+    @inline(__always)
+    public func localTime(_ parent: Double) -> Double { activeTime(parent) + timeOffset }
 
     /// The simple time, 0...duration, at parent time `t`; nil where the
     /// timing has no effect (outside its span without a fill).
     @inline(__always)
     public func simpleTime(at t: Double) -> Double? {
-        let local = localTime(t)
-        guard local.isFinite else { return local == -.infinity ? (fillMode.fillsBackwards ? 0 : nil) : nil }
-        if local < 0 { return fillMode.fillsBackwards ? 0 : nil }
-        let active = activeDuration
-        if local >= active { return fillMode.fillsForwards ? endTime : nil }
-        return reflected(duration.isInfinite ? local : local.truncatingRemainder(dividingBy: cycle))
+        let active = activeTime(t)
+        guard active.isFinite else { return active == -.infinity ? (fillMode.fillsBackwards ? startTime : nil) : nil }
+        if active < 0 { return fillMode.fillsBackwards ? startTime : nil }
+        if active >= activeDuration { return fillMode.fillsForwards ? endTime : nil }
+        return phase(active + timeOffset)
     }
 
-    /// The simple time the active span ends on.
+    /// The simple time at local time `local`: within one cycle, reflected on the way back.
+    @inline(__always)
+    func phase(_ local: Double) -> Double {
+        if duration.isInfinite { return local }
+        var r = local.truncatingRemainder(dividingBy: cycle)
+        if r < 0 { r += cycle }
+        return reflected(r)
+    }
+
+    /// The simple time the active span starts on.
+    var startTime: Double { phase(timeOffset) }
+
+    /// The simple time the active span ends on: the end of a pass when it
+    /// ends on a whole cycle, else part way.
     var endTime: Double {
-        let whole = passes.rounded(.down)
-        let fraction = passes - whole
-        if fraction == 0 { return autoreverses ? 0 : duration }
-        return reflected(fraction * cycle)
+        let end = activeDuration + timeOffset
+        if duration.isInfinite || activeDuration.isInfinite { return phase(end) }
+        let cycles = end / cycle
+        if end > 0 && cycles == cycles.rounded(.down) { return autoreverses ? 0 : duration }
+        return phase(end)
     }
 
     @inline(__always)
@@ -84,17 +105,17 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
     /// Whether local time is running at `t` (inside the span with a non-zero speed).
     @inline(__always)
     func isRunning(at t: Double) -> Bool {
-        let local = localTime(t)
-        return speed != 0 && local >= 0 && local < activeDuration
+        let active = activeTime(t)
+        return speed != 0 && active >= 0 && active < activeDuration
     }
 
     /// The parent times after `t` at which the timing enters or leaves its
     /// span (the next one only); nil when neither happens again.
-    func nextBoundary(after t: Double) -> Double? {
+    public func nextBoundary(after t: Double) -> Double? {
         guard speed != 0, beginTime.isFinite, timeOffset.isFinite else { return nil }
-        // Local time 0 and `active` in parent time.
-        let start = beginTime + (0 - timeOffset) / speed
-        let end = activeDuration.isFinite ? beginTime + (activeDuration - timeOffset) / speed : .infinity
+        // Active time 0 and the span's end in parent time.
+        let start = beginTime
+        let end = activeDuration.isFinite ? beginTime + activeDuration / speed : .infinity
         let (first, second) = speed > 0 ? (start, end) : (end, start)
         if first > t && first.isFinite { return first }
         return second > t && second.isFinite ? second : nil
@@ -106,7 +127,8 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
     func secondsUntil(simple target: Double, from t: Double) -> Double? {
         guard isRunning(at: t) else { return nil }
         let local = localTime(t)
-        let r = duration.isInfinite ? local : local.truncatingRemainder(dividingBy: cycle)
+        var r = duration.isInfinite ? local : local.truncatingRemainder(dividingBy: cycle)
+        if r < 0 { r += cycle }
         let backwards = autoreverses && r > duration
         let now = backwards ? cycle - r : r
         let forwards = backwards ? speed < 0 : speed > 0

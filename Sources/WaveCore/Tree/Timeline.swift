@@ -291,9 +291,10 @@ public struct Timeline<Value: Interpolatable>: Equatable, Sendable {
         for i in 1..<k.values.count {
             consider(timing.secondsUntil(simple: k.keyTime(i) * timing.duration, from: t).map { t + $0 })
         }
+        // The end of this pass (the value wraps), or of the span.
         let local = timing.localTime(t)
         let passEnd = ((local / timing.duration).rounded(.down) + 1) * timing.duration
-        consider(t + (Swift.min(passEnd, timing.activeDuration) - local) / timing.speed)
+        consider(t + (Swift.min(passEnd, timing.activeDuration + timing.timeOffset) - local) / timing.speed)
         return next
     }
 
@@ -338,9 +339,12 @@ public final class DrivenSources: @unchecked Sendable {
         for i in levels.indices {
             guard case .live = levels[i] else { continue }
             let ring = histories[i]
-            if counts[i] > 0, ring[(heads[i] + Self.historyLength - 1) % Self.historyLength].time >= t {
+            if counts[i] > 0 {
+                let newest = ring[(heads[i] + Self.historyLength - 1) % Self.historyLength].time
+                // The same frame again (a redraw, a second backend): already sampled.
+                if newest == t { continue }
                 // Time went back (a new run, a seek): start the history again.
-                counts[i] = 0
+                if newest > t { counts[i] = 0 }
             }
             ring[heads[i]] = (t, levels[i].value(at: t))
             heads[i] = (heads[i] + 1) % Self.historyLength

@@ -119,7 +119,8 @@ extension LayerTreeEvaluator {
         guard timing.isRunning(at: parentTime) else { return boundary }
         guard let local = soonest else { return boundary }
         let l = timing.localTime(parentTime)
-        let r = timing.duration.isInfinite ? l : l.truncatingRemainder(dividingBy: timing.cycle)
+        var r = timing.duration.isInfinite ? l : l.truncatingRemainder(dividingBy: timing.cycle)
+        if r < 0 { r += timing.cycle }
         if timing.speed < 0 || (timing.autoreverses && r > timing.duration) { return 0 }
         // Forwards: the child's delay, or the pass's end (local time jumps back), whichever is first.
         let passEnd = timing.duration.isInfinite ? Double.infinity : (timing.duration - r) / timing.speed

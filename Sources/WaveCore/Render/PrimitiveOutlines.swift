@@ -1,0 +1,109 @@
+import Foundation
+
+/// The outlines of the tree's primitives in scene pixels, one place for
+/// both strategies: the CPU rasterises them every frame; the GL strategy
+/// rasterises fixed ones once into coverage pictures and sends the rest to
+/// its polygon fill. Points go through the item's transform; curves are
+/// flattened after it, so the tolerance holds in scene pixels.
+public enum PrimitiveOutlines {
+    /// A fixed path under `m`; each quadratic becomes chords within
+    /// `CoverageRasterizer.flatteningTolerance` pixels (the transform of a
+    /// quadratic is the quadratic of the transformed points).
+    public static func addPath<Sink: OutlineSink>(_ path: Path, _ m: Affine, into sink: Sink) {
+        var current = Point(0, 0)
+        for s in path.subpaths.indices {
+            for i in path.subpaths[s].elements {
+                switch path.elements[i] {
+                case let .move(p):
+                    current = m.apply(p)
+                    sink.move(to: current.x, current.y)
+                case let .line(p):
+                    current = m.apply(p)
+                    sink.line(to: current.x, current.y)
+                case let .quad(c, p):
+                    let control = m.apply(c), end = m.apply(p)
+                    let n = CoverageRasterizer.quadSegments(current, control, end)
+                    for j in 1..<n {
+                        let t = Double(j) / Double(n), u = 1 - t
+                        sink.line(to: u * u * current.x + 2 * u * t * control.x + t * t * end.x,
+                                  u * u * current.y + 2 * u * t * control.y + t * t * end.y)
+                    }
+                    sink.line(to: end.x, end.y)
+                    current = end
+                }
+            }
+            sink.close()
+        }
+    }
+
+    /// A rectangle with circular corners of `radius` (held to half the
+    /// smaller side) under `m`, as chords within
+    /// `RoundedRect.flatteningTolerance` pixels of the arcs at the
+    /// transform's largest scale; clockwise on screen, or anticlockwise (a hole).
+    public static func addRoundedRect<Sink: OutlineSink>(_ r: Rect, radius: Double, _ m: Affine, clockwise: Bool = true,
+                                                         into sink: Sink) {
+        let radius = Swift.max(0, Swift.min(radius, r.width / 2, r.height / 2))
+        @inline(__always) func point(_ x: Double, _ y: Double, first: Bool) {
+            let p = m.apply(x, y)
+            if first { sink.move(to: p.x, p.y) } else { sink.line(to: p.x, p.y) }
+        }
+        guard radius > 0 else {
+            let (x0, x1) = clockwise ? (r.x, r.maxX) : (r.maxX, r.x)
+            point(x0, r.y, first: true); point(x1, r.y, first: false)
+            point(x1, r.maxY, first: false); point(x0, r.maxY, first: false)
+            sink.close()
+            return
+        }
+        let scale = Swift.max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+        let pixels = Swift.max(radius * scale, 1e-9)
+        // A chord over angle d of a circle of radius R is within R (1 - cos(d/2)) of it.
+        let half = Swift.max(acos(Swift.max(0, 1 - RoundedRect.flatteningTolerance / pixels)), 1e-6)
+        let steps = Swift.max(1, Swift.min(256, Int((Double.pi / 2 / (2 * half)).rounded(.up))))
+        var first = true
+        // Corners clockwise on screen from the top left; each arc a quarter turn.
+        for q in 0..<4 {
+            let corner = clockwise ? q : 3 - q
+            let cx = corner == 0 || corner == 3 ? r.x + radius : r.maxX - radius
+            let cy = corner < 2 ? r.y + radius : r.maxY - radius
+            let start = Double.pi + Double(corner) * Double.pi / 2
+            for j in 0...steps {
+                let f = Double(j) / Double(steps)
+                let angle = clockwise ? start + f * Double.pi / 2 : start + Double.pi / 2 - f * Double.pi / 2
+                point(cx + radius * cos(angle), cy + radius * sin(angle), first: first)
+                first = false
+            }
+        }
+        sink.close()
+    }
+
+    /// A border: the outer edge clockwise and the inner edge (inset by the
+    /// width, its radius reduced as much) anticlockwise, filled non-zero.
+    public static func addBorder<Sink: OutlineSink>(_ r: Rect, radius: Double, width: Double, _ m: Affine, into sink: Sink) {
+        addRoundedRect(r, radius: radius, m, clockwise: true, into: sink)
+        let w = Swift.min(width, r.width / 2, r.height / 2)
+        let inner = Rect(x: r.x + w, y: r.y + w, width: r.width - 2 * w, height: r.height - 2 * w)
+        let outerRadius = Swift.max(0, Swift.min(radius, r.width / 2, r.height / 2))
+        if !inner.isEmpty { addRoundedRect(inner, radius: Swift.max(0, outerRadius - w), m, clockwise: false, into: sink) }
+    }
+}
+
+/// Points in a layer's coordinates passed on in scene pixels (a dynamic
+/// path emits in its layer's coordinates).
+public final class TransformingSink<Target: OutlineSink>: OutlineSink {
+    public let target: Target
+    public var transform = Affine.identity
+
+    public init(_ target: Target) { self.target = target }
+
+    @inline(__always) public func move(to x: Double, _ y: Double) {
+        let p = transform.apply(x, y)
+        target.move(to: p.x, p.y)
+    }
+
+    @inline(__always) public func line(to x: Double, _ y: Double) {
+        let p = transform.apply(x, y)
+        target.line(to: p.x, p.y)
+    }
+
+    @inline(__always) public func close() { target.close() }
+}

@@ -1,0 +1,72 @@
+/// What both strategies ask of an item before drawing it: the scene pixels
+/// it can touch (its reach under its transform, inside its clip and the
+/// frame) and its paint in scene pixels (a layer-space gradient becomes an
+/// affine function of the scene point). One place, so the two strategies
+/// clip and paint alike.
+
+extension LayerTreeEvaluator {
+    /// The compiled layer of an item (`mask`: an item of `maskItems`).
+    @inline(__always)
+    public func layer(of item: PresentationItem, mask: Bool = false) -> Layer {
+        (mask ? maskNodes : nodes)[item.layer].layer
+    }
+
+    /// Scene rows and columns the item can touch, its clip rounded to whole
+    /// pixels (a pixel is inside when its centre is); nil when none.
+    public func area(of item: PresentationItem, mask: Bool = false, width: Int, height: Int)
+        -> (rows: Range<Int>, columns: Range<Int>)? {
+        let layer = self.layer(of: item, mask: mask)
+        let local: Rect
+        switch item.primitive {
+        case .fixedShape: local = contentBounds[item.content]
+        case .dynamicShape:
+            guard case let .shape(shape)? = layer.contents, case let .dynamic(d) = shape.path else { return nil }
+            local = d.reach(size: layer.size)
+        case .box, .boxBorder: local = item.bounds
+        case .picture:
+            guard case let .picture(p)? = layer.contents else { return nil }
+            local = Rect(x: item.bounds.x, y: item.bounds.y, width: Double(p.image.width), height: Double(p.image.height))
+        }
+        let reach = local.applying(item.transform), clip = item.clip
+        let x0 = Swift.max(0, Swift.max((reach.x - 1).rounded(.down), clip.x.rounded()))
+        let x1 = Swift.min(Double(width), Swift.min((reach.maxX + 1).rounded(.up), clip.maxX.rounded()))
+        let y0 = Swift.max(0, Swift.max((reach.y - 1).rounded(.down), clip.y.rounded()))
+        let y1 = Swift.min(Double(height), Swift.min((reach.maxY + 1).rounded(.up), clip.maxY.rounded()))
+        guard x0 < x1, y0 < y1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
+        return (Int(y0)..<Int(y1), Int(x0)..<Int(x1))
+    }
+
+    /// Per content number: a fixed path's bounds in its layer's coordinates.
+    static func bounds(of contents: [Contents]) -> [Rect] {
+        contents.map { contents in
+            guard case let .shape(shape) = contents, case let .fixed(path) = shape.path, let b = path.bounds else { return .zero }
+            return Rect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY)
+        }
+    }
+}
+
+/// An item's colour in scene pixels, its tint applied (channels 0...255):
+/// solid, or a gradient whose position at a pixel centre (x, y) is
+/// alpha x + beta y + gamma, clamped to 0...1.
+public enum ItemPaint: Equatable, Sendable {
+    case solid(ColorValue)
+    case gradient(alpha: Double, beta: Double, gamma: Double, start: ColorValue, end: ColorValue)
+
+    /// A shape's fill under the item's transform and tint: with T the
+    /// transform, t(q) = dot(T^-1 q - s, d) / |d|^2, affine in q.
+    public init(_ fill: Fill, _ item: PresentationItem) {
+        switch fill {
+        case let .solid(c): self = .solid(item.tint.applied(to: ColorValue(c)))
+        case let .linearGradient(g):
+            let m = item.transform, det = m.determinant
+            let dx = g.end.x - g.start.x, dy = g.end.y - g.start.y, len2 = dx * dx + dy * dy
+            guard det != 0, len2 > 0 else { self = .solid(item.tint.applied(to: ColorValue(g.startColor))); return }
+            // T^-1 q: x = (d (qx - tx) - c (qy - ty)) / det, y = (-b (qx - tx) + a (qy - ty)) / det.
+            let ux = dx / len2, uy = dy / len2
+            let alpha = (m.d * ux - m.b * uy) / det, beta = (-m.c * ux + m.a * uy) / det
+            let gamma = -(alpha * m.tx + beta * m.ty) - (g.start.x * ux + g.start.y * uy)
+            self = .gradient(alpha: alpha, beta: beta, gamma: gamma, start: item.tint.applied(to: ColorValue(g.startColor)),
+                             end: item.tint.applied(to: ColorValue(g.endColor)))
+        }
+    }
+}
