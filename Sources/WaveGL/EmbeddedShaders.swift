@@ -164,6 +164,125 @@ void main() {
     state = vec4(scale, opacity, progress(2, i));
 }
 """#,
+        "item.frag.glsl": #"""
+#version 330 core
+// One presentation item of the layer tree (WaveCore's Tree/), drawn by one
+// of the tree's primitives, then painted, masked and composited here.
+// Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA over what
+// is already in the frame (a scissor holds the item to its rows, columns
+// and clip).
+//
+// Coverage, by define:
+//   PICTURE_COVERAGE  a fixed path's coverage, rasterised once by the CPU
+//                     strategy's rasteriser into a texture, read through the
+//                     item's inverse transform (exact at whole-pixel
+//                     moves; sampled bilinearly when it turns or scales)
+//   PICTURE_RGBA      a picture's texels, read the same way (their alpha
+//                     is the coverage, their colour the paint)
+//   (neither)         a polygon in scene pixels, rebuilt every frame (a
+//                     dynamic path, a box): for each edge crossing the
+//                     pixel's row, the exact area it adds to the pixel's
+//                     right, summed with its winding (the CPU rasteriser's
+//                     signed-area rule, in closed form per edge); non-zero
+//                     coverage is min(1, |sum|)
+// Paint: GRADIENT (a linear gradient whose position is an affine function
+// of the scene point), else a solid colour; both tinted on the CPU.
+// MASKED: coverage times the mask texture (this page's mask, drawn first).
+// AS_MASK: the item is part of a mask: its alpha is written to every
+// channel (blended the same way, the mask's red is alpha over alpha).
+
+uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
+uniform int u_pageTop;        // scene row shown at the area's top
+uniform vec4 u_color;         // non-premultiplied, 0...1 (a gradient's start)
+uniform float u_opacity;
+uniform vec4 u_colorB;        // a gradient's end
+uniform vec3 u_gradient;      // position = x * a + y * b + c at the scene point (x, y)
+
+uniform sampler2D u_picture;  // pictures: coverage (red) or colour
+uniform vec3 u_inverseX;      // pictures: texel x = dot(u_inverseX, (x, y, 1)) for the scene point
+uniform vec3 u_inverseY;
+uniform vec2 u_pictureSize;   // texels
+
+uniform sampler2D u_edges;    // polygons: x0, y0, x1, y1 of each edge, scene pixels
+uniform isampler2D u_entries; // polygons: edge indices, row by row
+uniform isampler2D u_rows;    // polygons: per row from u_firstRow: first entry, entries
+uniform int u_rowBase;        // this item's first row-table texel
+uniform int u_firstRow;       // the scene row of that texel
+
+uniform sampler2D u_mask;     // MASKED: this page's mask coverage (red)
+
+out vec4 fragColor;
+
+ivec2 texel(sampler2D s, int i) { int w = textureSize(s, 0).x; return ivec2(i % w, i / w); }
+ivec2 itexel(isampler2D s, int i) { int w = textureSize(s, 0).x; return ivec2(i % w, i / w); }
+
+// The integral over X of clamp(px + 1 - X, 0, 1): X below the pixel adds 1 a unit, inside it the ramp.
+float rampIntegral(float X, float px) {
+    if (X <= px) return X;
+    if (X >= px + 1.0) return px + 0.5;
+    float f = X - px;
+    return px + f - 0.5 * f * f;
+}
+
+float polygonCoverage(float px, int row) {
+    int slot = u_rowBase + (row - u_firstRow);
+    ivec2 range = texelFetch(u_rows, itexel(u_rows, slot), 0).xy;
+    float sum = 0.0, top = float(row), bottom = top + 1.0;
+    for (int i = 0; i < range.y; i++) {
+        int e = texelFetch(u_entries, itexel(u_entries, range.x + i), 0).x;
+        vec4 edge = texelFetch(u_edges, texel(u_edges, e), 0);
+        vec2 a = edge.xy, b = edge.zw;
+        float winding = 1.0;
+        if (a.y > b.y) { vec2 t = a; a = b; b = t; winding = -1.0; }
+        float ya = max(a.y, top), yb = min(b.y, bottom);
+        if (yb <= ya) continue;
+        float slope = (b.x - a.x) / (b.y - a.y);
+        float xa = a.x + slope * (ya - a.y), xb = a.x + slope * (yb - a.y);
+        float height = yb - ya;
+        float area;
+        if (abs(xb - xa) < 1e-6) {
+            area = height * clamp(px + 1.0 - xa, 0.0, 1.0);
+        } else {
+            area = height / (xb - xa) * (rampIntegral(xb, px) - rampIntegral(xa, px));
+        }
+        sum += winding * area;
+    }
+    return min(1.0, abs(sum));
+}
+
+void main() {
+    vec2 local = gl_FragCoord.xy - u_viewport.xy;           // i + 0.5
+    int row = int(u_viewport.w - local.y) + u_pageTop;      // scene row, from the top
+    vec2 scene = vec2(local.x, float(row) + 0.5);           // the pixel's centre in scene pixels
+    vec4 color = u_color;
+#ifdef GRADIENT
+    color = mix(u_color, u_colorB, clamp(dot(u_gradient, vec3(scene, 1.0)), 0.0, 1.0));
+#endif
+    float coverage;
+#if defined(PICTURE_COVERAGE) || defined(PICTURE_RGBA)
+    vec2 t = vec2(dot(u_inverseX, vec3(scene, 1.0)), dot(u_inverseY, vec3(scene, 1.0)));
+    vec4 sampled = texture(u_picture, t / u_pictureSize);
+#ifdef PICTURE_RGBA
+    // Premultiplied texels (filtered as such): back to a colour and its coverage.
+    coverage = sampled.a;
+    color = vec4(coverage > 0.0 ? sampled.rgb / coverage : vec3(0.0), 1.0) * u_color;
+#else
+    coverage = sampled.r;
+#endif
+#else
+    coverage = polygonCoverage(floor(local.x), row);
+#endif
+#ifdef MASKED
+    coverage *= texelFetch(u_mask, ivec2(local), 0).r;
+#endif
+    float a = color.a * coverage * u_opacity;
+#ifdef AS_MASK
+    fragColor = vec4(a);
+#else
+    fragColor = vec4(color.rgb * a, a);
+#endif
+}
+"""#,
         "jelly.frag.glsl": #"""
 #version 330 core
 // The jelly block (WaveCore's SpringBlock) computed on the GPU every frame:

@@ -77,9 +77,6 @@ public final class GLRenderer: Renderer {
 
     public func prepare(scene: Scene) throws {
         try scene.validate()
-        if scene.tree != nil {
-            throw RendererError.unavailable(.gl, reason: "the GL strategy does not draw layer trees yet (issue 18, in progress)")
-        }
         try context.makeCurrent()
         if scene == self.scene { return }
         // Until this scene is fully prepared, there is no scene to draw.
@@ -115,7 +112,7 @@ public final class GLRenderer: Renderer {
             }
             switch batch.content {
             case .curves, .strip:
-                return try GLBatch(batch, scene: scene, isFirst: index == 0, isOnly: plan.batches.count == 1,
+                return try GLBatch(batch, scene: scene, isFirst: index == 0, isOnly: plan.batches.count == 1 && scene.tree == nil,
                                    splitMethod: splitMethod, phases: shaderPhases[index])
             case let .instances(instances, state):
                 return try GLInstancesBatch(instances, state: state, paint: batch.paint, sceneHeight: scene.height)
@@ -125,6 +122,11 @@ public final class GLRenderer: Renderer {
                 return try GLModulatedSineBatch(curve, rows: rows, paint: batch.paint, sceneWidth: scene.width)
             }
         } }
+        if let tree = scene.tree {
+            batches.append(try unavailableOnGLError { try GLTreeDraw(tree, scene: scene, caps: caps) })
+            // A tree alone does not write every pixel: the background goes first.
+            if plan.batches.isEmpty { firstIsCached = false }
+        }
         clearsFirst = !firstIsCached
         pictureCount = plan.batches.reduce(0) { count, batch in
             if case let .curves(c) = batch.content { return count + c.pictures.count }

@@ -136,6 +136,16 @@ public final class TreePainter {
         maskInBuffer = index
     }
 
+    /// `acc` plus texel (i, j) premultiplied, weighted by w (nothing outside the image).
+    @inline(__always)
+    private static func sample(_ texels: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ i: Int, _ j: Int, _ weight: Double,
+                               _ acc: (r: Double, g: Double, b: Double, a: Double)) -> (r: Double, g: Double, b: Double, a: Double) {
+        guard weight > 0, i >= 0, j >= 0, i < w, j < h else { return acc }
+        let k = (j * w + i) * 4
+        let a = Double(texels[k + 3]) * weight
+        return (acc.r + Double(texels[k]) * a, acc.g + Double(texels[k + 1]) * a, acc.b + Double(texels[k + 2]) * a, acc.a + a)
+    }
+
     /// Each covered pixel's centre mapped back into the image and sampled
     /// bilinearly (premultiplied); at a whole-pixel translation every sample
     /// falls on a texel centre, an exact copy.
@@ -146,24 +156,22 @@ public final class TreePainter {
         let layer = evaluator.nodes[item.layer].layer
         let origin = boxRect(layer, item)
         image.pixels.withUnsafeBufferPointer { texels in
-            for y in area.rows {
+            var y = area.rows.lowerBound
+            while y < area.rows.upperBound {
+                defer { y += 1 }
                 let out = view.row(y)
-                for x in area.columns {
+                var x = area.columns.lowerBound - 1
+                while x + 1 < area.columns.upperBound {
+                    x += 1
                     let qx = Double(x) + 0.5 - m.tx, qy = Double(y) + 0.5 - m.ty
                     let u = (m.d * qx - m.c * qy) / det - origin.x - 0.5, v = (-m.b * qx + m.a * qy) / det - origin.y - 0.5
                     guard u > -1, v > -1, u < Double(image.width), v < Double(image.height) else { continue }
                     let i0 = Int(u.rounded(.down)), j0 = Int(v.rounded(.down))
                     let fu = u - Double(i0), fv = v - Double(j0)
-                    var acc = (r: 0.0, g: 0.0, b: 0.0, a: 0.0)
-                    @inline(__always) func take(_ i: Int, _ j: Int, _ w: Double) {
-                        guard w > 0, i >= 0, j >= 0, i < image.width, j < image.height else { return }
-                        let k = (j * image.width + i) * 4
-                        let a = Double(texels[k + 3]) * w
-                        acc.r += Double(texels[k]) * a; acc.g += Double(texels[k + 1]) * a
-                        acc.b += Double(texels[k + 2]) * a; acc.a += a
-                    }
-                    take(i0, j0, (1 - fu) * (1 - fv)); take(i0 + 1, j0, fu * (1 - fv))
-                    take(i0, j0 + 1, (1 - fu) * fv); take(i0 + 1, j0 + 1, fu * fv)
+                    var acc = Self.sample(texels, image.width, image.height, i0, j0, (1 - fu) * (1 - fv), (0, 0, 0, 0))
+                    acc = Self.sample(texels, image.width, image.height, i0 + 1, j0, fu * (1 - fv), acc)
+                    acc = Self.sample(texels, image.width, image.height, i0, j0 + 1, (1 - fu) * fv, acc)
+                    acc = Self.sample(texels, image.width, image.height, i0 + 1, j0 + 1, fu * fv, acc)
                     guard acc.a > 0 else { continue }
                     var coverage = item.opacity
                     if let mask { coverage *= Double(mask[y * rasterizer.width + x]) / 255 }

@@ -1,0 +1,398 @@
+import CGL
+import WaveCore
+
+/// The GL strategy for the layer tree (`Shaders/item.frag.glsl`), drawn
+/// after the flat layers' batches:
+/// - a fixed path is rasterised once, by the CPU strategy's rasteriser, into
+///   a coverage texture; a frame reads it through the item's inverse
+///   transform (the same pixels at whole-pixel moves, sampled when it turns
+///   or scales, as Core Animation samples a cached layer);
+/// - a picture is uploaded once and read the same way;
+/// - a dynamic path or a box is an outline made on the CPU every frame as
+///   points (no pixels), listed by row (`PolygonRows`), uploaded, and its
+///   coverage computed on the GPU, exactly as the CPU rasteriser's rule;
+/// - masks are drawn first into a mask texture a page in size; clips are scissors.
+/// The tree is evaluated on the CPU every frame (a replicator's copies
+/// included: that cost grows with the count).
+final class GLTreeDraw: GLLayerDraw {
+    private let evaluator: LayerTreeEvaluator
+    private var list: PresentationList
+    private let width: Int, height: Int
+
+    private struct Program {
+        let program: ShaderProgram
+        let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow: GLint
+    }
+    /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask.
+    private var programs: [Program?] = Array(repeating: nil, count: 32)
+
+    private struct CachedPicture {
+        var texture: GLuint
+        /// The texture's texel (0, 0) in its layer's coordinates, and its size.
+        var originX: Double, originY: Double
+        var width: Int, height: Int
+    }
+    /// Per content number: its texture (fixed paths and pictures).
+    private var pictures: [CachedPicture?]
+
+    private let polygons = PolygonRows()
+    /// A dynamic path's points, in its layer's coordinates, on to `polygons`.
+    private let polygonSink: TransformingSink<PolygonRows>
+    /// Per item this frame: its area and its polygons' first row slots (-1: none).
+    private struct Planned { var rows: Range<Int>; var columns: Range<Int>; var fill: Int; var border: Int }
+    private var planned: [Planned?] = []
+    private var plannedMasks: [Planned?] = []
+    private var edgeTexture: GLuint = 0, entryTexture: GLuint = 0, rowTexture: GLuint = 0
+    private var edgeRows = 0, entryRows = 0, rowRows = 0
+    static let tableWidth = 1024
+
+    private var maskTexture: GLuint = 0, maskFramebuffer: GLuint = 0
+    private var maskSize = (width: 0, height: 0)
+    private var maskOnPage = -1
+
+    init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities) throws {
+        evaluator = try tree.makeEvaluator()
+        list = evaluator.makeList()
+        polygonSink = TransformingSink(polygons)
+        width = scene.width
+        height = scene.height
+        pictures = Array(repeating: nil, count: evaluator.contents.count)
+        planned.reserveCapacity(evaluator.capacity.items)
+        plannedMasks.reserveCapacity(evaluator.capacity.maskItems)
+        try cachePictures(caps)
+        try makePrograms(evaluator.root, masked: false, asMask: false)
+        for t in [GLuint](repeating: 0, count: 3).indices {
+            var texture: GLuint = 0
+            glGenTextures(1, &texture)
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+            switch t { case 0: edgeTexture = texture; case 1: entryTexture = texture; default: rowTexture = texture }
+        }
+        try checkGLErrors("preparing the layer tree")
+    }
+
+    deinit {
+        for p in pictures { if var t = p?.texture { glDeleteTextures(1, &t) } }
+        glDeleteTextures(1, &edgeTexture)
+        glDeleteTextures(1, &entryTexture)
+        glDeleteTextures(1, &rowTexture)
+        if maskTexture != 0 { glDeleteTextures(1, &maskTexture) }
+        if maskFramebuffer != 0 { glDeleteFramebuffers(1, &maskFramebuffer) }
+    }
+
+    // MARK: Once per scene
+
+    /// Every fixed path's coverage (the CPU rasteriser's, texel (0, 0) at
+    /// one pixel outside its bounds, whole pixels from its layer's origin)
+    /// and every picture, premultiplied.
+    private func cachePictures(_ caps: GLCapabilities) throws {
+        var bytes = 0
+        for (n, contents) in evaluator.contents.enumerated() {
+            switch contents {
+            case let .shape(shape):
+                guard case let .fixed(path) = shape.path, let b = path.bounds else { continue }
+                let x0 = (b.minX - 1).rounded(.down), y0 = (b.minY - 1).rounded(.down)
+                let w = Int((b.maxX + 1).rounded(.up) - x0), h = Int((b.maxY + 1).rounded(.up) - y0)
+                try fits(w, h, caps, &bytes, what: "a shape's coverage picture")
+                let rasterizer = CoverageRasterizer(width: w, height: h)
+                rasterizer.fill(path, dx: -x0, dy: -y0)
+                var coverage = [UInt8](repeating: 0, count: w * h)
+                coverage.withUnsafeMutableBufferPointer { buffer in
+                    var sink = CoverageBytes(rowZero: buffer.baseAddress!, rowStride: w)
+                    rasterizer.resolve(rows: 0..<h, into: &sink)
+                }
+                pictures[n] = CachedPicture(texture: upload(coverage, w, h, format: GL_R8, layout: GL_RED), originX: x0, originY: y0,
+                                            width: w, height: h)
+            case let .picture(picture):
+                let image = picture.image
+                guard image.width > 0, image.height > 0 else { continue }
+                try fits(image.width, image.height, caps, &bytes, what: "a picture")
+                var texels = image.pixels
+                for i in stride(from: 0, to: texels.count, by: 4) {
+                    let a = Int(texels[i + 3])
+                    for c in 0..<3 { texels[i + c] = UInt8((Int(texels[i + c]) * a + 127) / 255) }
+                }
+                pictures[n] = CachedPicture(texture: upload(texels, image.width, image.height, format: GL_RGBA8, layout: GL_RGBA),
+                                            originX: 0, originY: 0, width: image.width, height: image.height)
+            case .box:
+                continue
+            }
+        }
+    }
+
+    private func fits(_ w: Int, _ h: Int, _ caps: GLCapabilities, _ bytes: inout Int, what: String) throws {
+        guard w <= caps.maxTextureSize, h <= caps.maxTextureSize else {
+            throw GLError.limit(what: "\(what) of \(w)x\(h) (GL_MAX_TEXTURE_SIZE)", needed: max(w, h), available: caps.maxTextureSize)
+        }
+        bytes += w * h * 4
+        guard bytes <= caps.maxCoverageBytes else {
+            throw GLError.limit(what: "\(bytes) bytes of cached pictures (the backend's memory budget)", needed: bytes,
+                                available: caps.maxCoverageBytes)
+        }
+    }
+
+    private func upload(_ bytes: [UInt8], _ w: Int, _ h: Int, format: Int32, layout: Int32) -> GLuint {
+        var texture: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, format, GLsizei(w), GLsizei(h), 0, GLenum(layout), GLenum(GL_UNSIGNED_BYTE), bytes)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_BORDER)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_BORDER)
+        var transparent: [GLfloat] = [0, 0, 0, 0]
+        glTexParameterfv(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_BORDER_COLOR), &transparent)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
+        return texture
+    }
+
+    /// The shader variant an item needs: bits 0-1 its source (polygon,
+    /// coverage picture, colour picture), 4 a gradient, 8 a mask over it, 16 drawn into a mask.
+    private static func variant(_ contents: Contents?, masked: Bool, asMask: Bool) -> Int? {
+        var v: Int
+        switch contents {
+        case let .shape(shape)?:
+            if case .fixed = shape.path { v = 1 } else { v = 0 }
+            if case .linearGradient = shape.fill { v |= 4 }
+        case .box?: v = 0
+        case .picture?: v = 2
+        case nil: return nil
+        }
+        if masked { v |= 8 }
+        if asMask { v |= 16 }
+        return v
+    }
+
+    private func makePrograms(_ layer: Layer, masked: Bool, asMask: Bool) throws {
+        let masked = masked || layer.mask != nil
+        if let v = Self.variant(layer.contents, masked: masked && !asMask, asMask: asMask), programs[v] == nil {
+            var defines: [String] = []
+            if v & 3 == 1 { defines.append("PICTURE_COVERAGE") }
+            if v & 3 == 2 { defines.append("PICTURE_RGBA") }
+            if v & 4 != 0 { defines.append("GRADIENT") }
+            if v & 8 != 0 { defines.append("MASKED") }
+            if v & 16 != 0 { defines.append("AS_MASK") }
+            let program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "item.frag.glsl", defines: defines)
+            glUseProgram(program.id)
+            for (name, unit) in [("u_picture", 0), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4)] {
+                glUniform1i(program.uniform(name), GLint(unit))
+            }
+            glUseProgram(0)
+            programs[v] = Program(program: program, viewport: program.uniform("u_viewport"), pageTop: program.uniform("u_pageTop"),
+                                  color: program.uniform("u_color"), opacity: program.uniform("u_opacity"),
+                                  colorB: program.uniform("u_colorB"), gradient: program.uniform("u_gradient"),
+                                  inverseX: program.uniform("u_inverseX"), inverseY: program.uniform("u_inverseY"),
+                                  pictureSize: program.uniform("u_pictureSize"), rowBase: program.uniform("u_rowBase"),
+                                  firstRow: program.uniform("u_firstRow"))
+        }
+        if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: true) }
+        for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask) }
+    }
+
+    // MARK: Every frame
+
+    /// Evaluates the tree, makes this frame's polygons and uploads them.
+    func prepareFrame(time: Double) {
+        evaluator.evaluate(at: time, into: &list)
+        polygons.removeAll()
+        plan(list.items, mask: false, into: &planned)
+        plan(list.maskItems, mask: true, into: &plannedMasks)
+        upload(polygons.edges, into: edgeTexture, rows: &edgeRows, components: 4, format: GL_RGBA32F, layout: GL_RGBA, type: GL_FLOAT)
+        upload(polygons.entries, into: entryTexture, rows: &entryRows, components: 1, format: GL_R32I, layout: GL_RED_INTEGER, type: GL_INT)
+        upload(polygons.rows, into: rowTexture, rows: &rowRows, components: 2, format: GL_RG32I, layout: GL_RG_INTEGER, type: GL_INT)
+        maskOnPage = -1
+    }
+
+    private func plan(_ items: [PresentationItem], mask: Bool, into planned: inout [Planned?]) {
+        planned.removeAll(keepingCapacity: true)
+        var i = 0
+        while i < items.count {
+            let item = items[i]
+            i += 1
+            guard let area = evaluator.area(of: item, mask: mask, width: width, height: height) else {
+                planned.append(nil)
+                continue
+            }
+            var p = Planned(rows: area.rows, columns: area.columns, fill: -1, border: -1)
+            let layer = evaluator.layer(of: item, mask: mask)
+            switch (item.primitive, layer.contents) {
+            case let (.dynamicShape, .shape(shape)?):
+                guard case let .dynamic(path) = shape.path else { break }
+                polygons.begin()
+                polygonSink.transform = item.transform
+                path.outline(item.input, into: polygonSink)
+                p.fill = polygons.finish(rows: area.rows)
+            case let (.box, .box(box)?), let (.boxBorder, .box(box)?):
+                if item.primitive == .box {
+                    polygons.begin()
+                    PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: polygons)
+                    p.fill = polygons.finish(rows: area.rows)
+                }
+                if item.primitive == .boxBorder || item.drawsBorder {
+                    polygons.begin()
+                    PrimitiveOutlines.addBorder(item.bounds, radius: box.cornerRadius, width: box.borderWidth, item.transform,
+                                                into: polygons)
+                    p.border = polygons.finish(rows: area.rows)
+                }
+            default:
+                break
+            }
+            planned.append(p)
+        }
+    }
+
+    /// Rows of `tableWidth` texels; the texture grows (never shrinks) to the largest frame.
+    private func upload<T>(_ values: [T], into texture: GLuint, rows: inout Int, components: Int, format: Int32, layout: Int32,
+                           type: Int32) {
+        let texels = values.count / components
+        let needed = Swift.max(1, (texels + Self.tableWidth - 1) / Self.tableWidth)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        if needed > rows {
+            rows = Swift.max(needed, rows * 2)
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, format, GLsizei(Self.tableWidth), GLsizei(rows), 0, GLenum(layout), GLenum(type), nil)
+        }
+        guard texels > 0 else { return }
+        values.withUnsafeBufferPointer { buffer in
+            let full = texels / Self.tableWidth, rest = texels % Self.tableWidth
+            if full > 0 {
+                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(Self.tableWidth), GLsizei(full), GLenum(layout), GLenum(type),
+                                buffer.baseAddress)
+            }
+            if rest > 0 {
+                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, GLint(full), GLsizei(rest), 1, GLenum(layout), GLenum(type),
+                                buffer.baseAddress! + full * Self.tableWidth * components)
+            }
+        }
+    }
+
+    func draw(time: Double, viewport: Viewport, pageTop: Int) {
+        glActiveTexture(GLenum(GL_TEXTURE1)); glBindTexture(GLenum(GL_TEXTURE_2D), edgeTexture)
+        glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), entryTexture)
+        glActiveTexture(GLenum(GL_TEXTURE3)); glBindTexture(GLenum(GL_TEXTURE_2D), rowTexture)
+        maskOnPage = -1
+        blendPremultiplied()
+        var i = 0
+        while i < list.items.count {
+            defer { i += 1 }
+            guard let p = planned[i] else { continue }
+            let item = list.items[i]
+            if item.mask >= 0 && item.mask != maskOnPage { drawMask(item.mask, viewport: viewport, pageTop: pageTop) }
+            drawItem(item, p, mask: false, viewport: viewport, pageTop: pageTop)
+        }
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glActiveTexture(GLenum(GL_TEXTURE0))
+    }
+
+    /// The mask's coverage into the mask texture (a page in size), then back to the page.
+    private func drawMask(_ index: Int, viewport: Viewport, pageTop: Int) {
+        if maskSize != (viewport.width, viewport.height) { makeMaskTarget(viewport.width, viewport.height) }
+        var previous: GLint = 0
+        glGetIntegerv(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &previous)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), maskFramebuffer)
+        let local = Viewport(x: 0, y: 0, width: viewport.width, height: viewport.height)
+        glViewport(0, 0, GLsizei(local.width), GLsizei(local.height))
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glClearColor(0, 0, 0, 0)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        var i = list.masks[index].items.lowerBound
+        while i < list.masks[index].items.upperBound {
+            defer { i += 1 }
+            guard let p = plannedMasks[i] else { continue }
+            drawItem(list.maskItems[i], p, mask: true, viewport: local, pageTop: pageTop)
+        }
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous))
+        glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
+        glActiveTexture(GLenum(GL_TEXTURE4))
+        glBindTexture(GLenum(GL_TEXTURE_2D), maskTexture)
+        maskOnPage = index
+    }
+
+    private func makeMaskTarget(_ w: Int, _ h: Int) {
+        if maskTexture == 0 { glGenTextures(1, &maskTexture); glGenFramebuffers(1, &maskFramebuffer) }
+        glBindTexture(GLenum(GL_TEXTURE_2D), maskTexture)
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R8, GLsizei(w), GLsizei(h), 0, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), nil)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        var previous: GLint = 0
+        glGetIntegerv(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &previous)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), maskFramebuffer)
+        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), maskTexture, 0)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous))
+        maskSize = (w, h)
+    }
+
+    private func drawItem(_ item: PresentationItem, _ p: Planned, mask asMask: Bool, viewport: Viewport, pageTop: Int) {
+        // The item's rows on this page and its columns, as a scissor.
+        let first = Swift.max(p.rows.lowerBound, pageTop), last = Swift.min(p.rows.upperBound, pageTop + viewport.height)
+        guard first < last else { return }
+        glEnable(GLenum(GL_SCISSOR_TEST))
+        glScissor(GLint(viewport.x + p.columns.lowerBound), GLint(viewport.y + viewport.height - (last - pageTop)),
+                  GLsizei(p.columns.count), GLsizei(last - first))
+        let layer = evaluator.layer(of: item, mask: asMask)
+        guard let v = Self.variant(layer.contents, masked: item.mask >= 0 && !asMask, asMask: asMask), let program = programs[v] else { return }
+        glUseProgram(program.program.id)
+        glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
+        glUniform1i(program.pageTop, GLint(pageTop))
+        glUniform1f(program.opacity, GLfloat(item.opacity))
+        switch layer.contents {
+        case let .shape(shape)?:
+            setPaint(ItemPaint(shape.fill, item), program)
+            if case .fixed = shape.path {
+                drawPicture(item, program)
+            } else {
+                drawPolygon(p.fill, p.rows, program)
+            }
+        case let .box(box)?:
+            if p.fill >= 0 {
+                setPaint(.solid(item.tint.applied(to: item.color)), program)
+                drawPolygon(p.fill, p.rows, program)
+            }
+            if p.border >= 0 {
+                setPaint(.solid(item.tint.applied(to: box.borderColor)), program)
+                drawPolygon(p.border, p.rows, program)
+            }
+        case .picture?:
+            let t = item.tint
+            glUniform4f(program.color, GLfloat(t.r), GLfloat(t.g), GLfloat(t.b), GLfloat(t.a))
+            drawPicture(item, program)
+        case nil:
+            break
+        }
+    }
+
+    private func setPaint(_ paint: ItemPaint, _ program: Program) {
+        @inline(__always) func set(_ location: GLint, _ c: ColorValue) {
+            glUniform4f(location, GLfloat(c.r / 255), GLfloat(c.g / 255), GLfloat(c.b / 255), GLfloat(c.a / 255))
+        }
+        switch paint {
+        case let .solid(c): set(program.color, c)
+        case let .gradient(alpha, beta, gamma, start, end):
+            set(program.color, start)
+            set(program.colorB, end)
+            glUniform3f(program.gradient, GLfloat(alpha), GLfloat(beta), GLfloat(gamma))
+        }
+    }
+
+    private func drawPolygon(_ slot: Int, _ rows: Range<Int>, _ program: Program) {
+        glUniform1i(program.rowBase, GLint(slot))
+        glUniform1i(program.firstRow, GLint(rows.lowerBound))
+        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+    }
+
+    /// Texel = T^-1 (scene point) - the picture's origin, for the shader to sample.
+    private func drawPicture(_ item: PresentationItem, _ program: Program) {
+        guard let picture = pictures[item.content] else { return }
+        let m = item.transform, det = m.determinant
+        guard det != 0 else { return }
+        var ox = picture.originX, oy = picture.originY
+        if item.primitive == .picture { ox = item.bounds.x; oy = item.bounds.y }
+        glUniform3f(program.inverseX, GLfloat(m.d / det), GLfloat(-m.c / det), GLfloat((m.c * m.ty - m.d * m.tx) / det - ox))
+        glUniform3f(program.inverseY, GLfloat(-m.b / det), GLfloat(m.a / det), GLfloat((m.b * m.tx - m.a * m.ty) / det - oy))
+        glUniform2f(program.pictureSize, GLfloat(picture.width), GLfloat(picture.height))
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), picture.texture)
+        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+    }
+}

@@ -1,0 +1,69 @@
+import CMallocCounter
+import WaveCore
+@testable import WaveGL
+import WaveTestSupport
+import XCTest
+
+/// The layer tree through both strategies (`TreeScenes`): the GL strategy's
+/// frame against the CPU's redraw, and neither allocating per frame.
+final class LayerTreeBothBackendsTests: XCTestCase {
+    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
+
+    private func glRenderer() throws -> GLRenderer {
+        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
+        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
+    }
+
+    /// Whole-pixel motion: cached coverage is the CPU's own, polygons follow
+    /// the rasteriser's rule in floating point: mean 1/255, max 8/255. Turned
+    /// and scaled cached pictures are sampled bilinearly, as Core Animation
+    /// samples a cached layer: their edges differ by up to 96/255 in the
+    /// worst pixel, mean 1/255 over the frame.
+    func testEveryTreeMatchesTheCPUOnGL() throws {
+        for c in try TreeScenes.all() {
+            let gl = try Frames.render(try glRenderer(), c.scene, at: c.times)
+            let cpu = try Frames.render(CPURenderer(), c.scene, at: c.times)
+            XCTAssertEqual(pendingGLErrors(), [])
+            for i in c.times.indices {
+                assertImagesMatch(gl[i], cpu[i], mean: 1, max: c.wholePixels ? 8 : 96, name: "\(c.name)-\(i)")
+            }
+        }
+    }
+
+    func testATreeFrameAllocatesNothingOnEitherBackend() throws {
+        for c in try TreeScenes.all() {
+            for renderer in [CPURenderer(), try glRenderer()] as [Renderer] {
+                try renderer.prepare(scene: c.scene)
+                let target = try renderer.makeTarget()
+                try renderer.draw(time: 0.01, into: target)
+                try renderer.draw(time: 0.02, into: target)
+                var own: UInt64 = 0
+                var k = 0
+                while k < 4 {
+                    waves_malloc_counter_start()
+                    try renderer.draw(time: 0.1 + Double(k) * 0.17, into: target)
+                    renderer.finish()
+                    own += waves_malloc_counter_stop() - waves_malloc_counter_foreign()
+                    k += 1
+                }
+                XCTAssertEqual(own, 0, "\(renderer.backend) \(c.name)")
+            }
+        }
+    }
+}
+
+/// The polygon lists, planned without a context: every edge under each row it crosses, nothing else.
+final class PolygonRowsTests: XCTestCase {
+    func testEdgesAreListedUnderEveryRowTheyCross() {
+        let rows = PolygonRows()
+        rows.begin()
+        rows.move(to: 1, 1.5); rows.line(to: 5, 1.5); rows.line(to: 5, 4); rows.line(to: 1, 4); rows.close()
+        let base = rows.finish(rows: 0..<6)
+        XCTAssertEqual(base, 0)
+        XCTAssertEqual(rows.edgeCount, 2, "horizontal edges add nothing")
+        let counts = (0..<6).map { rows.rows[2 * $0 + 1] }
+        XCTAssertEqual(counts, [0, 2, 2, 2, 0, 0])
+        let second = rows.finish(rows: 2..<3)
+        XCTAssertEqual(second, 6, "a second item's rows follow the first's")
+    }
+}
