@@ -9,9 +9,6 @@ import WaveCore
 ///   the coverage pass computes each pixel's coverage from the dot geometry.
 /// - `GLModulatedSineBatch`: one voice curve, integrated per pixel from the
 ///   frame's amplitude and phase.
-/// - `GLSpringBlockBatch`: the jelly. The CPU steps the spring (physics, a
-///   few multiplications a frame); the shader computes the bulging outline's
-///   coverage per pixel from the pose (left edge and bulge).
 /// Both blend premultiplied over what earlier layers left
 /// (ONE, ONE_MINUS_SRC_ALPHA), clipped by scissor to the rows they can reach.
 
@@ -204,38 +201,6 @@ final class GLModulatedSineBatch: GLLayerDraw {
         drawClippedQuad(program, area: (uniforms.viewport, uniforms.pageTop), rows: rows, viewport: viewport, pageTop: pageTop) {
             glUniform1f(uniforms.amplitude, GLfloat(frame.amplitude))
             glUniform1f(uniforms.phase, GLfloat(frame.phase))
-        }
-    }
-}
-
-final class GLSpringBlockBatch: GLLayerDraw {
-    private let simulation: SpringBlock.Simulation
-    private let rows: Range<Int>
-    private let program: ShaderProgram
-    private let uniforms: (viewport: GLint, pageTop: GLint, x: GLint, bulge: GLint)
-    private var pose = SpringBlock.Pose(x: 0, bulge: 0, progress: 0)
-
-    init(_ block: SpringBlock, rows: Range<Int>, paint: Paint) throws {
-        simulation = SpringBlock.Simulation(block)
-        self.rows = rows
-        program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "jelly.frag.glsl")
-        glUseProgram(program.id)
-        glUniform1f(program.uniform("u_width"), GLfloat(block.width))
-        glUniform1f(program.uniform("u_top"), GLfloat(block.top))
-        glUniform1f(program.uniform("u_height"), GLfloat(block.height))
-        glUniform1i(program.uniform("u_segments"), GLint(block.edgeSegments))
-        if case let .fill(.solid(color)) = paint { setColor(program.uniform("u_color"), color) }
-        uniforms = (program.uniform("u_viewport"), program.uniform("u_pageTop"), program.uniform("u_x"), program.uniform("u_bulge"))
-        glUseProgram(0)
-        try checkGLErrors("preparing the jelly")
-    }
-
-    func prepareFrame(time: Double) { pose = simulation.pose(at: time) }
-
-    func draw(time: Double, viewport: Viewport, pageTop: Int) {
-        drawClippedQuad(program, area: (uniforms.viewport, uniforms.pageTop), rows: rows, viewport: viewport, pageTop: pageTop) {
-            glUniform1f(uniforms.x, GLfloat(pose.x))
-            glUniform1f(uniforms.bulge, GLfloat(pose.bulge))
         }
     }
 }

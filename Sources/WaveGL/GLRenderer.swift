@@ -116,8 +116,6 @@ public final class GLRenderer: Renderer {
                                    splitMethod: splitMethod, phases: shaderPhases[index])
             case let .instances(instances, state):
                 return try GLInstancesBatch(instances, state: state, paint: batch.paint, sceneHeight: scene.height)
-            case let .springBlock(block, rows):
-                return try GLSpringBlockBatch(block, rows: rows, paint: batch.paint)
             case let .modulatedSine(curve, rows):
                 return try GLModulatedSineBatch(curve, rows: rows, paint: batch.paint, sceneWidth: scene.width)
             }

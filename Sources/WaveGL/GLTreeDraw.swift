@@ -60,6 +60,7 @@ final class GLTreeDraw: GLLayerDraw {
         planned.reserveCapacity(evaluator.capacity.items)
         plannedMasks.reserveCapacity(evaluator.capacity.maskItems)
         try cachePictures(caps)
+        reservePolygons()
         try makePrograms(evaluator.root, masked: false, asMask: false)
         for t in [GLuint](repeating: 0, count: 3).indices {
             var texture: GLuint = 0
@@ -188,6 +189,23 @@ final class GLTreeDraw: GLLayerDraw {
         }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: true) }
         for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask) }
+    }
+
+    /// The most points and row slots a frame's polygons can need (held to
+    /// a million points: past that a frame may still grow the storage).
+    private func reservePolygons() {
+        var points = 0, slots = 0
+        for node in evaluator.nodes + evaluator.maskNodes {
+            switch node.layer.contents {
+            case let .shape(shape)?:
+                if case let .dynamic(path) = shape.path { points += path.maxPoints; slots += height }
+            case .box?:
+                points += 2 * 4 * 258
+                slots += Swift.min(height, Int(node.layer.size.height * 4) + 4)
+            default: break
+            }
+        }
+        polygons.reserve(points: Swift.min(points, 1 << 20), rows: Swift.min(slots, 1 << 22))
     }
 
     // MARK: Every frame

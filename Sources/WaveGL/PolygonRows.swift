@@ -18,6 +18,14 @@ final class PolygonRows: OutlineSink {
 
     var edgeCount: Int { edges.count / 4 }
 
+    /// Room for `points` edges and `rows` row slots, so frames up to that size allocate nothing.
+    func reserve(points: Int, rows rowSlots: Int) {
+        edges.reserveCapacity(points * 4)
+        entries.reserveCapacity(points * 2 + rowSlots)
+        rows.reserveCapacity(rowSlots * 2)
+        rowCursor.reserveCapacity(rowSlots)
+    }
+
     func removeAll() {
         edges.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)

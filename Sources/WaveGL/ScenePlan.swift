@@ -54,14 +54,12 @@ struct ScenePlan {
         case instances(Instances, state: StateTexture)
         /// A voice band the GPU computes per pixel from the frame's amplitude and phase.
         case modulatedSine(ModulatedSine, rows: Range<Int>)
-        /// A jelly block whose pose the CPU steps (physics) and whose outline the GPU computes.
-        case springBlock(SpringBlock, rows: Range<Int>)
 
         /// Coverage rasterised once and cached (the other kinds change every frame).
         var isCached: Bool {
             switch self {
             case .curves, .strip: true
-            case .instances, .modulatedSine, .springBlock: false
+            case .instances, .modulatedSine: false
             }
         }
     }
@@ -119,9 +117,6 @@ struct ScenePlan {
             case let .instances(instances):
                 let state = StateTexture(count: instances.grid.count, maxWidth: caps.maxTextureSize)
                 batches.append(Batch(content: .instances(instances, state: state), paint: layer.paint, motion: layer.motion, layers: [i]))
-            case let .springBlock(block):
-                batches.append(Batch(content: .springBlock(block, rows: block.rows(sceneHeight: scene.height)),
-                                     paint: layer.paint, motion: layer.motion, layers: [i]))
             case let .modulatedSine(curve):
                 batches.append(Batch(content: .modulatedSine(curve, rows: layer.content.rows(sceneHeight: scene.height, sceneWidth: scene.width)),
                                      paint: layer.paint, motion: layer.motion, layers: [i]))
@@ -174,7 +169,7 @@ struct ScenePlan {
             switch batch.content {
             case let .curves(c): return total + c.period * c.pictureRows * c.pictures.count
             case let .strip(s): return total + s.coverageBytes
-            case .instances, .modulatedSine, .springBlock: return total
+            case .instances, .modulatedSine: return total
             }
         }
         guard bytes <= caps.maxCoverageBytes else {
@@ -211,7 +206,7 @@ struct ScenePlan {
                     throw GLError.limit(what: "a state texture of \(state.width)x\(state.rows) for the dots (GL_MAX_TEXTURE_SIZE)",
                                         needed: state.rows, available: caps.maxTextureSize)
                 }
-            case .modulatedSine, .springBlock:
+            case .modulatedSine:
                 break
             }
         }

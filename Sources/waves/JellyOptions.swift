@@ -4,8 +4,8 @@ import WaveCore
 import WaveEffects
 
 /// `--scene jelly`: the block, its spring (by duration and bounce, or by
-/// mass, stiffness and damping) and the fixed-timestep physics. See
-/// README.md, "The jelly".
+/// mass, stiffness and damping) and the step of the fixed-timestep frame loop. See
+/// docs/contract.md, "The jelly".
 
 /// Seconds as a number or a fraction such as 1/120.
 func parseSeconds(_ text: String) throws -> Double {
@@ -24,14 +24,14 @@ func parseBlockSize(_ text: String) throws -> (width: Double, height: Double) {
 }
 
 struct JellyOptions: ParsableArguments {
-    @Option(name: .customLong("block-size"), help: "--scene jelly: the block's WxH in pixels (default: half the height, square).",
+    @Option(name: .customLong("block-size"), help: "--scene jelly: the block's WxH in pixels (default: half the scene's height wide, a quarter of it tall).",
             transform: parseBlockSize)
     var blockSize: (width: Double, height: Double)?
 
-    @Option(name: .customLong("spring-duration"), parsing: .unconditional, help: "--scene jelly: the spring's duration in seconds (its undamped period), with --bounce (default 0.8).")
+    @Option(name: .customLong("spring-duration"), parsing: .unconditional, help: "--scene jelly: the spring's duration in seconds (its undamped period), with --bounce (default 1, as the seed's animateWithDuration:1).")
     var springDuration: Double?
 
-    @Option(parsing: .unconditional, help: "--scene jelly: the spring's bounce, above -1 and below 1: 0 critically damped, above 0 bouncy, below 0 overdamped (default 0.3).")
+    @Option(parsing: .unconditional, help: "--scene jelly: the spring's bounce, above -1 and below 1: 0 critically damped, above 0 bouncy, below 0 overdamped (default 0.15: the seed's usingSpringWithDamping:0.85).")
     var bounce: Double?
 
     @Option(parsing: .unconditional, help: "--scene jelly: the spring's mass, with --stiffness and --damping instead of a duration and bounce (default 1).")
@@ -43,7 +43,7 @@ struct JellyOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "--scene jelly: the spring's damping (N s/m), with --stiffness.")
     var damping: Double?
 
-    @Option(name: .customLong("physics-step"), help: "--scene jelly: seconds per physics step, a number or a fraction (default 1/120).",
+    @Option(name: .customLong("physics-step"), help: "--scene jelly: seconds per step of the fixed-timestep frame loop (waves demo, bench --preset pacing), a number or a fraction (default 1/120).",
             transform: parseSeconds)
     var physicsStep: Double?
 
@@ -99,7 +99,7 @@ struct JellyOptions: ParsableArguments {
             }
             return spring
         }
-        let duration = springDuration ?? 0.8, bounce = self.bounce ?? 0.3
+        let duration = springDuration ?? 1, bounce = self.bounce ?? 0.15
         guard duration.isFinite, duration >= 0.01, duration <= 60 else {
             throw UsageError(option: "--spring-duration", value: "\(duration)", accepted: "seconds from 0.01 to 60")
         }
@@ -113,9 +113,8 @@ struct JellyOptions: ParsableArguments {
         var effect = Jelly(width: request.width, height: request.height)
         effect.background = background
         effect.color = color ?? effect.color
-        effect.blockSize = blockSize
+        effect.blockSize = blockSize.map { Size($0.width, $0.height) }
         effect.spring = try spring()
-        effect.step = physicsStep ?? effect.step
         effect.rest = rest ?? effect.rest
         return try effect.scene()
     }

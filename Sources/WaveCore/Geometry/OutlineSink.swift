@@ -10,3 +10,20 @@ public protocol OutlineSink: AnyObject {
 }
 
 extension CoverageRasterizer: OutlineSink {}
+
+extension OutlineSink {
+    /// A quadratic Bézier from the pen at `p0` through `control` to `p2`, as
+    /// chords within `CoverageRasterizer.flatteningTolerance` pixels of it
+    /// (p0 itself is not emitted again).
+    @inline(__always)
+    public func quad(from p0: Point, control p1: Point, to p2: Point) {
+        let n = CoverageRasterizer.quadSegments(p0, p1, p2)
+        var j = 1
+        while j < n {
+            let t = Double(j) / Double(n), u = 1 - t
+            line(to: u * u * p0.x + 2 * u * t * p1.x + t * t * p2.x, u * u * p0.y + 2 * u * t * p1.y + t * t * p2.y)
+            j += 1
+        }
+        line(to: p2.x, p2.y)
+    }
+}

@@ -70,32 +70,3 @@ extension ModulatedSine {
         rasterizer.close()
     }
 }
-
-extension SpringBlock {
-    /// Segments along each bulging edge: `samplesPerPixel` a pixel of width.
-    public var edgeSegments: Int { Swift.max(1, Int(width.rounded(.up)) * samplesPerPixel) }
-
-    /// How far edge sample j (of `edgeSegments`) is pushed out by a bulge d:
-    /// the quadratic through the corners and a control point 2d out, 4 d s (1 - s).
-    @inline(__always)
-    public func push(_ j: Int, bulge d: Double) -> Double {
-        let s = Double(j) / Double(edgeSegments)
-        return 4 * d * s * (1 - s)
-    }
-
-    /// Adds the block at `pose`: the top edge left to right, the bottom edge
-    /// right to left (`pushes` holds at least edgeSegments + 1 values).
-    @inline(__always)
-    public func addOutline(_ pose: Pose, pushes: UnsafeMutablePointer<Double>, to rasterizer: CoverageRasterizer) {
-        let n = edgeSegments, bottom = top + height
-        for j in 0...n {
-            let x = pose.x + width * Double(j) / Double(n)
-            pushes[j] = push(j, bulge: pose.bulge)
-            if j == 0 { rasterizer.move(to: x, top - pushes[j]) } else { rasterizer.line(to: x, top - pushes[j]) }
-        }
-        for j in stride(from: n, through: 0, by: -1) {
-            rasterizer.line(to: pose.x + width * Double(j) / Double(n), bottom + pushes[j])
-        }
-        rasterizer.close()
-    }
-}

@@ -22,11 +22,9 @@ public final class CPURenderer: Renderer {
     private var clearsWhilePainting: [Bool] = []
     /// The rows no such layer covers: cleared at the start of every frame.
     private var rowsToClear: [Range<Int>] = []
-    /// Per layer: the jelly's simulation (nil for other content).
-    private var simulations: [SpringBlock.Simulation?] = []
     /// The layer tree's painter (nil without a tree).
     private var treePainter: TreePainter?
-    /// Room for one voice band's bottom edge or a jelly's edge (the most the scene needs).
+    /// Room for one voice band's bottom edge (the most the scene needs).
     private var bottoms = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
 
     public init() {}
@@ -53,14 +51,9 @@ public final class CPURenderer: Renderer {
         }
         layerRows = scene.layers.map { $0.content.rows(sceneHeight: scene.height, sceneWidth: scene.width) }
         planClears(scene)
-        simulations = scene.layers.map { layer in
-            if case let .springBlock(block) = layer.content { return SpringBlock.Simulation(block) }
-            return nil
-        }
         let samples = scene.layers.map { layer -> Int in
             switch layer.content {
             case let .modulatedSine(m): return scene.width * m.samplesPerPixel + 1
-            case let .springBlock(b): return b.edgeSegments + 1
             default: return 0
             }
         }.max() ?? 0
@@ -126,10 +119,6 @@ public final class CPURenderer: Renderer {
                 continue
             case let .modulatedSine(curve):
                 curve.addOutline(curve.frame(at: time), width: scene.width, bottoms: bottoms.baseAddress!, to: rasterizer)
-            case let .springBlock(block):
-                if let simulation = simulations[index] {
-                    block.addOutline(simulation.pose(at: time), pushes: bottoms.baseAddress!, to: rasterizer)
-                }
             }
             var split = Int.max
             if case let .split(s, _, _) = layer.paint { split = s.column(at: time, width: scene.width) }

@@ -28,8 +28,6 @@ public enum Content: Equatable, Sendable {
     case instances(Instances)
     /// A line along a sine whose shape changes with time and a level (the voice wave).
     case modulatedSine(ModulatedSine)
-    /// A block moved by a spring, its edges bulging with its progress (the jelly).
-    case springBlock(SpringBlock)
 
     /// The scene rows the content can cover.
     public func rows(sceneHeight: Int, sceneWidth: Int) -> Range<Int> {
@@ -38,7 +36,6 @@ public enum Content: Equatable, Sendable {
         case let .strip(s): s.rows(sceneHeight: sceneHeight)
         case let .instances(i): i.rows(sceneHeight: sceneHeight)
         case let .modulatedSine(m): m.rows(sceneHeight: sceneHeight, width: sceneWidth)
-        case let .springBlock(b): b.rows(sceneHeight: sceneHeight)
         }
     }
 
@@ -47,7 +44,7 @@ public enum Content: Equatable, Sendable {
     public var changesEveryFrame: Bool {
         switch self {
         case .repeatingCurve, .strip: false
-        case .instances, .modulatedSine, .springBlock: true
+        case .instances, .modulatedSine: true
         }
     }
 }

@@ -53,7 +53,6 @@ public struct Scene: Equatable, Sendable {
             case let .strip(strip): problem = strip.validate()
             case let .instances(instances): problem = instances.validate()
             case let .modulatedSine(curve): problem = curve.validate()
-            case let .springBlock(block): problem = block.validate()
             }
             if problem == nil, layer.content.changesEveryFrame {
                 if case .fill(.solid) = layer.paint {} else { problem = "dots, voice curves and the jelly take a solid paint" }

@@ -27,9 +27,11 @@ extension Scene {
             case let .modulatedSine(m):
                 guard case .constant = m.level else { return nil }
                 if m.phaseRate != 0 { periods.append(2 * Double.pi / abs(m.phaseRate)) }
-            case let .springBlock(b):
-                periods.append(2 * Double(b.stepsPerLeg) * b.step)
             }
+        }
+        if let tree {
+            guard let treePeriods = tree.periods() else { return nil }
+            periods += treePeriods
         }
         guard let longest = periods.max() else { return 0 }
         var multiple = 1.0
@@ -39,5 +41,55 @@ extension Scene {
             multiple += 1
         }
         return nil
+    }
+}
+
+extension LayerTree {
+    /// The periods the tree's picture repeats with: a layer whose own time
+    /// repeats forever repeats its subtree with its cycle; otherwise every
+    /// animation that repeats forever adds its cycle (finite animations
+    /// beneath one are hidden by it once it starts). Nil when something
+    /// never repeats: a finite animation on its own, a value from a
+    /// recorded or live source. Copies of a replicator only shift in time.
+    func periods() -> [Double]? {
+        var periods: [Double] = []
+        func timeline<V>(_ t: Timeline<V>) -> Bool {
+            var sawForever = false
+            for animation in t.animations.reversed() {
+                if case let .driven(d) = animation {
+                    guard d.source < sources.count, case .constant = sources[d.source] else { return false }
+                    continue
+                }
+                guard let timing = animation.timing else { continue }
+                if timing.activeDuration.isInfinite && timing.speed != 0 {
+                    periods.append(timing.cycle / abs(timing.speed))
+                    sawForever = true
+                } else if !sawForever && timing.speed != 0 && animation.changesWhileRunning {
+                    return false
+                }
+            }
+            return true
+        }
+        func walk(_ layer: Layer) -> Bool {
+            if layer.timing.duration.isFinite && layer.timing.passes.isInfinite && layer.timing.speed != 0 {
+                periods.append(layer.timing.cycle / abs(layer.timing.speed))
+                return true
+            }
+            let t = layer.transform
+            var ok = [layer.position.x, layer.position.y, layer.boundsOrigin.x, layer.boundsOrigin.y, t.translationX, t.translationY,
+                      t.rotation, t.scaleX, t.scaleY, layer.opacity].allSatisfy(timeline)
+            if let r = layer.replicator {
+                let i = r.instanceTransform
+                ok = ok && [i.translationX, i.translationY, i.rotation, i.scaleX, i.scaleY].allSatisfy(timeline)
+            }
+            switch layer.contents {
+            case let .shape(shape)?: ok = ok && shape.parameters.allSatisfy(timeline)
+            case let .box(box)?: ok = ok && timeline(box.fillColor)
+            default: break
+            }
+            if let mask = layer.mask { ok = ok && walk(mask) }
+            return ok && layer.sublayers.allSatisfy(walk)
+        }
+        return walk(root) ? periods : nil
     }
 }
