@@ -18,7 +18,7 @@ enum ExitStatus {
         case let audio as AudioError:
             switch audio {
             case .missing: return missingInput
-            case .unreadable: return badData
+            case .unreadable, .stoppedEarly: return badData
             case .cannotWrite: return cannotCreate
             }
         // A scene built from input data that no backend can draw.

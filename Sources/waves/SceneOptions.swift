@@ -108,7 +108,7 @@ struct WaveOptions: ParsableArguments {
         printError("waves: \(notice)")
     }
 
-    @Option(help: "--scene outline: a file of SVG path data (M, L, H, V, Q, Z; absolute or relative) in pixels.")
+    @Option(help: "--scene outline: a file of SVG path data in pixels (- for standard input): M, L, H, V, Q, T, C, S, Z, absolute or relative; cubic curves are drawn as quadratic ones; arcs (A) are refused.")
     var outline: String?
 
     @Option(parsing: .unconditional, help: "--scene outline: pixels per second the outline travels left (negative: right).")
@@ -169,21 +169,20 @@ struct WaveOptions: ParsableArguments {
     /// are not path data (or a coordinate that is not finite) 65.
     func outlinePath() throws -> Path {
         guard let outline else { throw UsageError(option: "--outline", value: "(none)", accepted: "a file of SVG path data") }
-        guard FileManager.default.fileExists(atPath: outline) else { throw InputError.missing(outline) }
-        guard let data = FileManager.default.contents(atPath: outline) else {
-            throw InputError.unreadable(outline, "it cannot be read")
-        }
+        let input = try InputFile.open(outline)
+        var data = try input.bytes(limit: 16 << 20)
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw InputError.unreadable(outline, "it is not UTF-8 text")
+            throw InputError.unreadable(input.name, "it is not UTF-8 text")
         }
         do {
             let path = try PathData.parse(text)
-            guard !path.isEmpty else { throw InputError.unreadable(outline, "it holds no path") }
+            guard !path.isEmpty else { throw InputError.unreadable(input.name, "it holds no path") }
             return path
         } catch let error as PathData.SyntaxError {
-            throw InputError.unreadable(outline, "\(error)")
+            throw InputError.unreadable(input.name, "\(error)")
         } catch let error as PathError {
-            throw InputError.unreadable(outline, "\(error)")
+            throw InputError.unreadable(input.name, "\(error)")
         }
     }
 }
@@ -216,10 +215,10 @@ func checkFinite(_ value: Double, option: String) throws {
 
 /// `--scene waveform`: the track and how its bars look. See README.md, "The waveform".
 struct WaveformOptions: ParsableArguments {
-    @Option(help: "An audio file (WAV, FLAC, Ogg/Vorbis, Opus, MP3: anything libsndfile reads); default: a generated 3-minute track.")
+    @Option(help: "An audio file (WAV, FLAC, Ogg/Vorbis, Opus, MP3: anything libsndfile reads, recognised by content), or - for standard input; default: a generated 3-minute track.")
     var audio: String?
 
-    @Option(help: "An audiowaveform peaks file (.json or .dat) instead of --audio.")
+    @Option(help: "An audiowaveform peaks file (JSON or .dat, recognised by content), or - for standard input, instead of --audio.")
     var peaks: String?
 
     /// The bar options' defaults, in one place (the options and the preset's check read them).
@@ -316,18 +315,25 @@ struct WaveformOptions: ParsableArguments {
         effect.background = background
         effect.snapToPixel = request.snapsToPixel
         try effect.validate() // the options, before any decoding
-        let count = try input.sampleCount()
-        let duration = Double(count) / Double(input.sampleRate)
+        // Only fit mode needs the length before the grid: a counting pass where no exact count is known.
+        let planned = fit ? try input.sampleCount() : input.knownCount
+        let duration = Double(planned ?? 0) / Double(input.sampleRate)
         let pps = Waveform.gridPixelsPerSecond(fit: fit, width: request.width, duration: duration, pixelsPerSecond: pixelsPerSecond)
         let samplesPerBar = BarPeaks.samplesPerBar(sampleRate: input.sampleRate, pitch: effect.pitch, pixelsPerSecond: pps)
-        // The strip's length, known before any scan: refuse one past what a scene may hold.
-        let length = Double((count + samplesPerBar - 1) / samplesPerBar) * Double(effect.pitch)
-        guard length <= Strip.maxExtent else {
-            throw UsageError(option: fit ? "--bar-width" : "--pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
-                             accepted: "bars at most \(Int(Strip.maxExtent)) px long in all: this \(Int(duration)) s track would be "
-                                 + "\(Int(length)) px (fewer pixels per second, narrower bars, or --fit)")
+        // The strip's length: refuse one past what a scene may hold, before any scan where the count is known.
+        func checkLength(samples count: Int) throws {
+            let bars = count / samplesPerBar + (count % samplesPerBar == 0 ? 0 : 1)
+            let length = Double(bars) * Double(effect.pitch)
+            guard length <= Strip.maxExtent else {
+                let seconds = Int(Double(count) / Double(input.sampleRate))
+                throw UsageError(option: fit ? "--bar-width" : "--pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
+                                 accepted: "bars at most \(Int(Strip.maxExtent)) px long in all: this \(seconds) s track would be "
+                                     + "\(Int(length)) px (fewer pixels per second, narrower bars, or --fit)")
+            }
         }
+        if let planned { try checkLength(samples: planned) }
         let bars = try input.barPeaks(samplesPerBar: samplesPerBar)
+        try checkLength(samples: bars.sampleCount)
         effect.peaks = bars.peaks
         effect.duration = bars.duration
         return try effect.scene()
