@@ -46,9 +46,32 @@ enum ExitStatus {
              is ResourceError, is AnimationError:
             return "\(error)"
         default:
-            // ArgumentParser's own message, kept to its first line.
-            return Waves.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            return oneLine(Waves.message(for: error))
         }
+    }
+
+    /// ArgumentParser's own message, kept to its first line, with the values
+    /// an option accepts kept on it: ArgumentParser names up to five in words
+    /// ("Please provide one of 'a', 'b' or 'c'.") and puts more on the lines
+    /// below ("Please provide one of the following:" then "  - a" ...); both
+    /// become "expected one of: a, b, c".
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(separator: "\n").map(String.init)
+        guard let first = lines.first else { return message }
+        let values: [String]
+        let cut: Range<String.Index>
+        if let range = first.range(of: ". Please provide one of the following:") {
+            cut = range
+            values = lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("- ") }.map { String($0.dropFirst(2)) }
+        } else if let range = first.range(of: ". Please provide one of ") {
+            cut = range.lowerBound..<first.endIndex
+            values = first[range.upperBound...].split(separator: "'", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        } else {
+            return first
+        }
+        guard !values.isEmpty else { return first }
+        return first[..<cut.lowerBound] + ": expected one of: " + values.joined(separator: ", ")
     }
 }
 
