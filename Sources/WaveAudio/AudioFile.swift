@@ -61,8 +61,6 @@ public final class AudioReader: SampleSource {
     private let file: OpaquePointer
     /// libsndfile's reason, when a read failed after some frames.
     private var failure: String?
-    /// Frames an exact count may exceed what decodes (an MP3's encoder delay and padding: two MPEG frames).
-    private let countTolerance: Int
     /// The header's data length is longer than the file (libsndfile's log says "should be").
     private let headerTooLong: Bool
     private var interleaved: [Float] = []
@@ -106,12 +104,11 @@ public final class AudioReader: SampleSource {
         announcedFrames = info.frames >= 0 && info.frames < 1 << 48 ? Int(info.frames) : nil
         let major = info.format & Int32(SF_FORMAT_TYPEMASK)
         if major == Int32(SF_FORMAT_MPEG) {
-            // libsndfile reports a variable bitrate where a Xing/Info header gives the exact count.
+            // libsndfile reports a variable bitrate where a Xing/Info header gives the
+            // exact count (decoded gapless, as libsndfile asks of mpg123, it matches to the frame).
             countIsExact = sf_command(file, Int32(SFC_GET_BITRATE_MODE), nil, 0) == Int32(SF_BITRATE_MODE_VARIABLE)
-            countTolerance = 2 * 1152
         } else {
             countIsExact = true
-            countTolerance = 0
         }
         var log = [CChar](repeating: 0, count: 4096)
         sf_command(file, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
@@ -136,7 +133,7 @@ public final class AudioReader: SampleSource {
         if framesRead == 0 && n == 0 {
             if let failure { throw AudioError.unreadable(path: path, reason: "damaged data at the start: \(failure)") }
             if announcedFrames == 0 { throw AudioError.unreadable(path: path, reason: "the track is empty (no audio frames)") }
-            throw AudioError.unreadable(path: path, reason: "damaged data: not one audio frame decodes")
+            throw AudioError.unreadable(path: path, reason: "damaged or truncated: not one audio frame decodes")
         }
         if channels == 1 {
             for i in 0..<n { buffer[i] = interleaved[i] }
@@ -161,7 +158,7 @@ public final class AudioReader: SampleSource {
         if let failure { return "\(at) (damaged data: \(failure))" }
         let short: Bool
         if let announced = announcedFrames {
-            short = countIsExact && framesRead + countTolerance < announced
+            short = countIsExact && framesRead < announced
         } else {
             short = true // libsndfile found no end: the stream is cut or damaged
         }
@@ -253,12 +250,13 @@ private final class VirtualPosition {
 /// Writes audio with libsndfile: the project's own test and benchmark tracks.
 public enum AudioWriter {
     public enum Format: String, CaseIterable, Sendable {
-        case wav, flac, mp3
+        case wav, flac, ogg, mp3
 
         var libsndfile: Int32 {
             switch self {
             case .wav: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
             case .flac: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
+            case .ogg: Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
             case .mp3: Int32(SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III)
             }
         }

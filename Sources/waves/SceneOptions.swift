@@ -328,7 +328,7 @@ struct WaveformOptions: ParsableArguments {
                 let seconds = Int(Double(count) / Double(input.sampleRate))
                 throw UsageError(option: fit ? "--bar-width" : "--pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
                                  accepted: "bars at most \(Int(Strip.maxExtent)) px long in all: this \(seconds) s track would be "
-                                     + "\(Int(length)) px (fewer pixels per second, narrower bars, or --fit)")
+                                     + String(format: "%.0f", length) + " px (fewer pixels per second, narrower bars, or --fit)")
             }
         }
         if let planned { try checkLength(samples: planned) }
