@@ -10,12 +10,16 @@ import Foundation
 ///
 /// Process-wide while it lasts (descriptors are): calls nest, and a thread
 /// printing meanwhile (none does while audio decodes) would be silenced too.
-/// Where stderr is closed already there is nothing to silence and the body
-/// runs as it is.
+/// Where stderr is closed, /dev/null stands in for the call and descriptor 2
+/// is closed again afterwards, so nothing a decoder opens meanwhile can
+/// become "stderr" (the binary also opens /dev/null on a closed descriptor 2
+/// at start, so no file of its own is ever descriptor 2).
 enum QuietStderr {
     private static let lock = NSRecursiveLock()
     nonisolated(unsafe) private static var depth = 0
+    /// Where stderr was, while silenced; -1 where it was closed.
     nonisolated(unsafe) private static var saved: Int32 = -1
+    nonisolated(unsafe) private static var silenced = false
 
     static func run<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
@@ -30,24 +34,25 @@ enum QuietStderr {
     }
 
     private static func silence() {
-        saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)
-        guard saved >= 0 else { return } // stderr closed: nothing to silence
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        guard null >= 0 else {
-            close(saved)
-            saved = -1
-            return
-        }
+        guard null >= 0 else { return } // no /dev/null: leave stderr as it is
         fflush(stderr)
+        saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3) // -1: stderr is closed
         dup2(null, STDERR_FILENO)
         close(null)
+        silenced = true
     }
 
     private static func restore() {
-        guard saved >= 0 else { return }
+        guard silenced else { return }
         fflush(stderr)
-        dup2(saved, STDERR_FILENO)
-        close(saved)
+        if saved >= 0 {
+            dup2(saved, STDERR_FILENO)
+            close(saved)
+        } else {
+            close(STDERR_FILENO)
+        }
         saved = -1
+        silenced = false
     }
 }
