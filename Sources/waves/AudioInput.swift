@@ -18,8 +18,12 @@ final class AudioInput {
 
     let source: Source
     let sampleRate: Int
-    /// Samples in the track, where known exactly.
-    private(set) var knownCount: Int?
+    /// Samples in the track as its header claims them (an audio file's exact
+    /// count, never an estimate), until decoding has counted them.
+    private var claimedCount: Int?
+    /// Samples in the track, known for certain: a peaks file's, the generated
+    /// track's, or what decoding to the end found.
+    private(set) var verifiedCount: Int?
     private var cache: [Int: BarPeaks] = [:]
 
     /// Opens (and for peaks files, reads) the input, so a bad file fails before any work.
@@ -29,17 +33,17 @@ final class AudioInput {
             source = .audio(audio)
             let reader = try AudioReader(path: audio)
             sampleRate = reader.sampleRate
-            if reader.countIsExact { knownCount = reader.announcedFrames }
+            if reader.countIsExact { claimedCount = reader.announcedFrames }
         case let (nil, peaks?):
             let data = try WaveformData.read(path: peaks)
             source = .peaks(data, path: peaks)
             sampleRate = data.sampleRate
-            knownCount = data.sampleCount
+            verifiedCount = data.sampleCount
         case (nil, nil):
             let track = GeneratedTrack(seconds: Self.generatedSeconds)
             source = .generated(seconds: Self.generatedSeconds)
             sampleRate = track.sampleRate
-            knownCount = track.sampleCount
+            verifiedCount = track.sampleCount
         case let (audio?, _?):
             throw UsageError(option: "--peaks", value: audio, accepted: "either --audio or --peaks, not both")
         }
@@ -65,16 +69,21 @@ final class AudioInput {
     /// The built-in track's length: three minutes.
     static let generatedSeconds = 180.0
 
-    /// Samples in the track: the exact count when known, else a counting
-    /// pass that decodes to the real end (a damaged file's end included).
+    /// Samples in the track, to plan a grid before any decoding: the count
+    /// known for certain, else the header's exact count (a plan checked by
+    /// the scan: `WaveformOptions.scene` plans again where they differ), else
+    /// a counting pass that decodes to the real end (a damaged file's end
+    /// included). Never an estimate.
     func sampleCount() throws -> Int {
-        if let knownCount { return knownCount }
+        if let count = verifiedCount ?? claimedCount { return count }
         return try barPeaks(samplesPerBar: Int(Int32.max)).sampleCount
     }
 
-    /// Peaks for bars of `samplesPerBar` samples; a track whose decoding
-    /// stopped early is reported (or refused under --strict) by `DecodeReport`.
-    func barPeaks(samplesPerBar: Int) throws -> BarPeaks {
+    /// Peaks for bars of `samplesPerBar` samples, read to the end or until
+    /// there are more than `maxBars` (a track too long to draw: the result
+    /// is then partial, not kept). A track whose decoding stopped early is
+    /// reported (or refused under --strict) by `DecodeReport`.
+    func barPeaks(samplesPerBar: Int, maxBars: Int = .max) throws -> BarPeaks {
         if let cached = cache[samplesPerBar] { return cached }
         let peaks: BarPeaks
         switch source {
@@ -83,12 +92,13 @@ final class AudioInput {
             if peaks.sampleCount == 0 { throw AudioError.unreadable(path: path, reason: "it holds no peaks") }
         case let .audio(path):
             let reader = try AudioReader(path: path)
-            peaks = try BarPeaks.scan(reader, samplesPerBar: samplesPerBar)
+            peaks = try BarPeaks.scan(reader, samplesPerBar: samplesPerBar, maxBars: maxBars)
+            guard peaks.peaks.count <= maxBars else { return peaks }
             try DecodeReport.check(reader)
         case let .generated(seconds):
             peaks = try BarPeaks.scan(GeneratedTrack(seconds: seconds), samplesPerBar: samplesPerBar)
         }
-        knownCount = peaks.sampleCount
+        verifiedCount = peaks.sampleCount
         cache[samplesPerBar] = peaks
         return peaks
     }

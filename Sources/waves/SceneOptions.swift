@@ -315,25 +315,35 @@ struct WaveformOptions: ParsableArguments {
         effect.background = background
         effect.snapToPixel = request.snapsToPixel
         try effect.validate() // the options, before any decoding
-        // Only fit mode needs the length before the grid: a counting pass where no exact count is known.
-        let planned = fit ? try input.sampleCount() : input.knownCount
-        let duration = Double(planned ?? 0) / Double(input.sampleRate)
-        let pps = Waveform.gridPixelsPerSecond(fit: fit, width: request.width, duration: duration, pixelsPerSecond: pixelsPerSecond)
-        let samplesPerBar = BarPeaks.samplesPerBar(sampleRate: input.sampleRate, pitch: effect.pitch, pixelsPerSecond: pps)
-        // The strip's length: refuse one past what a scene may hold, before any scan where the count is known.
-        func checkLength(samples count: Int) throws {
-            let bars = count / samplesPerBar + (count % samplesPerBar == 0 ? 0 : 1)
-            let length = Double(bars) * Double(effect.pitch)
-            guard length <= Strip.maxExtent else {
-                let seconds = Int(Double(count) / Double(input.sampleRate))
-                throw UsageError(option: fit ? "--bar-width" : "--pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
-                                 accepted: "bars at most \(Int(Strip.maxExtent)) px long in all: this \(seconds) s track would be "
-                                     + String(format: "%.0f", length) + " px (fewer pixels per second, narrower bars, or --fit)")
-            }
+        // Bars a scene may hold in all; a track with more is refused (its scan stops there).
+        let maxBars = Int(Strip.maxExtent) / effect.pitch
+        func grid(samples count: Int?) -> Int {
+            let duration = Double(count ?? 0) / Double(input.sampleRate)
+            let pps = Waveform.gridPixelsPerSecond(fit: fit, width: request.width, duration: duration, pixelsPerSecond: pixelsPerSecond)
+            return BarPeaks.samplesPerBar(sampleRate: input.sampleRate, pitch: effect.pitch, pixelsPerSecond: pps)
         }
-        if let planned { try checkLength(samples: planned) }
-        let bars = try input.barPeaks(samplesPerBar: samplesPerBar)
-        try checkLength(samples: bars.sampleCount)
+        func refuseLength(samples count: Int, bars: Int?) -> UsageError {
+            let seconds = Int(Double(count) / Double(input.sampleRate))
+            let size = bars.map { "this \(seconds) s track would be " + String(format: "%.0f", Double($0) * Double(effect.pitch)) + " px" }
+                ?? "this track would be longer (\(seconds) s of it make more already)"
+            return UsageError(option: fit ? "--bar-width" : "--pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
+                              accepted: "bars at most \(Int(Strip.maxExtent)) px long in all: \(size) (fewer pixels per second, narrower bars, or --fit)")
+        }
+        // Only fit mode needs the length before the grid.
+        let planned = fit ? try input.sampleCount() : nil
+        var samplesPerBar = grid(samples: planned)
+        // A count known for certain is refused before any decoding.
+        if let count = input.verifiedCount {
+            let bars = count / samplesPerBar + (count % samplesPerBar == 0 ? 0 : 1)
+            if bars > maxBars { throw refuseLength(samples: count, bars: bars) }
+        }
+        var bars = try input.barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars)
+        if fit, bars.peaks.count <= maxBars, bars.sampleCount != planned {
+            // The header's count was not the track's: plan again from what decoded.
+            samplesPerBar = grid(samples: bars.sampleCount)
+            bars = try input.barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars)
+        }
+        if bars.peaks.count > maxBars { throw refuseLength(samples: bars.sampleCount, bars: nil) }
         effect.peaks = bars.peaks
         effect.duration = bars.duration
         return try effect.scene()

@@ -91,6 +91,28 @@ final class HostileInputTests: XCTestCase {
         XCTAssertFalse(exists("strict.dat"), "--strict writes nothing")
     }
 
+    /// A FLAC header claiming 2^36 - 1 frames for a 4 s track was a plan: a
+    /// 64 refusal blaming --pixels-per-second, and in fit mode one bar. Now
+    /// the claim is checked by decoding: the track draws as the honest file
+    /// does, with the warning that decoding stopped short of the claim.
+    func testAHeaderThatOverstatesTheLengthIsNoPlan() throws {
+        var flac = try writeTrack("honest.flac", format: .flac)
+        XCTAssertEqual(flac.prefix(4), Data("fLaC".utf8))
+        // STREAMINFO's 36-bit total-samples field: the low half of byte 21, then bytes 22-25.
+        flac[21] |= 0x0F
+        for i in 22...25 { flac[i] = 0xFF }
+        write("lying.flac", flac)
+        for mode in [[], ["--fit"]] {
+            let honest = try waves(render + mode + ["--audio", "honest.flac", "--out", "honest.png"])
+            XCTAssertEqual(honest.status, 0, honest.stderr)
+            let lying = try waves(render + mode + ["--audio", "lying.flac", "--out", "lying.png"])
+            XCTAssertEqual(lying.status, 0, "\(mode): \(lying.stderr)")
+            XCTAssertEqual(lines(lying.stderr).count, 1, lying.stderr)
+            XCTAssertTrue(lying.stderr.contains("decoding stopped at 4.0 s"), lying.stderr)
+            XCTAssertEqual(try bytes("lying.png"), try bytes("honest.png"), "\(mode)")
+        }
+    }
+
     /// Bytes overwritten inside an MP3: mpg123 printed its notes on stderr;
     /// now stderr carries Waves' lines only, whatever the outcome.
     func testADecodersOwnPrintingNeverReachesStderr() throws {
