@@ -13,10 +13,12 @@ public protocol SampleSource: AnyObject {
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
 }
 
+/// An input that cannot be used (audio, peaks, an outline's path data) or an
+/// audio output that cannot be written; each names the file and the reason.
 public enum AudioError: Error, Equatable, CustomStringConvertible {
     /// No such file (exit 66).
     case missing(path: String)
-    /// Not audio libsndfile reads, or empty, or broken (exit 65): the reason in Waves' words.
+    /// Not audio libsndfile reads, or empty, or broken; peaks or path data that are not (exit 65): the reason in Waves' words.
     case unreadable(path: String, reason: String)
     /// An output file could not be written (exit 73).
     case cannotWrite(path: String, reason: String)

@@ -12,9 +12,6 @@ enum ExitStatus {
     static func of(_ error: Error) -> Int32 {
         switch error {
         case is SceneError, is UsageError: return usage
-        case let input as InputError:
-            if case .missing = input { return missingInput }
-            return badData
         case let audio as AudioError:
             switch audio {
             case .missing: return missingInput
@@ -42,7 +39,7 @@ enum ExitStatus {
 
     static func message(of error: Error) -> String {
         switch error {
-        case is SceneError, is UsageError, is FileError, is RendererError, is InputError, is LayerError, is PathError, is AudioError,
+        case is SceneError, is UsageError, is FileError, is RendererError, is LayerError, is PathError, is AudioError,
              is ResourceError, is AnimationError:
             return "\(error)"
         default:
@@ -82,20 +79,6 @@ struct UsageError: Error, CustomStringConvertible {
     let value: String
     let accepted: String
     var description: String { "\(option) \(value): expected \(accepted)" }
-}
-
-/// An input file that is missing (66) or whose bytes are not what was
-/// expected (65): names the file and the reason.
-enum InputError: Error, CustomStringConvertible {
-    case missing(String)
-    case unreadable(String, String)
-
-    var description: String {
-        switch self {
-        case let .missing(path): "cannot read \(path): no such file"
-        case let .unreadable(path, reason): "cannot read \(path): \(reason)"
-        }
-    }
 }
 
 /// A line (or, for progress, part of one) on stderr.

@@ -173,16 +173,16 @@ struct WaveOptions: ParsableArguments {
         var data = try input.bytes(limit: 16 << 20)
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw InputError.unreadable(input.name, "it is not UTF-8 text")
+            throw AudioError.unreadable(path: input.name, reason: "it is not UTF-8 text")
         }
         do {
             let path = try PathData.parse(text)
-            guard !path.isEmpty else { throw InputError.unreadable(input.name, "it holds no path") }
+            guard !path.isEmpty else { throw AudioError.unreadable(path: input.name, reason: "it holds no path") }
             return path
         } catch let error as PathData.SyntaxError {
-            throw InputError.unreadable(input.name, "\(error)")
+            throw AudioError.unreadable(path: input.name, reason: "\(error)")
         } catch let error as PathError {
-            throw InputError.unreadable(input.name, "\(error)")
+            throw AudioError.unreadable(path: input.name, reason: "\(error)")
         }
     }
 }
