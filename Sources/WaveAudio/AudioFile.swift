@@ -1,9 +1,10 @@
 import CSndfile
 import Foundation
 
-/// Audio in, through libsndfile: any file it reads (WAV, FLAC, Ogg/Vorbis,
-/// Opus, MP3 with Debian 12's 1.2), streamed in chunks and mixed to mono as
-/// the mean of the channels, so memory does not grow with the track.
+/// Audio in, through libsndfile: any format it reads (WAV, FLAC, Ogg/Vorbis,
+/// Opus, MP3 with Debian 12's 1.2), recognised by content, streamed in
+/// chunks and mixed to mono as the mean of the channels, so memory does not
+/// grow with the track; and the project's own tracks written.
 
 /// Mono samples (-1...1) read in order, a chunk at a time.
 public protocol SampleSource: AnyObject {
@@ -12,62 +13,130 @@ public protocol SampleSource: AnyObject {
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
 }
 
+/// An input that cannot be used (audio, peaks, an outline's path data) or an
+/// audio output that cannot be written; each names the file and the reason.
 public enum AudioError: Error, Equatable, CustomStringConvertible {
     /// No such file (exit 66).
     case missing(path: String)
-    /// Not audio libsndfile reads, or empty, or broken (exit 65); libsndfile's words.
+    /// Not audio libsndfile reads, or empty, or broken; peaks or path data that are not (exit 65): the reason in Waves' words.
     case unreadable(path: String, reason: String)
     /// An output file could not be written (exit 73).
     case cannotWrite(path: String, reason: String)
+    /// A track whose decoding stopped early, refused under `--strict` (exit 65).
+    case stoppedEarly(path: String, report: String)
 
     public var description: String {
         switch self {
         case let .missing(path): "cannot read \(path): no such file"
         case let .unreadable(path, reason): "cannot read \(path): \(reason)"
         case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
+        case let .stoppedEarly(path, report): "\(path): \(report); nothing written (--strict)"
         }
     }
 }
 
-/// An audio file open for reading.
+/// An audio input open for reading through libsndfile's virtual I/O over an
+/// `InputFile` (a file, or the one copy of a stream), so every format is
+/// recognised by its bytes, never by its name. Every number libsndfile takes
+/// from a header (channels, rate, frames) is checked here before any
+/// arithmetic. Decoding that stops early (a decoder error, or fewer frames
+/// than an exact header count) ends the track where it stopped: what decoded
+/// is kept and `stoppedEarly` says so; nothing decodable at all is an error.
 public final class AudioReader: SampleSource {
+    /// For messages: the input as named.
     public let path: String
     public let sampleRate: Int
     public let channels: Int
-    /// Frames the header announces (MP3's may be an estimate).
-    public let announcedFrames: Int
+    /// Frames the header announces, nil where libsndfile cannot know them (a
+    /// damaged Ogg's end, say). An MP3's without a Xing/Info header is an
+    /// estimate from its size: see `countIsExact`.
+    public let announcedFrames: Int?
+    /// Whether `announcedFrames` is a count, not an estimate.
+    public let countIsExact: Bool
+    /// Frames decoded so far.
+    public private(set) var framesRead = 0
+    /// Whether decoding has reached its end (a read returned 0).
+    public private(set) var finished = false
+
+    private let input: InputFile
+    private let position: VirtualPosition
     private let file: OpaquePointer
+    /// libsndfile's reason, when a read failed after some frames.
+    private var failure: String?
+    /// The header's data length is longer than the file (libsndfile's log says "should be").
+    private let headerTooLong: Bool
     private var interleaved: [Float] = []
 
-    public init(path: String) throws {
-        self.path = path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw AudioError.missing(path: path) }
-        if isFolder.boolValue { throw AudioError.unreadable(path: path, reason: "it is a folder") }
+    /// The largest channel count accepted (libsndfile's own limit) and the sample rates accepted.
+    public static let maxChannels = 1024
+    public static let sampleRates = 1...10_000_000
+
+    public convenience init(path: String) throws {
+        try self.init(input: InputFile.open(path))
+    }
+
+    public init(input: InputFile) throws {
+        self.input = input
+        path = input.name
+        guard input.size > 0 else { throw AudioError.unreadable(path: input.name, reason: "the file is empty") }
+        let position = VirtualPosition(input)
+        self.position = position
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-            throw AudioError.unreadable(path: path, reason: String(cString: sf_strerror(nil)))
+        var io = VirtualPosition.callbacks
+        let opened = QuietStderr.run {
+            sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(position).toOpaque())
         }
-        guard info.channels > 0, info.samplerate > 0 else {
+        guard let file = opened else {
+            throw AudioError.unreadable(path: input.name, reason: Self.openFailure(code: sf_error(nil), text: String(cString: sf_strerror(nil))))
+        }
+        func refuse(_ reason: String) -> AudioError {
             sf_close(file)
-            throw AudioError.unreadable(path: path, reason: "no channels or no sample rate")
+            return AudioError.unreadable(path: input.name, reason: reason)
+        }
+        guard (1...Self.maxChannels).contains(Int(info.channels)) else {
+            throw refuse("unsupported channel count \(info.channels) (1 to \(Self.maxChannels) accepted)")
+        }
+        guard Self.sampleRates.contains(Int(info.samplerate)) else {
+            throw refuse("unsupported sample rate \(info.samplerate) Hz (1 to \(Self.sampleRates.upperBound) accepted)")
         }
         self.file = file
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
-        announcedFrames = Int(info.frames)
+        // SF_COUNT_MAX (or anything as large) means libsndfile could not find the end.
+        announcedFrames = info.frames >= 0 && info.frames < 1 << 48 ? Int(info.frames) : nil
+        let major = info.format & Int32(SF_FORMAT_TYPEMASK)
+        if major == Int32(SF_FORMAT_MPEG) {
+            // libsndfile reports a variable bitrate where a Xing/Info header gives the
+            // exact count (decoded gapless, as libsndfile asks of mpg123, it matches to the frame).
+            countIsExact = sf_command(file, Int32(SFC_GET_BITRATE_MODE), nil, 0) == Int32(SF_BITRATE_MODE_VARIABLE)
+        } else {
+            countIsExact = true
+        }
+        var log = [CChar](repeating: 0, count: 4096)
+        sf_command(file, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
+        headerTooLong = String(cString: log).split(separator: "\n").contains { line in
+            (line.hasPrefix("data") || line.hasPrefix("SSND")) && line.contains("(should be")
+        }
     }
 
-    deinit { sf_close(file) }
+    deinit { QuietStderr.run { _ = sf_close(file) } }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
-        let frames = buffer.count
+        if finished { return 0 }
+        // At most 65,536 samples interleaved, whatever the channel count.
+        let frames = min(buffer.count, max(1, 65536 / channels))
         if interleaved.count < frames * channels { interleaved = [Float](repeating: 0, count: frames * channels) }
-        let got = interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(frames)) }
+        let got = QuietStderr.run { interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(frames)) } }
+        let n = got > 0 ? min(Int(got), frames) : 0
         if got < 0 || sf_error(file) != SF_ERR_NO_ERROR {
-            throw AudioError.unreadable(path: path, reason: String(cString: sf_strerror(file)))
+            failure = Self.clean(String(cString: sf_strerror(file)))
         }
-        let n = Int(got)
+        if n == 0 || failure != nil { finished = true }
+        if framesRead == 0 && n == 0 {
+            if let failure { throw AudioError.unreadable(path: path, reason: "damaged data at the start: \(failure)") }
+            if announcedFrames == 0 { throw AudioError.unreadable(path: path, reason: "the track is empty (no audio frames)") }
+            throw AudioError.unreadable(path: path, reason: "damaged or truncated: not one audio frame decodes")
+        }
         if channels == 1 {
             for i in 0..<n { buffer[i] = interleaved[i] }
         } else {
@@ -78,19 +147,118 @@ public final class AudioReader: SampleSource {
                 buffer[i] = sum * scale
             }
         }
+        framesRead += n
         return n
     }
+
+    /// Once decoding has finished: nil when the whole track decoded, else
+    /// how far it got and why it stopped ("decoding stopped at 4.8 s
+    /// (damaged or truncated)").
+    public var stoppedEarly: String? {
+        guard finished else { return nil }
+        let at = String(format: "decoding stopped at %.1f s", Double(framesRead) / Double(sampleRate))
+        if let failure { return "\(at) (damaged data: \(failure))" }
+        let short: Bool
+        if let announced = announcedFrames {
+            short = countIsExact && framesRead < announced
+        } else {
+            short = true // libsndfile found no end: the stream is cut or damaged
+        }
+        return short || headerTooLong ? "\(at) (damaged or truncated)" : nil
+    }
+
+    /// libsndfile's words without their "Error : " and final full stop.
+    private static func clean(_ text: String) -> String {
+        var text = text
+        if text.hasPrefix("Error : ") { text.removeFirst(8) }
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    /// Why sf_open refused, in words that name the cause.
+    private static func openFailure(code: Int32, text: String) -> String {
+        switch code {
+        case Int32(SF_ERR_UNRECOGNISED_FORMAT):
+            return "unrecognised format (accepted: \(readableFormats.joined(separator: ", ")))"
+        case Int32(SF_ERR_UNSUPPORTED_ENCODING):
+            return "an encoding libsndfile cannot decode (\(clean(text)))"
+        default:
+            return "damaged or malformed header (\(clean(text)))"
+        }
+    }
+
+    /// The formats libsndfile reads, by their usual file extension (raw, which
+    /// needs its layout given, left out; MPEG as mp3, Ogg as ogg and opus).
+    public static let readableFormats: [String] = {
+        var count: Int32 = 0
+        sf_command(nil, Int32(SFC_GET_FORMAT_MAJOR_COUNT), &count, Int32(MemoryLayout<Int32>.size))
+        var names: [String] = []
+        for i in 0..<max(0, count) {
+            var format = SF_FORMAT_INFO()
+            format.format = i
+            sf_command(nil, Int32(SFC_GET_FORMAT_MAJOR), &format, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
+            guard var ext = format.extension.map({ String(cString: $0) }), ext != "raw" else { continue }
+            ext = ["m1a": "mp3", "oga": "ogg"][ext] ?? ext
+            guard !names.contains(ext) else { continue }
+            names.append(ext)
+            if ext == "ogg" { names.append("opus") }
+        }
+        return names
+    }()
+}
+
+/// A reader's own position in its `InputFile`, and libsndfile's virtual I/O
+/// callbacks over it: every offset libsndfile asks for (taken from a
+/// header, maybe) is checked before it is used.
+private final class VirtualPosition {
+    let input: InputFile
+    var offset = 0
+
+    init(_ input: InputFile) { self.input = input }
+
+    static func of(_ user: UnsafeMutableRawPointer?) -> VirtualPosition {
+        Unmanaged<VirtualPosition>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    static let callbacks = SF_VIRTUAL_IO(
+        get_filelen: { user in sf_count_t(VirtualPosition.of(user).input.size) },
+        seek: { offset, whence, user in
+            let p = VirtualPosition.of(user)
+            let base: Int
+            switch whence {
+            case SEEK_SET: base = 0
+            case SEEK_CUR: base = p.offset
+            case SEEK_END: base = p.input.size
+            default: return -1
+            }
+            let (target, overflow) = base.addingReportingOverflow(Int(offset))
+            guard !overflow, target >= 0 else { return -1 }
+            p.offset = target
+            return sf_count_t(target)
+        },
+        read: { pointer, count, user in
+            let p = VirtualPosition.of(user)
+            guard let pointer, count > 0 else { return 0 }
+            let n = p.input.read(at: p.offset, into: UnsafeMutableRawBufferPointer(start: pointer, count: Int(count)))
+            guard n > 0 else { return 0 }
+            p.offset += n
+            return sf_count_t(n)
+        },
+        write: { _, _, _ in 0 },
+        tell: { user in sf_count_t(VirtualPosition.of(user).offset) }
+    )
 }
 
 /// Writes audio with libsndfile: the project's own test and benchmark tracks.
 public enum AudioWriter {
     public enum Format: String, CaseIterable, Sendable {
-        case wav, flac, mp3
+        case wav, flac, ogg, mp3
 
         var libsndfile: Int32 {
             switch self {
             case .wav: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
             case .flac: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
+            case .ogg: Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
             case .mp3: Int32(SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III)
             }
         }

@@ -26,14 +26,15 @@ public struct BarPeaks: Equatable, Sendable {
         return s.isFinite ? max(1, Int(min(s, Double(Int32.max)))) : 1
     }
 
-    /// Reads `source` to its end.
-    public static func scan(_ source: SampleSource, samplesPerBar: Int) throws -> BarPeaks {
+    /// Reads `source` to its end, or until it has more than `maxBars` bars
+    /// (then `peaks.count > maxBars` and the track is at least that long).
+    public static func scan(_ source: SampleSource, samplesPerBar: Int, maxBars: Int = .max) throws -> BarPeaks {
         precondition(samplesPerBar >= 1)
         let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
         var peaks: [Float] = []
         var current: Float = 0, inBar = 0, total = 0
-        while true {
+        while peaks.count <= maxBars {
             let n = try source.read(into: chunk)
             if n == 0 { break }
             for i in 0..<n {

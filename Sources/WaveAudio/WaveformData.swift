@@ -30,6 +30,9 @@ public struct WaveformData: Equatable, Sendable {
     /// Groups (min/max pairs per channel).
     public var length: Int { data.count / (2 * max(1, channels)) }
 
+    /// Samples the groups cover (the readers bound both factors, so this cannot overflow).
+    public var sampleCount: Int { length * samplesPerPixel }
+
     /// The largest magnitude a value can have (128 or 32768).
     var fullScale: Double { bits == 8 ? 128 : 32768 }
 
@@ -66,8 +69,8 @@ public struct WaveformData: Equatable, Sendable {
     /// so a bar may see up to one group's worth of its neighbours' samples.
     public func barPeaks(samplesPerBar: Int) -> BarPeaks {
         let groups = length, spp = samplesPerPixel
-        let sampleCount = groups * spp
-        let bars = (sampleCount + samplesPerBar - 1) / samplesPerBar
+        let sampleCount = self.sampleCount
+        let bars = sampleCount / samplesPerBar + (sampleCount % samplesPerBar == 0 ? 0 : 1)
         var peaks = [Float](repeating: 0, count: bars)
         for bar in 0..<bars {
             let first = bar * samplesPerBar / spp
@@ -117,18 +120,22 @@ public struct WaveformData: Equatable, Sendable {
 
     // MARK: Reading
 
-    /// Reads a .json or .dat file (told apart by its first byte: '{' or not).
+    /// Reads audiowaveform peaks from a file or stream (`-`: standard input),
+    /// told apart by content, not by name: JSON starts with `{` (after an
+    /// optional UTF-8 byte-order mark and white space), anything else is
+    /// read as a .dat header. A refusal names the format that was tried.
     public static func read(path: String) throws -> WaveformData {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw AudioError.missing(path: path) }
-        guard !isFolder.boolValue, let bytes = FileManager.default.contents(atPath: path) else {
-            throw AudioError.unreadable(path: path, reason: "it cannot be read")
-        }
+        let input = try InputFile.open(path)
+        var bytes = try input.bytes()
+        guard !bytes.isEmpty else { throw AudioError.unreadable(path: input.name, reason: "the file is empty") }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        let first = bytes.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) })
+        let json = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         do {
-            let first = bytes.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) })
-            return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? try parseJSON(bytes) : try parseDat(bytes)
+            return json ? try parseJSON(bytes) : try parseDat(bytes)
         } catch let problem as Problem {
-            throw AudioError.unreadable(path: path, reason: "not audiowaveform peaks: \(problem.text)")
+            let tried = json ? "audiowaveform JSON peaks (it starts with '{')" : "audiowaveform .dat peaks (it does not start with '{')"
+            throw AudioError.unreadable(path: input.name, reason: "not \(tried): \(problem.text)")
         }
     }
 

@@ -154,7 +154,9 @@ struct DotsAndVoiceOptions: ParsableArguments {
             StdinLevelReader.start(feeding: live)
             made = .live(live)
         } else {
-            made = .envelope(try AudioLevel.envelope(of: AudioReader(path: levelFrom), smoothing: smoothing))
+            let reader = try AudioReader(path: levelFrom)
+            made = .envelope(try AudioLevel.envelope(of: reader, smoothing: smoothing))
+            try DecodeReport.check(reader)
         }
         Self.levels[key] = made
         return made

@@ -12,13 +12,10 @@ enum ExitStatus {
     static func of(_ error: Error) -> Int32 {
         switch error {
         case is SceneError, is UsageError: return usage
-        case let input as InputError:
-            if case .missing = input { return missingInput }
-            return badData
         case let audio as AudioError:
             switch audio {
             case .missing: return missingInput
-            case .unreadable: return badData
+            case .unreadable, .stoppedEarly: return badData
             case .cannotWrite: return cannotCreate
             }
         // A scene built from input data that no backend can draw.
@@ -42,13 +39,36 @@ enum ExitStatus {
 
     static func message(of error: Error) -> String {
         switch error {
-        case is SceneError, is UsageError, is FileError, is RendererError, is InputError, is LayerError, is PathError, is AudioError,
+        case is SceneError, is UsageError, is FileError, is RendererError, is LayerError, is PathError, is AudioError,
              is ResourceError, is AnimationError:
             return "\(error)"
         default:
-            // ArgumentParser's own message, kept to its first line.
-            return Waves.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            return oneLine(Waves.message(for: error))
         }
+    }
+
+    /// ArgumentParser's own message, kept to its first line, with the values
+    /// an option accepts kept on it: ArgumentParser names up to five in words
+    /// ("Please provide one of 'a', 'b' or 'c'.") and puts more on the lines
+    /// below ("Please provide one of the following:" then "  - a" ...); both
+    /// become "expected one of: a, b, c".
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(separator: "\n").map(String.init)
+        guard let first = lines.first else { return message }
+        let values: [String]
+        let cut: Range<String.Index>
+        if let range = first.range(of: ". Please provide one of the following:") {
+            cut = range
+            values = lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("- ") }.map { String($0.dropFirst(2)) }
+        } else if let range = first.range(of: ". Please provide one of ") {
+            cut = range.lowerBound..<first.endIndex
+            values = first[range.upperBound...].split(separator: "'", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        } else {
+            return first
+        }
+        guard !values.isEmpty else { return first }
+        return first[..<cut.lowerBound] + ": expected one of: " + values.joined(separator: ", ")
     }
 }
 
@@ -59,20 +79,6 @@ struct UsageError: Error, CustomStringConvertible {
     let value: String
     let accepted: String
     var description: String { "\(option) \(value): expected \(accepted)" }
-}
-
-/// An input file that is missing (66) or whose bytes are not what was
-/// expected (65): names the file and the reason.
-enum InputError: Error, CustomStringConvertible {
-    case missing(String)
-    case unreadable(String, String)
-
-    var description: String {
-        switch self {
-        case let .missing(path): "cannot read \(path): no such file"
-        case let .unreadable(path, reason): "cannot read \(path): \(reason)"
-        }
-    }
 }
 
 /// A line (or, for progress, part of one) on stderr.

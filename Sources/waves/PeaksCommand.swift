@@ -21,7 +21,7 @@ struct PeaksCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The audio file (anything libsndfile reads: WAV, FLAC, Ogg/Vorbis, Opus, MP3).")
+    @Option(help: "The audio file (anything libsndfile reads: WAV, FLAC, Ogg/Vorbis, Opus, MP3), or - for standard input; the format is recognised by content.")
     var audio: String
 
     @Option(help: "Write audiowaveform JSON (version 2) to this file.")
@@ -36,7 +36,12 @@ struct PeaksCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Resolution of the values: 8 or 16 bits.")
     var bits: Int = 8
 
+    @Flag(help: "Refuse (exit 65, nothing written) a track whose decoding stopped early (damaged or truncated) instead of writing the peaks of what was read, with a warning.")
+    var strict = false
+
     func run() throws {
+        DecodeReport.strict = strict
+        DecodeReport.outcome = "wrote the peaks of what was read"
         guard json != nil || dat != nil else {
             throw UsageError(option: "--json", value: "(none)", accepted: "--json FILE or --dat FILE (or both)")
         }
@@ -48,8 +53,9 @@ struct PeaksCommand: ParsableCommand {
             throw UsageError(option: "--bits", value: "\(bits)", accepted: "8 or 16")
         }
         for path in [json, dat].compactMap({ $0 }) { try OutputPaths.checkFile(path) }
-        let data = try WaveformData.scan(try AudioReader(path: audio), samplesPerPixel: samplesPerPixel, bits: bits)
-        guard data.length > 0 else { throw AudioError.unreadable(path: audio, reason: "the track is empty") }
+        let reader = try AudioReader(path: audio)
+        let data = try WaveformData.scan(reader, samplesPerPixel: samplesPerPixel, bits: bits)
+        try DecodeReport.check(reader)
         if let json { try AtomicFile.write(data.json(), to: json) }
         if let dat { try AtomicFile.write(data.dat(), to: dat) }
         print("wrote \([json, dat].compactMap { $0 }.joined(separator: ", ")): \(data.length) peaks of \(samplesPerPixel) samples at \(data.sampleRate) Hz, \(bits)-bit")

@@ -53,9 +53,13 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "With --frames: replace an earlier sequence's frame-NNNN.png files in the folder (those past the new sequence are removed once it is whole); without it, a folder holding frames is refused.")
     var overwrite = false
 
+    @Flag(help: "Refuse (exit 65, nothing written) an audio input whose decoding stopped early (damaged or truncated) instead of drawing what was read, with a warning.")
+    var strict = false
+
     @OptionGroup var sceneOptions: SceneOptions
 
     func run() throws {
+        DecodeReport.strict = strict
         let size = try size.validated()
         try checkFinite(time, option: "--time")
         if loop && frames != 1 {

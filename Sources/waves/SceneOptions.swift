@@ -108,7 +108,7 @@ struct WaveOptions: ParsableArguments {
         printError("waves: \(notice)")
     }
 
-    @Option(help: "--scene outline: a file of SVG path data (M, L, H, V, Q, Z; absolute or relative) in pixels.")
+    @Option(help: "--scene outline: a file of SVG path data in pixels (- for standard input): M, L, H, V, Q, T, C, S, Z, absolute or relative; cubic curves are drawn as quadratic ones; arcs (A) are refused.")
     var outline: String?
 
     @Option(parsing: .unconditional, help: "--scene outline: pixels per second the outline travels left (negative: right).")
@@ -169,21 +169,20 @@ struct WaveOptions: ParsableArguments {
     /// are not path data (or a coordinate that is not finite) 65.
     func outlinePath() throws -> Path {
         guard let outline else { throw UsageError(option: "--outline", value: "(none)", accepted: "a file of SVG path data") }
-        guard FileManager.default.fileExists(atPath: outline) else { throw InputError.missing(outline) }
-        guard let data = FileManager.default.contents(atPath: outline) else {
-            throw InputError.unreadable(outline, "it cannot be read")
-        }
+        let input = try InputFile.open(outline)
+        var data = try input.bytes(limit: 16 << 20)
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw InputError.unreadable(outline, "it is not UTF-8 text")
+            throw AudioError.unreadable(path: input.name, reason: "it is not UTF-8 text")
         }
         do {
             let path = try PathData.parse(text)
-            guard !path.isEmpty else { throw InputError.unreadable(outline, "it holds no path") }
+            guard !path.isEmpty else { throw AudioError.unreadable(path: input.name, reason: "it holds no path") }
             return path
         } catch let error as PathData.SyntaxError {
-            throw InputError.unreadable(outline, "\(error)")
+            throw AudioError.unreadable(path: input.name, reason: "\(error)")
         } catch let error as PathError {
-            throw InputError.unreadable(outline, "\(error)")
+            throw AudioError.unreadable(path: input.name, reason: "\(error)")
         }
     }
 }
@@ -216,10 +215,10 @@ func checkFinite(_ value: Double, option: String) throws {
 
 /// `--scene waveform`: the track and how its bars look. See README.md, "The waveform".
 struct WaveformOptions: ParsableArguments {
-    @Option(help: "An audio file (WAV, FLAC, Ogg/Vorbis, Opus, MP3: anything libsndfile reads); default: a generated 3-minute track.")
+    @Option(help: "An audio file (WAV, FLAC, Ogg/Vorbis, Opus, MP3: anything libsndfile reads, recognised by content), or - for standard input; default: a generated 3-minute track.")
     var audio: String?
 
-    @Option(help: "An audiowaveform peaks file (.json or .dat) instead of --audio.")
+    @Option(help: "An audiowaveform peaks file (JSON or .dat, recognised by content), or - for standard input, instead of --audio.")
     var peaks: String?
 
     /// The bar options' defaults, in one place (the options and the preset's check read them).
@@ -316,18 +315,35 @@ struct WaveformOptions: ParsableArguments {
         effect.background = background
         effect.snapToPixel = request.snapsToPixel
         try effect.validate() // the options, before any decoding
-        let count = try input.sampleCount()
-        let duration = Double(count) / Double(input.sampleRate)
-        let pps = Waveform.gridPixelsPerSecond(fit: fit, width: request.width, duration: duration, pixelsPerSecond: pixelsPerSecond)
-        let samplesPerBar = BarPeaks.samplesPerBar(sampleRate: input.sampleRate, pitch: effect.pitch, pixelsPerSecond: pps)
-        // The strip's length, known before any scan: refuse one past what a scene may hold.
-        let length = Double((count + samplesPerBar - 1) / samplesPerBar) * Double(effect.pitch)
-        guard length <= Strip.maxExtent else {
-            throw UsageError(option: fit ? "--bar-width" : "--pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
-                             accepted: "bars at most \(Int(Strip.maxExtent)) px long in all: this \(Int(duration)) s track would be "
-                                 + "\(Int(length)) px (fewer pixels per second, narrower bars, or --fit)")
+        // Bars a scene may hold in all; a track with more is refused (its scan stops there).
+        let maxBars = Int(Strip.maxExtent) / effect.pitch
+        func grid(samples count: Int?) -> Int {
+            let duration = Double(count ?? 0) / Double(input.sampleRate)
+            let pps = Waveform.gridPixelsPerSecond(fit: fit, width: request.width, duration: duration, pixelsPerSecond: pixelsPerSecond)
+            return BarPeaks.samplesPerBar(sampleRate: input.sampleRate, pitch: effect.pitch, pixelsPerSecond: pps)
         }
-        let bars = try input.barPeaks(samplesPerBar: samplesPerBar)
+        func refuseLength(samples count: Int, bars: Int?) -> UsageError {
+            let seconds = Int(Double(count) / Double(input.sampleRate))
+            let size = bars.map { "this \(seconds) s track would be " + String(format: "%.0f", Double($0) * Double(effect.pitch)) + " px" }
+                ?? "this track would be longer (\(seconds) s of it make more already)"
+            return UsageError(option: fit ? "--bar-width" : "--pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
+                              accepted: "bars at most \(Int(Strip.maxExtent)) px long in all: \(size) (fewer pixels per second, narrower bars, or --fit)")
+        }
+        // Only fit mode needs the length before the grid.
+        let planned = fit ? try input.sampleCount() : nil
+        var samplesPerBar = grid(samples: planned)
+        // A count known for certain is refused before any decoding.
+        if let count = input.verifiedCount {
+            let bars = count / samplesPerBar + (count % samplesPerBar == 0 ? 0 : 1)
+            if bars > maxBars { throw refuseLength(samples: count, bars: bars) }
+        }
+        var bars = try input.barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars)
+        if fit, bars.peaks.count <= maxBars, bars.sampleCount != planned {
+            // The header's count was not the track's: plan again from what decoded.
+            samplesPerBar = grid(samples: bars.sampleCount)
+            bars = try input.barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars)
+        }
+        if bars.peaks.count > maxBars { throw refuseLength(samples: bars.sampleCount, bars: nil) }
         effect.peaks = bars.peaks
         effect.duration = bars.duration
         return try effect.scene()

@@ -48,7 +48,9 @@ enum WaveformPresetWiring {
     /// The user's file decoded to the preset's bar peaks.
     static func decodeSpeed(of path: String, samplesPerBar: Int) throws -> DecodeResult {
         let start = Clocks.wall()
-        let peaks = try BarPeaks.scan(try AudioReader(path: path), samplesPerBar: samplesPerBar)
+        let reader = try AudioReader(path: path)
+        let peaks = try BarPeaks.scan(reader, samplesPerBar: samplesPerBar)
+        try DecodeReport.check(reader)
         let format = URL(fileURLWithPath: path).pathExtension.lowercased()
         return DecodeResult(format: format.isEmpty ? "audio" : format, audioSeconds: peaks.duration, decodeSeconds: Clocks.wall() - start)
     }

@@ -9,6 +9,11 @@ import WaveImageIO
 /// create output). Help and version go to stdout.
 // A reader that went away (stderr or stdout piped into a closed pipe) makes writes fail, never ends the process.
 signal(SIGPIPE, SIG_IGN)
+// A closed stderr becomes /dev/null, so no file the process opens can take descriptor 2 and receive its lines.
+if fcntl(STDERR_FILENO, F_GETFD) < 0 && errno == EBADF {
+    let null = open("/dev/null", O_WRONLY)
+    if null >= 0 && null != STDERR_FILENO { dup2(null, STDERR_FILENO); close(null) }
+}
 do {
     var command = try Waves.parseAsRoot()
     try command.run()
