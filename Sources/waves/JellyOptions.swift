@@ -68,6 +68,9 @@ struct JellyOptions: ParsableArguments {
             throw UsageError(option: "--max-steps", value: "\(maxSteps)", accepted: "a whole number of steps from 1 to 1000")
         }
         guard scene == .jelly else { return }
+        if let step = physicsStep, !(step.isFinite && step >= 1.0 / 10_000 && step <= 0.1) {
+            throw UsageError(option: "--physics-step", value: "\(step)", accepted: "seconds from 0.0001 to 0.1 (for example 1/120)")
+        }
         _ = try spring()
     }
 

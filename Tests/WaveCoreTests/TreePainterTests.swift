@@ -145,19 +145,10 @@ final class TreePainterTests: XCTestCase {
     }
 
     /// A dynamic path reads its layer's parameters each frame.
-    private struct Triangle: DynamicPath, Equatable {
-        func outline<Sink: OutlineSink>(_ input: ShapeInput, into sink: Sink) {
-            let h = input.parameters[0]
-            sink.move(to: 0, 0); sink.line(to: 20, 0); sink.line(to: 10, h); sink.close()
-        }
-        var maxPoints: Int { 3 }
-        func reach(size: Size) -> Rect { Rect(x: 0, y: -40, width: 20, height: 80) }
-    }
-
     func testADynamicShapeFollowsItsAnimatedParameter() throws {
         let grow = Animation<Double>.basic(BasicAnimation(from: 10, to: 30, duration: 2))
         let shape = Layer(name: "tri", frame: Rect(x: 10, y: 5, width: 20, height: 30),
-                          contents: .shape(Shape(dynamic: Triangle(), fill: .solid(RGBA8(255, 255, 0)), parameters: [Timeline(10, animations: [grow])])))
+                          contents: .shape(Shape(dynamic: TreeScenes.Triangle(), fill: .solid(RGBA8(255, 255, 0)), parameters: [Timeline(10, animations: [grow])])))
         let image = try render(root([shape]), at: 1)
         var expected = blank()
         CoverageReference.paint(&expected, inside: CoverageReference.polygon([Point(10, 5), Point(30, 5), Point(20, 25)]), color: RGBA8(255, 255, 0))
@@ -179,7 +170,7 @@ final class TreePainterTests: XCTestCase {
         var masked = Layer(name: "masked", frame: Rect(x: 30, y: 4, width: 20, height: 20), contents: .box(Box(color: RGBA8(0, 255, 0))))
         masked.mask = Layer(name: "mask", frame: Rect(x: 0, y: 0, width: 10, height: 20), contents: .box(Box(color: RGBA8(0, 0, 0))))
         let tri = Layer(name: "tri", frame: Rect(x: 40, y: 30, width: 20, height: 10),
-                        contents: .shape(Shape(dynamic: Triangle(), fill: .solid(RGBA8(255, 255, 0)), parameters: [.constant(8)])))
+                        contents: .shape(Shape(dynamic: TreeScenes.Triangle(), fill: .solid(RGBA8(255, 255, 0)), parameters: [.constant(8)])))
         let scene = Scene(width: 64, height: 48, background: background, tree: LayerTree(root: root([spin, row, masked, tri])))
         let renderer = CPURenderer()
         try renderer.prepare(scene: scene)
