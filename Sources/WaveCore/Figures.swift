@@ -34,9 +34,8 @@ public enum Figure: String, CaseIterable, Sendable {
 
 public enum Format {
     /// What each strategy does for `scene`, as a caption: the GL strategy
-    /// caches only what stays still; what changes shape every frame (the
-    /// dots, the voice, the jelly) it computes on the GPU every frame, and
-    /// the caption says so.
+    /// caches only what stays still; what changes shape every frame it
+    /// computes on the GPU every frame, and the caption says so.
     public static func strategy(_ backend: Backend, for scene: Scene? = nil) -> String {
         switch backend {
         case .cpu: return "CPU: redraw every frame"

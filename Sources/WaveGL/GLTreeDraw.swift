@@ -38,8 +38,8 @@ final class GLTreeDraw: GLLayerDraw {
     private let polygons = PolygonRows()
     /// A dynamic path's points, in its layer's coordinates, on to `polygons`.
     private let polygonSink: TransformingSink<PolygonRows>
-    /// Per item this frame: its area and its polygons' first row slots (-1: none).
-    private struct Planned { var rows: Range<Int>; var columns: Range<Int>; var fill: Int; var border: Int }
+    /// Per item this frame: its area, its shader variant and its polygons' first row slots (-1: none).
+    private struct Planned { var rows: Range<Int>; var columns: Range<Int>; var variant: Int; var fill: Int; var border: Int }
     private var planned: [Planned?] = []
     private var plannedMasks: [Planned?] = []
     private var edgeTexture: GLuint = 0, entryTexture: GLuint = 0, rowTexture: GLuint = 0
@@ -62,14 +62,10 @@ final class GLTreeDraw: GLLayerDraw {
         try cachePictures(caps)
         reservePolygons()
         try makePrograms(evaluator.root, masked: false, asMask: false)
-        for t in [GLuint](repeating: 0, count: 3).indices {
-            var texture: GLuint = 0
-            glGenTextures(1, &texture)
-            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-            switch t { case 0: edgeTexture = texture; case 1: entryTexture = texture; default: rowTexture = texture }
-        }
+        // The polygon tables, read texel by texel.
+        edgeTexture = Self.makeTableTexture()
+        entryTexture = Self.makeTableTexture()
+        rowTexture = Self.makeTableTexture()
         try checkGLErrors("preparing the layer tree")
     }
 
@@ -83,6 +79,15 @@ final class GLTreeDraw: GLLayerDraw {
     }
 
     // MARK: Once per scene
+
+    private static func makeTableTexture() -> GLuint {
+        var texture: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        return texture
+    }
 
     /// Every fixed path's coverage (the CPU rasteriser's, texel (0, 0) at
     /// one pixel outside its bounds, whole pixels from its layer's origin)
@@ -228,12 +233,13 @@ final class GLTreeDraw: GLLayerDraw {
         while i < items.count {
             let item = items[i]
             i += 1
-            guard let area = evaluator.area(of: item, mask: mask, width: width, height: height) else {
+            let layer = evaluator.layer(of: item, mask: mask)
+            guard let area = evaluator.area(of: item, mask: mask, width: width, height: height),
+                  let variant = Self.variant(layer.contents, masked: item.mask >= 0 && !mask, asMask: mask) else {
                 planned.append(nil)
                 continue
             }
-            var p = Planned(rows: area.rows, columns: area.columns, fill: -1, border: -1)
-            let layer = evaluator.layer(of: item, mask: mask)
+            var p = Planned(rows: area.rows, columns: area.columns, variant: variant, fill: -1, border: -1)
             switch (item.primitive, layer.contents) {
             case let (.dynamicShape, .shape(shape)?):
                 guard case let .dynamic(path) = shape.path else { break }
@@ -349,7 +355,7 @@ final class GLTreeDraw: GLLayerDraw {
         glScissor(GLint(viewport.x + p.columns.lowerBound), GLint(viewport.y + viewport.height - (last - pageTop)),
                   GLsizei(p.columns.count), GLsizei(last - first))
         let layer = evaluator.layer(of: item, mask: asMask)
-        guard let v = Self.variant(layer.contents, masked: item.mask >= 0 && !asMask, asMask: asMask), let program = programs[v] else { return }
+        guard let program = programs[p.variant] else { return }
         glUseProgram(program.program.id)
         glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
         glUniform1i(program.pageTop, GLint(pageTop))

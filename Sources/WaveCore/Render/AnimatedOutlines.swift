@@ -1,55 +1,21 @@
 import Foundation
 
 /// How the CPU strategy rebuilds the outlines that change every frame (a
-/// dot at its scale, the voice band at its phase and amplitude, the jelly
-/// block at its pose), straight into the rasteriser: no path is stored and
+/// dot at its scale, the voice band at its phase and amplitude), straight
+/// into the rasteriser: no path is stored and
 /// nothing is allocated.
 
 extension RoundedRect {
     /// The largest distance allowed between a corner's ellipse and its chords, in pixels.
     public static let flatteningTolerance = 0.02
 
-    /// Adds the shape scaled by (sx, sy) about `centre`. Each elliptical
-    /// corner is a chain of chords through points on the ellipse, as many as
-    /// keep every chord within `flatteningTolerance` of it.
+    /// Adds the shape scaled by (sx, sy) about `centre`: the rounded
+    /// rectangle every box is (`PrimitiveOutlines`), its corners ellipses
+    /// under the scale.
     @inline(__always)
     public func addOutline(centre: Point, scaleX sx: Double, scaleY sy: Double, to rasterizer: CoverageRasterizer) {
-        let hw = width / 2 * sx, hh = height / 2 * sy
-        let rx = cornerRadius * sx, ry = cornerRadius * sy
-        let inner = (x: hw - rx, y: hh - ry)
-        guard rx > 0, ry > 0 else {
-            rasterizer.move(to: centre.x - hw, centre.y - hh)
-            rasterizer.line(to: centre.x + hw, centre.y - hh)
-            rasterizer.line(to: centre.x + hw, centre.y + hh)
-            rasterizer.line(to: centre.x - hw, centre.y + hh)
-            rasterizer.close()
-            return
-        }
-        // A chord over angle d of a circle of radius R is within R (1 - cos(d/2)) of it.
-        let radius = Swift.max(rx, ry)
-        let half = acos(Swift.max(0, 1 - Self.flatteningTolerance / radius))
-        let steps = Swift.max(1, Swift.min(256, Int((Double.pi / 2 / (2 * half)).rounded(.up))))
-        let delta = Double.pi / 2 / Double(steps)
-        let (cd, sd) = (cos(delta), sin(delta))
-        var first = true
-        // Quadrants clockwise on screen (y down): top-left, top-right, bottom-right, bottom-left.
-        for q in 0..<4 {
-            let signX = q == 0 || q == 3 ? -1.0 : 1.0, signY = q < 2 ? -1.0 : 1.0
-            let cx = centre.x + signX * inner.x, cy = centre.y + signY * inner.y
-            // The quadrant's start direction: left, up, right, down.
-            var c = q == 0 ? -1.0 : q == 2 ? 1.0 : 0, s = q == 1 ? -1.0 : q == 3 ? 1.0 : 0
-            for j in 0...steps {
-                if j == steps {
-                    // The exact end direction, not the rotated one.
-                    c = q == 1 ? 1 : q == 3 ? -1 : 0
-                    s = q == 0 ? -1 : q == 2 ? 1 : 0
-                }
-                let x = cx + rx * c, y = cy + ry * s
-                if first { rasterizer.move(to: x, y); first = false } else { rasterizer.line(to: x, y) }
-                (c, s) = (c * cd - s * sd, c * sd + s * cd)
-            }
-        }
-        rasterizer.close()
+        PrimitiveOutlines.addRoundedRect(Rect(x: -width / 2, y: -height / 2, width: width, height: height), radius: cornerRadius,
+                                         Affine(a: sx, b: 0, c: 0, d: sy, tx: centre.x, ty: centre.y), into: rasterizer)
     }
 }
 

@@ -59,18 +59,26 @@ public enum PrimitiveOutlines {
         // A chord over angle d of a circle of radius R is within R (1 - cos(d/2)) of it.
         let half = Swift.max(acos(Swift.max(0, 1 - RoundedRect.flatteningTolerance / pixels)), 1e-6)
         let steps = Swift.max(1, Swift.min(256, Int((Double.pi / 2 / (2 * half)).rounded(.up))))
+        // Each quarter turn by a rotation recurrence (no sine or cosine per point), its ends exact.
+        let delta = (clockwise ? 1.0 : -1.0) * Double.pi / 2 / Double(steps)
+        let (cd, sd) = (cos(delta), sin(delta))
+        // The corners' directions on screen (y down), clockwise from the top left: left, up, right, down.
+        @inline(__always) func direction(_ k: Int) -> (Double, Double) {
+            switch k % 4 { case 0: (-1, 0); case 1: (0, -1); case 2: (1, 0); default: (0, 1) }
+        }
         var first = true
-        // Corners clockwise on screen from the top left; each arc a quarter turn.
         for q in 0..<4 {
             let corner = clockwise ? q : 3 - q
             let cx = corner == 0 || corner == 3 ? r.x + radius : r.maxX - radius
             let cy = corner < 2 ? r.y + radius : r.maxY - radius
-            let start = Double.pi + Double(corner) * Double.pi / 2
+            // Clockwise a corner runs from its direction to the next one; anticlockwise back.
+            let start = direction(clockwise ? corner : corner + 1), end = direction(clockwise ? corner + 1 : corner)
+            var (c, s) = start
             for j in 0...steps {
-                let f = Double(j) / Double(steps)
-                let angle = clockwise ? start + f * Double.pi / 2 : start + Double.pi / 2 - f * Double.pi / 2
-                point(cx + radius * cos(angle), cy + radius * sin(angle), first: first)
+                if j == steps { (c, s) = end }
+                point(cx + radius * c, cy + radius * s, first: first)
                 first = false
+                (c, s) = (c * cd - s * sd, c * sd + s * cd)
             }
         }
         sink.close()

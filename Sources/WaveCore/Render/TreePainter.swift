@@ -60,16 +60,14 @@ public final class TreePainter {
             resolve(rows: area.rows, into: &blitter)
         case .box, .boxBorder:
             guard case let .box(box)? = layer.contents else { return }
-            let bounds = boxRect(layer, item)
-            let radius = Swift.min(box.cornerRadius, bounds.width / 2, bounds.height / 2)
             if item.primitive == .box {
-                PrimitiveOutlines.addRoundedRect(bounds, radius: radius, item.transform, into: rasterizer)
+                PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: item.color)), opacity: item.opacity,
                                           columns: area.columns, mask: mask)
                 resolve(rows: area.rows, into: &blitter)
             }
             if item.primitive == .boxBorder || item.drawsBorder {
-                PrimitiveOutlines.addBorder(bounds, radius: radius, width: box.borderWidth, item.transform, into: rasterizer)
+                PrimitiveOutlines.addBorder(item.bounds, radius: box.cornerRadius, width: box.borderWidth, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: box.borderColor)), opacity: item.opacity,
                                           columns: area.columns, mask: mask)
                 resolve(rows: area.rows, into: &blitter)
@@ -101,10 +99,6 @@ public final class TreePainter {
         return area
     }
 
-    /// A box's rectangle: the layer's bounds in its own coordinates.
-    @inline(__always)
-    private func boxRect(_ layer: Layer, _ item: PresentationItem) -> Rect { item.bounds }
-
     // MARK: Masks and pictures
 
     /// The mask's coverage: its items' alpha composited over nothing.
@@ -123,11 +117,11 @@ public final class TreePainter {
                 addOutline(item, layer: layer)
                 if case let .solid(c) = shape.fill { alpha *= Double(c.a) / 255 }
             case let .box(box)?:
-                PrimitiveOutlines.addRoundedRect(boxRect(layer, item), radius: box.cornerRadius, item.transform, into: rasterizer)
+                PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
                 alpha *= item.color.a / 255
             default:
                 // A picture as a mask: its box (its alpha is not read).
-                PrimitiveOutlines.addRoundedRect(boxRect(layer, item), radius: 0, item.transform, into: rasterizer)
+                PrimitiveOutlines.addRoundedRect(item.bounds, radius: 0, item.transform, into: rasterizer)
             }
             var blitter = MaskBlitter(buffer: buffer, width: width, columns: area.columns, alpha: alpha)
             rasterizer.resolve(rows: area.rows, into: &blitter)
@@ -153,8 +147,7 @@ public final class TreePainter {
                              mask: UnsafeMutablePointer<UInt8>?, into view: PixmapView) {
         let m = item.transform, det = m.determinant
         guard det != 0, image.width > 0, image.height > 0 else { return }
-        let layer = evaluator.nodes[item.layer].layer
-        let origin = boxRect(layer, item)
+        let origin = item.bounds
         image.pixels.withUnsafeBufferPointer { texels in
             var y = area.rows.lowerBound
             while y < area.rows.upperBound {

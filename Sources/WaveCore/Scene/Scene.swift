@@ -55,8 +55,8 @@ public struct Scene: Equatable, Sendable {
             case let .modulatedSine(curve): problem = curve.validate()
             }
             if problem == nil, layer.content.changesEveryFrame {
-                if case .fill(.solid) = layer.paint {} else { problem = "dots, voice curves and the jelly take a solid paint" }
-                if layer.motion != .still { problem = "dots, voice curves and the jelly move by their own animation: their motion must be still" }
+                if case .fill(.solid) = layer.paint {} else { problem = "instances and modulated sines take a solid paint" }
+                if layer.motion != .still { problem = "instances and modulated sines move by their own animation: their motion must be still" }
             }
             if problem == nil && !layer.motion.isValid { problem = "a motion with a number that is not finite (or a period that is not positive)" }
             if problem == nil && !layer.paint.isFinite { problem = "a paint with a number that is not finite" }

@@ -3,12 +3,13 @@ import Foundation
 extension Scene {
     /// The shortest time after which every layer's picture repeats (for a
     /// file that loops without a jump): the least common multiple of the
-    /// layers' periods (a scroll's loop, the dots' three animations, a voice
-    /// curve's phase, the jelly's two moves), found among whole multiples of
-    /// the longest up to `limit` seconds. 0 when nothing moves; nil when a
-    /// layer never repeats (travel at a speed, a moving playhead, a level
-    /// from input) or the periods do not meet within `limit`. Dots repeat
-    /// once every dot has started (after count times the instance delay).
+    /// layers' periods (a scroll's loop, the three animations of instances,
+    /// a modulated sine's phase, the tree's repeating timings), found among
+    /// whole multiples of the longest up to `limit` seconds. 0 when nothing
+    /// moves; nil when a layer never repeats (travel at a speed, a moving
+    /// playhead, a level from input) or the periods do not meet within
+    /// `limit`. Instances repeat once every copy has started (after count
+    /// times the instance delay).
     public func loopPeriod(limit: Double = 60) -> Double? {
         var periods: [Double] = []
         for layer in layers {
@@ -75,13 +76,9 @@ extension LayerTree {
                 periods.append(layer.timing.cycle / abs(layer.timing.speed))
                 return true
             }
-            let t = layer.transform
-            var ok = [layer.position.x, layer.position.y, layer.boundsOrigin.x, layer.boundsOrigin.y, t.translationX, t.translationY,
-                      t.rotation, t.scaleX, t.scaleY, layer.opacity].allSatisfy(timeline)
-            if let r = layer.replicator {
-                let i = r.instanceTransform
-                ok = ok && [i.translationX, i.translationY, i.rotation, i.scaleX, i.scaleY].allSatisfy(timeline)
-            }
+            var ok = ([layer.position.x, layer.position.y, layer.boundsOrigin.x, layer.boundsOrigin.y, layer.opacity]
+                      + layer.transform.timelines).allSatisfy(timeline)
+            if let r = layer.replicator { ok = ok && r.instanceTransform.timelines.allSatisfy(timeline) }
             switch layer.contents {
             case let .shape(shape)?: ok = ok && shape.parameters.allSatisfy(timeline)
             case let .box(box)?: ok = ok && timeline(box.fillColor)

@@ -74,10 +74,7 @@ public final class LayerTreeEvaluator {
         }
         capacity = counts
         contentBounds = Self.bounds(of: contents)
-        masked = nodes.contains { $0.maskRoot >= 0 }
     }
-
-    private var masked = false
 
     /// Items, masks and mask items one frame can hold: each layer's, times its replicator ancestors' counts.
     private static func count(_ layer: Layer, multiplier: Int) throws -> (items: Int, masks: Int, maskItems: Int) {
@@ -140,16 +137,14 @@ public final class LayerTreeEvaluator {
         return timing.activeTime(t) < 0 ? timing.startTime : timing.endTime
     }
 
-    /// The transform from a layer's space to its parent's at its local time.
+    /// The transform from a layer's space to its parent's at its local time,
+    /// given its position and bounds at that time: position + M (p - anchor).
     @inline(__always)
-    static func toParent(_ layer: Layer, at time: Double, sources: DrivenSources) -> Affine {
-        let px = layer.position.x.value(at: time, sources: sources), py = layer.position.y.value(at: time, sources: sources)
-        let ox = layer.boundsOrigin.x.value(at: time, sources: sources), oy = layer.boundsOrigin.y.value(at: time, sources: sources)
-        let ax = ox + layer.anchorPoint.x * layer.size.width, ay = oy + layer.anchorPoint.y * layer.size.height
+    static func toParent(_ layer: Layer, position: Point, bounds: Rect, at time: Double, sources: DrivenSources) -> Affine {
+        let ax = bounds.x + layer.anchorPoint.x * bounds.width, ay = bounds.y + layer.anchorPoint.y * bounds.height
         var m = layer.transform.matrix(at: time, sources: sources)
-        // position + M (p - anchor)
-        m.tx += px - (m.a * ax + m.c * ay)
-        m.ty += py - (m.b * ax + m.d * ay)
+        m.tx += position.x - (m.a * ax + m.c * ay)
+        m.ty += position.y - (m.b * ax + m.d * ay)
         return m
     }
 
@@ -159,13 +154,16 @@ public final class LayerTreeEvaluator {
         let layer = node.layer
         if layer.isHidden { return }
         let time = Self.localTime(layer.timing, parentTime)
-        let world = parent.concatenating(after: Self.toParent(layer, at: time, sources: sources))
         let alpha = opacity * Swift.min(1, Swift.max(0, layer.opacity.value(at: time, sources: sources)))
         if alpha <= 0 && !asMask { return }
-        let ox = layer.boundsOrigin.x.value(at: time, sources: sources), oy = layer.boundsOrigin.y.value(at: time, sources: sources)
+        // Each property read once: position and bounds serve the transform, the clip, the items and the copies.
+        let position = Point(layer.position.x.value(at: time, sources: sources), layer.position.y.value(at: time, sources: sources))
+        let bounds = Rect(x: layer.boundsOrigin.x.value(at: time, sources: sources), y: layer.boundsOrigin.y.value(at: time, sources: sources),
+                          width: layer.size.width, height: layer.size.height)
+        let world = parent.concatenating(after: Self.toParent(layer, position: position, bounds: bounds, at: time, sources: sources))
         var clip = clip
         if layer.masksToBounds {
-            clip = clip.intersection(Rect(x: ox, y: oy, width: layer.size.width, height: layer.size.height).applying(world))
+            clip = clip.intersection(bounds.applying(world))
             if clip.isEmpty { return }
         }
         var mask = mask
@@ -182,7 +180,7 @@ public final class LayerTreeEvaluator {
         if let contents = layer.contents {
             var item = PresentationItem(layer: index, content: node.content, primitive: .fixedShape, transform: world,
                                         opacity: alpha, tint: tint, clip: clip, mask: mask, color: ColorValue(r: 0, g: 0, b: 0, a: 0),
-                                        bounds: Rect(x: ox, y: oy, width: layer.size.width, height: layer.size.height),
+                                        bounds: bounds,
                                         input: ShapeInput(size: layer.size), drawsBorder: false)
             switch contents {
             case let .shape(shape):
@@ -194,10 +192,7 @@ public final class LayerTreeEvaluator {
                         p[k] = shape.parameters[k].value(at: time, sources: sources)
                         k += 1
                     }
-                    item.input = ShapeInput(parameters: p,
-                                            position: Point(layer.position.x.value(at: time, sources: sources),
-                                                            layer.position.y.value(at: time, sources: sources)),
-                                            size: layer.size)
+                    item.input = ShapeInput(parameters: p, position: position, size: layer.size)
                 }
             case let .box(box):
                 item.primitive = .box
@@ -215,16 +210,16 @@ public final class LayerTreeEvaluator {
             }
             if asMask { list.maskItems.append(item) } else { list.items.append(item) }
         }
-        visitSublayers(of: index, node: node, nodes: nodes, world: world, alpha: alpha, tint: tint, clip: clip, mask: mask,
-                       time: time, into: &list, asMask: asMask)
+        visitSublayers(of: index, node: node, nodes: nodes, world: world, bounds: bounds, alpha: alpha, tint: tint, clip: clip,
+                       mask: mask, time: time, into: &list, asMask: asMask)
         if let borderOnTop {
             if asMask { list.maskItems.append(borderOnTop) } else { list.items.append(borderOnTop) }
         }
     }
 
     @inline(__always)
-    private func visitSublayers(of index: Int, node: Node, nodes: [Node], world: Affine, alpha: Double, tint: Tint, clip: Rect,
-                                mask: Int, time: Double, into list: inout PresentationList, asMask: Bool) {
+    private func visitSublayers(of index: Int, node: Node, nodes: [Node], world: Affine, bounds: Rect, alpha: Double, tint: Tint,
+                                clip: Rect, mask: Int, time: Double, into list: inout PresentationList, asMask: Bool) {
         let layer = node.layer
         guard let replicator = layer.replicator else {
             var child = index + 1
@@ -236,8 +231,7 @@ public final class LayerTreeEvaluator {
             return
         }
         // Copy k: M^k about the replicator's centre, k delays late, tinted k offsets on.
-        let ox = layer.boundsOrigin.x.value(at: time, sources: sources), oy = layer.boundsOrigin.y.value(at: time, sources: sources)
-        let cx = ox + layer.size.width / 2, cy = oy + layer.size.height / 2
+        let cx = bounds.midX, cy = bounds.midY
         var step = replicator.instanceTransform.matrix(at: time, sources: sources)
         step.tx += cx - (step.a * cx + step.c * cy)
         step.ty += cy - (step.b * cx + step.d * cy)

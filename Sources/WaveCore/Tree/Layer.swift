@@ -11,8 +11,8 @@
 ///     position + transform * (p - (boundsOrigin + anchor * size))
 ///
 /// so the transform turns the layer about its anchor (its centre by
-/// default), and sliding the bounds origin scrolls the sublayers (the clip
-/// views of the pre-painted waveform).
+/// default), and sliding the bounds origin scrolls the sublayers (a clip
+/// view scrolling what it holds).
 public struct Layer: Equatable, Sendable {
     /// For messages and tests; not drawn.
     public var name: String
@@ -224,7 +224,7 @@ public enum ShapePath: Equatable, Sendable {
 }
 
 /// What a dynamic path reads each frame: its layer's evaluated parameters,
-/// position (the presentation layer's, as the jelly's drawRect reads it) and size.
+/// position (the presentation layer's, as a display link's drawRect reads it) and size.
 public struct ShapeInput: Equatable, Sendable {
     public var parameters: SIMD4<Double>
     public var position: Point

@@ -301,10 +301,6 @@ public struct Timeline<Value: Interpolatable>: Equatable, Sendable {
     var isValid: Bool { animations.allSatisfy(\.isValid) }
 }
 
-extension Timeline where Value == Double {
-    var isFinite: Bool { value.isFinite }
-}
-
 /// The scene's value sources (levels), read by driven properties at any
 /// time up to the frame's. Recorded and constant levels are pure functions
 /// of time; a live level is sampled once a frame (`advance(to:)`) into a
