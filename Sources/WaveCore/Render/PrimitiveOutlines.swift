@@ -66,18 +66,23 @@ public enum PrimitiveOutlines {
         @inline(__always) func direction(_ k: Int) -> (Double, Double) {
             switch k % 4 { case 0: (-1, 0); case 1: (0, -1); case 2: (1, 0); default: (0, 1) }
         }
+        // A point at direction (c, s) from a corner's centre lands at centre' + c u + s v in scene
+        // pixels (u, v: the radius along each axis under the transform); without turn or shear, two terms.
+        let u = (x: radius * m.a, y: radius * m.b), v = (x: radius * m.c, y: radius * m.d)
+        let axisAligned = m.isAxisAligned
         var first = true
         for q in 0..<4 {
             let corner = clockwise ? q : 3 - q
-            let cx = corner == 0 || corner == 3 ? r.x + radius : r.maxX - radius
-            let cy = corner < 2 ? r.y + radius : r.maxY - radius
+            let centre = m.apply(corner == 0 || corner == 3 ? r.x + radius : r.maxX - radius,
+                                 corner < 2 ? r.y + radius : r.maxY - radius)
             // Clockwise a corner runs from its direction to the next one; anticlockwise back.
             let start = direction(clockwise ? corner : corner + 1), end = direction(clockwise ? corner + 1 : corner)
             var (c, s) = start
             for j in 0...steps {
                 if j == steps { (c, s) = end }
-                point(cx + radius * c, cy + radius * s, first: first)
-                first = false
+                let x = axisAligned ? centre.x + c * u.x : centre.x + c * u.x + s * v.x
+                let y = axisAligned ? centre.y + s * v.y : centre.y + c * u.y + s * v.y
+                if first { sink.move(to: x, y); first = false } else { sink.line(to: x, y) }
                 (c, s) = (c * cd - s * sd, c * sd + s * cd)
             }
         }
