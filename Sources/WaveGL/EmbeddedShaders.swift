@@ -2,6 +2,409 @@
 
 enum EmbeddedShaders {
     static let files: [String: String] = [
+        "box.frag.glsl": #"""
+#version 330 core
+// The box primitive (CALayer's background, cornerRadius and border),
+// analytic: a pixel's coverage is the exact area of the pixel inside the
+// rounded rectangle under any affine transform. In the layer's coordinates
+// the box is axis-aligned with circular corners and the pixel is a
+// parallelogram; the area is the parallelogram clipped to the rectangle,
+// less, at each corner it reaches, the part of the corner's square outside
+// the corner's circle (the clipped polygon less its overlap with the disc,
+// in closed form). Scaled back by the transform's determinant. The CPU
+// strategy rasterises the same box as chords within 0.02 px of its corners.
+// A border is the box less the box inset by the border's width (its radius
+// reduced as much), painted over the fill.
+// MASKED: coverage times the mask texture (this page's mask, drawn first).
+// Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
+
+uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
+uniform int u_pageTop;        // scene row shown at the area's top
+uniform sampler2D u_mask;     // MASKED: this page's mask coverage (red)
+
+flat in vec2 v_centre;
+flat in vec4 v_inverse;
+flat in vec2 v_localCentre;
+flat in vec4 v_rect;
+flat in vec3 v_shape;         // corner radius, border width, |det|
+flat in vec4 v_fill;
+flat in vec4 v_border;
+
+out vec4 fragColor;
+
+const int maxPoints = 12;
+
+float cross2(vec2 a, vec2 b) { return a.x * b.y - a.y * b.x; }
+
+// Twice the signed area of a polygon.
+float twiceArea(vec2 p[maxPoints], int n) {
+    float sum = 0.0;
+    for (int i = 0; i < n; i++) sum += cross2(p[i], p[(i + 1) % n]);
+    return sum;
+}
+
+// Keeps the part of the polygon where side * (p[axis] - v) >= 0 (Sutherland-Hodgman).
+void clip(inout vec2 p[maxPoints], inout int n, int axis, float v, float side) {
+    vec2 q[maxPoints];
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        vec2 a = p[i], b = p[(i + 1) % n];
+        float da = side * (a[axis] - v), db = side * (b[axis] - v);
+        if (da >= 0.0 && m < maxPoints) q[m++] = a;
+        if ((da < 0.0) != (db < 0.0) && m < maxPoints) q[m++] = mix(a, b, da / (da - db));
+    }
+    p = q;
+    n = m;
+}
+
+// The signed area of triangle (0, a, b) inside the disc of radius r about 0.
+float triangleInDisc(vec2 a, vec2 b, float r) {
+    vec2 d = b - a;
+    float A = dot(d, d), B = dot(a, d), C = dot(a, a) - r * r;
+    if (A < 1e-12) return 0.0;
+    float sector = 0.5 * r * r * atan(cross2(a, b), dot(a, b));
+    float discriminant = B * B - A * C;
+    if (discriminant <= 0.0) return sector;
+    float root = sqrt(discriminant);
+    float t1 = (-B - root) / A, t2 = (-B + root) / A;
+    if (t2 <= 0.0 || t1 >= 1.0) return sector;
+    vec2 p1 = a + d * max(t1, 0.0), p2 = a + d * min(t2, 1.0);
+    float area = 0.5 * cross2(p1, p2);
+    if (t1 > 0.0) area += 0.5 * r * r * atan(cross2(a, p1), dot(a, p1));
+    if (t2 < 1.0) area += 0.5 * r * r * atan(cross2(p2, b), dot(p2, b));
+    return area;
+}
+
+// The area (in the layer's units) of quad `pixel` inside the rectangle with corners of radius r.
+float roundedArea(vec2 pixel[maxPoints], vec4 rect, float r) {
+    if (rect.z <= rect.x || rect.w <= rect.y) return 0.0;
+    vec2 lo = min(min(pixel[0], pixel[1]), min(pixel[2], pixel[3]));
+    vec2 hi = max(max(pixel[0], pixel[1]), max(pixel[2], pixel[3]));
+    if (hi.x <= rect.x || lo.x >= rect.z || hi.y <= rect.y || lo.y >= rect.w) return 0.0;
+    // Inside the rectangle and clear of its corners: the whole pixel.
+    bool insideX = lo.x >= rect.x && hi.x <= rect.z, insideY = lo.y >= rect.y && hi.y <= rect.w;
+    if (insideX && insideY && (lo.x >= rect.x + r && hi.x <= rect.z - r || lo.y >= rect.y + r && hi.y <= rect.w - r)) {
+        return 0.5 * abs(twiceArea(pixel, 4));
+    }
+    vec2 p[maxPoints] = pixel;
+    int n = 4;
+    clip(p, n, 0, rect.x, 1.0); clip(p, n, 0, rect.z, -1.0);
+    clip(p, n, 1, rect.y, 1.0); clip(p, n, 1, rect.w, -1.0);
+    if (n < 3) return 0.0;
+    float twice = twiceArea(p, n);
+    float orientation = twice < 0.0 ? -1.0 : 1.0;
+    float area = abs(twice) * 0.5;
+    if (r <= 0.0) return area;
+    for (int q = 0; q < 4; q++) {
+        // The corner's square and the centre of its circle.
+        float sx = (q & 1) == 0 ? 1.0 : -1.0, sy = q < 2 ? 1.0 : -1.0;
+        float cx = (q & 1) == 0 ? rect.x + r : rect.z - r, cy = q < 2 ? rect.y + r : rect.w - r;
+        if (sx > 0.0 ? lo.x >= cx : hi.x <= cx) continue;
+        if (sy > 0.0 ? lo.y >= cy : hi.y <= cy) continue;
+        vec2 c[maxPoints] = p;
+        int m = n;
+        clip(c, m, 0, cx, -sx);
+        clip(c, m, 1, cy, -sy);
+        if (m < 3) continue;
+        float inDisc = 0.0;
+        vec2 centre = vec2(cx, cy);
+        for (int i = 0; i < m; i++) inDisc += triangleInDisc(c[i] - centre, c[(i + 1) % m] - centre, r);
+        area -= orientation * (0.5 * twiceArea(c, m) - inDisc);
+    }
+    return max(area, 0.0);
+}
+
+void main() {
+    vec2 local = gl_FragCoord.xy - u_viewport.xy;           // i + 0.5
+    float row = float(int(u_viewport.w - local.y) + u_pageTop);
+    vec2 p0 = vec2(floor(local.x), row);
+    // The pixel's corners in the layer's coordinates (offsets from the centre keep the precision).
+    vec2 pixel[maxPoints];
+    vec2 corners[4] = vec2[4](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
+    for (int i = 0; i < 4; i++) {
+        vec2 d = p0 + corners[i] - v_centre;
+        pixel[i] = v_localCentre + vec2(v_inverse.x * d.x + v_inverse.y * d.y, v_inverse.z * d.x + v_inverse.w * d.y);
+    }
+    float r = v_shape.x, det = v_shape.z;
+    float outer = min(1.0, roundedArea(pixel, v_rect, r) * det);
+    vec4 color = v_fill * outer;
+    if (v_shape.y > 0.0) {
+        float w = min(v_shape.y, 0.5 * min(v_rect.z - v_rect.x, v_rect.w - v_rect.y));
+        float inner = min(1.0, roundedArea(pixel, v_rect + vec4(w, w, -w, -w), max(0.0, r - w)) * det);
+        vec4 border = v_border * max(0.0, outer - inner);
+        color = border + color * (1.0 - border.a);
+    }
+#ifdef MASKED
+    color *= texelFetch(u_mask, ivec2(local), 0).r;
+#endif
+    fragColor = color;
+}
+"""#,
+        "copies.vert.glsl": #"""
+#version 330 core
+// A replicator's copies (WaveCore's Tree/, CAReplicatorLayer): one instance
+// per copy and sublayer, instance k * children + c. Each instance evaluates
+// its sublayer's property timelines at its own time (the replicator's time
+// less k instance delays) here, on the GPU, from a table the CPU wrote once
+// (GLCopiesDraw.swift encodes it): so the CPU's work a frame is the same
+// for 10 copies or 10,000. The copy's transform is the replicator's world
+// transform, then the instance step k times (from powers of two the CPU
+// computes in double precision each frame), then the sublayer's own.
+// The quad covers the box's reach in scene pixels; box.frag.glsl computes
+// the coverage.
+//
+// Timeline records (texels of u_program, 1024 a row):
+//   property: model value; (animations, 0, 0, 0); then each animation, the
+//     topmost first: (kind, texels, flags, function), then by kind:
+//     basic 0 and keyframes 1 (linear) / 2 (discrete): (begin, duration,
+//       speed, offset), (active duration, start, end, cycle), the cubic
+//       curve; basic: from, to; keyframes: (values, has key times, 0, 0),
+//       the values, the key times four a texel;
+//     spring 3: the same three timing texels, from, to, (w0, zeta, v0, 0);
+//     driven 4: (gain, bias, lower, upper), (source kind, a, b, c), from, to.
+//   flags: 1 autoreverses, 2 fills backwards, 4 fills forwards, 8 duration infinite.
+//   function: 0 linear, 1 the cubic curve, 2 bounce-out.
+//   source kinds: 0 constant a; 1 recorded, b values from texel a of
+//     u_samples (four a texel) at c a second; 2 live, a history of 1024
+//     (time, value) texels from texel a, oldest first.
+
+uniform sampler2D u_program;
+uniform sampler2D u_samples;
+uniform int u_children;       // sublayers a copy
+uniform int u_childBase;      // this replicator's first sublayer record
+uniform float u_time;         // the replicator's local time
+uniform float u_delay;        // seconds between copies
+uniform vec3 u_world[2];      // the replicator's layer to scene: rows (a, c, tx), (b, d, ty)
+uniform vec3 u_step[42];      // the instance step to the powers 1, 2, 4, ... 2^20, two rows each
+uniform float u_opacity;      // the replicator's opacity (its ancestors' included)
+uniform vec4 u_tint;          // the tint from above the replicator
+uniform vec4 u_instanceColor;
+uniform vec4 u_colorOffset;
+uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
+uniform int u_pageTop;        // scene row shown at the area's top
+
+flat out vec2 v_centre;       // the box's centre in scene pixels
+flat out vec4 v_inverse;      // scene offsets to the layer's: (a, c) and (b, d) of the inverse
+flat out vec2 v_localCentre;  // the box's centre in its layer
+flat out vec4 v_rect;         // the box in its layer: x0, y0, x1, y1
+flat out vec3 v_shape;        // corner radius, border width, |det| (layer area to scene area)
+flat out vec4 v_fill;         // premultiplied, opacity and tint applied
+flat out vec4 v_border;
+
+const int texelsPerChild = 6;
+const float huge = 3.0e38;
+
+vec4 fetch(int i) { return texelFetch(u_program, ivec2(i & 1023, i >> 10), 0); }
+vec4 sampleTexel(int i) { return texelFetch(u_samples, ivec2(i & 1023, i >> 10), 0); }
+
+float bezier(float s, float a, float b) {
+    float r = 1.0 - s;
+    return 3.0 * r * r * s * a + 3.0 * r * s * s * b + s * s * s;
+}
+
+// WaveCore's TimingFunction.value.
+float eased(float p, int function, vec4 curve) {
+    float x = clamp(p, 0.0, 1.0);
+    if (function == 0) return x;
+    if (function == 2) {
+        if (x < 4.0 / 11.0) return 121.0 * x * x / 16.0;
+        if (x < 8.0 / 11.0) return 363.0 / 40.0 * x * x - 99.0 / 10.0 * x + 17.0 / 5.0;
+        if (x < 9.0 / 10.0) return 4356.0 / 361.0 * x * x - 35442.0 / 1805.0 * x + 16061.0 / 1805.0;
+        return 54.0 / 5.0 * x * x - 513.0 / 25.0 * x + 268.0 / 25.0;
+    }
+    float lo = 0.0, hi = 1.0;
+    for (int i = 0; i < 24; i++) {
+        float mid = 0.5 * (lo + hi);
+        if (bezier(mid, curve.x, curve.z) < x) lo = mid; else hi = mid;
+    }
+    return bezier(0.5 * (lo + hi), curve.y, curve.w);
+}
+
+// WaveCore's MediaTiming.simpleTime: false where the timing has no effect.
+bool simpleTime(float t, vec4 timing, vec4 span, int flags, out float s) {
+    float running = (t - timing.x) * timing.z;
+    s = 0.0;
+    if (running < 0.0) { s = span.y; return (flags & 2) != 0; }
+    if (running >= span.x) { s = span.z; return (flags & 4) != 0; }
+    float local = running + timing.w;
+    if ((flags & 8) != 0) { s = local; return true; }
+    float r = mod(local, span.w);
+    s = (flags & 1) != 0 && r > timing.y ? span.w - r : r;
+    return true;
+}
+
+// WaveCore's Spring.solution(x0: 1, v0:, at:).x, as progress 1 - x.
+float springProgress(float t, vec4 p) {
+    float w0 = p.x, zeta = p.y, v0 = p.z, x;
+    if (abs(zeta - 1.0) < 1e-6) {
+        float b = v0 + w0;
+        x = (1.0 + b * t) * exp(-w0 * t);
+    } else if (zeta < 1.0) {
+        float wd = w0 * sqrt(1.0 - zeta * zeta), s = zeta * w0;
+        float b = (v0 + s) / wd;
+        x = exp(-s * t) * (cos(wd * t) + b * sin(wd * t));
+    } else {
+        float root = w0 * sqrt(zeta * zeta - 1.0);
+        float r2 = -zeta * w0 - root, r1 = w0 * w0 / r2;
+        float c2 = (v0 - r1) / (r2 - r1), c1 = 1.0 - c2;
+        x = c1 * exp(r1 * t) + c2 * exp(r2 * t);
+    }
+    return 1.0 - x;
+}
+
+float keyTime(int at, int i, int n, bool hasTimes, bool discrete) {
+    if (hasTimes) return fetch(at + i / 4)[i % 4];
+    if (discrete) return float(i) / float(n);
+    return n > 1 ? float(i) / float(n - 1) : 0.0;
+}
+
+// WaveCore's KeyframeAnimation.value(progress:); the record's values start at `at`.
+vec4 keyframes(int at, float p, bool discrete) {
+    vec4 h = fetch(at);
+    int n = int(h.x);
+    bool hasTimes = h.y > 0.5;
+    int values = at + 1, times = values + n;
+    if (discrete) {
+        int i = 0;
+        while (i + 1 < n && p >= keyTime(times, i + 1, n, hasTimes, true)) i++;
+        return fetch(values + i);
+    }
+    if (n == 1 || p <= keyTime(times, 0, n, hasTimes, false)) return fetch(values);
+    int i = 0;
+    while (i + 2 < n && p >= keyTime(times, i + 1, n, hasTimes, false)) i++;
+    float t0 = keyTime(times, i, n, hasTimes, false), t1 = keyTime(times, i + 1, n, hasTimes, false);
+    float f = t1 > t0 ? min(1.0, (p - t0) / (t1 - t0)) : 1.0;
+    return mix(fetch(values + i), fetch(values + i + 1), f);
+}
+
+// WaveCore's Level.value through DrivenSources.value(of:at:), clamped to 0...1.
+float source(vec4 s, float t) {
+    int kind = int(s.x);
+    float v = s.y;
+    if (kind == 1) {
+        int base = int(s.y), n = int(s.z);
+        float position = t * s.w;
+        if (position <= 0.0) {
+            v = sampleTexel(base).x;
+        } else if (position >= float(n - 1)) {
+            v = sampleTexel(base + (n - 1) / 4)[(n - 1) % 4];
+        } else {
+            int i = int(position);
+            float f = position - float(i);
+            float a = sampleTexel(base + i / 4)[i % 4], b = sampleTexel(base + (i + 1) / 4)[(i + 1) % 4];
+            v = a + (b - a) * f;
+        }
+    } else if (kind == 2) {
+        // The newest sample at or before t (oldest first, 1024 of them), then between it and the next.
+        int base = int(s.y);
+        vec4 newest = sampleTexel(base + 1023);
+        if (t >= newest.x) {
+            v = newest.y;
+        } else {
+            int lo = 0, hi = 1023;          // time[lo] <= t < time[hi], when time[0] <= t
+            vec4 first = sampleTexel(base);
+            if (t < first.x) {
+                v = first.y;
+            } else {
+                while (hi - lo > 1) {
+                    int mid = (lo + hi) / 2;
+                    if (sampleTexel(base + mid).x <= t) lo = mid; else hi = mid;
+                }
+                vec4 a = sampleTexel(base + lo), b = sampleTexel(base + hi);
+                float f = b.x > a.x ? (t - a.x) / (b.x - a.x) : 1.0;
+                v = a.y + (b.y - a.y) * f;
+            }
+        }
+    }
+    return clamp(v, 0.0, 1.0);
+}
+
+// WaveCore's Timeline.value(at:): the topmost animation in effect, else the model value.
+vec4 property(int at, float t) {
+    int count = int(fetch(at + 1).x);
+    int a = at + 2;
+    for (int j = 0; j < count; j++) {
+        vec4 h = fetch(a);
+        int kind = int(h.x), flags = int(h.z), function = int(h.w);
+        if (kind == 4) {
+            vec4 map = fetch(a + 1);
+            float x = clamp(map.x * source(fetch(a + 2), t) + map.y, map.z, map.w);
+            return mix(fetch(a + 3), fetch(a + 4), x);
+        }
+        vec4 timing = fetch(a + 1);
+        float s;
+        if (simpleTime(t, timing, fetch(a + 2), flags, s)) {
+            if (kind == 3) return mix(fetch(a + 4), fetch(a + 5), springProgress(s, fetch(a + 6)));
+            float p = eased(s / timing.y, function, fetch(a + 3));
+            if (kind == 0) return mix(fetch(a + 4), fetch(a + 5), p);
+            return keyframes(a + 4, p, kind == 2);
+        }
+        a += int(h.y);
+    }
+    return fetch(at);
+}
+
+// Affines as two rows (a, c, tx), (b, d, ty): p = A (q).
+void compose(vec3 a0, vec3 a1, vec3 b0, vec3 b1, out vec3 r0, out vec3 r1) {
+    r0 = vec3(a0.x * b0.x + a0.y * b1.x, a0.x * b0.y + a0.y * b1.y, a0.x * b0.z + a0.y * b1.z + a0.z);
+    r1 = vec3(a1.x * b0.x + a1.y * b1.x, a1.x * b0.y + a1.y * b1.y, a1.x * b0.z + a1.y * b1.z + a1.z);
+}
+
+void main() {
+    int k = gl_InstanceID / u_children, c = gl_InstanceID - k * u_children;
+    int record = u_childBase + texelsPerChild * c;
+    float t = u_time - float(k) * u_delay;
+    vec4 size = fetch(record), box = fetch(record + 1), borderColor = fetch(record + 2);
+    vec4 at0 = fetch(record + 3), at1 = fetch(record + 4), at2 = fetch(record + 5);
+    vec2 position = vec2(property(int(at0.x), t).x, property(int(at0.y), t).x);
+    vec2 origin = vec2(property(int(at0.z), t).x, property(int(at0.w), t).x);
+    float opacity = u_opacity * clamp(property(int(at1.x), t).x, 0.0, 1.0);
+    vec2 translation = vec2(property(int(at1.y), t).x, property(int(at1.z), t).x);
+    float rotation = property(int(at1.w), t).x;
+    vec2 scale = vec2(property(int(at2.x), t).x, property(int(at2.y), t).x);
+    vec4 fill = property(int(at2.z), t) / 255.0;
+
+    // The sublayer's transform to the copy's space (WaveCore's LayerTreeEvaluator.toParent).
+    float cr = cos(rotation), sr = sin(rotation);
+    vec3 m0 = vec3(cr * scale.x, -sr * scale.y, translation.x), m1 = vec3(sr * scale.x, cr * scale.y, translation.y);
+    if (rotation == 0.0) { m0.xy = vec2(scale.x, 0.0); m1.xy = vec2(0.0, scale.y); }
+    vec2 anchor = origin + size.zw * size.xy;
+    m0.z += position.x - (m0.x * anchor.x + m0.y * anchor.y);
+    m1.z += position.y - (m1.x * anchor.x + m1.y * anchor.y);
+    // The replicator's world, then the step k times (its binary powers), then the sublayer's.
+    vec3 w0 = u_world[0], w1 = u_world[1];
+    for (int bit = 0; bit < 21; bit++) {
+        if ((k & (1 << bit)) != 0) compose(w0, w1, u_step[2 * bit], u_step[2 * bit + 1], w0, w1);
+    }
+    vec3 a0, a1;
+    compose(w0, w1, m0, m1, a0, a1);
+
+    vec4 rect = vec4(origin, origin + size.xy);
+    vec2 localCentre = 0.5 * (rect.xy + rect.zw);
+    v_centre = vec2(dot(a0, vec3(localCentre, 1.0)), dot(a1, vec3(localCentre, 1.0)));
+    float det = a0.x * a1.y - a0.y * a1.x;
+    v_inverse = abs(det) > 1e-20 ? vec4(a1.y, -a0.y, -a1.x, a0.x) / det : vec4(0.0);
+    v_localCentre = localCentre;
+    v_rect = rect;
+    v_shape = vec3(min(box.x, 0.5 * min(size.x, size.y)), box.y, abs(det));
+
+    // Copy k's tint: the instance colour k offsets on, each channel held to 0...1.
+    vec4 tint = u_tint * clamp(u_instanceColor + float(k) * u_colorOffset, 0.0, 1.0);
+    vec4 f = fill * tint;
+    v_fill = vec4(f.rgb, 1.0) * f.a * opacity;
+    vec4 b = borderColor * tint;
+    v_border = box.y > 0.0 ? vec4(b.rgb, 1.0) * b.a * opacity : vec4(0.0);
+
+    // The box's reach in scene pixels, a pixel wider each way; nothing when it cannot show.
+    vec2 halfSize = 0.5 * size.xy;
+    vec2 extent = vec2(abs(a0.x) * halfSize.x + abs(a0.y) * halfSize.y, abs(a1.x) * halfSize.x + abs(a1.y) * halfSize.y) + 1.0;
+    vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
+    vec2 scene = v_centre + corner * extent;
+    bool hidden = opacity <= 0.0 || abs(det) <= 1e-20;
+    gl_Position = hidden ? vec4(2.0, 2.0, 2.0, 1.0)
+                         : vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
+}
+"""#,
         "dots.frag.glsl": #"""
 #version 330 core
 // The dots' second pass: every pixel near the grid finds the copies that can

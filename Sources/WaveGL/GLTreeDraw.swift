@@ -12,11 +12,15 @@ import WaveCore
 ///   points (no pixels), listed by row (`PolygonRows`), uploaded, and its
 ///   coverage computed on the GPU, exactly as the CPU rasteriser's rule;
 /// - masks are drawn first into a mask texture a page in size; clips are scissors.
-/// The tree is evaluated on the CPU every frame (a replicator's copies
-/// included: that cost grows with the count).
+/// - a replicator of boxes is one item, its copies drawn in one instanced
+///   draw with their timelines evaluated on the GPU (`GLCopies`).
+/// The tree is evaluated on the CPU every frame (the copies of any other
+/// replicator included: that cost grows with the count).
 final class GLTreeDraw: GLLayerDraw {
     private let evaluator: LayerTreeEvaluator
     private var list: PresentationList
+    /// Replicators whose copies are drawn on the GPU (nil: none).
+    private let copies: GLCopies?
     private let width: Int, height: Int
 
     private struct Program {
@@ -51,8 +55,10 @@ final class GLTreeDraw: GLLayerDraw {
     private var maskOnPage = -1
 
     init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities) throws {
-        evaluator = try tree.makeEvaluator()
+        let levels = tree.sources
+        evaluator = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: levels) })
         list = evaluator.makeList()
+        copies = evaluator.nodes.contains(where: \.drawsCopies) ? try GLCopies(evaluator: evaluator, levels: levels) : nil
         polygonSink = TransformingSink(polygons)
         width = scene.width
         height = scene.height
@@ -224,6 +230,7 @@ final class GLTreeDraw: GLLayerDraw {
         upload(polygons.edges, into: edgeTexture, rows: &edgeRows, components: 4, format: GL_RGBA32F, layout: GL_RGBA, type: GL_FLOAT)
         upload(polygons.entries, into: entryTexture, rows: &entryRows, components: 1, format: GL_R32I, layout: GL_RED_INTEGER, type: GL_INT)
         upload(polygons.rows, into: rowTexture, rows: &rowRows, components: 2, format: GL_RG32I, layout: GL_RG_INTEGER, type: GL_INT)
+        copies?.prepareFrame()
         maskOnPage = -1
     }
 
@@ -234,6 +241,11 @@ final class GLTreeDraw: GLLayerDraw {
             let item = items[i]
             i += 1
             let layer = evaluator.layer(of: item, mask: mask)
+            if item.primitive == .copies {
+                let area = evaluator.area(of: item, mask: mask, width: width, height: height)
+                planned.append(area.map { Planned(rows: $0.rows, columns: $0.columns, variant: -1, fill: -1, border: -1) })
+                continue
+            }
             guard let area = evaluator.area(of: item, mask: mask, width: width, height: height),
                   let variant = Self.variant(layer.contents, masked: item.mask >= 0 && !mask, asMask: mask) else {
                 planned.append(nil)
@@ -355,6 +367,10 @@ final class GLTreeDraw: GLLayerDraw {
         glScissor(GLint(viewport.x + p.columns.lowerBound), GLint(viewport.y + viewport.height - (last - pageTop)),
                   GLsizei(p.columns.count), GLsizei(last - first))
         let layer = evaluator.layer(of: item, mask: asMask)
+        if item.primitive == .copies {
+            copies?.draw(item, replicator: item.layer, layer: layer, masked: item.mask >= 0, viewport: viewport, pageTop: pageTop)
+            return
+        }
         guard let program = programs[p.variant] else { return }
         glUseProgram(program.program.id)
         glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))

@@ -30,6 +30,40 @@ final class LayerTreeBothBackendsTests: XCTestCase {
         }
     }
 
+    /// A replicator of boxes is one item for the GL strategy whatever its
+    /// count (its copies are evaluated on the GPU); the CPU's list has one per copy.
+    func testCopiesAreOneItemForTheGPUWhateverTheCount() throws {
+        for count in [10, 10_000] {
+            var scene = TreeScenes.copies()
+            scene.tree!.root.sublayers[0].replicator!.count = count
+            let tree = try XCTUnwrap(scene.tree)
+            let gpu = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: tree.sources) }).presentation(at: 0.5)
+            let cpu = try tree.makeEvaluator().presentation(at: 0.5)
+            XCTAssertEqual(gpu.items.map(\.primitive), [.copies], "\(count)")
+            XCTAssertEqual(cpu.items.count, 2 * count)
+        }
+    }
+
+    /// Copies reading a live level `k` delays in the past: the GPU reads the
+    /// history the CPU keeps, and the two frames agree while the level moves.
+    func testCopiesReadALiveLevelsHistoryAsTheCPUDoes() throws {
+        let live = LiveLevel(start: 0, smoothing: LevelSmoothing(attack: 0.05, release: 0.1))
+        var scene = TreeScenes.copies()
+        scene.tree!.sources = [.live(live)]
+        let gl = try glRenderer(), cpu = CPURenderer()
+        try gl.prepare(scene: scene)
+        try cpu.prepare(scene: scene)
+        let glTarget = try gl.makeTarget(), cpuTarget = try cpu.makeTarget()
+        for frame in 0..<24 {
+            live.set(frame % 6 < 3 ? 1 : 0.1)
+            let t = Double(frame) / 30
+            try cpu.draw(time: t, into: cpuTarget)
+            try gl.draw(time: t, into: glTarget)
+        }
+        assertImagesMatch(try glTarget.readback(), try cpuTarget.readback(), mean: 1, max: 8, name: "tree-copies-live")
+        XCTAssertEqual(pendingGLErrors(), [])
+    }
+
     func testATreeFrameAllocatesNothingOnEitherBackend() throws {
         for c in try TreeScenes.all() {
             for renderer in [CPURenderer(), try glRenderer()] as [Renderer] {

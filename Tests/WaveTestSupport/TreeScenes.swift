@@ -37,6 +37,45 @@ public enum TreeScenes {
         Scene(width: w, height: h, background: background, tree: LayerTree(root: root))
     }
 
+    /// Replicated boxes whose every property runs a different kind of
+    /// timeline (the GL strategy evaluates them per copy on the GPU): the
+    /// row curls (a rotating instance transform), each dot swings its
+    /// scale, runs a spring down, steps its opacity, starts its colour late
+    /// with a backwards fill and reads a recorded level its delay in the past.
+    /// (No frame puts a copy exactly on a discrete step: the GPU computes a
+    /// copy's time in single precision, 0.9 - 8 x 0.05 = 0.49999997 there.
+    /// Frames at multiples of 1/30 s or 0.01 s, copies 0.05 s apart, steps at 0.185 and 0.355 s a pass.)
+    public static func copies() -> Scene {
+        let magenta = ColorValue(RGBA8(255, 0, 255)), cyan = ColorValue(RGBA8(0, 255, 255))
+        var dot = Layer(name: "dot", frame: Rect(x: 100, y: 30, width: 6, height: 6),
+                        contents: .box(Box(fillColor: Timeline(ColorValue(RGBA8(200, 200, 200)), animations: [
+                            .basic(BasicAnimation(from: magenta, to: cyan, duration: 0.66, beginTime: 0.28, function: .easeInEaseOut,
+                                                  repeatCount: .infinity, autoreverses: true, fillMode: .backwards))]),
+                                           cornerRadius: 1.5, borderWidth: 0.5, borderColor: ColorValue(RGBA8(255, 255, 255)))))
+        dot.transform.scaleX = Timeline(1, animations: [.basic(BasicAnimation(from: 1, to: 1.4, duration: 0.33, function: .easeOut,
+                                                                               repeatCount: .infinity, autoreverses: true))])
+        dot.transform.scaleY = Timeline(1, animations: [.driven(Driven(source: 0, from: 1, to: 4))])
+        dot.position.y = Timeline(30, animations: [.spring(SpringAnimation(from: 24, to: 30, spring: Spring(duration: 0.6, bounce: 0.3),
+                                                                            beginTime: 0.05, fillMode: .both))])
+        dot.opacity = Timeline(1, animations: [.keyframes(KeyframeAnimation(values: [1, 0.4, 0.8], keyTimes: [0, 0.37, 0.71, 1], calculation: .discrete,
+                                                                            timing: MediaTiming(duration: 0.5, repeatCount: .infinity)))])
+        var second = Layer(name: "bar", frame: Rect(x: 98, y: 44, width: 3, height: 10),
+                           contents: .box(Box(color: RGBA8(40, 220, 120, 200), cornerRadius: 0)))
+        second.transform.rotation = Timeline(0, animations: [.keyframes(KeyframeAnimation(values: [0, 0.3, -0.2], keyTimes: [0, 0.3, 1],
+                                                                                          timing: MediaTiming(duration: 1.2, repeatCount: .infinity,
+                                                                                                              autoreverses: true),
+                                                                                          function: .easeInEaseOut))])
+        second.transform.translationX = Timeline(0, animations: [.basic(BasicAnimation(from: 0, to: 3, duration: 1, function: .bounceOut,
+                                                                                       fillMode: .forwards))])
+        var row = Layer(name: "curl", frame: Rect(x: 0, y: 0, width: 112, height: 72), sublayers: [dot, second])
+        var turn = AnimatableTransform(translationX: -8)
+        turn.rotation = Timeline(0, animations: [.basic(BasicAnimation(from: 0, to: 0.08, duration: 0.33, function: .easeOut, fillMode: .forwards))])
+        row.replicator = Replicator(count: 12, instanceTransform: turn, instanceDelay: 0.05, colorOffset: Tint(r: 0, g: -0.03, b: 0, a: -0.02))
+        let level = LevelEnvelope(rate: 20, values: (0..<80).map { 0.5 + 0.5 * sin(Double($0) * 0.4) })
+        return Scene(width: 112, height: 72, background: background,
+                     tree: LayerTree(root: root([row], 112, 72), sources: [.envelope(level)]))
+    }
+
     public static func all() throws -> [Case] {
         var b = PathBuilder()
         try b.move(to: 2, 30); try b.quad(control: 20, -10, to: 38, 30); b.close()
@@ -91,6 +130,7 @@ public enum TreeScenes {
 
         return [
             Case(name: "tree-moving", scene: moving, times: [0, 0.05, 0.5, 1.35], wholePixels: true),
+            Case(name: "tree-copies", scene: copies(), times: [0, 0.1, 0.45, 0.93, 2.2], wholePixels: true),
             Case(name: "tree-turned", scene: turned, times: [0, 0.37, 1.5], wholePixels: false),
         ]
     }

@@ -72,6 +72,9 @@ public final class TreePainter {
                                           columns: area.columns, mask: mask)
                 resolve(rows: area.rows, into: &blitter)
             }
+        case .copies:
+            // This strategy draws every copy itself: its evaluator gives an item per copy, never one for all.
+            return
         }
     }
 

@@ -101,9 +101,11 @@ public struct LayerTree: Equatable, Sendable {
         self.sources = sources
     }
 
-    /// The evaluator for this tree (validates it; the sources' live histories start empty).
-    public func makeEvaluator() throws -> LayerTreeEvaluator {
-        try LayerTreeEvaluator(root: root, sources: DrivenSources(sources))
+    /// The evaluator for this tree (validates it; the sources' live histories
+    /// start empty). `drawsCopies`: the replicators whose copies the backend
+    /// draws itself (one `.copies` item each, not an item per copy).
+    public func makeEvaluator(drawsCopies: ((Layer) -> Bool)? = nil) throws -> LayerTreeEvaluator {
+        try LayerTreeEvaluator(root: root, sources: DrivenSources(sources), drawsCopies: drawsCopies)
     }
 }
 

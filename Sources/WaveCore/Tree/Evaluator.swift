@@ -13,6 +13,8 @@ public final class LayerTreeEvaluator {
         public let content: Int
         /// The mask layer's subtree, compiled into `maskNodes` (-1: no mask).
         public let maskRoot: Int
+        /// A replicator whose copies the backend draws (one `.copies` item).
+        public let drawsCopies: Bool
     }
 
     public let root: Layer
@@ -30,7 +32,9 @@ public final class LayerTreeEvaluator {
     /// The most items a tree may draw in one frame (copies of copies included).
     public static let maxItems = 1 << 22
 
-    public init(root: Layer, sources: DrivenSources) throws {
+    /// `drawsCopies`: replicators (outside masks) whose copies the backend
+    /// draws itself from the layers, given one `.copies` item each.
+    public init(root: Layer, sources: DrivenSources, drawsCopies: ((Layer) -> Bool)? = nil) throws {
         self.root = root
         self.sources = sources
         var fixedPaths: [Path: Int] = [:]
@@ -56,19 +60,21 @@ public final class LayerTreeEvaluator {
         }
         func compile(_ layer: Layer, into list: inout [Node], isMask: Bool) throws -> Int {
             let index = list.count
-            list.append(Node(layer: layer, subtreeEnd: index, content: -1, maskRoot: -1))
+            list.append(Node(layer: layer, subtreeEnd: index, content: -1, maskRoot: -1, drawsCopies: false))
             var maskRoot = -1
             if let mask = layer.mask {
                 if isMask { throw LayerTreeError(layer: layer.name, problem: "a mask layer with a mask of its own (masks do not nest)") }
                 maskRoot = try compile(mask, into: &maskNodes, isMask: true)
             }
             for sublayer in layer.sublayers { _ = try compile(sublayer, into: &list, isMask: isMask) }
-            list[index] = Node(layer: layer, subtreeEnd: list.count, content: number(layer.contents), maskRoot: maskRoot)
+            let copies = !isMask && layer.replicator != nil && (drawsCopies?(layer) ?? false)
+            list[index] = Node(layer: layer, subtreeEnd: list.count, content: number(layer.contents), maskRoot: maskRoot,
+                               drawsCopies: copies)
             return index
         }
         try Self.validate(root, sourceCount: sources.levels.count)
         _ = try compile(root, into: &nodes, isMask: false)
-        let counts = try Self.count(root, multiplier: 1)
+        let counts = try Self.count(root, multiplier: 1, drawsCopies: drawsCopies)
         guard counts.items <= Self.maxItems, counts.maskItems <= Self.maxItems else {
             throw LayerTreeError(layer: root.name, problem: "\(max(counts.items, counts.maskItems)) items a frame (at most \(Self.maxItems))")
         }
@@ -77,14 +83,19 @@ public final class LayerTreeEvaluator {
     }
 
     /// Items, masks and mask items one frame can hold: each layer's, times its replicator ancestors' counts.
-    private static func count(_ layer: Layer, multiplier: Int) throws -> (items: Int, masks: Int, maskItems: Int) {
+    private static func count(_ layer: Layer, multiplier: Int, drawsCopies: ((Layer) -> Bool)?, isMask: Bool = false) throws
+        -> (items: Int, masks: Int, maskItems: Int) {
         var own = layer.contents == nil ? 0 : multiplier
         if case .box = layer.contents, !layer.sublayers.isEmpty { own *= 2 }
         var result = (items: own, masks: 0, maskItems: 0)
         if let mask = layer.mask {
-            let m = try count(mask, multiplier: multiplier)
+            let m = try count(mask, multiplier: multiplier, drawsCopies: drawsCopies, isMask: true)
             result.masks += multiplier
             result.maskItems += m.items
+        }
+        if !isMask, layer.replicator != nil, drawsCopies?(layer) ?? false {
+            result.items += multiplier
+            return result
         }
         let copies = layer.replicator.map { Swift.max(0, $0.count) } ?? 1
         let (inner, overflow) = multiplier.multipliedReportingOverflow(by: copies)
@@ -92,7 +103,7 @@ public final class LayerTreeEvaluator {
             throw LayerTreeError(layer: layer.name, problem: "replicators nested to more than \(maxItems) copies")
         }
         for sublayer in layer.sublayers {
-            let c = try count(sublayer, multiplier: inner)
+            let c = try count(sublayer, multiplier: inner, drawsCopies: drawsCopies, isMask: isMask)
             result.items += c.items
             result.masks += c.masks
             result.maskItems += c.maskItems
@@ -181,7 +192,7 @@ public final class LayerTreeEvaluator {
             var item = PresentationItem(layer: index, content: node.content, primitive: .fixedShape, transform: world,
                                         opacity: alpha, tint: tint, clip: clip, mask: mask, color: ColorValue(r: 0, g: 0, b: 0, a: 0),
                                         bounds: bounds,
-                                        input: ShapeInput(size: layer.size), drawsBorder: false)
+                                        input: ShapeInput(size: layer.size), drawsBorder: false, time: time)
             switch contents {
             case let .shape(shape):
                 if case .dynamic = shape.path {
@@ -221,6 +232,13 @@ public final class LayerTreeEvaluator {
     private func visitSublayers(of index: Int, node: Node, nodes: [Node], world: Affine, bounds: Rect, alpha: Double, tint: Tint,
                                 clip: Rect, mask: Int, time: Double, into list: inout PresentationList, asMask: Bool) {
         let layer = node.layer
+        if node.drawsCopies && !asMask {
+            list.items.append(PresentationItem(layer: index, content: -1, primitive: .copies, transform: world, opacity: alpha,
+                                               tint: tint, clip: clip, mask: mask, color: ColorValue(r: 0, g: 0, b: 0, a: 0),
+                                               bounds: bounds, input: ShapeInput(size: layer.size), drawsBorder: false,
+                                               time: time))
+            return
+        }
         guard let replicator = layer.replicator else {
             var child = index + 1
             while child < node.subtreeEnd {
@@ -231,10 +249,7 @@ public final class LayerTreeEvaluator {
             return
         }
         // Copy k: M^k about the replicator's centre, k delays late, tinted k offsets on.
-        let cx = bounds.midX, cy = bounds.midY
-        var step = replicator.instanceTransform.matrix(at: time, sources: sources)
-        step.tx += cx - (step.a * cx + step.c * cy)
-        step.ty += cy - (step.b * cx + step.d * cy)
+        let step = Self.instanceStep(replicator, bounds: bounds, at: time, sources: sources)
         var copy = Affine.identity
         for k in 0..<Swift.max(0, replicator.count) {
             let transform = world.concatenating(after: copy)
@@ -248,6 +263,19 @@ public final class LayerTreeEvaluator {
             }
             copy = step.concatenating(after: copy)
         }
+    }
+}
+
+extension LayerTreeEvaluator {
+    /// The transform from copy k to copy k + 1 in the replicator's space:
+    /// its instance transform (at the replicator's time) about its centre.
+    @inline(__always)
+    public static func instanceStep(_ replicator: Replicator, bounds: Rect, at time: Double, sources: DrivenSources?) -> Affine {
+        let cx = bounds.midX, cy = bounds.midY
+        var step = replicator.instanceTransform.matrix(at: time, sources: sources)
+        step.tx += cx - (step.a * cx + step.c * cy)
+        step.ty += cy - (step.b * cx + step.d * cy)
+        return step
     }
 }
 

@@ -26,8 +26,11 @@ extension LayerTreeEvaluator {
         case .picture:
             guard case let .picture(p)? = layer.contents else { return nil }
             local = Rect(x: item.bounds.x, y: item.bounds.y, width: Double(p.image.width), height: Double(p.image.height))
+        case .copies:
+            // Copies can go anywhere their transforms take them: the clip and the frame bound them.
+            local = .unclipped
         }
-        let reach = local.applying(item.transform), clip = item.clip
+        let reach = item.primitive == .copies ? local : local.applying(item.transform), clip = item.clip
         let x0 = Swift.max(0, Swift.max((reach.x - 1).rounded(.down), clip.x.rounded()))
         let x1 = Swift.min(Double(width), Swift.min((reach.maxX + 1).rounded(.up), clip.maxX.rounded()))
         let y0 = Swift.max(0, Swift.max((reach.y - 1).rounded(.down), clip.y.rounded()))

@@ -53,7 +53,7 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
     public var isPassThrough: Bool { self == .passThrough }
 
     /// One pass there and, when autoreversing, back.
-    @inline(__always) var cycle: Double { autoreverses ? 2 * duration : duration }
+    @inline(__always) public var cycle: Double { autoreverses ? 2 * duration : duration }
     @inline(__always) var passes: Double { repeatCount > 0 ? repeatCount : 1 }
     /// The length of the active span in local time.
     @inline(__always) public var activeDuration: Double { duration.isInfinite || passes.isInfinite ? .infinity : cycle * passes }
@@ -87,11 +87,11 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
     }
 
     /// The simple time the active span starts on.
-    var startTime: Double { phase(timeOffset) }
+    public var startTime: Double { phase(timeOffset) }
 
     /// The simple time the active span ends on: the end of a pass when it
     /// ends on a whole cycle, else part way.
-    var endTime: Double {
+    public var endTime: Double {
         let end = activeDuration + timeOffset
         if duration.isInfinite || activeDuration.isInfinite { return phase(end) }
         let cycles = end / cycle

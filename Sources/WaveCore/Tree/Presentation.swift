@@ -15,6 +15,11 @@ public enum Primitive: Equatable, Sendable {
     /// A rounded rectangle's border alone, drawn over the layer's sublayers.
     case boxBorder
     case picture
+    /// A replicator's copies, drawn by the backend from the replicator's
+    /// layer (only from an evaluator made with `drawsCopies` for it): the
+    /// item's transform, opacity, tint, clip and mask are the replicator's,
+    /// `time` its local time, `bounds` its bounds.
+    case copies
 }
 
 /// One thing to draw, with everything evaluated.
@@ -44,6 +49,8 @@ public struct PresentationItem: Equatable, Sendable {
     public var input: ShapeInput
     /// Whether a box item also draws its border.
     public var drawsBorder: Bool
+    /// The layer's local time (its timeline's input).
+    public var time: Double
 }
 
 /// The items of one mask: indices into `PresentationList.maskItems`.

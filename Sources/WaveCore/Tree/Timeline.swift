@@ -373,6 +373,20 @@ public final class DrivenSources: @unchecked Sendable {
         return newer.value
     }
 
+    /// A live source's history, oldest first, `body(time, value)` per
+    /// sample (nothing for other sources): for a backend that reads it itself.
+    @inline(__always)
+    public func forEachSample(of index: Int, _ body: (Double, Double) -> Void) {
+        guard index >= 0 && index < levels.count, case .live = levels[index] else { return }
+        let ring = histories[index], L = Self.historyLength, n = counts[index]
+        var k = 0
+        while k < n {
+            let sample = ring[(heads[index] + L - n + k) % L]
+            body(sample.time, sample.value)
+            k += 1
+        }
+    }
+
     /// Whether source `index` never changes (a constant level).
     public func isConstant(_ index: Int) -> Bool {
         guard index >= 0 && index < levels.count else { return true }
