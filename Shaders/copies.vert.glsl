@@ -37,6 +37,14 @@ uniform float u_opacity;      // the replicator's opacity (its ancestors' includ
 uniform vec4 u_tint;          // the tint from above the replicator
 uniform vec4 u_instanceColor;
 uniform vec4 u_colorOffset;
+// A still replicator inside (a grid; u_inner 1: none): outer copy k1 holds
+// inner copies k2, instance (k1 * u_inner + k2) * children + c, k2 more delays late.
+uniform int u_inner;
+uniform float u_innerDelay;
+uniform vec3 u_innerPlace[2]; // the inner replicator's layer in the outer copy
+uniform vec3 u_innerStep[42];
+uniform vec4 u_innerColor;
+uniform vec4 u_innerOffset;
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;        // scene row shown at the area's top
 
@@ -208,9 +216,10 @@ void compose(vec3 a0, vec3 a1, vec3 b0, vec3 b1, out vec3 r0, out vec3 r1) {
 }
 
 void main() {
-    int k = gl_InstanceID / u_children, c = gl_InstanceID - k * u_children;
+    int copy = gl_InstanceID / u_children, c = gl_InstanceID - copy * u_children;
+    int k = copy / u_inner, k2 = copy - k * u_inner;
     int record = u_childBase + texelsPerChild * c;
-    float t = u_time - float(k) * u_delay;
+    float t = u_time - float(k) * u_delay - float(k2) * u_innerDelay;
     vec4 size = fetch(record), box = fetch(record + 1), borderColor = fetch(record + 2);
     vec4 at0 = fetch(record + 3), at1 = fetch(record + 4), at2 = fetch(record + 5);
     vec2 position = vec2(property(int(at0.x), t).x, property(int(at0.y), t).x);
@@ -233,6 +242,10 @@ void main() {
     for (int bit = 0; bit < 21; bit++) {
         if ((k & (1 << bit)) != 0) compose(w0, w1, u_step[2 * bit], u_step[2 * bit + 1], w0, w1);
     }
+    compose(w0, w1, u_innerPlace[0], u_innerPlace[1], w0, w1);
+    for (int bit = 0; bit < 21; bit++) {
+        if ((k2 & (1 << bit)) != 0) compose(w0, w1, u_innerStep[2 * bit], u_innerStep[2 * bit + 1], w0, w1);
+    }
     vec3 a0, a1;
     compose(w0, w1, m0, m1, a0, a1);
 
@@ -246,7 +259,8 @@ void main() {
     v_shape = vec3(min(box.x, 0.5 * min(size.x, size.y)), box.y, abs(det));
 
     // Copy k's tint: the instance colour k offsets on, each channel held to 0...1.
-    vec4 tint = u_tint * clamp(u_instanceColor + float(k) * u_colorOffset, 0.0, 1.0);
+    vec4 tint = u_tint * clamp(u_instanceColor + float(k) * u_colorOffset, 0.0, 1.0)
+              * clamp(u_innerColor + float(k2) * u_innerOffset, 0.0, 1.0);
     vec4 f = fill * tint;
     v_fill = vec4(f.rgb, 1.0) * f.a * opacity;
     vec4 b = borderColor * tint;

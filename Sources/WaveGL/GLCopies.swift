@@ -8,8 +8,9 @@ import WaveCore
 /// its own time (the replicator's less k instance delays), so the CPU's
 /// work a frame is a few uniforms and, for a live level, its history: the
 /// same for 10 copies or 10,000. Boxes are the primitive drawn this way
-/// (their coverage analytic); a replicator of anything else, or with
-/// timelines the table cannot hold, has its copies drawn one item each.
+/// (their coverage analytic), directly under the replicator or under one
+/// still replicator inside it (a grid); a replicator of anything else, or
+/// with timelines the table cannot hold, has its copies drawn one item each.
 final class GLCopies {
     /// Texels a table row (both tables).
     static let rowTexels = 1024
@@ -29,7 +30,7 @@ final class GLCopies {
         /// Live sources and the table texel where their history starts (a row of its own).
         var live: [(source: Int, texel: Int)] = []
         /// Per replicator layer (by the evaluator's node index): its first sublayer record and sublayer count.
-        var replicators: [Int: (base: Int, children: Int)] = [:]
+        var replicators: [Int: Record] = [:]
     }
 
     /// Whether this strategy draws the layer's copies in one instanced draw.
@@ -38,14 +39,39 @@ final class GLCopies {
         return encode(layer, levels: levels, into: &scratch) != nil
     }
 
+    /// Where the copies' records start, how many boxes a copy draws, and
+    /// the inner replicator a copy may hold (a grid: rows of rows), fixed.
+    struct Record {
+        var base: Int
+        var children: Int
+        var inner = Inner()
+    }
+
+    /// A still replicator inside the replicator (each outer copy holds all
+    /// its copies): its count, delay, place in the outer copy, step and tints.
+    struct Inner {
+        var count = 1
+        var delay = 0.0
+        var place = Affine.identity
+        var step = Affine.identity
+        var opacity = 1.0
+        var instanceColor = Tint.identity
+        var colorOffset = Tint.zero
+    }
+
     /// The replicator's sublayers' records (nil: not drawable this way).
     @discardableResult
-    static func encode(_ layer: Layer, levels: [Level], into tables: inout Tables) -> (base: Int, children: Int)? {
+    static func encode(_ layer: Layer, levels: [Level], into tables: inout Tables) -> Record? {
         guard let replicator = layer.replicator, replicator.count >= 1, replicator.count <= Replicator.maxCount,
               replicator.instanceDelay.isFinite else { return nil }
-        let shown = layer.sublayers.filter { !$0.isHidden }
+        var shown = layer.sublayers.filter { !$0.isHidden }
+        var inner = Inner()
+        if shown.count == 1, let nested = innerReplicator(shown[0]) {
+            inner = nested
+            shown = shown[0].sublayers.filter { !$0.isHidden }
+        }
         guard !shown.isEmpty, shown.allSatisfy(isPlainBox),
-              replicator.count * shown.count <= LayerTreeEvaluator.maxItems else { return nil }
+              replicator.count * inner.count * shown.count <= LayerTreeEvaluator.maxItems else { return nil }
         var records: [[SIMD4<Float>]] = []
         for sublayer in shown {
             guard case let .box(box)? = sublayer.contents else { return nil }
@@ -75,7 +101,24 @@ final class GLCopies {
         let base = tables.program.count
         for record in records { tables.program.append(contentsOf: record) }
         guard tables.program.count < 1 << 24 else { return nil }
-        return (base, records.count)
+        return Record(base: base, children: records.count, inner: inner)
+    }
+
+    /// A replicator layer that draws nothing itself and whose every
+    /// property and instance transform is constant (so one place and one
+    /// step serve every outer copy), holding boxes.
+    private static func innerReplicator(_ layer: Layer) -> Inner? {
+        guard let r = layer.replicator, r.count >= 1, r.instanceDelay.isFinite, layer.contents == nil, layer.mask == nil,
+              !layer.masksToBounds, layer.timing.isPassThrough else { return nil }
+        let still = [layer.position.x, layer.position.y, layer.boundsOrigin.x, layer.boundsOrigin.y, layer.opacity]
+            + layer.transform.timelines + r.instanceTransform.timelines
+        guard still.allSatisfy(\.isConstant) else { return nil }
+        let bounds = Rect(x: layer.boundsOrigin.x.value, y: layer.boundsOrigin.y.value, width: layer.size.width, height: layer.size.height)
+        let position = Point(layer.position.x.value, layer.position.y.value)
+        return Inner(count: r.count, delay: r.instanceDelay,
+                     place: LayerTreeEvaluator.toParent(layer, position: position, bounds: bounds, at: 0, sources: nil),
+                     step: LayerTreeEvaluator.instanceStep(r, bounds: bounds, at: 0, sources: nil),
+                     opacity: Swift.min(1, Swift.max(0, layer.opacity.value)), instanceColor: r.instanceColor, colorOffset: r.colorOffset)
     }
 
     /// A box that draws nothing but itself, on the tree's own time.
@@ -182,6 +225,7 @@ final class GLCopies {
     private struct Program {
         let program: ShaderProgram
         let children, childBase, time, delay, world, step, opacity, tint, instanceColor, colorOffset, viewport, pageTop: GLint
+        let inner, innerDelay, innerPlace, innerStep, innerColor, innerOffset: GLint
     }
     private var programs: [Program?] = [nil, nil]
     private var tables: Tables
@@ -243,7 +287,10 @@ final class GLCopies {
             time: program.uniform("u_time"), delay: program.uniform("u_delay"), world: program.uniform("u_world"),
             step: program.uniform("u_step"), opacity: program.uniform("u_opacity"), tint: program.uniform("u_tint"),
             instanceColor: program.uniform("u_instanceColor"), colorOffset: program.uniform("u_colorOffset"),
-            viewport: program.uniform("u_viewport"), pageTop: program.uniform("u_pageTop"))
+            viewport: program.uniform("u_viewport"), pageTop: program.uniform("u_pageTop"),
+            inner: program.uniform("u_inner"), innerDelay: program.uniform("u_innerDelay"), innerPlace: program.uniform("u_innerPlace"),
+            innerStep: program.uniform("u_innerStep"), innerColor: program.uniform("u_innerColor"),
+            innerOffset: program.uniform("u_innerOffset"))
     }
 
     /// Once a frame: every live level's history into its row, oldest first
@@ -282,28 +329,42 @@ final class GLCopies {
         glUniform1i(program.childBase, GLint(record.base))
         glUniform1f(program.time, GLfloat(item.time))
         glUniform1f(program.delay, GLfloat(replicator.instanceDelay))
-        // The step's powers 1, 2, 4, ... in double precision, then as rows.
-        var power = LayerTreeEvaluator.instanceStep(replicator, bounds: item.bounds, at: item.time, sources: sources)
-        for bit in 0..<21 {
-            let o = bit * 6
-            steps[o] = GLfloat(power.a); steps[o + 1] = GLfloat(power.c); steps[o + 2] = GLfloat(power.tx)
-            steps[o + 3] = GLfloat(power.b); steps[o + 4] = GLfloat(power.d); steps[o + 5] = GLfloat(power.ty)
-            power = power.concatenating(after: power)
-        }
-        glUniform3fv(program.step, 42, steps.baseAddress)
-        let m = item.transform
-        withUnsafeTemporaryAllocation(of: GLfloat.self, capacity: 6) { w in
-            w[0] = GLfloat(m.a); w[1] = GLfloat(m.c); w[2] = GLfloat(m.tx)
-            w[3] = GLfloat(m.b); w[4] = GLfloat(m.d); w[5] = GLfloat(m.ty)
-            glUniform3fv(program.world, 2, w.baseAddress)
-        }
-        glUniform1f(program.opacity, GLfloat(item.opacity))
+        setPowers(program.step, of: LayerTreeEvaluator.instanceStep(replicator, bounds: item.bounds, at: item.time, sources: sources))
+        setAffine(program.world, item.transform)
+        let inner = record.inner
+        glUniform1i(program.inner, GLint(inner.count))
+        glUniform1f(program.innerDelay, GLfloat(inner.delay))
+        setAffine(program.innerPlace, inner.place)
+        setPowers(program.innerStep, of: inner.step)
+        let ic = inner.instanceColor, io = inner.colorOffset
+        glUniform4f(program.innerColor, GLfloat(ic.r), GLfloat(ic.g), GLfloat(ic.b), GLfloat(ic.a))
+        glUniform4f(program.innerOffset, GLfloat(io.r), GLfloat(io.g), GLfloat(io.b), GLfloat(io.a))
+        glUniform1f(program.opacity, GLfloat(item.opacity * inner.opacity))
         let t = item.tint, c = replicator.instanceColor, o = replicator.colorOffset
         glUniform4f(program.tint, GLfloat(t.r), GLfloat(t.g), GLfloat(t.b), GLfloat(t.a))
         glUniform4f(program.instanceColor, GLfloat(c.r), GLfloat(c.g), GLfloat(c.b), GLfloat(c.a))
         glUniform4f(program.colorOffset, GLfloat(o.r), GLfloat(o.g), GLfloat(o.b), GLfloat(o.a))
         glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
         glUniform1i(program.pageTop, GLint(pageTop))
-        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(replicator.count * record.children))
+        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(replicator.count * inner.count * record.children))
+    }
+
+    /// An affine as two rows (a, c, tx), (b, d, ty).
+    private func setAffine(_ location: GLint, _ m: Affine) {
+        steps[0] = GLfloat(m.a); steps[1] = GLfloat(m.c); steps[2] = GLfloat(m.tx)
+        steps[3] = GLfloat(m.b); steps[4] = GLfloat(m.d); steps[5] = GLfloat(m.ty)
+        glUniform3fv(location, 2, steps.baseAddress)
+    }
+
+    /// The step's powers 1, 2, 4, ... 2^20, multiplied in double precision, as rows.
+    private func setPowers(_ location: GLint, of step: Affine) {
+        var power = step
+        for bit in 0..<21 {
+            let o = bit * 6
+            steps[o] = GLfloat(power.a); steps[o + 1] = GLfloat(power.c); steps[o + 2] = GLfloat(power.tx)
+            steps[o + 3] = GLfloat(power.b); steps[o + 4] = GLfloat(power.d); steps[o + 5] = GLfloat(power.ty)
+            power = power.concatenating(after: power)
+        }
+        glUniform3fv(location, 42, steps.baseAddress)
     }
 }

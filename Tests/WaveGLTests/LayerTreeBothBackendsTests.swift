@@ -39,8 +39,9 @@ final class LayerTreeBothBackendsTests: XCTestCase {
             let tree = try XCTUnwrap(scene.tree)
             let gpu = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: tree.sources) }).presentation(at: 0.5)
             let cpu = try tree.makeEvaluator().presentation(at: 0.5)
-            XCTAssertEqual(gpu.items.map(\.primitive), [.copies], "\(count)")
-            XCTAssertEqual(cpu.items.count, 2 * count)
+            // The curl, then the grid of rows of cells.
+            XCTAssertEqual(gpu.items.map(\.primitive), [.copies, .copies], "\(count)")
+            XCTAssertEqual(cpu.items.count, 2 * count + 15)
         }
     }
 

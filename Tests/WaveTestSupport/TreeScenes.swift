@@ -71,9 +71,20 @@ public enum TreeScenes {
         var turn = AnimatableTransform(translationX: -8)
         turn.rotation = Timeline(0, animations: [.basic(BasicAnimation(from: 0, to: 0.08, duration: 0.33, function: .easeOut, fillMode: .forwards))])
         row.replicator = Replicator(count: 12, instanceTransform: turn, instanceDelay: 0.05, colorOffset: Tint(r: 0, g: -0.03, b: 0, a: -0.02))
+        // A grid: a replicator of rows, each a still replicator of dots (one instanced draw for all).
+        var cell = Layer(name: "cell", frame: Rect(x: 2, y: 2, width: 5, height: 5),
+                         contents: .box(Box(color: RGBA8(250, 200, 60), cornerRadius: 2)))
+        cell.transform.scaleY = Timeline(1, animations: [.basic(BasicAnimation(from: 1, to: 1.8, duration: 0.4, function: .easeOut,
+                                                                               repeatCount: .infinity, autoreverses: true))])
+        var cells = Layer(name: "cells", frame: Rect(x: 4, y: 50, width: 40, height: 9), sublayers: [cell])
+        cells.replicator = Replicator(count: 5, instanceTransform: AnimatableTransform(translationX: 7), instanceDelay: 0.03,
+                                      colorOffset: Tint(r: -0.1, g: 0, b: 0, a: 0))
+        var grid = Layer(name: "grid", frame: Rect(x: 0, y: 0, width: 48, height: 72), sublayers: [cells])
+        grid.replicator = Replicator(count: 3, instanceTransform: AnimatableTransform(translationY: 7), instanceDelay: 0.15,
+                                     colorOffset: Tint(r: 0, g: -0.2, b: 0, a: 0))
         let level = LevelEnvelope(rate: 20, values: (0..<80).map { 0.5 + 0.5 * sin(Double($0) * 0.4) })
         return Scene(width: 112, height: 72, background: background,
-                     tree: LayerTree(root: root([row], 112, 72), sources: [.envelope(level)]))
+                     tree: LayerTree(root: root([row, grid], 112, 72), sources: [.envelope(level)]))
     }
 
     public static func all() throws -> [Case] {

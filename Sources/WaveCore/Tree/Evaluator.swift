@@ -151,7 +151,7 @@ public final class LayerTreeEvaluator {
     /// The transform from a layer's space to its parent's at its local time,
     /// given its position and bounds at that time: position + M (p - anchor).
     @inline(__always)
-    static func toParent(_ layer: Layer, position: Point, bounds: Rect, at time: Double, sources: DrivenSources) -> Affine {
+    public static func toParent(_ layer: Layer, position: Point, bounds: Rect, at time: Double, sources: DrivenSources?) -> Affine {
         let ax = bounds.x + layer.anchorPoint.x * bounds.width, ay = bounds.y + layer.anchorPoint.y * bounds.height
         var m = layer.transform.matrix(at: time, sources: sources)
         m.tx += position.x - (m.a * ax + m.c * ay)

@@ -123,7 +123,7 @@ public struct AnimatableTransform: Equatable, Sendable {
         return Affine(a: rotated.a * sx, b: rotated.b * sx, c: rotated.c * sy, d: rotated.d * sy, tx: tx, ty: ty)
     }
 
-    var timelines: [Timeline<Double>] { [translationX, translationY, rotation, scaleX, scaleY] }
+    public var timelines: [Timeline<Double>] { [translationX, translationY, rotation, scaleX, scaleY] }
 }
 
 /// Multipliers for red, green, blue and alpha, 0...1 (a replicator's
