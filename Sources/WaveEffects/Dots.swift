@@ -1,34 +1,71 @@
 import Foundation
 import WaveCore
 
-/// The replicated dot wave (the replicator-layer chapter's "voice assistant"):
-/// a row of small rounded dots, dot 0 running the animation and dot i the
-/// same animation `delay * i` seconds later, so scale, fade and tint travel
-/// along the row as a wave. One instances layer; see README.md, "Dots".
+/// The replicator chapter's dots, as the book builds them: one dot (6x6,
+/// lightGray, a white 0.5 px border, corner radius 1.5) at the right edge
+/// in a replicator of W / 8 copies, each 8 px further left and 0.02 s
+/// later. On the dot: scale to (1.4, 15) over 0.33 s, easeOut, autoreverse,
+/// forever; opacity 1 to 0.2 over 0.33 s from +0.33 s, easeOut,
+/// autoreverse, forever; background magenta to cyan over 0.66 s from
+/// +0.28 s with fill mode backwards, easeInEaseOut, autoreverse, forever.
+/// On the replicator: the instance transform's rotation 0 to 0.01 over
+/// 0.33 s easeOut (kept), then 0.01 to -0.01 over 0.99 s from +0.33 s,
+/// easeInEaseOut, autoreverse, forever: copy k turns k times as much, so
+/// the row curls.
 ///
-/// Dots are laid left to right, `spacing` pixels apart, centred in the
-/// width; more dots than fit a row continue on further rows, which share the
-/// height equally (or sit `rowPitch` apart from the top, when given). Without
-/// a count, one row fills the width.
+/// A constant level (0...1) scales how far the scale swings. A level from a
+/// file or a live stream is the chapter's microphone: the dot green, its
+/// scale.y the meter's `max(0.2, dB + 50) / 2` (the level 0...1 standing
+/// for -60...0 dB, as `--level-from` measures it), nothing else animating, and the replicator's delay
+/// making the row show the recent past. More dots than fit a row continue
+/// on further rows (a replicator of rows), which share the height (or sit
+/// `rowPitch` apart). See docs/contract.md, "The dots".
 public struct Dots: Equatable, Sendable {
     public var width: Int
     public var height: Int
     public var background = Scene.defaultBackground
-    /// Dots in all (nil: as many as fit one row).
+    /// Dots in all (nil: the chapter's W / spacing, one row).
     public var count: Int?
     /// A dot's side at scale 1, in pixels.
     public var dotSize = 6.0
     public var spacing = 8.0
     public var cornerRadius = 1.5
-    public var animation = InstanceAnimation()
+    /// The white border's width (the chapter's 0.5 px).
+    public var borderWidth = 0.5
+    /// Seconds each dot runs behind the one to its right.
+    public var delay = 0.02
+    /// The scale a dot swings to at level 1.
+    public var maxScale = (x: 1.4, y: 15.0)
+    /// The opacity a dot fades to.
+    public var fade = 0.2
+    /// Seconds of one scale swing (and of the fade; the tint takes twice as long).
+    public var beat = 0.33
+    public var tint = (from: RGBA8(0xFF, 0x00, 0xFF), to: RGBA8(0x00, 0xFF, 0xFF))
+    /// The rotation each copy adds at the curl's height, radians (0: a straight row).
+    public var curl = 0.01
+    /// The level: constant (scales the swing), or recorded or live (the microphone).
+    public var level: Level = .constant(1)
     /// Pixels from one row's centre to the next (nil: the rows share the height).
     public var rowPitch: Double?
-    /// Multiplies the tint (white: the tint itself).
+    /// Multiplies every copy's colour (the replicator's instanceColor; white: none).
     public var color = RGBA8(0xFF, 0xFF, 0xFF)
+
+    /// The chapter's idle dot and border colours, and the microphone's dot.
+    public static let lightGray = RGBA8(0xAA, 0xAA, 0xAA)
+    public static let microphoneGreen = RGBA8(0x00, 0xFF, 0x00)
+    /// The most dots a scene may hold.
+    public static let maxCount = Replicator.maxCount
 
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
+    }
+
+    public static func == (a: Dots, b: Dots) -> Bool {
+        a.width == b.width && a.height == b.height && a.background == b.background && a.count == b.count && a.dotSize == b.dotSize
+            && a.spacing == b.spacing && a.cornerRadius == b.cornerRadius && a.borderWidth == b.borderWidth && a.delay == b.delay && a.maxScale == b.maxScale
+            && a.fade == b.fade && a.beat == b.beat && a.tint == b.tint && a.curl == b.curl && a.level == b.level
+            && a.rowPitch == b.rowPitch && a.color == b.color
     }
 
     public func validate() throws {
@@ -43,36 +80,121 @@ public struct Dots: Equatable, Sendable {
             throw SceneError(parameter: "corner-radius", value: "\(cornerRadius)",
                              accepted: "pixels from 0 to half the dot size (\(dotSize / 2))")
         }
-        if let count, !(1...Instances.maxCount).contains(count) {
-            throw SceneError(parameter: "dots", value: "\(count)", accepted: "a whole number from 1 to \(Instances.maxCount)")
+        if let count, !(1...Self.maxCount).contains(count) {
+            throw SceneError(parameter: "dots", value: "\(count)", accepted: "a whole number from 1 to \(Self.maxCount)")
         }
-        guard animation.delay.isFinite, animation.delay >= 0, animation.delay <= 60 else {
-            throw SceneError(parameter: "instance-delay", value: "\(animation.delay)", accepted: "seconds from 0 to 60")
+        guard borderWidth.isFinite, borderWidth >= 0, borderWidth <= dotSize / 2 else {
+            throw SceneError(parameter: "border-width", value: "\(borderWidth)", accepted: "pixels from 0 to half the dot size")
+        }
+        guard delay.isFinite, delay >= 0, delay <= 60 else {
+            throw SceneError(parameter: "instance-delay", value: "\(delay)", accepted: "seconds from 0 to 60")
+        }
+        guard curl.isFinite, abs(curl) <= Double.pi else {
+            throw SceneError(parameter: "curl", value: "\(curl)", accepted: "radians from -3.14159 to 3.14159")
+        }
+        guard beat.isFinite, beat >= 0.001, beat <= 3600 else {
+            throw SceneError(parameter: "dot-beat", value: "\(beat)", accepted: "seconds from 0.001 to 3600")
+        }
+        guard fade.isFinite, (0...1).contains(fade) else {
+            throw SceneError(parameter: "dot-fade", value: "\(fade)", accepted: "an opacity from 0 to 1")
+        }
+        guard [maxScale.x, maxScale.y].allSatisfy({ $0.isFinite && $0 > 0 && $0 <= 1000 }) else {
+            throw SceneError(parameter: "dot-scale", value: "\(maxScale.x)x\(maxScale.y)", accepted: "two numbers above 0 up to 1000")
         }
     }
 
-    /// Dots that fit one row of the width.
+    /// Dots that fit one row of the width (the chapter's W / 8).
     public var perRow: Int { Swift.max(1, Int(Double(width) / spacing)) }
+    public var dotCount: Int { count ?? perRow }
+    public var rows: Int { (dotCount + perRow - 1) / perRow }
+    public var pitch: Double { rowPitch ?? Double(height) / Double(rows) }
 
-    public var grid: InstanceGrid {
-        let n = count ?? perRow
-        let across = Swift.min(n, perRow)
-        let rows = (n + across - 1) / across
-        let pitch = rowPitch ?? Double(height) / Double(rows)
-        let left = ((Double(width) - Double(across - 1) * spacing) / 2).rounded()
-        return InstanceGrid(count: n, perRow: across, origin: Point(left, (pitch / 2).rounded()), spacing: spacing, rowPitch: pitch)
+    /// Copy i's centre at scale 1 before the curl turns it (right to left from the right edge, then the next row).
+    public func centre(of i: Int) -> Point {
+        Point(Double(width) - spacing / 2 - Double(i % perRow) * spacing, (pitch / 2).rounded() + Double(i / perRow) * pitch)
+    }
+
+    /// Whether a level from a file or a stream drives the dots (the microphone).
+    public var isMicrophone: Bool {
+        if case .constant = level { return false }
+        return true
     }
 
     public func scene() throws -> Scene {
         try validate()
-        let content = Instances(shape: RoundedRect(width: dotSize, height: dotSize, cornerRadius: cornerRadius),
-                                grid: grid, animation: animation)
-        return Scene(width: width, height: height, background: background,
-                     layers: [FlatLayer(content: .instances(content), paint: .solid(color))])
+        let across = Swift.min(dotCount, perRow)
+        let rowFrame = { (y: Double) in Rect(x: 0, y: y, width: Double(self.width), height: self.pitch) }
+        let row = { (y: Double, copies: Int) -> Layer in
+            var layer = Layer(name: "row", frame: rowFrame(y), sublayers: [self.dot])
+            layer.replicator = Replicator(count: copies, instanceTransform: self.instanceTransform, instanceDelay: self.delay,
+                                          instanceColor: Tint(self.color))
+            return layer
+        }
+        let full = dotCount / across, rest = dotCount % across
+        var layers: [Layer] = []
+        if full == 1 {
+            layers.append(row(0, across))
+        } else {
+            var grid = Layer(name: "rows", frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), sublayers: [row(0, across)])
+            grid.replicator = Replicator(count: full, instanceTransform: AnimatableTransform(translationY: pitch),
+                                         instanceDelay: Double(across) * delay)
+            layers.append(grid)
+        }
+        if rest > 0 {
+            // The last, shorter row: its copies' times run on from the rows above.
+            var last = row(Double(full) * pitch, rest)
+            last.timing = MediaTiming(duration: .infinity, timeOffset: -Double(full * across) * delay, fillMode: .both)
+            layers.append(last)
+        }
+        let root = Layer(name: "dots", frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), sublayers: layers)
+        return Scene(width: width, height: height, background: background, tree: LayerTree(root: root, sources: [level]))
+    }
+
+    /// The chapter's dot, in its row's coordinates.
+    var dot: Layer {
+        let c = centre(of: 0)
+        let frame = Rect(x: c.x - dotSize / 2, y: (pitch / 2).rounded() - dotSize / 2, width: dotSize, height: dotSize)
+        let white = ColorValue(RGBA8(0xFF, 0xFF, 0xFF))
+        if isMicrophone {
+            var dot = Layer(name: "dot", frame: frame, contents: .box(Box(color: Self.microphoneGreen, cornerRadius: cornerRadius,
+                                                                          borderWidth: borderWidth, borderColor: RGBA8(0xFF, 0xFF, 0xFF))))
+            // scaleFactor = max(0.2, dB + 50) / 2, the level L standing for dB = 60 (L - 1) (-60 dB at 0, 0 dB at 1):
+            // max(0.1, 30 L - 5).
+            dot.transform.scaleY = Timeline(1, animations: [.driven(Driven(source: 0, from: 0, to: 1, gain: 30, bias: -5, lower: 0.1))])
+            return dot
+        }
+        let swing = { (to: Double) -> Timeline<Double> in
+            Timeline(1, animations: [.basic(BasicAnimation(from: 1, to: to, duration: self.beat, function: .easeOut,
+                                                           repeatCount: .infinity, autoreverses: true))])
+        }
+        let reach = level.value(at: 0)
+        let fill = Timeline(ColorValue(Self.lightGray), animations: [
+            .basic(BasicAnimation(from: ColorValue(tint.from), to: ColorValue(tint.to), duration: 2 * beat, beginTime: 0.28 * beat / 0.33,
+                                  function: .easeInEaseOut, repeatCount: .infinity, autoreverses: true, fillMode: .backwards)),
+        ])
+        var dot = Layer(name: "dot", frame: frame, contents: .box(Box(fillColor: fill, cornerRadius: cornerRadius,
+                                                                      borderWidth: borderWidth, borderColor: white)))
+        dot.transform.scaleX = swing(1 + (maxScale.x - 1) * reach)
+        dot.transform.scaleY = swing(1 + (maxScale.y - 1) * reach)
+        dot.opacity = Timeline(1, animations: [.basic(BasicAnimation(from: 1, to: fade, duration: beat, beginTime: beat, function: .easeOut,
+                                                                     repeatCount: .infinity, autoreverses: true))])
+        return dot
+    }
+
+    /// The replicator's step: 8 px left, and the curl (none for the microphone).
+    var instanceTransform: AnimatableTransform {
+        var step = AnimatableTransform(translationX: -spacing)
+        guard curl != 0, !isMicrophone else { return step }
+        step.rotation = Timeline(0, animations: [
+            .basic(BasicAnimation(from: 0, to: curl, duration: beat, function: .easeOut, fillMode: .forwards)),
+            .basic(BasicAnimation(from: curl, to: -curl, duration: 3 * beat, beginTime: beat, function: .easeInEaseOut,
+                                  repeatCount: .infinity, autoreverses: true)),
+        ])
+        return step
     }
 
     /// Room for the tallest swing, and a little more: the benchmark's rows.
-    public var roomyRowPitch: Double { (dotSize * Swift.max(1, animation.maxScaleY)).rounded(.up) + 8 }
+    public var roomyRowPitch: Double { (dotSize * Swift.max(1, maxScale.y)).rounded(.up) + 8 }
 
     /// The height that gives each row of `count` dots `roomyRowPitch` (the
     /// benchmark's screen for a dot count at a width).
@@ -81,5 +203,12 @@ public struct Dots: Equatable, Sendable {
         sized.width = width
         let rows = (count + sized.perRow - 1) / sized.perRow
         return rows * Int(dots.roomyRowPitch)
+    }
+}
+
+extension Tint {
+    /// A colour as multipliers (0...1 per channel).
+    public init(_ c: RGBA8) {
+        self.init(r: Double(c.r) / 255, g: Double(c.g) / 255, b: Double(c.b) / 255, a: Double(c.a) / 255)
     }
 }

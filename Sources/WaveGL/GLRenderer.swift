@@ -114,8 +114,6 @@ public final class GLRenderer: Renderer {
             case .curves, .strip:
                 return try GLBatch(batch, scene: scene, isFirst: index == 0, isOnly: plan.batches.count == 1 && scene.tree == nil,
                                    splitMethod: splitMethod, phases: shaderPhases[index])
-            case let .instances(instances, state):
-                return try GLInstancesBatch(instances, state: state, paint: batch.paint, sceneHeight: scene.height)
             case let .modulatedSine(curve, rows):
                 return try GLModulatedSineBatch(curve, rows: rows, paint: batch.paint, sceneWidth: scene.width)
             }

@@ -50,8 +50,6 @@ struct ScenePlan {
     enum Content {
         case curves(CurveBatch)
         case strip(StripBatch)
-        /// Copies whose animation the GPU computes: a per-copy state pass, then coverage from geometry.
-        case instances(Instances, state: StateTexture)
         /// A voice band the GPU computes per pixel from the frame's amplitude and phase.
         case modulatedSine(ModulatedSine, rows: Range<Int>)
 
@@ -59,20 +57,8 @@ struct ScenePlan {
         var isCached: Bool {
             switch self {
             case .curves, .strip: true
-            case .instances, .modulatedSine: false
+            case .modulatedSine: false
             }
-        }
-    }
-
-    /// The per-copy state texture of an instances batch: one RGBA float
-    /// texel per copy, `width` a row.
-    struct StateTexture: Equatable {
-        var width: Int
-        var rows: Int
-
-        init(count: Int, maxWidth: Int) {
-            width = max(1, min(count, min(maxWidth, 1024)))
-            rows = (count + width - 1) / width
         }
     }
 
@@ -114,9 +100,6 @@ struct ScenePlan {
                 let batch = StripBatch(path: strip.path, rows: strip.rows(sceneHeight: scene.height), columns: strip.columns,
                                        maxWidth: caps.maxTextureSize)
                 batches.append(Batch(content: .strip(batch), paint: layer.paint, motion: layer.motion, layers: [i]))
-            case let .instances(instances):
-                let state = StateTexture(count: instances.grid.count, maxWidth: caps.maxTextureSize)
-                batches.append(Batch(content: .instances(instances, state: state), paint: layer.paint, motion: layer.motion, layers: [i]))
             case let .modulatedSine(curve):
                 batches.append(Batch(content: .modulatedSine(curve, rows: layer.content.rows(sceneHeight: scene.height, sceneWidth: scene.width)),
                                      paint: layer.paint, motion: layer.motion, layers: [i]))
@@ -124,21 +107,6 @@ struct ScenePlan {
         }
         self.batches = batches
         try checkLimits(caps)
-    }
-
-    /// The most copies `Shaders/dots.frag.glsl` visits for one pixel (its `maxCandidates`).
-    static let maxCopiesPerPixel = 256
-
-    /// At the largest swing (level 1): the rows times the columns of copies
-    /// whose reach can cover one pixel.
-    static func copiesReachingOnePixel(_ instances: Instances) -> Int {
-        let a = instances.animation, grid = instances.grid
-        let reachX = instances.shape.width / 2 * Swift.max(1, a.maxScaleX) + 1
-        let reachY = instances.shape.height / 2 * Swift.max(1, a.maxScaleY) + 1
-        let columns = Swift.min(Double(grid.perRow), 2 * reachX / grid.spacing + 1)
-        let rows = grid.rows <= 1 ? 1 : Swift.min(Double(grid.rows), 2 * reachY / Swift.max(grid.rowPitch, 1e-9) + 1)
-        let product = (columns * rows).rounded(.up)
-        return product.isFinite ? Int(Swift.min(product, 1e9)) : Int(1e9)
     }
 
     private struct PictureKey: Hashable {
@@ -169,7 +137,7 @@ struct ScenePlan {
             switch batch.content {
             case let .curves(c): return total + c.period * c.pictureRows * c.pictures.count
             case let .strip(s): return total + s.coverageBytes
-            case .instances, .modulatedSine: return total
+            case .modulatedSine: return total
             }
         }
         guard bytes <= caps.maxCoverageBytes else {
@@ -195,16 +163,6 @@ struct ScenePlan {
                 guard s.tiles <= caps.maxArrayLayers else {
                     throw GLError.limit(what: "a strip of \(s.columns.count) columns in \(s.tiles) tiles (GL_MAX_ARRAY_TEXTURE_LAYERS)",
                                         needed: s.tiles, available: caps.maxArrayLayers)
-                }
-            case let .instances(instances, state):
-                let reaching = Self.copiesReachingOnePixel(instances)
-                guard reaching <= Self.maxCopiesPerPixel else {
-                    throw GLError.limit(what: "dots so dense that \(reaching) can reach one pixel (the dots shader visits at most \(Self.maxCopiesPerPixel))",
-                                        needed: reaching, available: Self.maxCopiesPerPixel)
-                }
-                guard state.rows <= caps.maxTextureSize else {
-                    throw GLError.limit(what: "a state texture of \(state.width)x\(state.rows) for the dots (GL_MAX_TEXTURE_SIZE)",
-                                        needed: state.rows, available: caps.maxTextureSize)
                 }
             case .modulatedSine:
                 break

@@ -299,15 +299,15 @@ struct BenchCommand: ParsableCommand {
         config.makeScene = { try wave.makeScene($0) }
         if wave.scene == .dots {
             // Rows packed from the top, each with room for the tallest swing.
-            config.makeScene = { try wave.dotsAndVoice.dotsScene($0, background: wave.background, color: wave.color, packsRows: true) }
+            // Without --curl the sweep's rows are straight: a row that curls is a replicator the GPU cannot nest (docs/benchmark.md).
+            var options = wave.dotsAndVoice
+            if options.curl == DotsAndVoiceOptions.defaults.curl { options.curl = 0 }
+            config.makeScene = { [options] in try options.dotsScene($0, background: wave.background, color: wave.color, packsRows: true) }
         }
         switch wave.scene {
         case .dots:
             config.unit = "dots"
-            var dots = Dots(width: cell.width, height: cell.height)
-            dots.dotSize = wave.dotsAndVoice.dotSize
-            dots.spacing = wave.dotsAndVoice.dotSpacing
-            dots.animation = wave.dotsAndVoice.dotAnimation(level: .constant(1))
+            let dots = wave.dotsAndVoice.dots(width: cell.width, height: cell.height, level: .constant(1))
             // One screen for every count, the size the largest needs: only the number of dots changes.
             let screen = (width: cell.width, height: Dots.height(count: config.cells.max() ?? 1, width: cell.width, dots: dots))
             config.sceneSize = { _ in screen }

@@ -120,7 +120,7 @@ struct DemoCommand: ParsableCommand {
             case .voice: (count, label, largest) = (chosen ? sceneOptions.cells : 1, "panels", { Voice.maxCount(height: $0) })
             case .dots:
                 let perRow = max(1, Int(Double(halfWidth) / options.dotsAndVoice.dotSpacing))
-                (count, label, largest) = (options.dotsAndVoice.dots ?? perRow, "dots", { _ in Instances.maxCount })
+                (count, label, largest) = (options.dotsAndVoice.dots ?? perRow, "dots", { _ in Dots.maxCount })
             case .waveform, .outline, .jelly: (count, label, largest) = (1, "", { _ in 1 })
             }
             return DemoEffect(name: name.rawValue, countLabel: label, count: count, maxCount: largest) { try options.makeScene($0) }

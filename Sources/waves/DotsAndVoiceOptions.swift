@@ -29,7 +29,7 @@ func parseColorPair(_ text: String) throws -> (RGBA8, RGBA8) {
 
 struct DotsAndVoiceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "--scene dots: dots in all (default: as many as fit one row of the width).",
-            transform: parseWhole("a whole number of dots from 1 to \(Instances.maxCount)"))
+            transform: parseWhole("a whole number of dots from 1 to \(Dots.maxCount)"))
     var dots: Int?
 
     @Option(name: .customLong("dot-size"), parsing: .unconditional, help: "--scene dots: a dot's side in pixels at scale 1 (default 6).")
@@ -47,6 +47,8 @@ struct DotsAndVoiceOptions: ParsableArguments {
     @Option(name: .customLong("dot-scale"), help: "--scene dots: the scale XxY a dot swings to at level 1 (default 1.4x15).", transform: parseScalePair)
     var dotScale: (x: Double, y: Double) = (1.4, 15)
 
+    @Option(parsing: .unconditional, help: "--scene dots: radians each dot turns more than the one before at the height of the row's curl, 0 for a straight row (default 0.01).")
+    var curl = 0.01
     @Option(name: .customLong("dot-fade"), parsing: .unconditional, help: "--scene dots: the opacity a dot fades to, 0 to 1 (default 0.2).")
     var dotFade = 0.2
 
@@ -86,7 +88,7 @@ struct DotsAndVoiceOptions: ParsableArguments {
             ("--instance-delay", "\(instanceDelay)", instanceDelay != defaults.instanceDelay),
             ("--dot-scale", "\(dotScale.x)x\(dotScale.y)", dotScale != defaults.dotScale),
             ("--dot-fade", "\(dotFade)", dotFade != defaults.dotFade), ("--dot-beat", "\(dotBeat)", dotBeat != defaults.dotBeat),
-            ("--dot-tint", "", dotTint != defaults.dotTint),
+            ("--dot-tint", "", dotTint != defaults.dotTint), ("--curl", "\(curl)", curl != defaults.curl),
         ]
         let levelGiven: [(String, String, Bool)] = [
             ("--level", "\(level)", level != defaults.level), ("--level-from", levelFrom ?? "", levelFrom != nil),
@@ -123,8 +125,11 @@ struct DotsAndVoiceOptions: ParsableArguments {
             guard instanceDelay.isFinite, instanceDelay >= 0, instanceDelay <= 60 else {
                 throw UsageError(option: "--instance-delay", value: "\(instanceDelay)", accepted: "seconds from 0 to 60")
             }
-            if let dots, !(1...Instances.maxCount).contains(dots) {
-                throw UsageError(option: "--dots", value: "\(dots)", accepted: "a whole number of dots from 1 to \(Instances.maxCount)")
+            if let dots, !(1...Dots.maxCount).contains(dots) {
+                throw UsageError(option: "--dots", value: "\(dots)", accepted: "a whole number of dots from 1 to \(Dots.maxCount)")
+            }
+            guard curl.isFinite, abs(curl) <= Double.pi else {
+                throw UsageError(option: "--curl", value: "\(curl)", accepted: "radians from -3.14159 to 3.14159")
             }
             guard dotFade.isFinite, (0...1).contains(dotFade) else {
                 throw UsageError(option: "--dot-fade", value: "\(dotFade)", accepted: "an opacity from 0 to 1")
@@ -165,29 +170,28 @@ struct DotsAndVoiceOptions: ParsableArguments {
     /// `packsRows`: rows from the top, each with room for the tallest swing
     /// (the benchmark's screen); else the rows share the height.
     func dotsScene(_ request: SceneRequest, background: RGBA8, color: RGBA8?, packsRows: Bool = false) throws -> Scene {
-        var effect = Dots(width: request.width, height: request.height)
+        var effect = dots(width: request.width, height: request.height, level: try levelSource())
         effect.background = background
         effect.count = request.count > 0 ? request.count : nil
-        effect.dotSize = dotSize
-        effect.spacing = dotSpacing
-        effect.cornerRadius = cornerRadius
         effect.color = color ?? effect.color
-        effect.animation = dotAnimation(level: try levelSource())
         if packsRows { effect.rowPitch = effect.roomyRowPitch }
         return try effect.scene()
     }
 
-    func dotAnimation(level: Level) -> InstanceAnimation {
-        var animation = InstanceAnimation(level: level, delay: instanceDelay)
-        animation.maxScaleX = dotScale.x
-        animation.maxScaleY = dotScale.y
-        animation.scale.duration = dotBeat
-        animation.opacity.duration = dotBeat
-        animation.opacity.begin = dotBeat
-        animation.opacity.to = dotFade
-        animation.tint.duration = 2 * dotBeat
-        (animation.tintFrom, animation.tintTo) = dotTint
-        return animation
+    /// The dots these options describe.
+    func dots(width: Int, height: Int, level: Level) -> Dots {
+        var effect = Dots(width: width, height: height)
+        effect.dotSize = dotSize
+        effect.spacing = dotSpacing
+        effect.cornerRadius = cornerRadius
+        effect.delay = instanceDelay
+        effect.maxScale = dotScale
+        effect.fade = dotFade
+        effect.beat = dotBeat
+        effect.tint = (dotTint.0, dotTint.1)
+        effect.curl = curl
+        effect.level = level
+        return effect
     }
 
     func voiceScene(_ request: SceneRequest, background: RGBA8, color: RGBA8?) throws -> Scene {

@@ -28,12 +28,18 @@ final class DotsAndVoiceTests: XCTestCase {
         dots.count = 60 // two rows
         dots.dotSize = 5
         dots.spacing = 7
-        dots.animation.level = .constant(0.9)
+        dots.level = .constant(0.9)
+        var grid = Dots(width: 120, height: 200)
+        grid.count = 75 // five straight rows of fifteen: one instanced draw on the GPU
+        grid.curl = 0
+        var microphone = Dots(width: 160, height: 120)
+        microphone.level = .envelope(LevelEnvelope(rate: 10, values: (0..<40).map { 0.4 + 0.4 * sin(Double($0) * 0.7) }))
         var big = Dots(width: 200, height: 90)
         big.dotSize = 16
         big.cornerRadius = 8 // round dots
         big.spacing = 24
-        for (name, scene) in [("dots", try dots.scene()), ("round-dots", try big.scene()),
+        for (name, scene) in [("dots", try dots.scene()), ("dots-grid", try grid.scene()), ("dots-microphone", try microphone.scene()),
+                              ("round-dots", try big.scene()),
                               ("dots-default", try Dots(width: 300, height: 120).scene())] {
             let times = [0.0, 0.1, 0.37, 0.9, 2.51, 1234.567]
             let (cpu, gl) = try bothBackends(scene, at: times)
@@ -62,24 +68,11 @@ final class DotsAndVoiceTests: XCTestCase {
         var layers = try sine.scene().layers
         var dots = Dots(width: 160, height: 80)
         dots.color = RGBA8(255, 255, 255, 200)
-        layers += try dots.scene().layers
         layers += try Voice(width: 160, height: 80).scene().layers
-        let scene = Scene(width: 160, height: 80, layers: layers)
+        // The dots' tree draws over the flat layers.
+        let scene = Scene(width: 160, height: 80, layers: layers, tree: try dots.scene().tree)
         let (cpu, gl) = try bothBackends(scene, at: [0, 0.25])
         for i in 0..<2 { assertImagesMatch(gl[i], cpu[i], mean: 1, max: 8, name: "animated-over-cached-\(i)") }
-    }
-
-    /// More copies able to reach one pixel than the dots shader visits: a
-    /// limit (so `auto` draws them with the CPU), never a picture missing dots.
-    func testDotsTooDenseForTheShaderAreALimit() throws {
-        var dense = Dots(width: 100, height: 60)
-        dense.count = 100_000 // 100 a row, 1000 rows 0.06 px apart
-        let scene = try dense.scene()
-        let caps = GLCapabilities(maxTextureSize: 16384, maxArrayLayers: 2048)
-        XCTAssertThrowsError(try ScenePlan(scene: scene, caps: caps)) { error in
-            guard case GLError.limit = error else { return XCTFail("\(error)") }
-        }
-        XCTAssertNoThrow(try ScenePlan(scene: try Dots(width: 100, height: 60).scene(), caps: caps))
     }
 
     // MARK: The instance delay
@@ -90,22 +83,22 @@ final class DotsAndVoiceTests: XCTestCase {
         var dots = Dots(width: 240, height: 100)
         dots.spacing = 20
         dots.background = black
+        dots.curl = 0 // copies only translated: copy i is copy 0 delayed, moved
         let scene = try dots.scene()
-        let grid = dots.grid
-        let delay = dots.animation.delay
+        let delay = dots.delay
         let t = 0.61
         for backend in [Backend.cpu, .gl] {
             let renderer: Renderer = backend == .cpu ? CPURenderer() : try glRenderer()
             let now = try Frames.render(renderer, scene, at: [t])[0]
             for i in [1, 3, 7, 11] {
                 let earlier = try Frames.render(renderer, scene, at: [t - Double(i) * delay])[0]
-                let x0 = Int(grid.centre(of: 0).x) - 10, xi = Int(grid.centre(of: i).x) - 10
+                let x0 = Int(dots.centre(of: 0).x) - 10, xi = Int(dots.centre(of: i).x) - 10
                 assertImagesMatch(crop(now, x: xi, width: 20), crop(earlier, x: x0, width: 20),
                                   mean: backend == .cpu ? 0 : 0.05, max: backend == .cpu ? 0 : 2, name: "delay-\(backend)-\(i)")
             }
             // And the wave really travels: dot 7 now is not dot 0 now.
-            let d = ImageComparison.difference(crop(now, x: Int(grid.centre(of: 7).x) - 10, width: 20),
-                                               crop(now, x: Int(grid.centre(of: 0).x) - 10, width: 20))
+            let d = ImageComparison.difference(crop(now, x: Int(dots.centre(of: 7).x) - 10, width: 20),
+                                               crop(now, x: Int(dots.centre(of: 0).x) - 10, width: 20))
             XCTAssertGreaterThan(d.maxAbsolute, 50, "\(backend): dot 7 looks like dot 0 at the same time")
         }
     }
@@ -135,7 +128,8 @@ final class DotsAndVoiceTests: XCTestCase {
 
     /// The chapter: scale 1 -> (1.4, 15) ease-out over 0.33 s and back;
     /// opacity 1 -> 0.2 ease-out over 0.33 s from 0.33 s and back; tint
-    /// magenta -> cyan over 0.66 s and back (ease-in-ease-out here).
+    /// magenta -> cyan over 0.66 s and back ease-in-ease-out, from 0.28 s,
+    /// magenta before (fill mode backwards).
     private func expected(at t: Double) -> (scaleX: Double, scaleY: Double, opacity: Double, tint: Double) {
         func swing(_ local: Double, _ d: Double) -> Double {
             guard local > 0 else { return 0 }
@@ -144,20 +138,23 @@ final class DotsAndVoiceTests: XCTestCase {
         }
         let s = eased(swing(t, 0.33), 0, 0, 0.58, 1)
         let o = eased(swing(t - 0.33, 0.33), 0, 0, 0.58, 1)
-        let m = eased(swing(t, 0.66), 0.42, 0, 0.58, 1)
+        let m = eased(swing(t - 0.28, 0.66), 0.42, 0, 0.58, 1)
         return (1 + 0.4 * s, 1 + 14 * s, 1 - 0.8 * o, m)
     }
 
-    /// One dot of side 6 over black, at level 1: its height and width from
+    /// One dot of side 6 over black, at level 1, its border off (a white
+    /// border over a translucent fill would count twice): its height and width from
     /// the coverage along its centre column and row, its opacity and tint
     /// from its centre pixel (magenta -> cyan keeps blue at 255, so blue is
     /// the opacity and green the tint).
     func testTheDotAnimationFollowsTheChapterFromThePixels() throws {
         var dot = Dots(width: 40, height: 120)
         dot.count = 1
+        dot.borderWidth = 0
         dot.background = black
         let scene = try dot.scene()
-        let centre = dot.grid.centre(of: 0)
+        let centre = dot.centre(of: 0)
+        XCTAssertEqual(centre.x, 36, "the first dot sits at the right edge")
         let times = [0.0, 0.1, 0.165, 0.33, 0.5, 0.7, 1.0, 1.2]
         for backend in [Backend.cpu, .gl] {
             let renderer: Renderer = backend == .cpu ? CPURenderer() : try glRenderer()
@@ -177,6 +174,28 @@ final class DotsAndVoiceTests: XCTestCase {
                 XCTAssertEqual(width / 6, want.scaleX, accuracy: 0.05, "scale x, \(label)")
                 XCTAssertEqual(opacity, want.opacity, accuracy: 0.01, "opacity, \(label)")
                 XCTAssertEqual(tint, want.tint, accuracy: 0.02, "tint, \(label)")
+            }
+        }
+    }
+
+    /// The replicator's rotation: 0 -> 0.01 over 0.33 s ease-out (kept),
+    /// then 0.01 -> -0.01 over 0.99 s from 0.33 s, ease-in-ease-out,
+    /// autoreverse, forever; copy k turned k times that (the row curls).
+    func testTheRowCurlsAsTheChapterTurnsIt() throws {
+        let dots = Dots(width: 80, height: 60)
+        let evaluator = try XCTUnwrap(try dots.scene().tree).makeEvaluator()
+        func swing(_ local: Double, _ d: Double) -> Double {
+            guard local > 0 else { return 0 }
+            let phase = local.truncatingRemainder(dividingBy: 2 * d) / d
+            return phase <= 1 ? phase : 2 - phase
+        }
+        for t in [0.1, 0.25, 0.4, 0.8, 1.5, 2.9] {
+            let turn = t < 0.33 ? 0.01 * eased(t / 0.33, 0, 0, 0.58, 1) : 0.01 - 0.02 * eased(swing(t - 0.33, 0.99), 0.42, 0, 0.58, 1)
+            let items = evaluator.presentation(at: t).items
+            XCTAssertEqual(items.count, 10)
+            for k in [1, 4, 9] {
+                let m = items[k].transform
+                XCTAssertEqual(atan2(m.b, m.a), Double(k) * turn, accuracy: 2e-5, "copy \(k) at t=\(t)")
             }
         }
     }

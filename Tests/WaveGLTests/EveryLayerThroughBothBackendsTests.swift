@@ -315,8 +315,8 @@ final class DemoFramePathTests: XCTestCase {
     }
 }
 
-/// A scene past the GL driver's limits (here dots too dense for its shader;
-/// in a window, one resized taller than its textures) is drawn by the CPU in
+/// A scene past the GL driver's limits (here a picture wider than its
+/// largest texture; in a window, one resized taller than its textures) is drawn by the CPU in
 /// the GL half, which says so, instead of ending the demo; when the scene
 /// fits again the half is GL's again.
 final class DemoFallbackTests: XCTestCase {
@@ -334,11 +334,13 @@ final class DemoFallbackTests: XCTestCase {
             view.drawTarget = offscreen.id
             try view.resize(width: 200, height: 60)
             XCTAssertNil(view.glFallback)
-            // 2000 dots in a 100x60 half (167 rows 0.36 px apart): ~590 can reach one pixel, past the shader's 256.
-            var dense = dots
-            dense.count = 2000
-            dense.maxCount = { _ in 1 << 20 }
-            try view.show(dense)
+            // A picture one texel wider than any texture can be.
+            let wide = DemoEffect(name: "wide", countLabel: "pictures", count: 1) { request in
+                let image = RGBAImage(width: 1 << 17, height: 1, fill: RGBA8(255, 255, 255))
+                let layer = Layer(name: "wide", frame: Rect(x: 0, y: 0, width: Double(1 << 17), height: 1), contents: .picture(Picture(image)))
+                return Scene(width: request.width, height: request.height, tree: LayerTree(root: layer))
+            }
+            try view.show(wide)
             XCTAssertNotNil(view.glFallback, "the GL half should be drawn by the CPU")
             try view.drawFrame(time: 0.5, wallNow: 0)
             XCTAssertEqual(pendingGLErrors(), [])

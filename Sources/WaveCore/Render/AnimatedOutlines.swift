@@ -1,23 +1,8 @@
 import Foundation
 
-/// How the CPU strategy rebuilds the outlines that change every frame (a
-/// dot at its scale, the voice band at its phase and amplitude), straight
-/// into the rasteriser: no path is stored and
-/// nothing is allocated.
-
-extension RoundedRect {
-    /// The largest distance allowed between a corner's ellipse and its chords, in pixels.
-    public static let flatteningTolerance = 0.02
-
-    /// Adds the shape scaled by (sx, sy) about `centre`: the rounded
-    /// rectangle every box is (`PrimitiveOutlines`), its corners ellipses
-    /// under the scale.
-    @inline(__always)
-    public func addOutline(centre: Point, scaleX sx: Double, scaleY sy: Double, to rasterizer: CoverageRasterizer) {
-        PrimitiveOutlines.addRoundedRect(Rect(x: -width / 2, y: -height / 2, width: width, height: height), radius: cornerRadius,
-                                         Affine(a: sx, b: 0, c: 0, d: sy, tx: centre.x, ty: centre.y), into: rasterizer)
-    }
-}
+/// How the CPU strategy rebuilds the outlines that change every frame (the
+/// voice band at its phase and amplitude), straight into the rasteriser: no
+/// path is stored and nothing is allocated.
 
 extension ModulatedSine {
     /// Adds the band for one frame across [0, width]: its top edge left to

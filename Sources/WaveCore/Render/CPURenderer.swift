@@ -68,15 +68,13 @@ public final class CPURenderer: Renderer {
     deinit { bottoms.deallocate() }
 
     /// Which layers paint over the background directly, and which rows are
-    /// left for the clear. Instances draw copy by copy (copies overlap), so
-    /// their rows are always cleared first.
+    /// left for the clear.
     private func planClears(_ scene: Scene) {
         var reached = [Bool](repeating: false, count: scene.height)
         var paintedOverClear = [Bool](repeating: false, count: scene.height)
         clearsWhilePainting = scene.layers.indices.map { index in
             let rows = layerRows[index]
-            var first = !rows.isEmpty && !rows.contains { reached[$0] }
-            if case .instances = scene.layers[index].content { first = false }
+            let first = !rows.isEmpty && !rows.contains { reached[$0] }
             for r in rows {
                 reached[r] = true
                 if first { paintedOverClear[r] = true }
@@ -114,9 +112,6 @@ public final class CPURenderer: Renderer {
             switch layer.content {
             case let .repeatingCurve(curve): curve.addOutline(offset: u, width: scene.width, to: rasterizer)
             case let .strip(strip): rasterizer.fill(strip.path, dx: -u)
-            case let .instances(instances):
-                draw(instances, paint: layer.paint, time: time, into: view, rasterizer: rasterizer)
-                continue
             case let .modulatedSine(curve):
                 curve.addOutline(curve.frame(at: time), width: scene.width, bottoms: bottoms.baseAddress!, to: rasterizer)
             }
@@ -129,26 +124,6 @@ public final class CPURenderer: Renderer {
         treePainter?.draw(time: time, into: view)
     }
 
-    /// Every copy in index order, each rasterised and composited on its own
-    /// (copies may overlap: later ones go over earlier ones).
-    private func draw(_ instances: Instances, paint: Paint, time: Double, into view: PixmapView, rasterizer: CoverageRasterizer) {
-        guard case let .fill(.solid(base)) = paint else { return }
-        let animation = instances.animation, shape = instances.shape
-        let level = animation.level.value(at: time)
-        for i in 0..<instances.grid.count {
-            let state = animation.state(of: i, at: time, level: level)
-            let centre = instances.grid.centre(of: i)
-            let halfHeight = shape.height / 2 * state.scaleY
-            let rows = Int(Swift.max(0, (centre.y - halfHeight).rounded(.down)))..<Int(Swift.max(0, (centre.y + halfHeight).rounded(.up) + 1))
-            if rows.lowerBound >= rasterizer.height || rows.upperBound <= 0 { continue }
-            shape.addOutline(centre: centre, scaleX: state.scaleX, scaleY: state.scaleY, to: rasterizer)
-            let tint = animation.tintColor(state.tint)
-            let color = ColorValue(r: tint.r * Double(base.r) / 255, g: tint.g * Double(base.g) / 255,
-                                   b: tint.b * Double(base.b) / 255, a: Double(base.a))
-            var blitter = ColorBlitter(view: view, color: color, opacity: state.opacity)
-            rasterizer.resolve(rows: rows, into: &blitter)
-        }
-    }
 
     public func finish() {}
 }

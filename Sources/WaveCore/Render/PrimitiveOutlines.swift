@@ -6,6 +6,9 @@ import Foundation
 /// its polygon fill. Points go through the item's transform; curves are
 /// flattened after it, so the tolerance holds in scene pixels.
 public enum PrimitiveOutlines {
+    /// The largest distance allowed between a box's corner and its chords, in pixels.
+    public static let roundedRectTolerance = 0.02
+
     /// A fixed path under `m`; each quadratic becomes chords within
     /// `CoverageRasterizer.flatteningTolerance` pixels (the transform of a
     /// quadratic is the quadratic of the transformed points).
@@ -38,7 +41,7 @@ public enum PrimitiveOutlines {
 
     /// A rectangle with circular corners of `radius` (held to half the
     /// smaller side) under `m`, as chords within
-    /// `RoundedRect.flatteningTolerance` pixels of the arcs at the
+    /// `roundedRectTolerance` pixels of the arcs at the
     /// transform's largest scale; clockwise on screen, or anticlockwise (a hole).
     public static func addRoundedRect<Sink: OutlineSink>(_ r: Rect, radius: Double, _ m: Affine, clockwise: Bool = true,
                                                          into sink: Sink) {
@@ -57,7 +60,7 @@ public enum PrimitiveOutlines {
         let scale = Swift.max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
         let pixels = Swift.max(radius * scale, 1e-9)
         // A chord over angle d of a circle of radius R is within R (1 - cos(d/2)) of it.
-        let half = Swift.max(acos(Swift.max(0, 1 - RoundedRect.flatteningTolerance / pixels)), 1e-6)
+        let half = Swift.max(acos(Swift.max(0, 1 - roundedRectTolerance / pixels)), 1e-6)
         let steps = Swift.max(1, Swift.min(256, Int((Double.pi / 2 / (2 * half)).rounded(.up))))
         // Each quarter turn by a rotation recurrence (no sine or cosine per point), its ends exact.
         let delta = (clockwise ? 1.0 : -1.0) * Double.pi / 2 / Double(steps)

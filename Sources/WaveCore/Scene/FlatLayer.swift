@@ -23,9 +23,6 @@ public enum Content: Equatable, Sendable {
     case repeatingCurve(RepeatingCurve)
     /// A still outline of any shape, not repeating (a strip of waveform bars).
     case strip(Strip)
-    /// Copies of one small shape on a grid, each running one animation a
-    /// little later than the one before (the replicated dots).
-    case instances(Instances)
     /// A line along a sine whose shape changes with time and a level (the voice wave).
     case modulatedSine(ModulatedSine)
 
@@ -34,7 +31,6 @@ public enum Content: Equatable, Sendable {
         switch self {
         case let .repeatingCurve(c): c.rows.clamped(to: 0..<sceneHeight)
         case let .strip(s): s.rows(sceneHeight: sceneHeight)
-        case let .instances(i): i.rows(sceneHeight: sceneHeight)
         case let .modulatedSine(m): m.rows(sceneHeight: sceneHeight, width: sceneWidth)
         }
     }
@@ -44,7 +40,7 @@ public enum Content: Equatable, Sendable {
     public var changesEveryFrame: Bool {
         switch self {
         case .repeatingCurve, .strip: false
-        case .instances, .modulatedSine: true
+        case .modulatedSine: true
         }
     }
 }

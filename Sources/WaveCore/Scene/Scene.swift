@@ -51,12 +51,11 @@ public struct Scene: Equatable, Sendable {
             switch layer.content {
             case let .repeatingCurve(curve): problem = curve.validate(sceneHeight: height)
             case let .strip(strip): problem = strip.validate()
-            case let .instances(instances): problem = instances.validate()
             case let .modulatedSine(curve): problem = curve.validate()
             }
             if problem == nil, layer.content.changesEveryFrame {
-                if case .fill(.solid) = layer.paint {} else { problem = "instances and modulated sines take a solid paint" }
-                if layer.motion != .still { problem = "instances and modulated sines move by their own animation: their motion must be still" }
+                if case .fill(.solid) = layer.paint {} else { problem = "a modulated sine takes a solid paint" }
+                if layer.motion != .still { problem = "a modulated sine moves by its own animation: its motion must be still" }
             }
             if problem == nil && !layer.motion.isValid { problem = "a motion with a number that is not finite (or a period that is not positive)" }
             if problem == nil && !layer.paint.isFinite { problem = "a paint with a number that is not finite" }

@@ -3,13 +3,12 @@ import Foundation
 extension Scene {
     /// The shortest time after which every layer's picture repeats (for a
     /// file that loops without a jump): the least common multiple of the
-    /// layers' periods (a scroll's loop, the three animations of instances,
+    /// layers' periods (a scroll's loop,
     /// a modulated sine's phase, the tree's repeating timings), found among
     /// whole multiples of the longest up to `limit` seconds. 0 when nothing
     /// moves; nil when a layer never repeats (travel at a speed, a moving
     /// playhead, a level from input) or the periods do not meet within
-    /// `limit`. Instances repeat once every copy has started (after count
-    /// times the instance delay).
+    /// `limit`.
     public func loopPeriod(limit: Double = 60) -> Double? {
         var periods: [Double] = []
         for layer in layers {
@@ -21,10 +20,6 @@ extension Scene {
             if case let .split(split, _, _) = layer.paint, split.pixelsPerSecond != 0 { return nil }
             switch layer.content {
             case .repeatingCurve, .strip: break
-            case let .instances(i):
-                guard case .constant = i.animation.level else { return nil }
-                let a = i.animation
-                periods += [2 * a.scale.duration, 2 * a.opacity.duration, 2 * a.tint.duration]
             case let .modulatedSine(m):
                 guard case .constant = m.level else { return nil }
                 if m.phaseRate != 0 { periods.append(2 * Double.pi / abs(m.phaseRate)) }
