@@ -59,13 +59,12 @@ check-shaders: deps
 	          "-DCONTENT_STRIP -DHAS_SPLIT -DFILL1_GRADIENT"; do \
 	  glslangValidator -l -S frag $$d Shaders/layer.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/layer.frag.glsl; exit 1; }; \
 	done
-	@glslangValidator -l -S frag -DENVELOPE_PARABOLA Shaders/voice.frag.glsl >/dev/null || { glslangValidator -l -S frag -DENVELOPE_PARABOLA Shaders/voice.frag.glsl; exit 1; }
 	@# item.frag.glsl (the layer tree's items): each source, with and without a gradient and masks.
 	@for d in "-DPICTURE_COVERAGE -DGRADIENT -DMASKED" "-DPICTURE_RGBA -DMASKED" "-DGRADIENT -DAS_MASK" "-DPICTURE_COVERAGE -DAS_MASK"; do \
 	  glslangValidator -l -S frag $$d Shaders/item.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/item.frag.glsl; exit 1; }; \
 	done
 	@glslangValidator -l -S frag -DMASKED Shaders/box.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED Shaders/box.frag.glsl; exit 1; }
-	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 3 variants of layer.frag.glsl, 1 of voice.frag.glsl, 4 of item.frag.glsl, 1 of box.frag.glsl)"
+	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 3 variants of layer.frag.glsl, 4 of item.frag.glsl, 1 of box.frag.glsl)"
 
 test: deps check-shaders
 	$(SWIFT) build --build-tests

@@ -75,8 +75,6 @@ final class GLBatch: GLLayerDraw {
         case let .strip(strip):
             upload(strip.coverage(), width: strip.tileWidth, rows: max(1, strip.rows.count), layers: strip.tiles,
                    wrapS: GL_CLAMP_TO_BORDER)
-        case .modulatedSine:
-            throw GLError.limit(what: "a layer that changes every frame in a cached-coverage batch", needed: 1, available: 0)
         }
         try checkGLErrors("uploading a batch of \(batch.layers.count) layer(s)")
     }
@@ -99,8 +97,6 @@ final class GLBatch: GLLayerDraw {
             glUniform4f(program.uniform("u_strip"), GLfloat(strip.columns.lowerBound), GLfloat(strip.columns.count),
                         GLfloat(strip.rows.lowerBound), GLfloat(strip.tiles))
             glUniform1i(program.uniform("u_tileStep"), GLint(strip.tileStep))
-        case .modulatedSine:
-            break
         }
         glUseProgram(0)
         return Pass(program: program, uniforms: (program.uniform("u_offset"), program.uniform("u_offsetWhole"),

@@ -15,7 +15,7 @@ public final class GLRenderer: Renderer {
     private var batches: [GLLayerDraw] = []
     /// The only batch, where it is drawn by whole-pixel copies.
     private var copies: GLCopyBatch?
-    /// The first batch does not write every pixel (dots, a voice curve):
+    /// The first batch does not write every pixel (a layer tree alone):
     /// each page is cleared to the background first and every batch blends.
     private var clearsFirst = false
     private var emptyVertexArray: GLuint = 0
@@ -84,7 +84,7 @@ public final class GLRenderer: Renderer {
         batches = []
         copies = nil
         let plan = try unavailableOnGLError { try ScenePlan(scene: scene, caps: caps) }
-        var firstIsCached = plan.batches.first?.content.isCached ?? true
+        var firstIsCached = true
         let copyPlan = prefersCopies && plan.batches.count == 1
             ? GLCopyBatch.plan(for: plan.batches[0], scene: scene, subpixel: subpixel, caps: caps) : nil
         // Elsewhere exact motion is the shader reading the nearest of several pre-rasterised phases.
@@ -110,13 +110,8 @@ public final class GLRenderer: Renderer {
                 self.copies = copies
                 return copies
             }
-            switch batch.content {
-            case .curves, .strip:
-                return try GLBatch(batch, scene: scene, isFirst: index == 0, isOnly: plan.batches.count == 1 && scene.tree == nil,
-                                   splitMethod: splitMethod, phases: shaderPhases[index])
-            case let .modulatedSine(curve, rows):
-                return try GLModulatedSineBatch(curve, rows: rows, paint: batch.paint, sceneWidth: scene.width)
-            }
+            return try GLBatch(batch, scene: scene, isFirst: index == 0, isOnly: plan.batches.count == 1 && scene.tree == nil,
+                               splitMethod: splitMethod, phases: shaderPhases[index])
         } }
         if let tree = scene.tree {
             batches.append(try unavailableOnGLError { try GLTreeDraw(tree, scene: scene, caps: caps) })

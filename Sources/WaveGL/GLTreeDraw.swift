@@ -257,7 +257,7 @@ final class GLTreeDraw: GLLayerDraw {
                 guard case let .dynamic(path) = shape.path else { break }
                 polygons.begin()
                 polygonSink.transform = item.transform
-                path.outline(item.input, into: polygonSink)
+                path.outline(item.input, scratch: evaluator.scratch, into: polygonSink)
                 p.fill = polygons.finish(rows: area.rows)
             case let (.box, .box(box)?), let (.boxBorder, .box(box)?):
                 if item.primitive == .box {

@@ -50,16 +50,6 @@ struct ScenePlan {
     enum Content {
         case curves(CurveBatch)
         case strip(StripBatch)
-        /// A voice band the GPU computes per pixel from the frame's amplitude and phase.
-        case modulatedSine(ModulatedSine, rows: Range<Int>)
-
-        /// Coverage rasterised once and cached (the other kinds change every frame).
-        var isCached: Bool {
-            switch self {
-            case .curves, .strip: true
-            case .modulatedSine: false
-            }
-        }
     }
 
     struct Batch {
@@ -100,9 +90,6 @@ struct ScenePlan {
                 let batch = StripBatch(path: strip.path, rows: strip.rows(sceneHeight: scene.height), columns: strip.columns,
                                        maxWidth: caps.maxTextureSize)
                 batches.append(Batch(content: .strip(batch), paint: layer.paint, motion: layer.motion, layers: [i]))
-            case let .modulatedSine(curve):
-                batches.append(Batch(content: .modulatedSine(curve, rows: layer.content.rows(sceneHeight: scene.height, sceneWidth: scene.width)),
-                                     paint: layer.paint, motion: layer.motion, layers: [i]))
             }
         }
         self.batches = batches
@@ -137,7 +124,6 @@ struct ScenePlan {
             switch batch.content {
             case let .curves(c): return total + c.period * c.pictureRows * c.pictures.count
             case let .strip(s): return total + s.coverageBytes
-            case .modulatedSine: return total
             }
         }
         guard bytes <= caps.maxCoverageBytes else {
@@ -164,8 +150,6 @@ struct ScenePlan {
                     throw GLError.limit(what: "a strip of \(s.columns.count) columns in \(s.tiles) tiles (GL_MAX_ARRAY_TEXTURE_LAYERS)",
                                         needed: s.tiles, available: caps.maxArrayLayers)
                 }
-            case .modulatedSine:
-                break
             }
         }
     }

@@ -65,22 +65,4 @@ final class LevelAndTimingTests: XCTestCase {
         XCTAssertEqual(a.value(at: 1.0), 0.6, accuracy: 1e-6)
         XCTAssertEqual(a.value(at: 1.25 + 100), 1, accuracy: 1e-6)
     }
-
-    /// Voice curves move by their own animation and take a solid paint:
-    /// anything else is a layer error, not a wrong picture.
-    func testAnimatedContentRefusesMotionAndPaintItCannotDraw() throws {
-        let voice = ModulatedSine(centreY: 10, amplitude: 5, envelope: .parabola, frequency: 3, phaseRate: 1, lineWidth: 2)
-        var broken = voice
-        broken.lineWidth = .nan
-        let gradient = LinearGradient(start: Point(0, 0), end: Point(0, 1), startColor: RGBA8(0, 0, 0), endColor: RGBA8(1, 1, 1))
-        let bad: [FlatLayer] = [
-            FlatLayer(content: .modulatedSine(voice), paint: .solid(RGBA8(255, 255, 255)), motion: Motion(.travel(start: 0, pixelsPerSecond: 3))),
-            FlatLayer(content: .modulatedSine(voice), paint: .fill(.linearGradient(gradient))),
-            FlatLayer(content: .modulatedSine(broken), paint: .solid(RGBA8(255, 255, 255))),
-        ]
-        for layer in bad {
-            XCTAssertThrowsError(try Scene(width: 40, height: 20, layers: [layer]).validate()) { XCTAssert($0 is LayerError, "\($0)") }
-        }
-        XCTAssertNoThrow(try Scene(width: 40, height: 20, layers: [FlatLayer(content: .modulatedSine(voice), paint: .solid(RGBA8(1, 1, 1)))]).validate())
-    }
 }

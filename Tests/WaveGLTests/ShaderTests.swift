@@ -23,15 +23,17 @@ final class ShaderTests: XCTestCase {
     func testEveryProgramCompilesAndLinks() throws {
         let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
         defer { withExtendedLifetime(context) {} }
-        // Every fragment shader with its own vertex shader, or the full-screen quad's.
+        // Every fragment shader with its own vertex shader (the box's is the
+        // replicator's copies), or the full-screen quad's.
         let fragments = ShaderProgram.sources.keys.filter { $0.hasSuffix(".frag.glsl") }.sorted()
         XCTAssertFalse(fragments.isEmpty)
+        let pairs = ["box.frag.glsl": "copies.vert.glsl"]
         for fragment in fragments {
-            let own = fragment.replacingOccurrences(of: ".frag.", with: ".vert.")
+            let own = pairs[fragment] ?? fragment.replacingOccurrences(of: ".frag.", with: ".vert.")
             let vertex = ShaderProgram.sources[own] == nil ? "layer.vert.glsl" : own
             XCTAssertNoThrow(try ShaderProgram(vertex: vertex, fragment: fragment), fragment)
         }
-        XCTAssertNoThrow(try ShaderProgram(vertex: "layer.vert.glsl", fragment: "voice.frag.glsl", defines: ["ENVELOPE_PARABOLA"]))
+        XCTAssertNoThrow(try ShaderProgram(vertex: "copies.vert.glsl", fragment: "box.frag.glsl", defines: ["MASKED"]))
     }
 
     func testACompileErrorCarriesTheInfoLog() throws {

@@ -120,28 +120,6 @@ public struct PaintBlitter: CoverageBlitter {
     }
 }
 
-/// A colour chosen per frame (a dot's tint and opacity) composited
-/// source-over: nothing to prepare, so it serves content whose colour moves.
-public struct ColorBlitter: CoverageBlitter {
-    let view: PixmapView
-    let color: ColorValue
-    let opacity: Double
-
-    public init(view: PixmapView, color: ColorValue, opacity: Double) {
-        self.view = view
-        self.color = color
-        self.opacity = opacity
-    }
-
-    @inline(__always)
-    public mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
-        if level == 0 { return }
-        let out = view.row(row)
-        let coverage = Double(level) / 255 * opacity
-        for x in x0..<x1 { out[x] = composite(color, coverage: coverage, onto: RGBA8(packed: out[x])).packed }
-    }
-}
-
 /// Coverage levels as bytes (0...255), one per pixel: what the GL backend
 /// uploads once as a coverage texture, and what tests read.
 public struct CoverageBytes: CoverageBlitter {

@@ -14,8 +14,7 @@ public final class CPURenderer: Renderer {
     private var rasterizer: CoverageRasterizer?
     /// Per layer: its paint's two fills (the same one twice without a split).
     private var fills: [(left: FillProgram, right: FillProgram)] = []
-    /// Per layer: the rows its content can cover (computed once: a voice
-    /// curve's bound samples its envelope).
+    /// Per layer: the rows its content can cover (computed once).
     private var layerRows: [Range<Int>] = []
     /// Per layer: whether it is the first to reach its rows, so its paint
     /// writes every pixel of them over the background (no clear first).
@@ -24,8 +23,6 @@ public final class CPURenderer: Renderer {
     private var rowsToClear: [Range<Int>] = []
     /// The layer tree's painter (nil without a tree).
     private var treePainter: TreePainter?
-    /// Room for one voice band's bottom edge (the most the scene needs).
-    private var bottoms = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
 
     public init() {}
 
@@ -51,21 +48,10 @@ public final class CPURenderer: Renderer {
         }
         layerRows = scene.layers.map { $0.content.rows(sceneHeight: scene.height, sceneWidth: scene.width) }
         planClears(scene)
-        let samples = scene.layers.map { layer -> Int in
-            switch layer.content {
-            case let .modulatedSine(m): return scene.width * m.samplesPerPixel + 1
-            default: return 0
-            }
-        }.max() ?? 0
-        if samples > bottoms.count {
-            bottoms.deallocate()
-            bottoms = .allocate(capacity: samples)
-        }
         treePainter = try scene.tree.map { TreePainter(evaluator: try $0.makeEvaluator(), rasterizer: rasterizer!) }
         self.scene = scene
     }
 
-    deinit { bottoms.deallocate() }
 
     /// Which layers paint over the background directly, and which rows are
     /// left for the clear.
@@ -112,8 +98,6 @@ public final class CPURenderer: Renderer {
             switch layer.content {
             case let .repeatingCurve(curve): curve.addOutline(offset: u, width: scene.width, to: rasterizer)
             case let .strip(strip): rasterizer.fill(strip.path, dx: -u)
-            case let .modulatedSine(curve):
-                curve.addOutline(curve.frame(at: time), width: scene.width, bottoms: bottoms.baseAddress!, to: rasterizer)
             }
             var split = Int.max
             if case let .split(s, _, _) = layer.paint { split = s.column(at: time, width: scene.width) }

@@ -91,7 +91,7 @@ public final class TreePainter {
         case let .fixed(path): PrimitiveOutlines.addPath(path, item.transform, into: rasterizer)
         case let .dynamic(dynamic):
             sink.transform = item.transform
-            dynamic.outline(item.input, into: sink)
+            dynamic.outline(item.input, scratch: evaluator.scratch, into: sink)
         }
     }
 

@@ -23,24 +23,12 @@ public enum Content: Equatable, Sendable {
     case repeatingCurve(RepeatingCurve)
     /// A still outline of any shape, not repeating (a strip of waveform bars).
     case strip(Strip)
-    /// A line along a sine whose shape changes with time and a level (the voice wave).
-    case modulatedSine(ModulatedSine)
 
     /// The scene rows the content can cover.
     public func rows(sceneHeight: Int, sceneWidth: Int) -> Range<Int> {
         switch self {
         case let .repeatingCurve(c): c.rows.clamped(to: 0..<sceneHeight)
         case let .strip(s): s.rows(sceneHeight: sceneHeight)
-        case let .modulatedSine(m): m.rows(sceneHeight: sceneHeight, width: sceneWidth)
-        }
-    }
-
-    /// Whether the content's outline changes from frame to frame (a GL
-    /// backend computes it on the GPU rather than caching coverage).
-    public var changesEveryFrame: Bool {
-        switch self {
-        case .repeatingCurve, .strip: false
-        case .modulatedSine: true
         }
     }
 }

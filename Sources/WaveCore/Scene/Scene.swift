@@ -51,11 +51,6 @@ public struct Scene: Equatable, Sendable {
             switch layer.content {
             case let .repeatingCurve(curve): problem = curve.validate(sceneHeight: height)
             case let .strip(strip): problem = strip.validate()
-            case let .modulatedSine(curve): problem = curve.validate()
-            }
-            if problem == nil, layer.content.changesEveryFrame {
-                if case .fill(.solid) = layer.paint {} else { problem = "a modulated sine takes a solid paint" }
-                if layer.motion != .still { problem = "a modulated sine moves by its own animation: its motion must be still" }
             }
             if problem == nil && !layer.motion.isValid { problem = "a motion with a number that is not finite (or a period that is not positive)" }
             if problem == nil && !layer.paint.isFinite { problem = "a paint with a number that is not finite" }
@@ -73,7 +68,7 @@ public enum GPUWork: Equatable, Sendable { case cached, computedEveryFrame, mixe
 extension Scene {
     public var gpuWork: GPUWork {
         var cached = false, computed = false
-        for layer in layers { if layer.content.changesEveryFrame { computed = true } else { cached = true } }
+        if !layers.isEmpty { cached = true }
         if let tree { Self.classify(tree.root, cached: &cached, computed: &computed) }
         return cached && computed ? .mixed : computed ? .computedEveryFrame : .cached
     }

@@ -3,8 +3,7 @@ import Foundation
 extension Scene {
     /// The shortest time after which every layer's picture repeats (for a
     /// file that loops without a jump): the least common multiple of the
-    /// layers' periods (a scroll's loop,
-    /// a modulated sine's phase, the tree's repeating timings), found among
+    /// layers' periods (a scroll's loop, the tree's repeating timings), found among
     /// whole multiples of the longest up to `limit` seconds. 0 when nothing
     /// moves; nil when a layer never repeats (travel at a speed, a moving
     /// playhead, a level from input) or the periods do not meet within
@@ -18,12 +17,6 @@ extension Scene {
             case let .travel(_, speed): if speed != 0 { return nil }
             }
             if case let .split(split, _, _) = layer.paint, split.pixelsPerSecond != 0 { return nil }
-            switch layer.content {
-            case .repeatingCurve, .strip: break
-            case let .modulatedSine(m):
-                guard case .constant = m.level else { return nil }
-                if m.phaseRate != 0 { periods.append(2 * Double.pi / abs(m.phaseRate)) }
-            }
         }
         if let tree {
             guard let treePeriods = tree.periods() else { return nil }

@@ -2,10 +2,10 @@ import Foundation
 import Synchronization
 
 /// A level from 0 to 1 (how loud the input is) as a function of scene time:
-/// what drives the dots' scale and the voice wave's amplitude. Smoothing is
-/// by attack and release time constants in seconds, so it reaches the same
-/// value at the same time whatever the frame rate (siriwave's lerp of 0.1 a
-/// frame runs twice as fast on a 120 Hz screen; this does not).
+/// a source that driven properties of a layer tree read. Smoothing is by
+/// attack and release time constants in seconds, so it reaches the same
+/// value at the same time whatever the frame rate (a lerp of a fixed
+/// fraction a frame runs twice as fast on a 120 Hz screen; this does not).
 
 /// Exponential smoothing toward a target: after dt seconds the distance to
 /// the target is multiplied by exp(-dt / tau), tau the attack time while

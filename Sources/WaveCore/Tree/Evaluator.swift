@@ -28,6 +28,8 @@ public final class LayerTreeEvaluator {
     public private(set) var contentBounds: [Rect] = []
     /// The most items, masks and mask items a frame can hold.
     public private(set) var capacity = (items: 0, masks: 0, maskItems: 0)
+    /// Scratch memory for the dynamic paths that ask for it (the most any one asks).
+    public private(set) var scratch = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
 
     /// The most items a tree may draw in one frame (copies of copies included).
     public static let maxItems = 1 << 22
@@ -80,7 +82,17 @@ public final class LayerTreeEvaluator {
         }
         capacity = counts
         contentBounds = Self.bounds(of: contents)
+        var most = 0
+        for node in nodes + maskNodes {
+            if case let .shape(shape)? = node.layer.contents, case let .dynamic(path) = shape.path { most = Swift.max(most, path.scratchCount) }
+        }
+        if most > 0 {
+            scratch = .allocate(capacity: most)
+            scratch.initialize(repeating: 0)
+        }
     }
+
+    deinit { if scratch.baseAddress != nil { scratch.deallocate() } }
 
     /// Items, masks and mask items one frame can hold: each layer's, times its replicator ancestors' counts.
     private static func count(_ layer: Layer, multiplier: Int, drawsCopies: ((Layer) -> Bool)?, isMask: Bool = false) throws

@@ -241,11 +241,24 @@ public struct ShapeInput: Equatable, Sendable {
 public protocol DynamicPath: Sendable {
     /// Emits the outline (sub-paths closed) for one frame's input.
     func outline<Sink: OutlineSink>(_ input: ShapeInput, into sink: Sink)
+    /// The same, with `scratchCount` doubles of memory the evaluator keeps
+    /// (a path that needs to remember points, allocating nothing).
+    func outline<Sink: OutlineSink>(_ input: ShapeInput, scratch: UnsafeMutableBufferPointer<Double>, into sink: Sink)
+    /// Doubles of scratch memory `outline(_:scratch:into:)` needs.
+    var scratchCount: Int { get }
     /// The most points `outline` emits, for buffers sized once.
     var maxPoints: Int { get }
     /// A box (layer coordinates) holding the outline for every input this scene can give it.
     func reach(size: Size) -> Rect
     func isEqual(to other: any DynamicPath) -> Bool
+}
+
+extension DynamicPath {
+    public func outline<Sink: OutlineSink>(_ input: ShapeInput, scratch: UnsafeMutableBufferPointer<Double>, into sink: Sink) {
+        outline(input, into: sink)
+    }
+
+    public var scratchCount: Int { 0 }
 }
 
 extension DynamicPath where Self: Equatable {
