@@ -133,3 +133,62 @@ public struct Waveform: Equatable, Sendable {
         b.close()
     }
 }
+
+/// Where the waveform's bars come from (a decoded track, a peaks file, a
+/// generated track): opened by the command line, planned here.
+public protocol WaveformSource: AnyObject, Sendable {
+    var sampleRate: Int { get }
+    /// A count known for certain before decoding (a peaks file's, a generated track's), else nil.
+    var verifiedCount: Int? { get }
+    /// The track's length in samples, as well as it is known before decoding.
+    func sampleCount() throws -> Int
+    /// Samples a bar for this rate at `pitch` pixels a bar and that speed.
+    func samplesPerBar(pitch: Int, pixelsPerSecond: Double) -> Int
+    /// The bars, one peak (0...1) each, and the samples decoded; more than
+    /// `maxBars` bars only when the track is at least that long (the scan stops there).
+    func bars(samplesPerBar: Int, maxBars: Int) throws -> (peaks: [Float], sampleCount: Int, duration: Double)
+}
+
+extension Waveform {
+    /// The scene of these options over `source`: the bar grid planned for
+    /// the speed (or, fitting the track to the width, for its length), a
+    /// track longer than a scene can hold refused before decoding where its
+    /// length is certain, and in fit mode planned again when the decoded
+    /// length differs from the header's.
+    public func scene(from source: any WaveformSource) throws -> Scene {
+        var effect = self
+        try effect.validate() // the options, before any decoding
+        // Bars a scene may hold in all; a track with more is refused (its scan stops there).
+        let maxBars = Int(Strip.maxExtent) / effect.pitch
+        func grid(samples count: Int?) -> Int {
+            let duration = Double(count ?? 0) / Double(source.sampleRate)
+            let pps = Waveform.gridPixelsPerSecond(fit: fit, width: width, duration: duration, pixelsPerSecond: pixelsPerSecond)
+            return source.samplesPerBar(pitch: effect.pitch, pixelsPerSecond: pps)
+        }
+        func refuseLength(samples count: Int, bars: Int?) -> SceneError {
+            let seconds = Int(Double(count) / Double(source.sampleRate))
+            let size = bars.map { "this \(seconds) s track would be " + String(Int((Double($0) * Double(effect.pitch)).rounded())) + " px" }
+                ?? "this track would be longer (\(seconds) s of it make more already)"
+            return SceneError(parameter: fit ? "bar-width" : "pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
+                              accepted: "bars at most \(Int(Strip.maxExtent)) px long in all: \(size) (fewer pixels per second, narrower bars, or --fit)")
+        }
+        // Only fit mode needs the length before the grid.
+        let planned = fit ? try source.sampleCount() : nil
+        var samplesPerBar = grid(samples: planned)
+        // A count known for certain is refused before any decoding.
+        if let count = source.verifiedCount {
+            let bars = count / samplesPerBar + (count % samplesPerBar == 0 ? 0 : 1)
+            if bars > maxBars { throw refuseLength(samples: count, bars: bars) }
+        }
+        var bars = try source.bars(samplesPerBar: samplesPerBar, maxBars: maxBars)
+        if fit, bars.peaks.count <= maxBars, bars.sampleCount != planned {
+            // The header's count was not the track's: plan again from what decoded.
+            samplesPerBar = grid(samples: bars.sampleCount)
+            bars = try source.bars(samplesPerBar: samplesPerBar, maxBars: maxBars)
+        }
+        if bars.peaks.count > maxBars { throw refuseLength(samples: bars.sampleCount, bars: nil) }
+        effect.peaks = bars.peaks
+        effect.duration = bars.duration
+        return try effect.scene()
+    }
+}

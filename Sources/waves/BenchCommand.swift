@@ -191,8 +191,10 @@ struct BenchCommand: ParsableCommand {
                                         accepted: "a comma-separated list of cpu and gl, for example cpu,gl") {
             Backend(rawValue: $0)
         }
-        let largest = wave.scene == .dots ? 100_000 : 10_000
-        let defaultCounts = wave.scene == .dots ? "10,100,1000,10000" : wave.scene == .voice ? "1,10,100" : "1,10,100,1000"
+        // The scene's count, as the registry describes it (an effect without one: the sine's, refused below).
+        let counted = Effects.named(wave.scene)?.count ?? Effects.named(.sine)!.count!
+        let largest = counted.sweepLimit
+        let defaultCounts = counted.sweep.map(String.init).joined(separator: ",")
         let cellsAccepted = "a comma-separated list of whole numbers from 1 to \(largest), for example \(defaultCounts)"
         config.cells = try parseList(cells ?? defaultCounts, option: "--cells", accepted: cellsAccepted) { text in
             Int(text).flatMap { (1...largest).contains($0) ? $0 : nil }
@@ -270,15 +272,17 @@ struct BenchCommand: ParsableCommand {
             if wave.waveform.audio != nil || wave.waveform.peaks != nil, trackMinutes != nil {
                 throw UsageError(option: "--track-minutes", value: "\(trackMinutes!)", accepted: "only without --audio or --peaks")
             }
-            try wave.waveform.check(used: true)
+            try wave.waveform.check(scene: .waveform)
             return config
         }
         if preset == .pacing {
             // The jelly unless dots or voice were named (sine is the option's default).
             var paced = wave
             if paced.scene == .sine { paced.scene = .jelly }
-            guard [.jelly, .dots, .voice].contains(paced.scene) else {
-                throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "jelly (the default), dots or voice with --preset pacing")
+            let pacedScenes = Effects.all.filter { $0.paced && $0.name != .sine }.map(\.name.rawValue)
+            guard pacedScenes.contains(paced.scene.rawValue) else {
+                throw UsageError(option: "--scene", value: wave.scene.rawValue,
+                                 accepted: "\(pacedScenes.joined(separator: ", ")) with --preset pacing (jelly by default)")
             }
             try paced.check()
             config.makeScene = { try paced.makeScene($0) }
@@ -286,9 +290,10 @@ struct BenchCommand: ParsableCommand {
             _ = try config.scene(cells: 1)
             return config
         }
-        guard [.sine, .dots, .voice].contains(wave.scene) else {
+        let swept = Effects.all.filter { $0.count != nil }.map(\.name.rawValue)
+        guard swept.contains(wave.scene.rawValue) else {
             throw UsageError(option: "--scene", value: wave.scene.rawValue,
-                             accepted: "sine, dots or voice (a sweep scales a count; the waveform has --preset waveform)")
+                             accepted: "\(swept.joined(separator: ", ")) (a sweep scales a count; the waveform has --preset waveform)")
         }
         if preset == .table && wave.scene != .sine {
             throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "sine (or nothing) with --preset table")
@@ -296,26 +301,22 @@ struct BenchCommand: ParsableCommand {
         try wave.check()
         try wave.jelly.refuseMaxSteps(where: "a sweep")
         let wave = wave
-        config.makeScene = { try wave.makeScene($0) }
+        let effect = Effects.named(wave.scene)!
+        var settings = try wave.settings()
+        config.unit = counted.unit
         if wave.scene == .dots {
-            // Rows packed from the top, each with room for the tallest swing.
-            // Without --curl the sweep's rows are straight: a row that curls is a replicator the GPU cannot nest (docs/benchmark.md).
-            var options = wave.dotsAndVoice
-            if options.curl == DotsAndVoiceOptions.defaults.curl { options.curl = 0 }
-            config.makeScene = { [options] in try options.dotsScene($0, background: wave.background, color: wave.color, packsRows: true) }
-        }
-        switch wave.scene {
-        case .dots:
-            config.unit = "dots"
-            let dots = wave.dotsAndVoice.dots(width: cell.width, height: cell.height, level: .constant(1))
-            // One screen for every count, the size the largest needs: only the number of dots changes.
-            let screen = (width: cell.width, height: Dots.height(count: config.cells.max() ?? 1, width: cell.width, dots: dots))
+            // Rows packed from the top, each with room for the tallest swing, in one screen for every
+            // count (the size the largest needs): only the number of dots changes. Without --curl the
+            // rows are straight: a row that curls is a replicator the GPU cannot nest (docs/benchmark.md).
+            settings.dots.rowPitch = settings.dots.roomyRowPitch
+            if wave.dotsAndVoice.curl == DotsAndVoiceOptions.defaults.curl { settings.dots.curl = 0 }
+            let screen = (width: cell.width, height: Dots.height(count: config.cells.max() ?? 1, width: cell.width, dots: settings.dots))
             config.sceneSize = { _ in screen }
-        case .voice:
-            config.unit = "panels"
-        default:
-            break
+        } else if !counted.stacks {
+            // Every count in one cell's screen.
+            config.sceneSize = { _ in (cell.width, cell.height) }
         }
+        config.makeScene = { [settings] in try effect.scene(settings, $0) }
         config.snapsToPixel = wave.snap
         _ = try config.scene(cells: 1)
 

@@ -103,27 +103,25 @@ struct DemoCommand: ParsableCommand {
         try renderHeadless(options, to: picture ?? "waves-demo.png")
     }
 
-    /// The effect asked for first, then the others E cycles to, each with
-    /// the user's options and a count of its own.
+    /// The effect asked for first, then the others E cycles to (the
+    /// registry's, those whose input is given), each with the user's options
+    /// and a count of its own.
     private func effects(halfWidth: Int) -> [DemoEffect] {
         let wave = sceneOptions.wave
-        var order: [EffectName] = [.sine, .dots, .voice, .jelly, .waveform]
-        if wave.outline != nil { order.append(.outline) }
-        order.removeAll { $0 == wave.scene }
-        return ([wave.scene] + order).map { name in
+        let drawable = Effects.all.filter { $0.needs == nil || ($0.needs == "--outline" && wave.outline != nil) }
+        let ordered = drawable.filter { $0.name == wave.scene } + drawable.filter { $0.name != wave.scene }
+        return ordered.map { effect in
             var options = wave
-            options.scene = name
-            let chosen = name == wave.scene
-            let count: Int, label: String, largest: (Int) -> Int
-            switch name {
-            case .sine: (count, label, largest) = (chosen ? sceneOptions.cells : 1, "cells", { $0 })
-            case .voice: (count, label, largest) = (chosen ? sceneOptions.cells : 1, "panels", { Voice.maxCount(height: $0) })
-            case .dots:
-                let perRow = max(1, Int(Double(halfWidth) / options.dotsAndVoice.dotSpacing))
-                (count, label, largest) = (options.dotsAndVoice.dots ?? perRow, "dots", { _ in Dots.maxCount })
-            case .waveform, .outline, .jelly: (count, label, largest) = (1, "", { _ in 1 })
+            options.scene = effect.name
+            let settings = (try? options.settings(openingInputs: false)) ?? EffectSettings()
+            let size = { (height: Int) in SceneRequest(width: halfWidth, height: height, count: 0, snapsToPixel: wave.snap) }
+            var count = 1
+            if let c = effect.count {
+                let asked = c.option == "--dots" ? options.dotsAndVoice.dots : (effect.name == wave.scene ? sceneOptions.cells : nil)
+                count = asked ?? c.standard(settings, size(1))
             }
-            return DemoEffect(name: name.rawValue, countLabel: label, count: count, maxCount: largest) { try options.makeScene($0) }
+            return DemoEffect(name: effect.name.rawValue, countLabel: effect.count?.unit ?? "", count: count,
+                              maxCount: { height in effect.count?.limit(settings, size(height)) ?? 1 }) { try options.makeScene($0) }
         }
     }
 

@@ -94,23 +94,16 @@ struct DotsAndVoiceOptions: ParsableArguments {
             ("--level", "\(level)", level != defaults.level), ("--level-from", levelFrom ?? "", levelFrom != nil),
             ("--attack", "\(attack)", attack != defaults.attack), ("--release", "\(release)", release != defaults.release),
         ]
-        if scene != .dots, let (option, value, _) = dotsGiven.first(where: { $0.2 }) {
-            throw UsageError(option: option, value: value, accepted: "only with --scene dots")
-        }
-        if scene != .voice, style != .classic {
-            throw UsageError(option: "--style", value: style.rawValue, accepted: "only with --scene voice")
-        }
-        if !scene.usesLevel, let (option, value, _) = levelGiven.first(where: { $0.2 }) {
-            throw UsageError(option: option, value: value, accepted: "only with --scene dots or --scene voice")
-        }
-        guard scene.usesLevel else { return }
+        for (option, value, given) in dotsGiven + levelGiven where given { try onlyWith(scene, option: option, value: value) }
+        if style != .classic { try onlyWith(scene, option: "--style", value: style.rawValue) }
+        guard takes(scene, "--level") else { return }
         guard level.isFinite, (0...1).contains(level) else {
             throw UsageError(option: "--level", value: "\(level)", accepted: "a number from 0 to 1")
         }
         for (option, value) in [("--attack", attack), ("--release", release)] where !(value.isFinite && value >= 0 && value <= 60) {
             throw UsageError(option: option, value: "\(value)", accepted: "seconds from 0 to 60")
         }
-        if scene == .dots {
+        if takes(scene, "--dots") {
             // The size-independent bounds, before anything (the bench's layout) uses them.
             guard dotSize.isFinite, dotSize > 0, dotSize <= 1000 else {
                 throw UsageError(option: "--dot-size", value: "\(dotSize)", accepted: "a size in pixels above 0 up to 1000")
@@ -167,17 +160,6 @@ struct DotsAndVoiceOptions: ParsableArguments {
         return made
     }
 
-    /// `packsRows`: rows from the top, each with room for the tallest swing
-    /// (the benchmark's screen); else the rows share the height.
-    func dotsScene(_ request: SceneRequest, background: RGBA8, color: RGBA8?, packsRows: Bool = false) throws -> Scene {
-        var effect = dots(width: request.width, height: request.height, level: try levelSource())
-        effect.background = background
-        effect.count = request.count > 0 ? request.count : nil
-        effect.color = color ?? effect.color
-        if packsRows { effect.rowPitch = effect.roomyRowPitch }
-        return try effect.scene()
-    }
-
     /// The dots these options describe.
     func dots(width: Int, height: Int, level: Level) -> Dots {
         var effect = Dots(width: width, height: height)
@@ -192,16 +174,6 @@ struct DotsAndVoiceOptions: ParsableArguments {
         effect.curl = curl
         effect.level = level
         return effect
-    }
-
-    func voiceScene(_ request: SceneRequest, background: RGBA8, color: RGBA8?) throws -> Scene {
-        var effect = Voice(width: request.width, height: request.height)
-        effect.background = background
-        effect.style = style
-        effect.color = color ?? effect.color
-        effect.count = request.count
-        effect.level = try levelSource()
-        return try effect.scene()
     }
 }
 

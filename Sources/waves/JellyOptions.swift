@@ -61,13 +61,11 @@ struct JellyOptions: ParsableArguments {
             ("--bounce", bounce.map { "\($0)" }), ("--mass", mass.map { "\($0)" }), ("--stiffness", stiffness.map { "\($0)" }),
             ("--damping", damping.map { "\($0)" }), ("--physics-step", physicsStep.map { "\($0)" }), ("--rest", rest.map { "\($0)" }),
         ].compactMap { option, value in value.map { (option, $0) } }
-        if scene != .jelly, let (option, value) = given.first {
-            throw UsageError(option: option, value: value, accepted: "only with --scene jelly")
-        }
+        for (option, value) in given { try onlyWith(scene, option: option, value: value) }
         guard (1...1000).contains(maxSteps) else {
             throw UsageError(option: "--max-steps", value: "\(maxSteps)", accepted: "a whole number of steps from 1 to 1000")
         }
-        guard scene == .jelly else { return }
+        guard takes(scene, "--block-size") else { return }
         if let step = physicsStep, !(step.isFinite && step >= 1.0 / 10_000 && step <= 0.1) {
             throw UsageError(option: "--physics-step", value: "\(step)", accepted: "seconds from 0.0001 to 0.1 (for example 1/120)")
         }
@@ -112,13 +110,12 @@ struct JellyOptions: ParsableArguments {
         return Spring(duration: duration, bounce: bounce)
     }
 
-    func scene(_ request: SceneRequest, background: RGBA8, color: RGBA8?) throws -> Scene {
-        var effect = Jelly(width: request.width, height: request.height)
-        effect.background = background
-        effect.color = color ?? effect.color
+    /// The block and its spring (the size, colours and background come later).
+    func template() throws -> Jelly {
+        var effect = Jelly(width: 1, height: 1)
         effect.blockSize = blockSize.map { Size($0.width, $0.height) }
         effect.spring = try spring()
         effect.rest = rest ?? effect.rest
-        return try effect.scene()
+        return effect
     }
 }

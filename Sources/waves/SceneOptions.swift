@@ -11,7 +11,25 @@ import WaveGL
 
 extension BackendChoice: ExpressibleByArgument {}
 extension Direction: ExpressibleByArgument {}
-extension EffectName: ExpressibleByArgument {}
+extension EffectName: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard Effects.named(EffectName(rawValue: argument)) != nil else { return nil }
+        self.init(rawValue: argument)
+    }
+
+    public static var allValueStrings: [String] { Effects.names }
+    public var defaultValueDescription: String { rawValue }
+}
+
+/// Refuses an option the scene does not take, naming the scenes that do (the registry's lists).
+func onlyWith(_ scene: EffectName, option: String, value: String) throws {
+    let takers = Effects.taking(option)
+    guard !takers.isEmpty, !takers.contains(scene) else { return }
+    throw UsageError(option: option, value: value, accepted: "only with " + takers.map { "--scene \($0)" }.joined(separator: " or "))
+}
+
+/// Whether the scene takes the option (its registry entry lists it).
+func takes(_ scene: EffectName, _ option: String) -> Bool { Effects.named(scene)?.options.contains(option) ?? false }
 extension SplitMethod: ExpressibleByArgument {}
 extension SubpixelMode: ExpressibleByArgument {}
 
@@ -68,7 +86,7 @@ func parseColor(_ text: String) throws -> RGBA8 {
 
 /// The scene options every command shares (the bench takes its cells as a list).
 struct WaveOptions: ParsableArguments {
-    @Option(help: "The effect to draw: sine (waving cells), outline (an SVG path from --outline, travelling), waveform (audio bars), dots (a replicated dot wave), voice (layered curves following a level) or jelly (a block on a spring).")
+    @Option(help: ArgumentHelp("The effect to draw: " + Effects.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ") + "."))
     var scene: EffectName = .sine
 
     @Option(parsing: .unconditional, help: "Wave amplitude as a fraction of the cell height, 0 to 0.5.")
@@ -122,45 +140,47 @@ struct WaveOptions: ParsableArguments {
 
     /// The effect's scene for `request`, validated against the contract.
     func makeScene(_ request: SceneRequest) throws -> Scene {
-        switch scene {
-        case .sine:
-            var wave = WaveParameters()
-            wave.amplitude = amplitude
-            wave.baseline = baseline
-            wave.cycles = cycles
-            wave.period = period
-            wave.direction = direction
-            wave.color = color ?? wave.color
-            return try SineCells(request, wave: wave, background: background).scene()
-        case .outline:
-            var effect = Outline(width: request.width, height: request.height, path: try outlinePath())
-            effect.background = background
-            effect.color = color ?? WaveParameters().color
-            effect.pixelsPerSecond = speed
-            effect.snapToPixel = request.snapsToPixel
-            return try effect.scene()
-        case .waveform:
-            return try waveform.scene(request, background: background)
-        case .dots:
-            return try dotsAndVoice.dotsScene(request, background: background, color: color)
-        case .voice:
-            return try dotsAndVoice.voiceScene(request, background: background, color: color)
-        case .jelly:
-            return try jelly.scene(request, background: background, color: color)
+        guard let effect = Effects.named(scene) else {
+            throw UsageError(option: "--scene", value: scene.rawValue, accepted: Effects.names.joined(separator: ", "))
         }
+        return try effect.scene(try settings(), request)
     }
 
-    /// Checks that hold whatever the size: the outline file given (and only
-    /// for the outline), read and parsed, so a bad input costs nothing.
+    /// What the options say of every effect, the inputs the chosen one needs
+    /// opened (`openingInputs` false: none, for what does not draw).
+    func settings(openingInputs: Bool = true) throws -> EffectSettings {
+        var settings = EffectSettings()
+        settings.background = background
+        settings.color = color
+        settings.sine.amplitude = amplitude
+        settings.sine.baseline = baseline
+        settings.sine.cycles = cycles
+        settings.sine.period = period
+        settings.sine.direction = direction
+        if openingInputs && scene == .outline {
+            var outline = Outline(width: 1, height: 1, path: try outlinePath())
+            outline.pixelsPerSecond = speed
+            settings.outline = outline
+        }
+        settings.waveform = try waveform.template()
+        if openingInputs && scene == .waveform { settings.waveformSource = try waveform.input() }
+        settings.dots = dotsAndVoice.dots(width: 1, height: 1, level: .constant(1))
+        settings.voice.style = dotsAndVoice.style
+        if openingInputs && takes(scene, "--level") { settings.level = try dotsAndVoice.levelSource() }
+        settings.jelly = try jelly.template()
+        return settings
+    }
+
+    /// Checks that hold whatever the size: every option given belongs to
+    /// the scene (the registry's lists), the input it needs is there, read
+    /// and parsed, so a bad input costs nothing.
     func check() throws {
-        if scene == .outline && outline == nil {
-            throw UsageError(option: "--outline", value: "(none)", accepted: "a file of SVG path data with --scene outline")
+        if let needs = Effects.named(scene)?.needs, needs == "--outline", outline == nil {
+            throw UsageError(option: needs, value: "(none)", accepted: "a file of SVG path data with --scene \(scene)")
         }
-        if scene != .outline, let outline {
-            throw UsageError(option: "--outline", value: outline, accepted: "only with --scene outline")
-        }
+        if let outline { try onlyWith(scene, option: "--outline", value: outline) }
         if scene == .outline { _ = try outlinePath() }
-        try waveform.check(used: scene == .waveform)
+        try waveform.check(scene: scene)
         try dotsAndVoice.check(scene: scene)
         try jelly.check(scene: scene)
     }
@@ -197,7 +217,8 @@ struct SceneOptions: ParsableArguments {
 
     /// The effect's count: cells (or voice panels), or for dots `--dots` (0: as many as fit a row).
     var request: (Int, Int) -> SceneRequest {
-        let count = wave.scene == .dots ? (wave.dotsAndVoice.dots ?? 0) : cells
+        // The option that sets the scene's count (the registry names it).
+        let count = Effects.named(wave.scene)?.count?.option == "--dots" ? (wave.dotsAndVoice.dots ?? 0) : cells
         return { SceneRequest(width: $0, height: $1, count: count, snapsToPixel: wave.snap) }
     }
 
@@ -265,13 +286,12 @@ struct WaveformOptions: ParsableArguments {
         return input
     }
 
-    /// Options given without `--scene waveform` are a usage error; with it, the input is opened.
-    func check(used: Bool) throws {
-        if !used {
-            if let audio { throw UsageError(option: "--audio", value: audio, accepted: "only with --scene waveform") }
-            if let peaks { throw UsageError(option: "--peaks", value: peaks, accepted: "only with --scene waveform") }
-            return
-        }
+    /// Inputs given to a scene that does not take them are a usage error;
+    /// with one that does, the input is opened.
+    func check(scene: EffectName) throws {
+        if let audio { try onlyWith(scene, option: "--audio", value: audio) }
+        if let peaks { try onlyWith(scene, option: "--peaks", value: peaks) }
+        guard takes(scene, "--audio") else { return }
         _ = try scale()
         _ = try input()
     }
@@ -299,9 +319,9 @@ struct WaveformOptions: ParsableArguments {
         return value
     }
 
-    func scene(_ request: SceneRequest, background: RGBA8) throws -> Scene {
-        let input = try input()
-        var effect = Waveform(width: request.width, height: request.height, peaks: [], duration: 1)
+    /// The bars' look and motion (the size, track and background come later).
+    func template() throws -> Waveform {
+        var effect = Waveform(width: 1, height: 1, peaks: [], duration: 1)
         effect.barWidth = barWidth
         effect.barGap = barGap
         effect.pixelsPerSecond = pixelsPerSecond
@@ -312,40 +332,18 @@ struct WaveformOptions: ParsableArguments {
         effect.playedTop = playedColor
         effect.playedBottom = playedColorBottom
         effect.unplayed = unplayedColor
-        effect.background = background
-        effect.snapToPixel = request.snapsToPixel
-        try effect.validate() // the options, before any decoding
-        // Bars a scene may hold in all; a track with more is refused (its scan stops there).
-        let maxBars = Int(Strip.maxExtent) / effect.pitch
-        func grid(samples count: Int?) -> Int {
-            let duration = Double(count ?? 0) / Double(input.sampleRate)
-            let pps = Waveform.gridPixelsPerSecond(fit: fit, width: request.width, duration: duration, pixelsPerSecond: pixelsPerSecond)
-            return BarPeaks.samplesPerBar(sampleRate: input.sampleRate, pitch: effect.pitch, pixelsPerSecond: pps)
-        }
-        func refuseLength(samples count: Int, bars: Int?) -> UsageError {
-            let seconds = Int(Double(count) / Double(input.sampleRate))
-            let size = bars.map { "this \(seconds) s track would be " + String(format: "%.0f", Double($0) * Double(effect.pitch)) + " px" }
-                ?? "this track would be longer (\(seconds) s of it make more already)"
-            return UsageError(option: fit ? "--bar-width" : "--pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
-                              accepted: "bars at most \(Int(Strip.maxExtent)) px long in all: \(size) (fewer pixels per second, narrower bars, or --fit)")
-        }
-        // Only fit mode needs the length before the grid.
-        let planned = fit ? try input.sampleCount() : nil
-        var samplesPerBar = grid(samples: planned)
-        // A count known for certain is refused before any decoding.
-        if let count = input.verifiedCount {
-            let bars = count / samplesPerBar + (count % samplesPerBar == 0 ? 0 : 1)
-            if bars > maxBars { throw refuseLength(samples: count, bars: bars) }
-        }
-        var bars = try input.barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars)
-        if fit, bars.peaks.count <= maxBars, bars.sampleCount != planned {
-            // The header's count was not the track's: plan again from what decoded.
-            samplesPerBar = grid(samples: bars.sampleCount)
-            bars = try input.barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars)
-        }
-        if bars.peaks.count > maxBars { throw refuseLength(samples: bars.sampleCount, bars: nil) }
-        effect.peaks = bars.peaks
-        effect.duration = bars.duration
-        return try effect.scene()
+        return effect
+    }
+}
+
+/// The command line's audio input is the waveform's source.
+extension AudioInput: WaveformSource, @unchecked Sendable {
+    func samplesPerBar(pitch: Int, pixelsPerSecond: Double) -> Int {
+        BarPeaks.samplesPerBar(sampleRate: sampleRate, pitch: pitch, pixelsPerSecond: pixelsPerSecond)
+    }
+
+    func bars(samplesPerBar: Int, maxBars: Int) throws -> (peaks: [Float], sampleCount: Int, duration: Double) {
+        let bars = try barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars)
+        return (bars.peaks, bars.sampleCount, bars.duration)
     }
 }

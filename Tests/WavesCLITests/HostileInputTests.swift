@@ -1,5 +1,6 @@
 import Foundation
 import WaveAudio
+import WaveEffects
 import WaveImageIO
 import WaveTestSupport
 import XCTest
@@ -278,7 +279,7 @@ final class HostileInputTests: XCTestCase {
             }
         }
         walk(try XCTUnwrap(root["command"] as? [String: Any]), path: [])
-        XCTAssertTrue(cases.contains { $0.command == "render" && $0.option == "scene" && $0.values.count == 6 }, "\(cases)")
+        XCTAssertTrue(cases.contains { $0.command == "render" && $0.option == "scene" && $0.values == Effects.names }, "\(cases)")
         XCTAssertGreaterThanOrEqual(cases.count, 8, "\(cases)")
         // Two at a time: ArgumentParser's error path costs about a second of CPU in a debug build.
         var results = [WavesBinary.Result?](repeating: nil, count: cases.count)

@@ -1,0 +1,172 @@
+import WaveCore
+
+/// The effects, in one list: what the command line's `--scene`, the demo's
+/// E key, the benchmark's sweeps and the tests know of each. Adding an
+/// effect is its file in this module and one entry here.
+
+/// An effect's name, as `--scene` spells it.
+public struct EffectName: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public static let sine = EffectName(rawValue: "sine")
+    public static let outline = EffectName(rawValue: "outline")
+    public static let waveform = EffectName(rawValue: "waveform")
+    public static let dots = EffectName(rawValue: "dots")
+    public static let voice = EffectName(rawValue: "voice")
+    public static let jelly = EffectName(rawValue: "jelly")
+}
+
+/// Everything an effect is made from besides the request: one template per
+/// effect (sizes and counts come from the request), the colours, and the
+/// inputs the command line opened.
+public struct EffectSettings: Sendable {
+    public var background = Scene.defaultBackground
+    /// The fill colour asked for (nil: each effect's own).
+    public var color: RGBA8?
+    public var sine = WaveParameters()
+    public var outline: Outline?
+    public var waveform = Waveform(width: 1, height: 1, peaks: [], duration: 1)
+    /// The waveform's audio or peaks (nil: the effect cannot be drawn).
+    public var waveformSource: (any WaveformSource)?
+    public var dots = Dots(width: 1, height: 1)
+    public var voice = Voice(width: 1, height: 1)
+    public var jelly = Jelly(width: 1, height: 1)
+    /// The level the dots and the voice follow.
+    public var level = Level.constant(Voice.defaultLevel)
+
+    public init() {}
+}
+
+/// One effect: its name and summary, what its count counts, the options
+/// that shape it, and how its scene is made.
+public struct Effect: Sendable {
+    public let name: EffectName
+    /// One line for `--help` and the docs.
+    public let summary: String
+    /// What the request's count means, nil for an effect without one.
+    public let count: Count?
+    /// Options (command-line names) that only this effect, and others listing them, take.
+    public let options: [String]
+    /// An input it cannot be drawn without (the demo leaves it out when absent).
+    public let needs: String?
+    /// Whether a bench sweep or the pacing preset may run it.
+    public let paced: Bool
+    public let make: @Sendable (EffectSettings, SceneRequest) throws -> Scene
+
+    public struct Count: Sendable {
+        /// "cells", "dots", "panels".
+        public let unit: String
+        /// The option that sets it.
+        public let option: String
+        /// The counts a bench sweep runs when none are given.
+        public let sweep: [Int]
+        /// The largest count a sweep may ask for.
+        public let sweepLimit: Int
+        /// Whether more of them stack the scene taller (cells, panels), or share one screen (dots).
+        public let stacks: Bool
+        /// The count when none is asked for (a request's 0).
+        public let standard: @Sendable (EffectSettings, SceneRequest) -> Int
+        /// The largest count for a request's size (the demo's Up key).
+        public let limit: @Sendable (EffectSettings, SceneRequest) -> Int
+    }
+
+    public init(name: EffectName, summary: String, count: Count? = nil, options: [String] = [], needs: String? = nil,
+                paced: Bool = false, make: @escaping @Sendable (EffectSettings, SceneRequest) throws -> Scene) {
+        self.name = name; self.summary = summary; self.count = count; self.options = options; self.needs = needs
+        self.paced = paced; self.make = make
+    }
+
+    /// The scene for a request (a count of 0: the effect's standard count).
+    public func scene(_ settings: EffectSettings, _ request: SceneRequest) throws -> Scene {
+        try make(settings, request)
+    }
+}
+
+public enum Effects {
+    /// Every effect, in the order the demo's E key cycles through them.
+    public static let all: [Effect] = [
+        Effect(name: .sine, summary: "waving cells: a sine band moved by one translation (the replicator post's waving view)",
+               count: Effect.Count(unit: "cells", option: "--cells", sweep: [1, 10, 100, 1000], sweepLimit: 10_000, stacks: true,
+                                   standard: { _, _ in 1 }, limit: { _, r in Swift.max(1, r.height) }),
+               options: ["--amplitude", "--baseline", "--cycles", "--period", "--direction"], paced: true) { s, r in
+            var wave = s.sine
+            wave.color = s.color ?? wave.color
+            return try SineCells(r, wave: wave, background: s.background).scene()
+        },
+        Effect(name: .dots, summary: "a replicated row of dots, each one animation a little later, curling (the replicator chapter)",
+               count: Effect.Count(unit: "dots", option: "--dots", sweep: [10, 100, 1000, 10_000], sweepLimit: 100_000, stacks: false,
+                                   standard: { s, r in Swift.max(1, Int(Double(r.width) / s.dots.spacing)) },
+                                   limit: { _, _ in Dots.maxCount }),
+               options: ["--dots", "--dot-size", "--dot-spacing", "--corner-radius", "--instance-delay", "--dot-scale", "--dot-fade",
+                         "--dot-beat", "--dot-tint", "--curl", "--level", "--level-from", "--attack", "--release"],
+               paced: true) { s, r in
+            var dots = s.dots
+            dots.width = r.width
+            dots.height = r.height
+            dots.count = r.count > 0 ? r.count : nil
+            dots.background = s.background
+            dots.color = s.color ?? dots.color
+            dots.level = s.level
+            return try dots.scene()
+        },
+        Effect(name: .voice, summary: "layered curves along an attenuated sine following a level (siriwave)",
+               count: Effect.Count(unit: "panels", option: "--cells", sweep: [1, 10, 100], sweepLimit: 10_000, stacks: true,
+                                   standard: { _, _ in 1 }, limit: { _, r in Voice.maxCount(height: r.height) }),
+               options: ["--style", "--level", "--level-from", "--attack", "--release"], paced: true) { s, r in
+            var voice = s.voice
+            voice.width = r.width
+            voice.height = r.height
+            voice.count = Swift.max(1, r.count)
+            voice.background = s.background
+            voice.color = s.color ?? voice.color
+            voice.level = s.level
+            return try voice.scene()
+        },
+        Effect(name: .jelly, summary: "a block on a spring whose edges bow as it moves (the CADisplayLink post)",
+               options: ["--block-size", "--spring-duration", "--bounce", "--mass", "--stiffness", "--damping", "--physics-step", "--rest"],
+               paced: true) { s, r in
+            var jelly = s.jelly
+            jelly.width = r.width
+            jelly.height = r.height
+            jelly.background = s.background
+            jelly.color = s.color ?? jelly.color
+            return try jelly.scene()
+        },
+        Effect(name: .waveform, summary: "an audio track's bars, played and unplayed either side of a playhead (SoundCloud's waveform)",
+               options: ["--audio", "--peaks", "--bar-width", "--bar-gap", "--pixels-per-second", "--amplitude-scale", "--bar-radius",
+                         "--playhead", "--fit", "--played-color", "--played-color-bottom", "--unplayed-color"]) { s, r in
+            guard let source = s.waveformSource else {
+                throw SceneError(parameter: "audio", value: "(none)", accepted: "an audio file or a peaks file")
+            }
+            var waveform = s.waveform
+            waveform.width = r.width
+            waveform.height = r.height
+            waveform.background = s.background
+            waveform.snapToPixel = r.snapsToPixel
+            return try waveform.scene(from: source)
+        },
+        Effect(name: .outline, summary: "a user's outline from SVG path data, travelling", options: ["--outline", "--speed"],
+               needs: "--outline") { s, r in
+            guard var outline = s.outline else {
+                throw SceneError(parameter: "outline", value: "(none)", accepted: "a file of SVG path data")
+            }
+            outline.width = r.width
+            outline.height = r.height
+            outline.background = s.background
+            outline.color = s.color ?? outline.color
+            outline.snapToPixel = r.snapsToPixel
+            return try outline.scene()
+        },
+    ]
+
+    /// The effect of that name.
+    public static func named(_ name: EffectName) -> Effect? { all.first { $0.name == name } }
+
+    /// Every name, in order.
+    public static var names: [String] { all.map(\.name.rawValue) }
+
+    /// The effects an option shapes (empty: an option every effect takes).
+    public static func taking(_ option: String) -> [EffectName] { all.filter { $0.options.contains(option) }.map(\.name) }
+}

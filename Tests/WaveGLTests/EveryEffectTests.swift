@@ -1,0 +1,59 @@
+import WaveCore
+import WaveEffects
+@testable import WaveGL
+import WaveTestSupport
+import XCTest
+
+/// Every effect of the registry through both strategies, in one loop: a
+/// new effect is tested here without editing this file. Each is drawn as
+/// the command line draws it (its registry entry, the default settings, its
+/// standard count), snapped to whole pixels where it moves, at several
+/// times; the GL frame must equal the CPU's within 1/255 mean and 8/255 max.
+final class EveryEffectThroughBothBackendsTests: XCTestCase {
+    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
+
+    private func glRenderer() throws -> GLRenderer {
+        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
+        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
+    }
+
+    /// A made-up track: 20 s at 8 kHz, its bars a slow swell (no decoding).
+    private final class Swell: WaveformSource, @unchecked Sendable {
+        let sampleRate = 8000
+        let count = 20 * 8000
+        var verifiedCount: Int? { count }
+        func sampleCount() throws -> Int { count }
+        func samplesPerBar(pitch: Int, pixelsPerSecond: Double) -> Int {
+            Swift.max(1, Int((Double(sampleRate) * Double(pitch) / pixelsPerSecond).rounded()))
+        }
+        func bars(samplesPerBar: Int, maxBars: Int) throws -> (peaks: [Float], sampleCount: Int, duration: Double) {
+            let n = (count + samplesPerBar - 1) / samplesPerBar
+            return ((0..<n).map { Float(0.2 + 0.75 * abs(sin(Double($0) * 0.21))) }, count, Double(count) / Double(sampleRate))
+        }
+    }
+
+    func testEveryRegisteredEffectMatchesOnBothBackends() throws {
+        var settings = EffectSettings()
+        settings.waveformSource = Swell()
+        settings.outline = Outline(width: 1, height: 1, path: try PathData.parse("M 10 50 Q 40 -10 70 50 Z M 60 10 L 150 10 L 150 55 Z"))
+        settings.outline?.pixelsPerSecond = 20
+        var drawn: [String] = []
+        for effect in Effects.all {
+            var request = SceneRequest(width: 160, height: 96, count: 0, snapsToPixel: true)
+            request.count = effect.count?.standard(settings, request) ?? 1
+            let scene = try effect.scene(settings, request)
+            let times = [0, 0.35, 1.1, 2.45]
+            let gl = try Frames.render(try glRenderer(), scene, at: times)
+            let cpu = try Frames.render(CPURenderer(), scene, at: times)
+            XCTAssertEqual(pendingGLErrors(), [])
+            for i in times.indices {
+                assertImagesMatch(gl[i], cpu[i], mean: 1, max: 8, name: "effect-\(effect.name)-\(i)")
+            }
+            // Something was drawn: not the background alone.
+            let plain = RGBAImage(width: scene.width, height: scene.height, fill: scene.background)
+            XCTAssertGreaterThan(ImageComparison.difference(cpu[2], plain).maxAbsolute, 50, "\(effect.name) drew nothing")
+            drawn.append(effect.name.rawValue)
+        }
+        XCTAssertEqual(drawn, Effects.names)
+    }
+}
