@@ -134,6 +134,15 @@ public enum Effects {
             jelly.color = s.color ?? jelly.color
             return try jelly.scene()
         },
+        Effect(name: EffectName(rawValue: "ring"), summary: "a ring of dots turning, a pulse running round it (a replicator turned about its centre)",
+               count: Effect.Count(unit: "dots", option: "--dots", sweep: [10, 100, 1000], sweepLimit: 100_000, stacks: false,
+                                   standard: { _, _ in 12 }, limit: { _, _ in Replicator.maxCount }),
+               options: ["--dots", "--dot-size", "--instance-delay", "--dot-beat", "--dot-tint"], paced: true) { s, r in
+            var ring = Ring(width: r.width, height: r.height)
+            (ring.count, ring.dotSize, ring.delay, ring.beat, ring.tint) = (r.count > 0 ? r.count : 12, s.dots.dotSize, s.dots.delay, s.dots.beat, s.dots.tint)
+            (ring.background, ring.color) = (s.background, s.color ?? ring.color)
+            return try ring.scene()
+        },
         Effect(name: .waveform, summary: "an audio track's bars, played and unplayed either side of a playhead (SoundCloud's waveform)",
                options: ["--audio", "--peaks", "--bar-width", "--bar-gap", "--pixels-per-second", "--amplitude-scale", "--bar-radius",
                          "--playhead", "--fit", "--played-color", "--played-color-bottom", "--unplayed-color"]) { s, r in
