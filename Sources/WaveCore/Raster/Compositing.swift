@@ -29,12 +29,13 @@ public func composite(_ source: ColorValue, coverage: Double, onto destination: 
     let da = Double(destination.a) / 255
     let outA = sa + da * (1 - sa)
     if outA <= 0 { return RGBA8(0, 0, 0, 0) }
+    // Rounded half up: v is never negative here, and floor(v + 0.5) needs no call into libm.
     @inline(__always) func channel(_ s: Double, _ d: UInt8) -> UInt8 {
         let v = (s * sa + Double(d) * da * (1 - sa)) / outA
-        return UInt8(Swift.min(255, Swift.max(0, v.rounded())))
+        return UInt8(Swift.min(255, Swift.max(0, v)) + 0.5)
     }
     return RGBA8(channel(source.r, destination.r), channel(source.g, destination.g),
-                 channel(source.b, destination.b), UInt8((outA * 255).rounded()))
+                 channel(source.b, destination.b), UInt8(Swift.min(255, outA * 255) + 0.5))
 }
 
 /// An 8-bit colour at `coverage` over `destination`.

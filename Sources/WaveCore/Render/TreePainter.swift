@@ -15,6 +15,8 @@ public final class TreePainter {
     /// One byte a pixel: the coverage of the mask in `maskInBuffer`.
     private let maskBuffer: UnsafeMutablePointer<UInt8>?
     private var maskInBuffer = -1
+    /// One byte a pixel: a bordered box's inner edge's coverage (nil: no box has a border).
+    private let innerBuffer: UnsafeMutablePointer<UInt8>?
 
     public init(evaluator: LayerTreeEvaluator, rasterizer: CoverageRasterizer) {
         self.evaluator = evaluator
@@ -28,9 +30,23 @@ public final class TreePainter {
         } else {
             maskBuffer = nil
         }
+        let bordered = evaluator.nodes.contains { node in
+            if case let .box(box)? = node.layer.contents { return box.borderWidth > 0 }
+            return false
+        }
+        if bordered {
+            let bytes = rasterizer.width * rasterizer.height
+            innerBuffer = .allocate(capacity: bytes)
+            innerBuffer!.initialize(repeating: 0, count: bytes)
+        } else {
+            innerBuffer = nil
+        }
     }
 
-    deinit { maskBuffer?.deallocate() }
+    deinit {
+        maskBuffer?.deallocate()
+        innerBuffer?.deallocate()
+    }
 
     /// Evaluates the tree at t and draws every item over what `view` holds.
     public func draw(time: Double, into view: PixmapView) {
@@ -46,20 +62,24 @@ public final class TreePainter {
             if maskInBuffer != item.mask { render(mask: item.mask, into: maskBuffer) }
             mask = maskBuffer
         }
-        let layer = evaluator.nodes[item.layer].layer
+        let node = evaluator.nodes[item.layer]
         switch item.primitive {
         case .picture:
-            guard case let .picture(picture)? = layer.contents else { return }
+            guard case let .picture(picture)? = node.layer.contents else { return }
             drawPicture(picture.image, item, area: area, mask: mask, into: view)
             return
         case .fixedShape, .dynamicShape:
-            guard case let .shape(shape)? = layer.contents else { return }
-            addOutline(item, layer: layer)
+            guard case let .shape(shape)? = node.layer.contents else { return }
+            addOutline(item, layer: node.layer)
             var blitter = ItemBlitter(view: view, paint: ItemPaint(shape.fill, item), opacity: item.opacity,
                                       columns: area.columns, mask: mask)
             resolve(rows: area.rows, into: &blitter)
         case .box, .boxBorder:
-            guard case let .box(box)? = layer.contents else { return }
+            guard case let .box(box)? = node.layer.contents else { return }
+            if item.primitive == .box && item.drawsBorder, let innerBuffer {
+                drawBorderedBox(item, box, area: area, mask: mask, inner: innerBuffer, into: view)
+                return
+            }
             if item.primitive == .box {
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: item.color)), opacity: item.opacity,
@@ -79,6 +99,33 @@ public final class TreePainter {
     }
 
     @inline(__always)
+    /// A box and its border in two outlines, not three: the inner edge's
+    /// coverage into a buffer, then the outer edge painted with the fill at
+    /// its coverage and the border over it at outer less inner (the border's
+    /// own coverage, as its ring outline gives it).
+    private func drawBorderedBox(_ item: PresentationItem, _ box: Box, area: (rows: Range<Int>, columns: Range<Int>),
+                                 mask: UnsafeMutablePointer<UInt8>?, inner: UnsafeMutablePointer<UInt8>, into view: PixmapView) {
+        let width = rasterizer.width, r = item.bounds
+        var row = area.rows.lowerBound
+        while row < area.rows.upperBound {
+            (inner + row * width + area.columns.lowerBound).update(repeating: 0, count: area.columns.count)
+            row += 1
+        }
+        let w = Swift.min(box.borderWidth, r.width / 2, r.height / 2)
+        let insetRect = Rect(x: r.x + w, y: r.y + w, width: r.width - 2 * w, height: r.height - 2 * w)
+        if !insetRect.isEmpty {
+            let outerRadius = Swift.max(0, Swift.min(box.cornerRadius, r.width / 2, r.height / 2))
+            PrimitiveOutlines.addRoundedRect(insetRect, radius: Swift.max(0, outerRadius - w), item.transform, into: rasterizer)
+            var bytes = CoverageBytes(rowZero: inner, rowStride: width)
+            rasterizer.resolve(rows: area.rows, into: &bytes)
+        }
+        PrimitiveOutlines.addRoundedRect(r, radius: box.cornerRadius, item.transform, into: rasterizer)
+        var blitter = BorderedBoxBlitter(view: view, fill: item.tint.applied(to: item.color), border: item.tint.applied(to: box.borderColor),
+                                         opacity: item.opacity, columns: area.columns, mask: mask, inner: inner)
+        rasterizer.resolve(rows: area.rows, into: &blitter)
+        rasterizer.clipRows = 0..<rasterizer.height
+    }
+
     private func resolve(rows: Range<Int>, into blitter: inout ItemBlitter) {
         rasterizer.resolve(rows: rows, into: &blitter)
         rasterizer.clipRows = 0..<rasterizer.height
@@ -209,6 +256,38 @@ struct ItemBlitter: CoverageBlitter {
                 let t = Swift.min(1, Swift.max(0, alpha * (Double(x) + 0.5) + beta * py + gamma))
                 out[x] = composite(start.mixed(with: end, t), coverage: c, onto: RGBA8(packed: out[x])).packed
             }
+        }
+    }
+}
+
+/// A bordered box's pixels: the fill at the outer edge's coverage, then the
+/// border over it at the outer less the inner edge's.
+struct BorderedBoxBlitter: CoverageBlitter {
+    let view: PixmapView
+    let fill: ColorValue
+    let border: ColorValue
+    let opacity: Double
+    let columns: Range<Int>
+    let mask: UnsafeMutablePointer<UInt8>?
+    let inner: UnsafeMutablePointer<UInt8>
+
+    @inline(__always)
+    mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
+        if level == 0 { return }
+        let a = Swift.max(x0, columns.lowerBound), b = Swift.min(x1, columns.upperBound)
+        if a >= b { return }
+        let out = view.row(row), innerRow = inner + row * view.width
+        let maskRow = mask.map { $0 + row * view.width }
+        var x = a
+        while x < b {
+            let m = maskRow.map { Double($0[x]) / 255 } ?? 1
+            let scale = opacity * m / 255
+            let fillCoverage = Double(level) * scale, ring = Double(Swift.max(0, level - Int(innerRow[x]))) * scale
+            var pixel = RGBA8(packed: out[x])
+            if fillCoverage > 0 { pixel = composite(fill, coverage: fillCoverage, onto: pixel) }
+            if ring > 0 { pixel = composite(border, coverage: ring, onto: pixel) }
+            out[x] = pixel.packed
+            x += 1
         }
     }
 }

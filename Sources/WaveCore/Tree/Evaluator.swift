@@ -4,8 +4,8 @@
 /// `evaluate` walks integers and fills a list kept from frame to frame
 /// without allocating.
 public final class LayerTreeEvaluator {
-    /// A compiled layer.
-    public struct Node: Sendable {
+    /// A compiled layer (a class: a frame reads it without copying the layer).
+    public final class Node: @unchecked Sendable {
         public let layer: Layer
         /// One past the last node of this layer's subtree.
         public let subtreeEnd: Int
@@ -15,6 +15,11 @@ public final class LayerTreeEvaluator {
         public let maskRoot: Int
         /// A replicator whose copies the backend draws (one `.copies` item).
         public let drawsCopies: Bool
+
+        init(layer: Layer, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool) {
+            self.layer = layer; self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
+            self.drawsCopies = drawsCopies
+        }
     }
 
     public let root: Layer
@@ -173,19 +178,19 @@ public final class LayerTreeEvaluator {
 
     private func visit(_ index: Int, nodes: [Node], parent: Affine, opacity: Double, tint: Tint, clip: Rect, mask: Int,
                        time parentTime: Double, into list: inout PresentationList, asMask: Bool) {
+        // Through the node, never a copy of the layer (a frame visits every copy of every layer).
         let node = nodes[index]
-        let layer = node.layer
-        if layer.isHidden { return }
-        let time = Self.localTime(layer.timing, parentTime)
-        let alpha = opacity * Swift.min(1, Swift.max(0, layer.opacity.value(at: time, sources: sources)))
+        if node.layer.isHidden { return }
+        let time = Self.localTime(node.layer.timing, parentTime)
+        let alpha = opacity * Swift.min(1, Swift.max(0, node.layer.opacity.value(at: time, sources: sources)))
         if alpha <= 0 && !asMask { return }
         // Each property read once: position and bounds serve the transform, the clip, the items and the copies.
-        let position = Point(layer.position.x.value(at: time, sources: sources), layer.position.y.value(at: time, sources: sources))
-        let bounds = Rect(x: layer.boundsOrigin.x.value(at: time, sources: sources), y: layer.boundsOrigin.y.value(at: time, sources: sources),
-                          width: layer.size.width, height: layer.size.height)
-        let world = parent.concatenating(after: Self.toParent(layer, position: position, bounds: bounds, at: time, sources: sources))
+        let position = Point(node.layer.position.x.value(at: time, sources: sources), node.layer.position.y.value(at: time, sources: sources))
+        let bounds = Rect(x: node.layer.boundsOrigin.x.value(at: time, sources: sources), y: node.layer.boundsOrigin.y.value(at: time, sources: sources),
+                          width: node.layer.size.width, height: node.layer.size.height)
+        let world = parent.concatenating(after: Self.toParent(node.layer, position: position, bounds: bounds, at: time, sources: sources))
         var clip = clip
-        if layer.masksToBounds {
+        if node.layer.masksToBounds {
             clip = clip.intersection(bounds.applying(world))
             if clip.isEmpty { return }
         }
@@ -200,11 +205,11 @@ public final class LayerTreeEvaluator {
         // The layer's own drawing, then its sublayers, then (CA draws a
         // border over the sublayers) the border of a box that has sublayers.
         var borderOnTop: PresentationItem?
-        if let contents = layer.contents {
+        if let contents = node.layer.contents {
             var item = PresentationItem(layer: index, content: node.content, primitive: .fixedShape, transform: world,
                                         opacity: alpha, tint: tint, clip: clip, mask: mask, color: ColorValue(r: 0, g: 0, b: 0, a: 0),
                                         bounds: bounds,
-                                        input: ShapeInput(size: layer.size), drawsBorder: false, time: time)
+                                        input: ShapeInput(size: node.layer.size), drawsBorder: false, time: time)
             switch contents {
             case let .shape(shape):
                 if case .dynamic = shape.path {
@@ -215,13 +220,13 @@ public final class LayerTreeEvaluator {
                         p[k] = shape.parameters[k].value(at: time, sources: sources)
                         k += 1
                     }
-                    item.input = ShapeInput(parameters: p, position: position, size: layer.size)
+                    item.input = ShapeInput(parameters: p, position: position, size: node.layer.size)
                 }
             case let .box(box):
                 item.primitive = .box
                 item.color = box.fillColor.value(at: time, sources: sources)
                 if box.borderWidth > 0 {
-                    if layer.sublayers.isEmpty {
+                    if node.layer.sublayers.isEmpty {
                         item.drawsBorder = true
                     } else {
                         borderOnTop = item
@@ -243,15 +248,14 @@ public final class LayerTreeEvaluator {
     @inline(__always)
     private func visitSublayers(of index: Int, node: Node, nodes: [Node], world: Affine, bounds: Rect, alpha: Double, tint: Tint,
                                 clip: Rect, mask: Int, time: Double, into list: inout PresentationList, asMask: Bool) {
-        let layer = node.layer
         if node.drawsCopies && !asMask {
             list.items.append(PresentationItem(layer: index, content: -1, primitive: .copies, transform: world, opacity: alpha,
                                                tint: tint, clip: clip, mask: mask, color: ColorValue(r: 0, g: 0, b: 0, a: 0),
-                                               bounds: bounds, input: ShapeInput(size: layer.size), drawsBorder: false,
+                                               bounds: bounds, input: ShapeInput(size: node.layer.size), drawsBorder: false,
                                                time: time))
             return
         }
-        guard let replicator = layer.replicator else {
+        guard let replicator = node.layer.replicator else {
             var child = index + 1
             while child < node.subtreeEnd {
                 visit(child, nodes: nodes, parent: world, opacity: alpha, tint: tint, clip: clip, mask: mask, time: time,

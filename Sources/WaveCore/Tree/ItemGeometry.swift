@@ -15,26 +15,32 @@ extension LayerTreeEvaluator {
     /// pixels (a pixel is inside when its centre is); nil when none.
     public func area(of item: PresentationItem, mask: Bool = false, width: Int, height: Int)
         -> (rows: Range<Int>, columns: Range<Int>)? {
-        let layer = self.layer(of: item, mask: mask)
+        // The node, not a copy of its layer (a frame does this once an item).
+        let node = (mask ? maskNodes : nodes)[item.layer]
         let local: Rect
         switch item.primitive {
         case .fixedShape: local = contentBounds[item.content]
         case .dynamicShape:
-            guard case let .shape(shape)? = layer.contents, case let .dynamic(d) = shape.path else { return nil }
-            local = d.reach(size: layer.size)
+            guard case let .shape(shape)? = node.layer.contents, case let .dynamic(d) = shape.path else { return nil }
+            local = d.reach(size: node.layer.size)
         case .box, .boxBorder: local = item.bounds
         case .picture:
-            guard case let .picture(p)? = layer.contents else { return nil }
+            guard case let .picture(p)? = node.layer.contents else { return nil }
             local = Rect(x: item.bounds.x, y: item.bounds.y, width: Double(p.image.width), height: Double(p.image.height))
         case .copies:
             // Copies can go anywhere their transforms take them: the clip and the frame bound them.
             local = .unclipped
         }
         let reach = item.primitive == .copies ? local : local.applying(item.transform), clip = item.clip
-        let x0 = Swift.max(0, Swift.max((reach.x - 1).rounded(.down), clip.x.rounded()))
-        let x1 = Swift.min(Double(width), Swift.min((reach.maxX + 1).rounded(.up), clip.maxX.rounded()))
-        let y0 = Swift.max(0, Swift.max((reach.y - 1).rounded(.down), clip.y.rounded()))
-        let y1 = Swift.min(Double(height), Swift.min((reach.maxY + 1).rounded(.up), clip.maxY.rounded()))
+        // Half away from zero, as `rounded()`, without a call into libm per edge.
+        @inline(__always) func nearest(_ x: Double) -> Double {
+            let f = (Swift.abs(x) + 0.5).rounded(.down)
+            return x < 0 ? -f : f
+        }
+        let x0 = Swift.max(0, Swift.max((reach.x - 1).rounded(.down), nearest(clip.x)))
+        let x1 = Swift.min(Double(width), Swift.min((reach.maxX + 1).rounded(.up), nearest(clip.maxX)))
+        let y0 = Swift.max(0, Swift.max((reach.y - 1).rounded(.down), nearest(clip.y)))
+        let y1 = Swift.min(Double(height), Swift.min((reach.maxY + 1).rounded(.up), nearest(clip.maxY)))
         guard x0 < x1, y0 < y1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
         return (Int(y0)..<Int(y1), Int(x0)..<Int(x1))
     }
