@@ -6,9 +6,9 @@ RELEASE := .build/release/waves
 DEBUG   := .build/debug/waves
 
 # What building, headless GL (Mesa's EGL and llvmpipe), the window tests
-# (Xvfb), shader validation and the raster preset's cairo peer need from Debian.
+# (Xvfb), shader validation, the raster preset's cairo peer and the render memory test (GNU time) need from Debian.
 PACKAGES := pkg-config libpng-dev libgl-dev libegl-dev libglfw3-dev libstb-dev libsndfile1-dev \
-	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg librsvg2-bin libcairo2
+	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg librsvg2-bin libcairo2 time
 
 .PHONY: deps build release demo test shaders check-shaders bench gpu-bundle clean install install-files uninstall fuzz fuzz-build
 

@@ -123,10 +123,10 @@ struct RenderCommand: ParsableCommand {
         } else {
             try renderer.draw(time: time, into: target)
             if destination == "-" {
-                try PNG.writeToStandardOutput(try target.readback())
+                try PNG.writeToStandardOutput(target)
                 return
             }
-            try PNG.write(try target.readback(), to: destination)
+            try PNG.write(target, to: destination)
             print("wrote \(destination) (\(size), t = \(time) s, \(renderer.backend.rawValue) backend)")
         }
     }
