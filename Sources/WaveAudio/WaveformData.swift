@@ -196,34 +196,32 @@ public struct WaveformData: Equatable, Sendable {
     }
 
     static func parseJSON(_ bytes: Data) throws -> WaveformData {
-        guard let object = try? JSONSerialization.jsonObject(with: bytes), let root = object as? [String: Any] else {
-            throw Problem(text: "not a JSON object")
+        let root = try bytes.withUnsafeBytes { raw in
+            var reader = PeaksJSON(raw)
+            return try reader.read()
         }
         func integer(_ key: String) throws -> Int {
-            guard let n = root[key] as? NSNumber, let v = Int(exactly: n.doubleValue) else {
+            guard case let .number(n)? = root.scalars[key], let v = Int(exactly: n) else {
                 throw Problem(text: "\"\(key)\" is missing or not a whole number")
             }
             return v
         }
         // audiowaveform's older releases wrote no "version": those files are version 1.
-        let version = root["version"] == nil ? 1 : try integer("version")
+        let version = root.scalars["version"] == nil ? 1 : try integer("version")
         guard version == 1 || version == 2 else { throw Problem(text: "unknown version \(version) (expected 1 or 2)") }
         let channels = version == 2 ? try integer("channels") : 1
         let sampleRate = try integer("sample_rate"), spp = try integer("samples_per_pixel"), bits = try integer("bits")
         try check(sampleRate: sampleRate, samplesPerPixel: spp, channels: channels)
         guard bits == 8 || bits == 16 else { throw Problem(text: "bits \(bits) (expected 8 or 16)") }
-        guard let raw = root["data"] as? [Any] else { throw Problem(text: "\"data\" is missing or not an array") }
+        guard root.dataIsArray, let data = root.data else { throw Problem(text: "\"data\" is missing or not an array") }
         let limit = bits == 8 ? -128...127 : -32768...32767
-        let data = try raw.map { item -> Int in
-            guard let n = item as? NSNumber, let v = Int(exactly: n.doubleValue), limit.contains(v) else {
-                throw Problem(text: "a data value that is not a whole number in \(limit.lowerBound)...\(limit.upperBound)")
-            }
-            return v
+        guard !root.dataHasNonInteger, data.allSatisfy(limit.contains) else {
+            throw Problem(text: "a data value that is not a whole number in \(limit.lowerBound)...\(limit.upperBound)")
         }
         guard data.count % (2 * channels) == 0 else {
             throw Problem(text: "\(data.count) data values do not make min/max pairs for \(channels) channel(s)")
         }
-        if root["length"] != nil {
+        if root.scalars["length"] != nil {
             let length = try integer("length")
             guard length == data.count / (2 * channels) else {
                 throw Problem(text: "\"length\" \(length) but \(data.count / (2 * channels)) groups of data")

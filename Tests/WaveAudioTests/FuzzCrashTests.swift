@@ -25,6 +25,8 @@ final class FuzzCrashTests: XCTestCase {
     func testTheCrashesAreKept() throws {
         // The first fault make fuzz found: a cubic whose control point is 10^66 px away.
         XCTAssertFalse(try inputs("path").isEmpty, "Tests/FuzzCrashes/path is empty or gone")
+        // The JSON peaks reader's grammar against JSONSerialization's.
+        XCTAssertEqual(try inputs("json").count, 3, "Tests/FuzzCrashes/json")
     }
 
     func testPathDataCrashesAreRefusedOrDrawn() throws {
@@ -57,6 +59,11 @@ final class FuzzCrashTests: XCTestCase {
             if let peaks = try? WaveformData.parseDat(bytes) { try checkPeaks(peaks, name) }
         }
         for (name, bytes) in try inputs("json") {
+            // The grammar is JSONSerialization's (the reader before PeaksJSON): a trailing comma read, a number past Double and half a surrogate pair refused.
+            let foundation = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any] != nil
+            var grammar = true
+            do { _ = try WaveformData.parseJSON(bytes) } catch let problem as WaveformData.Problem { grammar = problem.text != "not a JSON object" }
+            XCTAssertEqual(grammar, foundation, "\(name): JSONSerialization \(foundation ? "reads" : "refuses") it")
             do {
                 try checkPeaks(try WaveformData.parse(bytes, name: name), name)
             } catch let error as AudioError {
