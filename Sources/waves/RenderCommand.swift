@@ -152,7 +152,7 @@ struct RenderCommand: ParsableCommand {
                                                temporaryPath: temporary, path: destination)
             for i in 0..<frames {
                 try renderer.draw(time: time + Double(i) * step, into: target)
-                try encoder.append(try target.readback())
+                try encoder.append(target)
                 progress?.update(done: i + 1)
             }
             try encoder.finish()
