@@ -6,11 +6,11 @@ RELEASE := .build/release/waves
 DEBUG   := .build/debug/waves
 
 # What building, headless GL (Mesa's EGL and llvmpipe), the window tests
-# (Xvfb), shader validation and the raster preset's cairo peer need from Debian.
+# (Xvfb), shader validation, the raster preset's cairo peer and the render memory test (GNU time) need from Debian.
 PACKAGES := pkg-config libpng-dev libgl-dev libegl-dev libglfw3-dev libstb-dev libsndfile1-dev \
-	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg librsvg2-bin libcairo2
+	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg librsvg2-bin libcairo2 time
 
-.PHONY: deps build release demo test shaders check-shaders bench gpu-bundle clean install install-files uninstall
+.PHONY: deps build release demo test shaders check-shaders bench gpu-bundle clean install install-files uninstall fuzz fuzz-build
 
 # make install: the binary, its man page (generated from the command
 # definitions by swift-argument-parser's generate-manual), bash, zsh and
@@ -70,6 +70,66 @@ test: deps check-shaders
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build
+
+# make fuzz: libFuzzer targets for the readers of untrusted bytes (Fuzz/*.swift):
+# dat (.dat peaks), json (peaks by content, then JSON), path (SVG path data,
+# drawn) and level (the live level stream). swiftc -sanitize=fuzzer,address
+# compiles the readers' own sources into each target, over an instrumented
+# WaveCore library (nothing copied); each target starts from the corpus
+# Fuzz/seeds.sh writes and runs FUZZ_SECONDS. Everything lands in .build/fuzz:
+# corpora grow in corpus/<target>, a crash is saved as crashes/<target>-crash-*
+# and fails the run (every one found so far is a file in Tests/FuzzCrashes,
+# fed to its reader by FuzzCrashTests). FUZZ_TARGETS picks some.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= dat json path level
+FUZZ      := .build/fuzz
+FUZZ_SWIFTC := swiftc -swift-version 5 -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld
+WAVECORE_SOURCES  := $(shell find Sources/WaveCore -name '*.swift' | sort)
+WAVEAUDIO_SOURCES := $(wildcard Sources/WaveAudio/*.swift)
+
+$(FUZZ)/include/CPixelFill/module.modulemap: Sources/CPixelFill/include/pixel_fill.h
+	@mkdir -p $(@D)
+	printf 'module CPixelFill {\n    header "%s"\n    export *\n}\n' "$(CURDIR)/$<" > $@
+
+$(FUZZ)/pixel_fill.o: Sources/CPixelFill/pixel_fill.c Sources/CPixelFill/include/pixel_fill.h
+	@mkdir -p $(@D)
+	clang -O2 -ISources/CPixelFill/include -c $< -o $@
+
+$(FUZZ)/libWaveCore.a: $(WAVECORE_SOURCES) $(FUZZ)/include/CPixelFill/module.modulemap
+	cd $(FUZZ) && $(FUZZ_SWIFTC) -module-name WaveCore -emit-library -static -emit-module -I include \
+	  $(addprefix $(CURDIR)/,$(WAVECORE_SOURCES)) -o libWaveCore.a
+
+FUZZ_LINK := -I $(FUZZ) -I $(FUZZ)/include $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
+$(FUZZ)/fuzz-dat: Fuzz/DatPeaksFuzz.swift Fuzz/PeaksCheck.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
+	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+$(FUZZ)/fuzz-json: Fuzz/JSONPeaksFuzz.swift Fuzz/PeaksCheck.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
+	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+$(FUZZ)/fuzz-level: Fuzz/LevelStreamFuzz.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
+	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+$(FUZZ)/fuzz-path: Fuzz/PathDataFuzz.swift Sources/WaveEffects/PathData.swift Sources/WaveEffects/Outline.swift $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
+	$(FUZZ_SWIFTC) -module-name WaveEffects $(filter %.swift,$^) $(FUZZ_LINK) -o $@
+
+$(FUZZ)/seeds/.done: Fuzz/seeds.sh
+	rm -rf $(FUZZ)/seeds && Fuzz/seeds.sh $(FUZZ)/seeds && touch $@
+
+fuzz-build: deps $(addprefix $(FUZZ)/fuzz-,$(FUZZ_TARGETS)) $(FUZZ)/seeds/.done
+
+# Each target in turn, all of them even after a crash; fails if any crashed.
+# The Swift runtime's backtracer is off (libFuzzer reports, and saves the input).
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ)/crashes; failed=; \
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ)/corpus/$$t; \
+	  dict=; [ -f $(FUZZ)/seeds/$$t.dict ] && dict=-dict=$(FUZZ)/seeds/$$t.dict; \
+	  echo "fuzz-$$t: $(FUZZ_SECONDS) s"; \
+	  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $(FUZZ)/fuzz-$$t $$dict -max_total_time=$(FUZZ_SECONDS) \
+	    -print_final_stats=1 -max_len=4096 -rss_limit_mb=2048 -malloc_limit_mb=256 -artifact_prefix=$(FUZZ)/crashes/$$t- \
+	    $(FUZZ)/corpus/$$t $(FUZZ)/seeds/$$t > $(FUZZ)/fuzz-$$t.log 2>&1 || failed="$$failed $$t"; \
+	  grep -E '^(stat::number_of_executed_units|stat::new_units_added|Done)|^#[0-9]+ *DONE' $(FUZZ)/fuzz-$$t.log | sed "s/^/  /"; \
+	done; \
+	if [ -n "$$failed" ]; then \
+	  echo "fuzz: crashed:$$failed (logs: $(FUZZ)/fuzz-<target>.log, inputs: $(FUZZ)/crashes/)"; exit 1; \
+	fi; echo "fuzz: $(FUZZ_TARGETS): no crash in $(FUZZ_SECONDS) s each"
 
 # The default sweep, headless, from a release build: bench/results.json,
 # bench/results.csv and bench/chart.svg.

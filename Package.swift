@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "WaveTestSupport", dependencies: ["WaveCore", "WaveEffects", "WaveImageIO"], path: "Tests/WaveTestSupport"),
         .testTarget(name: "WaveCoreTests", dependencies: ["WaveCore", "WaveEffects", "WaveImageIO", "WaveTestSupport", "CMallocCounter"]),
         .testTarget(name: "WaveImageIOTests", dependencies: ["WaveCore", "WaveImageIO", "WaveTestSupport"]),
-        .testTarget(name: "WaveAudioTests", dependencies: ["WaveAudio", "WaveCore", "WaveEffects", "WaveTestSupport"]),
+        .testTarget(name: "WaveAudioTests", dependencies: ["WaveAudio", "WaveCore", "WaveEffects", "WaveTestSupport", "CMallocCounter"]),
         .testTarget(name: "WaveGLTests", dependencies: ["WaveCore", "WaveEffects", "WaveGL", "WaveWindow", "WaveImageIO", "WaveTestSupport", "CMallocCounter", "CGL"]),
         .testTarget(name: "WaveBenchTests", dependencies: ["WaveBench", "CMallocCounter", "WaveCore", "WaveEffects", "WaveAudio", "WaveGL", "WaveImageIO", "WaveTestSupport"]),
         .testTarget(name: "WavesCLITests", dependencies: ["WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO", "WaveTestSupport"]),

@@ -15,6 +15,8 @@ extern void *__libc_memalign(size_t, size_t);
 static __thread int counting __attribute__((tls_model("initial-exec")));
 static __thread uint64_t count __attribute__((tls_model("initial-exec")));
 static __thread uint64_t foreign __attribute__((tls_model("initial-exec")));
+static __thread uint64_t bytes __attribute__((tls_model("initial-exec")));
+static __thread uint64_t largest __attribute__((tls_model("initial-exec")));
 static volatile int seen_call;
 
 // Executable segments of the project's own code, found once with
@@ -57,29 +59,41 @@ void waves_malloc_counter_start(void) {
     }
     count = 0;
     foreign = 0;
+    bytes = 0;
+    largest = 0;
     counting = 1;
 }
 uint64_t waves_malloc_counter_stop(void) { counting = 0; return count; }
 uint64_t waves_malloc_counter_foreign(void) { return foreign; }
+uint64_t waves_malloc_counter_bytes(void) { return bytes; }
+uint64_t waves_malloc_counter_largest(void) { return largest; }
 int waves_malloc_counter_active(void) { return seen_call; }
 
 // Inlined into each hook, so the return address is the hook's caller.
-#define NOTE()                                                                   \
+#define NOTE(size)                                                               \
     do {                                                                         \
         seen_call = 1;                                                           \
         if (counting) {                                                          \
             count++;                                                             \
+            uint64_t asked = (size);                                             \
+            bytes += asked;                                                      \
+            if (asked > largest) largest = asked;                                \
             if (!is_own_code((uintptr_t)__builtin_return_address(0))) foreign++; \
         }                                                                        \
     } while (0)
 
-void *malloc(size_t size) { NOTE(); return __libc_malloc(size); }
-void *calloc(size_t n, size_t size) { NOTE(); return __libc_calloc(n, size); }
-void *realloc(void *p, size_t size) { NOTE(); return __libc_realloc(p, size); }
-void *memalign(size_t alignment, size_t size) { NOTE(); return __libc_memalign(alignment, size); }
-void *aligned_alloc(size_t alignment, size_t size) { NOTE(); return __libc_memalign(alignment, size); }
+static size_t product(size_t n, size_t size) {
+    size_t total;
+    return __builtin_mul_overflow(n, size, &total) ? SIZE_MAX : total;
+}
+
+void *malloc(size_t size) { NOTE(size); return __libc_malloc(size); }
+void *calloc(size_t n, size_t size) { NOTE(product(n, size)); return __libc_calloc(n, size); }
+void *realloc(void *p, size_t size) { NOTE(size); return __libc_realloc(p, size); }
+void *memalign(size_t alignment, size_t size) { NOTE(size); return __libc_memalign(alignment, size); }
+void *aligned_alloc(size_t alignment, size_t size) { NOTE(size); return __libc_memalign(alignment, size); }
 int posix_memalign(void **out, size_t alignment, size_t size) {
-    NOTE();
+    NOTE(size);
     if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;
     void *p = __libc_memalign(alignment, size);
     if (!p) return ENOMEM;

@@ -116,7 +116,8 @@ public enum PathData {
         let dx = p3.x - 3 * c2.x + 3 * c1.x - p0.x, dy = p3.y - 3 * c2.y + 3 * c1.y - p0.y
         let error = (dx * dx + dy * dy).squareRoot() * 3.0.squareRoot() / 36
         let wanted = cbrt(error / cubicTolerance)
-        let pieces = wanted.isFinite ? max(1, min(maxCubicPieces, Int(wanted.rounded(.up)))) : maxCubicPieces
+        // Held to the limit before it becomes an Int: a far control point makes `wanted` larger than any Int.
+        let pieces = wanted.isFinite ? max(1, Int(min(Double(maxCubicPieces), wanted.rounded(.up)))) : maxCubicPieces
         func at(_ t: Double) -> (point: Point, tangent: Point) {
             let u = 1 - t
             let x = u * u * u * p0.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * p3.x

@@ -92,14 +92,27 @@ public final class AnimationEncoder {
 
     /// Sends one frame (rows top to bottom, the encoder's size).
     public func append(_ image: RGBAImage) throws {
-        try image.pixels.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { throw AnimationError.ffmpegFailed(path: path, reason: lastWords() ?? "it stopped reading frames") }
-                offset += written
-            }
+        try image.pixels.withUnsafeBytes { try send($0) }
+    }
+
+    /// Sends the last frame drawn into `target`: a CPU pixmap's rows from
+    /// where they lie (no copy of the frame), any other target read back.
+    public func append(_ target: RenderTarget) throws {
+        guard let pixmap = target as? Pixmap else { return try append(try target.readback()) }
+        let view = pixmap.view
+        if pixmap.rowStride == pixmap.width { return try send(UnsafeRawBufferPointer(pixmap.memory)) }
+        for r in 0..<pixmap.height {
+            try send(UnsafeRawBufferPointer(start: view.row(r), count: pixmap.width * 4))
+        }
+    }
+
+    private func send(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw AnimationError.ffmpegFailed(path: path, reason: lastWords() ?? "it stopped reading frames") }
+            offset += written
         }
     }
 

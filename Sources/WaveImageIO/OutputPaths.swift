@@ -104,7 +104,7 @@ public enum FrameWriter {
         try OutputPaths.checkFolder(folder)
         for (i, t) in times.enumerated() {
             try renderer.draw(time: t, into: target)
-            try PNG.write(try target.readback(), to: folder + "/" + OutputPaths.frameName(i))
+            try PNG.write(target, to: folder + "/" + OutputPaths.frameName(i))
             progress?(i + 1, times.count)
         }
     }

@@ -26,11 +26,60 @@ public enum PNG {
     /// Writes `image` to `path` atomically (`AtomicFile`): no reader ever
     /// sees a partial PNG.
     public static func write(_ image: RGBAImage, to path: String) throws {
+        try image.pixels.withUnsafeBytes { bytes in
+            try write(Rows(image: image, bytes: bytes), to: path)
+        }
+    }
+
+    /// Writes the last frame drawn into `target` to `path` atomically. A
+    /// CPU pixmap is encoded from its own memory, row by row (libpng reads
+    /// the rows where they lie: no copy of the frame); any other target is
+    /// read back first.
+    public static func write(_ target: RenderTarget, to path: String) throws {
+        if let pixmap = target as? Pixmap { return try write(Rows(pixmap), to: path) }
+        try write(try target.readback(), to: path)
+    }
+
+    /// Writes the PNG to stdout (`--out -`), as it is encoded.
+    public static func writeToStandardOutput(_ image: RGBAImage) throws {
+        try image.pixels.withUnsafeBytes { bytes in
+            try writeToStandardOutput(Rows(image: image, bytes: bytes))
+        }
+    }
+
+    /// Writes the last frame drawn into `target` to stdout, as `write(_:to:)` does to a file.
+    public static func writeToStandardOutput(_ target: RenderTarget) throws {
+        if let pixmap = target as? Pixmap { return try writeToStandardOutput(Rows(pixmap)) }
+        try writeToStandardOutput(try target.readback())
+    }
+
+    /// RGBA8 rows, non-premultiplied, as libpng's simplified API takes them:
+    /// `lowest` is the lowest address of the pixels and `rowStride` the
+    /// bytes from one row to the next, top to bottom (negative when the rows
+    /// are stored bottom to top).
+    private struct Rows {
+        let width: Int, height: Int
+        let lowest: UnsafeRawPointer?
+        let rowStride: Int
+
+        init(image: RGBAImage, bytes: UnsafeRawBufferPointer) {
+            width = image.width; height = image.height
+            lowest = bytes.baseAddress
+            rowStride = image.width * 4
+        }
+
+        init(_ pixmap: Pixmap) {
+            // Packed words with R in the lowest byte: the bytes R, G, B, A in memory.
+            width = pixmap.width; height = pixmap.height
+            lowest = UnsafeRawPointer(pixmap.memory.baseAddress)
+            rowStride = pixmap.rowStride * 4
+        }
+    }
+
+    private static func write(_ rows: Rows, to path: String) throws {
         try AtomicFile.replace(path) { temporary in
-            var png = makeImage(width: image.width, height: image.height)
-            let ok = image.pixels.withUnsafeBytes { bytes in
-                png_image_write_to_file(&png, temporary, 0, bytes.baseAddress, Int32(image.width * 4), nil)
-            }
+            var png = makeImage(width: rows.width, height: rows.height)
+            let ok = png_image_write_to_file(&png, temporary, 0, rows.lowest, Int32(rows.rowStride), nil)
             if ok == 0 {
                 let reason = errno == EACCES ? "permission denied" : message(of: &png)
                 throw FileError.cannotWrite(path: path, reason: reason)
@@ -38,36 +87,22 @@ public enum PNG {
         }
     }
 
-    /// The PNG's bytes (the simplified API's write to memory).
-    public static func encode(_ image: RGBAImage) throws -> Data {
-        var png = makeImage(width: image.width, height: image.height)
-        var size = 0
-        // First the size, then the bytes.
-        let sized = image.pixels.withUnsafeBytes { bytes in
-            png_image_write_to_memory(&png, nil, &size, 0, bytes.baseAddress, Int32(image.width * 4), nil)
+    /// Encoded straight into a stdio stream on a duplicate of stdout, so
+    /// nothing the size of the PNG is held.
+    private static func writeToStandardOutput(_ rows: Rows) throws {
+        let fd = dup(STDOUT_FILENO)
+        guard fd >= 0, let stream = fdopen(fd, "w") else {
+            let reason = String(cString: strerror(errno))
+            throw FileError.cannotWrite(path: "-", reason: reason)
         }
-        guard sized != 0, size > 0 else { throw FileError.cannotWrite(path: "-", reason: message(of: &png)) }
-        var data = Data(count: size)
-        let ok = data.withUnsafeMutableBytes { out in
-            image.pixels.withUnsafeBytes { bytes in
-                png_image_write_to_memory(&png, out.baseAddress, &size, 0, bytes.baseAddress, Int32(image.width * 4), nil)
-            }
-        }
-        guard ok != 0 else { throw FileError.cannotWrite(path: "-", reason: message(of: &png)) }
-        return data.prefix(size)
-    }
-
-    /// Writes the PNG to stdout (`--out -`).
-    public static func writeToStandardOutput(_ image: RGBAImage) throws {
-        let data = try encode(image)
-        try data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { throw FileError.cannotWrite(path: "-", reason: String(cString: strerror(errno))) }
-                offset += written
-            }
+        var png = makeImage(width: rows.width, height: rows.height)
+        errno = 0
+        let ok = png_image_write_to_stdio(&png, stream, 0, rows.lowest, Int32(rows.rowStride), nil)
+        let flushed = fflush(stream) == 0
+        let code = errno
+        fclose(stream)
+        guard ok != 0, flushed else {
+            throw FileError.cannotWrite(path: "-", reason: code != 0 ? String(cString: strerror(code)) : message(of: &png))
         }
     }
 

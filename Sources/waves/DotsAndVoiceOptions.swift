@@ -178,22 +178,18 @@ struct DotsAndVoiceOptions: ParsableArguments {
 }
 
 /// Reads levels from stdin on a thread of its own, one number from 0 to 1 a
-/// line, so the frame loop never waits for input. A line that is not such a
-/// number is skipped; the first one gets one warning on stderr.
+/// line (`LevelStream`: at most 128 bytes of a line are held), so the frame
+/// loop never waits for input. A line that is not such a number is skipped;
+/// the first one gets one warning on stderr.
 enum StdinLevelReader {
     static func start(feeding level: LiveLevel) {
         let thread = Thread {
             var warned = false
-            var lineNumber = 0
-            while let line = readLine() {
-                lineNumber += 1
-                let text = line.trimmingCharacters(in: .whitespaces)
-                if text.isEmpty { continue }
-                if let value = Double(text), value.isFinite, (0...1).contains(value) {
-                    level.set(value)
-                } else if !warned {
+            LevelStream.read(STDIN_FILENO) { number, line in
+                if case let .level(value) = line { return level.set(value) }
+                if !warned, let warning = LevelStream.warning(line: number, line) {
                     warned = true
-                    printError("waves: warning: stdin line \(lineNumber) '\(text.prefix(40))' is not a level from 0 to 1; skipped (later bad lines are skipped without a word)")
+                    printError("waves: " + warning)
                 }
             }
         }

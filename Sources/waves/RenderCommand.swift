@@ -123,10 +123,10 @@ struct RenderCommand: ParsableCommand {
         } else {
             try renderer.draw(time: time, into: target)
             if destination == "-" {
-                try PNG.writeToStandardOutput(try target.readback())
+                try PNG.writeToStandardOutput(target)
                 return
             }
-            try PNG.write(try target.readback(), to: destination)
+            try PNG.write(target, to: destination)
             print("wrote \(destination) (\(size), t = \(time) s, \(renderer.backend.rawValue) backend)")
         }
     }
@@ -152,7 +152,7 @@ struct RenderCommand: ParsableCommand {
                                                temporaryPath: temporary, path: destination)
             for i in 0..<frames {
                 try renderer.draw(time: time + Double(i) * step, into: target)
-                try encoder.append(try target.readback())
+                try encoder.append(target)
                 progress?.update(done: i + 1)
             }
             try encoder.finish()

@@ -27,6 +27,21 @@ final class PNGTests: XCTestCase {
                        "the temporary file was left behind")
     }
 
+    /// A CPU frame is written from its own rows, wherever they lie: top
+    /// down, padded, or bottom up (GL's order); the PNG is the read-back's.
+    func testAPixmapIsWrittenFromItsRowsAsItsReadBackWouldBe() throws {
+        for stride in [37, 40, -37, -41] {
+            let pixmap = Pixmap(width: 37, height: 11, rowStride: stride)
+            let view = pixmap.view
+            for y in 0..<11 {
+                for x in 0..<37 { view.row(y)[x] = UInt32(truncatingIfNeeded: (x * 7919 + y * 104_729) &* 2_654_435_761) }
+            }
+            let path = folder + "/pixmap\(stride).png"
+            try PNG.write(pixmap, to: path)
+            XCTAssertEqual(try PNG.read(from: path), try pixmap.readback(), "row stride \(stride)")
+        }
+    }
+
     func testWriteIntoMissingFolderFailsAndLeavesNoFile() {
         let path = folder + "/missing/out.png"
         XCTAssertThrowsError(try PNG.write(RGBAImage(width: 2, height: 2), to: path)) { error in

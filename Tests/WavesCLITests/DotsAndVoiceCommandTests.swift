@@ -59,6 +59,18 @@ final class DotsAndVoiceCommandTests: XCTestCase {
         XCTAssertFalse(r.stderr.contains("Fatal"), r.stderr)
     }
 
+    /// A line past 128 bytes is not held whole: skipped with one warning that says why.
+    func testAnOverLongStdinLineIsSkippedWithOneWarningNamingTheLimit() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: false)
+        let r = try waves(["render", "--scene", "voice", "--backend", "cpu", "--size", "120x60", "--level-from", "-",
+                           "--frames", "20", "--out", "frames"], stdin: "0.5\n" + String(repeating: "9", count: 100_000) + "\n0.7\nloud\n")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let warnings = r.stderr.split(separator: "\n")
+        XCTAssertEqual(warnings.count, 1, r.stderr)
+        XCTAssert(warnings.first?.contains("stdin line 2 is longer than 128 bytes") == true, r.stderr)
+        XCTAssertLessThan(r.stderr.utf8.count, 300, "the line is not echoed")
+    }
+
     func testBadInputGetsOneLineAndTheRightStatus() throws {
         try Data("not audio at all".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
         let cases: [([String], Int32, String)] = [

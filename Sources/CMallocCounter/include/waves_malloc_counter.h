@@ -2,7 +2,8 @@
 #define WAVES_MALLOC_COUNTER_H
 #include <stdint.h>
 // Counts heap allocations (malloc, calloc, realloc, posix_memalign,
-// aligned_alloc, memalign) made by the calling thread between start and stop.
+// aligned_alloc, memalign) made by the calling thread between start and stop,
+// and the bytes they ask for.
 // The executable's definitions of these functions interpose glibc's for the
 // whole process and forward to glibc's own (__libc_*) allocator.
 //
@@ -17,6 +18,10 @@ uint64_t waves_malloc_counter_stop(void);
 /// Of the allocations since the last start, those whose caller lies outside
 /// the project's own code (read after stop).
 uint64_t waves_malloc_counter_foreign(void);
+/// Bytes those allocations asked for (a realloc counts its new size; read after stop).
+uint64_t waves_malloc_counter_bytes(void);
+/// The largest single allocation among them, in bytes (read after stop).
+uint64_t waves_malloc_counter_largest(void);
 /// 1 when the interposed allocator is the one in use (it has seen a call).
 int waves_malloc_counter_active(void);
 #endif

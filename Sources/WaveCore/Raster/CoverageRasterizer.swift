@@ -1,3 +1,5 @@
+import Glibc
+
 /// An anti-aliased polygon filler: signed-area accumulation in integer fixed
 /// point (the cell method of FreeType's "smooth" rasteriser and font-rs).
 ///
@@ -17,8 +19,11 @@
 /// rasteriser says which pixels are covered and how much; the blitter decides
 /// what that looks like on the caller's pixmap.
 ///
-/// Memory is allocated once per size; adding edges and resolving them into
-/// pixels allocate nothing.
+/// Memory is allocated once per size, zeroed by calloc, whose large blocks
+/// are fresh pages mapped on first touch: the accumulators of a big frame
+/// cost memory where its outlines reach, not 4 bytes a pixel (a 16384x16384
+/// render's 1 GiB of them is mostly never touched). Adding edges and
+/// resolving them into pixels allocate nothing.
 public final class CoverageRasterizer {
     /// Sub-pixel steps per pixel on each axis.
     public static let subpixels = 256
@@ -67,16 +72,22 @@ public final class CoverageRasterizer {
         state = .allocate(capacity: 1)
         state.initialize(to: PenState(clipTop: 0, clipBottom: height))
         wordsPerRow = (stride + 63) / 64
-        accumulation = .allocate(capacity: stride * height)
-        accumulation.initialize(repeating: 0, count: stride * height)
-        touched = .allocate(capacity: wordsPerRow * height)
-        touched.initialize(repeating: 0, count: wordsPerRow * height)
+        accumulation = Self.zeroed(stride * height)
+        touched = Self.zeroed(wordsPerRow * height)
     }
 
     deinit {
-        accumulation.deallocate()
-        touched.deallocate()
+        free(accumulation)
+        free(touched)
         state.deallocate()
+    }
+
+    /// `count` zeroed values from calloc, which leaves a fresh mapping's pages untouched.
+    private static func zeroed<T>(_ count: Int) -> UnsafeMutablePointer<T> {
+        guard let memory = calloc(count, MemoryLayout<T>.stride) else {
+            fatalError("CoverageRasterizer: \(count * MemoryLayout<T>.stride) bytes could not be allocated")
+        }
+        return memory.bindMemory(to: T.self, capacity: count)
     }
 
     // MARK: Paths (pixel coordinates, y down)

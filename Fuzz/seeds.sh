@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Writes each fuzz target's seed corpus and dictionary under $1 (make fuzz):
+# small valid inputs of every form the reader accepts, and a few it refuses,
+# so the fuzzer starts from the grammar rather than from nothing.
+set -euo pipefail
+out=$1
+mkdir -p "$out"/{dat,json,path,level}
+
+# .dat: little-endian int32 fields (version, flags, rate, samples per pixel,
+# length[, channels]), then int16 or int8 values.
+le32() { printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))"; }
+le16() { printf "$(printf '\\x%02x\\x%02x' $(($1 & 255)) $(($1 >> 8 & 255)))"; }
+{ le32 2; le32 0; le32 44100; le32 256; le32 3; le32 1; for v in -100 120 -32768 32767 0 5; do le16 $v; done; } > "$out/dat/v2-16bit-mono"
+{ le32 2; le32 1; le32 8000; le32 64; le32 2; le32 2; printf '\x80\x7f\x01\x02\xfe\x03\x00\x00'; } > "$out/dat/v2-8bit-stereo"
+{ le32 1; le32 0; le32 48000; le32 512; le32 2; for v in -1 1 -300 300; do le16 $v; done; } > "$out/dat/v1-16bit"
+{ le32 2; le32 0; le32 44100; le32 256; le32 0; le32 1; } > "$out/dat/v2-empty"
+{ le32 2; le32 0; le32 44100; le32 256; le32 1000000000; le32 1; le16 1; le16 -1; } > "$out/dat/v2-claims-a-billion"
+{ le32 2; le32 1; le32 1; le32 100000000; le32 1; le32 64; head -c 128 /dev/zero; } > "$out/dat/v2-64-channels"
+
+# JSON, version 2 and 1, with a byte-order mark, white space, 8 bits.
+j() { printf '%s' "$2" > "$out/json/$1"; }
+j v2 '{"version":2,"channels":1,"sample_rate":44100,"samples_per_pixel":256,"bits":16,"length":2,"data":[-10,10,-20,20]}'
+j v2-stereo-8bit '{"version":2,"channels":2,"sample_rate":8000,"samples_per_pixel":64,"bits":8,"length":1,"data":[-128,127,-1,1]}'
+j v1 '{"sample_rate":48000,"samples_per_pixel":512,"bits":16,"length":1,"data":[0,0]}'
+j spaced $' \n{ "version" : 2 , "channels" : 1 , "sample_rate" : 22050 , "samples_per_pixel" : 1e2 , "bits" : 8 , "data" : [ -5 , 5 ] }\n'
+printf '\xef\xbb\xbf{"version":2,"channels":1,"sample_rate":44100,"samples_per_pixel":256,"bits":16,"length":1,"data":[-1.0,1]}' > "$out/json/bom"
+j nested '{"version":2,"channels":1,"sample_rate":44100,"samples_per_pixel":256,"bits":16,"extra":{"a":[1,{"b":null}],"s":"x\u00e9\"y"},"data":[1,2]}'
+j array '[1,2,3]'
+
+# SVG path data: every command, absolute and relative, compact numbers, exponents, repeats.
+p() { printf '%s' "$2" > "$out/path/$1"; }
+p triangle 'M 0 0 L 40 0 L 20 20 Z'
+p compact 'M.5.5L100.5.5L50 70Z'
+p relative 'm10,10 l20,0 0,10 -20,0z m 5 5 h 4 v 4 h -4 z'
+p hv 'M0 0H40V20H0Z'
+p cubic 'M0 10 C 10 -5 30 25 40 10 S 60 0 47 12 Z'
+p quad 'M0 10 Q 20 -10 40 10 T 48 20 t -8 4 Z'
+p exponents 'M1e1 1E1 L-.5e+1 2e-1 L+3 4.5e0z'
+p arc 'M0 0 A 10 10 0 0 1 20 0 Z'
+p words 'M nan 0 L inf 1 Z'
+p overflow 'M 1e999 0 L 0 1 Z'
+
+# The level stream: one number from 0 to 1 a line.
+printf '0.5\n0.25\n1\n0\n' > "$out/level/levels"
+printf 'loud\n\r\n0.7\r\n  0.3  \n2\n-0\nnan\n1e-3' > "$out/level/mixed"
+{ printf '0.5\n'; head -c 300 /dev/zero | tr '\0' '9'; printf '\n0.1\n'; } > "$out/level/long-line"
+
+# Dictionaries: the grammars' words.
+printf '%s\n' '"version"' '"channels"' '"sample_rate"' '"samples_per_pixel"' '"bits"' '"length"' '"data"' \
+  '"{"' '"}"' '"["' '"]"' '":"' '","' '"-"' '"e"' '"."' '"\xef\xbb\xbf"' '"null"' '"true"' '"\\u0000"' > "$out/json.dict"
+printf '%s\n' '"M"' '"m"' '"L"' '"l"' '"H"' '"h"' '"V"' '"v"' '"C"' '"c"' '"S"' '"s"' '"Q"' '"q"' '"T"' '"t"' '"Z"' '"z"' '"A"' \
+  '"e-"' '"E+"' '"."' '","' '" "' '"nan"' '"inf"' '"1e308"' > "$out/path.dict"
