@@ -21,6 +21,10 @@ enum EmbeddedShaders {
 // whose reach can cover it from the lattice (k1 along the outer step, k2
 // along the inner), reads their state (copies_state.frag.glsl's targets)
 // and composites their coverage in instance order.
+// AXIS_ALIGNED (with LATTICE): every box's transform neither turns nor
+// shears, so the pixel is an axis-aligned rectangle in the layer and its
+// area has a closed form (a software driver runs both sides of a data-
+// dependent branch: the polygon clipping is left out, not skipped).
 // MASKED: coverage times the mask texture (this page's mask, drawn first).
 // Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
 
@@ -48,6 +52,43 @@ flat in vec4 v_border;
 
 out vec4 fragColor;
 
+#ifdef AXIS_ALIGNED
+float overlap(float a0, float a1, float b0, float b1) { return max(0.0, min(a1, b1) - max(a0, b0)); }
+
+// The integral of sqrt(1 - u^2) from 0 to u.
+float discIntegral(float u) {
+    u = clamp(u, 0.0, 1.0);
+    return 0.5 * (u * sqrt(max(0.0, 1.0 - u * u)) + asin(u));
+}
+
+// The area of the unit quarter disc (u, v >= 0) inside [u0, u1] x [v0, v1] (all in 0...1).
+float quarterDisc(float u0, float u1, float v0, float v1) {
+    float full = v1 < 1.0 ? sqrt(1.0 - v1 * v1) : 0.0;    // left of this the disc spans the whole [v0, v1]
+    float empty = sqrt(max(0.0, 1.0 - v0 * v0));          // right of this it is below v0
+    float area = (v1 - v0) * max(0.0, min(u1, full) - u0);
+    float a = max(u0, full), b = min(u1, empty);
+    if (b > a) area += discIntegral(b) - discIntegral(a) - v0 * (b - a);
+    return area;
+}
+
+// The area (in the layer's units) of the axis-aligned pixel [lo, hi] inside
+// the rectangle with corners of radius r: the overlap less, at each corner,
+// the part of the corner's square outside its circle.
+float roundedArea(vec2 lo, vec2 hi, vec4 rect, float r) {
+    float area = overlap(lo.x, hi.x, rect.x, rect.z) * overlap(lo.y, hi.y, rect.y, rect.w);
+    if (area <= 0.0 || r <= 0.0) return area;
+    for (int q = 0; q < 4; q++) {
+        // Outward from the corner circle's centre, in radii.
+        vec2 s = vec2((q & 1) == 0 ? -1.0 : 1.0, q < 2 ? -1.0 : 1.0);
+        vec2 centre = vec2(s.x < 0.0 ? rect.x + r : rect.z - r, s.y < 0.0 ? rect.y + r : rect.w - r);
+        vec2 a = s * (lo - centre) / r, b = s * (hi - centre) / r;
+        vec2 l = clamp(min(a, b), 0.0, 1.0), h = clamp(max(a, b), 0.0, 1.0);
+        if (h.x <= l.x || h.y <= l.y) continue;
+        area -= ((h.x - l.x) * (h.y - l.y) - quarterDisc(l.x, h.x, l.y, h.y)) * r * r;
+    }
+    return max(area, 0.0);
+}
+#else
 const int maxPoints = 12;
 
 float cross2(vec2 a, vec2 b) { return a.x * b.y - a.y * b.x; }
@@ -130,22 +171,31 @@ float roundedArea(vec2 pixel[maxPoints], vec4 rect, float r) {
     return max(area, 0.0);
 }
 
+#endif
+
 // The box's colour over pixel p0 (its top-left corner in scene pixels), border over fill.
 vec4 boxColor(vec2 p0, vec2 centre, vec4 inverse, vec4 rect, vec3 shape, vec4 fill, vec4 border) {
-    // The pixel's corners in the layer's coordinates (offsets from the centre keep the precision).
+    // The pixel in the layer's coordinates (offsets from the centre keep the precision).
     vec2 localCentre = 0.5 * (rect.xy + rect.zw);
+#ifdef AXIS_ALIGNED
+    vec2 a = localCentre + inverse.xw * (p0 - centre), b = localCentre + inverse.xw * (p0 + 1.0 - centre);
+    vec2 lo = min(a, b), hi = max(a, b);
+#define PIXEL lo, hi
+#else
     vec2 pixel[maxPoints];
     vec2 corners[4] = vec2[4](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
     for (int i = 0; i < 4; i++) {
         vec2 d = p0 + corners[i] - centre;
         pixel[i] = localCentre + vec2(inverse.x * d.x + inverse.y * d.y, inverse.z * d.x + inverse.w * d.y);
     }
+#define PIXEL pixel
+#endif
     float r = shape.x, det = shape.z;
-    float outer = min(1.0, roundedArea(pixel, rect, r) * det);
+    float outer = min(1.0, roundedArea(PIXEL, rect, r) * det);
     vec4 color = fill * outer;
     if (shape.y > 0.0) {
         float w = min(shape.y, 0.5 * min(rect.z - rect.x, rect.w - rect.y));
-        float inner = min(1.0, roundedArea(pixel, rect + vec4(w, w, -w, -w), max(0.0, r - w)) * det);
+        float inner = min(1.0, roundedArea(PIXEL, rect + vec4(w, w, -w, -w), max(0.0, r - w)) * det);
         vec4 edge = border * max(0.0, outer - inner);
         color = edge + color * (1.0 - edge.a);
     }

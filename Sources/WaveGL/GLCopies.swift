@@ -58,6 +58,8 @@ final class GLCopies {
     struct Lattice {
         var reach: (x0: Double, y0: Double, x1: Double, y1: Double)
         var innerStep: (x: Double, y: Double)
+        /// Whether a box may turn in its copy (or the inner place turns or shears it).
+        var turns: Bool
     }
 
     /// A still replicator inside the replicator (each outer copy holds all
@@ -127,6 +129,7 @@ final class GLCopies {
         let s = inner.step, place = inner.place
         guard s.a == 1, s.d == 1, s.b == 0, s.c == 0 else { return nil }
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        var turns = place.b != 0 || place.c != 0
         for box in boxes {
             guard let px = range(of: box.position.x), let py = range(of: box.position.y),
                   let tx = range(of: box.transform.translationX), let ty = range(of: box.transform.translationY),
@@ -140,6 +143,7 @@ final class GLCopies {
                 ex = product(sx, dx)
                 ey = product(sy, dy)
             } else {
+                turns = true
                 let scale = Swift.max(abs(sx.lo), abs(sx.hi), abs(sy.lo), abs(sy.hi))
                 let radius = scale * (Swift.max(dx.lo * dx.lo, dx.hi * dx.hi) + Swift.max(dy.lo * dy.lo, dy.hi * dy.hi)).squareRoot()
                 ex = (-radius, radius)
@@ -157,7 +161,7 @@ final class GLCopies {
         // A pixel more each way for rounding.
         let reach = (x0: x0 - 1, y0: y0 - 1, x1: x1 + 1, y1: y1 + 1)
         guard [reach.x0, reach.y0, reach.x1, reach.y1].allSatisfy(\.isFinite) else { return nil }
-        return Lattice(reach: reach, innerStep: (place.a * s.tx + place.c * s.ty, place.b * s.tx + place.d * s.ty))
+        return Lattice(reach: reach, innerStep: (place.a * s.tx + place.c * s.ty, place.b * s.tx + place.d * s.ty), turns: turns)
     }
 
     private static func product(_ a: (lo: Double, hi: Double), _ b: (lo: Double, hi: Double)) -> (lo: Double, hi: Double) {
@@ -350,8 +354,8 @@ final class GLCopies {
         let children, counts, worldInverse, reach, steps: GLint
     }
     private var stateProgram: StateProgram?
-    /// Instanced and lattice, each plain and masked.
-    private var programs: [BoxProgram?] = [nil, nil, nil, nil]
+    /// Instanced, lattice and lattice of axis-aligned boxes, each plain and masked.
+    private var programs: [BoxProgram?] = [nil, nil, nil, nil, nil, nil]
     private var tables: Tables
     private let evaluator: LayerTreeEvaluator
     private let sources: DrivenSources
@@ -372,7 +376,7 @@ final class GLCopies {
     /// Whether a replicator whose steps only translate is drawn as a lattice (tests turn it off to compare).
     var allowsLattice = true
     /// Draws so far by kind (a page's copies are one draw).
-    private(set) var latticeDraws = 0, instancedDraws = 0
+    private(set) var latticeDraws = 0, alignedDraws = 0, instancedDraws = 0
 
     /// The tables for every replicator `evaluator` leaves to this strategy.
     init(evaluator: LayerTreeEvaluator, levels: [Level]) throws {
@@ -475,10 +479,11 @@ final class GLCopies {
             innerStep: state.uniform("u_innerStep"), innerColor: state.uniform("u_innerColor"),
             innerOffset: state.uniform("u_innerOffset"))
         let units = (0..<Self.stateTargets).map { GLint(Self.stateUnit + $0) }
-        for variant in 0..<4 {
-            let lattice = variant & 2 != 0, masked = variant & 1 != 0
+        for variant in 0..<6 {
+            let lattice = variant >= 2, aligned = variant >= 4, masked = variant & 1 != 0
             let program = try ShaderProgram(vertex: lattice ? "layer.vert.glsl" : "copies.vert.glsl", fragment: "box.frag.glsl",
-                                            defines: (lattice ? ["LATTICE"] : []) + (masked ? ["MASKED"] : []))
+                                            defines: (lattice ? ["LATTICE"] : []) + (aligned ? ["AXIS_ALIGNED"] : [])
+                                                + (masked ? ["MASKED"] : []))
             glUseProgram(program.id)
             glUniform1iv(program.uniform("u_state"), GLsizei(units.count), units)
             glUniform1i(program.uniform("u_mask"), 4)
@@ -601,12 +606,16 @@ final class GLCopies {
     /// The copies of the replicator that drew `item` (their state from row
     /// `stateRow`), on the current page: a lattice draw where its steps only
     /// translate and few copies reach any pixel, else one instanced draw.
+    /// `scissor`: the item's area on this page, in the framebuffer (x, y, width, height), set already.
     func draw(_ item: PresentationItem, replicator node: Int, layer: Layer, stateRow: Int, masked: Bool, viewport: Viewport,
-              pageTop: Int) {
+              pageTop: Int, scissor: (x: Int, y: Int, width: Int, height: Int)) {
         guard stateRow >= 0, let replicator = layer.replicator, let record = tables.replicators[node] else { return }
         let instances = Self.instances(layer, record)
         let lattice = allowsLattice ? latticeSteps(item, replicator, record) : nil
-        guard let program = programs[(lattice != nil ? 2 : 0) + (masked ? 1 : 0)] else { return }
+        // Axis-aligned boxes where none turns in its copy and the replicator's layer neither turns nor shears.
+        var aligned = false
+        if let lattice { aligned = !lattice.turns && item.transform.b == 0 && item.transform.c == 0 }
+        guard let program = programs[(lattice == nil ? 0 : aligned ? 4 : 2) + (masked ? 1 : 0)] else { return }
         glUseProgram(program.program.id)
         var unit = 0
         while unit < Self.stateTargets {
@@ -630,8 +639,10 @@ final class GLCopies {
                         GLfloat(lattice.inner.y))
             glUniform1i(program.children, GLint(record.children))
             glUniform2i(program.counts, GLint(replicator.count), GLint(record.inner.count))
+            narrowScissor(scissor, to: lattice, counts: (replicator.count, record.inner.count), m, viewport: viewport, pageTop: pageTop)
             glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
             latticeDraws += 1
+            if aligned { alignedDraws += 1 }
         } else {
             glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(instances))
             instancedDraws += 1
@@ -642,7 +653,8 @@ final class GLCopies {
     /// in the replicator's layer, where its steps only translate and at most
     /// `maxCandidates` copies can reach one pixel (nil: draw it instanced).
     private func latticeSteps(_ item: PresentationItem, _ replicator: Replicator, _ record: Record)
-        -> (reach: (x0: Double, y0: Double, x1: Double, y1: Double), outer: (x: Double, y: Double), inner: (x: Double, y: Double))? {
+        -> (reach: (x0: Double, y0: Double, x1: Double, y1: Double), outer: (x: Double, y: Double), inner: (x: Double, y: Double),
+            turns: Bool)? {
         guard let fixed = record.lattice else { return nil }
         let m = item.transform, det = m.determinant
         guard det != 0, det.isFinite else { return nil }
@@ -664,8 +676,39 @@ final class GLCopies {
         let spread = Double(n2 - 1)
         let k1 = along((spanX + spread * abs(inner.x), spanY + spread * abs(inner.y)), (step.tx, step.ty), count: n1)
         guard k1 * k2 * record.children <= Self.maxCandidates else { return nil }
-        return (fixed.reach, (step.tx, step.ty), inner)
+        return (fixed.reach, (step.tx, step.ty), inner, fixed.turns)
     }
+
+    /// The scissor (the item's area on this page) narrowed to the scene
+    /// bounds of every copy's reach, so pixels no copy reaches run no shader.
+    private func narrowScissor(_ scissor: (x: Int, y: Int, width: Int, height: Int), to lattice: (reach: (x0: Double, y0: Double, x1: Double, y1: Double), outer: (x: Double, y: Double),
+                                            inner: (x: Double, y: Double), turns: Bool),
+                               counts: (Int, Int), _ world: Affine, viewport: Viewport, pageTop: Int) {
+        let outer = (x: Double(counts.0 - 1) * lattice.outer.x, y: Double(counts.0 - 1) * lattice.outer.y)
+        let inner = (x: Double(counts.1 - 1) * lattice.inner.x, y: Double(counts.1 - 1) * lattice.inner.y)
+        let x0 = lattice.reach.x0 + Swift.min(0, outer.x) + Swift.min(0, inner.x)
+        let x1 = lattice.reach.x1 + Swift.max(0, outer.x) + Swift.max(0, inner.x)
+        let y0 = lattice.reach.y0 + Swift.min(0, outer.y) + Swift.min(0, inner.y)
+        let y1 = lattice.reach.y1 + Swift.max(0, outer.y) + Swift.max(0, inner.y)
+        // The four corners in the scene, then in the framebuffer (rows from the page's top).
+        let m = world
+        let xs = (m.a * x0 + m.c * y0, m.a * x1 + m.c * y0, m.a * x0 + m.c * y1, m.a * x1 + m.c * y1)
+        let ys = (m.b * x0 + m.d * y0, m.b * x1 + m.d * y0, m.b * x0 + m.d * y1, m.b * x1 + m.d * y1)
+        // Pairwise: min and max of more than two take an array.
+        let left = Swift.min(Swift.min(xs.0, xs.1), Swift.min(xs.2, xs.3)) + m.tx
+        let right = Swift.max(Swift.max(xs.0, xs.1), Swift.max(xs.2, xs.3)) + m.tx
+        let top = Swift.min(Swift.min(ys.0, ys.1), Swift.min(ys.2, ys.3)) + m.ty
+        let bottom = Swift.max(Swift.max(ys.0, ys.1), Swift.max(ys.2, ys.3)) + m.ty
+        let fx0 = viewport.x + Self.held(left.rounded(.down)), fx1 = viewport.x + Self.held(right.rounded(.up))
+        let fy0 = viewport.y + viewport.height - Self.held(bottom.rounded(.up) - Double(pageTop))
+        let fy1 = viewport.y + viewport.height - Self.held(top.rounded(.down) - Double(pageTop))
+        let sx0 = scissor.x, sy0 = scissor.y, sx1 = scissor.x + scissor.width, sy1 = scissor.y + scissor.height
+        let nx0 = Swift.max(sx0, fx0), nx1 = Swift.min(sx1, fx1), ny0 = Swift.max(sy0, fy0), ny1 = Swift.min(sy1, fy1)
+        glScissor(GLint(nx0), GLint(ny0), GLsizei(Swift.max(0, nx1 - nx0)), GLsizei(Swift.max(0, ny1 - ny0)))
+    }
+
+    /// A pixel coordinate as a whole number, held far from overflow.
+    private static func held(_ v: Double) -> Int { Int(Swift.min(Swift.max(v, -1e9), 1e9)) }
 
     /// An affine as two rows (a, c, tx), (b, d, ty).
     private func setAffine(_ location: GLint, _ m: Affine) {

@@ -365,13 +365,14 @@ final class GLTreeDraw: GLLayerDraw {
         // The item's rows on this page and its columns, as a scissor.
         let first = Swift.max(p.rows.lowerBound, pageTop), last = Swift.min(p.rows.upperBound, pageTop + viewport.height)
         guard first < last else { return }
+        let scissor = (x: viewport.x + p.columns.lowerBound, y: viewport.y + viewport.height - (last - pageTop),
+                       width: p.columns.count, height: last - first)
         glEnable(GLenum(GL_SCISSOR_TEST))
-        glScissor(GLint(viewport.x + p.columns.lowerBound), GLint(viewport.y + viewport.height - (last - pageTop)),
-                  GLsizei(p.columns.count), GLsizei(last - first))
+        glScissor(GLint(scissor.x), GLint(scissor.y), GLsizei(scissor.width), GLsizei(scissor.height))
         let layer = evaluator.layer(of: item, mask: asMask)
         if item.primitive == .copies {
             copies?.draw(item, replicator: item.layer, layer: layer, stateRow: p.fill, masked: item.mask >= 0,
-                         viewport: viewport, pageTop: pageTop)
+                         viewport: viewport, pageTop: pageTop, scissor: scissor)
             return
         }
         guard let program = programs[p.variant] else { return }

@@ -77,6 +77,7 @@ final class DotsAndVoiceTests: XCTestCase {
             let instancedAsked = times.count // the comparison draws, one page each
             if lattice {
                 XCTAssertEqual(copies.latticeDraws, times.count, name)
+                XCTAssertEqual(copies.alignedDraws, times.count, "\(name): the dots never turn")
                 XCTAssertEqual(copies.instancedDraws, instancedAsked, name)
             } else {
                 XCTAssertEqual(copies.latticeDraws, 0, name)

@@ -34,7 +34,7 @@ final class ShaderTests: XCTestCase {
             XCTAssertNoThrow(try ShaderProgram(vertex: vertex, fragment: fragment), fragment)
         }
         XCTAssertNoThrow(try ShaderProgram(vertex: "copies.vert.glsl", fragment: "box.frag.glsl", defines: ["MASKED"]))
-        for defines in [["LATTICE"], ["LATTICE", "MASKED"]] {
+        for defines in [["LATTICE"], ["LATTICE", "MASKED"], ["LATTICE", "AXIS_ALIGNED"], ["LATTICE", "AXIS_ALIGNED", "MASKED"]] {
             XCTAssertNoThrow(try ShaderProgram(vertex: "layer.vert.glsl", fragment: "box.frag.glsl", defines: defines), "\(defines)")
         }
     }
