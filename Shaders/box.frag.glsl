@@ -218,30 +218,39 @@ vec4 latticeColor(vec2 p0) {
     ivec2 rx = onLattice(lo.x - max(0.0, spread.x), hi.x - min(0.0, spread.x), s1.x, u_counts.x);
     ivec2 ry = onLattice(lo.y - max(0.0, spread.y), hi.y - min(0.0, spread.y), s1.y, u_counts.x);
     int k1 = max(rx.x, ry.x), last1 = min(rx.y, ry.y);
+    // The walk: outer copy k1 (its inner copies k2 to last2 found on reaching it), then each sublayer c.
+    // The costly coverage runs once per copy that reaches the pixel, found by a cheap inner loop
+    // (lanes run both sides of a branch together, but a loop only as long as its longest lane).
+    int k2 = 0, last2 = -1, c = 0, candidates = 0;
     vec4 color = vec4(0.0);
-    int candidates = 0;
-    while (k1 <= last1 && candidates < maxCandidates) {
-        vec2 origin = float(k1) * s1;
-        ivec2 cx = onLattice(lo.x - origin.x, hi.x - origin.x, s2.x, u_counts.y);
-        ivec2 cy = onLattice(lo.y - origin.y, hi.y - origin.y, s2.y, u_counts.y);
-        int k2 = max(cx.x, cy.x), last2 = min(cx.y, cy.y);
-        while (k2 <= last2 && candidates < maxCandidates) {
-            int c = 0;
-            while (c < u_children) {
-                int i = u_stateBase + (k1 * u_counts.y + k2) * u_children + c;
-                c++;
-                candidates++;
-                ivec2 texel = ivec2(i & 1023, i >> 10);
-                vec4 centre = texelFetch(u_state[0], texel, 0);
-                if (centre.z < 0.0 || any(greaterThan(abs(mid - centre.xy), centre.zw))) continue;
-                vec4 box = boxColor(p0, centre.xy, texelFetch(u_state[1], texel, 0), texelFetch(u_state[2], texel, 0),
-                                    texelFetch(u_state[3], texel, 0).xyz, texelFetch(u_state[4], texel, 0),
-                                    texelFetch(u_state[5], texel, 0));
-                color = box + color * (1.0 - box.a);
+    while (candidates < maxCandidates) {
+        bool found = false;
+        ivec2 texel;
+        vec4 centre;
+        while (candidates < maxCandidates) {
+            if (k2 > last2) {
+                if (k1 > last1) break;
+                vec2 origin = float(k1) * s1;
+                ivec2 cx = onLattice(lo.x - origin.x, hi.x - origin.x, s2.x, u_counts.y);
+                ivec2 cy = onLattice(lo.y - origin.y, hi.y - origin.y, s2.y, u_counts.y);
+                k2 = max(cx.x, cy.x);
+                last2 = min(cx.y, cy.y);
+                c = 0;
+                k1++;
+                continue;
             }
-            k2++;
+            int i = u_stateBase + ((k1 - 1) * u_counts.y + k2) * u_children + c;
+            c++;
+            if (c == u_children) { c = 0; k2++; }
+            candidates++;
+            texel = ivec2(i & 1023, i >> 10);
+            centre = texelFetch(u_state[0], texel, 0);
+            if (centre.z >= 0.0 && all(lessThanEqual(abs(mid - centre.xy), centre.zw))) { found = true; break; }
         }
-        k1++;
+        if (!found) break;
+        vec4 box = boxColor(p0, centre.xy, texelFetch(u_state[1], texel, 0), texelFetch(u_state[2], texel, 0),
+                            texelFetch(u_state[3], texel, 0).xyz, texelFetch(u_state[4], texel, 0), texelFetch(u_state[5], texel, 0));
+        color = box + color * (1.0 - box.a);
     }
     return color;
 }
