@@ -63,8 +63,11 @@ check-shaders: deps
 	@for d in "-DPICTURE_COVERAGE -DGRADIENT -DMASKED" "-DPICTURE_RGBA -DMASKED" "-DGRADIENT -DAS_MASK" "-DPICTURE_COVERAGE -DAS_MASK"; do \
 	  glslangValidator -l -S frag $$d Shaders/item.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/item.frag.glsl; exit 1; }; \
 	done
-	@glslangValidator -l -S frag -DMASKED Shaders/box.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED Shaders/box.frag.glsl; exit 1; }
-	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 3 variants of layer.frag.glsl, 4 of item.frag.glsl, 1 of box.frag.glsl)"
+	@# box.frag.glsl: masked, and the lattice draw (general and axis-aligned) plain and masked.
+	@for d in "-DMASKED" "-DLATTICE" "-DLATTICE -DMASKED" "-DLATTICE -DAXIS_ALIGNED" "-DLATTICE -DAXIS_ALIGNED -DMASKED"; do \
+	  glslangValidator -l -S frag $$d Shaders/box.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/box.frag.glsl; exit 1; }; \
+	done
+	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 3 variants of layer.frag.glsl, 4 of item.frag.glsl, 5 of box.frag.glsl)"
 
 test: deps check-shaders
 	$(SWIFT) build --build-tests

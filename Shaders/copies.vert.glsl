@@ -1,277 +1,35 @@
 #version 330 core
-// A replicator's copies (WaveCore's Tree/, CAReplicatorLayer): one instance
-// per copy and sublayer, instance k * children + c. Each instance evaluates
-// its sublayer's property timelines at its own time (the replicator's time
-// less k instance delays) here, on the GPU, from a table the CPU wrote once
-// (GLCopiesDraw.swift encodes it): so the CPU's work a frame is the same
-// for 10 copies or 10,000. The copy's transform is the replicator's world
-// transform, then the instance step k times (from powers of two the CPU
-// computes in double precision each frame), then the sublayer's own.
-// The quad covers the box's reach in scene pixels; box.frag.glsl computes
-// the coverage.
-//
-// Timeline records (texels of u_program, 1024 a row):
-//   property: model value; (animations, 0, 0, 0); then each animation, the
-//     topmost first: (kind, texels, flags, function), then by kind:
-//     basic 0 and keyframes 1 (linear) / 2 (discrete): (begin, duration,
-//       speed, offset), (active duration, start, end, cycle), the cubic
-//       curve; basic: from, to; keyframes: (values, has key times, 0, 0),
-//       the values, the key times four a texel;
-//     spring 3: the same three timing texels, from, to, (w0, zeta, v0, 0);
-//     driven 4: (gain, bias, lower, upper), (source kind, a, b, c), from, to.
-//   flags: 1 autoreverses, 2 fills backwards, 4 fills forwards, 8 duration infinite.
-//   function: 0 linear, 1 the cubic curve, 2 bounce-out.
-//   source kinds: 0 constant a; 1 recorded, b values from texel a of
-//     u_samples (four a texel) at c a second; 2 live, a history of 1024
-//     (time, value) texels from texel a, oldest first.
+// A replicator's copies where their steps turn or scale (the general case):
+// one instance per copy and sublayer, each a quad over its box's reach in
+// scene pixels. The instance's state (its transform, rect, colours) was
+// evaluated this frame by copies_state.frag.glsl; this only fetches it, so
+// the vertex work (CPU time on a software driver) is a few texel reads a
+// copy. box.frag.glsl computes the coverage.
 
-uniform sampler2D u_program;
-uniform sampler2D u_samples;
-uniform int u_children;       // sublayers a copy
-uniform int u_childBase;      // this replicator's first sublayer record
-uniform float u_time;         // the replicator's local time
-uniform float u_delay;        // seconds between copies
-uniform vec3 u_world[2];      // the replicator's layer to scene: rows (a, c, tx), (b, d, ty)
-uniform vec3 u_step[42];      // the instance step to the powers 1, 2, 4, ... 2^20, two rows each
-uniform float u_opacity;      // the replicator's opacity (its ancestors' included)
-uniform vec4 u_tint;          // the tint from above the replicator
-uniform vec4 u_instanceColor;
-uniform vec4 u_colorOffset;
-// A still replicator inside (a grid; u_inner 1: none): outer copy k1 holds
-// inner copies k2, instance (k1 * u_inner + k2) * children + c, k2 more delays late.
-uniform int u_inner;
-uniform float u_innerDelay;
-uniform vec3 u_innerPlace[2]; // the inner replicator's layer in the outer copy
-uniform vec3 u_innerStep[42];
-uniform vec4 u_innerColor;
-uniform vec4 u_innerOffset;
+uniform sampler2D u_state[6]; // copies_state.frag.glsl's targets, 1024 texels a row
+uniform int u_stateBase;      // this item's first instance texel
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;        // scene row shown at the area's top
 
 flat out vec2 v_centre;       // the box's centre in scene pixels
 flat out vec4 v_inverse;      // scene offsets to the layer's: (a, c) and (b, d) of the inverse
-flat out vec2 v_localCentre;  // the box's centre in its layer
 flat out vec4 v_rect;         // the box in its layer: x0, y0, x1, y1
 flat out vec3 v_shape;        // corner radius, border width, |det| (layer area to scene area)
 flat out vec4 v_fill;         // premultiplied, opacity and tint applied
 flat out vec4 v_border;
 
-const int texelsPerChild = 6;
-const float huge = 3.0e38;
-
-vec4 fetch(int i) { return texelFetch(u_program, ivec2(i & 1023, i >> 10), 0); }
-vec4 sampleTexel(int i) { return texelFetch(u_samples, ivec2(i & 1023, i >> 10), 0); }
-
-float bezier(float s, float a, float b) {
-    float r = 1.0 - s;
-    return 3.0 * r * r * s * a + 3.0 * r * s * s * b + s * s * s;
-}
-
-// WaveCore's TimingFunction.value.
-float eased(float p, int function, vec4 curve) {
-    float x = clamp(p, 0.0, 1.0);
-    if (function == 0) return x;
-    if (function == 2) {
-        if (x < 4.0 / 11.0) return 121.0 * x * x / 16.0;
-        if (x < 8.0 / 11.0) return 363.0 / 40.0 * x * x - 99.0 / 10.0 * x + 17.0 / 5.0;
-        if (x < 9.0 / 10.0) return 4356.0 / 361.0 * x * x - 35442.0 / 1805.0 * x + 16061.0 / 1805.0;
-        return 54.0 / 5.0 * x * x - 513.0 / 25.0 * x + 268.0 / 25.0;
-    }
-    float lo = 0.0, hi = 1.0;
-    for (int i = 0; i < 24; i++) {
-        float mid = 0.5 * (lo + hi);
-        if (bezier(mid, curve.x, curve.z) < x) lo = mid; else hi = mid;
-    }
-    return bezier(0.5 * (lo + hi), curve.y, curve.w);
-}
-
-// WaveCore's MediaTiming.simpleTime: false where the timing has no effect.
-bool simpleTime(float t, vec4 timing, vec4 span, int flags, out float s) {
-    float running = (t - timing.x) * timing.z;
-    s = 0.0;
-    if (running < 0.0) { s = span.y; return (flags & 2) != 0; }
-    if (running >= span.x) { s = span.z; return (flags & 4) != 0; }
-    float local = running + timing.w;
-    if ((flags & 8) != 0) { s = local; return true; }
-    float r = mod(local, span.w);
-    s = (flags & 1) != 0 && r > timing.y ? span.w - r : r;
-    return true;
-}
-
-// WaveCore's Spring.solution(x0: 1, v0:, at:).x, as progress 1 - x.
-float springProgress(float t, vec4 p) {
-    float w0 = p.x, zeta = p.y, v0 = p.z, x;
-    if (abs(zeta - 1.0) < 1e-6) {
-        float b = v0 + w0;
-        x = (1.0 + b * t) * exp(-w0 * t);
-    } else if (zeta < 1.0) {
-        float wd = w0 * sqrt(1.0 - zeta * zeta), s = zeta * w0;
-        float b = (v0 + s) / wd;
-        x = exp(-s * t) * (cos(wd * t) + b * sin(wd * t));
-    } else {
-        float root = w0 * sqrt(zeta * zeta - 1.0);
-        float r2 = -zeta * w0 - root, r1 = w0 * w0 / r2;
-        float c2 = (v0 - r1) / (r2 - r1), c1 = 1.0 - c2;
-        x = c1 * exp(r1 * t) + c2 * exp(r2 * t);
-    }
-    return 1.0 - x;
-}
-
-float keyTime(int at, int i, int n, bool hasTimes, bool discrete) {
-    if (hasTimes) return fetch(at + i / 4)[i % 4];
-    if (discrete) return float(i) / float(n);
-    return n > 1 ? float(i) / float(n - 1) : 0.0;
-}
-
-// WaveCore's KeyframeAnimation.value(progress:); the record's values start at `at`.
-vec4 keyframes(int at, float p, bool discrete) {
-    vec4 h = fetch(at);
-    int n = int(h.x);
-    bool hasTimes = h.y > 0.5;
-    int values = at + 1, times = values + n;
-    if (discrete) {
-        int i = 0;
-        while (i + 1 < n && p >= keyTime(times, i + 1, n, hasTimes, true)) i++;
-        return fetch(values + i);
-    }
-    if (n == 1 || p <= keyTime(times, 0, n, hasTimes, false)) return fetch(values);
-    int i = 0;
-    while (i + 2 < n && p >= keyTime(times, i + 1, n, hasTimes, false)) i++;
-    float t0 = keyTime(times, i, n, hasTimes, false), t1 = keyTime(times, i + 1, n, hasTimes, false);
-    float f = t1 > t0 ? min(1.0, (p - t0) / (t1 - t0)) : 1.0;
-    return mix(fetch(values + i), fetch(values + i + 1), f);
-}
-
-// WaveCore's Level.value through DrivenSources.value(of:at:), clamped to 0...1.
-float source(vec4 s, float t) {
-    int kind = int(s.x);
-    float v = s.y;
-    if (kind == 1) {
-        int base = int(s.y), n = int(s.z);
-        float position = t * s.w;
-        if (position <= 0.0) {
-            v = sampleTexel(base).x;
-        } else if (position >= float(n - 1)) {
-            v = sampleTexel(base + (n - 1) / 4)[(n - 1) % 4];
-        } else {
-            int i = int(position);
-            float f = position - float(i);
-            float a = sampleTexel(base + i / 4)[i % 4], b = sampleTexel(base + (i + 1) / 4)[(i + 1) % 4];
-            v = a + (b - a) * f;
-        }
-    } else if (kind == 2) {
-        // The newest sample at or before t (oldest first, 1024 of them), then between it and the next.
-        int base = int(s.y);
-        vec4 newest = sampleTexel(base + 1023);
-        if (t >= newest.x) {
-            v = newest.y;
-        } else {
-            int lo = 0, hi = 1023;          // time[lo] <= t < time[hi], when time[0] <= t
-            vec4 first = sampleTexel(base);
-            if (t < first.x) {
-                v = first.y;
-            } else {
-                while (hi - lo > 1) {
-                    int mid = (lo + hi) / 2;
-                    if (sampleTexel(base + mid).x <= t) lo = mid; else hi = mid;
-                }
-                vec4 a = sampleTexel(base + lo), b = sampleTexel(base + hi);
-                float f = b.x > a.x ? (t - a.x) / (b.x - a.x) : 1.0;
-                v = a.y + (b.y - a.y) * f;
-            }
-        }
-    }
-    return clamp(v, 0.0, 1.0);
-}
-
-// WaveCore's Timeline.value(at:): the topmost animation in effect, else the model value.
-vec4 property(int at, float t) {
-    int count = int(fetch(at + 1).x);
-    int a = at + 2;
-    for (int j = 0; j < count; j++) {
-        vec4 h = fetch(a);
-        int kind = int(h.x), flags = int(h.z), function = int(h.w);
-        if (kind == 4) {
-            vec4 map = fetch(a + 1);
-            float x = clamp(map.x * source(fetch(a + 2), t) + map.y, map.z, map.w);
-            return mix(fetch(a + 3), fetch(a + 4), x);
-        }
-        vec4 timing = fetch(a + 1);
-        float s;
-        if (simpleTime(t, timing, fetch(a + 2), flags, s)) {
-            if (kind == 3) return mix(fetch(a + 4), fetch(a + 5), springProgress(s, fetch(a + 6)));
-            float p = eased(s / timing.y, function, fetch(a + 3));
-            if (kind == 0) return mix(fetch(a + 4), fetch(a + 5), p);
-            return keyframes(a + 4, p, kind == 2);
-        }
-        a += int(h.y);
-    }
-    return fetch(at);
-}
-
-// Affines as two rows (a, c, tx), (b, d, ty): p = A (q).
-void compose(vec3 a0, vec3 a1, vec3 b0, vec3 b1, out vec3 r0, out vec3 r1) {
-    r0 = vec3(a0.x * b0.x + a0.y * b1.x, a0.x * b0.y + a0.y * b1.y, a0.x * b0.z + a0.y * b1.z + a0.z);
-    r1 = vec3(a1.x * b0.x + a1.y * b1.x, a1.x * b0.y + a1.y * b1.y, a1.x * b0.z + a1.y * b1.z + a1.z);
-}
-
 void main() {
-    int copy = gl_InstanceID / u_children, c = gl_InstanceID - copy * u_children;
-    int k = copy / u_inner, k2 = copy - k * u_inner;
-    int record = u_childBase + texelsPerChild * c;
-    float t = u_time - float(k) * u_delay - float(k2) * u_innerDelay;
-    vec4 size = fetch(record), box = fetch(record + 1), borderColor = fetch(record + 2);
-    vec4 at0 = fetch(record + 3), at1 = fetch(record + 4), at2 = fetch(record + 5);
-    vec2 position = vec2(property(int(at0.x), t).x, property(int(at0.y), t).x);
-    vec2 origin = vec2(property(int(at0.z), t).x, property(int(at0.w), t).x);
-    float opacity = u_opacity * clamp(property(int(at1.x), t).x, 0.0, 1.0);
-    vec2 translation = vec2(property(int(at1.y), t).x, property(int(at1.z), t).x);
-    float rotation = property(int(at1.w), t).x;
-    vec2 scale = vec2(property(int(at2.x), t).x, property(int(at2.y), t).x);
-    vec4 fill = property(int(at2.z), t) / 255.0;
-
-    // The sublayer's transform to the copy's space (WaveCore's LayerTreeEvaluator.toParent).
-    float cr = cos(rotation), sr = sin(rotation);
-    vec3 m0 = vec3(cr * scale.x, -sr * scale.y, translation.x), m1 = vec3(sr * scale.x, cr * scale.y, translation.y);
-    if (rotation == 0.0) { m0.xy = vec2(scale.x, 0.0); m1.xy = vec2(0.0, scale.y); }
-    vec2 anchor = origin + size.zw * size.xy;
-    m0.z += position.x - (m0.x * anchor.x + m0.y * anchor.y);
-    m1.z += position.y - (m1.x * anchor.x + m1.y * anchor.y);
-    // The replicator's world, then the step k times (its binary powers), then the sublayer's.
-    vec3 w0 = u_world[0], w1 = u_world[1];
-    for (int bit = 0; bit < 21; bit++) {
-        if ((k & (1 << bit)) != 0) compose(w0, w1, u_step[2 * bit], u_step[2 * bit + 1], w0, w1);
-    }
-    compose(w0, w1, u_innerPlace[0], u_innerPlace[1], w0, w1);
-    for (int bit = 0; bit < 21; bit++) {
-        if ((k2 & (1 << bit)) != 0) compose(w0, w1, u_innerStep[2 * bit], u_innerStep[2 * bit + 1], w0, w1);
-    }
-    vec3 a0, a1;
-    compose(w0, w1, m0, m1, a0, a1);
-
-    vec4 rect = vec4(origin, origin + size.xy);
-    vec2 localCentre = 0.5 * (rect.xy + rect.zw);
-    v_centre = vec2(dot(a0, vec3(localCentre, 1.0)), dot(a1, vec3(localCentre, 1.0)));
-    float det = a0.x * a1.y - a0.y * a1.x;
-    v_inverse = abs(det) > 1e-20 ? vec4(a1.y, -a0.y, -a1.x, a0.x) / det : vec4(0.0);
-    v_localCentre = localCentre;
-    v_rect = rect;
-    v_shape = vec3(min(box.x, 0.5 * min(size.x, size.y)), box.y, abs(det));
-
-    // Copy k's tint: the instance colour k offsets on, each channel held to 0...1.
-    vec4 tint = u_tint * clamp(u_instanceColor + float(k) * u_colorOffset, 0.0, 1.0)
-              * clamp(u_innerColor + float(k2) * u_innerOffset, 0.0, 1.0);
-    vec4 f = fill * tint;
-    v_fill = vec4(f.rgb, 1.0) * f.a * opacity;
-    vec4 b = borderColor * tint;
-    v_border = box.y > 0.0 ? vec4(b.rgb, 1.0) * b.a * opacity : vec4(0.0);
-
-    // The box's reach in scene pixels, a pixel wider each way; nothing when it cannot show.
-    vec2 halfSize = 0.5 * size.xy;
-    vec2 extent = vec2(abs(a0.x) * halfSize.x + abs(a0.y) * halfSize.y, abs(a1.x) * halfSize.x + abs(a1.y) * halfSize.y) + 1.0;
+    int i = u_stateBase + gl_InstanceID;
+    ivec2 at = ivec2(i & 1023, i >> 10);
+    vec4 centre = texelFetch(u_state[0], at, 0);
+    v_centre = centre.xy;
+    v_inverse = texelFetch(u_state[1], at, 0);
+    v_rect = texelFetch(u_state[2], at, 0);
+    v_shape = texelFetch(u_state[3], at, 0).xyz;
+    v_fill = texelFetch(u_state[4], at, 0);
+    v_border = texelFetch(u_state[5], at, 0);
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
-    vec2 scene = v_centre + corner * extent;
-    bool hidden = opacity <= 0.0 || abs(det) <= 1e-20;
-    gl_Position = hidden ? vec4(2.0, 2.0, 2.0, 1.0)
-                         : vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
+    vec2 scene = centre.xy + corner * centre.zw;
+    gl_Position = centre.z < 0.0 ? vec4(2.0, 2.0, 2.0, 1.0)
+                : vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
 }

@@ -15,6 +15,16 @@ enum EmbeddedShaders {
 // strategy rasterises the same box as chords within 0.02 px of its corners.
 // A border is the box less the box inset by the border's width (its radius
 // reduced as much), painted over the fill.
+// Without LATTICE: one box a draw instance (copies.vert.glsl).
+// LATTICE: a replicator's copies on a lattice (steps that only translate),
+// the whole page one quad (layer.vert.glsl): each pixel finds the copies
+// whose reach can cover it from the lattice (k1 along the outer step, k2
+// along the inner), reads their state (copies_state.frag.glsl's targets)
+// and composites their coverage in instance order.
+// AXIS_ALIGNED (with LATTICE): every box's transform neither turns nor
+// shears, so the pixel is an axis-aligned rectangle in the layer and its
+// area has a closed form (a software driver runs both sides of a data-
+// dependent branch: the polygon clipping is left out, not skipped).
 // MASKED: coverage times the mask texture (this page's mask, drawn first).
 // Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
 
@@ -22,16 +32,63 @@ uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area i
 uniform int u_pageTop;        // scene row shown at the area's top
 uniform sampler2D u_mask;     // MASKED: this page's mask coverage (red)
 
+#ifdef LATTICE
+uniform sampler2D u_state[6]; // copies_state.frag.glsl's targets, 1024 texels a row
+uniform int u_stateBase;      // this item's first instance texel
+uniform int u_children;       // sublayers a copy
+uniform ivec2 u_counts;       // outer copies, inner copies (1: none)
+uniform vec3 u_worldInverse[2]; // scene to the replicator's layer: rows (a, c, tx), (b, d, ty)
+uniform vec4 u_reach;         // every box of copy (0, 0) at any time, in the replicator's layer: x0, y0, x1, y1
+uniform vec4 u_steps;         // the outer step's translation, the inner step's (in the replicator's layer)
+const int maxCandidates = 256;
+#else
 flat in vec2 v_centre;
 flat in vec4 v_inverse;
-flat in vec2 v_localCentre;
 flat in vec4 v_rect;
 flat in vec3 v_shape;         // corner radius, border width, |det|
 flat in vec4 v_fill;
 flat in vec4 v_border;
+#endif
 
 out vec4 fragColor;
 
+#ifdef AXIS_ALIGNED
+float overlap(float a0, float a1, float b0, float b1) { return max(0.0, min(a1, b1) - max(a0, b0)); }
+
+// The integral of sqrt(1 - u^2) from 0 to u.
+float discIntegral(float u) {
+    u = clamp(u, 0.0, 1.0);
+    return 0.5 * (u * sqrt(max(0.0, 1.0 - u * u)) + asin(u));
+}
+
+// The area of the unit quarter disc (u, v >= 0) inside [u0, u1] x [v0, v1] (all in 0...1).
+float quarterDisc(float u0, float u1, float v0, float v1) {
+    float full = v1 < 1.0 ? sqrt(1.0 - v1 * v1) : 0.0;    // left of this the disc spans the whole [v0, v1]
+    float empty = sqrt(max(0.0, 1.0 - v0 * v0));          // right of this it is below v0
+    float area = (v1 - v0) * max(0.0, min(u1, full) - u0);
+    float a = max(u0, full), b = min(u1, empty);
+    if (b > a) area += discIntegral(b) - discIntegral(a) - v0 * (b - a);
+    return area;
+}
+
+// The area (in the layer's units) of the axis-aligned pixel [lo, hi] inside
+// the rectangle with corners of radius r: the overlap less, at each corner,
+// the part of the corner's square outside its circle.
+float roundedArea(vec2 lo, vec2 hi, vec4 rect, float r) {
+    float area = overlap(lo.x, hi.x, rect.x, rect.z) * overlap(lo.y, hi.y, rect.y, rect.w);
+    if (area <= 0.0 || r <= 0.0) return area;
+    for (int q = 0; q < 4; q++) {
+        // Outward from the corner circle's centre, in radii.
+        vec2 s = vec2((q & 1) == 0 ? -1.0 : 1.0, q < 2 ? -1.0 : 1.0);
+        vec2 centre = vec2(s.x < 0.0 ? rect.x + r : rect.z - r, s.y < 0.0 ? rect.y + r : rect.w - r);
+        vec2 a = s * (lo - centre) / r, b = s * (hi - centre) / r;
+        vec2 l = clamp(min(a, b), 0.0, 1.0), h = clamp(max(a, b), 0.0, 1.0);
+        if (h.x <= l.x || h.y <= l.y) continue;
+        area -= ((h.x - l.x) * (h.y - l.y) - quarterDisc(l.x, h.x, l.y, h.y)) * r * r;
+    }
+    return max(area, 0.0);
+}
+#else
 const int maxPoints = 12;
 
 float cross2(vec2 a, vec2 b) { return a.x * b.y - a.y * b.x; }
@@ -114,26 +171,105 @@ float roundedArea(vec2 pixel[maxPoints], vec4 rect, float r) {
     return max(area, 0.0);
 }
 
+#endif
+
+// The box's colour over pixel p0 (its top-left corner in scene pixels), border over fill.
+vec4 boxColor(vec2 p0, vec2 centre, vec4 inverse, vec4 rect, vec3 shape, vec4 fill, vec4 border) {
+    // The pixel in the layer's coordinates (offsets from the centre keep the precision).
+    vec2 localCentre = 0.5 * (rect.xy + rect.zw);
+#ifdef AXIS_ALIGNED
+    vec2 a = localCentre + inverse.xw * (p0 - centre), b = localCentre + inverse.xw * (p0 + 1.0 - centre);
+    vec2 lo = min(a, b), hi = max(a, b);
+#define PIXEL lo, hi
+#else
+    vec2 pixel[maxPoints];
+    vec2 corners[4] = vec2[4](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
+    for (int i = 0; i < 4; i++) {
+        vec2 d = p0 + corners[i] - centre;
+        pixel[i] = localCentre + vec2(inverse.x * d.x + inverse.y * d.y, inverse.z * d.x + inverse.w * d.y);
+    }
+#define PIXEL pixel
+#endif
+    float r = shape.x, det = shape.z;
+    float outer = min(1.0, roundedArea(PIXEL, rect, r) * det);
+    vec4 color = fill * outer;
+    if (shape.y > 0.0) {
+        float w = min(shape.y, 0.5 * min(rect.z - rect.x, rect.w - rect.y));
+        float inner = min(1.0, roundedArea(PIXEL, rect + vec4(w, w, -w, -w), max(0.0, r - w)) * det);
+        vec4 edge = border * max(0.0, outer - inner);
+        color = edge + color * (1.0 - edge.a);
+    }
+    return color;
+}
+
+#ifdef LATTICE
+// The whole numbers k in 0..<count with k * step within [lo, hi] (empty: x > y).
+ivec2 onLattice(float lo, float hi, float step, int count) {
+    if (step == 0.0) return lo <= 0.0 && hi >= 0.0 ? ivec2(0, count - 1) : ivec2(1, 0);
+    float a = lo / step, b = hi / step;
+    return ivec2(max(0, int(ceil(min(a, b)))), min(count - 1, int(floor(max(a, b)))));
+}
+
+// Every copy whose reach holds pixel p0, in instance order, composited.
+vec4 latticeColor(vec2 p0) {
+    // The pixel's bounds in the replicator's layer, then the copy origins whose reach can meet them.
+    vec2 mid = p0 + 0.5;
+    vec2 at = vec2(dot(u_worldInverse[0], vec3(mid, 1.0)), dot(u_worldInverse[1], vec3(mid, 1.0)));
+    vec2 halfPixel = 0.5 * vec2(abs(u_worldInverse[0].x) + abs(u_worldInverse[0].y), abs(u_worldInverse[1].x) + abs(u_worldInverse[1].y));
+    vec2 lo = at - halfPixel - u_reach.zw, hi = at + halfPixel - u_reach.xy;
+    vec2 s1 = u_steps.xy, s2 = u_steps.zw;
+    // Outer copies: k1 s1 within the origins less any inner copy's offset.
+    vec2 spread = float(u_counts.y - 1) * s2;
+    ivec2 rx = onLattice(lo.x - max(0.0, spread.x), hi.x - min(0.0, spread.x), s1.x, u_counts.x);
+    ivec2 ry = onLattice(lo.y - max(0.0, spread.y), hi.y - min(0.0, spread.y), s1.y, u_counts.x);
+    int k1 = max(rx.x, ry.x), last1 = min(rx.y, ry.y);
+    // The walk: outer copy k1 (its inner copies k2 to last2 found on reaching it), then each sublayer c.
+    // The costly coverage runs once per copy that reaches the pixel, found by a cheap inner loop
+    // (lanes run both sides of a branch together, but a loop only as long as its longest lane).
+    int k2 = 0, last2 = -1, c = 0, candidates = 0;
+    vec4 color = vec4(0.0);
+    while (candidates < maxCandidates) {
+        bool found = false;
+        ivec2 texel;
+        vec4 centre;
+        while (candidates < maxCandidates) {
+            if (k2 > last2) {
+                if (k1 > last1) break;
+                vec2 origin = float(k1) * s1;
+                ivec2 cx = onLattice(lo.x - origin.x, hi.x - origin.x, s2.x, u_counts.y);
+                ivec2 cy = onLattice(lo.y - origin.y, hi.y - origin.y, s2.y, u_counts.y);
+                k2 = max(cx.x, cy.x);
+                last2 = min(cx.y, cy.y);
+                c = 0;
+                k1++;
+                continue;
+            }
+            int i = u_stateBase + ((k1 - 1) * u_counts.y + k2) * u_children + c;
+            c++;
+            if (c == u_children) { c = 0; k2++; }
+            candidates++;
+            texel = ivec2(i & 1023, i >> 10);
+            centre = texelFetch(u_state[0], texel, 0);
+            if (centre.z >= 0.0 && all(lessThanEqual(abs(mid - centre.xy), centre.zw))) { found = true; break; }
+        }
+        if (!found) break;
+        vec4 box = boxColor(p0, centre.xy, texelFetch(u_state[1], texel, 0), texelFetch(u_state[2], texel, 0),
+                            texelFetch(u_state[3], texel, 0).xyz, texelFetch(u_state[4], texel, 0), texelFetch(u_state[5], texel, 0));
+        color = box + color * (1.0 - box.a);
+    }
+    return color;
+}
+#endif
+
 void main() {
     vec2 local = gl_FragCoord.xy - u_viewport.xy;           // i + 0.5
     float row = float(int(u_viewport.w - local.y) + u_pageTop);
     vec2 p0 = vec2(floor(local.x), row);
-    // The pixel's corners in the layer's coordinates (offsets from the centre keep the precision).
-    vec2 pixel[maxPoints];
-    vec2 corners[4] = vec2[4](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
-    for (int i = 0; i < 4; i++) {
-        vec2 d = p0 + corners[i] - v_centre;
-        pixel[i] = v_localCentre + vec2(v_inverse.x * d.x + v_inverse.y * d.y, v_inverse.z * d.x + v_inverse.w * d.y);
-    }
-    float r = v_shape.x, det = v_shape.z;
-    float outer = min(1.0, roundedArea(pixel, v_rect, r) * det);
-    vec4 color = v_fill * outer;
-    if (v_shape.y > 0.0) {
-        float w = min(v_shape.y, 0.5 * min(v_rect.z - v_rect.x, v_rect.w - v_rect.y));
-        float inner = min(1.0, roundedArea(pixel, v_rect + vec4(w, w, -w, -w), max(0.0, r - w)) * det);
-        vec4 border = v_border * max(0.0, outer - inner);
-        color = border + color * (1.0 - border.a);
-    }
+#ifdef LATTICE
+    vec4 color = latticeColor(p0);
+#else
+    vec4 color = boxColor(p0, v_centre, v_inverse, v_rect, v_shape, v_fill, v_border);
+#endif
 #ifdef MASKED
     color *= texelFetch(u_mask, ivec2(local), 0).r;
 #endif
@@ -142,16 +278,59 @@ void main() {
 """#,
         "copies.vert.glsl": #"""
 #version 330 core
-// A replicator's copies (WaveCore's Tree/, CAReplicatorLayer): one instance
-// per copy and sublayer, instance k * children + c. Each instance evaluates
-// its sublayer's property timelines at its own time (the replicator's time
-// less k instance delays) here, on the GPU, from a table the CPU wrote once
-// (GLCopiesDraw.swift encodes it): so the CPU's work a frame is the same
-// for 10 copies or 10,000. The copy's transform is the replicator's world
-// transform, then the instance step k times (from powers of two the CPU
-// computes in double precision each frame), then the sublayer's own.
-// The quad covers the box's reach in scene pixels; box.frag.glsl computes
-// the coverage.
+// A replicator's copies where their steps turn or scale (the general case):
+// one instance per copy and sublayer, each a quad over its box's reach in
+// scene pixels. The instance's state (its transform, rect, colours) was
+// evaluated this frame by copies_state.frag.glsl; this only fetches it, so
+// the vertex work (CPU time on a software driver) is a few texel reads a
+// copy. box.frag.glsl computes the coverage.
+
+uniform sampler2D u_state[6]; // copies_state.frag.glsl's targets, 1024 texels a row
+uniform int u_stateBase;      // this item's first instance texel
+uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
+uniform int u_pageTop;        // scene row shown at the area's top
+
+flat out vec2 v_centre;       // the box's centre in scene pixels
+flat out vec4 v_inverse;      // scene offsets to the layer's: (a, c) and (b, d) of the inverse
+flat out vec4 v_rect;         // the box in its layer: x0, y0, x1, y1
+flat out vec3 v_shape;        // corner radius, border width, |det| (layer area to scene area)
+flat out vec4 v_fill;         // premultiplied, opacity and tint applied
+flat out vec4 v_border;
+
+void main() {
+    int i = u_stateBase + gl_InstanceID;
+    ivec2 at = ivec2(i & 1023, i >> 10);
+    vec4 centre = texelFetch(u_state[0], at, 0);
+    v_centre = centre.xy;
+    v_inverse = texelFetch(u_state[1], at, 0);
+    v_rect = texelFetch(u_state[2], at, 0);
+    v_shape = texelFetch(u_state[3], at, 0).xyz;
+    v_fill = texelFetch(u_state[4], at, 0);
+    v_border = texelFetch(u_state[5], at, 0);
+    vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
+    vec2 scene = centre.xy + corner * centre.zw;
+    gl_Position = centre.z < 0.0 ? vec4(2.0, 2.0, 2.0, 1.0)
+                : vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
+}
+"""#,
+        "copies_state.frag.glsl": #"""
+#version 330 core
+// A replicator's copies, their state (WaveCore's Tree/, CAReplicatorLayer):
+// one fragment per instance (copy k times sublayers plus sublayer c; in a
+// grid (k1 * inner + k2) * children + c), 1024 a row from u_firstRow, drawn
+// once a frame with layer.vert.glsl's full-screen quad. Each evaluates its
+// sublayer's property timelines at its own time (the replicator's less the
+// copy's instance delays) from a table the CPU wrote once (GLCopies.swift),
+// so the work runs on the GPU (on llvmpipe, its worker threads) and the
+// CPU's is the same for 10 copies or 10,000. The copy's transform is the
+// replicator's world transform, the step k times (from powers of two the
+// CPU computes in double precision each frame), then the sublayer's own.
+// Written to six targets, read by copies.vert.glsl and box.frag.glsl:
+//   0: the box's centre in scene pixels, its half reach (-1: hidden);
+//   1: scene offsets to the layer's: (a, c) and (b, d) of the inverse;
+//   2: the box in its layer: x0, y0, x1, y1;
+//   3: corner radius, border width, |det| (layer area to scene area), 0;
+//   4, 5: fill and border, premultiplied, opacity and tint applied.
 //
 // Timeline records (texels of u_program, 1024 a row):
 //   property: model value; (animations, 0, 0, 0); then each animation, the
@@ -170,6 +349,8 @@ void main() {
 
 uniform sampler2D u_program;
 uniform sampler2D u_samples;
+uniform int u_firstRow;       // the state's first row
+uniform int u_instances;      // instances in all
 uniform int u_children;       // sublayers a copy
 uniform int u_childBase;      // this replicator's first sublayer record
 uniform float u_time;         // the replicator's local time
@@ -181,23 +362,20 @@ uniform vec4 u_tint;          // the tint from above the replicator
 uniform vec4 u_instanceColor;
 uniform vec4 u_colorOffset;
 // A still replicator inside (a grid; u_inner 1: none): outer copy k1 holds
-// inner copies k2, instance (k1 * u_inner + k2) * children + c, k2 more delays late.
+// inner copies k2, k2 more delays late.
 uniform int u_inner;
 uniform float u_innerDelay;
 uniform vec3 u_innerPlace[2]; // the inner replicator's layer in the outer copy
 uniform vec3 u_innerStep[42];
 uniform vec4 u_innerColor;
 uniform vec4 u_innerOffset;
-uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
-uniform int u_pageTop;        // scene row shown at the area's top
 
-flat out vec2 v_centre;       // the box's centre in scene pixels
-flat out vec4 v_inverse;      // scene offsets to the layer's: (a, c) and (b, d) of the inverse
-flat out vec2 v_localCentre;  // the box's centre in its layer
-flat out vec4 v_rect;         // the box in its layer: x0, y0, x1, y1
-flat out vec3 v_shape;        // corner radius, border width, |det| (layer area to scene area)
-flat out vec4 v_fill;         // premultiplied, opacity and tint applied
-flat out vec4 v_border;
+layout(location = 0) out vec4 stateCentre;
+layout(location = 1) out vec4 stateInverse;
+layout(location = 2) out vec4 stateRect;
+layout(location = 3) out vec4 stateShape;
+layout(location = 4) out vec4 stateFill;
+layout(location = 5) out vec4 stateBorder;
 
 const int texelsPerChild = 6;
 const float huge = 3.0e38;
@@ -359,7 +537,9 @@ void compose(vec3 a0, vec3 a1, vec3 b0, vec3 b1, out vec3 r0, out vec3 r1) {
 }
 
 void main() {
-    int copy = gl_InstanceID / u_children, c = gl_InstanceID - copy * u_children;
+    int instance = (int(gl_FragCoord.y) - u_firstRow) * 1024 + int(gl_FragCoord.x);
+    if (instance >= u_instances) discard;
+    int copy = instance / u_children, c = instance - copy * u_children;
     int k = copy / u_inner, k2 = copy - k * u_inner;
     int record = u_childBase + texelsPerChild * c;
     float t = u_time - float(k) * u_delay - float(k2) * u_innerDelay;
@@ -394,29 +574,23 @@ void main() {
 
     vec4 rect = vec4(origin, origin + size.xy);
     vec2 localCentre = 0.5 * (rect.xy + rect.zw);
-    v_centre = vec2(dot(a0, vec3(localCentre, 1.0)), dot(a1, vec3(localCentre, 1.0)));
+    vec2 centre = vec2(dot(a0, vec3(localCentre, 1.0)), dot(a1, vec3(localCentre, 1.0)));
     float det = a0.x * a1.y - a0.y * a1.x;
-    v_inverse = abs(det) > 1e-20 ? vec4(a1.y, -a0.y, -a1.x, a0.x) / det : vec4(0.0);
-    v_localCentre = localCentre;
-    v_rect = rect;
-    v_shape = vec3(min(box.x, 0.5 * min(size.x, size.y)), box.y, abs(det));
+    // The box's reach about its centre in scene pixels, a pixel wider each way.
+    vec2 halfSize = 0.5 * size.xy;
+    vec2 extent = vec2(abs(a0.x) * halfSize.x + abs(a0.y) * halfSize.y, abs(a1.x) * halfSize.x + abs(a1.y) * halfSize.y) + 1.0;
+    bool hidden = opacity <= 0.0 || abs(det) <= 1e-20;
 
     // Copy k's tint: the instance colour k offsets on, each channel held to 0...1.
     vec4 tint = u_tint * clamp(u_instanceColor + float(k) * u_colorOffset, 0.0, 1.0)
               * clamp(u_innerColor + float(k2) * u_innerOffset, 0.0, 1.0);
-    vec4 f = fill * tint;
-    v_fill = vec4(f.rgb, 1.0) * f.a * opacity;
-    vec4 b = borderColor * tint;
-    v_border = box.y > 0.0 ? vec4(b.rgb, 1.0) * b.a * opacity : vec4(0.0);
-
-    // The box's reach in scene pixels, a pixel wider each way; nothing when it cannot show.
-    vec2 halfSize = 0.5 * size.xy;
-    vec2 extent = vec2(abs(a0.x) * halfSize.x + abs(a0.y) * halfSize.y, abs(a1.x) * halfSize.x + abs(a1.y) * halfSize.y) + 1.0;
-    vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
-    vec2 scene = v_centre + corner * extent;
-    bool hidden = opacity <= 0.0 || abs(det) <= 1e-20;
-    gl_Position = hidden ? vec4(2.0, 2.0, 2.0, 1.0)
-                         : vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
+    vec4 f = fill * tint, b = borderColor * tint;
+    stateCentre = vec4(centre, hidden ? vec2(-1.0) : extent);
+    stateInverse = hidden ? vec4(0.0) : vec4(a1.y, -a0.y, -a1.x, a0.x) / det;
+    stateRect = rect;
+    stateShape = vec4(min(box.x, 0.5 * min(size.x, size.y)), box.y, abs(det), 0.0);
+    stateFill = hidden ? vec4(0.0) : vec4(f.rgb, 1.0) * f.a * opacity;
+    stateBorder = hidden || box.y <= 0.0 ? vec4(0.0) : vec4(b.rgb, 1.0) * b.a * opacity;
 }
 """#,
         "item.frag.glsl": #"""

@@ -50,6 +50,8 @@ public final class GLRenderer: Renderer {
     /// Set by `prepare` when exact motion was asked for but the scene is drawn
     /// by the filtering shader instead, saying why.
     public private(set) var subpixelNotice: String?
+    /// The layer tree's GPU replicator drawer, if the scene has one (tests read how it drew).
+    var treeCopies: GLCopies? { batches.lazy.compactMap { ($0 as? GLTreeDraw)?.copies }.first }
 
     /// Makes a headless context when none is given.
     public init(context: GLContext? = nil) throws {

@@ -12,15 +12,15 @@ import WaveCore
 ///   points (no pixels), listed by row (`PolygonRows`), uploaded, and its
 ///   coverage computed on the GPU, exactly as the CPU rasteriser's rule;
 /// - masks are drawn first into a mask texture a page in size; clips are scissors.
-/// - a replicator of boxes is one item, its copies drawn in one instanced
-///   draw with their timelines evaluated on the GPU (`GLCopies`).
+/// - a replicator of boxes is one item, its copies' timelines evaluated on
+///   the GPU once a frame and drawn in one draw a page (`GLCopies`).
 /// The tree is evaluated on the CPU every frame (the copies of any other
 /// replicator included: that cost grows with the count).
 final class GLTreeDraw: GLLayerDraw {
     private let evaluator: LayerTreeEvaluator
     private var list: PresentationList
     /// Replicators whose copies are drawn on the GPU (nil: none).
-    private let copies: GLCopies?
+    let copies: GLCopies?
     private let width: Int, height: Int
 
     private struct Program {
@@ -42,7 +42,7 @@ final class GLTreeDraw: GLLayerDraw {
     private let polygons = PolygonRows()
     /// A dynamic path's points, in its layer's coordinates, on to `polygons`.
     private let polygonSink: TransformingSink<PolygonRows>
-    /// Per item this frame: its area, its shader variant and its polygons' first row slots (-1: none).
+    /// Per item this frame: its area, its shader variant and its polygons' first row slots (-1: none; copies: `fill` is their state's first row).
     private struct Planned { var rows: Range<Int>; var columns: Range<Int>; var variant: Int; var fill: Int; var border: Int }
     private var planned: [Planned?] = []
     private var plannedMasks: [Planned?] = []
@@ -224,13 +224,13 @@ final class GLTreeDraw: GLLayerDraw {
     /// Evaluates the tree, makes this frame's polygons and uploads them.
     func prepareFrame(time: Double) {
         evaluator.evaluate(at: time, into: &list)
+        copies?.prepareFrame(list)
         polygons.removeAll()
         plan(list.items, mask: false, into: &planned)
         plan(list.maskItems, mask: true, into: &plannedMasks)
         upload(polygons.edges, into: edgeTexture, rows: &edgeRows, components: 4, format: GL_RGBA32F, layout: GL_RGBA, type: GL_FLOAT)
         upload(polygons.entries, into: entryTexture, rows: &entryRows, components: 1, format: GL_R32I, layout: GL_RED_INTEGER, type: GL_INT)
         upload(polygons.rows, into: rowTexture, rows: &rowRows, components: 2, format: GL_RG32I, layout: GL_RG_INTEGER, type: GL_INT)
-        copies?.prepareFrame()
         maskOnPage = -1
     }
 
@@ -242,8 +242,10 @@ final class GLTreeDraw: GLLayerDraw {
             i += 1
             let layer = evaluator.layer(of: item, mask: mask)
             if item.primitive == .copies {
+                // Its copies' state rows (evaluated this frame) in place of polygons.
                 let area = evaluator.area(of: item, mask: mask, width: width, height: height)
-                planned.append(area.map { Planned(rows: $0.rows, columns: $0.columns, variant: -1, fill: -1, border: -1) })
+                let state = copies?.stateRow(of: i - 1, mask: mask) ?? -1
+                planned.append(area.map { Planned(rows: $0.rows, columns: $0.columns, variant: -1, fill: state, border: -1) })
                 continue
             }
             guard let area = evaluator.area(of: item, mask: mask, width: width, height: height),
@@ -363,12 +365,14 @@ final class GLTreeDraw: GLLayerDraw {
         // The item's rows on this page and its columns, as a scissor.
         let first = Swift.max(p.rows.lowerBound, pageTop), last = Swift.min(p.rows.upperBound, pageTop + viewport.height)
         guard first < last else { return }
+        let scissor = (x: viewport.x + p.columns.lowerBound, y: viewport.y + viewport.height - (last - pageTop),
+                       width: p.columns.count, height: last - first)
         glEnable(GLenum(GL_SCISSOR_TEST))
-        glScissor(GLint(viewport.x + p.columns.lowerBound), GLint(viewport.y + viewport.height - (last - pageTop)),
-                  GLsizei(p.columns.count), GLsizei(last - first))
+        glScissor(GLint(scissor.x), GLint(scissor.y), GLsizei(scissor.width), GLsizei(scissor.height))
         let layer = evaluator.layer(of: item, mask: asMask)
         if item.primitive == .copies {
-            copies?.draw(item, replicator: item.layer, layer: layer, masked: item.mask >= 0, viewport: viewport, pageTop: pageTop)
+            copies?.draw(item, replicator: item.layer, layer: layer, stateRow: p.fill, masked: item.mask >= 0,
+                         viewport: viewport, pageTop: pageTop, scissor: scissor)
             return
         }
         guard let program = programs[p.variant] else { return }

@@ -47,6 +47,45 @@ final class DotsAndVoiceTests: XCTestCase {
         }
     }
 
+    /// Straight rows of dots (steps that only translate) are drawn as a
+    /// lattice, one quad a page whose pixels find their dots; a curled row
+    /// (a turning step) as instanced quads; both as the CPU draws them, and
+    /// the lattice as the instanced draw of the same state.
+    func testStraightDotsAreALatticeAndCurledDotsInstanced() throws {
+        var grid = Dots(width: 120, height: 200)
+        grid.count = 75 // five straight rows of fifteen
+        grid.curl = 0
+        var curled = Dots(width: 160, height: 120)
+        curled.level = .constant(0.7)
+        let gl = try glRenderer()
+        let times = [0.05, 0.6, 1.7]
+        for (name, dots, lattice) in [("grid", grid, true), ("curled", curled, false)] {
+            let scene = try dots.scene()
+            let cpu = try Frames.render(CPURenderer(), scene, at: times)
+            try gl.prepare(scene: scene)
+            let copies = try XCTUnwrap(gl.treeCopies, name)
+            let target = try gl.makeTarget()
+            for (i, t) in times.enumerated() {
+                try gl.draw(time: t, into: target)
+                let drawn = try target.readback()
+                assertImagesMatch(drawn, cpu[i], mean: 1, max: 8, name: "\(name)-modes-\(i)")
+                copies.allowsLattice = false
+                try gl.draw(time: t, into: target)
+                copies.allowsLattice = true
+                assertImagesMatch(drawn, try target.readback(), mean: 0.2, max: 2, name: "\(name)-lattice-vs-instanced-\(i)")
+            }
+            let instancedAsked = times.count // the comparison draws, one page each
+            if lattice {
+                XCTAssertEqual(copies.latticeDraws, times.count, name)
+                XCTAssertEqual(copies.alignedDraws, times.count, "\(name): the dots never turn")
+                XCTAssertEqual(copies.instancedDraws, instancedAsked, name)
+            } else {
+                XCTAssertEqual(copies.latticeDraws, 0, name)
+                XCTAssertEqual(copies.instancedDraws, 2 * times.count, name)
+            }
+        }
+    }
+
     func testVoiceCurvesAgreeOnBothBackendsAtSeveralTimes() throws {
         for style in Voice.Style.allCases {
             var voice = Voice(width: 320, height: 120)

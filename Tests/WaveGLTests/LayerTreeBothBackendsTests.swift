@@ -45,6 +45,26 @@ final class LayerTreeBothBackendsTests: XCTestCase {
         }
     }
 
+    /// Copies that only translate but crowd (more than 256 can reach one
+    /// pixel) are drawn instanced rather than as a lattice, and still as the CPU draws them.
+    func testCrowdedStraightCopiesAreDrawnInstanced() throws {
+        // Opaque, in one place, at one time: 300 translucent or staggered edges would measure the framebuffer's rounding at each blend.
+        var box = Layer(name: "box", frame: Rect(x: 10, y: 10, width: 20, height: 12),
+                        contents: .box(Box(color: RGBA8(250, 120, 40), cornerRadius: 3)))
+        box.transform.scaleY = Timeline(1, animations: [.basic(BasicAnimation(from: 1, to: 1.5, duration: 1, repeatCount: .infinity))])
+        var crowd = Layer(name: "crowd", frame: Rect(x: 0, y: 0, width: 96, height: 64), sublayers: [box])
+        crowd.replicator = Replicator(count: 300, instanceTransform: AnimatableTransform(), instanceDelay: 0)
+        let scene = Scene(width: 96, height: 64, background: TreeScenes.background,
+                          tree: LayerTree(root: Layer(name: "root", frame: Rect(x: 0, y: 0, width: 96, height: 64), sublayers: [crowd])))
+        let gl = try glRenderer()
+        let times = [0.2, 0.75]
+        let drawn = try Frames.render(gl, scene, at: times), cpu = try Frames.render(CPURenderer(), scene, at: times)
+        let copies = try XCTUnwrap(gl.treeCopies)
+        XCTAssertEqual(copies.latticeDraws, 0)
+        XCTAssertEqual(copies.instancedDraws, times.count)
+        for i in times.indices { assertImagesMatch(drawn[i], cpu[i], mean: 1, max: 8, name: "tree-crowd-\(i)") }
+    }
+
     /// Copies reading a live level `k` delays in the past: the GPU reads the
     /// history the CPU keeps, and the two frames agree while the level moves.
     func testCopiesReadALiveLevelsHistoryAsTheCPUDoes() throws {

@@ -27,13 +27,16 @@ final class ShaderTests: XCTestCase {
         // replicator's copies), or the full-screen quad's.
         let fragments = ShaderProgram.sources.keys.filter { $0.hasSuffix(".frag.glsl") }.sorted()
         XCTAssertFalse(fragments.isEmpty)
-        let pairs = ["box.frag.glsl": "copies.vert.glsl"]
+        let pairs = ["box.frag.glsl": "copies.vert.glsl", "copies_state.frag.glsl": "layer.vert.glsl"]
         for fragment in fragments {
             let own = pairs[fragment] ?? fragment.replacingOccurrences(of: ".frag.", with: ".vert.")
             let vertex = ShaderProgram.sources[own] == nil ? "layer.vert.glsl" : own
             XCTAssertNoThrow(try ShaderProgram(vertex: vertex, fragment: fragment), fragment)
         }
         XCTAssertNoThrow(try ShaderProgram(vertex: "copies.vert.glsl", fragment: "box.frag.glsl", defines: ["MASKED"]))
+        for defines in [["LATTICE"], ["LATTICE", "MASKED"], ["LATTICE", "AXIS_ALIGNED"], ["LATTICE", "AXIS_ALIGNED", "MASKED"]] {
+            XCTAssertNoThrow(try ShaderProgram(vertex: "layer.vert.glsl", fragment: "box.frag.glsl", defines: defines), "\(defines)")
+        }
     }
 
     func testACompileErrorCarriesTheInfoLog() throws {
