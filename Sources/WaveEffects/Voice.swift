@@ -138,14 +138,29 @@ public struct VoicePath: DynamicPath, Equatable {
     public var maxAmplitude: Double
     /// Grid points a pixel.
     public var samplesPerPixel = 2
+    /// The largest |envelope'(p)|, with a margin (found once: `reach` is asked every frame).
+    public let envelopeSlopeBound: Double
+
+    public init(columns: Int, centreY: Double, envelope: Envelope, frequency: Double, lineWidth: Double, maxAmplitude: Double,
+                samplesPerPixel: Int = 2) {
+        self.columns = columns; self.centreY = centreY; self.envelope = envelope; self.frequency = frequency
+        self.lineWidth = lineWidth; self.maxAmplitude = maxAmplitude; self.samplesPerPixel = samplesPerPixel
+        var steepest = 0.0
+        for i in 0...1024 { steepest = Swift.max(steepest, abs(Self.envelope(envelope, at: Double(i) / 1024).slope)) }
+        envelopeSlopeBound = steepest * 1.1 + 0.1
+    }
 
     /// The envelope and its derivative in p.
     @inline(__always)
-    public func envelope(at p: Double) -> (value: Double, slope: Double) {
+    public func envelope(at p: Double) -> (value: Double, slope: Double) { Self.envelope(envelope, at: p) }
+
+    @inline(__always)
+    static func envelope(_ envelope: Envelope, at p: Double) -> (value: Double, slope: Double) {
         switch envelope {
         case let .attenuation(k):
             let u = 4 * p - 2, u3 = u * u * u, d = k + u3 * u
-            let g = pow(k / d, k)
+            // siriwave's K is 4: the fourth power by two squarings, not a call to pow.
+            let q = k / d, g = k == 4 ? (q * q) * (q * q) : pow(q, k)
             return (g, -4 * k * u3 * g / d * 4)
         case .parabola:
             let q = 2 * p - 1
@@ -217,10 +232,4 @@ public struct VoicePath: DynamicPath, Equatable {
         return Rect(x: -1, y: centreY - reach, width: Double(columns) + 2, height: 2 * reach)
     }
 
-    /// The largest |envelope'(p)|, sampled finely and given a margin.
-    var envelopeSlopeBound: Double {
-        var steepest = 0.0
-        for i in 0...1024 { steepest = Swift.max(steepest, abs(envelope(at: Double(i) / 1024).slope)) }
-        return steepest * 1.1 + 0.1
-    }
 }

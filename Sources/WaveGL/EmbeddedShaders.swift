@@ -610,10 +610,12 @@ void main() {
 //                     is the coverage, their colour the paint)
 //   (neither)         a polygon in scene pixels, rebuilt every frame (a
 //                     dynamic path, a box): for each edge crossing the
-//                     pixel's row, the exact area it adds to the pixel's
-//                     right, summed with its winding (the CPU rasteriser's
-//                     signed-area rule, in closed form per edge); non-zero
-//                     coverage is min(1, |sum|)
+//                     pixel's row near it (its row's run of 16 columns),
+//                     the exact area it adds to the pixel's right, summed
+//                     with its winding (the CPU rasteriser's signed-area
+//                     rule, in closed form per edge), plus the run's left
+//                     cover (the edges wholly left of it, which add their
+//                     whole height); non-zero coverage is min(1, |sum|)
 // Paint: GRADIENT (a linear gradient whose position is an affine function
 // of the scene point), else a solid colour; both tinted on the CPU.
 // MASKED: coverage times the mask texture (this page's mask, drawn first).
@@ -634,9 +636,12 @@ uniform vec2 u_pictureSize;   // texels
 
 uniform sampler2D u_edges;    // polygons: x0, y0, x1, y1 of each edge, scene pixels
 uniform isampler2D u_entries; // polygons: edge indices, row by row
-uniform isampler2D u_rows;    // polygons: per row from u_firstRow: first entry, entries
+uniform isampler2D u_rows;    // polygons: per row from u_firstRow and run of 16 columns from u_firstColumn:
+                              // first entry, entries, the left cover's float bits
 uniform int u_rowBase;        // this item's first row-table texel
 uniform int u_firstRow;       // the scene row of that texel
+uniform int u_firstColumn;    // the scene column its runs start at
+uniform int u_buckets;        // runs a row
 
 uniform sampler2D u_mask;     // MASKED: this page's mask coverage (red)
 
@@ -654,9 +659,11 @@ float rampIntegral(float X, float px) {
 }
 
 float polygonCoverage(float px, int row) {
-    int slot = u_rowBase + (row - u_firstRow);
-    ivec2 range = texelFetch(u_rows, itexel(u_rows, slot), 0).xy;
-    float sum = 0.0, top = float(row), bottom = top + 1.0;
+    int bucket = clamp((int(px) - u_firstColumn) / 16, 0, u_buckets - 1);
+    int slot = u_rowBase + (row - u_firstRow) * u_buckets + bucket;
+    ivec4 entry = texelFetch(u_rows, itexel(u_rows, slot), 0);
+    ivec2 range = entry.xy;
+    float sum = intBitsToFloat(entry.z), top = float(row), bottom = top + 1.0;
     for (int i = 0; i < range.y; i++) {
         int e = texelFetch(u_entries, itexel(u_entries, range.x + i), 0).x;
         vec4 edge = texelFetch(u_edges, texel(u_edges, e), 0);

@@ -25,7 +25,7 @@ final class GLTreeDraw: GLLayerDraw {
 
     private struct Program {
         let program: ShaderProgram
-        let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow: GLint
+        let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow, firstColumn, buckets: GLint
     }
     /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask.
     private var programs: [Program?] = Array(repeating: nil, count: 32)
@@ -196,7 +196,8 @@ final class GLTreeDraw: GLLayerDraw {
                                   colorB: program.uniform("u_colorB"), gradient: program.uniform("u_gradient"),
                                   inverseX: program.uniform("u_inverseX"), inverseY: program.uniform("u_inverseY"),
                                   pictureSize: program.uniform("u_pictureSize"), rowBase: program.uniform("u_rowBase"),
-                                  firstRow: program.uniform("u_firstRow"))
+                                  firstRow: program.uniform("u_firstRow"), firstColumn: program.uniform("u_firstColumn"),
+                                  buckets: program.uniform("u_buckets"))
         }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: true) }
         for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask) }
@@ -209,10 +210,10 @@ final class GLTreeDraw: GLLayerDraw {
         for node in evaluator.nodes + evaluator.maskNodes {
             switch node.layer.contents {
             case let .shape(shape)?:
-                if case let .dynamic(path) = shape.path { points += path.maxPoints; slots += height }
+                if case let .dynamic(path) = shape.path { points += path.maxPoints; slots += height * PolygonRows.buckets(0..<width) }
             case .box?:
                 points += 2 * 4 * 258
-                slots += Swift.min(height, Int(node.layer.size.height * 4) + 4)
+                slots += Swift.min(height, Int(node.layer.size.height * 4) + 4) * PolygonRows.buckets(0..<Swift.min(width, Int(node.layer.size.width * 4) + 4))
             default: break
             }
         }
@@ -230,7 +231,7 @@ final class GLTreeDraw: GLLayerDraw {
         plan(list.maskItems, mask: true, into: &plannedMasks)
         upload(polygons.edges, into: edgeTexture, rows: &edgeRows, components: 4, format: GL_RGBA32F, layout: GL_RGBA, type: GL_FLOAT)
         upload(polygons.entries, into: entryTexture, rows: &entryRows, components: 1, format: GL_R32I, layout: GL_RED_INTEGER, type: GL_INT)
-        upload(polygons.rows, into: rowTexture, rows: &rowRows, components: 2, format: GL_RG32I, layout: GL_RG_INTEGER, type: GL_INT)
+        upload(polygons.rows, into: rowTexture, rows: &rowRows, components: 4, format: GL_RGBA32I, layout: GL_RGBA_INTEGER, type: GL_INT)
         maskOnPage = -1
     }
 
@@ -260,18 +261,18 @@ final class GLTreeDraw: GLLayerDraw {
                 polygons.begin()
                 polygonSink.transform = item.transform
                 path.outline(item.input, scratch: evaluator.scratch, into: polygonSink)
-                p.fill = polygons.finish(rows: area.rows)
+                p.fill = polygons.finish(rows: area.rows, columns: area.columns)
             case let (.box, .box(box)?), let (.boxBorder, .box(box)?):
                 if item.primitive == .box {
                     polygons.begin()
                     PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: polygons)
-                    p.fill = polygons.finish(rows: area.rows)
+                    p.fill = polygons.finish(rows: area.rows, columns: area.columns)
                 }
                 if item.primitive == .boxBorder || item.drawsBorder {
                     polygons.begin()
                     PrimitiveOutlines.addBorder(item.bounds, radius: box.cornerRadius, width: box.borderWidth, item.transform,
                                                 into: polygons)
-                    p.border = polygons.finish(rows: area.rows)
+                    p.border = polygons.finish(rows: area.rows, columns: area.columns)
                 }
             default:
                 break
@@ -386,16 +387,16 @@ final class GLTreeDraw: GLLayerDraw {
             if case .fixed = shape.path {
                 drawPicture(item, program)
             } else {
-                drawPolygon(p.fill, p.rows, program)
+                drawPolygon(p.fill, p, program)
             }
         case let .box(box)?:
             if p.fill >= 0 {
                 setPaint(.solid(item.tint.applied(to: item.color)), program)
-                drawPolygon(p.fill, p.rows, program)
+                drawPolygon(p.fill, p, program)
             }
             if p.border >= 0 {
                 setPaint(.solid(item.tint.applied(to: box.borderColor)), program)
-                drawPolygon(p.border, p.rows, program)
+                drawPolygon(p.border, p, program)
             }
         case .picture?:
             let t = item.tint
@@ -419,9 +420,11 @@ final class GLTreeDraw: GLLayerDraw {
         }
     }
 
-    private func drawPolygon(_ slot: Int, _ rows: Range<Int>, _ program: Program) {
+    private func drawPolygon(_ slot: Int, _ p: Planned, _ program: Program) {
         glUniform1i(program.rowBase, GLint(slot))
-        glUniform1i(program.firstRow, GLint(rows.lowerBound))
+        glUniform1i(program.firstRow, GLint(p.rows.lowerBound))
+        glUniform1i(program.firstColumn, GLint(p.columns.lowerBound))
+        glUniform1i(program.buckets, GLint(PolygonRows.buckets(p.columns)))
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
     }
 

@@ -18,12 +18,13 @@ final class PolygonRows: OutlineSink {
 
     var edgeCount: Int { edges.count / 4 }
 
-    /// Room for `points` edges and `rows` row slots, so frames up to that size allocate nothing.
+    /// Room for `points` edges and `rows` slots (rows times runs), so frames up to that size allocate nothing.
     func reserve(points: Int, rows rowSlots: Int) {
         edges.reserveCapacity(points * 4)
         entries.reserveCapacity(points * 2 + rowSlots)
         rows.reserveCapacity(rowSlots * 2)
         rowCursor.reserveCapacity(rowSlots)
+        leftCover.reserveCapacity(rowSlots + 4096)
     }
 
     func removeAll() {
@@ -59,54 +60,117 @@ final class PolygonRows: OutlineSink {
         if pen != start { line(to: start.x, start.y) }
     }
 
-    /// Ends the item's outline: its edges listed under each of `rowRange`
-    /// they cross. Returns the item's first row-table slot.
-    func finish(rows rowRange: Range<Int>) -> Int {
+    /// Pixels a bucket: a row of an item is cut into runs this wide, so a pixel visits only the edges near it.
+    static let bucketWidth = 16
+
+    /// Buckets a row of `columns` holds.
+    static func buckets(_ columns: Range<Int>) -> Int { Swift.max(1, (columns.count + bucketWidth - 1) / bucketWidth) }
+
+    /// Ends the item's outline: for each of `rowRange` and each run of
+    /// `bucketWidth` of `columns`, the edges that cross the row inside the
+    /// run, and the winding times height of those wholly left of it (which
+    /// cover every pixel of the run: the same sum as before, cut short).
+    /// Returns the item's first slot; slot (row r, bucket b) is
+    /// first + r * buckets + b, four values: first entry, entries, the
+    /// left cover's float bits, 0.
+    func finish(rows rowRange: Range<Int>, columns: Range<Int>) -> Int {
         close()
-        let base = rows.count / 2
+        let base = rows.count / 4
         let first = rowRange.lowerBound, count = rowRange.count
+        let buckets = Self.buckets(columns), slots = count * buckets, left = Double(columns.lowerBound)
         // While loops: in a debug build a for-in loop allocates.
         var k = 0
-        while k < count { rows.append(0); rows.append(0); k += 1 }
-        while rowCursor.count < count { rowCursor.append(0) }
-        // Count each row's edges, then lay the rows out one after another.
-        var e = itemFirstEdge
-        while e < edgeCount {
-            let (lo, hi) = span(e, first: first, count: count)
-            var r = lo
-            while r < hi { rows[(base + r) * 2 + 1] += 1; r += 1 }
-            e += 1
-        }
-        var next = Int32(entries.count)
-        var r = 0
-        while r < count {
-            rows[(base + r) * 2] = next
-            rowCursor[r] = next
-            next += rows[(base + r) * 2 + 1]
-            r += 1
-        }
-        while entries.count < Int(next) { entries.append(0) }
-        e = itemFirstEdge
-        while e < edgeCount {
-            let (lo, hi) = span(e, first: first, count: count)
-            var r = lo
-            while r < hi {
-                entries[Int(rowCursor[r])] = Int32(e)
-                rowCursor[r] += 1
-                r += 1
+        while k < slots { rows.append(0); rows.append(0); rows.append(0); rows.append(0); k += 1 }
+        while rowCursor.count < slots { rowCursor.append(0) }
+        while leftCover.count < slots + buckets { leftCover.append(0) }
+        // Count the entries first (to size `entries`), then place them: both through pointers,
+        // so the loops pay no exclusivity checks on this object's arrays.
+        let firstEdge = itemFirstEdge, lastEdge = edgeCount
+        var total = Int32(entries.count)
+        edges.withUnsafeBufferPointer { edge in
+            rows.withUnsafeMutableBufferPointer { table in
+                leftCover.withUnsafeMutableBufferPointer { cover in
+                    rowCursor.withUnsafeMutableBufferPointer { cursor in
+                        var k = 0
+                        while k < slots { cover[k] = 0; k += 1 }
+                        var e = firstEdge
+                        while e < lastEdge {
+                            Self.parts(of: e, edge, first: first, count: count, left: left, buckets: buckets) { r, lo, hi, amount in
+                                var b = lo
+                                while b <= hi { table[(base + r * buckets + b) * 4 + 1] += 1; b += 1 }
+                                if hi + 1 < buckets { cover[r * buckets + hi + 1] += amount }
+                            }
+                            e += 1
+                        }
+                        k = 0
+                        while k < slots {
+                            let slot = (base + k) * 4
+                            // Running sum of the covers along the row: edges wholly left of each run.
+                            if k % buckets != 0 { cover[k] += cover[k - 1] }
+                            table[slot] = total
+                            table[slot + 2] = Int32(bitPattern: Float(cover[k]).bitPattern)
+                            cursor[k] = total
+                            total += table[slot + 1]
+                            k += 1
+                        }
+                    }
+                }
             }
-            e += 1
+        }
+        while entries.count < Int(total) { entries.append(0) }
+        edges.withUnsafeBufferPointer { edge in
+            entries.withUnsafeMutableBufferPointer { entry in
+                rowCursor.withUnsafeMutableBufferPointer { cursor in
+                    var e = firstEdge
+                    while e < lastEdge {
+                        Self.parts(of: e, edge, first: first, count: count, left: left, buckets: buckets) { r, lo, hi, _ in
+                            var b = lo
+                            while b <= hi {
+                                entry[Int(cursor[r * buckets + b])] = Int32(e)
+                                cursor[r * buckets + b] += 1
+                                b += 1
+                            }
+                        }
+                        e += 1
+                    }
+                }
+            }
         }
         return base
     }
 
-    /// The item rows (0-based from `first`) edge e crosses: [lo, hi).
+    /// Left covers of the current item's slots (kept from frame to frame).
+    private var leftCover: [Double] = []
+
+    /// For each item row (0-based from `first`) edge e crosses: the runs
+    /// its part in the row spans, [lo, hi] (clamped; hi < lo: none, it lies
+    /// wholly left), and that part's winding times height (what it adds to
+    /// every pixel right of it).
     @inline(__always)
-    private func span(_ e: Int, first: Int, count: Int) -> (Int, Int) {
-        let y0 = Double(edges[e * 4 + 1]), y1 = Double(edges[e * 4 + 3])
-        let top = Swift.min(y0, y1), bottom = Swift.max(y0, y1)
-        let lo = Swift.max(0, Int(top.rounded(.down)) - first)
-        let hi = Swift.min(count, Int(bottom.rounded(.up)) - first)
-        return (lo, Swift.max(lo, hi))
+    private static func parts(of e: Int, _ edges: UnsafeBufferPointer<Float>, first: Int, count: Int, left: Double, buckets: Int,
+                              _ body: (Int, Int, Int, Double) -> Void) {
+        let x0 = Double(edges[e * 4]), y0 = Double(edges[e * 4 + 1]), x1 = Double(edges[e * 4 + 2]), y1 = Double(edges[e * 4 + 3])
+        let (ax, ay, bx, by, winding) = y0 < y1 ? (x0, y0, x1, y1, 1.0) : (x1, y1, x0, y0, -1.0)
+        let lo = Swift.max(0, Int(ay.rounded(.down)) - first)
+        let hi = Swift.min(count, Int(by.rounded(.up)) - first)
+        let slope = (bx - ax) / (by - ay)
+        let width = Double(bucketWidth), lastBucket = Double(buckets - 1)
+        var r = lo
+        while r < hi {
+            let top = Swift.max(ay, Double(first + r)), bottom = Swift.min(by, Double(first + r + 1))
+            if bottom > top {
+                let xa = ax + slope * (top - ay), xb = ax + slope * (bottom - ay)
+                // A pixel left of the part's leftmost point gets nothing of it; from its rightmost on, all.
+                let minX = Swift.min(xa, xb) - left, lastPartial = Swift.max(xa, xb).rounded(.up) - 1 - left
+                if lastPartial < 0 {
+                    body(r, 0, -1, winding * (bottom - top))
+                } else {
+                    let bLo = Int(Swift.max(0, Swift.min(lastBucket, (minX / width).rounded(.down))))
+                    let bHi = Int(Swift.min(lastBucket, (lastPartial / width).rounded(.down)))
+                    body(r, bLo, Swift.max(bLo, bHi), winding * (bottom - top))
+                }
+            }
+            r += 1
+        }
     }
 }

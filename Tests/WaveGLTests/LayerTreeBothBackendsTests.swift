@@ -107,18 +107,31 @@ final class LayerTreeBothBackendsTests: XCTestCase {
     }
 }
 
-/// The polygon lists, planned without a context: every edge under each row it crosses, nothing else.
+/// The polygon lists, planned without a context: every edge under each
+/// row and run of 16 columns it crosses, nothing else, and each run's cover
+/// from the edges wholly left of it.
 final class PolygonRowsTests: XCTestCase {
-    func testEdgesAreListedUnderEveryRowTheyCross() {
+    func testEdgesAreListedUnderEveryRowAndRunTheyCross() {
         let rows = PolygonRows()
         rows.begin()
-        rows.move(to: 1, 1.5); rows.line(to: 5, 1.5); rows.line(to: 5, 4); rows.line(to: 1, 4); rows.close()
-        let base = rows.finish(rows: 0..<6)
+        // A rectangle from x 1 to 20, y 1.5 to 4: its left edge in the first run, its right edge in the second.
+        rows.move(to: 1, 1.5); rows.line(to: 20, 1.5); rows.line(to: 20, 4); rows.line(to: 1, 4); rows.close()
+        let base = rows.finish(rows: 0..<6, columns: 0..<40)
         XCTAssertEqual(base, 0)
         XCTAssertEqual(rows.edgeCount, 2, "horizontal edges add nothing")
-        let counts = (0..<6).map { rows.rows[2 * $0 + 1] }
-        XCTAssertEqual(counts, [0, 2, 2, 2, 0, 0])
-        let second = rows.finish(rows: 2..<3)
-        XCTAssertEqual(second, 6, "a second item's rows follow the first's")
+        XCTAssertEqual(PolygonRows.buckets(0..<40), 3)
+        func slot(_ r: Int, _ b: Int) -> (count: Int32, cover: Float) {
+            let k = (r * 3 + b) * 4
+            return (rows.rows[k + 1], Float(bitPattern: UInt32(bitPattern: rows.rows[k + 2])))
+        }
+        XCTAssertEqual((0..<6).map { slot($0, 0).count }, [0, 1, 1, 1, 0, 0])
+        XCTAssertEqual((0..<6).map { slot($0, 1).count }, [0, 1, 1, 1, 0, 0])
+        XCTAssertEqual((0..<6).map { slot($0, 2).count }, [0, 0, 0, 0, 0, 0])
+        // Left of the second run lies the left edge, drawn upwards: its whole height with winding -1.
+        XCTAssertEqual((0..<6).map { slot($0, 1).cover }, [0, -0.5, -1, -1, 0, 0])
+        // Left of the third, both edges: they cancel.
+        XCTAssertEqual((0..<6).map { slot($0, 2).cover }, [0, 0, 0, 0, 0, 0])
+        let second = rows.finish(rows: 2..<3, columns: 0..<16)
+        XCTAssertEqual(second, 18, "a second item's slots follow the first's")
     }
 }
