@@ -4,7 +4,7 @@
 public struct SceneRequest: Equatable, Sendable {
     public var width: Int
     public var height: Int
-    /// How many of the effect's repeated elements (the sine's cells).
+    /// How many of the effect's repeated elements (cells, dots, panels).
     public var count: Int
     public var snapsToPixel: Bool
 
