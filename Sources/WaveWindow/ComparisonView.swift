@@ -207,7 +207,8 @@ public final class ComparisonView {
         needsHUDText = false
         let count = effect.countLabel.isEmpty ? "" : countText + "  "
         let settings = effect.name + "  " + count + "\(scene.width)x\(scene.height)  motion \(motionLabel)  "
-            + String(format: "t %.1f s", lastTime) + (isPaused ? "  PAUSED" : "")
+            // Rounded to the tenth shown, plus zero: a time just below 0 reads 0.0, not -0.0.
+            + String(format: "t %.1f s", (lastTime * 10).rounded() / 10 + 0) + (isPaused ? "  PAUSED" : "")
         for half in halves {
             let s = snapshot(half)
             var lines = [Format.strategy(half.backend, for: scene), Format.framesPerSecond(s.framesPerSecond) + " (shared)",
