@@ -63,7 +63,7 @@ final class GLBatch: GLLayerDraw {
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         switch batch.content {
         case let .curves(curves):
-            upload(curves.coverage(phases: phases), width: curves.period, rows: curves.pictureRows,
+            upload(try curves.coverage(phases: phases), width: curves.period, rows: curves.pictureRows,
                    layers: curves.pictures.count * phases, wrapS: GL_REPEAT)
             glGenTextures(1, &rowTable)
             let table = curves.rowTable(width: Self.tableWidth)
@@ -73,7 +73,7 @@ final class GLBatch: GLLayerDraw {
             glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
             glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         case let .strip(strip):
-            upload(strip.coverage(), width: strip.tileWidth, rows: max(1, strip.rows.count), layers: strip.tiles,
+            upload(try strip.coverage(), width: strip.tileWidth, rows: max(1, strip.rows.count), layers: strip.tiles,
                    wrapS: GL_CLAMP_TO_BORDER)
         }
         try checkGLErrors("uploading a batch of \(batch.layers.count) layer(s)")

@@ -107,7 +107,7 @@ final class GLTreeDraw: GLLayerDraw {
                 let x0 = (b.minX - 1).rounded(.down), y0 = (b.minY - 1).rounded(.down)
                 let w = Int((b.maxX + 1).rounded(.up) - x0), h = Int((b.maxY + 1).rounded(.up) - y0)
                 try fits(w, h, caps, &bytes, what: "a shape's coverage picture")
-                let rasterizer = CoverageRasterizer(width: w, height: h)
+                let rasterizer = try CoverageRasterizer(width: w, height: h)
                 rasterizer.fill(path, dx: -x0, dy: -y0)
                 var coverage = [UInt8](repeating: 0, count: w * h)
                 coverage.withUnsafeMutableBufferPointer { buffer in

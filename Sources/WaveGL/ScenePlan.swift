@@ -6,7 +6,7 @@ import WaveCore
 /// so it is unit-tested with made-up limits.
 ///
 /// - Consecutive repeating-curve layers with the same paint, motion and grid
-///   whose bands do not overlap (the sine's cells) form one batch: a per-row
+///   whose bands do not overlap (a table of cells) form one batch: a per-row
 ///   table tells the shader which picture, shift and row each scene row shows.
 ///   Bands whose samples and height are equal share one picture (a layer of
 ///   a texture array); their whole-pixel shifts differ.
@@ -177,10 +177,10 @@ extension ScenePlan.CurveBatch {
     ///
     /// With `phases` above 1, each picture at every sub-pixel phase j/phases
     /// (exact motion): picture p's phase j is layer p * phases + j.
-    func coverage(phases: Int = 1) -> [UInt8] {
+    func coverage(phases: Int = 1) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: period * pictureRows * pictures.count * phases)
         for (index, picture) in pictures.enumerated() {
-            let rasterizer = CoverageRasterizer(width: period, height: picture.rows.count)
+            let rasterizer = try CoverageRasterizer(width: period, height: picture.rows.count)
             for phase in 0..<phases {
                 let slot = index * phases + phase
                 picture.addOutline(offset: Double(phase) / Double(phases), width: period, to: rasterizer)
@@ -197,11 +197,11 @@ extension ScenePlan.CurveBatch {
 extension ScenePlan.StripBatch {
     /// The strip's coverage in tiles (bytes, rows top to bottom), one after
     /// another, each `tileWidth` x `rows.count`.
-    func coverage() -> [UInt8] {
+    func coverage() throws -> [UInt8] {
         let height = max(1, rows.count)
         var bytes = [UInt8](repeating: 0, count: tileWidth * height * tiles)
         guard !rows.isEmpty else { return bytes }
-        let rasterizer = CoverageRasterizer(width: tileWidth, height: height)
+        let rasterizer = try CoverageRasterizer(width: tileWidth, height: height)
         for tile in 0..<tiles {
             rasterizer.fill(path, dx: -Double(columns.lowerBound + tile * tileStep - 1), dy: -Double(rows.lowerBound))
             bytes.withUnsafeMutableBufferPointer { buffer in

@@ -20,7 +20,7 @@ final class LayerModelTests: XCTestCase {
 
     // MARK: Paths
 
-    func testNonFiniteCoordinatesAreATypedErrorNotATrap() {
+    func testNonFiniteCoordinatesAreATypedErrorNotATrap() throws {
         for bad in [Double.nan, .infinity, -.infinity] {
             var b = PathBuilder()
             XCTAssertNoThrow(try b.move(to: 1, 2))
@@ -31,7 +31,7 @@ final class LayerModelTests: XCTestCase {
             XCTAssertThrowsError(try b.quad(control: 0, bad, to: 1, 1)) { XCTAssertTrue($0 is PathError) }
         }
         // Straight into the rasteriser (which only PathBuilder's paths reach), a NaN or a huge number does not trap.
-        let r = CoverageRasterizer(width: 4, height: 4)
+        let r = try CoverageRasterizer(width: 4, height: 4)
         r.move(to: 0, 0); r.line(to: .nan, 2); r.line(to: 1e300, -1e300); r.close()
         var sink = Sink()
         r.resolve(rows: 0..<4, into: &sink)

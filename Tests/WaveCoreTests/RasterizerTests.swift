@@ -5,7 +5,10 @@ import XCTest
 final class RasterizerTests: XCTestCase {
     /// Coverage levels (0...255) of a single polygon, white on transparent black.
     private func coverage(width: Int, height: Int, _ path: (CoverageRasterizer) -> Void) -> [Int] {
-        let r = CoverageRasterizer(width: width, height: height)
+        guard let r = try? CoverageRasterizer(width: width, height: height) else {
+            XCTFail("no rasteriser of \(width)x\(height)")
+            return []
+        }
         path(r)
         r.close()
         return levels(r, width: width, height: height)
@@ -65,8 +68,8 @@ final class RasterizerTests: XCTestCase {
         XCTAssertEqual(c, [255, 255, 255, 255])
     }
 
-    func testResolvingClearsForTheNextPath() {
-        let r = CoverageRasterizer(width: 3, height: 2)
+    func testResolvingClearsForTheNextPath() throws {
+        let r = try CoverageRasterizer(width: 3, height: 2)
         r.move(to: 0, 0); r.line(to: 3, 0); r.line(to: 3, 2); r.line(to: 0, 2); r.close()
         XCTAssertEqual(levels(r, width: 3, height: 2), [255, 255, 255, 255, 255, 255])
         XCTAssertEqual(levels(r, width: 3, height: 2), [0, 0, 0, 0, 0, 0])

@@ -23,7 +23,8 @@ import Glibc
 /// are fresh pages mapped on first touch: the accumulators of a big frame
 /// cost memory where its outlines reach, not 4 bytes a pixel (a 16384x16384
 /// render's 1 GiB of them is mostly never touched). Adding edges and
-/// resolving them into pixels allocate nothing.
+/// resolving them into pixels allocate nothing. Memory the system cannot
+/// give is `ResourceError.outOfMemory` (exit 71), not a trap.
 public final class CoverageRasterizer {
     /// Sub-pixel steps per pixel on each axis.
     public static let subpixels = 256
@@ -64,16 +65,21 @@ public final class CoverageRasterizer {
     }
     private let state: UnsafeMutablePointer<PenState>
 
-    public init(width: Int, height: Int) {
+    public init(width: Int, height: Int) throws {
         precondition(width > 0 && height > 0)
         self.width = width
         self.height = height
         stride = width + 1
+        wordsPerRow = (stride + 63) / 64
+        accumulation = try Self.zeroed(stride * height)
+        do {
+            touched = try Self.zeroed(wordsPerRow * height)
+        } catch {
+            free(accumulation)
+            throw error
+        }
         state = .allocate(capacity: 1)
         state.initialize(to: PenState(clipTop: 0, clipBottom: height))
-        wordsPerRow = (stride + 63) / 64
-        accumulation = Self.zeroed(stride * height)
-        touched = Self.zeroed(wordsPerRow * height)
     }
 
     deinit {
@@ -83,9 +89,9 @@ public final class CoverageRasterizer {
     }
 
     /// `count` zeroed values from calloc, which leaves a fresh mapping's pages untouched.
-    private static func zeroed<T>(_ count: Int) -> UnsafeMutablePointer<T> {
+    private static func zeroed<T>(_ count: Int) throws -> UnsafeMutablePointer<T> {
         guard let memory = calloc(count, MemoryLayout<T>.stride) else {
-            fatalError("CoverageRasterizer: \(count * MemoryLayout<T>.stride) bytes could not be allocated")
+            throw ResourceError.outOfMemory(bytes: count * MemoryLayout<T>.stride, what: "the rasteriser's accumulators")
         }
         return memory.bindMemory(to: T.self, capacity: count)
     }

@@ -34,7 +34,7 @@ public final class CPURenderer: Renderer {
             // The rasteriser's accumulators, then the frame and its read-back, all at once.
             try CheckedMemory.reserve(bytes: (scene.width + 1) * scene.height * 4 + 2 * scene.width * scene.height * 4,
                                       for: "a \(scene.width)x\(scene.height) frame")
-            rasterizer = CoverageRasterizer(width: scene.width, height: scene.height)
+            rasterizer = try CoverageRasterizer(width: scene.width, height: scene.height)
         }
         fills = scene.layers.map { layer in
             switch layer.paint {
