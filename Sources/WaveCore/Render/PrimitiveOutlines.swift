@@ -62,7 +62,7 @@ public enum PrimitiveOutlines {
         // A chord over angle d of a circle of radius R is within R (1 - cos(d/2)) of it.
         let half = Swift.max(acos(Swift.max(0, 1 - roundedRectTolerance / pixels)), 1e-6)
         let steps = Swift.max(1, Swift.min(256, Int((Double.pi / 2 / (2 * half)).rounded(.up))))
-        // Each quarter turn by a rotation recurrence (no sine or cosine per point), its ends exact.
+        // Each quarter turn by a rotation recurrence (no trigonometry per point), its ends exact.
         let delta = (clockwise ? 1.0 : -1.0) * Double.pi / 2 / Double(steps)
         let (cd, sd) = (cos(delta), sin(delta))
         // The corners' directions on screen (y down), clockwise from the top left: left, up, right, down.

@@ -4,7 +4,7 @@
 public struct SceneRequest: Equatable, Sendable {
     public var width: Int
     public var height: Int
-    /// How many of the effect's repeated elements (cells, dots, panels).
+    /// How many of the effect's repeated elements (cells, copies, panels).
     public var count: Int
     public var snapsToPixel: Bool
 

@@ -102,7 +102,7 @@ public final class TreePainter {
     /// A box and its border in two outlines, not three: the inner edge's
     /// coverage into a buffer, then the outer edge painted with the fill at
     /// its coverage and the border over it at outer less inner (the border's
-    /// own coverage, as its ring outline gives it).
+    /// own coverage, as the border's outline gives it).
     private func drawBorderedBox(_ item: PresentationItem, _ box: Box, area: (rows: Range<Int>, columns: Range<Int>),
                                  mask: UnsafeMutablePointer<UInt8>?, inner: UnsafeMutablePointer<UInt8>, into view: PixmapView) {
         let width = rasterizer.width, r = item.bounds
@@ -282,10 +282,10 @@ struct BorderedBoxBlitter: CoverageBlitter {
         while x < b {
             let m = maskRow.map { Double($0[x]) / 255 } ?? 1
             let scale = opacity * m / 255
-            let fillCoverage = Double(level) * scale, ring = Double(Swift.max(0, level - Int(innerRow[x]))) * scale
+            let fillCoverage = Double(level) * scale, borderCoverage = Double(Swift.max(0, level - Int(innerRow[x]))) * scale
             var pixel = RGBA8(packed: out[x])
             if fillCoverage > 0 { pixel = composite(fill, coverage: fillCoverage, onto: pixel) }
-            if ring > 0 { pixel = composite(border, coverage: ring, onto: pixel) }
+            if borderCoverage > 0 { pixel = composite(border, coverage: borderCoverage, onto: pixel) }
             out[x] = pixel.packed
             x += 1
         }

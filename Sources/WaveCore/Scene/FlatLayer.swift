@@ -19,9 +19,9 @@ public struct FlatLayer: Equatable, Sendable {
 
 /// Which pixels a layer covers, before motion.
 public enum Content: Equatable, Sendable {
-    /// A band of rows filled below a curve that repeats along x (the sine).
+    /// A band of rows filled below a curve that repeats along x (a waving band).
     case repeatingCurve(RepeatingCurve)
-    /// A still outline of any shape, not repeating (a strip of waveform bars).
+    /// A still outline of any shape, not repeating (a strip of bars).
     case strip(Strip)
 
     /// The scene rows the content can cover.

@@ -47,7 +47,7 @@ public struct LinearGradient: Equatable, Hashable, Sendable {
 }
 
 /// A screen column that divides two paints; it may move at a constant speed
-/// (a playhead crossing a still waveform).
+/// (a playhead crossing still bars).
 public struct PaintSplit: Equatable, Hashable, Sendable {
     /// The dividing column at t = 0, in pixels from the left.
     public var column: Double

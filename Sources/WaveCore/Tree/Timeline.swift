@@ -307,7 +307,7 @@ public struct Timeline<Value: Interpolatable>: Equatable, Sendable {
 /// history, so a copy `k * delay` seconds behind reads what was live then.
 public final class DrivenSources: @unchecked Sendable {
     public let levels: [Level]
-    /// Per live source: a ring of (time, value) samples.
+    /// Per live source: a circular buffer of (time, value) samples.
     private var histories: [UnsafeMutableBufferPointer<(time: Double, value: Double)>]
     private var heads: [Int]
     private var counts: [Int]
@@ -318,9 +318,9 @@ public final class DrivenSources: @unchecked Sendable {
         self.levels = levels
         histories = levels.map { level in
             if case .live = level {
-                let ring = UnsafeMutableBufferPointer<(time: Double, value: Double)>.allocate(capacity: Self.historyLength)
-                ring.initialize(repeating: (0, 0))
-                return ring
+                let history = UnsafeMutableBufferPointer<(time: Double, value: Double)>.allocate(capacity: Self.historyLength)
+                history.initialize(repeating: (0, 0))
+                return history
             }
             return UnsafeMutableBufferPointer(start: nil, count: 0)
         }
@@ -334,15 +334,15 @@ public final class DrivenSources: @unchecked Sendable {
     public func advance(to t: Double) {
         for i in levels.indices {
             guard case .live = levels[i] else { continue }
-            let ring = histories[i]
+            let history = histories[i]
             if counts[i] > 0 {
-                let newest = ring[(heads[i] + Self.historyLength - 1) % Self.historyLength].time
+                let newest = history[(heads[i] + Self.historyLength - 1) % Self.historyLength].time
                 // The same frame again (a redraw, a second backend): already sampled.
                 if newest == t { continue }
                 // Time went back (a new run, a seek): start the history again.
                 if newest > t { counts[i] = 0 }
             }
-            ring[heads[i]] = (t, levels[i].value(at: t))
+            history[heads[i]] = (t, levels[i].value(at: t))
             heads[i] = (heads[i] + 1) % Self.historyLength
             counts[i] = Swift.min(counts[i] + 1, Self.historyLength)
         }
@@ -356,13 +356,13 @@ public final class DrivenSources: @unchecked Sendable {
         guard case .live = levels[index] else { return levels[index].value(at: t) }
         let n = counts[index]
         guard n > 0 else { return 0 }
-        let ring = histories[index], L = Self.historyLength
+        let history = histories[index], L = Self.historyLength
         // Newest to oldest.
         var k = 0
-        var newer = ring[(heads[index] + L - 1) % L]
+        var newer = history[(heads[index] + L - 1) % L]
         if t >= newer.time { return newer.value }
         while k + 1 < n {
-            let older = ring[(heads[index] + L - 2 - k) % L]
+            let older = history[(heads[index] + L - 2 - k) % L]
             if t >= older.time {
                 let f = newer.time > older.time ? (t - older.time) / (newer.time - older.time) : 1
                 return older.value + (newer.value - older.value) * f
@@ -378,10 +378,10 @@ public final class DrivenSources: @unchecked Sendable {
     @inline(__always)
     public func forEachSample(of index: Int, _ body: (Double, Double) -> Void) {
         guard index >= 0 && index < levels.count, case .live = levels[index] else { return }
-        let ring = histories[index], L = Self.historyLength, n = counts[index]
+        let history = histories[index], L = Self.historyLength, n = counts[index]
         var k = 0
         while k < n {
-            let sample = ring[(heads[index] + L - n + k) % L]
+            let sample = history[(heads[index] + L - n + k) % L]
             body(sample.time, sample.value)
             k += 1
         }
