@@ -35,11 +35,15 @@ final class GLCopies {
         var live: [(source: Int, texel: Int)] = []
         /// Per replicator layer (by the evaluator's node index): its first sublayer record and sublayer count.
         var replicators: [Int: Record] = [:]
+        /// False for a trial: recorded levels are checked, not copied (a long one is megabytes).
+        var copiesSamples = true
     }
 
-    /// Whether this strategy draws the layer's copies in one instanced draw.
+    /// Whether this strategy draws the layer's copies in one instanced draw
+    /// (a trial encoding: the same checks as the real one, no samples copied).
     static func canDraw(_ layer: Layer, levels: [Level]) -> Bool {
         var scratch = Tables()
+        scratch.copiesSamples = false
         return encode(layer, levels: levels, into: &scratch) != nil
     }
 
@@ -313,7 +317,7 @@ final class GLCopies {
         case let .envelope(e):
             guard !e.values.isEmpty, e.values.count <= maxSamples else { return nil }
             let base = tables.samples.count
-            var i = 0
+            var i = tables.copiesSamples ? 0 : e.values.count
             while i < e.values.count {
                 var packed = SIMD4<Float>(repeating: 0)
                 for j in 0..<4 where i + j < e.values.count { packed[j] = Float(e.values[i + j]) }
@@ -324,7 +328,9 @@ final class GLCopies {
         case .live:
             // A row of its own, rewritten every frame.
             let base = (tables.samples.count + rowTexels - 1) / rowTexels * rowTexels
-            tables.samples.append(contentsOf: Array(repeating: SIMD4<Float>(-huge, 0, 0, 0), count: base + rowTexels - tables.samples.count))
+            if tables.copiesSamples {
+                tables.samples.append(contentsOf: Array(repeating: SIMD4<Float>(-huge, 0, 0, 0), count: base + rowTexels - tables.samples.count))
+            }
             tables.live.append((index, base))
             record = SIMD4(2, Float(base), 0, 0)
         }

@@ -81,7 +81,7 @@ public final class LayerTreeEvaluator {
         }
         try Self.validate(root, sourceCount: sources.levels.count)
         _ = try compile(root, into: &nodes, isMask: false)
-        let counts = try Self.count(root, multiplier: 1, drawsCopies: drawsCopies)
+        let counts = try count(0, in: nodes, multiplier: 1)
         guard counts.items <= Self.maxItems, counts.maskItems <= Self.maxItems else {
             throw LayerTreeError(layer: root.name, problem: "\(max(counts.items, counts.maskItems)) items a frame (at most \(Self.maxItems))")
         }
@@ -99,33 +99,37 @@ public final class LayerTreeEvaluator {
 
     deinit { if scratch.baseAddress != nil { scratch.deallocate() } }
 
-    /// Items, masks and mask items one frame can hold: each layer's, times its replicator ancestors' counts.
-    private static func count(_ layer: Layer, multiplier: Int, drawsCopies: ((Layer) -> Bool)?, isMask: Bool = false) throws
-        -> (items: Int, masks: Int, maskItems: Int) {
+    /// Items, masks and mask items one frame can hold: each compiled layer's
+    /// (`list`: the nodes or the mask nodes), times its replicator ancestors' counts.
+    private func count(_ index: Int, in list: [Node], multiplier: Int) throws -> (items: Int, masks: Int, maskItems: Int) {
+        let node = list[index], layer = node.layer
         var own = layer.contents == nil ? 0 : multiplier
         if case .box = layer.contents, !layer.sublayers.isEmpty { own *= 2 }
         var result = (items: own, masks: 0, maskItems: 0)
-        if let mask = layer.mask {
-            let m = try count(mask, multiplier: multiplier, drawsCopies: drawsCopies, isMask: true)
+        if node.maskRoot >= 0 {
+            let m = try count(node.maskRoot, in: maskNodes, multiplier: multiplier)
             result.masks += multiplier
             result.maskItems += m.items
         }
-        if !isMask, layer.replicator != nil, drawsCopies?(layer) ?? false {
+        // The backend draws all the copies from one item.
+        if node.drawsCopies {
             result.items += multiplier
             return result
         }
         let copies = layer.replicator.map { Swift.max(0, $0.count) } ?? 1
         let (inner, overflow) = multiplier.multipliedReportingOverflow(by: copies)
-        guard !overflow, inner <= maxItems else {
-            throw LayerTreeError(layer: layer.name, problem: "replicators nested to more than \(maxItems) copies")
+        guard !overflow, inner <= Self.maxItems else {
+            throw LayerTreeError(layer: layer.name, problem: "replicators nested to more than \(Self.maxItems) copies")
         }
-        for sublayer in layer.sublayers {
-            let c = try count(sublayer, multiplier: inner, drawsCopies: drawsCopies, isMask: isMask)
+        var child = index + 1
+        while child < node.subtreeEnd {
+            let c = try count(child, in: list, multiplier: inner)
+            child = list[child].subtreeEnd
             result.items += c.items
             result.masks += c.masks
             result.maskItems += c.maskItems
-            guard result.items <= maxItems, result.maskItems <= maxItems else {
-                throw LayerTreeError(layer: layer.name, problem: "more than \(maxItems) items a frame")
+            guard result.items <= Self.maxItems, result.maskItems <= Self.maxItems else {
+                throw LayerTreeError(layer: layer.name, problem: "more than \(Self.maxItems) items a frame")
             }
         }
         return result
