@@ -35,12 +35,12 @@ public struct Dots: Equatable, Sendable {
     /// Seconds each dot runs behind the one to its right.
     public var delay = 0.02
     /// The scale a dot swings to at level 1.
-    public var maxScale = (x: 1.4, y: 15.0)
+    public var maxScale = Scale(x: 1.4, y: 15)
     /// The opacity a dot fades to.
     public var fade = 0.2
     /// Seconds of one scale swing (and of the fade; the tint takes twice as long).
     public var beat = 0.33
-    public var tint = (from: RGBA8(0xFF, 0x00, 0xFF), to: RGBA8(0x00, 0xFF, 0xFF))
+    public var tint = ColorRamp(from: RGBA8(0xFF, 0x00, 0xFF), to: RGBA8(0x00, 0xFF, 0xFF))
     /// The rotation each copy adds at the curl's height, radians (0: a straight row).
     public var curl = 0.01
     /// The level: constant (scales the swing), or recorded or live (the microphone).
@@ -59,13 +59,6 @@ public struct Dots: Equatable, Sendable {
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
-    }
-
-    public static func == (a: Dots, b: Dots) -> Bool {
-        a.width == b.width && a.height == b.height && a.background == b.background && a.count == b.count && a.dotSize == b.dotSize
-            && a.spacing == b.spacing && a.cornerRadius == b.cornerRadius && a.borderWidth == b.borderWidth && a.delay == b.delay && a.maxScale == b.maxScale
-            && a.fade == b.fade && a.beat == b.beat && a.tint == b.tint && a.curl == b.curl && a.level == b.level
-            && a.rowPitch == b.rowPitch && a.color == b.color
     }
 
     public func validate() throws {
@@ -204,6 +197,22 @@ public struct Dots: Equatable, Sendable {
         let rows = (count + sized.perRow - 1) / sized.perRow
         return rows * Int(dots.roomyRowPitch)
     }
+}
+
+/// A scale on each axis.
+public struct Scale: Equatable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+}
+
+/// Two colours an animation runs between.
+public struct ColorRamp: Equatable, Sendable {
+    public var from: RGBA8
+    public var to: RGBA8
+
+    public init(from: RGBA8, to: RGBA8) { self.from = from; self.to = to }
 }
 
 extension Tint {

@@ -20,7 +20,7 @@ public struct Ring: Equatable, Sendable {
     public var delay = 0.02
     /// Seconds of one swell (the colour takes twice as long).
     public var beat = 0.33
-    public var tint = (from: RGBA8(0xFF, 0x00, 0xFF), to: RGBA8(0x00, 0xFF, 0xFF))
+    public var tint = ColorRamp(from: RGBA8(0xFF, 0x00, 0xFF), to: RGBA8(0x00, 0xFF, 0xFF))
     /// Multiplies every dot's colour.
     public var color = RGBA8(0xFF, 0xFF, 0xFF)
     /// Seconds for the ring to turn once.
@@ -29,11 +29,6 @@ public struct Ring: Equatable, Sendable {
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
-    }
-
-    public static func == (a: Ring, b: Ring) -> Bool {
-        a.width == b.width && a.height == b.height && a.background == b.background && a.count == b.count && a.dotSize == b.dotSize
-            && a.delay == b.delay && a.beat == b.beat && a.tint == b.tint && a.color == b.color && a.period == b.period
     }
 
     public func validate() throws {

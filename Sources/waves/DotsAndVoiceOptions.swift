@@ -167,10 +167,10 @@ struct DotsAndVoiceOptions: ParsableArguments {
         effect.spacing = dotSpacing
         effect.cornerRadius = cornerRadius
         effect.delay = instanceDelay
-        effect.maxScale = dotScale
+        effect.maxScale = Scale(x: dotScale.x, y: dotScale.y)
         effect.fade = dotFade
         effect.beat = dotBeat
-        effect.tint = (dotTint.0, dotTint.1)
+        effect.tint = ColorRamp(from: dotTint.0, to: dotTint.1)
         effect.curl = curl
         effect.level = level
         return effect
