@@ -216,6 +216,15 @@ final class HostileInputTests: XCTestCase {
     /// Standard input, a FIFO with its writer, /dev/stdin and process
     /// substitution give the file's peaks, each read once. (The FIFO hung;
     /// `<(cat f)` was refused; `-` was "no such file".)
+    /// Each script exits 0 and writes the same bytes as the file it names did.
+    private func assertSameOutput(_ scripts: [String: String], written: (String) -> String, as reference: (String) -> String) throws {
+        for (name, script) in scripts {
+            let r = try shell(script)
+            XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
+            XCTAssertEqual(try bytes(written(name)), try bytes(reference(name)), name)
+        }
+    }
+
     func testEveryFormOfStreamGivesTheFilesPeaks() throws {
         try writeTrack("t.ogg", format: .ogg)
         XCTAssertEqual(try waves(["peaks", "--audio", "t.ogg", "--json", "file.json"]).status, 0)
@@ -226,11 +235,7 @@ final class HostileInputTests: XCTestCase {
             "fifo": "(cat t.ogg > fifo &); waves peaks --audio fifo --json fifo.json",
             "substitution": "waves peaks --audio <(cat t.ogg) --json substitution.json",
         ]
-        for (name, script) in forms {
-            let r = try shell(script)
-            XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
-            XCTAssertEqual(try bytes(name + ".json"), try bytes("file.json"), name)
-        }
+        try assertSameOutput(forms, written: { $0 + ".json" }, as: { _ in "file.json" })
         // Peaks and outlines the same ways, drawn as from their files (fit mode: the grid needs the length first).
         XCTAssertEqual(try waves(render + ["--fit", "--peaks", "file.json", "--out", "peaks-file.png"]).status, 0)
         write("shape.txt", Data("M10 10 L 90 10 L 50 70 Z".utf8))
@@ -242,12 +247,7 @@ final class HostileInputTests: XCTestCase {
             "outline-pipe": "cat shape.txt | waves render --scene outline --outline - --backend cpu --size 100x80 --out outline-pipe.png",
             "outline-substitution": "waves render --scene outline --outline <(cat shape.txt) --backend cpu --size 100x80 --out outline-substitution.png",
         ]
-        for (name, script) in more {
-            let r = try shell(script)
-            XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
-            let reference = name.hasPrefix("peaks") ? "peaks-file.png" : "outline-file.png"
-            XCTAssertEqual(try bytes(name + ".png"), try bytes(reference), name)
-        }
+        try assertSameOutput(more, written: { $0 + ".png" }, as: { $0.hasPrefix("peaks") ? "peaks-file.png" : "outline-file.png" })
         // The audio drawn from a pipe in fit mode: the length comes from the one copy, not a second read.
         let fit = try shell("cat t.ogg | waves render --scene waveform --backend cpu --size 200x50 --fit --audio - --out audio-pipe.png")
         XCTAssertEqual(fit.status, 0, fit.stderr)
