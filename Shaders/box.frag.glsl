@@ -3,10 +3,10 @@
 // analytic: a pixel's coverage is the exact area of the pixel inside the
 // rounded rectangle under any affine transform. In the layer's coordinates
 // the box is axis-aligned with circular corners and the pixel is a
-// parallelogram; the area is the parallelogram clipped to the rectangle,
-// less, at each corner it reaches, the part of the corner's square outside
-// the corner's circle (the clipped polygon less its overlap with the disc,
-// in closed form). Scaled back by the transform's determinant. The CPU
+// parallelogram; the area is the parallelogram's area in the rectangle,
+// less, at each corner it reaches, its area in the corner's square outside
+// the corner's circle, each by Green's theorem round the parallelogram's
+// four edges in closed form. Scaled back by the transform's determinant. The CPU
 // strategy rasterises the same box as chords within 0.02 px of its corners.
 // A border is the box less the box inset by the border's width (its radius
 // reduced as much), painted over the fill.
@@ -18,8 +18,8 @@
 // and composites their coverage in instance order.
 // AXIS_ALIGNED (with LATTICE): every box's transform neither turns nor
 // shears, so the pixel is an axis-aligned rectangle in the layer and its
-// area has a closed form (a software driver runs both sides of a data-
-// dependent branch: the polygon clipping is left out, not skipped).
+// area has a simpler closed form (a software driver runs both sides of a
+// data-dependent branch: the general terms are left out, not skipped).
 // MASKED: coverage times the mask texture (this page's mask, drawn first).
 // Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
 
@@ -84,86 +84,108 @@ float roundedArea(vec2 lo, vec2 hi, vec4 rect, float r) {
     return max(area, 0.0);
 }
 #else
-const int maxPoints = 12;
-
 float cross2(vec2 a, vec2 b) { return a.x * b.y - a.y * b.x; }
 
-// Twice the signed area of a polygon.
-float twiceArea(vec2 p[maxPoints], int n) {
-    float sum = 0.0;
-    for (int i = 0; i < n; i++) sum += cross2(p[i], p[(i + 1) % n]);
-    return sum;
+// The integral of max(0, h) over an interval of length len, h linear from ha to hb.
+float positivePart(float ha, float hb, float len) {
+    float pa = max(ha, 0.0), pb = max(hb, 0.0);
+    bool mixed = (ha > 0.0) != (hb > 0.0);
+    return mixed ? 0.5 * len * (pa * pa + pb * pb) / abs(ha - hb) : 0.5 * len * (pa + pb);
 }
 
-// Keeps the part of the polygon where side * (p[axis] - v) >= 0 (Sutherland-Hodgman).
-void clip(inout vec2 p[maxPoints], inout int n, int axis, float v, float side) {
-    vec2 q[maxPoints];
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        vec2 a = p[i], b = p[(i + 1) % n];
-        float da = side * (a[axis] - v), db = side * (b[axis] - v);
-        if (da >= 0.0 && m < maxPoints) q[m++] = a;
-        if ((da < 0.0) != (db < 0.0) && m < maxPoints) q[m++] = mix(a, b, da / (da - db));
+// Green's theorem, one edge at a time: the area of a polygon inside a
+// region whose rows are intervals is the integral round the polygon's
+// boundary of f dy, f(x, y) the length of the region's row at y left of x
+// (its x-derivative is the region's indicator). Edges a to b are straight, so
+// each term has a closed form; no polygon is clipped and no array is used
+// (a software driver turns arrays into memory traffic on every pixel).
+
+// Edge a to b's term for the rectangle xs.x..xs.y by ys.x..ys.y.
+float rectangleTerm(vec2 a, vec2 b, vec2 xs, vec2 ys) {
+    float dy = b.y - a.y;
+    bool level = abs(dy) < 1e-7;
+    float slope = (b.x - a.x) / (level ? 1.0 : dy);
+    float lo = max(min(a.y, b.y), ys.x), hi = max(lo, min(max(a.y, b.y), ys.y));
+    float glo = a.x + (lo - a.y) * slope, ghi = a.x + (hi - a.y) * slope, len = hi - lo;
+    float v = positivePart(glo - xs.x, ghi - xs.x, len) - positivePart(glo - xs.y, ghi - xs.y, len);
+    return level ? 0.0 : (dy > 0.0 ? v : -v);
+}
+
+// The integral of sqrt(r^2 - t^2) from lo to hi (within -r..r): the
+// trapezoid terms and the sector between the two angles, taken as one
+// atan of the angle between them (accurate for the small differences a
+// pixel makes, where a difference of two asin would not be).
+float discIntegral(float lo, float hi, float r) {
+    float a = clamp(hi / r, -1.0, 1.0), b = clamp(lo / r, -1.0, 1.0);
+    float ca = sqrt(max(0.0, 1.0 - a * a)), cb = sqrt(max(0.0, 1.0 - b * b));
+    return 0.5 * r * r * (a * ca - b * cb + atan(a * cb - b * ca, ca * cb + a * b));
+}
+
+// Edge a to b's term for the quarter disc X, Y >= 0, X^2 + Y^2 <= r^2 (the
+// corner's frame, outward from its circle's centre): its row at Y is
+// 0..s(Y), s = sqrt(r^2 - Y^2), so the term is the integral of clamp(g, 0, s)
+// for the edge's X = g(Y), which is (-g)+ + s - (s - g)+; s - g is concave,
+// so it is positive on one interval: where g < 0 or where Y^2 + g^2 < r^2.
+float quarterDiscTerm(vec2 a, vec2 b, float r) {
+    float dy = b.y - a.y;
+    bool level = abs(dy) < 1e-7;
+    float q = (b.x - a.x) / (level ? 1.0 : dy);
+    float lo = max(min(a.y, b.y), 0.0), hi = max(lo, min(max(a.y, b.y), r));
+    // g(Y) = a.x + q (Y - a.y); t = Y - a.y keeps the numbers near the edge.
+    float tlo = lo - a.y, thi = hi - a.y;
+    float glo = a.x + q * tlo, ghi = a.x + q * thi;
+    float area = positivePart(-glo, -ghi, hi - lo) + discIntegral(lo, hi, r);
+    // Where g < 0, as t: below -a.x / q (q > 0), above it (q < 0), everywhere or nowhere (q = 0).
+    float z = q == 0.0 ? 0.0 : -a.x / q;
+    vec2 h = q > 0.0 ? vec2(tlo, min(thi, z)) : q < 0.0 ? vec2(max(tlo, z), thi)
+           : (a.x < 0.0 ? vec2(tlo, thi) : vec2(1.0, 0.0));
+    // Where (a.y + t)^2 + (a.x + q t)^2 < r^2.
+    float A = 1.0 + q * q, B = a.y + q * a.x, C = dot(a, a) - r * r;
+    float disc = B * B - A * C, root = sqrt(max(disc, 0.0));
+    vec2 i = disc > 0.0 ? vec2(max(tlo, (-B - root) / A), min(thi, (-B + root) / A)) : vec2(1.0, 0.0);
+    bool hEmpty = !(h.y > h.x), iEmpty = !(i.y > i.x);
+    vec2 e = hEmpty ? i : iEmpty ? h : vec2(min(h.x, i.x), max(h.y, i.y));
+    if (e.y > e.x) {
+        // The integral of s - g over e (back in Y for s).
+        float sArea = discIntegral(a.y + e.x, a.y + e.y, r);
+        float gArea = (e.y - e.x) * (a.x + 0.5 * q * (e.x + e.y));
+        area -= sArea - gArea;
     }
-    p = q;
-    n = m;
+    return level ? 0.0 : (dy > 0.0 ? area : -area);
 }
 
-// The signed area of triangle (0, a, b) inside the disc of radius r about 0.
-float triangleInDisc(vec2 a, vec2 b, float r) {
-    vec2 d = b - a;
-    float A = dot(d, d), B = dot(a, d), C = dot(a, a) - r * r;
-    if (A < 1e-12) return 0.0;
-    float sector = 0.5 * r * r * atan(cross2(a, b), dot(a, b));
-    float discriminant = B * B - A * C;
-    if (discriminant <= 0.0) return sector;
-    float root = sqrt(discriminant);
-    float t1 = (-B - root) / A, t2 = (-B + root) / A;
-    if (t2 <= 0.0 || t1 >= 1.0) return sector;
-    vec2 p1 = a + d * max(t1, 0.0), p2 = a + d * min(t2, 1.0);
-    float area = 0.5 * cross2(p1, p2);
-    if (t1 > 0.0) area += 0.5 * r * r * atan(cross2(a, p1), dot(a, p1));
-    if (t2 < 1.0) area += 0.5 * r * r * atan(cross2(p2, b), dot(p2, b));
-    return area;
-}
-
-// The area (in the layer's units) of quad `pixel` inside the rectangle with corners of radius r.
-float roundedArea(vec2 pixel[maxPoints], vec4 rect, float r) {
+// The area (in the layer's units) of the parallelogram q0, q0 + u,
+// q0 + u + v, q0 + v inside the rectangle with corners of radius r: its
+// area in the rectangle less, at each corner, its area in the corner's
+// square outside the corner's circle. Where the pixel is too small to reach
+// two corners' squares only the nearest is looked at (a loop of one: a
+// software driver runs a loop only as long as its longest lane, where it
+// would run both sides of a branch).
+float roundedArea(vec2 q0, vec2 u, vec2 v, vec4 rect, float r) {
     if (rect.z <= rect.x || rect.w <= rect.y) return 0.0;
-    vec2 lo = min(min(pixel[0], pixel[1]), min(pixel[2], pixel[3]));
-    vec2 hi = max(max(pixel[0], pixel[1]), max(pixel[2], pixel[3]));
-    if (hi.x <= rect.x || lo.x >= rect.z || hi.y <= rect.y || lo.y >= rect.w) return 0.0;
-    // Inside the rectangle and clear of its corners: the whole pixel.
-    bool insideX = lo.x >= rect.x && hi.x <= rect.z, insideY = lo.y >= rect.y && hi.y <= rect.w;
-    if (insideX && insideY && (lo.x >= rect.x + r && hi.x <= rect.z - r || lo.y >= rect.y + r && hi.y <= rect.w - r)) {
-        return 0.5 * abs(twiceArea(pixel, 4));
+    vec2 q1 = q0 + u, q2 = q1 + v, q3 = q0 + v;
+    vec2 xs = rect.xz, ys = rect.yw;
+    float sum = rectangleTerm(q0, q1, xs, ys) + rectangleTerm(q1, q2, xs, ys)
+              + rectangleTerm(q2, q3, xs, ys) + rectangleTerm(q3, q0, xs, ys);
+    vec2 reach = abs(u) + abs(v);
+    int corners = r <= 0.0 ? 0
+                : (reach.x < rect.z - rect.x - 2.0 * r && reach.y < rect.w - rect.y - 2.0 * r) ? 1 : 4;
+    vec2 middle = q0 + 0.5 * (u + v), centre = 0.5 * (rect.xy + rect.zw);
+    int nearest = (middle.x < centre.x ? 0 : 1) + (middle.y < centre.y ? 0 : 2);
+    for (int k = 0; k < corners; k++) {
+        int q = (nearest + k) & 3;
+        // Outward from the corner circle's centre; mirroring one axis reverses the boundary.
+        vec2 s = vec2((q & 1) == 0 ? -1.0 : 1.0, q < 2 ? -1.0 : 1.0);
+        vec2 c = vec2(s.x < 0.0 ? rect.x + r : rect.z - r, s.y < 0.0 ? rect.y + r : rect.w - r);
+        vec2 a0 = s * (q0 - c), a1 = s * (q1 - c), a2 = s * (q2 - c), a3 = s * (q3 - c);
+        vec2 square = vec2(0.0, r);
+        float outside = rectangleTerm(a0, a1, square, square) + rectangleTerm(a1, a2, square, square)
+                      + rectangleTerm(a2, a3, square, square) + rectangleTerm(a3, a0, square, square)
+                      - quarterDiscTerm(a0, a1, r) - quarterDiscTerm(a1, a2, r)
+                      - quarterDiscTerm(a2, a3, r) - quarterDiscTerm(a3, a0, r);
+        sum -= s.x * s.y * outside;
     }
-    vec2 p[maxPoints] = pixel;
-    int n = 4;
-    clip(p, n, 0, rect.x, 1.0); clip(p, n, 0, rect.z, -1.0);
-    clip(p, n, 1, rect.y, 1.0); clip(p, n, 1, rect.w, -1.0);
-    if (n < 3) return 0.0;
-    float twice = twiceArea(p, n);
-    float orientation = twice < 0.0 ? -1.0 : 1.0;
-    float area = abs(twice) * 0.5;
-    if (r <= 0.0) return area;
-    for (int q = 0; q < 4; q++) {
-        // The corner's square and the centre of its circle.
-        float sx = (q & 1) == 0 ? 1.0 : -1.0, sy = q < 2 ? 1.0 : -1.0;
-        float cx = (q & 1) == 0 ? rect.x + r : rect.z - r, cy = q < 2 ? rect.y + r : rect.w - r;
-        if (sx > 0.0 ? lo.x >= cx : hi.x <= cx) continue;
-        if (sy > 0.0 ? lo.y >= cy : hi.y <= cy) continue;
-        vec2 c[maxPoints] = p;
-        int m = n;
-        clip(c, m, 0, cx, -sx);
-        clip(c, m, 1, cy, -sy);
-        if (m < 3) continue;
-        float inDisc = 0.0;
-        vec2 centre = vec2(cx, cy);
-        for (int i = 0; i < m; i++) inDisc += triangleInDisc(c[i] - centre, c[(i + 1) % m] - centre, r);
-        area -= orientation * (0.5 * twiceArea(c, m) - inDisc);
-    }
-    return max(area, 0.0);
+    return max(cross2(u, v) < 0.0 ? -sum : sum, 0.0);
 }
 
 #endif
@@ -177,13 +199,9 @@ vec4 boxColor(vec2 p0, vec2 centre, vec4 inverse, vec4 rect, vec3 shape, vec4 fi
     vec2 lo = min(a, b), hi = max(a, b);
 #define PIXEL lo, hi
 #else
-    vec2 pixel[maxPoints];
-    vec2 corners[4] = vec2[4](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
-    for (int i = 0; i < 4; i++) {
-        vec2 d = p0 + corners[i] - centre;
-        pixel[i] = localCentre + vec2(inverse.x * d.x + inverse.y * d.y, inverse.z * d.x + inverse.w * d.y);
-    }
-#define PIXEL pixel
+    vec2 d = p0 - centre;
+    vec2 q0 = localCentre + vec2(inverse.x * d.x + inverse.y * d.y, inverse.z * d.x + inverse.w * d.y);
+#define PIXEL q0, inverse.xz, inverse.yw
 #endif
     float r = shape.x, det = shape.z;
     float outer = min(1.0, roundedArea(PIXEL, rect, r) * det);

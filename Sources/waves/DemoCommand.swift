@@ -18,7 +18,7 @@ struct DemoCommand: ParsableCommand {
         abstract: "Both strategies side by side in one window, on one clock, with their live costs.",
         discussion: """
             Keys: Space pause/resume, Up/Down the effect's count (cells, dots or voice panels), S motion (linear / exact / snap), \
-            E next effect (sine, dots, voice, jelly, waveform; and the outline when --outline is given), Esc or Q quit.
+            E next effect (\(DemoCommand.effectCycle)), Esc or Q quit.
             With no display, renders the comparison headless to a PNG and prints its figures.
 
             Examples:
@@ -28,6 +28,12 @@ struct DemoCommand: ParsableCommand {
               waves demo --headless --screenshot comparison.png
             """
     )
+
+    /// The effects E cycles through, from the registry: those that need an input only when it is given.
+    static var effectCycle: String {
+        Effects.all.map { effect in effect.needs.map { "\(effect.name.rawValue) when \($0) is given" } ?? effect.name.rawValue }
+            .joined(separator: ", ")
+    }
 
     @Option(help: "both (CPU left, GL right), cpu or gl (one strategy full width).")
     var backend: DemoLayout = .both
