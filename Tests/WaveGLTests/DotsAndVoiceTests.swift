@@ -38,8 +38,15 @@ final class DotsAndVoiceTests: XCTestCase {
         big.dotSize = 16
         big.cornerRadius = 8 // round dots
         big.spacing = 24
+        // Turned dots smaller than a pixel's reach in their space: every corner is looked at, not the nearest.
+        var tiny = Dots(width: 120, height: 40)
+        tiny.dotSize = 1.5
+        tiny.cornerRadius = 0.6
+        tiny.spacing = 3
+        tiny.curl = 0.4
+        tiny.maxScale = Scale(x: 0.5, y: 3)
         for (name, scene) in [("dots", try dots.scene()), ("dots-grid", try grid.scene()), ("dots-microphone", try microphone.scene()),
-                              ("round-dots", try big.scene()),
+                              ("round-dots", try big.scene()), ("tiny-turned-dots", try tiny.scene()),
                               ("dots-default", try Dots(width: 300, height: 120).scene())] {
             let times = [0.0, 0.1, 0.37, 0.9, 2.51, 1234.567]
             let (cpu, gl) = try bothBackends(scene, at: times)
