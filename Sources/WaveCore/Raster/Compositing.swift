@@ -26,6 +26,14 @@ public struct ColorValue: Equatable, Sendable {
 @inline(__always)
 public func composite(_ source: ColorValue, coverage: Double, onto destination: RGBA8) -> RGBA8 {
     let sa = source.a / 255 * coverage
+    if destination.a == 255 {
+        // Onto an opaque pixel the result is opaque and nothing is divided (the same rule, out = 1).
+        let keep = 1 - sa
+        @inline(__always) func opaque(_ s: Double, _ d: UInt8) -> UInt8 {
+            UInt8(Swift.min(255, Swift.max(0, s * sa + Double(d) * keep)) + 0.5)
+        }
+        return RGBA8(opaque(source.r, destination.r), opaque(source.g, destination.g), opaque(source.b, destination.b), 255)
+    }
     let da = Double(destination.a) / 255
     let outA = sa + da * (1 - sa)
     if outA <= 0 { return RGBA8(0, 0, 0, 0) }

@@ -125,14 +125,18 @@ public struct PaintBlitter: CoverageBlitter {
 public struct CoverageBytes: CoverageBlitter {
     let rowZero: UnsafeMutablePointer<UInt8>
     let rowStride: Int
+    /// Only these columns are written (every one of them, uncovered ones as 0).
+    let columns: Range<Int>
 
-    public init(rowZero: UnsafeMutablePointer<UInt8>, rowStride: Int) {
+    public init(rowZero: UnsafeMutablePointer<UInt8>, rowStride: Int, columns: Range<Int> = 0..<Int.max) {
         self.rowZero = rowZero
         self.rowStride = rowStride
+        self.columns = columns
     }
 
     @inline(__always)
     public mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
-        (rowZero + row * rowStride + x0).update(repeating: UInt8(truncatingIfNeeded: level), count: x1 - x0)
+        let a = Swift.max(x0, columns.lowerBound), b = Swift.min(x1, columns.upperBound)
+        if a < b { (rowZero + row * rowStride + a).update(repeating: UInt8(truncatingIfNeeded: level), count: b - a) }
     }
 }

@@ -106,18 +106,20 @@ public final class TreePainter {
     private func drawBorderedBox(_ item: PresentationItem, _ box: Box, area: (rows: Range<Int>, columns: Range<Int>),
                                  mask: UnsafeMutablePointer<UInt8>?, inner: UnsafeMutablePointer<UInt8>, into view: PixmapView) {
         let width = rasterizer.width, r = item.bounds
-        var row = area.rows.lowerBound
-        while row < area.rows.upperBound {
-            (inner + row * width + area.columns.lowerBound).update(repeating: 0, count: area.columns.count)
-            row += 1
-        }
         let w = Swift.min(box.borderWidth, r.width / 2, r.height / 2)
         let insetRect = Rect(x: r.x + w, y: r.y + w, width: r.width - 2 * w, height: r.height - 2 * w)
         if !insetRect.isEmpty {
             let outerRadius = Swift.max(0, Swift.min(box.cornerRadius, r.width / 2, r.height / 2))
             PrimitiveOutlines.addRoundedRect(insetRect, radius: Swift.max(0, outerRadius - w), item.transform, into: rasterizer)
-            var bytes = CoverageBytes(rowZero: inner, rowStride: width)
+            // Every byte of the area is written, the uncovered ones 0: nothing to clear first.
+            var bytes = CoverageBytes(rowZero: inner, rowStride: width, columns: area.columns)
             rasterizer.resolve(rows: area.rows, into: &bytes)
+        } else {
+            var row = area.rows.lowerBound
+            while row < area.rows.upperBound {
+                (inner + row * width + area.columns.lowerBound).update(repeating: 0, count: area.columns.count)
+                row += 1
+            }
         }
         PrimitiveOutlines.addRoundedRect(r, radius: box.cornerRadius, item.transform, into: rasterizer)
         var blitter = BorderedBoxBlitter(view: view, fill: item.tint.applied(to: item.color), border: item.tint.applied(to: box.borderColor),

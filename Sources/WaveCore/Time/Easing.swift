@@ -20,22 +20,40 @@ public struct TimingCurve: Equatable, Hashable, Sendable {
     /// kCAMediaTimingFunctionEaseInEaseOut.
     public static let easeInEaseOut = TimingCurve(0.42, 0, 0.58, 1)
 
-    /// Bisection steps: x is found to 2^-24, as close as a GPU float gets.
-    public static let bisectionSteps = 24
+    /// The most steps the solve takes; it stops once x is within 1e-12 of p.
+    public static let maxSolveSteps = 60
 
     /// The eased progress for linear progress p (clamped to 0...1): the
-    /// curve's y where its x equals p, the parameter found by bisection (x
-    /// is non-decreasing in the parameter; Newton's method stalls where
-    /// x'(0) = 0, as for ease-out). The GL shader does the same steps.
+    /// curve's y where its x equals p. x is non-decreasing in the curve's
+    /// parameter, so the parameter is kept in a bracket and found by Newton's
+    /// method, bisecting where a Newton step would leave the bracket or the
+    /// slope vanishes (x'(0) = 0 for ease-out stalls plain Newton). Three to
+    /// five steps for the presets, where bisection to 2^-24 took 24. The GL
+    /// shader bisects in float to 2^-24, within a float's precision of this.
     @inline(__always)
     public func value(_ p: Double) -> Double {
         let x = Swift.min(1, Swift.max(0, p))
-        var lo = 0.0, hi = 1.0
-        for _ in 0..<Self.bisectionSteps {
-            let mid = 0.5 * (lo + hi)
-            if Self.bezier(mid, x1, x2) < x { lo = mid } else { hi = mid }
+        if x == 0 || x == 1 { return x }
+        var lo = 0.0, hi = 1.0, s = x
+        var step = 0
+        while step < Self.maxSolveSteps {
+            step += 1
+            let error = Self.bezier(s, x1, x2) - x
+            if abs(error) < 1e-12 { break }
+            if error < 0 { lo = s } else { hi = s }
+            let slope = Self.slope(s, x1, x2)
+            let next = slope > 1e-12 ? s - error / slope : -1
+            s = next > lo && next < hi ? next : 0.5 * (lo + hi)
+            if hi - lo < 1e-15 { break }
         }
-        return Self.bezier(0.5 * (lo + hi), y1, y2)
+        return Self.bezier(s, y1, y2)
+    }
+
+    /// dx/ds of one coordinate: 3(1-s)^2 a + 6(1-s) s (b - a) + 3 s^2 (1 - b).
+    @inline(__always)
+    static func slope(_ s: Double, _ a: Double, _ b: Double) -> Double {
+        let r = 1 - s
+        return 3 * r * r * a + 6 * r * s * (b - a) + 3 * s * s * (1 - b)
     }
 
     /// One coordinate of the curve at parameter s: 3(1-s)^2 s a + 3(1-s) s^2 b + s^3.
