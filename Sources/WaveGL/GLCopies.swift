@@ -270,12 +270,13 @@ final class GLCopies {
         for animation in timeline.animations.reversed() {
             switch animation {
             case let .basic(a):
+                guard !a.isCumulative else { return nil }
                 timing(a.timing, kind: 0, length: 6, function: a.function)
                 texels.append(components(a.from))
                 texels.append(components(a.to))
             case let .keyframes(k):
                 let n = k.values.count
-                guard n >= 1, n <= 4096 else { return nil }
+                guard n >= 1, n <= 4096, !k.isCumulative else { return nil }
                 let times = k.keyTimes ?? []
                 timing(k.timing, kind: k.calculation == .discrete ? 2 : 1, length: 5 + n + (times.count + 3) / 4, function: k.function)
                 texels.append(SIMD4(Float(n), times.isEmpty ? 0 : 1, 0, 0))

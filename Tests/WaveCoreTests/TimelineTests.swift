@@ -463,3 +463,45 @@ final class TimeOffsetTests: XCTestCase {
         XCTAssertEqual(timing.nextBoundary(after: 2), 6)
     }
 }
+
+/// Cumulative animations (CAPropertyAnimation.isCumulative): each pass
+/// starts where the last ended, so a repeating pass is a motion that never
+/// wraps, and one-pixel discrete steps are that motion snapped to pixels.
+final class CumulativeTests: XCTestCase {
+    func testACumulativeBasicAnimationKeepsGoing() {
+        let travel = Timeline(0.0, animations: [.basic(BasicAnimation(from: 0, to: -50, duration: 1, repeatCount: .infinity,
+                                                                      isCumulative: true))])
+        for t in [0.0, 0.3, 1.0, 2.5, 1000.25] {
+            XCTAssertEqual(travel.value(at: t), -50 * t, accuracy: 1e-9, "t = \(t)")
+        }
+        XCTAssertEqual(travel.value(at: -1), 0, "before the span: the model value")
+        // Passes join for any from: 10 -> 20, then 20 -> 30.
+        let joined = Timeline(0.0, animations: [.basic(BasicAnimation(from: 10, to: 20, duration: 1, repeatCount: .infinity,
+                                                                      isCumulative: true))])
+        XCTAssertEqual(joined.value(at: 1.5), 25, accuracy: 1e-12)
+        // Three passes, then the forwards fill holds the end of the third.
+        let three = Timeline(0.0, animations: [.basic(BasicAnimation(from: 0, to: 1, duration: 1, repeatCount: 3, fillMode: .forwards,
+                                                                     isCumulative: true))])
+        XCTAssertEqual(three.value(at: 2.5), 2.5, accuracy: 1e-12)
+        XCTAssertEqual(three.value(at: 7), 3, accuracy: 1e-12)
+        let plain = Timeline(0.0, animations: [.basic(BasicAnimation(from: 0, to: 1, duration: 1, repeatCount: 3))])
+        XCTAssertEqual(plain.value(at: 2.5), 0.5, accuracy: 1e-12, "not cumulative: each pass starts again")
+    }
+
+    func testCumulativeDiscreteStepsAreATravelSnappedToWholePixels() {
+        let pps = 50.0
+        let snapped = Timeline(0.0, animations: [.keyframes(KeyframeAnimation(
+            values: [0, -1], keyTimes: [0, 0.5, 1], calculation: .discrete,
+            timing: MediaTiming(duration: 1 / pps, repeatCount: .infinity), isCumulative: true))])
+        for t in stride(from: 0.0, to: 3, by: 0.0037) {
+            // Exactly half way between two pixels either rounding is the time's rounding error.
+            let x = pps * t
+            if abs(x - x.rounded(.down) - 0.5) < 1e-9 { continue }
+            XCTAssertEqual(snapped.value(at: t), -(pps * t + 0.5).rounded(.down), "t = \(t)")
+        }
+        // The picture changes every 1/pps s, half a pixel in: the next change is that step.
+        let next = snapped.nextChange(after: 0.001)
+        XCTAssertEqual(next ?? -1, 0.01, accuracy: 1e-12)
+        XCTAssertEqual(snapped.nextChange(after: 0.0105) ?? -1, 0.02, accuracy: 1e-12)
+    }
+}

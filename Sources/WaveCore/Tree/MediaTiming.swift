@@ -77,6 +77,27 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
         return phase(active + timeOffset)
     }
 
+    /// Whole cycles before the one the simple time at `t` falls in (a
+    /// cumulative animation's count): 0 before the span, the last cycle's
+    /// number after it.
+    @inline(__always)
+    public func completedPasses(at t: Double) -> Double {
+        let active = activeTime(t)
+        guard active > 0, duration.isFinite else { return 0 }
+        let end = activeDuration
+        if active >= end {
+            // Ending on a whole cycle shows that cycle's end, not the next one's start.
+            let cycles = (end + timeOffset) / cycle
+            return Swift.max(0, cycles == cycles.rounded(.down) ? cycles - 1 : cycles.rounded(.down))
+        }
+        // Counted from the same remainder `phase` takes, so the count and the simple time agree at a pass's edge.
+        let local = active + timeOffset
+        var r = local.truncatingRemainder(dividingBy: cycle)
+        if r < 0 { r += cycle }
+        let passes = ((local - r) / cycle).rounded()
+        return passes.isFinite ? Swift.max(0, passes) : 0
+    }
+
     /// The simple time at local time `local`: within one cycle, reflected on the way back.
     @inline(__always)
     func phase(_ local: Double) -> Double {

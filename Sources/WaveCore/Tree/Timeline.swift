@@ -13,16 +13,27 @@ import Foundation
 public protocol Interpolatable: Equatable, Sendable {
     /// `a` at 0, `b` at 1 (and beyond, for a spring's overshoot).
     static func interpolate(_ a: Self, _ b: Self, _ t: Double) -> Self
+    /// `value` moved n times the step from `start` to `end` (a cumulative animation's later passes).
+    static func accumulate(_ value: Self, start: Self, end: Self, passes n: Double) -> Self
 }
 
 extension Double: Interpolatable {
     @inline(__always)
     public static func interpolate(_ a: Double, _ b: Double, _ t: Double) -> Double { a + (b - a) * t }
+    @inline(__always)
+    public static func accumulate(_ value: Double, start: Double, end: Double, passes n: Double) -> Double {
+        value + (end - start) * n
+    }
 }
 
 extension ColorValue: Interpolatable {
     @inline(__always)
     public static func interpolate(_ a: ColorValue, _ b: ColorValue, _ t: Double) -> ColorValue { a.mixed(with: b, t) }
+    @inline(__always)
+    public static func accumulate(_ value: ColorValue, start: ColorValue, end: ColorValue, passes n: Double) -> ColorValue {
+        ColorValue(r: value.r + (end.r - start.r) * n, g: value.g + (end.g - start.g) * n,
+                   b: value.b + (end.b - start.b) * n, a: value.a + (end.a - start.a) * n)
+    }
 }
 
 /// CABasicAnimation: from, to, a timing function over one pass.
@@ -31,17 +42,22 @@ public struct BasicAnimation<Value: Interpolatable>: Equatable, Sendable {
     public var to: Value
     public var timing: MediaTiming
     public var function: TimingFunction
+    /// Each pass starts where the last ended (CAPropertyAnimation.isCumulative):
+    /// pass n runs from `from + n (to - from)`. Core Animation adds n times
+    /// `to`, the same where `from` is 0 (as the seeds use it); Waves keeps
+    /// the passes joined for any `from`.
+    public var isCumulative: Bool
 
-    public init(from: Value, to: Value, timing: MediaTiming, function: TimingFunction = .linear) {
-        self.from = from; self.to = to; self.timing = timing; self.function = function
+    public init(from: Value, to: Value, timing: MediaTiming, function: TimingFunction = .linear, isCumulative: Bool = false) {
+        self.from = from; self.to = to; self.timing = timing; self.function = function; self.isCumulative = isCumulative
     }
 
     /// A pass of `duration` seconds with the other timing settings as Core Animation's defaults.
     public init(from: Value, to: Value, duration: Double, beginTime: Double = 0, function: TimingFunction = .linear,
-                repeatCount: Double = 1, autoreverses: Bool = false, fillMode: FillMode = .removed) {
+                repeatCount: Double = 1, autoreverses: Bool = false, fillMode: FillMode = .removed, isCumulative: Bool = false) {
         self.init(from: from, to: to, timing: MediaTiming(beginTime: beginTime, duration: duration, repeatCount: repeatCount,
                                                           autoreverses: autoreverses, fillMode: fillMode),
-                  function: function)
+                  function: function, isCumulative: isCumulative)
     }
 }
 
@@ -59,11 +75,15 @@ public struct KeyframeAnimation<Value: Interpolatable>: Equatable, Sendable {
     public var timing: MediaTiming
     /// Applied to the pass's progress before the key times are looked up.
     public var function: TimingFunction
+    /// Each pass starts where the last ended: pass n adds n times (last value
+    /// - first value). Discrete steps of one pixel, cumulative and repeating,
+    /// are a motion snapped to whole pixels that never wraps.
+    public var isCumulative: Bool
 
     public init(values: [Value], keyTimes: [Double]? = nil, calculation: Calculation = .linear, timing: MediaTiming,
-                function: TimingFunction = .linear) {
+                function: TimingFunction = .linear, isCumulative: Bool = false) {
         self.values = values; self.keyTimes = keyTimes; self.calculation = calculation; self.timing = timing
-        self.function = function
+        self.function = function; self.isCumulative = isCumulative
     }
 
     /// The key time of boundary i (discrete: 0...n; linear: 0...n - 1).
@@ -192,10 +212,13 @@ public enum Animation<Value: Interpolatable>: Equatable, Sendable {
         switch self {
         case let .basic(a):
             guard let s = a.timing.simpleTime(at: t) else { return nil }
-            return Value.interpolate(a.from, a.to, a.function.value(s / a.timing.duration))
+            let v = Value.interpolate(a.from, a.to, a.function.value(s / a.timing.duration))
+            return a.isCumulative ? Value.accumulate(v, start: a.from, end: a.to, passes: a.timing.completedPasses(at: t)) : v
         case let .keyframes(a):
             guard let s = a.timing.simpleTime(at: t) else { return nil }
-            return a.value(progress: a.function.value(s / a.timing.duration))
+            let v = a.value(progress: a.function.value(s / a.timing.duration))
+            guard a.isCumulative, let first = a.values.first, let last = a.values.last else { return v }
+            return Value.accumulate(v, start: first, end: last, passes: a.timing.completedPasses(at: t))
         case let .spring(a):
             guard let s = a.timing.simpleTime(at: t) else { return nil }
             return Value.interpolate(a.from, a.to, a.progress(at: s))
