@@ -55,8 +55,7 @@ check-shaders: deps
 	  glslangValidator -S $$stage $$f >/dev/null || { glslangValidator -S $$stage $$f; exit 1; }; \
 	done
 	@# layer.frag.glsl is specialised per batch by defines: check every variant's branches too.
-	@for d in "-DCONTENT_STRIP" "-DHAS_SPLIT -DFILL0_GRADIENT -DFILL1_GRADIENT -DOVER_BACKGROUND" \
-	          "-DCONTENT_STRIP -DHAS_SPLIT -DFILL1_GRADIENT"; do \
+	@for d in "-DFILL_GRADIENT" "-DFILL_GRADIENT -DOVER_BACKGROUND" "-DOVER_BACKGROUND -DSTRAIGHT_OUTPUT"; do \
 	  glslangValidator -l -S frag $$d Shaders/layer.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/layer.frag.glsl; exit 1; }; \
 	done
 	@# item.frag.glsl (the layer tree's items): each source, with and without a gradient and masks.

@@ -7,9 +7,11 @@
 //
 // Coverage, by define:
 //   PICTURE_COVERAGE  a fixed path's coverage, rasterised once by the CPU
-//                     strategy's rasteriser into a texture, read through the
-//                     item's inverse transform (exact at whole-pixel
-//                     moves; sampled bilinearly when it turns or scales)
+//                     strategy's rasteriser into tiles (layers of a texture
+//                     array, overlapping by 3 columns), read through the
+//                     item's inverse transform, its whole texels apart as
+//                     integers (exact at whole-pixel moves however far;
+//                     sampled bilinearly between them, or turned or scaled)
 //   PICTURE_RGBA      a picture's texels, read the same way (their alpha
 //                     is the coverage, their colour the paint)
 //   (neither)         a polygon in scene pixels, rebuilt every frame (a
@@ -37,6 +39,9 @@ uniform sampler2D u_picture;  // pictures: coverage (red) or colour
 uniform vec3 u_inverseX;      // pictures: texel x = dot(u_inverseX, (x, y, 1)) for the scene point
 uniform vec3 u_inverseY;
 uniform vec2 u_pictureSize;   // texels
+uniform sampler2DArray u_tiles; // PICTURE_COVERAGE: one tile a layer
+uniform ivec2 u_whole;        // PICTURE_COVERAGE: whole texels added to the inverse transform's result
+uniform int u_tileStep;       // PICTURE_COVERAGE: columns from one tile to the next
 
 uniform sampler2D u_edges;    // polygons: x0, y0, x1, y1 of each edge, scene pixels
 uniform isampler2D u_entries; // polygons: edge indices, row by row
@@ -99,16 +104,23 @@ void main() {
     color = mix(u_color, u_colorB, clamp(dot(u_gradient, vec3(scene, 1.0)), 0.0, 1.0));
 #endif
     float coverage;
-#if defined(PICTURE_COVERAGE) || defined(PICTURE_RGBA)
+#if defined(PICTURE_COVERAGE)
+    vec2 t = vec2(dot(u_inverseX, vec3(scene, 1.0)), dot(u_inverseY, vec3(scene, 1.0)));
+    // The texel position is u_whole + floor(t) and the fraction t - floor(t);
+    // the tile is the one holding the left texel of the filtered pair.
+    vec2 whole = floor(t), fraction = t - whole;
+    ivec2 at = u_whole + ivec2(whole);
+    int left = at.x + (fraction.x < 0.5 ? -1 : 0);
+    ivec3 size = textureSize(u_tiles, 0);
+    int tile = clamp(left >= 0 ? left / u_tileStep : 0, 0, size.z - 1);
+    vec2 within = vec2(float(at.x - tile * u_tileStep), float(at.y)) + fraction;
+    coverage = texture(u_tiles, vec3(within / vec2(size.xy), float(tile))).r;
+#elif defined(PICTURE_RGBA)
     vec2 t = vec2(dot(u_inverseX, vec3(scene, 1.0)), dot(u_inverseY, vec3(scene, 1.0)));
     vec4 sampled = texture(u_picture, t / u_pictureSize);
-#ifdef PICTURE_RGBA
     // Premultiplied texels (filtered as such): back to a colour and its coverage.
     coverage = sampled.a;
     color = vec4(coverage > 0.0 ? sampled.rgb / coverage : vec3(0.0), 1.0) * u_color;
-#else
-    coverage = sampled.r;
-#endif
 #else
     coverage = polygonCoverage(floor(local.x), row);
 #endif

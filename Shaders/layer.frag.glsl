@@ -1,8 +1,8 @@
 #version 330 core
-// One batch of layers, drawn from coverage rasterised once on the CPU and
-// cached in textures: the content is moved by the offset u(t) (pixel x shows
-// content x + u), then painted and composited here, so neither motion nor
-// paint uploads anything per frame.
+// One batch of repeating curves (bands of rows), drawn from coverage
+// rasterised once on the CPU and cached in textures: the content is moved
+// by the offset u(t) (pixel x shows content x + u), then painted and
+// composited here, so neither motion nor paint uploads anything per frame.
 //
 // Coverage is sampled at pixel centres with linear filtering: a whole-pixel
 // offset reads texels exactly; a fractional one filters between two (the
@@ -17,36 +17,27 @@
 //
 // Each batch's program is this file specialised by defines placed after the
 // version line (on a software driver every branch costs CPU time):
-//   CONTENT_STRIP     a still strip (else bands under repeating curves)
-//   FILL0_GRADIENT    fill 0 is a linear gradient (else solid)
-//   FILL1_GRADIENT    fill 1 likewise
-//   HAS_SPLIT         two fills either side of u_split (else fill 0 alone)
+//   FILL_GRADIENT     the fill is a linear gradient (else solid)
 //   OVER_BACKGROUND   the first batch: composite onto u_background
 //   STRAIGHT_OUTPUT   the only batch: write non-premultiplied colour (exact
 //                     at any background alpha; nothing is blended over it)
 
 uniform sampler2DArray u_coverage;
 uniform sampler2D u_rows;     // curves, per scene row: picture, shift (px), row in band, 1 if any
-uniform float u_offset;       // curves: the offset u(t) reduced into one period (whole with phases); strips: u's fraction
-uniform int u_phases;         // curves: sub-pixel phases per picture (1: filtered)
-uniform int u_phase;          // curves: this frame's phase, 0 to u_phases - 1
-uniform int u_offsetWhole;    // strips: u's whole pixels (integers keep long strips exact)
+uniform float u_offset;       // the offset u(t) reduced into one period (whole with phases)
+uniform int u_phases;         // sub-pixel phases per picture (1: filtered)
+uniform int u_phase;          // this frame's phase, 0 to u_phases - 1
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;        // scene row shown at the area's top
-uniform vec2 u_layerSize;     // width, rows of one coverage layer (a picture, or a strip tile)
-uniform vec4 u_strip;         // strip: first content column, columns, first scene row, tiles
-uniform int u_tileStep;       // strip: columns from one tile to the next (tiles overlap by 3, so
-                              // linear filtering never reads across a seam)
+uniform vec2 u_layerSize;     // width, rows of one coverage layer (a picture)
 
-uniform int u_split;          // columns from here on use fill 1
-uniform vec4 u_colorA[2];     // solid colour, or a gradient's start colour; non-premultiplied, 0...1
-uniform vec4 u_colorB[2];     // a gradient's end colour
-uniform vec4 u_gradient[2];   // a gradient's start x, y and end x, y in scene pixels
+uniform vec4 u_colorA;        // solid colour, or a gradient's start colour; non-premultiplied, 0...1
+uniform vec4 u_colorB;        // a gradient's end colour
+uniform vec4 u_gradient;      // a gradient's start x, y and end x, y in scene pixels
 uniform vec4 u_background;    // non-premultiplied, 0...1
 
 out vec4 fragColor;
 
-#ifndef CONTENT_STRIP
 float coverageAt(vec2 local, int row) {
     int tableWidth = textureSize(u_rows, 0).x;
     vec4 entry = texelFetch(u_rows, ivec2(row % tableWidth, row / tableWidth), 0);
@@ -56,27 +47,11 @@ float coverageAt(vec2 local, int row) {
     return texture(u_coverage, vec3(s, (entry.z + 0.5) / u_layerSize.y, layer)).r;
 }
 
-#else
-float coverageAt(vec2 local, int row) {
-    float bandRow = float(row) - u_strip.z;
-    if (bandRow < 0.0 || bandRow >= u_layerSize.y) return 0.0;
-    // The pixel centre's content column (from the strip's first) and where in it the centre falls.
-    int column = int(floor(local.x)) + u_offsetWhole - int(u_strip.x);
-    float f = 0.5 + u_offset;
-    if (f >= 1.0) { column += 1; f -= 1.0; }
-    if (column < -2 || column > int(u_strip.y) + 1) return 0.0;
-    int tile = clamp(column / u_tileStep, 0, int(u_strip.w) - 1);
-    // Tile k's texel 0 is content column k * step - 1; the border (0) is outside the strip.
-    float x = float(column - tile * u_tileStep + 1) + f;
-    return texture(u_coverage, vec3(x / u_layerSize.x, (bandRow + 0.5) / u_layerSize.y, float(tile))).r;
-}
-#endif
-
-vec4 gradient(int i, vec2 pixelCentre) {
-    vec2 d = u_gradient[i].zw - u_gradient[i].xy;
+vec4 gradient(vec2 pixelCentre) {
+    vec2 d = u_gradient.zw - u_gradient.xy;
     float length2 = dot(d, d);
-    float t = length2 > 0.0 ? clamp(dot(pixelCentre - u_gradient[i].xy, d) / length2, 0.0, 1.0) : 0.0;
-    return mix(u_colorA[i], u_colorB[i], t);
+    float t = length2 > 0.0 ? clamp(dot(pixelCentre - u_gradient.xy, d) / length2, 0.0, 1.0) : 0.0;
+    return mix(u_colorA, u_colorB, t);
 }
 
 void main() {
@@ -84,19 +59,10 @@ void main() {
     int row = int(u_viewport.w - local.y) + u_pageTop;        // scene row, from the top
     float coverage = coverageAt(local, row);
     vec2 centre = vec2(local.x, float(row) + 0.5);
-#ifdef FILL0_GRADIENT
-    vec4 color = gradient(0, centre);
+#ifdef FILL_GRADIENT
+    vec4 color = gradient(centre);
 #else
-    vec4 color = u_colorA[0];
-#endif
-#ifdef HAS_SPLIT
-    if (int(local.x) >= u_split) {
-#ifdef FILL1_GRADIENT
-        color = gradient(1, centre);
-#else
-        color = u_colorA[1];
-#endif
-    }
+    vec4 color = u_colorA;
 #endif
     float sa = color.a * coverage;
 #ifdef OVER_BACKGROUND

@@ -21,8 +21,8 @@ public struct BenchHost {
     public var deviceName: String?
     /// Why there is no GPU backend (for notices).
     public var unavailableReason: String?
-    /// A renderer of `backend` on the shared context (GL drawing split paints by the method given).
-    public var makeRenderer: (Backend, SplitMethod) throws -> Renderer
+    /// A renderer of `backend` on the shared context.
+    public var makeRenderer: (Backend) throws -> Renderer
     /// Uploads CPU frames where frames end on a GPU; nil without one.
     public var makeUploader: () throws -> FrameUploader?
     public var makeTimer: () throws -> GPUTiming?
@@ -37,7 +37,7 @@ public struct BenchHost {
     /// Windowed runs: swaps wait for the display (true) or not.
     public var setVsync: ((Bool) -> Void)?
 
-    public init(deviceName: String?, unavailableReason: String?, makeRenderer: @escaping (Backend, SplitMethod) throws -> Renderer,
+    public init(deviceName: String?, unavailableReason: String?, makeRenderer: @escaping (Backend) throws -> Renderer,
                 makeUploader: @escaping () throws -> FrameUploader?, makeTimer: @escaping () throws -> GPUTiming?) {
         self.deviceName = deviceName
         self.unavailableReason = unavailableReason
@@ -48,7 +48,7 @@ public struct BenchHost {
 
     /// Only the CPU strategy, without uploads: a machine with no GPU backend.
     public static func cpuOnly(reason: String) -> BenchHost {
-        BenchHost(deviceName: nil, unavailableReason: reason, makeRenderer: { backend, _ in
+        BenchHost(deviceName: nil, unavailableReason: reason, makeRenderer: { backend in
             guard backend == .cpu else { throw RendererError.unavailable(.gl, reason: reason) }
             return CPURenderer() // the chooser's CPU renderer; the chooser itself lives with GL
         }, makeUploader: { nil }, makeTimer: { nil })
@@ -112,10 +112,10 @@ public final class BenchStrategy {
     private let host: BenchHost
     public private(set) var target: RenderTarget?
 
-    public init(_ backend: Backend, splitMethod: SplitMethod = .mask, host: BenchHost) throws {
+    public init(_ backend: Backend, host: BenchHost) throws {
         self.backend = backend
         self.host = host
-        renderer = try host.makeRenderer(backend, splitMethod)
+        renderer = try host.makeRenderer(backend)
         uploader = backend == .cpu ? try host.makeUploader() : nil
     }
 

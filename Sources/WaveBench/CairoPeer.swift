@@ -109,7 +109,7 @@ public final class CairoFrame: OutlineSink {
     /// Nil content kinds or paints cairo is not asked to draw here.
     public static func supports(_ scene: Scene) -> Bool {
         scene.layers.allSatisfy { layer in
-            guard case .repeatingCurve = layer.content, case .fill(.solid) = layer.paint else { return false }
+            guard case .repeatingCurve = layer.content, case .solid = layer.paint else { return false }
             return true
         }
     }
@@ -147,7 +147,7 @@ public final class CairoFrame: OutlineSink {
         cairo.setOperator(context, CairoLibrary.operatorOver)
         for index in scene.layers.indices {
             let layer = scene.layers[index]
-            guard case let .repeatingCurve(curve) = layer.content, case let .fill(.solid(color)) = layer.paint else { continue }
+            guard case let .repeatingCurve(curve) = layer.content, case let .solid(color) = layer.paint else { continue }
             let clips = curve.rows != 0..<scene.height
             if clips {
                 cairo.save(context)

@@ -31,51 +31,61 @@ public enum WaveformPreset {
     }
 
     public static let strategies = [
-        Strategy(name: "cpu", backend: .cpu, splitMethod: .mask),
+        Strategy(name: "cpu", backend: .cpu, splitMethod: .twoClips),
         Strategy(name: "gl-mask", backend: .gl, splitMethod: .mask),
         Strategy(name: "gl-two-clips", backend: .gl, splitMethod: .twoClips),
     ]
 
     /// Of a 60 Hz sequence from `origin` for `seconds`, the frames after the
-    /// first whose layers' offsets and split columns all equal the previous
-    /// frame's: a player could skip drawing them.
-    public static func unchangedFrames(in scene: Scene, from origin: Double, seconds: Double) -> (frames: Int, unchanged: Int) {
+    /// first that the scene's layer tree says cannot differ from the one
+    /// before (no change between the two times): a player could skip them.
+    public static func unchangedFrames(in scene: Scene, from origin: Double, seconds: Double) throws -> (frames: Int, unchanged: Int) {
         let count = Int((seconds * framesPerSecond).rounded())
-        func state(_ t: Double) -> [Double] {
-            scene.layers.flatMap { layer -> [Double] in
-                var split = 0.0
-                if case let .split(s, _, _) = layer.paint { split = Double(s.column(at: t, width: scene.width)) }
-                return [layer.motion.offset(at: t), split]
-            }
-        }
-        var previous = state(origin), unchanged = 0
+        guard let tree = scene.tree else { return (count, max(0, count - 1)) }
+        let evaluator = try tree.makeEvaluator()
+        var previous = origin, unchanged = 0
         for i in 1..<max(2, count) {
-            let now = state(origin + Double(i) / framesPerSecond)
-            if now == previous { unchanged += 1 }
+            let now = origin + Double(i) / framesPerSecond
+            if let next = evaluator.nextChange(after: previous) {
+                if next > now { unchanged += 1 }
+            } else {
+                unchanged += 1
+            }
             previous = now
         }
         return (count, unchanged)
     }
 
+    /// How the waveform's bars move and where its playhead is, as the effect
+    /// defines them: the content offset u(t) and the playhead's column.
+    public struct Motion {
+        public var offset: (Double) -> Double
+        public var playheadColumn: (Double) -> Int
+        public init(offset: @escaping (Double) -> Double, playheadColumn: @escaping (Double) -> Int) {
+            self.offset = offset
+            self.playheadColumn = playheadColumn
+        }
+    }
+
     /// "Amplitude phasing": per frame, the mean over the bars right of the
-    /// split (unplayed, one solid colour) of each bar's peak column coverage
-    /// along the middle row, as a share of that bar's coverage summed over the
-    /// columns it reaches (so a short bar counts like a tall one): 1 for a
-    /// 1 px bar on a whole pixel, 0.5 half way between two. Bars are found
-    /// from the layer's motion and the bar grid (`pitch`, `barWidth`), not
-    /// from gaps, which blur shut. The figure is how far that mean swings over
-    /// the frames (largest minus smallest): 0 when every frame is
-    /// pixel-aligned, about 0.5 when 1 px bars go from sharp to blurred.
-    public static func phasing(frames: [(image: RGBAImage, time: Double)], scene: Scene, pitch: Int, barWidth: Int) -> Double? {
-        guard frames.count > 1, let layer = scene.layers.first,
-              case let .split(split, _, .solid(color)) = layer.paint else { return nil }
-        let background = scene.background
+    /// playhead (unplayed, one solid colour) of each bar's peak column
+    /// coverage along the middle row, as a share of that bar's coverage
+    /// summed over the columns it reaches (so a short bar counts like a tall
+    /// one): 1 for a 1 px bar on a whole pixel, 0.5 half way between two.
+    /// Bars are found from the motion and the bar grid (`pitch`,
+    /// `barWidth`), not from gaps, which blur shut. The figure is how far
+    /// that mean swings over the frames (largest minus smallest): 0 when
+    /// every frame is pixel-aligned, about 0.5 when 1 px bars go from sharp
+    /// to blurred.
+    public static func phasing(frames: [(image: RGBAImage, time: Double)], background: RGBA8, unplayed color: RGBA8,
+                               motion: Motion, pitch: Int, barWidth: Int) -> Double? {
+        guard frames.count > 1 else { return nil }
         let span = Double(color.g) - Double(background.g)
         guard span != 0 else { return nil }
         var means: [Double] = []
         for (image, time) in frames {
-            let y = image.height / 2, u = layer.motion.offset(at: time)
-            let first = split.column(at: time, width: image.width) + 1
+            let y = image.height / 2, u = motion.offset(time)
+            let first = motion.playheadColumn(time) + 1
             var shares: [Double] = []
             // Bars whose columns lie wholly in [first, width).
             var bar = max(0, Int(((Double(first) + u) / Double(pitch)).rounded(.up)))
@@ -182,6 +192,20 @@ public struct WaveformReport: Codable, Equatable {
     }
 }
 
+/// One view of the track for the preset: its scene and how it moves.
+public struct WaveformPresetView {
+    public var scene: Scene
+    /// The unplayed bars' colour (solid), for reading phasing off frames.
+    public var unplayed: RGBA8
+    public var motion: WaveformPreset.Motion
+
+    public init(scene: Scene, unplayed: RGBA8, motion: WaveformPreset.Motion) {
+        self.scene = scene
+        self.unplayed = unplayed
+        self.motion = motion
+    }
+}
+
 /// What the waveform preset needs from its caller (the command line builds
 /// the track and the effect).
 public struct WaveformPresetInput {
@@ -189,14 +213,15 @@ public struct WaveformPresetInput {
     /// The bars' grid, for finding them in frames.
     public var pitch = WaveformPreset.bar.width + WaveformPreset.bar.gap
     public var barWidth = WaveformPreset.bar.width
-    /// The view at a played fraction of its width, snapped or not.
-    public var scene: (_ playedFraction: Double, _ snap: Bool) throws -> Scene
+    /// The view at a played fraction of its width, snapped or not, composed one way.
+    public var view: (_ playedFraction: Double, _ snap: Bool, _ composition: SplitMethod) throws -> WaveformPresetView
     /// Decoding speed, measured by the caller (it owns the audio code).
     public var decode: () throws -> [DecodeResult]
 
-    public init(trackSeconds: Double, scene: @escaping (Double, Bool) throws -> Scene, decode: @escaping () throws -> [DecodeResult]) {
+    public init(trackSeconds: Double, view: @escaping (Double, Bool, SplitMethod) throws -> WaveformPresetView,
+                decode: @escaping () throws -> [DecodeResult]) {
         self.trackSeconds = trackSeconds
-        self.scene = scene
+        self.view = view
         self.decode = decode
     }
 }
@@ -220,13 +245,14 @@ extension BenchRunner {
             progress?(BenchProgress(done: step, total: steps, label: "waveform preset: \(label)"))
         }
         for snap in [false, true] {
-            let scene = try input.scene(0.5, snap)
             // Counted over a minute of the sequence (it is arithmetic, not drawing): slow motion changes rarely.
             let counted = max(seconds, 60)
-            let (frames, unchanged) = WaveformPreset.unchangedFrames(in: scene, from: origin, seconds: counted)
+            let (frames, unchanged) = try WaveformPreset.unchangedFrames(in: try input.view(0.5, snap, .twoClips).scene,
+                                                                         from: origin, seconds: counted)
             for s in strategies {
-                let strategy = try BenchStrategy(s.backend, splitMethod: s.splitMethod, host: host)
-                try strategy.prepare(scene: scene)
+                let view = try input.view(0.5, snap, s.splitMethod)
+                let strategy = try BenchStrategy(s.backend, host: host)
+                try strategy.prepare(scene: view.scene)
                 let meter = makeMeter(strategy, timer: timer, capacity: Int(seconds * WaveformPreset.framesPerSecond) + 2)
                 for i in 0..<config.warmup { try meter.frame(time: origin + Double(i) / 60, measured: false) }
                 let run = try PacedRun.run(meter: meter, seconds: seconds, framesPerSecond: WaveformPreset.framesPerSecond,
@@ -246,17 +272,17 @@ extension BenchRunner {
                     fps: rounded(Double(summary.frames) / run.wallSeconds, places: 1),
                     framesNeedingDrawPerSecond: rounded(Double(frames - 1 - unchanged) / counted, places: 3),
                     framesUnchanged: unchanged,
-                    phasing: WaveformPreset.phasing(frames: images, scene: scene, pitch: input.pitch,
+                    phasing: WaveformPreset.phasing(frames: images, background: view.scene.background, unplayed: view.unplayed,
+                                                    motion: view.motion, pitch: input.pitch,
                                                     barWidth: input.barWidth).map { rounded($0, places: 4) },
                     allocationsPerFrame: summary.allocationsPerFrame))
                 report("\(s.name)\(snap ? ", snapped" : "")")
             }
         }
         for fraction in WaveformPreset.playedFractions {
-            let scene = try input.scene(fraction, false)
             for s in strategies {
-                let strategy = try BenchStrategy(s.backend, splitMethod: s.splitMethod, host: host)
-                try strategy.prepare(scene: scene)
+                let strategy = try BenchStrategy(s.backend, host: host)
+                try strategy.prepare(scene: try input.view(fraction, false, s.splitMethod).scene)
                 let meter = makeMeter(strategy, timer: timer, capacity: config.frames)
                 for i in 0..<(config.warmup + config.frames) {
                     try meter.frame(time: origin + Double(i) / 60, measured: i >= config.warmup)
@@ -269,7 +295,7 @@ extension BenchRunner {
                 report("\(s.name) at \(Int(fraction * 100))% played")
             }
         }
-        let scene = try input.scene(0.5, false)
+        let scene = try input.view(0.5, false, .twoClips).scene
         var document = BenchReport(renderer: rendererName, results: [])
         document.waveform = WaveformReport(
             trackSeconds: input.trackSeconds, pixelsPerSecond: WaveformPreset.travel / input.trackSeconds,

@@ -1,8 +1,9 @@
 import WaveCore
 
-/// A user's outline (SVG path data) drawn as one still strip, travelling
-/// left at a constant speed: the smallest effect that takes its geometry
-/// from outside, and so the one that meets untrusted numbers.
+/// A user's outline (SVG path data) drawn as one still shape layer,
+/// travelling left at a constant speed: the smallest effect that takes its
+/// geometry from outside, and so the one that meets untrusted numbers.
+/// The layer's x translation is `Timeline.travel`: -u(t), u = speed * t.
 public struct Outline: Equatable, Sendable {
     public var width: Int
     public var height: Int
@@ -13,6 +14,9 @@ public struct Outline: Equatable, Sendable {
     public var pixelsPerSecond = 0.0
     public var snapToPixel = false
 
+    /// The fastest travel accepted, in pixels a second either way.
+    public static let maxSpeed = 1e6
+
     public init(width: Int, height: Int, path: Path) {
         self.width = width
         self.height = height
@@ -21,12 +25,15 @@ public struct Outline: Equatable, Sendable {
 
     public func scene() throws -> Scene {
         try Scene.validate(width: width, height: height)
-        guard pixelsPerSecond.isFinite else {
-            throw SceneError(parameter: "speed", value: "\(pixelsPerSecond)", accepted: "a finite number of pixels per second")
+        guard pixelsPerSecond.isFinite, abs(pixelsPerSecond) <= Self.maxSpeed else {
+            throw SceneError(parameter: "speed", value: "\(pixelsPerSecond)",
+                             accepted: "a number of pixels per second from -\(Int(Self.maxSpeed)) to \(Int(Self.maxSpeed))")
         }
-        let layer = FlatLayer(content: .strip(Strip(path: path)), paint: .solid(color),
-                          motion: Motion(.travel(start: 0, pixelsPerSecond: pixelsPerSecond), snapsToPixel: snapToPixel))
-        let scene = Scene(width: width, height: height, background: background, layers: [layer])
+        let frame = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        var shape = Layer(name: "outline", frame: frame, contents: .shape(Shape(path: path, fill: .solid(color))))
+        shape.transform.translationX = .travel(start: 0, pixelsPerSecond: pixelsPerSecond, snapsToPixel: snapToPixel)
+        let scene = Scene(width: width, height: height, background: background,
+                          tree: LayerTree(root: Layer(name: "outline scene", frame: frame, sublayers: [shape])))
         try scene.validate()
         return scene
     }

@@ -61,7 +61,7 @@ public struct SineCells: Equatable, Sendable {
         var shared: [Int: [Double]] = [:]
         var layers: [FlatLayer] = []
         layers.reserveCapacity(n)
-        let paint = Paint.solid(wave.color), motion = motion
+        let paint = Fill.solid(wave.color), motion = motion
         for cell in 0..<n {
             let rows = cellRows(cell)
             let whole = (cell * w) / (c * n), numerator = (cell * w) % (c * n)

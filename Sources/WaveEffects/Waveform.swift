@@ -2,8 +2,10 @@ import WaveCore
 
 /// The SoundCloud-style audio waveform: one bar per group of samples, the
 /// played part painted with a vertical gradient and the rest plain, split at
-/// the playhead. Turns its options into one layer: a strip of bars (still
-/// content, anchored to sample indices), a split paint, and a motion.
+/// the playhead. A layer tree: the bars are one fixed shape (anchored to
+/// sample indices), drawn twice, each painting held to its side of the
+/// playhead by a clip layer or by a mask (`composition`); the bars travel
+/// by their layers' x translation.
 ///
 /// - Bar i occupies content x in [i*p, i*p + w] (pitch p = w + gap), centred
 ///   vertically: y in [(H - h)/2, (H + h)/2], h = peak * H * scale.
@@ -37,6 +39,8 @@ public struct Waveform: Equatable, Sendable {
     public var unplayed = RGBA8(0xB0, 0xB0, 0xB8)
     public var background = Scene.defaultBackground
     public var snapToPixel = false
+    /// How each painting is held to its side of the playhead.
+    public var composition = SplitMethod.twoClips
 
     public init(width: Int, height: Int, peaks: [Float], duration: Double) {
         self.width = width
@@ -81,6 +85,29 @@ public struct Waveform: Equatable, Sendable {
     /// The playhead column in scroll mode.
     public var playheadColumn: Int { Int((playhead * Double(width)).rounded()) }
 
+    /// The content offset u at time t (scroll mode: t * pps - P, snapped if
+    /// asked; fit mode: 0), as the bars' layers move.
+    public func contentOffset(at t: Double) -> Double { -motion.value(at: t) }
+
+    /// The playhead's column at time t: the first column painted unplayed.
+    public func playheadColumn(at t: Double) -> Int { Int(playheadTimeline(offset: 0).value(at: t)) }
+
+    /// The bars' x translation: -u(t).
+    private var motion: Timeline<Double> {
+        fit ? .constant(0) : .travel(start: -Double(playheadColumn), pixelsPerSecond: pixelsPerSecond, snapsToPixel: snapToPixel)
+    }
+
+    /// The playhead's column plus `offset`: fixed in scroll mode; in fit
+    /// mode round(W t / duration) within 0...W, one cumulative pair of
+    /// discrete steps a column.
+    private func playheadTimeline(offset: Double) -> Timeline<Double> {
+        guard fit else { return .constant(Double(playheadColumn) + offset) }
+        let timing = MediaTiming(duration: duration / Double(width), repeatCount: Double(width), fillMode: .both)
+        return Timeline(offset, animations: [.keyframes(KeyframeAnimation(values: [offset, offset + 1], keyTimes: [0, 0.5, 1],
+                                                                          calculation: .discrete, timing: timing,
+                                                                          isCumulative: true))])
+    }
+
     public func scene() throws -> Scene {
         try validate()
         let loudest = Double(peaks.max() ?? 0)
@@ -99,19 +126,39 @@ public struct Waveform: Equatable, Sendable {
         let gradient = LinearGradient(start: Point(0, 0), end: Point(0, h), startColor: playedTop,
                                       endColor: playedBottom ?? playedTop)
         let played: Fill = playedBottom == nil || playedBottom == playedTop ? .solid(playedTop) : .linearGradient(gradient)
-        let split: PaintSplit
-        let motion: Motion
-        if fit {
-            split = PaintSplit(column: 0, pixelsPerSecond: Double(width) / duration)
-            motion = .still
-        } else {
-            let p = Double(playheadColumn)
-            split = PaintSplit(column: p)
-            motion = Motion(.travel(start: -p, pixelsPerSecond: pixelsPerSecond), snapsToPixel: snapToPixel)
+        let frame = Rect(x: 0, y: 0, width: Double(width), height: h)
+        let motion = motion
+        func bars(_ fill: Fill, _ name: String) -> Layer {
+            var layer = Layer(name: name, frame: frame, contents: .shape(Shape(path: builder.path, fill: fill)))
+            layer.transform.translationX = motion
+            return layer
         }
-        let layer = FlatLayer(content: .strip(Strip(path: builder.path)),
-                          paint: .split(split, left: played, right: .solid(unplayed)), motion: motion)
-        let scene = Scene(width: width, height: height, background: background, layers: [layer])
+        // A layer the scene's size whose left edge is at the playhead plus
+        // `edge` (0: from the playhead on, -W: up to it), its bounds origin
+        // moved with it so what it holds stays where it is.
+        func side(_ edge: Double, _ name: String, holding layer: Layer) -> Layer {
+            var side = Layer(name: name, frame: frame, sublayers: [layer])
+            side.position.x = playheadTimeline(offset: edge + Double(width) / 2)
+            side.boundsOrigin.x = playheadTimeline(offset: edge)
+            return side
+        }
+        var sides: [Layer] = []
+        for (edge, fill, name) in [(-Double(width), played, "played"), (0, Fill.solid(unplayed), "unplayed")] {
+            switch composition {
+            case .twoClips:
+                var clip = side(edge, "\(name) clip", holding: bars(fill, "\(name) bars"))
+                clip.masksToBounds = true
+                sides.append(clip)
+            case .mask:
+                var masked = Layer(name: "\(name) side", frame: frame, sublayers: [bars(fill, "\(name) bars")])
+                var box = Layer(name: "\(name) mask", frame: frame, contents: .box(Box(color: RGBA8(255, 255, 255))))
+                box.position.x = playheadTimeline(offset: edge + Double(width) / 2)
+                masked.mask = box
+                sides.append(masked)
+            }
+        }
+        let scene = Scene(width: width, height: height, background: background,
+                          tree: LayerTree(root: Layer(name: "waveform", frame: frame, sublayers: sides)))
         try scene.validate()
         return scene
     }
@@ -159,7 +206,7 @@ extension Waveform {
         var effect = self
         try effect.validate() // the options, before any decoding
         // Bars a scene may hold in all; a track with more is refused (its scan stops there).
-        let maxBars = Int(Strip.maxExtent) / effect.pitch
+        let maxBars = Int(Path.maxExtent) / effect.pitch
         func grid(samples count: Int?) -> Int {
             let duration = Double(count ?? 0) / Double(source.sampleRate)
             let pps = Waveform.gridPixelsPerSecond(fit: fit, width: width, duration: duration, pixelsPerSecond: pixelsPerSecond)
@@ -170,7 +217,7 @@ extension Waveform {
             let size = bars.map { "this \(seconds) s track would be " + String(Int((Double($0) * Double(effect.pitch)).rounded())) + " px" }
                 ?? "this track would be longer (\(seconds) s of it make more already)"
             return SceneError(parameter: fit ? "bar-width" : "pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
-                              accepted: "bars at most \(Int(Strip.maxExtent)) px long in all: \(size) (fewer pixels per second, narrower bars, or --fit)")
+                              accepted: "bars at most \(Int(Path.maxExtent)) px long in all: \(size) (fewer pixels per second, narrower bars, or --fit)")
         }
         // Only fit mode needs the length before the grid.
         let planned = fit ? try source.sampleCount() : nil

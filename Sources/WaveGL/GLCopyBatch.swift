@@ -58,7 +58,7 @@ final class GLCopyBatch: GLLayerDraw {
     /// asked for): snapped motion needs one phase; exact motion 16, or 8
     /// where 16 do not fit the driver's limits or the memory budget.
     static func plan(for batch: ScenePlan.Batch, scene: Scene, subpixel: SubpixelMode, caps: GLCapabilities) -> Plan? {
-        guard case let .curves(curves) = batch.content, case .fill(.solid) = batch.paint, scene.background.a == 255 else { return nil }
+        guard case let .curves(curves) = batch.content, case .solid = batch.paint, scene.background.a == 255 else { return nil }
         let wanted: [Int]
         if batch.motion.snapsToPixel || batch.motion.kind == .still {
             wanted = [1]
@@ -77,8 +77,8 @@ final class GLCopyBatch: GLLayerDraw {
     }
 
     init(_ batch: ScenePlan.Batch, scene: Scene, plan: Plan) throws {
-        guard case let .curves(curves) = batch.content, case .fill = batch.paint else {
-            throw GLError.limit(what: "copies of anything but repeating curves with one fill", needed: 1, available: 0)
+        guard case let .curves(curves) = batch.content else {
+            throw GLError.limit(what: "copies of anything but repeating curves", needed: 1, available: 0)
         }
         phases = plan.phases
         layout = plan.layout
@@ -107,12 +107,12 @@ final class GLCopyBatch: GLLayerDraw {
         // Rows bottom to top, the order GL uploads: one straight copy per phase.
         let painted = Pixmap(width: textureWidth, height: textureRows, rowStride: -textureWidth)
         let renderer = CPURenderer()
+        // One pixel a second: drawn at time phase / phases, the offset is that phase.
+        let slow = Motion(.loop(distance: 1, period: 1, direction: .left))
+        try renderer.prepare(scene: Scene(width: textureWidth, height: textureRows, background: scene.background,
+                                          layers: layers.map { var layer = $0; layer.motion = slow; return layer }))
         for phase in 0..<phases {
-            // Frozen at this phase's offset.
-            let frozen = Motion(.travel(start: Double(phase) / Double(phases), pixelsPerSecond: 0))
-            try renderer.prepare(scene: Scene(width: textureWidth, height: textureRows, background: scene.background,
-                                              layers: layers.map { var layer = $0; layer.motion = frozen; return layer }))
-            try renderer.draw(time: 0, into: painted)
+            try renderer.draw(time: Double(phase) / Double(phases), into: painted)
             glBindTexture(GLenum(GL_TEXTURE_2D), textures[phase])
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(textureWidth), GLsizei(textureRows), 0,
                          GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), painted.memory.baseAddress)

@@ -21,10 +21,6 @@ public final class GLRenderer: Renderer {
     private var emptyVertexArray: GLuint = 0
     /// Distinct coverage pictures of the prepared scene's repeating curves.
     public private(set) var pictureCount = 0
-    /// How split paints are drawn; takes effect at the next `prepare`.
-    public var splitMethod = SplitMethod.mask {
-        didSet { if splitMethod != oldValue { scene = nil } }
-    }
     /// How cached curves move by fractions of a pixel; takes effect at the next `prepare`.
     public var subpixel = SubpixelMode.linear {
         didSet { if subpixel != oldValue { scene = nil } }
@@ -96,12 +92,8 @@ public final class GLRenderer: Renderer {
             return GLBatch.exactPhases(for: curves, caps: caps)
         }
         let filtered = plan.batches.indices.contains { index in
-            let batch = plan.batches[index]
-            // A still or snapped strip sits on whole pixels: nothing to filter.
-            if case .strip = batch.content { return batch.motion.kind != .still && !batch.motion.snapsToPixel }
-            if case .curves = batch.content { return copyPlan == nil && !batch.motion.snapsToPixel && shaderPhases[index] == 1 }
-            return false
-        }
+            copyPlan == nil && !plan.batches[index].motion.snapsToPixel && shaderPhases[index] == 1
+        } || scene.tree.map(Self.movesCachedContent) ?? false
         subpixelNotice = subpixel == .exact && filtered
             ? "exact sub-pixel motion covers repeating curves (within \(caps.maxCoverageBytes >> 20) MiB and "
                 + "\(caps.maxArrayLayers) texture layers); the rest of this scene's cached content is filtered (linear)" : nil
@@ -113,7 +105,7 @@ public final class GLRenderer: Renderer {
                 return copies
             }
             return try GLBatch(batch, scene: scene, isFirst: index == 0, isOnly: plan.batches.count == 1 && scene.tree == nil,
-                               splitMethod: splitMethod, phases: shaderPhases[index])
+                               phases: shaderPhases[index])
         } }
         if let tree = scene.tree {
             batches.append(try unavailableOnGLError { try GLTreeDraw(tree, scene: scene, caps: caps) })
@@ -165,6 +157,27 @@ public final class GLRenderer: Renderer {
         glDisable(GLenum(GL_SCISSOR_TEST))
     }
 
+    /// Whether the tree holds a cached picture (a fixed path or a picture)
+    /// whose layer, or a layer above it, is animated: moved by fractions of
+    /// a pixel it is sampled between texels.
+    static func movesCachedContent(_ tree: LayerTree) -> Bool {
+        func animated(_ layer: Layer) -> Bool {
+            !([layer.position.x, layer.position.y, layer.boundsOrigin.x, layer.boundsOrigin.y] + layer.transform.timelines)
+                .allSatisfy(\.isConstant) || layer.replicator != nil
+        }
+        func walk(_ layer: Layer, moving: Bool) -> Bool {
+            let moving = moving || animated(layer)
+            var cached = false
+            switch layer.contents {
+            case let .shape(shape)?: if case .fixed = shape.path { cached = true }
+            case .picture?: cached = true
+            default: break
+            }
+            return (cached && moving) || layer.sublayers.contains { walk($0, moving: moving) }
+        }
+        return walk(tree.root, moving: false)
+    }
+
     /// Waits for the GPU to finish the frame.
     public func finish() { glFinish() }
 }
@@ -198,15 +211,15 @@ public enum BackendChooser {
     /// draw on this one (a window's, or one shared by both strategies)
     /// instead of a new headless context.
     public static func make(_ choice: BackendChoice, for scene: Scene, context: GLContext? = nil,
-                            splitMethod: SplitMethod = .mask, subpixel: SubpixelMode = .linear) throws -> Choice {
+                            subpixel: SubpixelMode = .linear) throws -> Choice {
         switch choice {
         case .cpu:
             return Choice(renderer: try prepared(renderer(.cpu), scene), notice: nil)
         case .gl:
-            return Choice(renderer: try makeGL(for: scene, context: context, splitMethod: splitMethod, subpixel: subpixel), notice: nil)
+            return Choice(renderer: try makeGL(for: scene, context: context, subpixel: subpixel), notice: nil)
         case .auto:
             do {
-                return Choice(renderer: try makeGL(for: scene, context: context, splitMethod: splitMethod, subpixel: subpixel), notice: nil)
+                return Choice(renderer: try makeGL(for: scene, context: context, subpixel: subpixel), notice: nil)
             } catch let error as RendererError {
                 return Choice(renderer: try prepared(renderer(.cpu), scene), notice: "using the CPU backend: \(error)")
             }
@@ -215,20 +228,17 @@ public enum BackendChooser {
 
     /// A GL renderer prepared for `scene`; a GL failure becomes `unavailable`
     /// with the driver's reason (scene errors pass through).
-    public static func makeGL(for scene: Scene, context: GLContext? = nil, splitMethod: SplitMethod = .mask,
-                              subpixel: SubpixelMode = .linear) throws -> Renderer {
+    public static func makeGL(for scene: Scene, context: GLContext? = nil, subpixel: SubpixelMode = .linear) throws -> Renderer {
         try scene.validate()
-        return try prepared(renderer(.gl, context: context, splitMethod: splitMethod, subpixel: subpixel), scene)
+        return try prepared(renderer(.gl, context: context, subpixel: subpixel), scene)
     }
 
     /// An unprepared renderer of `backend` (GL on `context`, or a new
     /// headless one): what the benchmark makes once per strategy.
-    public static func renderer(_ backend: Backend, context: GLContext? = nil, splitMethod: SplitMethod = .mask,
-                                subpixel: SubpixelMode = .linear) throws -> Renderer {
+    public static func renderer(_ backend: Backend, context: GLContext? = nil, subpixel: SubpixelMode = .linear) throws -> Renderer {
         guard backend == .gl else { return CPURenderer() }
         return try unavailableOnGLError {
             let gl = try GLRenderer(context: context)
-            gl.splitMethod = splitMethod
             gl.subpixel = subpixel
             return gl
         }

@@ -26,6 +26,7 @@ final class GLTreeDraw: GLLayerDraw {
     private struct Program {
         let program: ShaderProgram
         let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow, firstColumn, buckets: GLint
+        let whole, tileStep: GLint
     }
     /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask.
     private var programs: [Program?] = Array(repeating: nil, count: 32)
@@ -35,6 +36,10 @@ final class GLTreeDraw: GLLayerDraw {
         /// The texture's texel (0, 0) in its layer's coordinates, and its size.
         var originX: Double, originY: Double
         var width: Int, height: Int
+        /// A fixed path's coverage is a texture array of tiles, each
+        /// `tileStep` columns on from the last (a path wider than
+        /// GL_MAX_TEXTURE_SIZE, a long track's bars, takes several).
+        var tileStep = 0
     }
     /// Per content number: its texture (fixed paths and pictures).
     private var pictures: [CachedPicture?]
@@ -84,6 +89,15 @@ final class GLTreeDraw: GLLayerDraw {
         if maskFramebuffer != 0 { glDeleteFramebuffers(1, &maskFramebuffer) }
     }
 
+    /// The tiles content number `n`'s coverage takes (0: not a cached fixed path); for tests.
+    func tiles(ofContent n: Int) -> Int {
+        guard let picture = pictures[n], picture.tileStep > 0 else { return 0 }
+        var layers: GLint = 0
+        glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), picture.texture)
+        glGetTexLevelParameteriv(GLenum(GL_TEXTURE_2D_ARRAY), 0, GLenum(GL_TEXTURE_DEPTH), &layers)
+        return Int(layers)
+    }
+
     // MARK: Once per scene
 
     private static func makeTableTexture() -> GLuint {
@@ -106,20 +120,40 @@ final class GLTreeDraw: GLLayerDraw {
                 guard case let .fixed(path) = shape.path, let b = path.bounds else { continue }
                 let x0 = (b.minX - 1).rounded(.down), y0 = (b.minY - 1).rounded(.down)
                 let w = Int((b.maxX + 1).rounded(.up) - x0), h = Int((b.maxY + 1).rounded(.up) - y0)
-                try fits(w, h, caps, &bytes, what: "a shape's coverage picture")
-                let rasterizer = try CoverageRasterizer(width: w, height: h)
-                rasterizer.fill(path, dx: -x0, dy: -y0)
-                var coverage = [UInt8](repeating: 0, count: w * h)
-                coverage.withUnsafeMutableBufferPointer { buffer in
-                    var sink = CoverageBytes(rowZero: buffer.baseAddress!, rowStride: w)
-                    rasterizer.resolve(rows: 0..<h, into: &sink)
+                // Tiles overlapping by 3 columns, so both texels of a filtered sample lie in one tile.
+                let tileWidth = Swift.min(w, caps.maxTextureSize), step = w > tileWidth ? tileWidth - 3 : tileWidth
+                let tiles = w > tileWidth ? (w - tileWidth + step - 1) / step + 1 : 1
+                guard h <= caps.maxTextureSize else {
+                    throw GLError.limit(what: "a shape's coverage picture \(h) rows tall (GL_MAX_TEXTURE_SIZE)", needed: h,
+                                        available: caps.maxTextureSize)
                 }
-                pictures[n] = CachedPicture(texture: upload(coverage, w, h, format: GL_R8, layout: GL_RED), originX: x0, originY: y0,
-                                            width: w, height: h)
+                guard tiles <= caps.maxArrayLayers else {
+                    throw GLError.limit(what: "a shape \(w) columns wide in \(tiles) tiles (GL_MAX_ARRAY_TEXTURE_LAYERS)", needed: tiles,
+                                        available: caps.maxArrayLayers)
+                }
+                try fits(bytes: tileWidth * h * tiles, caps, &bytes)
+                // The same outline the CPU strategy emits for this path moved by whole pixels.
+                let rasterizer = try CoverageRasterizer(width: tileWidth, height: h)
+                var coverage = [UInt8](repeating: 0, count: tileWidth * h * tiles)
+                for tile in 0..<tiles {
+                    let left = x0 + Double(tile * step)
+                    PrimitiveOutlines.addPath(path, Affine(a: 1, b: 0, c: 0, d: 1, tx: -left, ty: -y0), columns: 0..<tileWidth,
+                                              into: rasterizer)
+                    coverage.withUnsafeMutableBufferPointer { buffer in
+                        var sink = CoverageBytes(rowZero: buffer.baseAddress! + tile * tileWidth * h, rowStride: tileWidth)
+                        rasterizer.resolve(rows: 0..<h, into: &sink)
+                    }
+                }
+                pictures[n] = CachedPicture(texture: uploadTiles(coverage, tileWidth, h, tiles), originX: x0, originY: y0,
+                                            width: tileWidth, height: h, tileStep: step)
             case let .picture(picture):
                 let image = picture.image
                 guard image.width > 0, image.height > 0 else { continue }
-                try fits(image.width, image.height, caps, &bytes, what: "a picture")
+                guard image.width <= caps.maxTextureSize, image.height <= caps.maxTextureSize else {
+                    throw GLError.limit(what: "a picture of \(image.width)x\(image.height) (GL_MAX_TEXTURE_SIZE)",
+                                        needed: Swift.max(image.width, image.height), available: caps.maxTextureSize)
+                }
+                try fits(bytes: image.width * image.height * 4, caps, &bytes)
                 var texels = image.pixels
                 for i in stride(from: 0, to: texels.count, by: 4) {
                     let a = Int(texels[i + 3])
@@ -133,15 +167,30 @@ final class GLTreeDraw: GLLayerDraw {
         }
     }
 
-    private func fits(_ w: Int, _ h: Int, _ caps: GLCapabilities, _ bytes: inout Int, what: String) throws {
-        guard w <= caps.maxTextureSize, h <= caps.maxTextureSize else {
-            throw GLError.limit(what: "\(what) of \(w)x\(h) (GL_MAX_TEXTURE_SIZE)", needed: max(w, h), available: caps.maxTextureSize)
-        }
-        bytes += w * h * 4
+    /// Adds `more` to the bytes cached so far, within the backend's budget.
+    private func fits(bytes more: Int, _ caps: GLCapabilities, _ bytes: inout Int) throws {
+        bytes += more
         guard bytes <= caps.maxCoverageBytes else {
             throw GLError.limit(what: "\(bytes) bytes of cached pictures (the backend's memory budget)", needed: bytes,
                                 available: caps.maxCoverageBytes)
         }
+    }
+
+    /// Coverage tiles as layers of a texture array, filtered linearly, transparent outside.
+    private func uploadTiles(_ bytes: [UInt8], _ w: Int, _ h: Int, _ tiles: Int) -> GLuint {
+        var texture: GLuint = 0
+        let target = GLenum(GL_TEXTURE_2D_ARRAY)
+        glGenTextures(1, &texture)
+        glBindTexture(target, texture)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        glTexImage3D(target, 0, GL_R8, GLsizei(w), GLsizei(h), GLsizei(tiles), 0, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), bytes)
+        glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_BORDER)
+        glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_BORDER)
+        var transparent: [GLfloat] = [0, 0, 0, 0]
+        glTexParameterfv(target, GLenum(GL_TEXTURE_BORDER_COLOR), &transparent)
+        glTexParameteri(target, GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
+        glTexParameteri(target, GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
+        return texture
     }
 
     private func upload(_ bytes: [UInt8], _ w: Int, _ h: Int, format: Int32, layout: Int32) -> GLuint {
@@ -187,7 +236,7 @@ final class GLTreeDraw: GLLayerDraw {
             if v & 16 != 0 { defines.append("AS_MASK") }
             let program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "item.frag.glsl", defines: defines)
             glUseProgram(program.id)
-            for (name, unit) in [("u_picture", 0), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4)] {
+            for (name, unit) in [("u_picture", 0), ("u_tiles", 0), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4)] {
                 glUniform1i(program.uniform(name), GLint(unit))
             }
             glUseProgram(0)
@@ -197,7 +246,8 @@ final class GLTreeDraw: GLLayerDraw {
                                   inverseX: program.uniform("u_inverseX"), inverseY: program.uniform("u_inverseY"),
                                   pictureSize: program.uniform("u_pictureSize"), rowBase: program.uniform("u_rowBase"),
                                   firstRow: program.uniform("u_firstRow"), firstColumn: program.uniform("u_firstColumn"),
-                                  buckets: program.uniform("u_buckets"))
+                                  buckets: program.uniform("u_buckets"), whole: program.uniform("u_whole"),
+                                  tileStep: program.uniform("u_tileStep"))
         }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: true) }
         for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask) }
@@ -350,6 +400,8 @@ final class GLTreeDraw: GLLayerDraw {
 
     private func makeMaskTarget(_ w: Int, _ h: Int) {
         if maskTexture == 0 { glGenTextures(1, &maskTexture); glGenFramebuffers(1, &maskFramebuffer) }
+        // On the mask's own unit: bound on another it would replace a polygon table the mask's items read.
+        glActiveTexture(GLenum(GL_TEXTURE4))
         glBindTexture(GLenum(GL_TEXTURE_2D), maskTexture)
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R8, GLsizei(w), GLsizei(h), 0, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), nil)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
@@ -428,18 +480,31 @@ final class GLTreeDraw: GLLayerDraw {
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
     }
 
-    /// Texel = T^-1 (scene point) - the picture's origin, for the shader to sample.
+    /// Texel = T^-1 (scene point) - the picture's origin, for the shader to
+    /// sample. For coverage tiles the constant term's whole texels go apart
+    /// as integers (`u_whole`), so a shape moved far along (a long track
+    /// late in its length) is read as exactly as near its start.
     private func drawPicture(_ item: PresentationItem, _ program: Program) {
         guard let picture = pictures[item.content] else { return }
         let m = item.transform, det = m.determinant
         guard det != 0 else { return }
         var ox = picture.originX, oy = picture.originY
         if item.primitive == .picture { ox = item.bounds.x; oy = item.bounds.y }
-        glUniform3f(program.inverseX, GLfloat(m.d / det), GLfloat(-m.c / det), GLfloat((m.c * m.ty - m.d * m.tx) / det - ox))
-        glUniform3f(program.inverseY, GLfloat(-m.b / det), GLfloat(m.a / det), GLfloat((m.b * m.tx - m.a * m.ty) / det - oy))
+        var ex = (m.c * m.ty - m.d * m.tx) / det - ox, ey = (m.b * m.tx - m.a * m.ty) / det - oy
+        let tiled = picture.tileStep > 0
+        if tiled {
+            @inline(__always) func whole(_ v: Double) -> Double { Swift.min(Swift.max(v.rounded(.down), -2e9), 2e9) }
+            let wx = whole(ex), wy = whole(ey)
+            glUniform2i(program.whole, GLint(wx), GLint(wy))
+            glUniform1i(program.tileStep, GLint(picture.tileStep))
+            ex -= wx
+            ey -= wy
+        }
+        glUniform3f(program.inverseX, GLfloat(m.d / det), GLfloat(-m.c / det), GLfloat(ex))
+        glUniform3f(program.inverseY, GLfloat(-m.b / det), GLfloat(m.a / det), GLfloat(ey))
         glUniform2f(program.pictureSize, GLfloat(picture.width), GLfloat(picture.height))
         glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), picture.texture)
+        glBindTexture(GLenum(tiled ? GL_TEXTURE_2D_ARRAY : GL_TEXTURE_2D), picture.texture)
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
     }
 }

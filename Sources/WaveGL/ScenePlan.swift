@@ -10,8 +10,6 @@ import WaveCore
 ///   table tells the shader which picture, shift and row each scene row shows.
 ///   Bands whose samples and height are equal share one picture (a layer of
 ///   a texture array); their whole-pixel shifts differ.
-/// - A strip is a batch of its own: its coverage in tiles of at most
-///   GL_MAX_TEXTURE_SIZE columns (a long track's bars), one array layer each.
 struct ScenePlan {
     struct CurveBatch {
         /// Distinct pictures, each rebased to rows 0..<n and shift 0.
@@ -23,38 +21,13 @@ struct ScenePlan {
         var rowEntries: [(picture: Int, shift: Int, row: Int)?]
     }
 
-    struct StripBatch {
-        var path: Path
-        var rows: Range<Int>
-        var columns: Range<Int>
-        var tileWidth: Int
-        /// Columns from one tile to the next: tile k's texel 0 is content
-        /// column k * step - 1, and tiles overlap by 3 columns so a linearly
-        /// filtered sample never needs a texel of the next tile.
-        var tileStep: Int
-        var tiles: Int
-
-        /// Tiles of at most `maxWidth` columns for `columns`.
-        init(path: Path, rows: Range<Int>, columns: Range<Int>, maxWidth: Int) {
-            self.path = path
-            self.rows = rows
-            self.columns = columns
-            tileWidth = max(4, min(columns.count + 3, maxWidth))
-            tileStep = tileWidth - 3
-            tiles = max(1, (columns.count + tileStep - 1) / tileStep)
-        }
-
-        var coverageBytes: Int { tileWidth * max(1, rows.count) * tiles }
-    }
-
     enum Content {
         case curves(CurveBatch)
-        case strip(StripBatch)
     }
 
     struct Batch {
         var content: Content
-        var paint: Paint
+        var paint: Fill
         var motion: Motion
         /// The scene's layers it draws, in order.
         var layers: [Int]
@@ -86,10 +59,6 @@ struct ScenePlan {
                     Self.add(curve, to: &batch, occupied: &occupied, index: &index)
                     batches.append(Batch(content: .curves(batch), paint: layer.paint, motion: layer.motion, layers: [i]))
                 }
-            case let .strip(strip):
-                let batch = StripBatch(path: strip.path, rows: strip.rows(sceneHeight: scene.height), columns: strip.columns,
-                                       maxWidth: caps.maxTextureSize)
-                batches.append(Batch(content: .strip(batch), paint: layer.paint, motion: layer.motion, layers: [i]))
             }
         }
         self.batches = batches
@@ -123,7 +92,6 @@ struct ScenePlan {
         let bytes = batches.reduce(0) { total, batch in
             switch batch.content {
             case let .curves(c): return total + c.period * c.pictureRows * c.pictures.count
-            case let .strip(s): return total + s.coverageBytes
             }
         }
         guard bytes <= caps.maxCoverageBytes else {
@@ -140,15 +108,6 @@ struct ScenePlan {
                 guard c.pictures.count <= caps.maxArrayLayers else {
                     throw GLError.limit(what: "\(c.pictures.count) distinct band pictures (GL_MAX_ARRAY_TEXTURE_LAYERS)",
                                         needed: c.pictures.count, available: caps.maxArrayLayers)
-                }
-            case let .strip(s):
-                guard s.rows.count <= caps.maxTextureSize else {
-                    throw GLError.limit(what: "a strip \(s.rows.count) rows tall (GL_MAX_TEXTURE_SIZE)",
-                                        needed: s.rows.count, available: caps.maxTextureSize)
-                }
-                guard s.tiles <= caps.maxArrayLayers else {
-                    throw GLError.limit(what: "a strip of \(s.columns.count) columns in \(s.tiles) tiles (GL_MAX_ARRAY_TEXTURE_LAYERS)",
-                                        needed: s.tiles, available: caps.maxArrayLayers)
                 }
             }
         }
@@ -188,25 +147,6 @@ extension ScenePlan.CurveBatch {
                     var sink = CoverageBytes(rowZero: buffer.baseAddress! + slot * period * pictureRows, rowStride: period)
                     rasterizer.resolve(rows: 0..<picture.rows.count, into: &sink)
                 }
-            }
-        }
-        return bytes
-    }
-}
-
-extension ScenePlan.StripBatch {
-    /// The strip's coverage in tiles (bytes, rows top to bottom), one after
-    /// another, each `tileWidth` x `rows.count`.
-    func coverage() throws -> [UInt8] {
-        let height = max(1, rows.count)
-        var bytes = [UInt8](repeating: 0, count: tileWidth * height * tiles)
-        guard !rows.isEmpty else { return bytes }
-        let rasterizer = try CoverageRasterizer(width: tileWidth, height: height)
-        for tile in 0..<tiles {
-            rasterizer.fill(path, dx: -Double(columns.lowerBound + tile * tileStep - 1), dy: -Double(rows.lowerBound))
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                var sink = CoverageBytes(rowZero: buffer.baseAddress! + tile * tileWidth * height, rowStride: tileWidth)
-                rasterizer.resolve(rows: 0..<height, into: &sink)
             }
         }
         return bytes

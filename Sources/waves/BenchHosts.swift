@@ -27,9 +27,9 @@ enum BenchHosts {
         var host = BenchHost(
             deviceName: (try? context.makeCurrent()) != nil ? context.renderer : nil,
             unavailableReason: "the GL context could not be made current",
-            makeRenderer: { backend, splitMethod in
+            makeRenderer: { backend in
                 try context.makeCurrent()
-                return try BackendChooser.renderer(backend, context: context, splitMethod: splitMethod, subpixel: subpixel)
+                return try BackendChooser.renderer(backend, context: context, subpixel: subpixel)
             },
             makeUploader: { CPUFramePresenter(caps: context.capabilities) },
             makeTimer: { GPUTimer() })

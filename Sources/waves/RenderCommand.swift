@@ -29,9 +29,6 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "auto (GL if a context can be made, else CPU), cpu or gl.")
     var backend: BackendChoice = .auto
 
-    @Option(name: .customLong("gl-method"), help: "How GL draws a split paint: mask (one pass) or two-clips (two scissored passes).")
-    var glMethod: SplitMethod = .mask
-
     @Option(help: "Image size WxH in pixels (each side 1 to 16384) (default 800x200).", transform: parseSize)
     var size = PixelSize(width: 800, height: 200)
 
@@ -105,7 +102,7 @@ struct RenderCommand: ParsableCommand {
         if sequence { try OutputPaths.prepareSequenceFolder(destination, overwrite: overwrite) }
         else if destination != "-" { try OutputPaths.checkFile(destination) }
 
-        let choice = try BackendChooser.make(backend, for: scene, splitMethod: glMethod, subpixel: sceneOptions.wave.subpixel)
+        let choice = try BackendChooser.make(backend, for: scene, subpixel: sceneOptions.wave.subpixel)
         if let notice = choice.notice { printError("waves: \(notice)") }
         let renderer = choice.renderer
         sceneOptions.wave.reportSubpixel(of: renderer)
@@ -141,7 +138,7 @@ struct RenderCommand: ParsableCommand {
         if format == .gif, abs(AnimationFormat.gifRate(fps) - fps) > 1e-6 {
             printError("waves: warning: GIF frame delays are whole hundredths of a second: --fps \(fps) plays at \(String(format: "%.4g", AnimationFormat.gifRate(fps))) fps (rates of 100/n, such as 50, 33.33, 25 or 20, play as asked)")
         }
-        let choice = try BackendChooser.make(backend, for: scene, splitMethod: glMethod, subpixel: sceneOptions.wave.subpixel)
+        let choice = try BackendChooser.make(backend, for: scene, subpixel: sceneOptions.wave.subpixel)
         if let notice = choice.notice { printError("waves: \(notice)") }
         let renderer = choice.renderer
         sceneOptions.wave.reportSubpixel(of: renderer)

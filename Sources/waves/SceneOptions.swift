@@ -114,7 +114,7 @@ struct WaveOptions: ParsableArguments {
     @Flag(help: "Round the offset to whole pixels (removes amplitude phasing; slow motion steps).")
     var snap = false
 
-    @Option(name: .customLong("subpixel"), help: "How the GL backend moves cached curves by fractions of a pixel: exact (pictures pre-rasterised at 16 sub-pixel phases, the nearest shown at a whole-pixel offset: the CPU's pixels, no blur; on a software GL driver, sine cells are painted per phase and copied by whole pixels, no shader pass) or linear (bilinear filtering in a shader: a steep edge blurs at half-pixel offsets). Moving strips (waveform bars) are always filtered. (default: exact)")
+    @Option(name: .customLong("subpixel"), help: "How the GL backend moves cached curves by fractions of a pixel: exact (pictures pre-rasterised at 16 sub-pixel phases, the nearest shown at a whole-pixel offset: the CPU's pixels, no blur; on a software GL driver, sine cells are painted per phase and copied by whole pixels, no shader pass) or linear (bilinear filtering in a shader: a steep edge blurs at half-pixel offsets). Cached shapes moving in a layer tree (waveform bars, an outline) are always filtered. (default: exact)")
     var subpixelChoice: SubpixelMode?
 
     /// The mode asked for, exact when none was.
@@ -129,7 +129,7 @@ struct WaveOptions: ParsableArguments {
     @Option(help: "--scene outline: a file of SVG path data in pixels (- for standard input): M, L, H, V, Q, T, C, S, Z, absolute or relative; cubic curves are drawn as quadratic ones; arcs (A) are refused.")
     var outline: String?
 
-    @Option(parsing: .unconditional, help: "--scene outline: pixels per second the outline travels left (negative: right).")
+    @Option(parsing: .unconditional, help: "--scene outline: pixels per second the outline travels left (negative: right), at most 1000000 either way.")
     var speed: Double = 0
 
     @OptionGroup(title: "Waveform options (--scene waveform)") var waveform: WaveformOptions
@@ -275,6 +275,9 @@ struct WaveformOptions: ParsableArguments {
     @Option(name: .customLong("unplayed-color"), help: "Unplayed bars' colour (default #B0B0B8).", transform: parseColor)
     var unplayedColor: RGBA8 = RGBA8(0xB0, 0xB0, 0xB8)
 
+    @Option(help: "How each painting of the bars is held to its side of the playhead, on both backends: two-clips (two clip layers; scissors on GL) or mask (a mask layer each; drawn into a mask texture first on GL) (default two-clips).")
+    var split: SplitMethod?
+
     /// Opened once: decoding is the expensive part.
     nonisolated(unsafe) private static var inputs: [String: AudioInput] = [:]
 
@@ -291,6 +294,7 @@ struct WaveformOptions: ParsableArguments {
     func check(scene: EffectName) throws {
         if let audio { try onlyWith(scene, option: "--audio", value: audio) }
         if let peaks { try onlyWith(scene, option: "--peaks", value: peaks) }
+        if let split { try onlyWith(scene, option: "--split", value: split.rawValue) }
         guard takes(scene, "--audio") else { return }
         _ = try scale()
         _ = try input()
@@ -332,6 +336,7 @@ struct WaveformOptions: ParsableArguments {
         effect.playedTop = playedColor
         effect.playedBottom = playedColorBottom
         effect.unplayed = unplayedColor
+        effect.composition = split ?? effect.composition
         return effect
     }
 }

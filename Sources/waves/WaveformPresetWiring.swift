@@ -23,7 +23,7 @@ enum WaveformPresetWiring {
         let track = generated ? GeneratedTrack(seconds: seconds) : nil
         let peaks = try track.map { try BarPeaks.scan($0, samplesPerBar: samplesPerBar($0.sampleRate)) }
             ?? audio.barPeaks(samplesPerBar: samplesPerBar(audio.sampleRate))
-        let scene: (Double, Bool) throws -> Scene = { playedFraction, snap in
+        let view: (Double, Bool, SplitMethod) throws -> WaveformPresetView = { playedFraction, snap, composition in
             var w = Waveform(width: WaveformPreset.view.width, height: WaveformPreset.view.height, peaks: peaks.peaks,
                              duration: peaks.duration)
             w.barWidth = WaveformPreset.bar.width
@@ -34,9 +34,11 @@ enum WaveformPresetWiring {
             w.playedBottom = RGBA8(0xFF, 0xA0, 0x30)
             w.unplayed = RGBA8(0xCC, 0xCC, 0xCC)
             w.snapToPixel = snap
-            return try w.scene()
+            w.composition = composition
+            return WaveformPresetView(scene: try w.scene(), unplayed: w.unplayed,
+                                      motion: WaveformPreset.Motion(offset: w.contentOffset(at:), playheadColumn: w.playheadColumn(at:)))
         }
-        return WaveformPresetInput(trackSeconds: peaks.duration, scene: scene) {
+        return WaveformPresetInput(trackSeconds: peaks.duration, view: view) {
             switch audio.source {
             case .generated: return try decodeSpeed(seconds: seconds)
             case let .audio(path): return [try decodeSpeed(of: path, samplesPerBar: samplesPerBar(audio.sampleRate))]

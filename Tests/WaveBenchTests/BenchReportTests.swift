@@ -12,7 +12,7 @@ final class BenchReportTests: XCTestCase {
     private func headlessHost() throws -> BenchHost {
         let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
         var host = BenchHost(deviceName: context.renderer, unavailableReason: nil,
-                             makeRenderer: { backend, _ in backend == .cpu ? CPURenderer() as Renderer : try GLRenderer(context: context) },
+                             makeRenderer: { backend in backend == .cpu ? CPURenderer() as Renderer : try GLRenderer(context: context) },
                              makeUploader: { CPUFramePresenter(caps: context.capabilities) }, makeTimer: { GPUTimer() })
         host.finishGPU = { context.finish() }
         host.checkErrors = { try checkGLErrors($0) }

@@ -57,7 +57,7 @@ final class MallocCounterTests: XCTestCase {
     }
 
     private func strategy(_ renderer: Renderer, scene: Scene) throws -> BenchStrategy {
-        let host = BenchHost(deviceName: nil, unavailableReason: "no GPU in this test", makeRenderer: { _, _ in renderer },
+        let host = BenchHost(deviceName: nil, unavailableReason: "no GPU in this test", makeRenderer: { _ in renderer },
                              makeUploader: { nil }, makeTimer: { nil })
         let strategy = try BenchStrategy(.cpu, host: host)
         try strategy.prepare(scene: scene)

@@ -3,8 +3,8 @@ import WaveEffects
 import WaveTestSupport
 import XCTest
 
-/// The layer model on the CPU: paths, paints, motions and compositing, each
-/// against a reference computed here from its definition.
+/// Paths, paints, motions and compositing on the CPU, each against a
+/// reference computed here from its definition.
 final class LayerModelTests: XCTestCase {
     private let background = RGBA8(0x10, 0x20, 0x30)
 
@@ -16,6 +16,17 @@ final class LayerModelTests: XCTestCase {
 
     private func render(_ scene: Scene, at t: Double = 0) throws -> RGBAImage {
         try Frames.render(CPURenderer(), scene, at: [t])[0]
+    }
+
+    /// Shape layers the scene's size, in order, each moved by its x translation.
+    private func shapes(_ width: Int, _ height: Int, background: RGBA8, _ layers: [(Path, Fill, Double)]) -> Scene {
+        let frame = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        let sublayers = layers.map { path, fill, x in
+            var layer = Layer(frame: frame, contents: .shape(Shape(path: path, fill: fill)))
+            layer.transform.translationX = .constant(x)
+            return layer
+        }
+        return Scene(width: width, height: height, background: background, tree: LayerTree(root: Layer(frame: frame, sublayers: sublayers)))
     }
 
     // MARK: Paths
@@ -49,8 +60,7 @@ final class LayerModelTests: XCTestCase {
         try b.move(to: 0, 10)
         try b.quad(control: 8, -6, to: 16, 10)
         b.close()
-        let scene = Scene(width: 16, height: 12, background: RGBA8(0, 0, 0, 0),
-                          layers: [FlatLayer(content: .strip(Strip(path: b.path)), paint: .solid(RGBA8(255, 255, 255)))])
+        let scene = shapes(16, 12, background: RGBA8(0, 0, 0, 0), [(b.path, .solid(RGBA8(255, 255, 255)), 0)])
         let image = try render(scene)
         let covered = stride(from: 3, to: image.pixels.count, by: 4).reduce(0.0) { $0 + Double(image.pixels[$1]) / 255 }
         // The curve's apex is at y = 2 (half way to the control point): height 8 over a base of 16.
@@ -71,9 +81,7 @@ final class LayerModelTests: XCTestCase {
         try b.line(to: -4e6, 1000)
         b.close()
         for (u, row) in [(0.0, 500), (-2e6, 250), (1e6, 625)] {
-            let scene = Scene(width: 4, height: 1000, background: RGBA8(0, 0, 0),
-                              layers: [FlatLayer(content: .strip(Strip(path: b.path)), paint: .solid(RGBA8(255, 255, 255)),
-                                             motion: Motion(.travel(start: u, pixelsPerSecond: 0)))])
+            let scene = shapes(4, 1000, background: RGBA8(0, 0, 0), [(b.path, .solid(RGBA8(255, 255, 255)), -u)])
             let image = try render(scene)
             XCTAssertEqual((0..<1000).first { image[0, $0].r > 127 }, row, "u = \(u)")
         }
@@ -105,9 +113,9 @@ final class LayerModelTests: XCTestCase {
         XCTAssertEqual(loop.offset(at: 0.5), 50, accuracy: 1e-12)
         XCTAssertEqual(loop.offset(at: 2.5), 50, accuracy: 1e-12)
         XCTAssertEqual(Motion(.loop(distance: 200, period: 2, direction: .right)).offset(at: 0.5), -50, accuracy: 1e-12)
-        let travel = Motion(.travel(start: -10, pixelsPerSecond: 30.4), snapsToPixel: true)
-        XCTAssertEqual(travel.offset(at: 1), 20) // -10 + 30.4 = 20.4, snapped
-        XCTAssertEqual(Motion(.travel(start: 0, pixelsPerSecond: 1e308)).offset(at: 1e308), 0, "an infinite offset is 0")
+        // A travel is a layer's x translation, -u: -10 + 30.4 = 20.4 at t = 1, snapped to 20.
+        XCTAssertEqual(Timeline<Double>.travel(start: -10, pixelsPerSecond: 30.4, snapsToPixel: true).value(at: 1), -20)
+        XCTAssertEqual(Timeline<Double>.travel(start: -10, pixelsPerSecond: 30.4, snapsToPixel: false).value(at: 1), -20.4, accuracy: 1e-12)
     }
 
     // MARK: Paint and compositing
@@ -116,10 +124,8 @@ final class LayerModelTests: XCTestCase {
     /// the first, source-over, in order.
     func testOverlappingTranslucentLayersCompositeInOrder() throws {
         let red = RGBA8(255, 0, 0, 128), green = RGBA8(0, 255, 0, 160)
-        let scene = Scene(width: 12, height: 6, background: background, layers: [
-            FlatLayer(content: .strip(Strip(path: try rectangle(1, 1, 6, 4))), paint: .solid(red)),
-            FlatLayer(content: .strip(Strip(path: try rectangle(4, 2, 7, 3))), paint: .solid(green)),
-        ])
+        let scene = shapes(12, 6, background: background, [(try rectangle(1, 1, 6, 4), .solid(red), 0),
+                                                           (try rectangle(4, 2, 7, 3), .solid(green), 0)])
         let image = try render(scene)
         func expected(_ x: Int, _ y: Int) -> RGBA8 {
             var c = background
@@ -137,31 +143,13 @@ final class LayerModelTests: XCTestCase {
     func testALinearGradientIsEvaluatedAtPixelCentres() throws {
         let top = RGBA8(255, 40, 0), bottom = RGBA8(0, 40, 255, 200)
         let gradient = LinearGradient(start: Point(0, 0), end: Point(0, 8), startColor: top, endColor: bottom)
-        let scene = Scene(width: 5, height: 8, background: background, layers: [
-            FlatLayer(content: .strip(Strip(path: try rectangle(0, 0, 5, 8))), paint: .fill(.linearGradient(gradient))),
-        ])
+        let scene = shapes(5, 8, background: background, [(try rectangle(0, 0, 5, 8), .linearGradient(gradient), 0)])
         let image = try render(scene)
         for y in 0..<8 {
             let t = (Double(y) + 0.5) / 8
             func mix(_ a: UInt8, _ b: UInt8) -> Double { Double(a) + (Double(b) - Double(a)) * t }
             let color = ColorValue(r: mix(top.r, bottom.r), g: mix(top.g, bottom.g), b: mix(top.b, bottom.b), a: mix(top.a, bottom.a))
             XCTAssertEqual(image[2, y], composite(color, coverage: 1, onto: background), "row \(y)")
-        }
-    }
-
-    /// Columns left of the split get the left paint, the split's column and
-    /// those right of it the right paint; the split moves with its speed.
-    func testASplitPaintDividesAtItsColumn() throws {
-        let left = RGBA8(250, 200, 0), right = RGBA8(255, 255, 255)
-        let split = PaintSplit(column: 3.4, pixelsPerSecond: 2)
-        let scene = Scene(width: 10, height: 2, background: background, layers: [
-            FlatLayer(content: .strip(Strip(path: try rectangle(0, 0, 10, 2))),
-                  paint: .split(split, left: .solid(left), right: .solid(right))),
-        ])
-        for (t, column) in [(0.0, 3), (1.0, 5), (10.0, 10), (-5.0, 0)] {
-            XCTAssertEqual(split.column(at: t, width: 10), column)
-            let image = try render(scene, at: t)
-            for x in 0..<10 { XCTAssertEqual(image[x, 1], x < column ? left : right, "t = \(t), x = \(x)") }
         }
     }
 

@@ -499,9 +499,9 @@ final class CumulativeTests: XCTestCase {
             if abs(x - x.rounded(.down) - 0.5) < 1e-9 { continue }
             XCTAssertEqual(snapped.value(at: t), -(pps * t + 0.5).rounded(.down), "t = \(t)")
         }
-        // The picture changes every 1/pps s, half a pixel in: the next change is that step.
-        let next = snapped.nextChange(after: 0.001)
-        XCTAssertEqual(next ?? -1, 0.01, accuracy: 1e-12)
-        XCTAssertEqual(snapped.nextChange(after: 0.0105) ?? -1, 0.02, accuracy: 1e-12)
+        // The picture changes every 1/pps s, half a pixel in, and not where one pass joins the next.
+        XCTAssertEqual(snapped.nextChange(after: 0.001) ?? -1, 0.01, accuracy: 1e-12)
+        XCTAssertEqual(snapped.nextChange(after: 0.0105) ?? -1, 0.03, accuracy: 1e-12)
+        XCTAssertEqual(snapped.nextChange(after: 1.2345) ?? -1, 1.25, accuracy: 1e-9)
     }
 }

@@ -77,32 +77,43 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
 
     // MARK: Paint and compositing, both ways
 
-    private func rectangle(_ x: Double, _ y: Double, _ w: Double, _ h: Double) throws -> Content {
+    private func rectangle(_ x: Double, _ y: Double, _ w: Double, _ h: Double) throws -> Path {
         var b = PathBuilder()
         try b.rectangle(x: x, y: y, width: w, height: h)
-        return .strip(Strip(path: b.path))
+        return b.path
     }
 
-    /// Layers of every kind and paint in one scene, some moving: GL equals
-    /// CPU where the motion is whole pixels.
+    /// A shape layer the scene's size, travelling at `speed` px/s.
+    private func shape(_ path: Path, _ fill: Fill, speed: Double = 0, width: Double = 120, height: Double = 48) -> Layer {
+        var layer = Layer(frame: Rect(x: 0, y: 0, width: width, height: height), contents: .shape(Shape(path: path, fill: fill)))
+        layer.transform.translationX = .travel(start: 0, pixelsPerSecond: speed, snapsToPixel: false)
+        return layer
+    }
+
+    /// Repeating curves (the flat batches) under a layer tree of every
+    /// paint, one part moving and held to two clips: GL equals CPU where the
+    /// motion is whole pixels.
     private func mixedScene() throws -> Scene {
         var cells = SineCells(width: 120, height: 48)
         cells.cellCount = 2
         cells.wave.color = RGBA8(40, 160, 255, 200)
-        var layers = try cells.scene().layers
+        let layers = try cells.scene().layers
         let gradient = LinearGradient(start: Point(0, 0), end: Point(0, 48), startColor: RGBA8(255, 80, 0),
                                       endColor: RGBA8(120, 0, 255, 140))
-        layers.append(FlatLayer(content: try rectangle(10, 6, 50.5, 30.25),
-                            paint: .split(PaintSplit(column: 40, pixelsPerSecond: 10), left: .linearGradient(gradient),
-                                          right: .solid(RGBA8(255, 255, 255, 170))),
-                            motion: Motion(.travel(start: 0, pixelsPerSecond: 20))))
-        layers.append(FlatLayer(content: try rectangle(30, 20, 60, 20), paint: .solid(RGBA8(0, 255, 120, 96))))
-        return Scene(width: 120, height: 48, background: background, layers: layers)
+        let bar = try rectangle(10, 6, 50.5, 30.25)
+        var left = Layer(frame: Rect(x: 0, y: 0, width: 40, height: 48), sublayers: [shape(bar, .linearGradient(gradient), speed: -20)])
+        left.masksToBounds = true
+        var right = Layer(frame: Rect(x: 40, y: 0, width: 80, height: 48), sublayers: [shape(bar, .solid(RGBA8(255, 255, 255, 170)), speed: -20)])
+        right.masksToBounds = true
+        right.boundsOrigin = AnimatablePoint(40, 0)
+        let tree = Layer(frame: Rect(x: 0, y: 0, width: 120, height: 48),
+                         sublayers: [left, right, shape(try rectangle(30, 20, 60, 20), .solid(RGBA8(0, 255, 120, 96)))])
+        return Scene(width: 120, height: 48, background: background, layers: layers, tree: LayerTree(root: tree))
     }
 
     func testMixedLayersCompositeTheSameWayOnBothBackends() throws {
         let scene = try mixedScene()
-        let times = [0.0, 0.5, 1.25] // offsets 0, 10, 25 px; split at 40, 45, 52.5 -> 52
+        let times = [0.0, 0.5, 1.25] // offsets 0, 10, 25 px
         let gl = try Frames.render(try glRenderer(), scene, at: times)
         let cpu = try Frames.render(CPURenderer(), scene, at: times)
         for i in times.indices {
@@ -119,12 +130,15 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         cells.wave.cycles = 3
         cells.wave.amplitude = 0.45
         cells.wave.color = RGBA8(40, 160, 255, 200)
-        var layers = try cells.scene().layers
-        layers.append(FlatLayer(content: try rectangle(30, 20, 60, 20), paint: .solid(RGBA8(0, 255, 120, 96))))
-        let scene = Scene(width: 120, height: 48, background: background, layers: layers)
+        let tree = Layer(frame: Rect(x: 0, y: 0, width: 120, height: 48),
+                         sublayers: [shape(try rectangle(30, 20, 60, 20), .solid(RGBA8(0, 255, 120, 96)))])
+        let scene = Scene(width: 120, height: 48, background: background, layers: try cells.scene().layers, tree: LayerTree(root: tree))
         let gl = try glRenderer()
         gl.subpixel = .exact
-        defer { gl.subpixel = .linear }
+        // The shader's phases, as on a GPU (a software driver would copy the one batch instead).
+        let prefersCopies = gl.prefersCopies
+        gl.prefersCopies = false
+        defer { gl.subpixel = .linear; gl.prefersCopies = prefersCopies }
         let times = [0.1234, 0.5071] // offsets 14.8 and 60.85 px
         let frames = try Frames.render(gl, scene, at: times)
         XCTAssertEqual(gl.exactPhases, 16)
@@ -158,7 +172,7 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         XCTAssertEqual(batch.rowEntries[80 * 7 + 3]?.row, 3)
 
         let mixed = try ScenePlan(scene: try mixedScene(), caps: caps)
-        XCTAssertEqual(mixed.batches.map(\.layers), [[0, 1], [2], [3]])
+        XCTAssertEqual(mixed.batches.map(\.layers), [[0, 1]], "the tree is drawn apart from the batches")
 
         // Limits come from the value: a small driver makes the same scene unavailable.
         let small = GLCapabilities(maxTextureSize: 256, maxArrayLayers: 4)
@@ -172,33 +186,39 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         XCTAssertThrowsError(try ScenePlan(scene: try narrow.scene(), caps: small)) { error in
             XCTAssertTrue("\(error)".contains("GL_MAX_ARRAY_TEXTURE_LAYERS"), "\(error)")
         }
-        // A strip longer than a texture is tiled.
+    }
+
+    /// A fixed shape wider than a texture is cached in tiles (a texture
+    /// array), and a cache past the memory budget is a limit, not an allocation.
+    func testAWideShapeIsCachedInTilesWithinTheBudget() throws {
+        _ = try glRenderer() // a current context
         var long = try outline()
         long.path = try path("M 0 0 L 1000 0 L 1000 10 L 0 10 Z")
-        let tiled = try ScenePlan(scene: try long.scene(), caps: GLCapabilities(maxTextureSize: 256, maxArrayLayers: 8))
-        guard case let .strip(strip) = tiled.batches[0].content else { return XCTFail("not a strip") }
-        XCTAssertEqual(strip.tileWidth, 256)
-        XCTAssertEqual(strip.tiles, 4, "1000 columns in tiles advancing 253")
-        // Coverage past the memory budget is a limit, not an allocation.
+        let scene = try long.scene()
+        let draw = try GLTreeDraw(scene.tree!, scene: scene, caps: GLCapabilities(maxTextureSize: 256, maxArrayLayers: 8))
+        // Columns -1 to 1001 (one outside the bounds each side), in tiles advancing 253.
+        XCTAssertEqual(draw.tiles(ofContent: 0), 4)
         let budget = GLCapabilities(maxTextureSize: 16384, maxArrayLayers: 2048, maxCoverageBytes: 1000)
-        XCTAssertThrowsError(try ScenePlan(scene: try long.scene(), caps: budget)) { error in
+        XCTAssertThrowsError(try GLTreeDraw(scene.tree!, scene: scene, caps: budget)) { error in
             XCTAssertTrue("\(error)".contains("memory budget"), "\(error)")
+        }
+        let few = GLCapabilities(maxTextureSize: 256, maxArrayLayers: 3)
+        XCTAssertThrowsError(try GLTreeDraw(scene.tree!, scene: scene, caps: few)) { error in
+            XCTAssertTrue("\(error)".contains("GL_MAX_ARRAY_TEXTURE_LAYERS"), "\(error)")
         }
     }
 
-    /// A strip longer than a texture (40,000 columns here) is drawn from
+    /// A shape wider than a texture (40,000 columns here) is drawn from
     /// overlapping tiles: at whole-pixel offsets it is the CPU frame, and at
     /// fractional ones no seam shows (a flat bar stays flat across tiles).
-    func testAStripInSeveralTilesHasNoSeams() throws {
+    func testAShapeInSeveralTilesHasNoSeams() throws {
         var long = try outline(width: 800, height: 40, speed: 1)
         long.path = try path("M 0 10 L 40000 10 L 40000 30 L 0 30 Z M 16000 2 Q 16400 -6 16800 8 Z")
         long.color = RGBA8(255, 255, 255)
         let scene = try long.scene()
         let gl = try glRenderer()
-        let plan = try ScenePlan(scene: scene, caps: gl.caps)
-        guard case let .strip(strip) = plan.batches[0].content else { return XCTFail("not a strip") }
-        XCTAssertGreaterThan(strip.tiles, 1, "the strip should need several tiles on this driver")
-        let seam = Double(strip.tileStep) // content column where tile 1 begins its own columns
+        XCTAssertGreaterThan(40002, gl.caps.maxTextureSize, "the shape should need several tiles on this driver")
+        let seam = Double(gl.caps.maxTextureSize - 3) // near where tile 1 begins its own columns
         let whole = [seam - 400, seam - 799, 2 * seam - 10]
         let glFrames = try Frames.render(gl, scene, at: whole), cpuFrames = try Frames.render(CPURenderer(), scene, at: whole)
         for i in whole.indices {

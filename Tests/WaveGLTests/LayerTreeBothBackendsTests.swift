@@ -32,6 +32,25 @@ final class LayerTreeBothBackendsTests: XCTestCase {
 
     /// A replicator of boxes is one item for the GL strategy whatever its
     /// count (its copies are evaluated on the GPU); the CPU's list has one per copy.
+    /// A mask drawn before any other item (its texture made while a
+    /// polygon table's unit was active once replaced that table), over a
+    /// fixed shape and over a box.
+    func testAMaskAsTheFirstThingDrawnMasksFixedShapesAndBoxes() throws {
+        var b = PathBuilder()
+        try b.rectangle(x: 2, y: 2, width: 30, height: 10)
+        let frame = Rect(x: 0, y: 0, width: 40, height: 16)
+        let contents: [Layer] = [Layer(frame: frame, contents: .shape(Shape(path: b.path, fill: .solid(RGBA8(255, 0, 0))))),
+                                 Layer(frame: Rect(x: 2, y: 2, width: 30, height: 10), contents: .box(Box(color: RGBA8(0, 200, 255))))]
+        for (i, layer) in contents.enumerated() {
+            var masked = Layer(frame: frame, sublayers: [layer])
+            masked.mask = Layer(frame: Rect(x: 0, y: 0, width: 20.5, height: 16), contents: .box(Box(color: RGBA8(255, 255, 255, 200))))
+            let scene = Scene(width: 40, height: 16, tree: LayerTree(root: Layer(frame: frame, sublayers: [masked])))
+            let gl = try Frames.render(try glRenderer(), scene, at: [0])[0], cpu = try Frames.render(CPURenderer(), scene, at: [0])[0]
+            assertImagesMatch(gl, cpu, mean: 0.05, max: 1, name: "first-mask-\(i)")
+            XCTAssertNotEqual(cpu[5, 5], scene.background, "nothing drawn under the mask")
+        }
+    }
+
     func testCopiesAreOneItemForTheGPUWhateverTheCount() throws {
         for count in [10, 10_000] {
             var scene = TreeScenes.copies()

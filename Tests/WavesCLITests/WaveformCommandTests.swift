@@ -28,7 +28,7 @@ final class WaveformCommandTests: XCTestCase {
         let common = ["render", "--scene", "waveform", "--size", "600x100", "--time", "10", "--played-color-bottom", "#FFD000"]
         let cpu = try WavesBinary.renderPNG(common, backend: "cpu", in: folder)
         for method in ["mask", "two-clips"] {
-            assertImagesMatch(try WavesBinary.renderPNG(common + ["--gl-method", method], backend: "gl", in: folder), cpu,
+            assertImagesMatch(try WavesBinary.renderPNG(common + ["--split", method], backend: "gl", in: folder), cpu,
                               mean: 0.05, max: 1, name: "cli-waveform-\(method)")
         }
     }

@@ -43,6 +43,24 @@ public struct Path: Equatable, Hashable, Sendable {
 
     public var isEmpty: Bool { elements.isEmpty }
 
+    /// The largest distance from the origin, in pixels, a path's points may lie.
+    public static let maxExtent = Double(1 << 22)
+
+    /// Why the backends cannot draw this path (a point beyond `maxExtent`), or nil.
+    public var extentProblem: String? {
+        guard let b = bounds else { return nil }
+        guard [b.minX, b.maxX, b.minY, b.maxY].allSatisfy({ abs($0) <= Self.maxExtent }) else {
+            return "an outline reaching beyond \(Int(Self.maxExtent)) pixels from the origin"
+        }
+        return nil
+    }
+
+    /// The columns the outline touches: [floor(minX), ceil(maxX)).
+    public var columns: Range<Int> {
+        guard let b = bounds else { return 0..<0 }
+        return Int(b.minX.rounded(.down))..<Int(b.maxX.rounded(.up))
+    }
+
     public static func == (a: Path, b: Path) -> Bool { a.elements == b.elements }
     public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
 

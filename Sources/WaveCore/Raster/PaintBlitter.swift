@@ -69,26 +69,21 @@ public final class FillProgram {
 /// One layer's paint as the rasteriser's blitter, for one frame.
 public struct PaintBlitter: CoverageBlitter {
     let view: PixmapView
-    let left: FillProgram
-    let right: FillProgram
-    /// Columns from here on use `right`.
-    let split: Int
+    let fill: FillProgram
     /// The rows resolved have not been cleared this frame: every pixel is
     /// written once, as the paint over the background (the renderer's
     /// clear folded into the paint).
     let clears: Bool
     /// The common case, kept small enough to inline into the rasteriser's
-    /// resolve loop: a solid fill, unsplit, painted over the background, so
-    /// a pixel at level i is simply this table's entry i.
+    /// resolve loop: a solid fill painted over the background, so a pixel
+    /// at level i is simply this table's entry i.
     let levels: UnsafeMutablePointer<UInt32>?
 
-    public init(view: PixmapView, left: FillProgram, right: FillProgram, split: Int, clears: Bool = false) {
+    public init(view: PixmapView, fill: FillProgram, clears: Bool = false) {
         self.view = view
-        self.left = left
-        self.right = right
-        self.split = split
+        self.fill = fill
         self.clears = clears
-        levels = clears && split >= view.width && left.overBackground != nil ? left.overBackground : nil
+        levels = clears ? fill.overBackground : nil
     }
 
     @inline(__always)
@@ -103,18 +98,9 @@ public struct PaintBlitter: CoverageBlitter {
 
     @inline(never)
     private func blitInGeneral(_ out: UnsafeMutablePointer<UInt32>, row: Int, from x0: Int, to x1: Int, level: Int) {
-        if level == 0 && !clears { return }
-        // Columns [x0, cut) take the left fill, [cut, x1) the right one.
-        let cut = Swift.min(Swift.max(split, x0), x1)
-        if cut > x0 { paint(left, out, row: row, from: x0, to: cut, level: level) }
-        if x1 > cut { paint(right, out, row: row, from: cut, to: x1, level: level) }
-    }
-
-    @inline(__always)
-    private func paint(_ fill: FillProgram, _ out: UnsafeMutablePointer<UInt32>, row: Int, from x0: Int, to x1: Int, level: Int) {
         if clears {
             fill.blitOverBackground(out, y: row, from: x0, to: x1, level: level)
-        } else {
+        } else if level > 0 {
             fill.blit(out, y: row, from: x0, to: x1, level: level)
         }
     }

@@ -12,8 +12,8 @@ public final class CPURenderer: Renderer {
 
     public private(set) var scene: Scene?
     private var rasterizer: CoverageRasterizer?
-    /// Per layer: its paint's two fills (the same one twice without a split).
-    private var fills: [(left: FillProgram, right: FillProgram)] = []
+    /// Per layer: its paint, prepared.
+    private var fills: [FillProgram] = []
     /// Per layer: the rows its content can cover (computed once).
     private var layerRows: [Range<Int>] = []
     /// Per layer: whether it is the first to reach its rows, so its paint
@@ -36,16 +36,7 @@ public final class CPURenderer: Renderer {
                                       for: "a \(scene.width)x\(scene.height) frame")
             rasterizer = try CoverageRasterizer(width: scene.width, height: scene.height)
         }
-        fills = scene.layers.map { layer in
-            switch layer.paint {
-            case let .fill(f):
-                let program = FillProgram(fill: f, background: scene.background)
-                return (program, program)
-            case let .split(_, left, right):
-                return (FillProgram(fill: left, background: scene.background),
-                        FillProgram(fill: right, background: scene.background))
-            }
-        }
+        fills = scene.layers.map { FillProgram(fill: $0.paint, background: scene.background) }
         layerRows = scene.layers.map { $0.content.rows(sceneHeight: scene.height, sceneWidth: scene.width) }
         planClears(scene)
         treePainter = try scene.tree.map { TreePainter(evaluator: try $0.makeEvaluator(), rasterizer: rasterizer!) }
@@ -97,12 +88,8 @@ public final class CPURenderer: Renderer {
             let u = layer.motion.offset(at: time)
             switch layer.content {
             case let .repeatingCurve(curve): curve.addOutline(offset: u, width: scene.width, to: rasterizer)
-            case let .strip(strip): rasterizer.fill(strip.path, dx: -u)
             }
-            var split = Int.max
-            if case let .split(s, _, _) = layer.paint { split = s.column(at: time, width: scene.width) }
-            var blitter = PaintBlitter(view: view, left: fills[index].left, right: fills[index].right, split: split,
-                                       clears: clearsWhilePainting[index])
+            var blitter = PaintBlitter(view: view, fill: fills[index], clears: clearsWhilePainting[index])
             rasterizer.resolve(rows: layerRows[index], into: &blitter)
         }
         treePainter?.draw(time: time, into: view)

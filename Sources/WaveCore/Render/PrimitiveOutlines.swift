@@ -12,9 +12,34 @@ public enum PrimitiveOutlines {
     /// A fixed path under `m`; each quadratic becomes chords within
     /// `CoverageRasterizer.flatteningTolerance` pixels (the transform of a
     /// quadratic is the quadratic of the transformed points).
-    public static func addPath<Sink: OutlineSink>(_ path: Path, _ m: Affine, into sink: Sink) {
+    ///
+    /// Under a transform that only translates, sub-paths wholly outside
+    /// `columns` (scene pixels) are left out: found by binary search where
+    /// they run left to right (a long strip of bars emits only what is in view).
+    public static func addPath<Sink: OutlineSink>(_ path: Path, _ m: Affine, columns: Range<Int>? = nil, into sink: Sink) {
         var current = Point(0, 0)
-        for s in path.subpaths.indices {
+        var first = 0, last = path.subpaths.count
+        let culls = columns != nil && m.a == 1 && m.b == 0 && m.c == 0 && m.d == 1
+        let left = Double(columns?.lowerBound ?? 0) - m.tx, right = Double(columns?.upperBound ?? 0) - m.tx
+        if culls && path.subpathsAreSortedByX {
+            // The first sub-path reaching past the left edge, and the first starting at or past the right (both non-decreasing).
+            var high = last
+            while first < high {
+                let middle = (first + high) / 2
+                if path.subpaths[middle].maxX <= left { first = middle + 1 } else { high = middle }
+            }
+            var low = first
+            high = last
+            while low < high {
+                let middle = (low + high) / 2
+                if path.subpaths[middle].minX < right { low = middle + 1 } else { high = middle }
+            }
+            last = low
+        }
+        var s = first
+        while s < last {
+            defer { s += 1 }
+            if culls && (path.subpaths[s].maxX <= left || path.subpaths[s].minX >= right) { continue }
             for i in path.subpaths[s].elements {
                 switch path.elements[i] {
                 case let .move(p):

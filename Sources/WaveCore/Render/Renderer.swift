@@ -39,12 +39,16 @@ public enum Backend: String, CaseIterable, Sendable {
     case gl
 }
 
-/// How a GPU backend draws a split paint (played / unplayed).
+/// How content painted two ways either side of a column (a waveform's
+/// played and unplayed bars) is composed in the layer tree; both strategies
+/// draw the composition chosen.
 public enum SplitMethod: String, CaseIterable, Sendable {
-    /// One pass: the coverage is a mask and the shader picks the fill by column.
+    /// Each painting under a mask layer (a box either side of the column):
+    /// the GL strategy draws each mask into a texture first.
     case mask
-    /// Two passes, each clipped (scissor) to its side of the split with one
-    /// fill: the published "bars drawn twice in two clipped regions".
+    /// Two clip layers (masksToBounds) either side of the column, each
+    /// holding the content with one paint: the published "bars drawn twice
+    /// in two clipped regions" (scissors on the GL strategy).
     case twoClips = "two-clips"
 }
 

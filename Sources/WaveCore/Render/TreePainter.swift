@@ -70,7 +70,7 @@ public final class TreePainter {
             return
         case .fixedShape, .dynamicShape:
             guard case let .shape(shape)? = node.layer.contents else { return }
-            addOutline(item, layer: node.layer)
+            addOutline(item, layer: node.layer, columns: area.columns)
             var blitter = ItemBlitter(view: view, paint: ItemPaint(shape.fill, item), opacity: item.opacity,
                                       columns: area.columns, mask: mask)
             resolve(rows: area.rows, into: &blitter)
@@ -133,11 +133,12 @@ public final class TreePainter {
         rasterizer.clipRows = 0..<rasterizer.height
     }
 
-    /// The item's outline into the rasteriser, clipped to its rows.
-    private func addOutline(_ item: PresentationItem, layer: Layer) {
+    /// The item's outline into the rasteriser, clipped to its rows (a
+    /// fixed path's sub-paths outside its columns left out).
+    private func addOutline(_ item: PresentationItem, layer: Layer, columns: Range<Int>) {
         guard case let .shape(shape)? = layer.contents else { return }
         switch shape.path {
-        case let .fixed(path): PrimitiveOutlines.addPath(path, item.transform, into: rasterizer)
+        case let .fixed(path): PrimitiveOutlines.addPath(path, item.transform, columns: columns, into: rasterizer)
         case let .dynamic(dynamic):
             sink.transform = item.transform
             dynamic.outline(item.input, scratch: evaluator.scratch, into: sink)
@@ -166,7 +167,7 @@ public final class TreePainter {
             var alpha = item.opacity * item.tint.a
             switch layer.contents {
             case let .shape(shape)?:
-                addOutline(item, layer: layer)
+                addOutline(item, layer: layer, columns: area.columns)
                 if case let .solid(c) = shape.fill { alpha *= Double(c.a) / 255 }
             case let .box(box)?:
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)

@@ -7,10 +7,10 @@
 
 public struct FlatLayer: Equatable, Sendable {
     public var content: Content
-    public var paint: Paint
+    public var paint: Fill
     public var motion: Motion
 
-    public init(content: Content, paint: Paint, motion: Motion = .still) {
+    public init(content: Content, paint: Fill, motion: Motion = .still) {
         self.content = content
         self.paint = paint
         self.motion = motion
@@ -21,14 +21,11 @@ public struct FlatLayer: Equatable, Sendable {
 public enum Content: Equatable, Sendable {
     /// A band of rows filled below a curve that repeats along x (a waving band).
     case repeatingCurve(RepeatingCurve)
-    /// A still outline of any shape, not repeating (a strip of bars).
-    case strip(Strip)
 
     /// The scene rows the content can cover.
     public func rows(sceneHeight: Int, sceneWidth: Int) -> Range<Int> {
         switch self {
         case let .repeatingCurve(c): c.rows.clamped(to: 0..<sceneHeight)
-        case let .strip(s): s.rows(sceneHeight: sceneHeight)
         }
     }
 }
@@ -74,40 +71,6 @@ public struct RepeatingCurve: Equatable, Sendable {
             return "\(samples.count) samples for a period of \(period) px at \(samplesPerPixel) a pixel"
         }
         guard samples.allSatisfy(\.isFinite) else { return "a curve sample that is not a finite number" }
-        return nil
-    }
-}
-
-/// A still outline in content space (x from the strip's start, y in scene
-/// rows), filled with the non-zero rule. It does not repeat: content left of
-/// its start or right of its end is empty.
-public struct Strip: Equatable, Sendable {
-    public var path: Path
-
-    public init(path: Path) { self.path = path }
-
-    /// The rows the outline touches, within the scene.
-    public func rows(sceneHeight: Int) -> Range<Int> {
-        guard let b = path.bounds else { return 0..<0 }
-        let top = Int(Swift.max(0, Swift.min(Double(sceneHeight), b.minY.rounded(.down))))
-        let bottom = Int(Swift.max(Double(top), Swift.min(Double(sceneHeight), b.maxY.rounded(.up))))
-        return top..<bottom
-    }
-
-    /// The content columns the outline touches: [floor(minX), ceil(maxX)).
-    public var columns: Range<Int> {
-        guard let b = path.bounds else { return 0..<0 }
-        return Int(b.minX.rounded(.down))..<Int(b.maxX.rounded(.up))
-    }
-
-    /// The largest content extent, in pixels, a strip may have.
-    public static let maxExtent = Double(1 << 22)
-
-    func validate() -> String? {
-        guard let b = path.bounds else { return nil }
-        guard [b.minX, b.maxX, b.minY, b.maxY].allSatisfy({ abs($0) <= Self.maxExtent }) else {
-            return "an outline reaching beyond \(Int(Self.maxExtent)) pixels from the origin"
-        }
         return nil
     }
 }

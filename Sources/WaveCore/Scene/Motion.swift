@@ -11,8 +11,6 @@ public struct Motion: Equatable, Hashable, Sendable {
         /// u(t) = distance * frac(t/period) leftwards, its negative rightwards.
         /// Seamless on content that repeats every `distance` pixels.
         case loop(distance: Double, period: Double, direction: Direction)
-        /// A constant speed, no wrap: u(t) = start + pixelsPerSecond * t.
-        case travel(start: Double, pixelsPerSecond: Double)
     }
 
     public var kind: Kind
@@ -41,9 +39,6 @@ public struct Motion: Equatable, Hashable, Sendable {
             if remainder < 0 { remainder += period }
             u = distance * Swift.min(remainder / period, 1)
             if direction == .right { u = -u }
-        case let .travel(start, speed):
-            u = start + speed * time
-            if !u.isFinite { return 0 }
         }
         if snapsToPixel { u = (u + 0.5).rounded(.down) }
         return u
@@ -53,7 +48,6 @@ public struct Motion: Equatable, Hashable, Sendable {
         switch kind {
         case .still: true
         case let .loop(distance, period, _): distance.isFinite && period.isFinite && period > 0
-        case let .travel(start, speed): start.isFinite && speed.isFinite
         }
     }
 }

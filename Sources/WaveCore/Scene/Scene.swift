@@ -50,7 +50,6 @@ public struct Scene: Equatable, Sendable {
             var problem: String?
             switch layer.content {
             case let .repeatingCurve(curve): problem = curve.validate(sceneHeight: height)
-            case let .strip(strip): problem = strip.validate()
             }
             if problem == nil && !layer.motion.isValid { problem = "a motion with a number that is not finite (or a period that is not positive)" }
             if problem == nil && !layer.paint.isFinite { problem = "a paint with a number that is not finite" }

@@ -5,7 +5,7 @@ extension Scene {
     /// file that loops without a jump): the least common multiple of the
     /// layers' periods (a scroll's loop, the tree's repeating timings), found among
     /// whole multiples of the longest up to `limit` seconds. 0 when nothing
-    /// moves; nil when a layer never repeats (travel at a speed, a moving
+    /// moves; nil when a layer never repeats (a cumulative travel, a moving
     /// playhead, a level from input) or the periods do not meet within
     /// `limit`.
     public func loopPeriod(limit: Double = 60) -> Double? {
@@ -14,9 +14,7 @@ extension Scene {
             switch layer.motion.kind {
             case .still: break
             case let .loop(_, period, _): periods.append(period)
-            case let .travel(_, speed): if speed != 0 { return nil }
             }
-            if case let .split(split, _, _) = layer.paint, split.pixelsPerSecond != 0 { return nil }
         }
         if let tree {
             guard let treePeriods = tree.periods() else { return nil }
@@ -38,8 +36,9 @@ extension LayerTree {
     /// repeats forever repeats its subtree with its cycle; otherwise every
     /// animation that repeats forever adds its cycle (finite animations
     /// beneath one are hidden by it once it starts). Nil when something
-    /// never repeats: a finite animation on its own, a value from a
-    /// recorded or live source. Copies of a replicator only shift in time.
+    /// never repeats: a finite animation on its own, a cumulative one (each
+    /// pass goes further), a value from a recorded or live source. Copies of
+    /// a replicator only shift in time.
     func periods() -> [Double]? {
         var periods: [Double] = []
         func timeline<V>(_ t: Timeline<V>) -> Bool {
@@ -50,6 +49,7 @@ extension LayerTree {
                     continue
                 }
                 guard let timing = animation.timing else { continue }
+                if animation.isCumulative && timing.speed != 0 && animation.changesWhileRunning { return false }
                 if timing.activeDuration.isInfinite && timing.speed != 0 {
                     periods.append(timing.cycle / abs(timing.speed))
                     sawForever = true

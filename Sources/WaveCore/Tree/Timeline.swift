@@ -206,6 +206,15 @@ public enum Animation<Value: Interpolatable>: Equatable, Sendable {
         }
     }
 
+    /// Whether each pass starts where the last ended.
+    var isCumulative: Bool {
+        switch self {
+        case let .basic(a): a.isCumulative
+        case let .keyframes(a): a.isCumulative
+        case .spring, .driven: false
+        }
+    }
+
     /// The value at parent time t, nil where the animation has no effect.
     @inline(__always)
     func value(at t: Double, sources: DrivenSources?) -> Value? {
@@ -217,8 +226,10 @@ public enum Animation<Value: Interpolatable>: Equatable, Sendable {
         case let .keyframes(a):
             guard let s = a.timing.simpleTime(at: t) else { return nil }
             let v = a.value(progress: a.function.value(s / a.timing.duration))
-            guard a.isCumulative, let first = a.values.first, let last = a.values.last else { return v }
-            return Value.accumulate(v, start: first, end: last, passes: a.timing.completedPasses(at: t))
+            // By index: in a debug build Array.first and .last allocate.
+            guard a.isCumulative, !a.values.isEmpty else { return v }
+            return Value.accumulate(v, start: a.values[0], end: a.values[a.values.count - 1],
+                                    passes: a.timing.completedPasses(at: t))
         case let .spring(a):
             guard let s = a.timing.simpleTime(at: t) else { return nil }
             return Value.interpolate(a.from, a.to, a.progress(at: s))
@@ -245,6 +256,29 @@ public enum Animation<Value: Interpolatable>: Equatable, Sendable {
         case let .spring(a): a.timing.isValid && a.spring.isValid && a.initialVelocity.isFinite
         case let .driven(a): a.source >= 0 && a.gain.isFinite && a.bias.isFinite && !a.lower.isNaN && !a.upper.isNaN
         }
+    }
+}
+
+extension Timeline where Value == Double {
+    /// A layer's x translation for content travelling at a constant speed:
+    /// -u(t), u = start + pixelsPerSecond * t from time 0 on (before it, the
+    /// start). One cumulative linear pass a second; snapped to whole pixels
+    /// (u rounded half up, the fix for "amplitude phasing"), one cumulative
+    /// pair of discrete steps a pixel, so the picture changes only when a
+    /// whole pixel is crossed. A snapped start is rounded first.
+    public static func travel(start: Double, pixelsPerSecond: Double, snapsToPixel: Bool) -> Timeline<Double> {
+        let from = snapsToPixel ? -(start + 0.5).rounded(.down) : -start
+        guard pixelsPerSecond != 0 else { return .constant(from) }
+        if !snapsToPixel {
+            return Timeline(from, animations: [.basic(BasicAnimation(from: from, to: from - pixelsPerSecond, duration: 1,
+                                                                     repeatCount: .infinity, fillMode: .backwards,
+                                                                     isCumulative: true))])
+        }
+        let step: Double = pixelsPerSecond > 0 ? -1 : 1
+        let timing = MediaTiming(duration: 1 / abs(pixelsPerSecond), repeatCount: .infinity, fillMode: .backwards)
+        return Timeline(from, animations: [.keyframes(KeyframeAnimation(values: [from, from + step], keyTimes: [0, 0.5, 1],
+                                                                        calculation: .discrete, timing: timing,
+                                                                        isCumulative: true))])
     }
 }
 
@@ -314,10 +348,13 @@ public struct Timeline<Value: Interpolatable>: Equatable, Sendable {
         for i in 1..<k.values.count {
             consider(timing.secondsUntil(simple: k.keyTime(i) * timing.duration, from: t).map { t + $0 })
         }
-        // The end of this pass (the value wraps), or of the span.
+        // The end of this pass (the value wraps), or of the span. A
+        // cumulative pass ends on the value the next one starts with: its
+        // next step is the next pass's first inner key time.
         let local = timing.localTime(t)
         let passEnd = ((local / timing.duration).rounded(.down) + 1) * timing.duration
-        consider(t + (Swift.min(passEnd, timing.activeDuration + timing.timeOffset) - local) / timing.speed)
+        let firstStep = k.isCumulative && k.values.count > 1 ? k.keyTime(1) * timing.duration : 0
+        consider(t + (Swift.min(passEnd + firstStep, timing.activeDuration + timing.timeOffset) - local) / timing.speed)
         return next
     }
 

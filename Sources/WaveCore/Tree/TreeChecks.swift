@@ -25,7 +25,7 @@ extension LayerTreeEvaluator {
             try check(t.translationX, "\(what) translation x"); try check(t.translationY, "\(what) translation y")
             try check(t.rotation, "\(what) rotation"); try check(t.scaleX, "\(what) scale x"); try check(t.scaleY, "\(what) scale y")
         }
-        let limit = Strip.maxExtent
+        let limit = Path.maxExtent
         guard layer.size.width.isFinite, layer.size.height.isFinite, layer.size.width >= 0, layer.size.height >= 0,
               layer.size.width <= limit, layer.size.height <= limit else {
             throw fail("a size of \(layer.size.width)x\(layer.size.height) (expected 0 to \(Int(limit)) pixels each way)")
@@ -51,7 +51,7 @@ extension LayerTreeEvaluator {
                 throw fail("\(shape.parameters.count) shape parameters (at most \(Shape.maxParameters))")
             }
             for p in shape.parameters { try check(p, "a shape parameter") }
-            if case let .fixed(path) = shape.path, let problem = Strip(path: path).validate() { throw fail(problem) }
+            if case let .fixed(path) = shape.path, let problem = path.extentProblem { throw fail(problem) }
             if case let .linearGradient(g) = shape.fill, ![g.start.x, g.start.y, g.end.x, g.end.y].allSatisfy(\.isFinite) {
                 throw fail("a gradient with a point that is not finite")
             }
