@@ -48,7 +48,11 @@ final class GLTreeDraw: GLLayerDraw {
     /// A dynamic path's points, in its layer's coordinates, on to `polygons`.
     private let polygonSink: TransformingSink<PolygonRows>
     /// Per item this frame: its area, its shader variant and its polygons' first row slots (-1: none; copies: `fill` is their state's first row).
-    private struct Planned { var rows: Range<Int>; var columns: Range<Int>; var variant: Int; var fill: Int; var border: Int }
+    private struct Planned {
+        var rows: Range<Int>; var columns: Range<Int>; var variant: Int; var fill: Int; var border: Int
+        /// A mask's box on whole pixels: its coverage is its alpha inside `rows` x `columns`, a scissored clear.
+        var clearsTo: Double? = nil
+    }
     private var planned: [Planned?] = []
     private var plannedMasks: [Planned?] = []
     private var edgeTexture: GLuint = 0, entryTexture: GLuint = 0, rowTexture: GLuint = 0
@@ -58,6 +62,9 @@ final class GLTreeDraw: GLLayerDraw {
     private var maskTexture: GLuint = 0, maskFramebuffer: GLuint = 0
     private var maskSize = (width: 0, height: 0)
     private var maskOnPage = -1
+    /// The program in use and the picture bound on unit 0 since the last
+    /// draw began (0: unknown), so consecutive items of one kind set neither again.
+    private var programInUse: GLuint = 0, pictureBound: GLuint = 0
 
     init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities) throws {
         let levels = tree.sources
@@ -313,6 +320,12 @@ final class GLTreeDraw: GLLayerDraw {
                 path.outline(item.input, scratch: evaluator.scratch, into: polygonSink)
                 p.fill = polygons.finish(rows: area.rows, columns: area.columns)
             case let (.box, .box(box)?), let (.boxBorder, .box(box)?):
+                if mask, let (alpha, rows, columns) = Self.wholePixelBox(item, box, first: i - 1 == firstMaskItem(of: i - 1)) {
+                    p.clearsTo = alpha
+                    p.rows = rows.clamped(to: p.rows)
+                    p.columns = columns.clamped(to: p.columns)
+                    break
+                }
                 if item.primitive == .box {
                     polygons.begin()
                     PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: polygons)
@@ -331,10 +344,39 @@ final class GLTreeDraw: GLLayerDraw {
         }
     }
 
+    /// The first item of the mask holding mask item `index`.
+    private func firstMaskItem(of index: Int) -> Int {
+        var m = 0
+        while m < list.masks.count {
+            if list.masks[m].items.contains(index) { return list.masks[m].items.lowerBound }
+            m += 1
+        }
+        return -1
+    }
+
+    /// A mask box whose coverage is its alpha on whole pixels and nothing
+    /// elsewhere (square corners, no border, its edges on pixel edges): its
+    /// alpha and pixels, where a clear gives what compositing it would (it
+    /// is its mask's first item, or opaque); else nil.
+    private static func wholePixelBox(_ item: PresentationItem, _ box: Box, first: Bool)
+        -> (alpha: Double, rows: Range<Int>, columns: Range<Int>)? {
+        let m = item.transform
+        guard item.primitive == .box, box.cornerRadius == 0, box.borderWidth == 0, m.isAxisAligned, m.a > 0, m.d > 0 else { return nil }
+        let r = item.bounds
+        let x0 = m.a * r.x + m.tx, x1 = m.a * r.maxX + m.tx, y0 = m.d * r.y + m.ty, y1 = m.d * r.maxY + m.ty
+        @inline(__always) func whole(_ v: Double) -> Bool { v.isFinite && v == v.rounded() && abs(v) < 1e9 }
+        guard whole(x0), whole(x1), whole(y0), whole(y1), x0 <= x1, y0 <= y1 else { return nil }
+        let alpha = item.color.a / 255 * item.tint.a * item.opacity
+        guard first || alpha >= 1 else { return nil }
+        return (alpha, Int(y0)..<Int(y1), Int(x0)..<Int(x1))
+    }
+
     /// Rows of `tableWidth` texels; the texture grows (never shrinks) to the largest frame.
     private func upload<T>(_ values: [T], into texture: GLuint, rows: inout Int, components: Int, format: Int32, layout: Int32,
                            type: Int32) {
         let texels = values.count / components
+        // Nothing to send this frame (a tree of fixed shapes only): no GL call at all.
+        if texels == 0 && rows > 0 { return }
         let needed = Swift.max(1, (texels + Self.tableWidth - 1) / Self.tableWidth)
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
@@ -357,9 +399,14 @@ final class GLTreeDraw: GLLayerDraw {
     }
 
     func draw(time: Double, viewport: Viewport, pageTop: Int) {
-        glActiveTexture(GLenum(GL_TEXTURE1)); glBindTexture(GLenum(GL_TEXTURE_2D), edgeTexture)
-        glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), entryTexture)
-        glActiveTexture(GLenum(GL_TEXTURE3)); glBindTexture(GLenum(GL_TEXTURE_2D), rowTexture)
+        // Other drawers (and masks, and the copies) change the program and unit 0 between draws.
+        programInUse = 0
+        pictureBound = 0
+        if !polygons.edges.isEmpty {
+            glActiveTexture(GLenum(GL_TEXTURE1)); glBindTexture(GLenum(GL_TEXTURE_2D), edgeTexture)
+            glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), entryTexture)
+            glActiveTexture(GLenum(GL_TEXTURE3)); glBindTexture(GLenum(GL_TEXTURE_2D), rowTexture)
+        }
         maskOnPage = -1
         blendPremultiplied()
         var i = 0
@@ -422,14 +469,24 @@ final class GLTreeDraw: GLLayerDraw {
                        width: p.columns.count, height: last - first)
         glEnable(GLenum(GL_SCISSOR_TEST))
         glScissor(GLint(scissor.x), GLint(scissor.y), GLsizei(scissor.width), GLsizei(scissor.height))
+        if let alpha = p.clearsTo {
+            glClearColor(GLfloat(alpha), GLfloat(alpha), GLfloat(alpha), GLfloat(alpha))
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            return
+        }
         let layer = evaluator.layer(of: item, mask: asMask)
         if item.primitive == .copies {
             copies?.draw(item, replicator: item.layer, layer: layer, stateRow: p.fill, masked: item.mask >= 0,
                          viewport: viewport, pageTop: pageTop, scissor: scissor)
+            programInUse = 0
+            pictureBound = 0
             return
         }
         guard let program = programs[p.variant] else { return }
-        glUseProgram(program.program.id)
+        if programInUse != program.program.id {
+            glUseProgram(program.program.id)
+            programInUse = program.program.id
+        }
         glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
         glUniform1i(program.pageTop, GLint(pageTop))
         glUniform1f(program.opacity, GLfloat(item.opacity))
@@ -503,8 +560,11 @@ final class GLTreeDraw: GLLayerDraw {
         glUniform3f(program.inverseX, GLfloat(m.d / det), GLfloat(-m.c / det), GLfloat(ex))
         glUniform3f(program.inverseY, GLfloat(-m.b / det), GLfloat(m.a / det), GLfloat(ey))
         glUniform2f(program.pictureSize, GLfloat(picture.width), GLfloat(picture.height))
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(tiled ? GL_TEXTURE_2D_ARRAY : GL_TEXTURE_2D), picture.texture)
+        if pictureBound != picture.texture {
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glBindTexture(GLenum(tiled ? GL_TEXTURE_2D_ARRAY : GL_TEXTURE_2D), picture.texture)
+            pictureBound = picture.texture
+        }
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
     }
 }

@@ -15,10 +15,32 @@ public final class LayerTreeEvaluator {
         public let maskRoot: Int
         /// A replicator whose copies the backend draws (one `.copies` item).
         public let drawsCopies: Bool
+        /// A layer none of whose geometry or opacity is animated, in its
+        /// parent's time: what a frame would evaluate, evaluated once.
+        let still: Still?
+
+        struct Still {
+            let position: Point
+            let bounds: Rect
+            let toParent: Affine
+            let opacity: Double
+        }
 
         init(layer: Layer, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool) {
             self.layer = layer; self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
             self.drawsCopies = drawsCopies
+            let timelines = [layer.position.x, layer.position.y, layer.boundsOrigin.x, layer.boundsOrigin.y, layer.opacity]
+                + layer.transform.timelines
+            if layer.timing.isPassThrough && timelines.allSatisfy(\.isConstant) {
+                let position = Point(layer.position.x.value, layer.position.y.value)
+                let bounds = Rect(x: layer.boundsOrigin.x.value, y: layer.boundsOrigin.y.value, width: layer.size.width,
+                                  height: layer.size.height)
+                still = Still(position: position, bounds: bounds,
+                              toParent: LayerTreeEvaluator.toParent(layer, position: position, bounds: bounds, at: 0, sources: nil),
+                              opacity: Swift.min(1, Swift.max(0, layer.opacity.value)))
+            } else {
+                still = nil
+            }
         }
     }
 
@@ -186,13 +208,22 @@ public final class LayerTreeEvaluator {
         let node = nodes[index]
         if node.layer.isHidden { return }
         let time = Self.localTime(node.layer.timing, parentTime)
-        let alpha = opacity * Swift.min(1, Swift.max(0, node.layer.opacity.value(at: time, sources: sources)))
-        if alpha <= 0 && !asMask { return }
         // Each property read once: position and bounds serve the transform, the clip, the items and the copies.
-        let position = Point(node.layer.position.x.value(at: time, sources: sources), node.layer.position.y.value(at: time, sources: sources))
-        let bounds = Rect(x: node.layer.boundsOrigin.x.value(at: time, sources: sources), y: node.layer.boundsOrigin.y.value(at: time, sources: sources),
+        let position: Point, bounds: Rect, local: Affine, alpha: Double
+        if let still = node.still {
+            alpha = opacity * still.opacity
+            position = still.position
+            bounds = still.bounds
+            local = still.toParent
+        } else {
+            alpha = opacity * Swift.min(1, Swift.max(0, node.layer.opacity.value(at: time, sources: sources)))
+            position = Point(node.layer.position.x.value(at: time, sources: sources), node.layer.position.y.value(at: time, sources: sources))
+            bounds = Rect(x: node.layer.boundsOrigin.x.value(at: time, sources: sources), y: node.layer.boundsOrigin.y.value(at: time, sources: sources),
                           width: node.layer.size.width, height: node.layer.size.height)
-        let world = parent.concatenating(after: Self.toParent(node.layer, position: position, bounds: bounds, at: time, sources: sources))
+            local = Self.toParent(node.layer, position: position, bounds: bounds, at: time, sources: sources)
+        }
+        if alpha <= 0 && !asMask { return }
+        let world = parent.concatenating(after: local)
         var clip = clip
         if node.layer.masksToBounds {
             clip = clip.intersection(bounds.applying(world))
