@@ -6,13 +6,16 @@ import WaveCore
 /// edges. Storage is kept from frame to frame (it grows to the largest
 /// frame seen, then nothing is allocated).
 final class PolygonRows: OutlineSink {
+    // Unchecked exclusivity: one thread builds a frame's polygons, and the
+    // runtime's access checks on every append cost more than the appends.
     /// x0, y0, x1, y1 per edge, scene pixels, in drawing order (the winding).
-    private(set) var edges: [Float] = []
+    @exclusivity(unchecked) private(set) var edges: [Float] = []
     /// Edge indices, row after row.
-    private(set) var entries: [Int32] = []
+    @exclusivity(unchecked) private(set) var entries: [Int32] = []
     /// Per row of every item: its first entry and its entry count.
-    private(set) var rows: [Int32] = []
-    private var pen = (x: 0.0, y: 0.0), start = (x: 0.0, y: 0.0)
+    @exclusivity(unchecked) private(set) var rows: [Int32] = []
+    @exclusivity(unchecked) private var pen = (x: 0.0, y: 0.0)
+    @exclusivity(unchecked) private var start = (x: 0.0, y: 0.0)
     private var itemFirstEdge = 0
     private var rowCursor: [Int32] = []
 
