@@ -11,6 +11,8 @@
 //                     array, overlapping by 3 columns), read through the
 //                     item's inverse transform, its whole texels apart as
 //                     integers (exact at whole-pixel moves however far;
+//                     with exact motion, tiles at 16 sub-pixel phases and
+//                     the nearest read at a whole-pixel offset; else
 //                     sampled bilinearly between them, or turned or scaled)
 //   PICTURE_RGBA      a picture's texels, read the same way (their alpha
 //                     is the coverage, their colour the paint)
@@ -42,6 +44,8 @@ uniform vec2 u_pictureSize;   // texels
 uniform sampler2DArray u_tiles; // PICTURE_COVERAGE: one tile a layer
 uniform ivec2 u_whole;        // PICTURE_COVERAGE: whole texels added to the inverse transform's result
 uniform int u_tileStep;       // PICTURE_COVERAGE: columns from one tile to the next
+uniform int u_phases;         // PICTURE_COVERAGE: sub-pixel phases a tile (exact motion; 1: filtered)
+uniform int u_phase;          // PICTURE_COVERAGE: this item's phase (its layers are tile * u_phases + phase)
 
 uniform sampler2D u_edges;    // polygons: x0, y0, x1, y1 of each edge, scene pixels
 uniform isampler2D u_entries; // polygons: edge indices, row by row
@@ -112,9 +116,9 @@ void main() {
     ivec2 at = u_whole + ivec2(whole);
     int left = at.x + (fraction.x < 0.5 ? -1 : 0);
     ivec3 size = textureSize(u_tiles, 0);
-    int tile = clamp(left >= 0 ? left / u_tileStep : 0, 0, size.z - 1);
+    int tile = clamp(left >= 0 ? left / u_tileStep : 0, 0, size.z / u_phases - 1);
     vec2 within = vec2(float(at.x - tile * u_tileStep), float(at.y)) + fraction;
-    coverage = texture(u_tiles, vec3(within / vec2(size.xy), float(tile))).r;
+    coverage = texture(u_tiles, vec3(within / vec2(size.xy), float(tile * u_phases + u_phase))).r;
 #elif defined(PICTURE_RGBA)
     vec2 t = vec2(dot(u_inverseX, vec3(scene, 1.0)), dot(u_inverseY, vec3(scene, 1.0)));
     vec4 sampled = texture(u_picture, t / u_pictureSize);

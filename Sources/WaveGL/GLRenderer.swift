@@ -91,12 +91,9 @@ public final class GLRenderer: Renderer {
                   case let .curves(curves) = batch.content else { return 1 }
             return GLBatch.exactPhases(for: curves, caps: caps)
         }
-        let filtered = plan.batches.indices.contains { index in
+        var filtered = plan.batches.indices.contains { index in
             copyPlan == nil && !plan.batches[index].motion.snapsToPixel && shaderPhases[index] == 1
-        } || scene.tree.map(Self.movesCachedContent) ?? false
-        subpixelNotice = subpixel == .exact && filtered
-            ? "exact sub-pixel motion covers repeating curves (within \(caps.maxCoverageBytes >> 20) MiB and "
-                + "\(caps.maxArrayLayers) texture layers); the rest of this scene's cached content is filtered (linear)" : nil
+        }
         batches = try unavailableOnGLError { try plan.batches.enumerated().map { index, batch -> GLLayerDraw in
             if let copyPlan {
                 let copies = try GLCopyBatch(batch, scene: scene, plan: copyPlan)
@@ -108,10 +105,17 @@ public final class GLRenderer: Renderer {
                                phases: shaderPhases[index])
         } }
         if let tree = scene.tree {
-            batches.append(try unavailableOnGLError { try GLTreeDraw(tree, scene: scene, caps: caps) })
+            let draw = try unavailableOnGLError { try GLTreeDraw(tree, scene: scene, caps: caps, subpixel: subpixel) }
+            // Moved by fractions of a pixel, a shape without its phases is filtered, as is a picture.
+            filtered = filtered || (Self.movesCachedContent(tree) && (draw.filtersSomeShape || Self.holdsPicture(tree.root)))
+            batches.append(draw)
             // A tree alone does not write every pixel: the background goes first.
             if plan.batches.isEmpty { firstIsCached = false }
         }
+        subpixelNotice = subpixel == .exact && filtered
+            ? "exact sub-pixel motion covers cached shapes moved only along their layers' x translation (within "
+                + "\(caps.maxCoverageBytes >> 20) MiB and \(caps.maxArrayLayers) texture layers); the rest of this scene's cached "
+                + "content is filtered (linear)" : nil
         clearsFirst = !firstIsCached
         pictureCount = plan.batches.reduce(0) { count, batch in
             if case let .curves(c) = batch.content { return count + c.pictures.count }
@@ -176,6 +180,12 @@ public final class GLRenderer: Renderer {
             return (cached && moving) || layer.sublayers.contains { walk($0, moving: moving) }
         }
         return walk(tree.root, moving: false)
+    }
+
+    /// Whether the tree holds a picture (always sampled when it moves by fractions).
+    static func holdsPicture(_ layer: Layer) -> Bool {
+        if case .picture? = layer.contents { return true }
+        return layer.sublayers.contains(where: holdsPicture)
     }
 
     /// Waits for the GPU to finish the frame.

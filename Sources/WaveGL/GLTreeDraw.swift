@@ -26,7 +26,7 @@ final class GLTreeDraw: GLLayerDraw {
     private struct Program {
         let program: ShaderProgram
         let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow, firstColumn, buckets: GLint
-        let whole, tileStep: GLint
+        let whole, tileStep, phases, phase: GLint
     }
     /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask.
     private var programs: [Program?] = Array(repeating: nil, count: 32)
@@ -40,6 +40,9 @@ final class GLTreeDraw: GLLayerDraw {
         /// `tileStep` columns on from the last (a path wider than
         /// GL_MAX_TEXTURE_SIZE, a long track's bars, takes several).
         var tileStep = 0
+        /// Exact motion: each tile rasterised at this many sub-pixel phases
+        /// (layer tile * phases + phase); 1: one picture, filtered.
+        var phases = 1
     }
     /// Per content number: its texture (fixed paths and pictures).
     private var pictures: [CachedPicture?]
@@ -66,7 +69,14 @@ final class GLTreeDraw: GLLayerDraw {
     /// draw began (0: unknown), so consecutive items of one kind set neither again.
     private var programInUse: GLuint = 0, pictureBound: GLuint = 0
 
-    init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities) throws {
+    /// Whether some cached shape got fewer than the exact phases asked for
+    /// (the driver's layers or the memory budget): moved by fractions of a
+    /// pixel, it is filtered.
+    private(set) var filtersSomeShape = false
+    private let subpixel: SubpixelMode
+
+    init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear) throws {
+        self.subpixel = subpixel
         let levels = tree.sources
         evaluator = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: levels) })
         list = evaluator.makeList()
@@ -138,21 +148,31 @@ final class GLTreeDraw: GLLayerDraw {
                     throw GLError.limit(what: "a shape \(w) columns wide in \(tiles) tiles (GL_MAX_ARRAY_TEXTURE_LAYERS)", needed: tiles,
                                         available: caps.maxArrayLayers)
                 }
-                try fits(bytes: tileWidth * h * tiles, caps, &bytes)
-                // The same outline the CPU strategy emits for this path moved by whole pixels.
+                // Exact motion: 16 phases, or 8, where the driver's layers and the budget allow; else 1 (filtered).
+                let one = tileWidth * h * tiles
+                let phases = subpixel != .exact ? 1
+                    : [SubpixelPhases.exact, SubpixelPhases.fewest].first {
+                        tiles * $0 <= caps.maxArrayLayers && bytes + one * $0 <= caps.maxCoverageBytes
+                    } ?? 1
+                if subpixel == .exact && phases == 1 { filtersSomeShape = true }
+                try fits(bytes: one * phases, caps, &bytes)
+                // The same outline the CPU strategy emits for this path moved by whole pixels (and phase j/phases more).
                 let rasterizer = try CoverageRasterizer(width: tileWidth, height: h)
-                var coverage = [UInt8](repeating: 0, count: tileWidth * h * tiles)
+                var coverage = [UInt8](repeating: 0, count: one * phases)
                 for tile in 0..<tiles {
-                    let left = x0 + Double(tile * step)
-                    PrimitiveOutlines.addPath(path, Affine(a: 1, b: 0, c: 0, d: 1, tx: -left, ty: -y0), columns: 0..<tileWidth,
-                                              into: rasterizer)
-                    coverage.withUnsafeMutableBufferPointer { buffer in
-                        var sink = CoverageBytes(rowZero: buffer.baseAddress! + tile * tileWidth * h, rowStride: tileWidth)
-                        rasterizer.resolve(rows: 0..<h, into: &sink)
+                    for phase in 0..<phases {
+                        let left = x0 + Double(tile * step) - Double(phase) / Double(phases)
+                        PrimitiveOutlines.addPath(path, Affine(a: 1, b: 0, c: 0, d: 1, tx: -left, ty: -y0), columns: 0..<tileWidth,
+                                                  into: rasterizer)
+                        coverage.withUnsafeMutableBufferPointer { buffer in
+                            var sink = CoverageBytes(rowZero: buffer.baseAddress! + (tile * phases + phase) * tileWidth * h,
+                                                     rowStride: tileWidth)
+                            rasterizer.resolve(rows: 0..<h, into: &sink)
+                        }
                     }
                 }
-                pictures[n] = CachedPicture(texture: uploadTiles(coverage, tileWidth, h, tiles), originX: x0, originY: y0,
-                                            width: tileWidth, height: h, tileStep: step)
+                pictures[n] = CachedPicture(texture: uploadTiles(coverage, tileWidth, h, tiles * phases), originX: x0, originY: y0,
+                                            width: tileWidth, height: h, tileStep: step, phases: phases)
             case let .picture(picture):
                 let image = picture.image
                 guard image.width > 0, image.height > 0 else { continue }
@@ -254,7 +274,8 @@ final class GLTreeDraw: GLLayerDraw {
                                   pictureSize: program.uniform("u_pictureSize"), rowBase: program.uniform("u_rowBase"),
                                   firstRow: program.uniform("u_firstRow"), firstColumn: program.uniform("u_firstColumn"),
                                   buckets: program.uniform("u_buckets"), whole: program.uniform("u_whole"),
-                                  tileStep: program.uniform("u_tileStep"))
+                                  tileStep: program.uniform("u_tileStep"), phases: program.uniform("u_phases"),
+                                  phase: program.uniform("u_phase"))
         }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: true) }
         for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask) }
@@ -549,11 +570,20 @@ final class GLTreeDraw: GLLayerDraw {
         if item.primitive == .picture { ox = item.bounds.x; oy = item.bounds.y }
         var ex = (m.c * m.ty - m.d * m.tx) / det - ox, ey = (m.b * m.tx - m.a * m.ty) / det - oy
         let tiled = picture.tileStep > 0
+        var phase = 0
+        if picture.phases > 1 && m.a == 1 && m.b == 0 && m.c == 0 && m.d == 1 && m.ty == m.ty.rounded() && m.tx.isFinite {
+            // Exact motion: the nearest phase, read at a whole-pixel offset (nothing filtered).
+            let split = SubpixelPhases.split(m.tx, phases: picture.phases)
+            phase = split.phase
+            ex = -Double(split.whole) - ox
+        }
         if tiled {
             @inline(__always) func whole(_ v: Double) -> Double { Swift.min(Swift.max(v.rounded(.down), -2e9), 2e9) }
             let wx = whole(ex), wy = whole(ey)
             glUniform2i(program.whole, GLint(wx), GLint(wy))
             glUniform1i(program.tileStep, GLint(picture.tileStep))
+            glUniform1i(program.phases, GLint(picture.phases))
+            glUniform1i(program.phase, GLint(phase))
             ex -= wx
             ey -= wy
         }

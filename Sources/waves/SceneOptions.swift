@@ -114,7 +114,7 @@ struct WaveOptions: ParsableArguments {
     @Flag(help: "Round the offset to whole pixels (removes amplitude phasing; slow motion steps).")
     var snap = false
 
-    @Option(name: .customLong("subpixel"), help: "How the GL backend moves cached curves by fractions of a pixel: exact (pictures pre-rasterised at 16 sub-pixel phases, the nearest shown at a whole-pixel offset: the CPU's pixels, no blur; on a software GL driver, sine cells are painted per phase and copied by whole pixels, no shader pass) or linear (bilinear filtering in a shader: a steep edge blurs at half-pixel offsets). Cached shapes moving in a layer tree (waveform bars, an outline) are always filtered. (default: exact)")
+    @Option(name: .customLong("subpixel"), help: "How the GL backend moves cached curves by fractions of a pixel: exact (pictures pre-rasterised at 16 sub-pixel phases, the nearest shown at a whole-pixel offset: the CPU's pixels, no blur; on a software GL driver, sine cells are painted per phase and copied by whole pixels, no shader pass) or linear (bilinear filtering in a shader: a steep edge blurs at half-pixel offsets). A layer tree's cached shapes (waveform bars, an outline) get the same phases where they are only translated; pictures, and turned or scaled shapes, are filtered. (default: exact)")
     var subpixelChoice: SubpixelMode?
 
     /// The mode asked for, exact when none was.

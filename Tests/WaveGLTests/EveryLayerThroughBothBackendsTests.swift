@@ -148,6 +148,33 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 1, max: 16, name: "dm-exact-among-layers-\(i)") }
     }
 
+    /// Exact motion of a layer tree's cached shapes (the outline, the
+    /// waveform's bars): each tile rasterised at 16 phases and the nearest
+    /// read at a whole-pixel offset, so a fractional offset is the CPU's
+    /// frame within its tolerances, where the filtered picture blurs.
+    func testExactMotionOfATreesCachedShapesMatchesTheCPUAtFractionalOffsets() throws {
+        var moving = try outline(speed: 23.7)
+        moving.color = RGBA8(255, 255, 255)
+        let scene = try moving.scene()
+        let gl = try glRenderer()
+        let times = [0.0123, 0.3337, 1.77777]
+        let cpu = try Frames.render(CPURenderer(), scene, at: times)
+        let filtered = try Frames.render(gl, scene, at: times)
+        gl.subpixel = .exact
+        defer { gl.subpixel = .linear }
+        let exact = try Frames.render(gl, scene, at: times)
+        XCTAssertNil(gl.subpixelNotice, "every moving shape has its phases")
+        var worst = (filtered: 0, exact: 0)
+        for i in times.indices {
+            assertImagesMatch(exact[i], cpu[i], mean: 1, max: 16, name: "dm-exact-tree-\(i)")
+            for p in stride(from: 0, to: cpu[i].pixels.count, by: 4) {
+                worst.filtered = max(worst.filtered, abs(Int(filtered[i].pixels[p]) - Int(cpu[i].pixels[p])))
+                worst.exact = max(worst.exact, abs(Int(exact[i].pixels[p]) - Int(cpu[i].pixels[p])))
+            }
+        }
+        XCTAssertLessThan(worst.exact, worst.filtered, "the phases are no closer to the CPU than filtering")
+    }
+
     func testTranslucentLayersOverATranslucentBackgroundStayWithinReadBackPrecision() throws {
         var scene = try mixedScene()
         scene.background = RGBA8(0, 0, 0, 200)
