@@ -51,9 +51,8 @@ final class GLBatch: GLLayerDraw {
         period = curves.period
         glGenTextures(1, &coverage)
         pass = try Self.makePass(batch: batch, phases: phases, isFirst: isFirst, isOnly: isOnly, background: scene.background)
-        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
-        upload(try curves.coverage(phases: phases), width: curves.period, rows: curves.pictureRows,
-               layers: curves.pictures.count * phases, wrapS: GL_REPEAT)
+        uploadCoverage(try curves.coverage(phases: phases), width: curves.period, rows: curves.pictureRows,
+                       layers: curves.pictures.count * phases, into: coverage, wrapS: GL_REPEAT)
         glGenTextures(1, &rowTable)
         let table = curves.rowTable(width: Self.tableWidth)
         glBindTexture(GLenum(GL_TEXTURE_2D), rowTable)
@@ -85,20 +84,6 @@ final class GLBatch: GLLayerDraw {
     deinit {
         glDeleteTextures(1, &coverage)
         if rowTable != 0 { glDeleteTextures(1, &rowTable) }
-    }
-
-    private func upload(_ bytes: [UInt8], width: Int, rows: Int, layers: Int, wrapS: Int32) {
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), coverage)
-        glTexImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, GL_R8, GLsizei(width), GLsizei(rows), GLsizei(layers), 0,
-                     GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), bytes)
-        let target = GLenum(GL_TEXTURE_2D_ARRAY)
-        glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_S), wrapS)
-        glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_BORDER)
-        var transparent: [GLfloat] = [0, 0, 0, 0]
-        glTexParameterfv(target, GLenum(GL_TEXTURE_BORDER_COLOR), &transparent)
-        glTexParameteri(target, GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
-        glTexParameteri(target, GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
     }
 
     private static func setPaint(_ fill: Fill, _ program: ShaderProgram) {

@@ -22,3 +22,20 @@ func blendPremultiplied() {
     glEnable(GLenum(GL_BLEND))
     glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
 }
+
+/// Coverage (R8) as layers of the texture array `texture`, filtered
+/// linearly, transparent past its rows (and its columns, unless `wrapS`
+/// repeats them): the cached pictures of both the curve batches and the tree.
+func uploadCoverage(_ bytes: [UInt8], width: Int, rows: Int, layers: Int, into texture: GLuint, wrapS: Int32 = GL_CLAMP_TO_BORDER) {
+    let target = GLenum(GL_TEXTURE_2D_ARRAY)
+    glActiveTexture(GLenum(GL_TEXTURE0))
+    glBindTexture(target, texture)
+    glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+    glTexImage3D(target, 0, GL_R8, GLsizei(width), GLsizei(rows), GLsizei(layers), 0, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), bytes)
+    glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_S), wrapS)
+    glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_BORDER)
+    var transparent: [GLfloat] = [0, 0, 0, 0]
+    glTexParameterfv(target, GLenum(GL_TEXTURE_BORDER_COLOR), &transparent)
+    glTexParameteri(target, GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
+    glTexParameteri(target, GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
+}

@@ -203,20 +203,11 @@ final class GLTreeDraw: GLLayerDraw {
         }
     }
 
-    /// Coverage tiles as layers of a texture array, filtered linearly, transparent outside.
+    /// Coverage tiles as layers of a new texture array.
     private func uploadTiles(_ bytes: [UInt8], _ w: Int, _ h: Int, _ tiles: Int) -> GLuint {
         var texture: GLuint = 0
-        let target = GLenum(GL_TEXTURE_2D_ARRAY)
         glGenTextures(1, &texture)
-        glBindTexture(target, texture)
-        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
-        glTexImage3D(target, 0, GL_R8, GLsizei(w), GLsizei(h), GLsizei(tiles), 0, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), bytes)
-        glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_BORDER)
-        glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_BORDER)
-        var transparent: [GLfloat] = [0, 0, 0, 0]
-        glTexParameterfv(target, GLenum(GL_TEXTURE_BORDER_COLOR), &transparent)
-        glTexParameteri(target, GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
-        glTexParameteri(target, GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
+        uploadCoverage(bytes, width: w, rows: h, layers: tiles, into: texture)
         return texture
     }
 
