@@ -38,7 +38,7 @@ final class GLTreeDraw: GLLayerDraw {
         var width: Int, height: Int
         /// A fixed path's coverage is a texture array of tiles, each
         /// `tileStep` columns on from the last (a path wider than
-        /// GL_MAX_TEXTURE_SIZE, a long track's bars, takes several).
+        /// GL_MAX_TEXTURE_SIZE, a long strip of bars, takes several).
         var tileStep = 0
         /// Exact motion: each tile rasterised at this many sub-pixel phases
         /// (layer tile * phases + phase); 1: one picture, filtered.
@@ -551,7 +551,7 @@ final class GLTreeDraw: GLLayerDraw {
 
     /// Texel = T^-1 (scene point) - the picture's origin, for the shader to
     /// sample. For coverage tiles the constant term's whole texels go apart
-    /// as integers (`u_whole`), so a shape moved far along (a long track
+    /// as integers (`u_whole`), so a shape moved far along (a long strip
     /// late in its length) is read as exactly as near its start.
     private func drawPicture(_ item: PresentationItem, _ program: Program) {
         guard let picture = pictures[item.content] else { return }

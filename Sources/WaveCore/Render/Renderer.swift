@@ -39,9 +39,8 @@ public enum Backend: String, CaseIterable, Sendable {
     case gl
 }
 
-/// How content painted two ways either side of a column (a waveform's
-/// played and unplayed bars) is composed in the layer tree; both strategies
-/// draw the composition chosen.
+/// How one shape painted two ways, either side of a column, is composed in
+/// the layer tree; both strategies draw the composition chosen.
 public enum SplitMethod: String, CaseIterable, Sendable {
     /// Each painting under a mask layer (a box either side of the column):
     /// the GL strategy draws each mask into a texture first.

@@ -287,7 +287,7 @@ public struct Box: Equatable, Sendable {
     }
 }
 
-/// An image made once (a strip of pre-painted bars, a crate's face).
+/// An image made once (pre-painted content, read as it is).
 public struct Picture: Equatable, Sendable {
     public var image: RGBAImage
     public init(_ image: RGBAImage) { self.image = image }
