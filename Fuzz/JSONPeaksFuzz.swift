@@ -11,7 +11,10 @@ import Foundation
 public func fuzzJSONPeaks(_ start: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: start, count: size)
     let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
-    if body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) == UInt8(ascii: "{") {
+    // A NUL in the first four bytes makes Foundation guess UTF-16 or UTF-32 (RFC 4627's sniffing, so
+    // "{\0}\0" reads as {}); the peaks reader takes UTF-8 only, as RFC 8259 requires: no common grammar there.
+    let sniffsWideText = body.prefix(4).contains(0)
+    if !sniffsWideText, body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) == UInt8(ascii: "{") {
         let foundation = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] != nil
         var grammar = true
         do { _ = try WaveformData.parseJSON(body) } catch let problem as WaveformData.Problem {
