@@ -58,7 +58,7 @@ public enum WaveformPreset {
 
     /// How the waveform's bars move and where its playhead is, as the effect
     /// defines them: the content offset u(t) and the playhead's column.
-    public struct Motion {
+    public struct Playback {
         public var offset: (Double) -> Double
         public var playheadColumn: (Double) -> Int
         public init(offset: @escaping (Double) -> Double, playheadColumn: @escaping (Double) -> Int) {
@@ -72,20 +72,20 @@ public enum WaveformPreset {
     /// coverage along the middle row, as a share of that bar's coverage
     /// summed over the columns it reaches (so a short bar counts like a tall
     /// one): 1 for a 1 px bar on a whole pixel, 0.5 half way between two.
-    /// Bars are found from the motion and the bar grid (`pitch`,
+    /// Bars are found from the playback and the bar grid (`pitch`,
     /// `barWidth`), not from gaps, which blur shut. The figure is how far
     /// that mean swings over the frames (largest minus smallest): 0 when
     /// every frame is pixel-aligned, about 0.5 when 1 px bars go from sharp
     /// to blurred.
     public static func phasing(frames: [(image: RGBAImage, time: Double)], background: RGBA8, unplayed color: RGBA8,
-                               motion: Motion, pitch: Int, barWidth: Int) -> Double? {
+                               playback: Playback, pitch: Int, barWidth: Int) -> Double? {
         guard frames.count > 1 else { return nil }
         let span = Double(color.g) - Double(background.g)
         guard span != 0 else { return nil }
         var means: [Double] = []
         for (image, time) in frames {
-            let y = image.height / 2, u = motion.offset(time)
-            let first = motion.playheadColumn(time) + 1
+            let y = image.height / 2, u = playback.offset(time)
+            let first = playback.playheadColumn(time) + 1
             var shares: [Double] = []
             // Bars whose columns lie wholly in [first, width).
             var bar = max(0, Int(((Double(first) + u) / Double(pitch)).rounded(.up)))
@@ -197,12 +197,13 @@ public struct WaveformPresetView {
     public var scene: Scene
     /// The unplayed bars' colour (solid), for reading phasing off frames.
     public var unplayed: RGBA8
-    public var motion: WaveformPreset.Motion
+    /// How the bars move and where the playhead is.
+    public var playback: WaveformPreset.Playback
 
-    public init(scene: Scene, unplayed: RGBA8, motion: WaveformPreset.Motion) {
+    public init(scene: Scene, unplayed: RGBA8, playback: WaveformPreset.Playback) {
         self.scene = scene
         self.unplayed = unplayed
-        self.motion = motion
+        self.playback = playback
     }
 }
 
@@ -273,7 +274,7 @@ extension BenchRunner {
                     framesNeedingDrawPerSecond: rounded(Double(frames - 1 - unchanged) / counted, places: 3),
                     framesUnchanged: unchanged,
                     phasing: WaveformPreset.phasing(frames: images, background: view.scene.background, unplayed: view.unplayed,
-                                                    motion: view.motion, pitch: input.pitch,
+                                                    playback: view.playback, pitch: input.pitch,
                                                     barWidth: input.barWidth).map { rounded($0, places: 4) },
                     allocationsPerFrame: summary.allocationsPerFrame))
                 report("\(s.name)\(snap ? ", snapped" : "")")

@@ -36,7 +36,7 @@ enum WaveformPresetWiring {
             w.snapToPixel = snap
             w.composition = composition
             return WaveformPresetView(scene: try w.scene(), unplayed: w.unplayed,
-                                      motion: WaveformPreset.Motion(offset: w.contentOffset(at:), playheadColumn: w.playheadColumn(at:)))
+                                      playback: WaveformPreset.Playback(offset: w.contentOffset(at:), playheadColumn: w.playheadColumn(at:)))
         }
         return WaveformPresetInput(trackSeconds: peaks.duration, view: view) {
             switch audio.source {
