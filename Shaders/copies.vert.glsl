@@ -1,7 +1,7 @@
 #version 330 core
 // A replicator's copies where their steps turn or scale (the general case):
-// one instance per copy and sublayer, each a quad over its box's reach in
-// scene pixels. The instance's state (its transform, rect, colours) was
+// one instance per copy and sublayer, each a quad over its box as turned,
+// grown by a pixel's span in the box's space. The instance's state (its transform, rect, colours) was
 // evaluated this frame by copies_state.frag.glsl; this only fetches it, so
 // the vertex work (CPU time on a software driver) is a few texel reads a
 // copy. box.frag.glsl computes the coverage.
@@ -29,7 +29,16 @@ void main() {
     v_fill = texelFetch(u_state[4], at, 0);
     v_border = texelFetch(u_state[5], at, 0);
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
+    // The box itself, turned as it is (a turned bar's axis-aligned reach can
+    // be many times its area), grown in its own space by what a pixel spans
+    // there, so every pixel it touches is drawn; the reach where it flattens.
+    mat2 toBox = mat2(v_inverse.x, v_inverse.z, v_inverse.y, v_inverse.w); // columns: box offset = toBox * scene offset
     vec2 scene = centre.xy + corner * centre.zw;
+    if (abs(determinant(toBox)) > 1e-12) {
+        vec2 grow = vec2(length(v_inverse.xy), length(v_inverse.zw));
+        vec2 extent = 0.5 * (v_rect.zw - v_rect.xy) + grow;
+        scene = centre.xy + inverse(toBox) * (corner * extent);
+    }
     gl_Position = centre.z < 0.0 ? vec4(2.0, 2.0, 2.0, 1.0)
                 : vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
 }
