@@ -1,10 +1,11 @@
 #version 330 core
 // A replicator's copies where their steps turn or scale (the general case):
 // one instance per copy and sublayer, each a quad over its box as turned,
-// grown by a pixel's span in the box's space. The instance's state (its transform, rect, colours) was
-// evaluated this frame by copies_state.frag.glsl; this only fetches it, so
-// the vertex work (CPU time on a software driver) is a few texel reads a
-// copy. box.frag.glsl computes the coverage.
+// grown by a pixel's span in the box's space. The instance's state (its
+// transform, rect, colours) was evaluated this frame by
+// copies_state.frag.glsl; this only fetches it, so the vertex work (CPU
+// time on a software driver) is a few texel reads a copy. box.frag.glsl
+// computes the coverage.
 
 uniform sampler2D u_state[6]; // copies_state.frag.glsl's targets, 1024 texels a row
 uniform int u_stateBase;      // this item's first instance texel
