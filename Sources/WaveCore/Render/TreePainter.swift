@@ -15,6 +15,8 @@ public final class TreePainter {
     /// One byte a pixel: the coverage of the mask in `maskInBuffer`.
     private let maskBuffer: UnsafeMutablePointer<UInt8>?
     private var maskInBuffer = -1
+    /// The rows and columns the buffer's last mask wrote (every other byte is 0).
+    private var maskWritten = (rows: 0..<0, columns: 0..<0)
     /// One byte a pixel: a bordered box's inner edge's coverage (nil: no box has a border).
     private let innerBuffer: UnsafeMutablePointer<UInt8>?
 
@@ -157,7 +159,13 @@ public final class TreePainter {
     /// The mask's coverage: its items' alpha composited over nothing.
     private func render(mask index: Int, into buffer: UnsafeMutablePointer<UInt8>) {
         let width = rasterizer.width
-        buffer.update(repeating: 0, count: width * rasterizer.height)
+        // Only what the last mask wrote is cleared (a small mask costs its own area, not the frame's).
+        var row = maskWritten.rows.lowerBound
+        while row < maskWritten.rows.upperBound {
+            (buffer + row * width + maskWritten.columns.lowerBound).update(repeating: 0, count: maskWritten.columns.count)
+            row += 1
+        }
+        var written = (rows: 0..<0, columns: 0..<0)
         let range = list.masks[index].items
         for i in range {
             let item = list.maskItems[i]
@@ -179,7 +187,12 @@ public final class TreePainter {
             var blitter = MaskBlitter(buffer: buffer, width: width, columns: area.columns, alpha: alpha)
             rasterizer.resolve(rows: area.rows, into: &blitter)
             rasterizer.clipRows = 0..<rasterizer.height
+            written.rows = written.rows.isEmpty ? area.rows
+                : Swift.min(written.rows.lowerBound, area.rows.lowerBound)..<Swift.max(written.rows.upperBound, area.rows.upperBound)
+            written.columns = written.columns.isEmpty ? area.columns
+                : Swift.min(written.columns.lowerBound, area.columns.lowerBound)..<Swift.max(written.columns.upperBound, area.columns.upperBound)
         }
+        maskWritten = written
         maskInBuffer = index
     }
 
