@@ -17,7 +17,6 @@ final class GLBatch: GLLayerDraw {
     /// The first batch composites onto the background and writes every pixel.
     private let isFirst: Bool
     private let period: Int
-    private let width: Int
 
     private struct Pass {
         let program: ShaderProgram
@@ -27,8 +26,6 @@ final class GLBatch: GLLayerDraw {
     /// Row-table texels per texture row (the shader reads the table's width).
     static let tableWidth = 4096
 
-    /// The only batch writes non-premultiplied colour.
-    private let isOnly: Bool
     /// Sub-pixel phases of the curves' pictures (1: one picture, filtered linearly).
     let phases: Int
 
@@ -41,13 +38,12 @@ final class GLBatch: GLLayerDraw {
         } ?? 1
     }
 
+    /// `isOnly`: the scene's only batch, which writes non-premultiplied colour.
     init(_ batch: ScenePlan.Batch, scene: Scene, isFirst: Bool, isOnly: Bool, phases: Int = 1) throws {
         self.batch = batch
         self.isFirst = isFirst
-        self.isOnly = isOnly
         self.phases = phases
-        width = scene.width
-        guard case let .curves(curves) = batch.content else { throw GLError.limit(what: "an empty batch", needed: 1, available: 0) }
+        let curves = batch.curves
         period = curves.period
         glGenTextures(1, &coverage)
         pass = try Self.makePass(batch: batch, phases: phases, isFirst: isFirst, isOnly: isOnly, background: scene.background)
@@ -72,10 +68,8 @@ final class GLBatch: GLLayerDraw {
         glUniform1i(program.uniform("u_rows"), 1)
         setColor(program.uniform("u_background"), background)
         setPaint(batch.paint, program)
-        if case let .curves(curves) = batch.content {
-            glUniform2f(program.uniform("u_layerSize"), GLfloat(curves.period), GLfloat(curves.pictureRows))
-            glUniform1i(program.uniform("u_phases"), GLint(phases))
-        }
+        glUniform2f(program.uniform("u_layerSize"), GLfloat(batch.curves.period), GLfloat(batch.curves.pictureRows))
+        glUniform1i(program.uniform("u_phases"), GLint(phases))
         glUseProgram(0)
         return Pass(program: program, uniforms: (program.uniform("u_offset"), program.uniform("u_viewport"),
                                                  program.uniform("u_pageTop"), program.uniform("u_phase")))

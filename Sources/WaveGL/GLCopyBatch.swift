@@ -58,7 +58,8 @@ final class GLCopyBatch: GLLayerDraw {
     /// asked for): snapped motion needs one phase; exact motion 16, or 8
     /// where 16 do not fit the driver's limits or the memory budget.
     static func plan(for batch: ScenePlan.Batch, scene: Scene, subpixel: SubpixelMode, caps: GLCapabilities) -> Plan? {
-        guard case let .curves(curves) = batch.content, case .solid = batch.paint, scene.background.a == 255 else { return nil }
+        let curves = batch.curves
+        guard case .solid = batch.paint, scene.background.a == 255 else { return nil }
         let wanted: [Int]
         if batch.motion.snapsToPixel || batch.motion.kind == .still {
             wanted = [1]
@@ -77,9 +78,7 @@ final class GLCopyBatch: GLLayerDraw {
     }
 
     init(_ batch: ScenePlan.Batch, scene: Scene, plan: Plan) throws {
-        guard case let .curves(curves) = batch.content else {
-            throw GLError.limit(what: "copies of anything but repeating curves", needed: 1, available: 0)
-        }
+        let curves = batch.curves
         phases = plan.phases
         layout = plan.layout
         motion = batch.motion

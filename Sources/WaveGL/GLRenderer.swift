@@ -87,9 +87,8 @@ public final class GLRenderer: Renderer {
             ? GLCopyBatch.plan(for: plan.batches[0], scene: scene, subpixel: subpixel, caps: caps) : nil
         // Elsewhere exact motion is the shader reading the nearest of several pre-rasterised phases.
         let shaderPhases = plan.batches.map { batch -> Int in
-            guard copyPlan == nil, subpixel == .exact, !batch.motion.snapsToPixel,
-                  case let .curves(curves) = batch.content else { return 1 }
-            return GLBatch.exactPhases(for: curves, caps: caps)
+            guard copyPlan == nil, subpixel == .exact, !batch.motion.snapsToPixel else { return 1 }
+            return GLBatch.exactPhases(for: batch.curves, caps: caps)
         }
         var filtered = plan.batches.indices.contains { index in
             copyPlan == nil && !plan.batches[index].motion.snapsToPixel && shaderPhases[index] == 1
@@ -117,10 +116,7 @@ public final class GLRenderer: Renderer {
                 + "\(caps.maxCoverageBytes >> 20) MiB and \(caps.maxArrayLayers) texture layers); the rest of this scene's cached "
                 + "content is filtered (linear)" : nil
         clearsFirst = !firstIsCached
-        pictureCount = plan.batches.reduce(0) { count, batch in
-            if case let .curves(c) = batch.content { return count + c.pictures.count }
-            return count
-        }
+        pictureCount = plan.batches.reduce(0) { $0 + $1.curves.pictures.count }
         self.scene = scene
     }
 

@@ -21,12 +21,8 @@ struct ScenePlan {
         var rowEntries: [(picture: Int, shift: Int, row: Int)?]
     }
 
-    enum Content {
-        case curves(CurveBatch)
-    }
-
     struct Batch {
-        var content: Content
+        var curves: CurveBatch
         var paint: Fill
         var motion: Motion
         /// The scene's layers it draws, in order.
@@ -44,11 +40,10 @@ struct ScenePlan {
         for (i, layer) in scene.layers.enumerated() {
             switch layer.content {
             case let .repeatingCurve(curve):
-                if var last = batches.last, case var .curves(batch) = last.content, last.paint == layer.paint,
-                   last.motion == layer.motion, batch.period == curve.period,
-                   batch.samplesPerPixel == curve.samplesPerPixel, !curve.rows.contains(where: { occupied[$0] }) {
-                    Self.add(curve, to: &batch, occupied: &occupied, index: &index)
-                    last.content = .curves(batch)
+                if var last = batches.last, last.paint == layer.paint,
+                   last.motion == layer.motion, last.curves.period == curve.period,
+                   last.curves.samplesPerPixel == curve.samplesPerPixel, !curve.rows.contains(where: { occupied[$0] }) {
+                    Self.add(curve, to: &last.curves, occupied: &occupied, index: &index)
                     last.layers.append(i)
                     batches[batches.count - 1] = last
                 } else {
@@ -57,7 +52,7 @@ struct ScenePlan {
                     occupied = Array(repeating: false, count: scene.height)
                     index = [:]
                     Self.add(curve, to: &batch, occupied: &occupied, index: &index)
-                    batches.append(Batch(content: .curves(batch), paint: layer.paint, motion: layer.motion, layers: [i]))
+                    batches.append(Batch(curves: batch, paint: layer.paint, motion: layer.motion, layers: [i]))
                 }
             }
         }
@@ -90,25 +85,22 @@ struct ScenePlan {
 
     private func checkLimits(_ caps: GLCapabilities) throws {
         let bytes = batches.reduce(0) { total, batch in
-            switch batch.content {
-            case let .curves(c): return total + c.period * c.pictureRows * c.pictures.count
-            }
+            let c = batch.curves
+            return total + c.period * c.pictureRows * c.pictures.count
         }
         guard bytes <= caps.maxCoverageBytes else {
             throw GLError.limit(what: "\(bytes) bytes of cached coverage (the backend's memory budget)",
                                 needed: bytes, available: caps.maxCoverageBytes)
         }
         for batch in batches {
-            switch batch.content {
-            case let .curves(c):
-                guard c.period <= caps.maxTextureSize, c.pictureRows <= caps.maxTextureSize else {
-                    throw GLError.limit(what: "a \(c.period)x\(c.pictureRows) coverage picture (GL_MAX_TEXTURE_SIZE)",
-                                        needed: max(c.period, c.pictureRows), available: caps.maxTextureSize)
-                }
-                guard c.pictures.count <= caps.maxArrayLayers else {
-                    throw GLError.limit(what: "\(c.pictures.count) distinct band pictures (GL_MAX_ARRAY_TEXTURE_LAYERS)",
-                                        needed: c.pictures.count, available: caps.maxArrayLayers)
-                }
+            let c = batch.curves
+            guard c.period <= caps.maxTextureSize, c.pictureRows <= caps.maxTextureSize else {
+                throw GLError.limit(what: "a \(c.period)x\(c.pictureRows) coverage picture (GL_MAX_TEXTURE_SIZE)",
+                                    needed: max(c.period, c.pictureRows), available: caps.maxTextureSize)
+            }
+            guard c.pictures.count <= caps.maxArrayLayers else {
+                throw GLError.limit(what: "\(c.pictures.count) distinct band pictures (GL_MAX_ARRAY_TEXTURE_LAYERS)",
+                                    needed: c.pictures.count, available: caps.maxArrayLayers)
             }
         }
     }

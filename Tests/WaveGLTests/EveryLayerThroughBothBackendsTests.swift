@@ -192,7 +192,7 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         let caps = GLCapabilities(maxTextureSize: 16384, maxArrayLayers: 2048)
         let plan = try ScenePlan(scene: try cells.scene(), caps: caps)
         XCTAssertEqual(plan.batches.count, 1, "100 cells of one paint and motion are one draw")
-        guard case let .curves(batch) = plan.batches[0].content else { return XCTFail("not a curve batch") }
+        let batch = plan.batches[0].curves
         // Phase k/100 of 320 px is 3.2k px: fractions k*320 mod 100 take 5 values.
         XCTAssertEqual(batch.pictures.count, 5)
         XCTAssertEqual(plan.batches[0].layers.count, 100)
