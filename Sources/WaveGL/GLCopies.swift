@@ -225,16 +225,11 @@ final class GLCopies {
     /// step serve every outer copy), holding boxes.
     private static func innerReplicator(_ layer: Layer) -> Inner? {
         guard let r = layer.replicator, r.count >= 1, r.instanceDelay.isFinite, layer.contents == nil, layer.mask == nil,
-              !layer.masksToBounds, layer.timing.isPassThrough else { return nil }
-        let still = [layer.position.x, layer.position.y, layer.boundsOrigin.x, layer.boundsOrigin.y, layer.opacity]
-            + layer.transform.timelines + r.instanceTransform.timelines
-        guard still.allSatisfy(\.isConstant) else { return nil }
-        let bounds = Rect(x: layer.boundsOrigin.x.value, y: layer.boundsOrigin.y.value, width: layer.size.width, height: layer.size.height)
-        let position = Point(layer.position.x.value, layer.position.y.value)
-        return Inner(count: r.count, delay: r.instanceDelay,
-                     place: LayerTreeEvaluator.toParent(layer, position: position, bounds: bounds, at: 0, sources: nil),
-                     step: LayerTreeEvaluator.instanceStep(r, bounds: bounds, at: 0, sources: nil),
-                     opacity: Swift.min(1, Swift.max(0, layer.opacity.value)), instanceColor: r.instanceColor, colorOffset: r.colorOffset)
+              !layer.masksToBounds, let still = LayerTreeEvaluator.StillPlacement(layer),
+              r.instanceTransform.timelines.allSatisfy(\.isConstant) else { return nil }
+        return Inner(count: r.count, delay: r.instanceDelay, place: still.toParent,
+                     step: LayerTreeEvaluator.instanceStep(r, bounds: still.bounds, at: 0, sources: nil),
+                     opacity: still.opacity, instanceColor: r.instanceColor, colorOffset: r.colorOffset)
     }
 
     /// A box that draws nothing but itself, on the tree's own time.

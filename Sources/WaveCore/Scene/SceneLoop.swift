@@ -64,8 +64,7 @@ extension LayerTree {
                 periods.append(layer.timing.cycle / abs(layer.timing.speed))
                 return true
             }
-            var ok = ([layer.position.x, layer.position.y, layer.boundsOrigin.x, layer.boundsOrigin.y, layer.opacity]
-                      + layer.transform.timelines).allSatisfy(timeline)
+            var ok = (layer.geometryTimelines + [layer.opacity]).allSatisfy(timeline)
             if let r = layer.replicator { ok = ok && r.instanceTransform.timelines.allSatisfy(timeline) }
             switch layer.contents {
             case let .shape(shape)?: ok = ok && shape.parameters.allSatisfy(timeline)

@@ -15,32 +15,35 @@ public final class LayerTreeEvaluator {
         public let maskRoot: Int
         /// A replicator whose copies the backend draws (one `.copies` item).
         public let drawsCopies: Bool
-        /// A layer none of whose geometry or opacity is animated, in its
-        /// parent's time: what a frame would evaluate, evaluated once.
-        let still: Still?
-
-        struct Still {
-            let position: Point
-            let bounds: Rect
-            let toParent: Affine
-            let opacity: Double
-        }
+        /// Its placement, evaluated once where nothing of it is animated.
+        let still: StillPlacement?
 
         init(layer: Layer, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool) {
             self.layer = layer; self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
             self.drawsCopies = drawsCopies
-            let timelines = [layer.position.x, layer.position.y, layer.boundsOrigin.x, layer.boundsOrigin.y, layer.opacity]
-                + layer.transform.timelines
-            if layer.timing.isPassThrough && timelines.allSatisfy(\.isConstant) {
-                let position = Point(layer.position.x.value, layer.position.y.value)
-                let bounds = Rect(x: layer.boundsOrigin.x.value, y: layer.boundsOrigin.y.value, width: layer.size.width,
-                                  height: layer.size.height)
-                still = Still(position: position, bounds: bounds,
-                              toParent: LayerTreeEvaluator.toParent(layer, position: position, bounds: bounds, at: 0, sources: nil),
-                              opacity: Swift.min(1, Swift.max(0, layer.opacity.value)))
-            } else {
-                still = nil
+            still = StillPlacement(layer)
+        }
+    }
+
+    /// A layer none of whose geometry or opacity is animated, on its
+    /// parent's time: what every frame would evaluate, evaluated once.
+    public struct StillPlacement {
+        public let position: Point
+        public let bounds: Rect
+        /// Its space to its parent's (`toParent`).
+        public let toParent: Affine
+        /// Held to 0...1.
+        public let opacity: Double
+
+        /// Nil where the layer has its own timing or anything of its placement is animated.
+        public init?(_ layer: Layer) {
+            guard layer.timing.isPassThrough, layer.opacity.isConstant, layer.geometryTimelines.allSatisfy(\.isConstant) else {
+                return nil
             }
+            position = Point(layer.position.x.value, layer.position.y.value)
+            bounds = Rect(x: layer.boundsOrigin.x.value, y: layer.boundsOrigin.y.value, width: layer.size.width, height: layer.size.height)
+            toParent = LayerTreeEvaluator.toParent(layer, position: position, bounds: bounds, at: 0, sources: nil)
+            opacity = Swift.min(1, Swift.max(0, layer.opacity.value))
         }
     }
 

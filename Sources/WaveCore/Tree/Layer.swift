@@ -59,6 +59,12 @@ public struct Layer: Equatable, Sendable {
         set { maskStorage = newValue.map { [$0] } ?? [] }
     }
 
+    /// Its own animatable placement (position, bounds origin, the transform's
+    /// parts), one list for every reader that asks whether the layer moves.
+    public var geometryTimelines: [Timeline<Double>] {
+        [position.x, position.y, boundsOrigin.x, boundsOrigin.y] + transform.timelines
+    }
+
     /// The frame in the parent at the model values (no animation): position
     /// minus the anchor's offset, before the transform.
     public var frame: Rect {
