@@ -105,8 +105,7 @@ public final class GLRenderer: Renderer {
         } }
         if let tree = scene.tree {
             let draw = try unavailableOnGLError { try GLTreeDraw(tree, scene: scene, caps: caps, subpixel: subpixel) }
-            // Moved by fractions of a pixel, a shape without its phases is filtered, as is a picture.
-            filtered = filtered || (Self.movesCachedContent(tree) && (draw.filtersSomeShape || Self.holdsPicture(tree.root)))
+            filtered = filtered || draw.filtersMovingContent
             batches.append(draw)
             // A tree alone does not write every pixel: the background goes first.
             if plan.batches.isEmpty { firstIsCached = false }
@@ -155,33 +154,6 @@ public final class GLRenderer: Renderer {
         glClearColor(GLfloat(c.r) / 255 * a, GLfloat(c.g) / 255 * a, GLfloat(c.b) / 255 * a, a)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         glDisable(GLenum(GL_SCISSOR_TEST))
-    }
-
-    /// Whether the tree holds a cached picture (a fixed path or a picture)
-    /// whose layer, or a layer above it, is animated: moved by fractions of
-    /// a pixel it is sampled between texels.
-    static func movesCachedContent(_ tree: LayerTree) -> Bool {
-        func animated(_ layer: Layer) -> Bool {
-            !([layer.position.x, layer.position.y, layer.boundsOrigin.x, layer.boundsOrigin.y] + layer.transform.timelines)
-                .allSatisfy(\.isConstant) || layer.replicator != nil
-        }
-        func walk(_ layer: Layer, moving: Bool) -> Bool {
-            let moving = moving || animated(layer)
-            var cached = false
-            switch layer.contents {
-            case let .shape(shape)?: if case .fixed = shape.path { cached = true }
-            case .picture?: cached = true
-            default: break
-            }
-            return (cached && moving) || layer.sublayers.contains { walk($0, moving: moving) }
-        }
-        return walk(tree.root, moving: false)
-    }
-
-    /// Whether the tree holds a picture (always sampled when it moves by fractions).
-    static func holdsPicture(_ layer: Layer) -> Bool {
-        if case .picture? = layer.contents { return true }
-        return layer.sublayers.contains(where: holdsPicture)
     }
 
     /// Waits for the GPU to finish the frame.

@@ -69,10 +69,11 @@ final class GLTreeDraw: GLLayerDraw {
     /// draw began (0: unknown), so consecutive items of one kind set neither again.
     private var programInUse: GLuint = 0, pictureBound: GLuint = 0
 
-    /// Whether some cached shape got fewer than the exact phases asked for
-    /// (the driver's layers or the memory budget): moved by fractions of a
-    /// pixel, it is filtered.
-    private(set) var filtersSomeShape = false
+    /// Whether cached content that an animation moves (its layer's placement
+    /// or an ancestor's, or a replicator's copies) is sampled between texels
+    /// at fractional offsets: a picture, or a fixed shape without sub-pixel
+    /// phases (not asked for, or past the driver's layers or the budget).
+    private(set) var filtersMovingContent = false
     private let subpixel: SubpixelMode
 
     init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear) throws {
@@ -88,6 +89,7 @@ final class GLTreeDraw: GLLayerDraw {
         planned.reserveCapacity(evaluator.capacity.items)
         plannedMasks.reserveCapacity(evaluator.capacity.maskItems)
         try cachePictures(caps)
+        filtersMovingContent = findFilteredMovingContent()
         reservePolygons()
         try makePrograms(evaluator.root, masked: false, asMask: false)
         // The polygon tables, read texel by texel.
@@ -154,7 +156,6 @@ final class GLTreeDraw: GLLayerDraw {
                     : [SubpixelPhases.exact, SubpixelPhases.fewest].first {
                         tiles * $0 <= caps.maxArrayLayers && bytes + one * $0 <= caps.maxCoverageBytes
                     } ?? 1
-                if subpixel == .exact && phases == 1 { filtersSomeShape = true }
                 try fits(bytes: one * phases, caps, &bytes)
                 // The same outline the CPU strategy emits for this path moved by whole pixels (and phase j/phases more).
                 let rasterizer = try CoverageRasterizer(width: tileWidth, height: h)
@@ -195,6 +196,22 @@ final class GLTreeDraw: GLLayerDraw {
     }
 
     /// Adds `more` to the bytes cached so far, within the backend's budget.
+    /// One walk of the compiled tree, depth first, carrying whether an
+    /// ancestor moves: see `filtersMovingContent`.
+    private func findFilteredMovingContent() -> Bool {
+        var open: [(end: Int, moves: Bool)] = []
+        for (i, node) in evaluator.nodes.enumerated() {
+            while let last = open.last, last.end <= i { open.removeLast() }
+            let moves = (open.last?.moves ?? false) || node.layer.replicator != nil
+                || !node.layer.geometryTimelines.allSatisfy(\.isConstant)
+            open.append((node.subtreeEnd, moves))
+            guard moves, node.content >= 0 else { continue }
+            if case .picture? = node.layer.contents { return true }
+            if let picture = pictures[node.content], picture.phases == 1 { return true }
+        }
+        return false
+    }
+
     private func fits(bytes more: Int, _ caps: GLCapabilities, _ bytes: inout Int) throws {
         bytes += more
         guard bytes <= caps.maxCoverageBytes else {
