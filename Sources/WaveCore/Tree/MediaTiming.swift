@@ -92,9 +92,7 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
         }
         // Counted from the same remainder `phase` takes, so the count and the simple time agree at a pass's edge.
         let local = active + timeOffset
-        var r = local.truncatingRemainder(dividingBy: cycle)
-        if r < 0 { r += cycle }
-        let passes = ((local - r) / cycle).rounded()
+        let passes = ((local - intoCycle(local)) / cycle).rounded()
         return passes.isFinite ? Swift.max(0, passes) : 0
     }
 
@@ -102,9 +100,14 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
     @inline(__always)
     func phase(_ local: Double) -> Double {
         if duration.isInfinite { return local }
-        var r = local.truncatingRemainder(dividingBy: cycle)
-        if r < 0 { r += cycle }
-        return reflected(r)
+        return reflected(intoCycle(local))
+    }
+
+    /// Local time into its cycle, 0..<cycle (exact for every finite time).
+    @inline(__always)
+    private func intoCycle(_ local: Double) -> Double {
+        let r = local.truncatingRemainder(dividingBy: cycle)
+        return r < 0 ? r + cycle : r
     }
 
     /// The simple time the active span starts on.
@@ -148,8 +151,7 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
     func secondsUntil(simple target: Double, from t: Double) -> Double? {
         guard isRunning(at: t) else { return nil }
         let local = localTime(t)
-        var r = duration.isInfinite ? local : local.truncatingRemainder(dividingBy: cycle)
-        if r < 0 { r += cycle }
+        let r = duration.isInfinite ? local : intoCycle(local)
         let backwards = autoreverses && r > duration
         let now = backwards ? cycle - r : r
         let forwards = backwards ? speed < 0 : speed > 0
