@@ -98,14 +98,11 @@ public struct Waveform: Equatable, Sendable {
     }
 
     /// The playhead's column plus `offset`: fixed in scroll mode; in fit
-    /// mode round(W t / duration) within 0...W, one cumulative pair of
-    /// discrete steps a column.
+    /// mode round(W t / duration) within 0...W, a `Timeline.steps` of one
+    /// column each W-th of the duration.
     private func playheadTimeline(offset: Double) -> Timeline<Double> {
         guard fit else { return .constant(Double(playheadColumn) + offset) }
-        let timing = MediaTiming(duration: duration / Double(width), repeatCount: Double(width), fillMode: .both)
-        return Timeline(offset, animations: [.keyframes(KeyframeAnimation(values: [offset, offset + 1], keyTimes: [0, 0.5, 1],
-                                                                          calculation: .discrete, timing: timing,
-                                                                          isCumulative: true))])
+        return .steps(from: offset, by: 1, every: duration / Double(width), count: Double(width))
     }
 
     public func scene() throws -> Scene {

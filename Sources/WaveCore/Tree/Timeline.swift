@@ -263,9 +263,9 @@ extension Timeline where Value == Double {
     /// A layer's x translation for content travelling at a constant speed:
     /// -u(t), u = start + pixelsPerSecond * t from time 0 on (before it, the
     /// start). One cumulative linear pass a second; snapped to whole pixels
-    /// (u rounded half up, the fix for "amplitude phasing"), one cumulative
-    /// pair of discrete steps a pixel, so the picture changes only when a
-    /// whole pixel is crossed. A snapped start is rounded first.
+    /// (u rounded half up, the fix for "amplitude phasing"), `steps` of one
+    /// pixel, so the picture changes only when a whole pixel is crossed. A
+    /// snapped start is rounded first.
     public static func travel(start: Double, pixelsPerSecond: Double, snapsToPixel: Bool) -> Timeline<Double> {
         let from = snapsToPixel ? -(start + 0.5).rounded(.down) : -start
         guard pixelsPerSecond != 0 else { return .constant(from) }
@@ -274,8 +274,16 @@ extension Timeline where Value == Double {
                                                                      repeatCount: .infinity, fillMode: .backwards,
                                                                      isCumulative: true))])
         }
-        let step: Double = pixelsPerSecond > 0 ? -1 : 1
-        let timing = MediaTiming(duration: 1 / abs(pixelsPerSecond), repeatCount: .infinity, fillMode: .backwards)
+        return .steps(from: from, by: pixelsPerSecond > 0 ? -1 : 1, every: 1 / abs(pixelsPerSecond))
+    }
+
+    /// A value that starts at `from` and moves by `step` once every
+    /// `seconds`, half way through each (a linear motion rounded half up),
+    /// `count` times (forever by default), holding its start before time 0
+    /// and its end after the last: one cumulative pair of discrete
+    /// keyframes, so it changes only at its steps (`nextChange` finds them).
+    public static func steps(from: Double, by step: Double, every seconds: Double, count: Double = .infinity) -> Timeline<Double> {
+        let timing = MediaTiming(duration: seconds, repeatCount: count, fillMode: .both)
         return Timeline(from, animations: [.keyframes(KeyframeAnimation(values: [from, from + step], keyTimes: [0, 0.5, 1],
                                                                         calculation: .discrete, timing: timing,
                                                                         isCumulative: true))])
