@@ -34,7 +34,7 @@ public struct Path: Equatable, Hashable, Sendable {
     public private(set) var elements: [Element] = []
     public private(set) var subpaths: [Subpath] = []
     /// Every sub-path starts and ends no further left than the one before
-    /// (a row of bars): the rasteriser then finds the visible ones by binary search.
+    /// (a row of bars): `PrimitiveOutlines.addPath` then finds the visible ones by binary search.
     public private(set) var subpathsAreSortedByX = true
     /// The smallest box holding every point (control points included); nil when empty.
     public private(set) var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?

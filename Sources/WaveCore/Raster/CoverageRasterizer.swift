@@ -211,46 +211,6 @@ public final class CoverageRasterizer {
         delta == 0 ? 2 : (edge - from) / delta
     }
 
-    /// Fills `path` moved by (dx, dy): quadratic curves are flattened to
-    /// within `flatteningTolerance` pixels. Sub-paths entirely left or right
-    /// of the image are skipped (closed, they add nothing inside it).
-    public func fill(_ path: Path, dx: Double = 0, dy: Double = 0) {
-        let right = Double(width)
-        var first = 0
-        if path.subpathsAreSortedByX {
-            // The first sub-path reaching into the image (maxX is non-decreasing).
-            var high = path.subpaths.count
-            while first < high {
-                let middle = (first + high) / 2
-                if path.subpaths[middle].maxX + dx <= 0 { first = middle + 1 } else { high = middle }
-            }
-        }
-        // By index: in a debug build a for-in loop over an array allocates.
-        for s in first..<path.subpaths.count {
-            let subpath = path.subpaths[s]
-            if subpath.minX + dx >= right {
-                if path.subpathsAreSortedByX { break }
-                continue
-            }
-            if subpath.maxX + dx <= 0 { continue }
-            var current = Point(0, 0)
-            for i in subpath.elements {
-                switch path.elements[i] {
-                case let .move(p):
-                    move(to: p.x + dx, p.y + dy)
-                    current = p
-                case let .line(p):
-                    line(to: p.x + dx, p.y + dy)
-                    current = p
-                case let .quad(c, p):
-                    flattenQuad(from: current, control: c, to: p, dx: dx, dy: dy)
-                    current = p
-                }
-            }
-            close()
-        }
-    }
-
     /// The largest distance allowed between a curve and its straight segments, in pixels.
     public static let flatteningTolerance = 0.05
 
@@ -262,16 +222,6 @@ public final class CoverageRasterizer {
         let deviation = (ddx * ddx + ddy * ddy).squareRoot()
         let n = (deviation / (4 * flatteningTolerance)).squareRoot().rounded(.up)
         return n.isFinite ? Swift.max(1, Swift.min(Int(n), 4096)) : 1
-    }
-
-    private func flattenQuad(from p0: Point, control p1: Point, to p2: Point, dx: Double, dy: Double) {
-        let n = Self.quadSegments(p0, p1, p2)
-        for i in 1...n {
-            let t = Double(i) / Double(n), s = 1 - t
-            if i == n { line(to: p2.x + dx, p2.y + dy); break }
-            line(to: s * s * p0.x + 2 * s * t * p1.x + t * t * p2.x + dx,
-                 s * s * p0.y + 2 * s * t * p1.y + t * t * p2.y + dy)
-        }
     }
 
     /// A coordinate inside the clip box on the 1/256-pixel grid, rounded to
