@@ -55,12 +55,6 @@ public struct Path: Equatable, Hashable, Sendable {
         return nil
     }
 
-    /// The columns the outline touches: [floor(minX), ceil(maxX)).
-    public var columns: Range<Int> {
-        guard let b = bounds else { return 0..<0 }
-        return Int(b.minX.rounded(.down))..<Int(b.maxX.rounded(.up))
-    }
-
     public static func == (a: Path, b: Path) -> Bool { a.elements == b.elements }
     public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
 
