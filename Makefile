@@ -54,10 +54,6 @@ check-shaders: deps
 	  stage=$$(case $$f in *.vert.glsl) echo vert;; *.frag.glsl) echo frag;; esac); \
 	  glslangValidator -S $$stage $$f >/dev/null || { glslangValidator -S $$stage $$f; exit 1; }; \
 	done
-	@# layer.frag.glsl is specialised per batch by defines: check every variant's branches too.
-	@for d in "-DFILL_GRADIENT" "-DFILL_GRADIENT -DOVER_BACKGROUND" "-DOVER_BACKGROUND -DSTRAIGHT_OUTPUT"; do \
-	  glslangValidator -l -S frag $$d Shaders/layer.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/layer.frag.glsl; exit 1; }; \
-	done
 	@# item.frag.glsl (the layer tree's items): each source, with and without a gradient and masks.
 	@for d in "-DPICTURE_COVERAGE -DGRADIENT -DMASKED" "-DPICTURE_RGBA -DMASKED" "-DGRADIENT -DAS_MASK" "-DPICTURE_COVERAGE -DAS_MASK"; do \
 	  glslangValidator -l -S frag $$d Shaders/item.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/item.frag.glsl; exit 1; }; \
@@ -66,7 +62,7 @@ check-shaders: deps
 	@for d in "-DMASKED" "-DLATTICE" "-DLATTICE -DMASKED" "-DLATTICE -DAXIS_ALIGNED" "-DLATTICE -DAXIS_ALIGNED -DMASKED"; do \
 	  glslangValidator -l -S frag $$d Shaders/box.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/box.frag.glsl; exit 1; }; \
 	done
-	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 3 variants of layer.frag.glsl, 4 of item.frag.glsl, 5 of box.frag.glsl)"
+	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 4 variants of item.frag.glsl, 5 of box.frag.glsl)"
 
 test: deps check-shaders
 	$(SWIFT) build --build-tests

@@ -97,26 +97,32 @@ public struct CairoUnavailable: Error, CustomStringConvertible {
 }
 
 /// One scene drawn by cairo into its own image surface, frame by frame:
-/// clear to the background, then each layer's outline filled with its
-/// colour (anti-aliased, non-zero, cairo's defaults). Only what the raster
-/// preset measures: sine cells, repeating curves with solid paint.
+/// clear to the background, then the layer tree evaluated (the same
+/// evaluator the CPU strategy uses) and each item's outline, in scene
+/// pixels, filled with its colour inside its clip (anti-aliased, non-zero,
+/// cairo's defaults). Only what the raster preset measures: trees of fixed
+/// shapes with solid fills (the sine cells).
 public final class CairoFrame: OutlineSink {
     let cairo: CairoLibrary
     let scene: Scene
+    private let evaluator: LayerTreeEvaluator?
+    private var list: PresentationList
     private let surface: OpaquePointer
     private let context: OpaquePointer
 
-    /// Nil content kinds or paints cairo is not asked to draw here.
+    /// Whether every shape of the scene is fixed, filled with a solid colour, unmasked (nothing else is drawn here).
     public static func supports(_ scene: Scene) -> Bool {
-        scene.layers.allSatisfy { layer in
-            guard case .repeatingCurve = layer.content, case .solid = layer.paint else { return false }
+        guard let tree = scene.tree, let evaluator = try? tree.makeEvaluator() else { return true }
+        return evaluator.maskNodes.isEmpty && evaluator.nodes.allSatisfy { node in
+            guard let contents = node.layer.contents else { return true }
+            guard case let .shape(shape) = contents, case .fixed = shape.path, case .solid = shape.fill else { return false }
             return true
         }
     }
 
     public init(scene: Scene) throws {
         let cairo = try CairoLibrary.shared.get()
-        guard Self.supports(scene) else { throw CairoUnavailable(reason: "the scene has content other than solid repeating curves") }
+        guard Self.supports(scene) else { throw CairoUnavailable(reason: "the scene has content other than solid fixed shapes") }
         guard let surface = cairo.imageSurfaceCreate(CairoLibrary.formatARGB32, Int32(scene.width), Int32(scene.height)),
               cairo.surfaceStatus(surface) == 0 else {
             throw CairoUnavailable(reason: "cairo could not make a \(scene.width)x\(scene.height) image")
@@ -129,6 +135,8 @@ public final class CairoFrame: OutlineSink {
         self.scene = scene
         self.surface = surface
         self.context = context
+        evaluator = try scene.tree?.makeEvaluator()
+        list = evaluator?.makeList() ?? PresentationList()
     }
 
     deinit {
@@ -145,19 +153,29 @@ public final class CairoFrame: OutlineSink {
         setColor(background)
         cairo.paint(context)
         cairo.setOperator(context, CairoLibrary.operatorOver)
-        for index in scene.layers.indices {
-            let layer = scene.layers[index]
-            guard case let .repeatingCurve(curve) = layer.content, case let .solid(color) = layer.paint else { continue }
-            let clips = curve.rows != 0..<scene.height
-            if clips {
-                cairo.save(context)
-                cairo.rectangle(context, 0, Double(curve.rows.lowerBound), Double(scene.width), Double(curve.rows.count))
-                cairo.clip(context)
+        if let evaluator {
+            evaluator.evaluate(at: time, into: &list)
+            let frame = Rect(x: 0, y: 0, width: Double(scene.width), height: Double(scene.height))
+            for index in list.items.indices {
+                let item = list.items[index]
+                guard case let .shape(shape)? = evaluator.layer(of: item).contents, case let .fixed(path) = shape.path,
+                      case let .solid(color) = shape.fill else { continue }
+                let clip = item.clip.intersection(frame)
+                if clip.isEmpty { continue }
+                let clips = clip != frame
+                if clips {
+                    cairo.save(context)
+                    cairo.rectangle(context, clip.x, clip.y, clip.width, clip.height)
+                    cairo.clip(context)
+                }
+                // The same outline the CPU strategy emits (runs outside the clip's columns folded).
+                PrimitiveOutlines.addPath(path, item.transform, columns: Int(clip.x.rounded(.down))..<Int(clip.maxX.rounded(.up)),
+                                          into: self)
+                let c = item.tint.applied(to: ColorValue(color))
+                cairo.setSourceRGBA(context, c.r / 255, c.g / 255, c.b / 255, c.a / 255 * item.opacity)
+                cairo.fill(context)
+                if clips { cairo.restore(context) }
             }
-            curve.addOutline(offset: layer.motion.offset(at: time), width: scene.width, into: self)
-            setColor(color)
-            cairo.fill(context)
-            if clips { cairo.restore(context) }
         }
         cairo.surfaceFlush(surface)
     }

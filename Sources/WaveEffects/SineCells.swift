@@ -3,13 +3,22 @@ import WaveCore
 
 /// The waving table cells: N cells stacked vertically, each filled below the
 /// same sine wave shifted by a phase of k/N cycle, all sliding together.
-/// Turns its options into layers: one repeating-curve layer per cell, a
-/// solid paint and a looping scroll. See README.md, "The contract".
+/// A composition of the layer tree, the replicator post's waving view in
+/// every cell: a cell is a clip layer (masksToBounds) holding a shape layer
+/// two periods wide (what the post's replicator of two copies shows, as one
+/// path, so no seam is composited where the copies meet) whose x
+/// translation loops from 0 to -W every period. See docs/contract.md.
 ///
 /// - Cell k covers rows [floor(k*H/N), floor((k+1)*H/N)); its height is Hk.
 /// - Inside cell k (y from the cell's top row, growing down):
 ///   curve(x) = b*Hk + a*Hk*sin(2*pi*(c*(x + u)/W + k/N)); filled where y >= curve(x).
-/// - u(t) = W*frac(t/p) leftwards, -W*frac(t/p) rightwards (`motion`).
+/// - u(t) = W*frac(t/p) leftwards, -W*frac(t/p) rightwards (`contentOffset`),
+///   rounded half up to a whole pixel when snapped.
+///
+/// Cell k's phase k/N is a content shift of k*W/(c*N) pixels: its whole
+/// part is a time offset of the cell's loop (W/p pixels a second), its
+/// fraction is baked into the path, so cells of one height and fraction
+/// share one path (a renderer that caches fixed shapes makes one picture).
 public struct SineCells: Equatable, Sendable {
     public var width: Int
     public var height: Int
@@ -40,42 +49,79 @@ public struct SineCells: Equatable, Sendable {
         (k * height / cellCount)..<((k + 1) * height / cellCount)
     }
 
-    /// The scroll every cell shares.
-    public var motion: Motion {
-        Motion(.loop(distance: Double(width), period: wave.period, direction: wave.direction), snapsToPixel: snapToPixel)
+    /// The wave layer's x translation in its cell's loop (local time 0..<period):
+    /// leftwards from 0 to -W, rightwards from -W to 0 (the path's second period
+    /// in view at the start), linear or in whole-pixel steps half way between.
+    public var translation: Timeline<Double> {
+        let w = Double(width), from = wave.direction == .left ? 0 : -w, by: Double = wave.direction == .left ? -1 : 1
+        if snapToPixel { return .steps(from: from, by: by, every: wave.period / w, count: w) }
+        return Timeline(from, animations: [.basic(BasicAnimation(from: from, to: from + by * w, duration: wave.period,
+                                                                 fillMode: .both))])
     }
 
-    /// The content offset u(t) in pixels.
-    public func contentOffset(at time: Double) -> Double { motion.offset(at: time) }
+    /// Every cell's loop: one period, always running (negative times loop too),
+    /// offset so that it shows `whole` pixels further along the content
+    /// (ahead in time leftwards, behind rightwards).
+    func loop(aheadBy whole: Int) -> MediaTiming {
+        let pixels = Double(wave.direction == .left ? whole : -whole)
+        return .endlessLoop(duration: wave.period, timeOffset: pixels * wave.period / Double(width))
+    }
 
-    /// The layers. Cell k's phase k/N is a content shift of k*W/(c*N) pixels:
-    /// a whole part (the layer's `shift`) and a fraction numerator/(c*N) that
-    /// is baked into the samples. Cells of the same height and fraction share
-    /// one sample array, so a renderer that caches pictures (GL) makes at
-    /// most c*N/gcd(W, c*N) per cell height.
+    /// The content offset u(t) in pixels of cell 0: what its layer's translation shows.
+    public func contentOffset(at time: Double) -> Double {
+        guard time.isFinite else { return 0 }
+        let tx = translation.value(at: loop(aheadBy: 0).simpleTime(at: time) ?? 0)
+        return wave.direction == .left ? -tx : -Double(width) - tx
+    }
+
+    /// The composition: a root the scene's size, a clip layer a cell, a wave layer in each.
     public func scene() throws -> Scene {
         try validate()
         let n = cellCount, w = width, c = wave.cycles
         let k = Self.samplesPerPixel(for: self)
         let curve = SineSamples(width: w, cycles: c, samplesPerPixel: k)
-        var shared: [Int: [Double]] = [:]
-        var layers: [FlatLayer] = []
-        layers.reserveCapacity(n)
-        let paint = Fill.solid(wave.color), motion = motion
+        var shared: [Int: Path] = [:]
+        var cells: [Layer] = []
+        cells.reserveCapacity(n)
+        let translation = translation
         for cell in 0..<n {
             let rows = cellRows(cell)
             let whole = (cell * w) / (c * n), numerator = (cell * w) % (c * n)
             let key = numerator * (height + 1) + rows.count
-            let samples = shared[key] ?? {
-                let made = curve.samples(height: Double(rows.count), amplitude: wave.amplitude, baseline: wave.baseline,
-                                         phase: Double(numerator) / Double(n * w))
+            let path = try shared[key] ?? {
+                let samples = curve.samples(height: Double(rows.count), amplitude: wave.amplitude, baseline: wave.baseline,
+                                            phase: Double(numerator) / Double(n * w))
+                let made = try Self.twoPeriods(samples, samplesPerPixel: k, height: Double(rows.count))
                 shared[key] = made
                 return made
             }()
-            let content = RepeatingCurve(rows: rows, samples: samples, samplesPerPixel: k, period: w, shift: whole)
-            layers.append(FlatLayer(content: .repeatingCurve(content), paint: paint, motion: motion))
+            var waveLayer = Layer(name: "wave \(cell)", frame: Rect(x: 0, y: 0, width: Double(2 * w), height: Double(rows.count)),
+                                  contents: .shape(Shape(path: path, fill: .solid(wave.color))))
+            waveLayer.anchorPoint = Point(0, 0)
+            waveLayer.position = AnimatablePoint(0, 0)
+            waveLayer.transform.translationX = translation
+            waveLayer.timing = loop(aheadBy: whole)
+            var clip = Layer(name: "cell \(cell)", frame: Rect(x: 0, y: Double(rows.lowerBound), width: Double(w),
+                                                                height: Double(rows.count)), sublayers: [waveLayer])
+            clip.masksToBounds = true
+            cells.append(clip)
         }
-        return Scene(width: width, height: height, background: background, layers: layers)
+        let frame = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        return Scene(width: width, height: height, background: background,
+                     tree: LayerTree(root: Layer(name: "table", frame: frame, sublayers: cells)))
+    }
+
+    /// The filled band below two periods of samples, in the cell's
+    /// coordinates: down the left edge from the bottom, along the curve (a
+    /// point every 1/k pixel, sample m at x = m/k), down to the bottom at 2W, closed.
+    static func twoPeriods(_ samples: [Double], samplesPerPixel k: Int, height: Double) throws -> Path {
+        var builder = PathBuilder()
+        let d = samples.count, step = 1 / Double(k)
+        try builder.move(to: 0, height)
+        for m in 0...(2 * d) { try builder.line(to: Double(m) * step, samples[m % d]) }
+        try builder.line(to: Double(2 * d) * step, height)
+        builder.close()
+        return builder.path
     }
 
     /// The largest error allowed between the straight segments and the curve, in pixels.
@@ -120,6 +166,9 @@ struct SineSamples {
         }
     }
 }
+
+/// Which way the wave travels.
+public enum Direction: String, CaseIterable, Sendable { case left, right }
 
 /// The wave every cell draws.
 public struct WaveParameters: Equatable, Sendable {

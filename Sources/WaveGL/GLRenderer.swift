@@ -2,52 +2,49 @@ import CGL
 import WaveCore
 
 /// The render-once strategy behind the common renderer protocol: `prepare`
-/// plans the scene (`ScenePlan`), rasterises every coverage picture once
-/// with the CPU rasteriser and uploads it; `draw` sets a few uniforms per
-/// batch and draws one quad per batch and page. Paint and motion are
-/// applied in the fragment shader, so no frame uploads anything.
+/// compiles the scene's layer tree and rasterises every fixed shape once,
+/// with the CPU rasteriser, into coverage textures (`GLTreeDraw`); `draw`
+/// evaluates the tree and draws each item from its cached picture moved on
+/// the GPU, or, for what changes shape every frame, from outlines listed
+/// for the GPU fill. On a software driver, shapes alone in their clips are
+/// whole-pixel copies of pictures painted once (`GLClipCopies`).
 public final class GLRenderer: Renderer {
     public let backend = Backend.gl
     public let context: GLContext
     /// The driver's limits, read once.
     public let caps: GLCapabilities
     public private(set) var scene: Scene?
-    private var batches: [GLLayerDraw] = []
-    /// The only batch, where it is drawn by whole-pixel copies.
-    private var copies: GLCopyBatch?
-    /// The first batch does not write every pixel (a layer tree alone):
-    /// each page is cleared to the background first and every batch blends.
-    private var clearsFirst = false
+    private var tree: GLTreeDraw?
     private var emptyVertexArray: GLuint = 0
-    /// Distinct coverage pictures of the prepared scene's repeating curves.
-    public private(set) var pictureCount = 0
-    /// How cached curves move by fractions of a pixel; takes effect at the next `prepare`.
+    /// Rows the frame's copies write whole (the rest are cleared to the background first).
+    private var rowsToClear: [Range<Int>] = []
+    /// Distinct fixed shapes of the prepared scene, each one cached picture.
+    public var pictureCount: Int { tree?.fixedShapeCount ?? 0 }
+    /// How cached shapes move by fractions of a pixel; takes effect at the next `prepare`.
     public var subpixel = SubpixelMode.linear {
         didSet { if subpixel != oldValue { scene = nil } }
     }
-    /// Draw cached curves moving exactly or snapped as whole-pixel copies of
-    /// painted phases (`GLCopyBatch`) where the scene allows, rather than with
-    /// the shader. Set for software renderers (llvmpipe, softpipe), where a
-    /// copy is a memcpy and a full-screen shader pass is CPU work on every
-    /// pixel; a real GPU keeps the shader, one draw whatever the cell count.
-    /// Takes effect at the next `prepare`.
+    /// Draw shapes alone in their clips (a table of cells) as whole-pixel
+    /// copies of painted phases (`GLClipCopies`) where the scene allows,
+    /// rather than with the shader. Set for software renderers (llvmpipe,
+    /// softpipe), where a copy is a memcpy and a shader pass is CPU work on
+    /// every pixel; a real GPU keeps the shader. Takes effect at the next `prepare`.
     public var prefersCopies: Bool {
         didSet { if prefersCopies != oldValue { scene = nil } }
     }
-    /// The prepared scene's sub-pixel phases where it is drawn by whole-pixel
-    /// copies (1 for snapped motion, 16 or 8 for exact), nil where a shader draws it.
-    public var copyPhases: Int? { copies?.phases }
-    /// The phases of curve pictures the shader picks from for exact motion
-    /// (16 or 8), nil where no batch has them.
-    public var exactPhases: Int? { batches.compactMap { ($0 as? GLBatch)?.phases }.filter { $0 > 1 }.max() }
-    /// Copies a frame makes where it is drawn by copies (1 where the whole
-    /// scene is one painted picture; two per band where pictures wrap).
-    public var copiesPerFrame: Int? { copies.map { $0.layout == .screen ? 1 : 2 * $0.bands.count } }
+    /// The sub-pixel phases of the clip copies (1 for whole-pixel motion, 16
+    /// or 8 for exact), nil where no copies are drawn.
+    public var copyPhases: Int? { tree?.clipCopies?.phases }
+    /// The most phases of the cached shapes the shader picks from for exact
+    /// motion (16 or 8), nil where none has more than one.
+    public var exactPhases: Int? { tree?.mostPhases.flatMap { $0 > 1 ? $0 : nil } }
+    /// Copies a frame makes, nil where no copies are drawn.
+    public var copiesPerFrame: Int? { tree?.clipCopies?.copiesPerFrame }
     /// Set by `prepare` when exact motion was asked for but the scene is drawn
     /// by the filtering shader instead, saying why.
     public private(set) var subpixelNotice: String?
     /// The layer tree's GPU replicator drawer, if the scene has one (tests read how it drew).
-    var treeCopies: GLCopies? { batches.lazy.compactMap { ($0 as? GLTreeDraw)?.copies }.first }
+    var treeCopies: GLCopies? { tree?.copies }
 
     /// Makes a headless context when none is given.
     public init(context: GLContext? = nil) throws {
@@ -61,7 +58,7 @@ public final class GLRenderer: Renderer {
     }
 
     deinit {
-        batches = []
+        tree = nil
         glDeleteVertexArrays(1, &emptyVertexArray)
     }
 
@@ -79,43 +76,23 @@ public final class GLRenderer: Renderer {
         if scene == self.scene { return }
         // Until this scene is fully prepared, there is no scene to draw.
         self.scene = nil
-        batches = []
-        copies = nil
-        let plan = try unavailableOnGLError { try ScenePlan(scene: scene, caps: caps) }
-        var firstIsCached = true
-        let copyPlan = prefersCopies && plan.batches.count == 1
-            ? GLCopyBatch.plan(for: plan.batches[0], scene: scene, subpixel: subpixel, caps: caps) : nil
-        // Elsewhere exact motion is the shader reading the nearest of several pre-rasterised phases.
-        let shaderPhases = plan.batches.map { batch -> Int in
-            guard copyPlan == nil, subpixel == .exact, !batch.motion.snapsToPixel else { return 1 }
-            return GLBatch.exactPhases(for: batch.curves, caps: caps)
-        }
-        var filtered = plan.batches.indices.contains { index in
-            copyPlan == nil && !plan.batches[index].motion.snapsToPixel && shaderPhases[index] == 1
-        }
-        batches = try unavailableOnGLError { try plan.batches.enumerated().map { index, batch -> GLLayerDraw in
-            if let copyPlan {
-                let copies = try GLCopyBatch(batch, scene: scene, plan: copyPlan)
-                firstIsCached = !copies.leavesRowsUncovered
-                self.copies = copies
-                return copies
+        tree = nil
+        _ = try unavailableOnGLError { try Pages(width: scene.width, height: scene.height, caps: caps, what: "frame") }
+        var filtered = false
+        if let layers = scene.tree {
+            let draw = try unavailableOnGLError {
+                try GLTreeDraw(layers, scene: scene, caps: caps, subpixel: subpixel, copiesClips: prefersCopies)
             }
-            return try GLBatch(batch, scene: scene, isFirst: index == 0, isOnly: plan.batches.count == 1 && scene.tree == nil,
-                               phases: shaderPhases[index])
-        } }
-        if let tree = scene.tree {
-            let draw = try unavailableOnGLError { try GLTreeDraw(tree, scene: scene, caps: caps, subpixel: subpixel) }
-            filtered = filtered || draw.filtersMovingContent
-            batches.append(draw)
-            // A tree alone does not write every pixel: the background goes first.
-            if plan.batches.isEmpty { firstIsCached = false }
+            filtered = draw.filtersMovingContent
+            tree = draw
         }
         subpixelNotice = subpixel == .exact && filtered
             ? "exact sub-pixel motion covers cached shapes moved only along their layers' x translation (within "
                 + "\(caps.maxCoverageBytes >> 20) MiB and \(caps.maxArrayLayers) texture layers); the rest of this scene's cached "
                 + "content is filtered (linear)" : nil
-        clearsFirst = !firstIsCached
-        pictureCount = plan.batches.reduce(0) { $0 + $1.curves.pictures.count }
+        var cleared = [Bool](repeating: true, count: scene.height)
+        for run in tree?.clipCopies?.rowsPaintedWhole ?? [] { for r in run { cleared[r] = false } }
+        rowsToClear = TreePainter.runs(of: cleared, where: true)
         self.scene = scene
     }
 
@@ -131,22 +108,29 @@ public final class GLRenderer: Renderer {
         guard target.width == scene.width, target.height == scene.height else {
             throw RendererError.wrongTarget(.gl, "a \(target.width)x\(target.height) target for a \(scene.width)x\(scene.height) scene")
         }
-        target.storesPremultiplied = batches.count > 1 || clearsFirst
+        // Blended items leave premultiplied colour; a frame of copies alone holds the painted, straight colour.
+        target.storesPremultiplied = !(tree?.clipCopies?.drawsEverything ?? false)
         glBindVertexArray(emptyVertexArray)
-        for b in batches.indices { batches[b].prepareFrame(time: time) }
+        tree?.prepareFrame(time: time)
         for page in 0..<target.pageCount {
             let (viewport, pageTop) = target.bindPage(page)
             glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
-            if batches.isEmpty || clearsFirst { clear(viewport, to: scene.background) }
-            copies?.pageTexture = caps.copiesImages ? target.pageTexture(page) : nil
-            // By index: in a debug build a for-in loop over an array allocates.
-            for b in batches.indices { batches[b].draw(time: time, viewport: viewport, pageTop: pageTop) }
+            // The rows no copy writes whole, cleared to the background (premultiplied, as every frame is stored).
+            for r in rowsToClear.indices {
+                let first = Swift.max(rowsToClear[r].lowerBound, pageTop), last = Swift.min(rowsToClear[r].upperBound, pageTop + viewport.height)
+                if first < last {
+                    clear(Viewport(x: viewport.x, y: viewport.y + viewport.height - (last - pageTop), width: viewport.width,
+                                   height: last - first), to: scene.background)
+                }
+            }
+            tree?.clipCopies?.pageTexture = caps.copiesImages ? target.pageTexture(page) : nil
+            tree?.draw(time: time, viewport: viewport, pageTop: pageTop)
         }
         glDisable(GLenum(GL_BLEND))
         glBindVertexArray(0)
     }
 
-    /// A scene with no layers is its background (premultiplied, as every frame is stored).
+    /// Part of the page set to the background.
     private func clear(_ viewport: Viewport, to c: RGBA8) {
         let a = GLfloat(c.a) / 255
         glEnable(GLenum(GL_SCISSOR_TEST))

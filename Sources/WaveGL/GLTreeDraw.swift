@@ -76,19 +76,31 @@ final class GLTreeDraw: GLLayerDraw {
     private(set) var filtersMovingContent = false
     private let subpixel: SubpixelMode
 
-    init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear) throws {
+    /// Shapes alone in their clips drawn as whole-pixel copies (nil: none, or not asked for).
+    let clipCopies: GLClipCopies?
+
+    /// `copiesClips`: draw shapes alone in their clips as copies of painted pictures where they qualify (software drivers).
+    init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear, copiesClips: Bool = false) throws {
         self.subpixel = subpixel
         let levels = tree.sources
         evaluator = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: levels) })
         list = evaluator.makeList()
         copies = evaluator.nodes.contains(where: \.drawsCopies) ? try GLCopies(evaluator: evaluator, levels: levels) : nil
+        clipCopies = copiesClips ? try GLClipCopies(evaluator: evaluator, width: scene.width, height: scene.height,
+                                                    background: scene.background, subpixel: subpixel, caps: caps) : nil
         polygonSink = TransformingSink(polygons)
         width = scene.width
         height = scene.height
         pictures = Array(repeating: nil, count: evaluator.contents.count)
+        // Pictures only the copies draw need no coverage texture.
+        var drawnByShader = [Bool](repeating: false, count: evaluator.contents.count)
+        for (i, node) in evaluator.nodes.enumerated() where node.content >= 0 && !(clipCopies?.draws(i) ?? false) {
+            drawnByShader[node.content] = true
+        }
+        for node in evaluator.maskNodes where node.content >= 0 { drawnByShader[node.content] = true }
         planned.reserveCapacity(evaluator.capacity.items)
         plannedMasks.reserveCapacity(evaluator.capacity.maskItems)
-        try cachePictures(caps)
+        try cachePictures(caps, only: drawnByShader)
         filtersMovingContent = findFilteredMovingContent()
         reservePolygons()
         try makePrograms(evaluator.root, masked: false, asMask: false)
@@ -107,6 +119,17 @@ final class GLTreeDraw: GLLayerDraw {
         if maskTexture != 0 { glDeleteTextures(1, &maskTexture) }
         if maskFramebuffer != 0 { glDeleteFramebuffers(1, &maskFramebuffer) }
     }
+
+    /// Distinct fixed shapes (one cached picture each, drawn or copied).
+    var fixedShapeCount: Int {
+        evaluator.contents.reduce(0) { count, contents in
+            if case let .shape(shape) = contents, case .fixed = shape.path { return count + 1 }
+            return count
+        }
+    }
+
+    /// The most sub-pixel phases any cached shape has (nil: no cached shape).
+    var mostPhases: Int? { pictures.compactMap { $0?.tileStep ?? 0 > 0 ? $0?.phases : nil }.max() }
 
     /// The tiles content number `n`'s coverage takes (0: not a cached fixed path); for tests.
     func tiles(ofContent n: Int) -> Int {
@@ -131,9 +154,9 @@ final class GLTreeDraw: GLLayerDraw {
     /// Every fixed path's coverage (the CPU rasteriser's, texel (0, 0) at
     /// one pixel outside its bounds, whole pixels from its layer's origin)
     /// and every picture, premultiplied.
-    private func cachePictures(_ caps: GLCapabilities) throws {
+    private func cachePictures(_ caps: GLCapabilities, only wanted: [Bool]) throws {
         var bytes = 0
-        for (n, contents) in evaluator.contents.enumerated() {
+        for (n, contents) in evaluator.contents.enumerated() where wanted[n] {
             switch contents {
             case let .shape(shape):
                 guard case let .fixed(path) = shape.path, let b = path.bounds else { continue }
@@ -327,6 +350,10 @@ final class GLTreeDraw: GLLayerDraw {
         while i < items.count {
             let item = items[i]
             i += 1
+            if !mask, let clipCopies, clipCopies.draws(item.layer) {
+                planned.append(nil)
+                continue
+            }
             let layer = evaluator.layer(of: item, mask: mask)
             if item.primitive == .copies {
                 // Its copies' state rows (evaluated this frame) in place of polygons.
@@ -437,17 +464,25 @@ final class GLTreeDraw: GLLayerDraw {
             glActiveTexture(GLenum(GL_TEXTURE3)); glBindTexture(GLenum(GL_TEXTURE_2D), rowTexture)
         }
         maskOnPage = -1
-        blendPremultiplied()
+        // Blending is set up at the first item drawn (copies neither blend nor read the state).
+        var blends = false
         var i = 0
         while i < list.items.count {
             defer { i += 1 }
+            if let clipCopies, clipCopies.draws(list.items[i].layer) {
+                clipCopies.copy(list.items[i], viewport: viewport, pageTop: pageTop)
+                continue
+            }
             guard let p = planned[i] else { continue }
+            if !blends { blendPremultiplied(); blends = true }
             let item = list.items[i]
             if item.mask >= 0 && item.mask != maskOnPage { drawMask(item.mask, viewport: viewport, pageTop: pageTop) }
             drawItem(item, p, mask: false, viewport: viewport, pageTop: pageTop)
         }
-        glDisable(GLenum(GL_SCISSOR_TEST))
-        glActiveTexture(GLenum(GL_TEXTURE0))
+        if blends {
+            glDisable(GLenum(GL_SCISSOR_TEST))
+            glActiveTexture(GLenum(GL_TEXTURE0))
+        }
     }
 
     /// The mask's coverage into the mask texture (a page in size), then back to the page.

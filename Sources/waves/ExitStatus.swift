@@ -19,7 +19,7 @@ enum ExitStatus {
             case .cannotWrite: return cannotCreate
             }
         // A scene built from input data that no backend can draw.
-        case is LayerError, is PathError: return badData
+        case is LayerTreeError, is PathError: return badData
         case let png as FileError:
             if case .cannotRead = png { return badData }
             return cannotCreate
@@ -39,7 +39,7 @@ enum ExitStatus {
 
     static func message(of error: Error) -> String {
         switch error {
-        case is SceneError, is UsageError, is FileError, is RendererError, is LayerError, is PathError, is AudioError,
+        case is SceneError, is UsageError, is FileError, is RendererError, is LayerTreeError, is PathError, is AudioError,
              is ResourceError, is AnimationError:
             return "\(error)"
         default:

@@ -85,8 +85,6 @@ final class LayerModelTests: XCTestCase {
             let image = try render(scene)
             XCTAssertEqual((0..<1000).first { image[0, $0].r > 127 }, row, "u = \(u)")
         }
-        XCTAssertEqual(wrapOffset(9_885_107_209_580_382, period: 17), 9_885_107_209_580_382.truncatingRemainder(dividingBy: 17))
-        XCTAssertTrue((0..<17).contains(wrapOffset(-9_885_107_209_580_382, period: 17)))
     }
 
     /// As in SVG, drawing on after Z starts from the closed sub-path's start.
@@ -107,12 +105,18 @@ final class LayerModelTests: XCTestCase {
 
     // MARK: Motion
 
-    func testMotionsGiveTheirOffsets() {
-        XCTAssertEqual(Motion.still.offset(at: 12), 0)
-        let loop = Motion(.loop(distance: 200, period: 2, direction: .left))
-        XCTAssertEqual(loop.offset(at: 0.5), 50, accuracy: 1e-12)
-        XCTAssertEqual(loop.offset(at: 2.5), 50, accuracy: 1e-12)
-        XCTAssertEqual(Motion(.loop(distance: 200, period: 2, direction: .right)).offset(at: 0.5), -50, accuracy: 1e-12)
+    /// A loop that has always been running (begin time minus infinity):
+    /// the same at t and t + period, negative times included, and a
+    /// time offset runs it ahead.
+    func testEndlessLoopsRepeatBeforeTimeZeroToo() {
+        let loop = MediaTiming.endlessLoop(duration: 2)
+        XCTAssertEqual(loop.simpleTime(at: 0.5)!, 0.5, accuracy: 1e-12)
+        XCTAssertEqual(loop.simpleTime(at: 2.5)!, 0.5, accuracy: 1e-12)
+        XCTAssertEqual(loop.simpleTime(at: -1.5)!, 0.5, accuracy: 1e-12)
+        XCTAssertEqual(loop.simpleTime(at: -1e300)!, loop.simpleTime(at: -1e300 + 0)!)
+        XCTAssertEqual(MediaTiming.endlessLoop(duration: 2, timeOffset: 0.25).simpleTime(at: -1.5)!, 0.75, accuracy: 1e-12)
+        XCTAssertEqual(loop.completedPasses(at: -1.5), -1)
+        XCTAssertNil(loop.nextBoundary(after: -5))
         // A travel is a layer's x translation, -u: -10 + 30.4 = 20.4 at t = 1, snapped to 20.
         XCTAssertEqual(Timeline<Double>.travel(start: -10, pixelsPerSecond: 30.4, snapsToPixel: true).value(at: 1), -20)
         XCTAssertEqual(Timeline<Double>.travel(start: -10, pixelsPerSecond: 30.4, snapsToPixel: false).value(at: 1), -20.4, accuracy: 1e-12)
@@ -155,20 +159,14 @@ final class LayerModelTests: XCTestCase {
 
     // MARK: Validation
 
-    func testLayersOutsideTheContractAreRefusedWithTheirIndex() {
-        let curve = RepeatingCurve(rows: 0..<4, samples: [1, 2], samplesPerPixel: 1, period: 2)
-        var bad = curve
-        bad.samples = [1, .nan]
-        var outside = curve
-        outside.rows = 2..<9
-        for (content, motion) in [(bad, Motion.still), (outside, .still),
-                                  (curve, Motion(.loop(distance: 2, period: 0, direction: .left)))] {
-            let scene = Scene(width: 2, height: 4, layers: [
-                FlatLayer(content: .repeatingCurve(curve), paint: .solid(background)),
-                FlatLayer(content: .repeatingCurve(content), paint: .solid(background), motion: motion),
-            ])
+    func testLayersOutsideTheContractAreRefusedWithTheirName() throws {
+        for timing in [MediaTiming.endlessLoop(duration: 0), MediaTiming(beginTime: -.infinity, duration: 1, repeatCount: 3)] {
+            var cell = Layer(name: "cell 1", frame: Rect(x: 0, y: 0, width: 2, height: 4),
+                             contents: .shape(Shape(path: try rectangle(0, 0, 2, 4), fill: .solid(background))))
+            cell.timing = timing
+            let scene = Scene(width: 2, height: 4, tree: LayerTree(root: Layer(frame: Rect(x: 0, y: 0, width: 2, height: 4), sublayers: [cell])))
             XCTAssertThrowsError(try scene.validate()) { error in
-                XCTAssertEqual((error as? LayerError)?.layer, 1, "\(error)")
+                XCTAssertEqual((error as? LayerTreeError)?.layer, "cell 1", "\(error)")
             }
         }
     }

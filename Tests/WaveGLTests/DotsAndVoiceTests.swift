@@ -111,15 +111,15 @@ final class DotsAndVoiceTests: XCTestCase {
     func testAnimatedLayersOverCachedLayersCompositeTheSameWay() throws {
         var sine = SineCells(width: 160, height: 80)
         sine.wave.color = RGBA8(40, 160, 255, 180)
-        let layers = try sine.scene().layers
+        let sineRoot = try XCTUnwrap(try sine.scene().tree).root
         var dots = Dots(width: 160, height: 80)
         dots.color = RGBA8(255, 255, 255, 200)
         dots.level = .constant(0.8)
         let voice = Voice(width: 160, height: 80) // its level is 0.8 too: one source serves both
-        // The dots' and the voice's trees, side by side in one, draw over the flat layers.
+        // The sine's, the dots' and the voice's trees in one: the animated ones over the cached wave.
         let root = Layer(name: "both", frame: Rect(x: 0, y: 0, width: 160, height: 80),
-                         sublayers: [try XCTUnwrap(try dots.scene().tree).root, try XCTUnwrap(try voice.scene().tree).root])
-        let scene = Scene(width: 160, height: 80, layers: layers, tree: LayerTree(root: root, sources: [.constant(0.8)]))
+                         sublayers: [sineRoot, try XCTUnwrap(try dots.scene().tree).root, try XCTUnwrap(try voice.scene().tree).root])
+        let scene = Scene(width: 160, height: 80, tree: LayerTree(root: root, sources: [.constant(0.8)]))
         let (cpu, gl) = try bothBackends(scene, at: [0, 0.25])
         for i in 0..<2 { assertImagesMatch(gl[i], cpu[i], mean: 1, max: 8, name: "animated-over-cached-\(i)") }
     }

@@ -189,8 +189,8 @@ final class GLRendererTests: XCTestCase {
         XCTAssertLessThanOrEqual(ImageComparison.difference(exact, cpu).maxAbsolute, 16)
     }
 
-    /// Too large to paint whole 16 times within the one-copy budget: each
-    /// distinct cell picture is painted and copied band by band instead.
+    /// Six cells of three distinct pictures, each painted at 16 phases and
+    /// copied into its cell once a frame.
     func testExactInBandsMatchesTheCPUToo() throws {
         var scene = SineCells(width: 1024, height: 600)
         scene.cellCount = 6
@@ -201,7 +201,7 @@ final class GLRendererTests: XCTestCase {
         let renderer = try prepared(scene, subpixel: .exact)
         defer { renderer.subpixel = .linear }
         XCTAssertEqual(renderer.copyPhases, 16)
-        XCTAssertEqual(renderer.copiesPerFrame, 12, "two copies for each of six bands")
+        XCTAssertEqual(renderer.copiesPerFrame, 6, "one copy for each of six cells")
         let cpu = try Frames.render(CPURenderer(), try scene.scene(), at: times)
         for i in times.indices { assertImagesMatch(gl[i], cpu[i], mean: 1, max: 16, name: "gl-exact-bands-\(i)") }
     }
@@ -210,7 +210,7 @@ final class GLRendererTests: XCTestCase {
         let gl = try prepared(sevenCells, subpixel: .exact)
         defer { gl.subpixel = .linear }
         XCTAssertEqual(gl.copyPhases, 16)
-        XCTAssertEqual(gl.copiesPerFrame, 1, "the whole screen painted at each phase: one copy a frame")
+        XCTAssertEqual(gl.copiesPerFrame, 7, "each cell painted at each phase: one copy a cell")
         XCTAssertNil(gl.subpixelNotice)
         var snapped = sevenCells
         snapped.snapToPixel = true

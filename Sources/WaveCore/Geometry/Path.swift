@@ -29,6 +29,10 @@ public struct Path: Equatable, Hashable, Sendable {
         public let elements: Range<Int>
         public let minX: Double
         public let maxX: Double
+        /// Straight segments only, each point no further left than the one
+        /// before (a band under a curve): the points outside some columns are
+        /// then two runs found by binary search.
+        public let runsLeftToRight: Bool
     }
 
     public private(set) var elements: [Element] = []
@@ -60,7 +64,14 @@ public struct Path: Equatable, Hashable, Sendable {
 
     fileprivate mutating func append(_ element: Element, points: [Point]) {
         if case .move = element {
-            subpaths.append(Subpath(elements: elements.count..<elements.count, minX: .infinity, maxX: -.infinity))
+            subpaths.append(Subpath(elements: elements.count..<elements.count, minX: .infinity, maxX: -.infinity, runsLeftToRight: true))
+        }
+        var leftToRight = subpaths[subpaths.count - 1].runsLeftToRight
+        switch element {
+        case let .line(p): if case let .line(q)? = elements.last, q.x > p.x { leftToRight = false }
+                           else if case let .move(q)? = elements.last, q.x > p.x { leftToRight = false }
+        case .quad: leftToRight = false
+        case .move: break
         }
         elements.append(element)
         var last = subpaths.removeLast()
@@ -74,7 +85,7 @@ public struct Path: Equatable, Hashable, Sendable {
                 bounds = (p.x, p.y, p.x, p.y)
             }
         }
-        last = Subpath(elements: last.elements.lowerBound..<elements.count, minX: minX, maxX: maxX)
+        last = Subpath(elements: last.elements.lowerBound..<elements.count, minX: minX, maxX: maxX, runsLeftToRight: leftToRight)
         if let previous = subpaths.last, previous.minX > minX || previous.maxX > maxX { subpathsAreSortedByX = false }
         subpaths.append(last)
     }

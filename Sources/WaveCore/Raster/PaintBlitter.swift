@@ -66,10 +66,11 @@ public final class FillProgram {
     }
 }
 
-/// One layer's paint as the rasteriser's blitter, for one frame.
+/// One shape's paint as the rasteriser's blitter, for one frame, inside its columns.
 public struct PaintBlitter: CoverageBlitter {
     let view: PixmapView
     let fill: FillProgram
+    let columns: Range<Int>
     /// The rows resolved have not been cleared this frame: every pixel is
     /// written once, as the paint over the background (the renderer's
     /// clear folded into the paint).
@@ -79,15 +80,18 @@ public struct PaintBlitter: CoverageBlitter {
     /// at level i is simply this table's entry i.
     let levels: UnsafeMutablePointer<UInt32>?
 
-    public init(view: PixmapView, fill: FillProgram, clears: Bool = false) {
+    public init(view: PixmapView, fill: FillProgram, clears: Bool = false, columns: Range<Int>? = nil) {
         self.view = view
         self.fill = fill
+        self.columns = columns ?? 0..<view.width
         self.clears = clears
         levels = clears ? fill.overBackground : nil
     }
 
     @inline(__always)
     public mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
+        let x0 = Swift.max(x0, columns.lowerBound), x1 = Swift.min(x1, columns.upperBound)
+        if x0 >= x1 { return }
         let out = view.row(row)
         if let levels {
             if x1 - x0 == 1 { out[x0] = levels[level] } else { fillPixels(out + x0, with: levels[level], count: x1 - x0) }

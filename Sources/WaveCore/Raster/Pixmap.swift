@@ -21,6 +21,10 @@ public struct PixmapView {
     public let height: Int
     public let rowStride: Int
 
+    public init(rowZero: UnsafeMutablePointer<UInt32>, width: Int, height: Int, rowStride: Int) {
+        self.rowZero = rowZero; self.width = width; self.height = height; self.rowStride = rowStride
+    }
+
     @inline(__always)
     public func row(_ r: Int) -> UnsafeMutablePointer<UInt32> { rowZero + r * rowStride }
 }

@@ -16,6 +16,12 @@ public enum PrimitiveOutlines {
     /// Under a transform that only translates, sub-paths wholly outside
     /// `columns` (scene pixels) are left out: found by binary search where
     /// they run left to right (a long strip of bars emits only what is in view).
+    /// Inside a sub-path, a run of straight segments wholly left of the
+    /// columns is one segment from its first point to its last (left of the
+    /// columns a segment adds only its rise to the pixels to its right, and the
+    /// rises add up), and a run wholly right of them the same (it reaches no
+    /// pixel of the columns): a curve two periods wide emits about one
+    /// period's segments, the pixels in the columns unchanged.
     public static func addPath<Sink: OutlineSink>(_ path: Path, _ m: Affine, columns: Range<Int>? = nil, into sink: Sink) {
         var current = Point(0, 0)
         var first = 0, last = path.subpaths.count
@@ -36,19 +42,44 @@ public enum PrimitiveOutlines {
             }
             last = low
         }
+        // The side of the columns the last point lies on (-1 left, 1 right, 0 in them), and whether it
+        // was held back (a run on one side so far). Written inline: a nested function capturing these
+        // would box them on the heap every call in a debug build.
+        let leftEdge = culls ? Double(columns!.lowerBound) : -Double.infinity
+        let rightEdge = culls ? Double(columns!.upperBound) : Double.infinity
+        var lastSide = 0, held = false
         var s = first
         while s < last {
             defer { s += 1 }
             if culls && (path.subpaths[s].maxX <= left || path.subpaths[s].minX >= right) { continue }
-            for i in path.subpaths[s].elements {
+            if culls && leftEdge < rightEdge && path.subpaths[s].runsLeftToRight && path.subpaths[s].elements.count > 8 {
+                addFolded(path, path.subpaths[s].elements, m, leftEdge, rightEdge, into: sink)
+                continue
+            }
+            var i = path.subpaths[s].elements.lowerBound
+            while i < path.subpaths[s].elements.upperBound {
+                defer { i += 1 }
                 switch path.elements[i] {
                 case let .move(p):
+                    if held { sink.line(to: current.x, current.y); held = false }
                     current = m.apply(p)
+                    lastSide = current.x <= leftEdge ? -1 : current.x >= rightEdge ? 1 : 0
                     sink.move(to: current.x, current.y)
                 case let .line(p):
-                    current = m.apply(p)
+                    let next = m.apply(p), nextSide = next.x <= leftEdge ? -1 : next.x >= rightEdge ? 1 : 0
+                    if nextSide != 0 && nextSide == lastSide {
+                        // Still on the same side: the run's segments so far are one, ending here.
+                        current = next
+                        held = true
+                        continue
+                    }
+                    if held { sink.line(to: current.x, current.y); held = false }
+                    current = next
+                    lastSide = nextSide
                     sink.line(to: current.x, current.y)
                 case let .quad(c, p):
+                    if held { sink.line(to: current.x, current.y); held = false }
+                    lastSide = 0
                     let control = m.apply(c), end = m.apply(p)
                     let n = CoverageRasterizer.quadSegments(current, control, end)
                     for j in 1..<n {
@@ -60,8 +91,53 @@ public enum PrimitiveOutlines {
                     current = end
                 }
             }
+            if held { sink.line(to: current.x, current.y); held = false }
             sink.close()
         }
+    }
+
+    /// A sub-path of straight segments running left to right under a
+    /// translation, its runs outside [leftEdge, rightEdge) folded as
+    /// `addPath` folds them, without visiting them: the last point at or left
+    /// of the left edge and the first at or right of the right edge are
+    /// found by binary search.
+    private static func addFolded<Sink: OutlineSink>(_ path: Path, _ elements: Range<Int>, _ m: Affine, _ leftEdge: Double,
+                                                     _ rightEdge: Double, into sink: Sink) {
+        @inline(__always) func point(_ i: Int) -> Point {
+            switch path.elements[i] {
+            case let .move(p), let .line(p): return m.apply(p)
+            case let .quad(_, p): return m.apply(p)
+            }
+        }
+        let first = elements.lowerBound, last = elements.upperBound - 1
+        // i0: the last point with x <= leftEdge (first - 1: none); i1: the first with x >= rightEdge (last + 1: none).
+        var low = first, high = last + 1
+        while low < high {
+            let middle = (low + high) / 2
+            if point(middle).x <= leftEdge { low = middle + 1 } else { high = middle }
+        }
+        let i0 = low - 1
+        low = Swift.max(first, i0 + 1)
+        high = last + 1
+        while low < high {
+            let middle = (low + high) / 2
+            if point(middle).x >= rightEdge { high = middle } else { low = middle + 1 }
+        }
+        let i1 = low
+        let start = point(first)
+        sink.move(to: start.x, start.y)
+        if i0 > first { let p = point(i0); sink.line(to: p.x, p.y) }
+        var i = Swift.max(first + 1, i0 + 1)
+        while i < i1 {
+            let p = point(i)
+            sink.line(to: p.x, p.y)
+            i += 1
+        }
+        if i1 <= last {
+            if i1 > first { let p = point(i1); sink.line(to: p.x, p.y) }
+            if last > i1 { let p = point(last); sink.line(to: p.x, p.y) }
+        }
+        sink.close()
     }
 
     /// A rectangle with circular corners of `radius` (held to half the

@@ -19,12 +19,26 @@ public final class TreePainter {
     private var maskWritten = (rows: 0..<0, columns: 0..<0)
     /// One byte a pixel: a bordered box's inner edge's coverage (nil: no box has a border).
     private let innerBuffer: UnsafeMutablePointer<UInt8>?
+    /// Per compiled node: the clip it alone draws (`SoleClip`), painted with
+    /// the background folded in, and its paint over the background.
+    private var soleClips: [(clip: SoleClip, paint: FillProgram)?]
+    /// Rows every one of whose pixels a sole clip writes each frame (no clear needed).
+    public let rowsPaintedWhole: [Range<Int>]
 
-    public init(evaluator: LayerTreeEvaluator, rasterizer: CoverageRasterizer) {
+    /// `background`: what the frame is cleared to, which shapes alone in their clips paint over directly.
+    public init(evaluator: LayerTreeEvaluator, rasterizer: CoverageRasterizer, background: RGBA8) {
         self.evaluator = evaluator
         self.rasterizer = rasterizer
         sink = TransformingSink(rasterizer)
         list = evaluator.makeList()
+        soleClips = Array(repeating: nil, count: evaluator.nodes.count)
+        var whole = [Bool](repeating: false, count: rasterizer.height)
+        for clip in evaluator.soleClips(width: rasterizer.width, height: rasterizer.height) {
+            guard case let .shape(shape)? = evaluator.nodes[clip.node].layer.contents else { continue }
+            soleClips[clip.node] = (clip, FillProgram(fill: shape.fill, background: background))
+            if clip.columns == 0..<rasterizer.width { for r in clip.rows { whole[r] = true } }
+        }
+        rowsPaintedWhole = Self.runs(of: whole, where: true)
         if evaluator.capacity.masks > 0 {
             let bytes = rasterizer.width * rasterizer.height
             maskBuffer = .allocate(capacity: bytes)
@@ -50,6 +64,19 @@ public final class TreePainter {
         innerBuffer?.deallocate()
     }
 
+    /// The runs of rows whose flag is `value`.
+    public static func runs(of flags: [Bool], where value: Bool) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var r = 0
+        while r < flags.count {
+            if flags[r] != value { r += 1; continue }
+            let start = r
+            while r < flags.count && flags[r] == value { r += 1 }
+            runs.append(start..<r)
+        }
+        return runs
+    }
+
     /// Evaluates the tree at t and draws every item over what `view` holds.
     public func draw(time: Double, into view: PixmapView) {
         evaluator.evaluate(at: time, into: &list)
@@ -58,6 +85,15 @@ public final class TreePainter {
     }
 
     private func draw(_ item: PresentationItem, into view: PixmapView) {
+        if item.primitive == .fixedShape, let (clip, paint) = soleClips[item.layer] {
+            // Alone in its clip: every pixel of it written once, the paint over the background (the clear folded in).
+            rasterizer.clipRows = clip.rows
+            addOutline(item, layer: evaluator.nodes[item.layer].layer, columns: clip.columns)
+            var blitter = PaintBlitter(view: view, fill: paint, clears: true, columns: clip.columns)
+            rasterizer.resolve(rows: clip.rows, into: &blitter)
+            rasterizer.clipRows = 0..<rasterizer.height
+            return
+        }
         guard let area = area(of: item, mask: false) else { return }
         var mask: UnsafeMutablePointer<UInt8>?
         if item.mask >= 0, let maskBuffer {

@@ -1,14 +1,12 @@
-/// The scene: a size, a background and an ordered list of layers, as pure
-/// values. Everything a backend draws follows from a `Scene` and a time.
-/// Layers are composited in order, source-over (see `Compositing.swift`),
-/// onto the background.
+/// The scene: a size, a background and a Core Animation layer tree
+/// (`Tree/Layer.swift`), as pure values. Everything a backend draws follows
+/// from a `Scene` and a time: the tree's items composited in order,
+/// source-over (see `Compositing.swift`), onto the background.
 public struct Scene: Equatable, Sendable {
     public var width: Int
     public var height: Int
     public var background: RGBA8
-    public var layers: [FlatLayer]
-    /// A Core Animation layer tree drawn over the flat layers (the model
-    /// the effects are moving to; see `Tree/Layer.swift`).
+    /// Nil: the background alone.
     public var tree: LayerTree?
 
     /// The default background: a dark blue.
@@ -21,12 +19,10 @@ public struct Scene: Equatable, Sendable {
     public static let maxHeight = 1 << 20
     public static let maxPixels = 1 << 28
 
-    public init(width: Int, height: Int, background: RGBA8 = Scene.defaultBackground, layers: [FlatLayer] = [],
-                tree: LayerTree? = nil) {
+    public init(width: Int, height: Int, background: RGBA8 = Scene.defaultBackground, tree: LayerTree? = nil) {
         self.width = width
         self.height = height
         self.background = background
-        self.layers = layers
         self.tree = tree
     }
 
@@ -43,18 +39,9 @@ public struct Scene: Equatable, Sendable {
         }
     }
 
-    /// The size, then every layer: rows inside the scene, finite numbers.
+    /// The size, then the tree: layers the backends can draw, finite numbers.
     public func validate() throws {
         try Self.validate(width: width, height: height)
-        for (index, layer) in layers.enumerated() {
-            var problem: String?
-            switch layer.content {
-            case let .repeatingCurve(curve): problem = curve.validate(sceneHeight: height)
-            }
-            if problem == nil && !layer.motion.isValid { problem = "a motion with a number that is not finite (or a period that is not positive)" }
-            if problem == nil && !layer.paint.isFinite { problem = "a paint with a number that is not finite" }
-            if let problem { throw LayerError(layer: index, problem: problem) }
-        }
         if let tree { try LayerTreeEvaluator.validate(tree.root, sourceCount: tree.sources.count) }
     }
 }
@@ -67,7 +54,6 @@ public enum GPUWork: Equatable, Sendable { case cached, computedEveryFrame, mixe
 extension Scene {
     public var gpuWork: GPUWork {
         var cached = false, computed = false
-        if !layers.isEmpty { cached = true }
         if let tree { Self.classify(tree.root, cached: &cached, computed: &computed) }
         return cached && computed ? .mixed : computed ? .computedEveryFrame : .cached
     }
@@ -117,10 +103,3 @@ public struct SceneError: Error, Equatable, CustomStringConvertible {
     public var description: String { "--\(parameter) \(value): expected \(accepted)" }
 }
 
-/// A layer an effect (or its input data) built outside what the backends can draw.
-public struct LayerError: Error, Equatable, CustomStringConvertible {
-    public let layer: Int
-    public let problem: String
-
-    public var description: String { "scene layer \(layer): \(problem)" }
-}

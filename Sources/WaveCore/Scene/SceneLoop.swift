@@ -10,12 +10,6 @@ extension Scene {
     /// `limit`.
     public func loopPeriod(limit: Double = 60) -> Double? {
         var periods: [Double] = []
-        for layer in layers {
-            switch layer.motion.kind {
-            case .still: break
-            case let .loop(_, period, _): periods.append(period)
-            }
-        }
         if let tree {
             guard let treePeriods = tree.periods() else { return nil }
             periods += treePeriods

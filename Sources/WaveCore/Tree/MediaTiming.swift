@@ -13,6 +13,12 @@
 /// way through and wraps it round (frames C D E A B), as Core Animation
 /// does. Before the span a backwards fill holds its first frame, after it a
 /// forwards fill holds its last. A paused layer (speed 0) stays at its offset.
+///
+/// Waves adds one case Core Animation has no need of (its clock never runs
+/// below zero): a begin time of minus infinity with endless repeats is a
+/// timing that has always been running. Its local time is `parent * speed +
+/// timeOffset` at every parent time, negative ones included, so a loop
+/// repeats before time 0 as after it.
 
 /// What an animation does outside its active span (CAMediaTimingFillMode).
 public enum FillMode: String, Equatable, Hashable, Sendable {
@@ -30,7 +36,8 @@ public enum FillMode: String, Equatable, Hashable, Sendable {
 }
 
 public struct MediaTiming: Equatable, Hashable, Sendable {
-    /// Parent time at which local time 0 falls (before the offset).
+    /// Parent time at which local time 0 falls (before the offset); minus
+    /// infinity: always running (see above).
     public var beginTime: Double
     /// Seconds of one pass (infinite: a layer's time that never repeats).
     public var duration: Double
@@ -52,6 +59,15 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
 
     public var isPassThrough: Bool { self == .passThrough }
 
+    /// Repeating forever since before any time (begin time minus infinity).
+    @inline(__always) public var isAlwaysRunning: Bool { beginTime == -.infinity }
+
+    /// A loop of `duration` seconds that has always been running, `timeOffset`
+    /// seconds ahead: the same at t and t + duration for every t.
+    public static func endlessLoop(duration: Double, timeOffset: Double = 0) -> MediaTiming {
+        MediaTiming(beginTime: -.infinity, duration: duration, timeOffset: timeOffset, repeatCount: .infinity, fillMode: .both)
+    }
+
     /// One pass there and, when autoreversing, back.
     @inline(__always) public var cycle: Double { autoreverses ? 2 * duration : duration }
     @inline(__always) var passes: Double { repeatCount > 0 ? repeatCount : 1 }
@@ -60,7 +76,7 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
 
     /// Seconds into the active span at parent time t (before the offset).
     @inline(__always)
-    public func activeTime(_ parent: Double) -> Double { (parent - beginTime) * speed }
+    public func activeTime(_ parent: Double) -> Double { isAlwaysRunning ? parent * speed : (parent - beginTime) * speed }
 
     /// Core Animation's local time: the active time plus the offset.
     @inline(__always)
@@ -70,6 +86,7 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
     /// timing has no effect (outside its span without a fill).
     @inline(__always)
     public func simpleTime(at t: Double) -> Double? {
+        if isAlwaysRunning { return phase(t * speed + timeOffset) }
         let active = activeTime(t)
         guard active.isFinite else { return active == -.infinity ? (fillMode.fillsBackwards ? startTime : nil) : nil }
         if active < 0 { return fillMode.fillsBackwards ? startTime : nil }
@@ -82,6 +99,12 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
     /// number after it.
     @inline(__always)
     public func completedPasses(at t: Double) -> Double {
+        if isAlwaysRunning {
+            // Negative before time 0: each earlier pass one fewer.
+            let local = t * speed + timeOffset
+            let passes = ((local - intoCycle(local)) / cycle).rounded()
+            return passes.isFinite ? passes : 0
+        }
         let active = activeTime(t)
         guard active > 0, duration.isFinite else { return 0 }
         let end = activeDuration
@@ -129,6 +152,7 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
     /// Whether local time is running at `t` (inside the span with a non-zero speed).
     @inline(__always)
     func isRunning(at t: Double) -> Bool {
+        if isAlwaysRunning { return speed != 0 }
         let active = activeTime(t)
         return speed != 0 && active >= 0 && active < activeDuration
     }
@@ -161,7 +185,7 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
     }
 
     var isValid: Bool {
-        beginTime.isFinite && speed.isFinite && timeOffset.isFinite && !repeatCount.isNaN && repeatCount >= 0
+        (beginTime.isFinite || (isAlwaysRunning && passes.isInfinite && duration.isFinite)) && speed.isFinite && timeOffset.isFinite && !repeatCount.isNaN && repeatCount >= 0
             && duration > 0 && !duration.isNaN
     }
 }
