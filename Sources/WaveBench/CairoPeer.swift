@@ -110,9 +110,9 @@ public final class CairoFrame: OutlineSink {
     private let surface: OpaquePointer
     private let context: OpaquePointer
 
-    /// Whether every shape of the scene is fixed, filled with a solid colour, unmasked (nothing else is drawn here).
-    public static func supports(_ scene: Scene) -> Bool {
-        guard let tree = scene.tree, let evaluator = try? tree.makeEvaluator() else { return true }
+    /// Whether every shape of the compiled tree is fixed, filled with a solid colour, unmasked (nothing else is drawn here).
+    private static func supports(_ evaluator: LayerTreeEvaluator?) -> Bool {
+        guard let evaluator else { return true }
         return evaluator.maskNodes.isEmpty && evaluator.nodes.allSatisfy { node in
             guard let contents = node.layer.contents else { return true }
             guard case let .shape(shape) = contents, case .fixed = shape.path, case .solid = shape.fill else { return false }
@@ -122,7 +122,8 @@ public final class CairoFrame: OutlineSink {
 
     public init(scene: Scene) throws {
         let cairo = try CairoLibrary.shared.get()
-        guard Self.supports(scene) else { throw CairoUnavailable(reason: "the scene has content other than solid fixed shapes") }
+        let evaluator = try scene.tree?.makeEvaluator()
+        guard Self.supports(evaluator) else { throw CairoUnavailable(reason: "the scene has content other than solid fixed shapes") }
         guard let surface = cairo.imageSurfaceCreate(CairoLibrary.formatARGB32, Int32(scene.width), Int32(scene.height)),
               cairo.surfaceStatus(surface) == 0 else {
             throw CairoUnavailable(reason: "cairo could not make a \(scene.width)x\(scene.height) image")
@@ -135,7 +136,7 @@ public final class CairoFrame: OutlineSink {
         self.scene = scene
         self.surface = surface
         self.context = context
-        evaluator = try scene.tree?.makeEvaluator()
+        self.evaluator = evaluator
         list = evaluator?.makeList() ?? PresentationList()
     }
 

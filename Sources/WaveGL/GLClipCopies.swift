@@ -16,25 +16,25 @@ import WaveCore
 /// clip size and reach share one picture; every picture of a phase is
 /// stacked in one texture.
 final class GLClipCopies {
-    /// One painted picture: its rows in the stacked textures, and the path x of its column 0.
+    /// One painted picture: the shape it shows and where (its rows, the path
+    /// x of its column 0, its width), and its rows' first in the stacked textures.
     private struct Picture {
+        struct Key: Hashable {
+            var content: Int, rows: Int, y: Double, originX: Int, width: Int
+        }
+        var key: Key
         var top: Int
-        var rows: Int
-        var originX: Int
-    }
-    private struct Key: Hashable {
-        var content: Int, rows: Int, y: Double, originX: Int, width: Int
     }
 
     let phases: Int
     /// Per compiled node: the clip it alone draws and its picture (nil: drawn otherwise).
     private var byNode: [(clip: SoleClip, picture: Int)?]
-    private var pictures: [Picture] = []
+    private let pictures: [Picture]
     private let textureRows: Int
     private var textures: [GLuint]
     private var framebuffers: [GLuint]
-    /// Rows every pixel of which a copy writes each frame (the rest are cleared first).
-    let rowsPaintedWhole: [Range<Int>]
+    /// The rows a frame must clear first: those no copy writes whole.
+    let rowsToClear: [Range<Int>]
     /// Every pixel of every frame is a copy and nothing else is drawn: the
     /// frame holds the pictures' straight colours (not premultiplied).
     let drawsEverything: Bool
@@ -54,62 +54,62 @@ final class GLClipCopies {
             clip.y == clip.y.rounded() && clip.xRange != nil && (clip.wholeX || subpixel == .exact)
         }
         guard !clips.isEmpty else { return nil }
-        var whole = [Bool](repeating: false, count: height)
-        for clip in clips where clip.columns == 0..<width { for r in clip.rows { whole[r] = true } }
-        // Copies write every pixel of the frame and nothing else draws: the frame is the painted pictures, as they are.
-        drawsEverything = !whole.contains(false) && evaluator.maskNodes.isEmpty
-            && evaluator.nodes.indices.allSatisfy { i in evaluator.nodes[i].layer.contents == nil || clips.contains { $0.node == i } }
-        // Painted straight, a translucent background's pixels are right only where nothing is blended over or beside them.
-        guard background.a == 255 || drawsEverything else { return nil }
-        let allWhole = clips.allSatisfy(\.wholeX)
-        var keys: [Key: Int] = [:]
-        var keyOf: [Key] = []
+        rowsToClear = SoleClip.rowsToClear(clips, width: width, height: height)
+        var index: [Picture.Key: Int] = [:]
         var byNode = [(clip: SoleClip, picture: Int)?](repeating: nil, count: evaluator.nodes.count)
+        var pictures: [Picture] = []
         var rows = 0, widest = 0
-        var sizes: [(key: Key, top: Int)] = []
         for clip in clips {
             let range = clip.xRange!
             // Path columns the clip can show: left of its left edge at the rightmost x to past its right edge at the leftmost.
             let originX = Int((Double(clip.columns.lowerBound) - range.upperBound).rounded(.down)) - 1
             let end = Int((Double(clip.columns.upperBound) - range.lowerBound).rounded(.up)) + 1
-            let key = Key(content: evaluator.nodes[clip.node].content, rows: clip.rows.count, y: clip.y - Double(clip.rows.lowerBound),
-                          originX: originX, width: end - originX)
-            let picture = keys[key] ?? {
-                keys[key] = sizes.count
-                sizes.append((key, rows))
-                keyOf.append(key)
+            let key = Picture.Key(content: evaluator.nodes[clip.node].content, rows: clip.rows.count,
+                                  y: clip.y - Double(clip.rows.lowerBound), originX: originX, width: end - originX)
+            let picture = index[key] ?? {
+                index[key] = pictures.count
+                pictures.append(Picture(key: key, top: rows))
                 rows += key.rows
                 widest = Swift.max(widest, key.width)
-                return sizes.count - 1
+                return pictures.count - 1
             }()
             byNode[clip.node] = (clip, picture)
         }
+        // Copies write every pixel of the frame and nothing else draws: the frame is the painted pictures, as they are.
+        drawsEverything = rowsToClear.isEmpty && evaluator.maskNodes.isEmpty
+            && evaluator.nodes.indices.allSatisfy { evaluator.nodes[$0].layer.contents == nil || byNode[$0] != nil }
+        // Painted straight, a translucent background's pixels are right only where nothing is blended over or beside them.
+        guard background.a == 255 || drawsEverything else { return nil }
         guard widest <= caps.maxTextureSize, rows <= caps.maxTextureSize else { return nil }
-        let wanted = allWhole ? [1] : [SubpixelPhases.exact, SubpixelPhases.fewest]
+        let wanted = clips.allSatisfy(\.wholeX) ? [1] : [SubpixelPhases.exact, SubpixelPhases.fewest]
         guard let phases = wanted.first(where: { $0 * widest * rows * 4 <= caps.maxCoverageBytes }) else { return nil }
         self.phases = phases
         self.byNode = byNode
-        pictures = sizes.map { Picture(top: $0.top, rows: $0.key.rows, originX: $0.key.originX) }
+        self.pictures = pictures
         textureRows = rows
-        rowsPaintedWhole = TreePainter.runs(of: whole, where: true)
         textures = Array(repeating: 0, count: phases)
         framebuffers = Array(repeating: 0, count: phases)
         glGenTextures(GLsizei(phases), &textures)
         glGenFramebuffers(GLsizei(phases), &framebuffers)
 
+        // Each picture's path and paint, and a rasteriser of its size, made once for every phase.
+        let painting = try pictures.map { picture -> (path: Path, paint: FillProgram, rasterizer: CoverageRasterizer)? in
+            guard case let .shape(shape) = evaluator.contents[picture.key.content], case let .fixed(path) = shape.path else { return nil }
+            return (path, FillProgram(fill: shape.fill, background: background),
+                    try CoverageRasterizer(width: picture.key.width, height: picture.key.rows))
+        }
         // Every picture at every phase, painted as the CPU strategy paints the shape alone in its clip.
         let stacked = Pixmap(width: widest, height: rows, rowStride: -widest)
+        let whole = stacked.view
         for phase in 0..<phases {
             stacked.fill(background, rows: 0..<rows)
-            for (index, key) in keyOf.enumerated() {
-                guard case let .shape(shape) = evaluator.contents[key.content], case let .fixed(path) = shape.path else { continue }
-                let rasterizer = try CoverageRasterizer(width: key.width, height: key.rows)
+            for (picture, painting) in zip(pictures, painting) {
+                guard let painting else { continue }
+                let key = picture.key
+                let slot = PixmapView(rowZero: whole.row(picture.top), width: key.width, height: key.rows, rowStride: whole.rowStride)
                 let shift = Affine(a: 1, b: 0, c: 0, d: 1, tx: -Double(key.originX) + Double(phase) / Double(phases), ty: key.y)
-                PrimitiveOutlines.addPath(path, shift, columns: 0..<key.width, into: rasterizer)
-                let whole = stacked.view
-                let slot = PixmapView(rowZero: whole.row(sizes[index].top), width: key.width, height: key.rows, rowStride: whole.rowStride)
-                var blitter = PaintBlitter(view: slot, fill: FillProgram(fill: shape.fill, background: background), clears: true)
-                rasterizer.resolve(rows: 0..<key.rows, into: &blitter)
+                TreePainter.paintAlone(painting.path, shift, rows: 0..<key.rows, columns: 0..<key.width, paint: painting.paint,
+                                       rasterizer: painting.rasterizer, into: slot)
             }
             glBindTexture(GLenum(GL_TEXTURE_2D), textures[phase])
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(widest), GLsizei(rows), 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
@@ -143,7 +143,7 @@ final class GLClipCopies {
         guard first < last, item.transform.tx.isFinite else { return }
         let (whole, phase) = SubpixelPhases.split(item.transform.tx, phases: phases)
         // Scene column x shows path x - whole - phase/phases: picture column x - whole - originX.
-        let column = clip.columns.lowerBound - whole - picture.originX
+        let column = clip.columns.lowerBound - whole - picture.key.originX
         guard column >= 0 else { return }
         // Textures and pages hold their rows bottom to top.
         let pictureRow = picture.top + (first - clip.rows.lowerBound)

@@ -16,7 +16,7 @@ public final class GLRenderer: Renderer {
     public private(set) var scene: Scene?
     private var tree: GLTreeDraw?
     private var emptyVertexArray: GLuint = 0
-    /// Rows the frame's copies write whole (the rest are cleared to the background first).
+    /// Rows no copy writes whole, cleared to the background first (every row where nothing is copied).
     private var rowsToClear: [Range<Int>] = []
     /// Distinct fixed shapes of the prepared scene, each one cached picture.
     public var pictureCount: Int { tree?.fixedShapeCount ?? 0 }
@@ -90,9 +90,7 @@ public final class GLRenderer: Renderer {
             ? "exact sub-pixel motion covers cached shapes moved only along their layers' x translation (within "
                 + "\(caps.maxCoverageBytes >> 20) MiB and \(caps.maxArrayLayers) texture layers); the rest of this scene's cached "
                 + "content is filtered (linear)" : nil
-        var cleared = [Bool](repeating: true, count: scene.height)
-        for run in tree?.clipCopies?.rowsPaintedWhole ?? [] { for r in run { cleared[r] = false } }
-        rowsToClear = TreePainter.runs(of: cleared, where: true)
+        rowsToClear = tree?.clipCopies?.rowsToClear ?? [0..<scene.height]
         self.scene = scene
     }
 

@@ -129,7 +129,9 @@ final class GLTreeDraw: GLLayerDraw {
     }
 
     /// The most sub-pixel phases any cached shape has (nil: no cached shape).
-    var mostPhases: Int? { pictures.compactMap { $0?.tileStep ?? 0 > 0 ? $0?.phases : nil }.max() }
+    var mostPhases: Int? {
+        pictures.compactMap { picture in picture.flatMap { $0.tileStep > 0 ? $0.phases : nil } }.max()
+    }
 
     /// The tiles content number `n`'s coverage takes (0: not a cached fixed path); for tests.
     func tiles(ofContent n: Int) -> Int {

@@ -33,9 +33,7 @@ public final class CPURenderer: Renderer {
         treePainter = try scene.tree.map {
             TreePainter(evaluator: try $0.makeEvaluator(), rasterizer: rasterizer!, background: scene.background)
         }
-        var cleared = [Bool](repeating: true, count: scene.height)
-        for run in treePainter?.rowsPaintedWhole ?? [] { for r in run { cleared[r] = false } }
-        rowsToClear = TreePainter.runs(of: cleared, where: true)
+        rowsToClear = treePainter?.rowsToClear ?? [0..<scene.height]
         self.scene = scene
     }
 

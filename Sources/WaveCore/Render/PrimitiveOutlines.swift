@@ -42,9 +42,9 @@ public enum PrimitiveOutlines {
             }
             last = low
         }
-        // The side of the columns the last point lies on (-1 left, 1 right, 0 in them), and whether it
-        // was held back (a run on one side so far). Written inline: a nested function capturing these
-        // would box them on the heap every call in a debug build.
+        // The side of the columns the last point lies on (`side`), and whether it was held back (a run
+        // on one side so far). Updated inline: a nested function capturing these would box them on the
+        // heap every call in a debug build.
         let leftEdge = culls ? Double(columns!.lowerBound) : -Double.infinity
         let rightEdge = culls ? Double(columns!.upperBound) : Double.infinity
         var lastSide = 0, held = false
@@ -63,10 +63,10 @@ public enum PrimitiveOutlines {
                 case let .move(p):
                     if held { sink.line(to: current.x, current.y); held = false }
                     current = m.apply(p)
-                    lastSide = current.x <= leftEdge ? -1 : current.x >= rightEdge ? 1 : 0
+                    lastSide = side(current.x, leftEdge, rightEdge)
                     sink.move(to: current.x, current.y)
                 case let .line(p):
-                    let next = m.apply(p), nextSide = next.x <= leftEdge ? -1 : next.x >= rightEdge ? 1 : 0
+                    let next = m.apply(p), nextSide = side(next.x, leftEdge, rightEdge)
                     if nextSide != 0 && nextSide == lastSide {
                         // Still on the same side: the run's segments so far are one, ending here.
                         current = next
@@ -94,6 +94,12 @@ public enum PrimitiveOutlines {
             if held { sink.line(to: current.x, current.y); held = false }
             sink.close()
         }
+    }
+
+    /// Which side of [leftEdge, rightEdge) x lies on: -1 at or left of it, 1 at or right of its end, 0 inside.
+    @inline(__always)
+    private static func side(_ x: Double, _ leftEdge: Double, _ rightEdge: Double) -> Int {
+        x <= leftEdge ? -1 : x >= rightEdge ? 1 : 0
     }
 
     /// A sub-path of straight segments running left to right under a

@@ -22,8 +22,8 @@ public final class TreePainter {
     /// Per compiled node: the clip it alone draws (`SoleClip`), painted with
     /// the background folded in, and its paint over the background.
     private var soleClips: [(clip: SoleClip, paint: FillProgram)?]
-    /// Rows every one of whose pixels a sole clip writes each frame (no clear needed).
-    public let rowsPaintedWhole: [Range<Int>]
+    /// The rows a frame must clear first: those no sole clip writes whole.
+    public let rowsToClear: [Range<Int>]
 
     /// `background`: what the frame is cleared to, which shapes alone in their clips paint over directly.
     public init(evaluator: LayerTreeEvaluator, rasterizer: CoverageRasterizer, background: RGBA8) {
@@ -32,13 +32,12 @@ public final class TreePainter {
         sink = TransformingSink(rasterizer)
         list = evaluator.makeList()
         soleClips = Array(repeating: nil, count: evaluator.nodes.count)
-        var whole = [Bool](repeating: false, count: rasterizer.height)
-        for clip in evaluator.soleClips(width: rasterizer.width, height: rasterizer.height) {
+        let clips = evaluator.soleClips(width: rasterizer.width, height: rasterizer.height)
+        for clip in clips {
             guard case let .shape(shape)? = evaluator.nodes[clip.node].layer.contents else { continue }
             soleClips[clip.node] = (clip, FillProgram(fill: shape.fill, background: background))
-            if clip.columns == 0..<rasterizer.width { for r in clip.rows { whole[r] = true } }
         }
-        rowsPaintedWhole = Self.runs(of: whole, where: true)
+        rowsToClear = SoleClip.rowsToClear(clips, width: rasterizer.width, height: rasterizer.height)
         if evaluator.capacity.masks > 0 {
             let bytes = rasterizer.width * rasterizer.height
             maskBuffer = .allocate(capacity: bytes)
@@ -64,17 +63,17 @@ public final class TreePainter {
         innerBuffer?.deallocate()
     }
 
-    /// The runs of rows whose flag is `value`.
-    public static func runs(of flags: [Bool], where value: Bool) -> [Range<Int>] {
-        var runs: [Range<Int>] = []
-        var r = 0
-        while r < flags.count {
-            if flags[r] != value { r += 1; continue }
-            let start = r
-            while r < flags.count && flags[r] == value { r += 1 }
-            runs.append(start..<r)
-        }
-        return runs
+    /// A fixed path under a translation, alone in `rows` x `columns`:
+    /// every pixel there written once, its paint over the background at
+    /// the coverage (0: the background itself). What the CPU strategy draws
+    /// for a sole clip, and what the GL strategy's clip copies are painted from.
+    public static func paintAlone(_ path: Path, _ transform: Affine, rows: Range<Int>, columns: Range<Int>, paint: FillProgram,
+                                  rasterizer: CoverageRasterizer, into view: PixmapView) {
+        rasterizer.clipRows = rows
+        PrimitiveOutlines.addPath(path, transform, columns: columns, into: rasterizer)
+        var blitter = PaintBlitter(view: view, fill: paint, clears: true, columns: columns)
+        rasterizer.resolve(rows: rows, into: &blitter)
+        rasterizer.clipRows = 0..<rasterizer.height
     }
 
     /// Evaluates the tree at t and draws every item over what `view` holds.
@@ -85,13 +84,11 @@ public final class TreePainter {
     }
 
     private func draw(_ item: PresentationItem, into view: PixmapView) {
-        if item.primitive == .fixedShape, let (clip, paint) = soleClips[item.layer] {
-            // Alone in its clip: every pixel of it written once, the paint over the background (the clear folded in).
-            rasterizer.clipRows = clip.rows
-            addOutline(item, layer: evaluator.nodes[item.layer].layer, columns: clip.columns)
-            var blitter = PaintBlitter(view: view, fill: paint, clears: true, columns: clip.columns)
-            rasterizer.resolve(rows: clip.rows, into: &blitter)
-            rasterizer.clipRows = 0..<rasterizer.height
+        if item.primitive == .fixedShape, let (clip, paint) = soleClips[item.layer],
+           case let .shape(shape)? = evaluator.nodes[item.layer].layer.contents, case let .fixed(path) = shape.path {
+            // Alone in its clip: the clear folded into the paint.
+            Self.paintAlone(path, item.transform, rows: clip.rows, columns: clip.columns, paint: paint, rasterizer: rasterizer,
+                            into: view)
             return
         }
         guard let area = area(of: item, mask: false) else { return }

@@ -24,6 +24,24 @@ public struct SoleClip: Equatable, Sendable {
     public var wholeX: Bool
 }
 
+extension SoleClip {
+    /// The rows of a `width` x `height` frame that no clip of `clips` spans
+    /// whole (every column): what a frame must clear first, as runs.
+    public static func rowsToClear(_ clips: [SoleClip], width: Int, height: Int) -> [Range<Int>] {
+        var cleared = [Bool](repeating: true, count: height)
+        for clip in clips where clip.columns == 0..<width { for r in clip.rows { cleared[r] = false } }
+        var runs: [Range<Int>] = []
+        var r = 0
+        while r < height {
+            if !cleared[r] { r += 1; continue }
+            let start = r
+            while r < height && cleared[r] { r += 1 }
+            runs.append(start..<r)
+        }
+        return runs
+    }
+}
+
 extension LayerTreeEvaluator {
     /// Every sole clip of the tree drawn in a `width` x `height` frame, by node.
     public func soleClips(width: Int, height: Int) -> [SoleClip] {
