@@ -335,6 +335,9 @@ final class GLTreeDraw: GLLayerDraw {
 
     /// Evaluates the tree, makes this frame's polygons and uploads them.
     func prepareFrame(time: Double) {
+        clipCopies?.prepareFrame(time: time)
+        // Where every item is a clip's copy, the copies know all the frame needs.
+        if clipCopies?.drawsEveryItem == true { return }
         evaluator.evaluate(at: time, into: &list)
         copies?.prepareFrame(list)
         polygons.removeAll()
@@ -469,12 +472,12 @@ final class GLTreeDraw: GLLayerDraw {
         // Blending is set up at the first item drawn (copies neither blend nor read the state).
         var blends = false
         var i = 0
+        // Sole clips first: nothing else reaches them, so the order is free.
+        clipCopies?.copyAll(viewport: viewport, pageTop: pageTop)
+        if clipCopies?.drawsEveryItem == true { return }
         while i < list.items.count {
             defer { i += 1 }
-            if let clipCopies, clipCopies.draws(list.items[i].layer) {
-                clipCopies.copy(list.items[i], viewport: viewport, pageTop: pageTop)
-                continue
-            }
+            if let clipCopies, clipCopies.draws(list.items[i].layer) { continue }
             guard let p = planned[i] else { continue }
             if !blends { blendPremultiplied(); blends = true }
             let item = list.items[i]

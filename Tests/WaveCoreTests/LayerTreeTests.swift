@@ -1,6 +1,7 @@
 import CMallocCounter
 import Foundation
 import WaveCore
+import WaveEffects
 import XCTest
 
 /// Layer tree evaluation against Core Animation's model, each expectation
@@ -423,6 +424,35 @@ final class LayerTreeTests: XCTestCase {
             XCTAssertEqual(waves_malloc_counter_active(), 1, "the counter is not in use")
             XCTAssertEqual(counted, 0, "allocations in 30 evaluations with \(what)")
             XCTAssertEqual(list.items.count, 13)
+        }
+    }
+}
+
+/// A sole clip's x found from its own layer's timing and translation
+/// (what the GL copies read each frame instead of evaluating the tree) is
+/// the x the full evaluation gives its item, at any time, in either direction,
+/// snapped or not, and for a layer whose loop runs at its own speed.
+final class SoleClipXTests: XCTestCase {
+    func testAClipsXIsTheEvaluatedItemsX() throws {
+        for direction in [Direction.left, .right] {
+            for snapped in [false, true] {
+                var cells = SineCells(width: 90, height: 70)
+                cells.cellCount = 7
+                cells.wave.direction = direction
+                cells.snapToPixel = snapped
+                var scene = try cells.scene()
+                scene.tree!.root.sublayers[2].sublayers[0].timing.speed = 1.5
+                let evaluator = try scene.tree!.makeEvaluator()
+                let clips = evaluator.soleClips(width: scene.width, height: scene.height)
+                XCTAssertEqual(clips.count, 7)
+                for t in [-1.3, 0, 0.01, 0.3333, 0.5, 0.999, 2.75, 1000.1] {
+                    let frame = evaluator.presentation(at: t)
+                    for clip in clips {
+                        let item = try XCTUnwrap(frame.items.first { $0.layer == clip.node })
+                        XCTAssertEqual(evaluator.x(of: clip, at: t), item.transform.tx, "\(direction) snapped \(snapped) t \(t)")
+                    }
+                }
+            }
         }
     }
 }

@@ -504,4 +504,21 @@ final class CumulativeTests: XCTestCase {
         XCTAssertEqual(snapped.nextChange(after: 0.0105) ?? -1, 0.03, accuracy: 1e-12)
         XCTAssertEqual(snapped.nextChange(after: 1.2345) ?? -1, 1.25, accuracy: 1e-9)
     }
+
+    /// The values a cumulative timeline takes, exactly: the last of n passes
+    /// is n - 1 steps on (a clip's reach and a band's period are read from it).
+    func testTheRangeOfCumulativePassesEndsWithTheLastPass() {
+        let steps = Timeline<Double>.steps(from: 0, by: -1, every: 0.1, count: 10)
+        XCTAssertEqual(steps.valueRange, -10...0)
+        XCTAssertEqual(steps.value(at: 5), -10, "held at the last step")
+        let three = Timeline(0.0, animations: [.basic(BasicAnimation(from: 0, to: -5, duration: 1, repeatCount: 3, fillMode: .forwards,
+                                                                     isCumulative: true))])
+        XCTAssertEqual(three.valueRange, -15...0)
+        // Started half a pass in, it ends half a pass further.
+        let ahead = Timeline(0.0, animations: [.basic(BasicAnimation(
+            from: 0, to: -5, timing: MediaTiming(duration: 1, timeOffset: 0.5, repeatCount: 3, fillMode: .forwards), isCumulative: true))])
+        XCTAssertEqual(ahead.value(at: 10), -17.5, accuracy: 1e-12)
+        XCTAssertLessThanOrEqual(ahead.valueRange?.lowerBound ?? 0, -17.5)
+        XCTAssertNil(Timeline<Double>.steps(from: 0, by: 1, every: 0.1).valueRange, "forever: unbounded")
+    }
 }

@@ -190,7 +190,7 @@ final class GLRendererTests: XCTestCase {
     }
 
     /// Six cells of three distinct pictures, each painted at 16 phases and
-    /// copied into its cell once a frame.
+    /// copied into its cell once a frame (a band of so large a frame would be over its budget).
     func testExactInBandsMatchesTheCPUToo() throws {
         var scene = SineCells(width: 1024, height: 600)
         scene.cellCount = 6
@@ -201,7 +201,7 @@ final class GLRendererTests: XCTestCase {
         let renderer = try prepared(scene, subpixel: .exact)
         defer { renderer.subpixel = .linear }
         XCTAssertEqual(renderer.copyPhases, 16)
-        XCTAssertEqual(renderer.copiesPerFrame, 6, "one copy for each of six cells")
+        XCTAssertEqual(renderer.copiesPerFrame, 6, "one copy a cell: their band (2050 x 600 at 16 phases, 79 MB) is over its budget")
         let cpu = try Frames.render(CPURenderer(), try scene.scene(), at: times)
         for i in times.indices { assertImagesMatch(gl[i], cpu[i], mean: 1, max: 16, name: "gl-exact-bands-\(i)") }
     }
@@ -210,7 +210,7 @@ final class GLRendererTests: XCTestCase {
         let gl = try prepared(sevenCells, subpixel: .exact)
         defer { gl.subpixel = .linear }
         XCTAssertEqual(gl.copyPhases, 16)
-        XCTAssertEqual(gl.copiesPerFrame, 7, "each cell painted at each phase: one copy a cell")
+        XCTAssertEqual(gl.copiesPerFrame, 1, "the cells scroll together: one copy of their band")
         XCTAssertNil(gl.subpixelNotice)
         var snapped = sevenCells
         snapped.snapToPixel = true
@@ -219,6 +219,48 @@ final class GLRendererTests: XCTestCase {
         gl.subpixel = .linear
         try gl.prepare(scene: try sevenCells.scene())
         XCTAssertNil(gl.copyPhases, "linear asked for: the filtering shader draws")
+    }
+
+    /// Two cells that keep together at time 0 (a band is painted) but not
+    /// after (the second's loop runs twice as fast): the frames that find
+    /// them apart copy each cell from its own picture, as the CPU draws them.
+    func testCellsThatStopScrollingTogetherAreCopiedOneByOne() throws {
+        var cells = SineCells(width: 120, height: 40)
+        cells.cellCount = 2
+        var scene = try cells.scene()
+        scene.tree!.root.sublayers[1].sublayers[0].timing.speed = 2
+        try assertCopiesMatchTheCPU(scene, copiesPerFrame: 1, name: "apart")
+    }
+
+    /// A second cell whose content does not repeat with the loop (a
+    /// triangle): its picture turned by a period would differ from its own,
+    /// so no band is painted and each cell is copied on its own.
+    func testCellsWhoseContentDoesNotRepeatMakeNoBand() throws {
+        var cells = SineCells(width: 120, height: 40)
+        cells.cellCount = 2
+        var scene = try cells.scene()
+        var triangle = PathBuilder()
+        try triangle.move(to: 10, 20)
+        try triangle.line(to: 50, 2)
+        try triangle.line(to: 90, 20)
+        triangle.close()
+        scene.tree!.root.sublayers[1].sublayers[0].contents = .shape(Shape(path: triangle.path, fill: .solid(cells.wave.color)))
+        try assertCopiesMatchTheCPU(scene, copiesPerFrame: 2, name: "no-band")
+    }
+
+    /// `scene` drawn by exact copies (as on a software driver) at times across its loop, against the CPU.
+    private func assertCopiesMatchTheCPU(_ scene: Scene, copiesPerFrame: Int, name: String) throws {
+        let gl = try glRenderer()
+        let prefersCopies = gl.prefersCopies
+        gl.prefersCopies = true
+        gl.subpixel = .exact
+        defer { gl.subpixel = .linear; gl.prefersCopies = prefersCopies }
+        let times = [0, 0.1234, 0.3, 0.55, 0.61, 0.9]
+        let frames = try Frames.render(gl, scene, at: times)
+        XCTAssertEqual(gl.copyPhases, 16)
+        XCTAssertEqual(gl.copiesPerFrame, copiesPerFrame)
+        let cpu = try Frames.render(CPURenderer(), scene, at: times)
+        for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 1, max: 16, name: "gl-copies-\(name)-\(i)") }
     }
 
     func testCellsSharingAPictureShareALayer() throws {

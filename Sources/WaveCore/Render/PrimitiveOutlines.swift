@@ -109,41 +109,45 @@ public enum PrimitiveOutlines {
     /// found by binary search.
     private static func addFolded<Sink: OutlineSink>(_ path: Path, _ elements: Range<Int>, _ m: Affine, _ leftEdge: Double,
                                                      _ rightEdge: Double, into sink: Sink) {
-        @inline(__always) func point(_ i: Int) -> Point {
-            switch path.elements[i] {
-            case let .move(p), let .line(p): return m.apply(p)
-            case let .quad(_, p): return m.apply(p)
+        // Only a translation reaches here (addPath's `culls`); the elements read without bounds checks.
+        let tx = m.tx, ty = m.ty
+        path.elements.withUnsafeBufferPointer { all in
+            @inline(__always) func point(_ i: Int) -> Point {
+                switch all[i] {
+                case let .move(p), let .line(p): return Point(p.x + tx, p.y + ty)
+                case let .quad(_, p): return Point(p.x + tx, p.y + ty)
+                }
             }
+            let first = elements.lowerBound, last = elements.upperBound - 1
+            // i0: the last point with x <= leftEdge (first - 1: none); i1: the first with x >= rightEdge (last + 1: none).
+            var low = first, high = last + 1
+            while low < high {
+                let middle = (low + high) / 2
+                if point(middle).x <= leftEdge { low = middle + 1 } else { high = middle }
+            }
+            let i0 = low - 1
+            low = Swift.max(first, i0 + 1)
+            high = last + 1
+            while low < high {
+                let middle = (low + high) / 2
+                if point(middle).x >= rightEdge { high = middle } else { low = middle + 1 }
+            }
+            let i1 = low
+            let start = point(first)
+            sink.move(to: start.x, start.y)
+            if i0 > first { let p = point(i0); sink.line(to: p.x, p.y) }
+            var i = Swift.max(first + 1, i0 + 1)
+            while i < i1 {
+                let p = point(i)
+                sink.line(to: p.x, p.y)
+                i += 1
+            }
+            if i1 <= last {
+                if i1 > first { let p = point(i1); sink.line(to: p.x, p.y) }
+                if last > i1 { let p = point(last); sink.line(to: p.x, p.y) }
+            }
+            sink.close()
         }
-        let first = elements.lowerBound, last = elements.upperBound - 1
-        // i0: the last point with x <= leftEdge (first - 1: none); i1: the first with x >= rightEdge (last + 1: none).
-        var low = first, high = last + 1
-        while low < high {
-            let middle = (low + high) / 2
-            if point(middle).x <= leftEdge { low = middle + 1 } else { high = middle }
-        }
-        let i0 = low - 1
-        low = Swift.max(first, i0 + 1)
-        high = last + 1
-        while low < high {
-            let middle = (low + high) / 2
-            if point(middle).x >= rightEdge { high = middle } else { low = middle + 1 }
-        }
-        let i1 = low
-        let start = point(first)
-        sink.move(to: start.x, start.y)
-        if i0 > first { let p = point(i0); sink.line(to: p.x, p.y) }
-        var i = Swift.max(first + 1, i0 + 1)
-        while i < i1 {
-            let p = point(i)
-            sink.line(to: p.x, p.y)
-            i += 1
-        }
-        if i1 <= last {
-            if i1 > first { let p = point(i1); sink.line(to: p.x, p.y) }
-            if last > i1 { let p = point(last); sink.line(to: p.x, p.y) }
-        }
-        sink.close()
     }
 
     /// A rectangle with circular corners of `radius` (held to half the

@@ -11,7 +11,7 @@ public final class TreePainter {
     private let rasterizer: CoverageRasterizer
     private let sink: TransformingSink<CoverageRasterizer>
     /// This frame's presentation, kept from frame to frame.
-    public private(set) var list: PresentationList
+    private var list: PresentationList
     /// One byte a pixel: the coverage of the mask in `maskInBuffer`.
     private let maskBuffer: UnsafeMutablePointer<UInt8>?
     private var maskInBuffer = -1
@@ -24,6 +24,9 @@ public final class TreePainter {
     private var soleClips: [(clip: SoleClip, paint: FillProgram)?]
     /// The rows a frame must clear first: those no sole clip writes whole.
     public let rowsToClear: [Range<Int>]
+    /// Where every item of every frame is a sole clip (no other contents, copies or masks): each clip with its path
+    /// and paint, top to bottom, drawn from its x alone (`LayerTreeEvaluator.x(of:at:)`) without evaluating the tree.
+    private let clipsAlone: [(clip: SoleClip, path: Path, paint: FillProgram)]?
 
     /// `background`: what the frame is cleared to, which shapes alone in their clips paint over directly.
     public init(evaluator: LayerTreeEvaluator, rasterizer: CoverageRasterizer, background: RGBA8) {
@@ -33,10 +36,17 @@ public final class TreePainter {
         list = evaluator.makeList()
         soleClips = Array(repeating: nil, count: evaluator.nodes.count)
         let clips = evaluator.soleClips(width: rasterizer.width, height: rasterizer.height)
+        var alone: [(clip: SoleClip, path: Path, paint: FillProgram)] = []
         for clip in clips {
-            guard case let .shape(shape)? = evaluator.nodes[clip.node].layer.contents else { continue }
+            guard case let .shape(shape)? = evaluator.nodes[clip.node].layer.contents, case let .fixed(path) = shape.path else { continue }
             soleClips[clip.node] = (clip, FillProgram(fill: shape.fill, background: background))
+            alone.append((clip, path, soleClips[clip.node]!.paint))
         }
+        let soleClips = soleClips
+        let everyItem = evaluator.maskNodes.isEmpty && evaluator.nodes.indices.allSatisfy {
+            soleClips[$0] != nil || (evaluator.nodes[$0].layer.contents == nil && !evaluator.nodes[$0].drawsCopies)
+        }
+        clipsAlone = everyItem ? alone : nil
         rowsToClear = SoleClip.rowsToClear(clips, width: rasterizer.width, height: rasterizer.height)
         if evaluator.capacity.masks > 0 {
             let bytes = rasterizer.width * rasterizer.height
@@ -78,6 +88,18 @@ public final class TreePainter {
 
     /// Evaluates the tree at t and draws every item over what `view` holds.
     public func draw(time: Double, into view: PixmapView) {
+        if let clipsAlone {
+            // Only sole clips: each one's x is all the frame needs.
+            var k = 0
+            while k < clipsAlone.count {
+                let clip = clipsAlone[k].clip
+                let x = evaluator.x(of: clip, at: time)
+                Self.paintAlone(clipsAlone[k].path, Affine(a: 1, b: 0, c: 0, d: 1, tx: x, ty: clip.y), rows: clip.rows,
+                                columns: clip.columns, paint: clipsAlone[k].paint, rasterizer: rasterizer, into: view)
+                k += 1
+            }
+            return
+        }
         evaluator.evaluate(at: time, into: &list)
         maskInBuffer = -1
         for i in list.items.indices { draw(list.items[i], into: view) }

@@ -22,6 +22,10 @@ public struct SoleClip: Equatable, Sendable {
     public var xRange: ClosedRange<Double>?
     /// Whether every x it takes is a whole pixel (snapped or still).
     public var wholeX: Bool
+    /// Its world tx less its layer's x translation (what is still about it).
+    public var xOffset: Double
+    /// The nodes whose timings take scene time to its layer's, the root's first and its own last.
+    public var timeChain: [Int]
 }
 
 extension SoleClip {
@@ -91,8 +95,11 @@ extension LayerTreeEvaluator {
             // The world tx is the layer's translation plus what is still about it.
             let offset = m.tx - t.translationX.value(at: item.time)
             let range = t.translationX.valueRange.map { (offset + $0.lowerBound)...(offset + $0.upperBound) }
+            var chain = [i]
+            while parent[chain[0]] >= 0 { chain.insert(parent[chain[0]], at: 0) }
             candidates.append(SoleClip(node: i, rows: Int(clip.y)..<Int(clip.maxY), columns: Int(clip.x)..<Int(clip.maxX), y: m.ty,
-                                       xRange: range, wholeX: offset == offset.rounded() && t.translationX.takesOnlyWholeValues))
+                                       xRange: range, wholeX: offset == offset.rounded() && t.translationX.takesOnlyWholeValues,
+                                       xOffset: offset, timeChain: chain))
         }
         guard !candidates.isEmpty else { return [] }
 
@@ -126,11 +133,27 @@ extension LayerTreeEvaluator {
     }
 }
 
+extension LayerTreeEvaluator {
+    /// The clip's shape's x (its world transform's tx) at scene time t, as
+    /// `evaluate` finds it, without evaluating the rest of the tree: its
+    /// placement is still but for its x translation. Allocates nothing.
+    @inline(__always)
+    public func x(of clip: SoleClip, at t: Double) -> Double {
+        var time = t, k = 0
+        while k < clip.timeChain.count {
+            time = Self.localTime(nodes[clip.timeChain[k]].layer.timing, time)
+            k += 1
+        }
+        return clip.xOffset + nodes[clip.node].layer.transform.translationX.value(at: time, sources: sources)
+    }
+}
+
 extension Timeline where Value == Double {
     /// The values the timeline can take, nil where they are unbounded or not
     /// known here: its model value and every animation's, a basic animation's
     /// from and to (linear or discrete timing only: a curve may overshoot),
-    /// a keyframe animation's values, each cumulative pass's further on.
+    /// a keyframe animation's values, each cumulative pass's further on (the
+    /// last of n passes by n - 1 steps).
     public var valueRange: ClosedRange<Double>? {
         var low = value, high = value
         func take(_ values: [Double], cumulative: Bool, timing: MediaTiming) -> Bool {
@@ -138,7 +161,9 @@ extension Timeline where Value == Double {
             var passes = 0.0
             if cumulative {
                 guard timing.passes.isFinite, !timing.isAlwaysRunning else { return false }
-                passes = timing.passes.rounded(.up)
+                // A time offset ahead starts part way in, so the last pass may be one further.
+                let ahead = timing.cycle > 0 && timing.cycle.isFinite ? Swift.max(0, timing.timeOffset) / timing.cycle : 0
+                passes = Swift.max(0, (timing.passes + ahead).rounded(.up) - 1)
             }
             let step = last - first
             for v in values {
