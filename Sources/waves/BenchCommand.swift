@@ -78,7 +78,15 @@ struct BenchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds a preset runs each strategy for (default 10; the waveform preset 5 per row; the raster preset 3 per frame size).")
     var seconds: Double?
 
-    @OptionGroup(title: "Wave options") var wave: WaveOptions
+    @OptionGroup(title: "Wave options") var waveOptions: WaveOptions
+
+    @OptionGroup(title: "Waveform options (--scene waveform)") var waveform: WaveformOptions
+
+    @OptionGroup(title: "Dots and voice options (--scene dots, --scene voice)") var dotsAndVoice: DotsAndVoiceOptions
+
+    @OptionGroup(title: "Jelly options (--scene jelly)") var jelly: JellyOptions
+
+    var wave: EffectOptions { EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly) }
 
     func run() throws {
         var config = try makeConfig()

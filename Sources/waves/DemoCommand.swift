@@ -62,7 +62,21 @@ struct DemoCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "In the window, sleep this many milliseconds inside one frame every second, to see the fixed-timestep cap at work (0 to 1000; default 0).")
     var stall: Double = 0
 
-    @OptionGroup var sceneOptions: SceneOptions
+    @OptionGroup var waveOptions: WaveOptions
+
+    @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle); --scene voice: voice panels (default 1).",
+            transform: parseWhole("a whole number of cells from 1 to the height"))
+    var cells: Int = 1
+
+    @OptionGroup(title: "Waveform options (--scene waveform)") var waveform: WaveformOptions
+
+    @OptionGroup(title: "Dots and voice options (--scene dots, --scene voice)") var dotsAndVoice: DotsAndVoiceOptions
+
+    @OptionGroup(title: "Jelly options (--scene jelly)") var jelly: JellyOptions
+
+    var sceneOptions: SceneOptions {
+        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly), cells: cells)
+    }
 
     func run() throws {
         let size = try size.validated()

@@ -53,7 +53,21 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Refuse (exit 65, nothing written) an audio input whose decoding stopped early (damaged or truncated) instead of drawing what was read, with a warning.")
     var strict = false
 
-    @OptionGroup var sceneOptions: SceneOptions
+    @OptionGroup var waveOptions: WaveOptions
+
+    @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle); --scene voice: voice panels (default 1).",
+            transform: parseWhole("a whole number of cells from 1 to the height"))
+    var cells: Int = 1
+
+    @OptionGroup(title: "Waveform options (--scene waveform)") var waveform: WaveformOptions
+
+    @OptionGroup(title: "Dots and voice options (--scene dots, --scene voice)") var dotsAndVoice: DotsAndVoiceOptions
+
+    @OptionGroup(title: "Jelly options (--scene jelly)") var jelly: JellyOptions
+
+    var sceneOptions: SceneOptions {
+        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly), cells: cells)
+    }
 
     func run() throws {
         DecodeReport.strict = strict

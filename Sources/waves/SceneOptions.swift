@@ -131,17 +131,34 @@ struct WaveOptions: ParsableArguments {
 
     @Option(parsing: .unconditional, help: "--scene outline: pixels per second the outline travels left (negative: right), at most 1000000 either way.")
     var speed: Double = 0
+}
 
-    @OptionGroup(title: "Waveform options (--scene waveform)") var waveform: WaveformOptions
+/// Every option that picks and shapes an effect: the shared ones
+/// (`WaveOptions`, read through as if they were this struct's own) and
+/// each effect's group. A command declares the groups side by side (one
+/// `@OptionGroup` each) and joins them here: groups nested in groups make
+/// ArgumentParser's checks of a debug build revisit each inner group once
+/// per outer check (`waves render` took 1 to 2.5 s to start).
+@dynamicMemberLookup
+struct EffectOptions {
+    var wave: WaveOptions
+    var waveform: WaveformOptions
+    var dotsAndVoice: DotsAndVoiceOptions
+    var jelly: JellyOptions
 
-    @OptionGroup(title: "Dots and voice options (--scene dots, --scene voice)") var dotsAndVoice: DotsAndVoiceOptions
+    subscript<T>(dynamicMember key: WritableKeyPath<WaveOptions, T>) -> T {
+        get { wave[keyPath: key] }
+        set { wave[keyPath: key] = newValue }
+    }
 
-    @OptionGroup(title: "Jelly options (--scene jelly)") var jelly: JellyOptions
+    subscript<T>(dynamicMember key: KeyPath<WaveOptions, T>) -> T { wave[keyPath: key] }
+
+    func reportSubpixel(of renderer: Renderer) { wave.reportSubpixel(of: renderer) }
 
     /// The effect's scene for `request`, validated against the contract.
     func makeScene(_ request: SceneRequest) throws -> Scene {
-        guard let effect = Effects.named(scene) else {
-            throw UsageError(option: "--scene", value: scene.rawValue, accepted: Effects.names.joined(separator: ", "))
+        guard let effect = Effects.named(self.scene) else {
+            throw UsageError(option: "--scene", value: self.scene.rawValue, accepted: Effects.names.joined(separator: ", "))
         }
         return try effect.scene(try settings(), request)
     }
@@ -150,23 +167,23 @@ struct WaveOptions: ParsableArguments {
     /// opened (`openingInputs` false: none, for what does not draw).
     func settings(openingInputs: Bool = true) throws -> EffectSettings {
         var settings = EffectSettings()
-        settings.background = background
-        settings.color = color
-        settings.sine.amplitude = amplitude
-        settings.sine.baseline = baseline
-        settings.sine.cycles = cycles
-        settings.sine.period = period
-        settings.sine.direction = direction
-        if openingInputs && scene == .outline {
+        settings.background = self.background
+        settings.color = self.color
+        settings.sine.amplitude = self.amplitude
+        settings.sine.baseline = self.baseline
+        settings.sine.cycles = self.cycles
+        settings.sine.period = self.period
+        settings.sine.direction = self.direction
+        if openingInputs && self.scene == .outline {
             var outline = Outline(width: 1, height: 1, path: try outlinePath())
-            outline.pixelsPerSecond = speed
+            outline.pixelsPerSecond = self.speed
             settings.outline = outline
         }
         settings.waveform = try waveform.template()
-        if openingInputs && scene == .waveform { settings.waveformSource = try waveform.input() }
+        if openingInputs && self.scene == .waveform { settings.waveformSource = try waveform.input() }
         settings.dots = dotsAndVoice.dots(width: 1, height: 1, level: .constant(1))
         settings.voice.style = dotsAndVoice.style
-        if openingInputs && takes(scene, "--level") { settings.level = try dotsAndVoice.levelSource() }
+        if openingInputs && takes(self.scene, "--level") { settings.level = try dotsAndVoice.levelSource() }
         settings.jelly = try jelly.template()
         return settings
     }
@@ -175,20 +192,20 @@ struct WaveOptions: ParsableArguments {
     /// the scene (the registry's lists), the input it needs is there, read
     /// and parsed, so a bad input costs nothing.
     func check() throws {
-        if let needs = Effects.named(scene)?.needs, needs == "--outline", outline == nil {
-            throw UsageError(option: needs, value: "(none)", accepted: "a file of SVG path data with --scene \(scene)")
+        if let needs = Effects.named(self.scene)?.needs, needs == "--outline", self.outline == nil {
+            throw UsageError(option: needs, value: "(none)", accepted: "a file of SVG path data with --scene \(self.scene)")
         }
-        if let outline { try onlyWith(scene, option: "--outline", value: outline) }
-        if scene == .outline { _ = try outlinePath() }
-        try waveform.check(scene: scene)
-        try dotsAndVoice.check(scene: scene)
-        try jelly.check(scene: scene)
+        if let outline = self.outline { try onlyWith(self.scene, option: "--outline", value: outline) }
+        if self.scene == .outline { _ = try outlinePath() }
+        try waveform.check(scene: self.scene)
+        try dotsAndVoice.check(scene: self.scene)
+        try jelly.check(scene: self.scene)
     }
 
     /// The outline file, read and parsed: a missing file is 66, bytes that
     /// are not path data (or a coordinate that is not finite) 65.
     func outlinePath() throws -> Path {
-        guard let outline else { throw UsageError(option: "--outline", value: "(none)", accepted: "a file of SVG path data") }
+        guard let outline = self.outline else { throw UsageError(option: "--outline", value: "(none)", accepted: "a file of SVG path data") }
         let input = try InputFile.open(outline)
         var data = try input.bytes(limit: 16 << 20)
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
@@ -207,13 +224,10 @@ struct WaveOptions: ParsableArguments {
     }
 }
 
-/// The wave options plus the number of cells (render and demo).
-struct SceneOptions: ParsableArguments {
-    @OptionGroup var wave: WaveOptions
-
-    @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle); --scene voice: voice panels (default 1).",
-            transform: parseWhole("a whole number of cells from 1 to the height"))
-    var cells: Int = 1
+/// The effect's options plus the number of cells (render and demo).
+struct SceneOptions {
+    var wave: EffectOptions
+    var cells: Int
 
     /// The effect's count: cells (or voice panels), or for dots `--dots` (0: as many as fit a row).
     var request: (Int, Int) -> SceneRequest {
