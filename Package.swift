@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev"])]),
         .systemLibrary(name: "CGLFW", pkgConfig: "glfw3", providers: [.apt(["libglfw3-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        // Chipmunk 7 (Debian libchipmunk-dev ships no pkg-config file: the module map links it).
+        .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
         // stb_easy_font (Debian libstb-dev) compiled once behind a two-function C API.
         .target(name: "CStbEasyFont"),
         // Counts heap allocations made on a thread while counting is switched on.
@@ -33,6 +35,8 @@ let package = Package(
         .target(name: "WaveImageIO", dependencies: ["WaveCore", "CPNG"]),
         // Audio in through libsndfile, peaks per bar, audiowaveform's peaks files.
         .target(name: "WaveAudio", dependencies: ["WaveCore", "CSndfile"]),
+        // Rigid bodies in scene pixels through Chipmunk, stepped in fixed steps from time 0.
+        .target(name: "WavePhysics", dependencies: ["CChipmunk"]),
         // The GL backend alone: contexts, limits, shaders, GLRenderer, targets.
         .target(name: "WaveGL", dependencies: ["WaveCore", "CGL", "CEGL", "CGLFW"]),
         // The window: input, the side-by-side controller and its heads-up display.
@@ -54,6 +58,7 @@ let package = Package(
         .testTarget(name: "WaveAudioTests", dependencies: ["WaveAudio", "WaveCore", "WaveEffects", "WaveTestSupport", "CMallocCounter"]),
         .testTarget(name: "WaveGLTests", dependencies: ["WaveCore", "WaveEffects", "WaveGL", "WaveWindow", "WaveImageIO", "WaveTestSupport", "CMallocCounter", "CGL"]),
         .testTarget(name: "WaveBenchTests", dependencies: ["WaveBench", "CMallocCounter", "WaveCore", "WaveEffects", "WaveAudio", "WaveGL", "WaveImageIO", "WaveTestSupport"]),
+        .testTarget(name: "WavePhysicsTests", dependencies: ["WavePhysics"]),
         .testTarget(name: "WavesCLITests", dependencies: ["WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO", "WaveTestSupport"]),
     ],
     swiftLanguageModes: [.v5]

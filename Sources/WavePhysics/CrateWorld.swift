@@ -1,0 +1,84 @@
+import Foundation
+
+/// The timer chapter's crates as a world: a walled frame, gravity, boxes
+/// of the chapter's sizes and surfaces, and for scale more boxes from a
+/// seeded generator (the same count and seed give the same crates).
+/// Values from the chapter (../shared/BACKGROUND.md): a 300x300 space,
+/// gravity 1000 px/s² downwards, crates of 32 and 64 px (mass 100,
+/// friction 0.5, elasticity 0.8), walls of radius 1 with the same surface.
+public struct CrateWorld: Equatable, Sendable {
+    /// A crate: its centre and size in scene pixels (y down), at rest at time 0.
+    public struct Crate: Equatable, Sendable {
+        public var x: Double, y: Double, width: Double, height: Double
+    }
+
+    public static let chapterSize = 300.0
+    public static let chapterGravity = 1000.0
+    public static let surface = PhysicsWorld.Surface(friction: 0.5, elasticity: 0.8)
+    public static let mass = 100.0
+    public static let wallRadius = 1.0
+    /// How much deeper than the chapter's the walls are, outwards: a crate would have to cross 100 px in a step
+    /// (12,000 px/s at 1/120 s) to pass the middle of one.
+    public static let wallDepth = 100.0
+    /// The chapter's five crates as view frames (x, y, side) in its 300x300 view, y down.
+    public static let chapterFrames: [(x: Double, y: Double, side: Double)] = [
+        (0, 0, 32), (32, 0, 32), (64, 0, 64), (128, 0, 32), (0, 32, 64),
+    ]
+
+    public var width: Double
+    public var height: Double
+    /// Pixels per second squared, y down.
+    public var gravity: (x: Double, y: Double)
+    public var crates: [Crate]
+
+    public static func == (a: CrateWorld, b: CrateWorld) -> Bool {
+        a.width == b.width && a.height == b.height && a.gravity == b.gravity && a.crates == b.crates
+    }
+
+    /// The chapter's scene scaled to `width` x `height` (sizes, positions and
+    /// gravity by the smaller side's ratio to 300), plus `extra` seeded crates.
+    public init(width: Double, height: Double, gravity: (x: Double, y: Double)? = nil, extra: Int = 0, seed: UInt64 = 1) {
+        self.width = width
+        self.height = height
+        let scale = Swift.min(width, height) / Self.chapterSize
+        self.gravity = gravity ?? (0, Self.chapterGravity * scale)
+        crates = Self.chapterFrames.map { f in
+            Crate(x: (f.x + f.side / 2) * scale, y: (f.y + f.side / 2) * scale, width: f.side * scale, height: f.side * scale)
+        }
+        // More crates for scale: sides of 32 or 64 (scaled), dropped in rows above the frame's bottom, positions seeded.
+        var random = SplitMix64(seed: seed)
+        let small = 32 * scale
+        let columns = Swift.max(1, Int(width / (small * 1.5)))
+        for k in 0..<extra {
+            let side = random.next() % 4 == 0 ? 2 * small : small
+            let column = Double(k % columns), row = Double(k / columns)
+            let jitter = Double(random.next() % 1000) / 1000 * small * 0.4
+            let x = Swift.min(width - side / 2 - 1, Swift.max(side / 2 + 1, (column + 0.5) * width / Double(columns) + jitter))
+            crates.append(Crate(x: x, y: height - side / 2 - 2 - row * 2.2 * small, width: side, height: side))
+        }
+    }
+
+    /// A world holding these walls and crates at rest, at time 0.
+    public func makeWorld() -> PhysicsWorld {
+        let world = PhysicsWorld(height: height, gravity: gravity)
+        // The chapter's radius-1 walls, deep enough outwards that no crate passes through one (see addWalls).
+        world.addWalls(width: width, radius: Self.wallRadius, depth: Self.wallDepth, surface: Self.surface)
+        for c in crates {
+            world.addBox(x: c.x, y: c.y, width: c.width, height: c.height, mass: Self.mass, surface: Self.surface)
+        }
+        return world
+    }
+}
+
+/// A small deterministic generator (SplitMix64): the same seed, the same numbers, on every machine.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
