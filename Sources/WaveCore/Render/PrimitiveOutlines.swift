@@ -53,7 +53,7 @@ public enum PrimitiveOutlines {
             defer { s += 1 }
             if culls && (path.subpaths[s].maxX <= left || path.subpaths[s].minX >= right) { continue }
             if culls && leftEdge < rightEdge && path.subpaths[s].runsLeftToRight && path.subpaths[s].elements.count > 8 {
-                addFolded(path, path.subpaths[s].elements, m, leftEdge, rightEdge, into: sink)
+                addFolded(path, path.subpaths[s].points, m, leftEdge, rightEdge, into: sink)
                 continue
             }
             var i = path.subpaths[s].elements.lowerBound
@@ -107,18 +107,13 @@ public enum PrimitiveOutlines {
     /// `addPath` folds them, without visiting them: the last point at or left
     /// of the left edge and the first at or right of the right edge are
     /// found by binary search.
-    private static func addFolded<Sink: OutlineSink>(_ path: Path, _ elements: Range<Int>, _ m: Affine, _ leftEdge: Double,
+    private static func addFolded<Sink: OutlineSink>(_ path: Path, _ points: Range<Int>, _ m: Affine, _ leftEdge: Double,
                                                      _ rightEdge: Double, into sink: Sink) {
-        // Only a translation reaches here (addPath's `culls`); the elements read without bounds checks.
+        // Only a translation reaches here (addPath's `culls`); the packed points read without bounds checks.
         let tx = m.tx, ty = m.ty
-        path.elements.withUnsafeBufferPointer { all in
-            @inline(__always) func point(_ i: Int) -> Point {
-                switch all[i] {
-                case let .move(p), let .line(p): return Point(p.x + tx, p.y + ty)
-                case let .quad(_, p): return Point(p.x + tx, p.y + ty)
-                }
-            }
-            let first = elements.lowerBound, last = elements.upperBound - 1
+        path.runPoints.withUnsafeBufferPointer { all in
+            @inline(__always) func point(_ i: Int) -> Point { Point(all[i].x + tx, all[i].y + ty) }
+            let first = points.lowerBound, last = points.upperBound - 1
             // i0: the last point with x <= leftEdge (first - 1: none); i1: the first with x >= rightEdge (last + 1: none).
             var low = first, high = last + 1
             while low < high {
