@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "CPixelFill"),
         .target(name: "WaveCore", dependencies: ["CPixelFill"]),
         // One file per effect: its options turned into layers.
-        .target(name: "WaveEffects", dependencies: ["WaveCore"]),
+        .target(name: "WaveEffects", dependencies: ["WaveCore", "WavePhysics"]),
 
         // C libraries from the system, found through pkg-config.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -36,7 +36,7 @@ let package = Package(
         // Audio in through libsndfile, peaks per bar, audiowaveform's peaks files.
         .target(name: "WaveAudio", dependencies: ["WaveCore", "CSndfile"]),
         // Rigid bodies in scene pixels through Chipmunk, stepped in fixed steps from time 0.
-        .target(name: "WavePhysics", dependencies: ["CChipmunk"]),
+        .target(name: "WavePhysics", dependencies: ["WaveCore", "CChipmunk"]),
         // The GL backend alone: contexts, limits, shaders, GLRenderer, targets.
         .target(name: "WaveGL", dependencies: ["WaveCore", "CGL", "CEGL", "CGLFW"]),
         // The window: input, the side-by-side controller and its heads-up display.

@@ -1,5 +1,6 @@
 import CSndfile
 import Foundation
+import WaveCore
 
 /// Audio in, through libsndfile: any format it reads (WAV, FLAC, Ogg/Vorbis,
 /// Opus, MP3 with Debian 12's 1.2), recognised by content, streamed in
@@ -83,7 +84,7 @@ public final class AudioReader: SampleSource {
         self.position = position
         var info = SF_INFO()
         var io = VirtualPosition.callbacks
-        let opened = QuietStderr.run {
+        let opened = QuietOutput.stderr.run {
             sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(position).toOpaque())
         }
         guard let file = opened else {
@@ -119,14 +120,14 @@ public final class AudioReader: SampleSource {
         }
     }
 
-    deinit { QuietStderr.run { _ = sf_close(file) } }
+    deinit { QuietOutput.stderr.run { _ = sf_close(file) } }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         if finished { return 0 }
         // At most 65,536 samples interleaved, whatever the channel count.
         let frames = min(buffer.count, max(1, 65536 / channels))
         if interleaved.count < frames * channels { interleaved = [Float](repeating: 0, count: frames * channels) }
-        let got = QuietStderr.run { interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(frames)) } }
+        let got = QuietOutput.stderr.run { interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(frames)) } }
         let n = got > 0 ? min(Int(got), frames) : 0
         if got < 0 || sf_error(file) != SF_ERR_NO_ERROR {
             failure = Self.clean(String(cString: sf_strerror(file)))

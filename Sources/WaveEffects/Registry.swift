@@ -16,6 +16,7 @@ public struct EffectName: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let dots = EffectName(rawValue: "dots")
     public static let voice = EffectName(rawValue: "voice")
     public static let jelly = EffectName(rawValue: "jelly")
+    public static let crates = EffectName(rawValue: "crates")
 }
 
 /// Everything an effect is made from besides the request: one template per
@@ -33,6 +34,7 @@ public struct EffectSettings: Sendable {
     public var dots = Dots(width: 1, height: 1)
     public var voice = Voice(width: 1, height: 1)
     public var jelly = Jelly(width: 1, height: 1)
+    public var crates = Crates(width: 1, height: 1)
     /// The level the dots and the voice follow.
     public var level = Level.constant(Voice.defaultLevel)
 
@@ -142,6 +144,17 @@ public enum Effects {
             (ring.count, ring.dotSize, ring.delay, ring.beat, ring.tint) = (r.count > 0 ? r.count : 12, s.dots.dotSize, s.dots.delay, s.dots.beat, s.dots.tint)
             (ring.background, ring.color) = (s.background, s.color ?? ring.color)
             return try ring.scene()
+        },
+        Effect(name: .crates, summary: "crates falling in a walled box, stepped by Chipmunk at a fixed step (the timer chapter's physics)",
+               count: Effect.Count(unit: "crates", option: "--crates", sweep: [10, 100, 1000, 5000], sweepLimit: Crates.maxCount,
+                                   stacks: false, standard: { _, _ in 5 }, limit: { _, _ in Crates.maxCount }),
+               options: ["--crates", "--gravity", "--physics-step"], paced: true) { s, r in
+            var crates = s.crates
+            (crates.width, crates.height) = (r.width, r.height)
+            crates.count = r.count > 0 ? r.count : 5
+            crates.background = s.background
+            crates.color = s.color ?? crates.color
+            return try crates.scene()
         },
         Effect(name: .waveform, summary: "an audio track's bars, played and unplayed either side of a playhead (SoundCloud's waveform)",
                options: ["--audio", "--peaks", "--bar-width", "--bar-gap", "--pixels-per-second", "--amplitude-scale", "--bar-radius",

@@ -321,6 +321,9 @@ final class GLCopies {
                 i += 4
             }
             record = SIMD4(1, Float(base), Float(e.values.count), Float(e.rate))
+        case .simulated:
+            // Stepped on the CPU: the copies are evaluated there.
+            return nil
         case .live:
             // A row of its own, rewritten every frame.
             let base = (tables.samples.count + rowTexels - 1) / rowTexels * rowTexels

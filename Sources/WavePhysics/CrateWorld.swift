@@ -45,17 +45,38 @@ public struct CrateWorld: Equatable, Sendable {
         crates = Self.chapterFrames.map { f in
             Crate(x: (f.x + f.side / 2) * scale, y: (f.y + f.side / 2) * scale, width: f.side * scale, height: f.side * scale)
         }
-        // More crates for scale: sides of 32 or 64 (scaled), dropped in rows above the frame's bottom, positions seeded.
-        var random = SplitMix64(seed: seed)
-        let small = 32 * scale
-        let columns = Swift.max(1, Int(width / (small * 1.5)))
-        for k in 0..<extra {
-            let side = random.next() % 4 == 0 ? 2 * small : small
-            let column = Double(k % columns), row = Double(k / columns)
-            let jitter = Double(random.next() % 1000) / 1000 * small * 0.4
-            let x = Swift.min(width - side / 2 - 1, Swift.max(side / 2 + 1, (column + 0.5) * width / Double(columns) + jitter))
-            crates.append(Crate(x: x, y: height - side / 2 - 2 - row * 2.2 * small, width: side, height: side))
+        // More crates for scale, seeded: one a cell of a grid filling the frame below the chapter's crates
+        // (100 px of its 300) from the bottom up, each 60-100% of its cell's side less a margin, jittered in it.
+        // Cells are the chapter's small crate (32 px, scaled) and a half, or smaller where that many do not fit.
+        if extra > 0 {
+            let cell = Self.cellSide(width: width, height: height, extra: extra)
+            var random = SplitMix64(seed: seed)
+            let columns = Swift.max(1, Int(width / cell))
+            for k in 0..<extra {
+                let side = cell / 1.5 * (0.6 + 0.4 * Double(random.next() % 1000) / 1000)
+                let room = cell - side
+                let jitter = (x: room * Double(random.next() % 1000) / 1000, y: room * Double(random.next() % 1000) / 1000)
+                let column = Double(k % columns), row = Double(k / columns)
+                crates.append(Crate(x: column * cell + jitter.x + side / 2, y: height - (row + 1) * cell + jitter.y + side / 2,
+                                    width: side, height: side))
+            }
         }
+    }
+
+    /// The side of a seeded crate's cell: the chapter's small crate and a half (scaled), or less where `extra`
+    /// cells do not fit the frame below the chapter's crates; nil where they would be under 3 px.
+    public static func cellSide(width: Double, height: Double, extra: Int) -> Double {
+        let scale = Swift.min(width, height) / chapterSize
+        let below = height - 100 * scale
+        var cell = 32 * scale * 1.5
+        while cell > 3 && Double(Int(width / cell)) * Double(Int(below / cell)) < Double(extra) { cell *= 0.95 }
+        return cell
+    }
+
+    /// The most crates a `width` x `height` frame holds (cells of at least 3 px).
+    public static func capacity(width: Double, height: Double) -> Int {
+        let scale = Swift.min(width, height) / chapterSize
+        return chapterFrames.count + Int(width / 3) * Swift.max(0, Int((height - 100 * scale) / 3))
     }
 
     /// A world holding these walls and crates at rest, at time 0.

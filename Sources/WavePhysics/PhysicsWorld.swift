@@ -1,4 +1,5 @@
 import CChipmunk
+import WaveCore
 
 
 /// A rigid-body world in scene pixels (x right, y down, angles clockwise),
@@ -47,7 +48,8 @@ public final class PhysicsWorld {
     /// An empty world `height` pixels tall (its y-flip) with `gravity` in pixels per second squared, y down.
     public init(height: Double, gravity: (x: Double, y: Double)) {
         self.height = height
-        space = cpSpaceNew()
+        // Debian's Chipmunk is a debug build: its first space prints two lines on stdout.
+        space = QuietOutput.stdout.run { cpSpaceNew() }
         self.gravity = gravity
         cpSpaceSetGravity(space, cpVect(x: gravity.x, y: -gravity.y))
     }

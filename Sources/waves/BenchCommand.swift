@@ -86,7 +86,11 @@ struct BenchCommand: ParsableCommand {
 
     @OptionGroup(title: "Jelly options (--scene jelly)") var jelly: JellyOptions
 
-    var wave: EffectOptions { EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly) }
+    @OptionGroup(title: "Crates options (--scene crates)") var crates: CratesOptions
+
+    var wave: EffectOptions {
+        EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates)
+    }
 
     func run() throws {
         var config = try makeConfig()

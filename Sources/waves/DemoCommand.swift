@@ -74,8 +74,11 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup(title: "Jelly options (--scene jelly)") var jelly: JellyOptions
 
+    @OptionGroup(title: "Crates options (--scene crates)") var crates: CratesOptions
+
     var sceneOptions: SceneOptions {
-        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly), cells: cells)
+        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates),
+                     cells: cells)
     }
 
     func run() throws {
@@ -137,7 +140,7 @@ struct DemoCommand: ParsableCommand {
             let size = { (height: Int) in SceneRequest(width: halfWidth, height: height, count: 0, snapsToPixel: wave.snap) }
             var count = 1
             if let c = effect.count {
-                let asked = c.option == "--dots" ? options.dotsAndVoice.dots : (effect.name == wave.scene ? sceneOptions.cells : nil)
+                let asked = c.option == "--cells" ? (effect.name == wave.scene ? sceneOptions.cells : nil) : options.count(from: c.option)
                 count = asked ?? c.standard(settings, size(1))
             }
             return DemoEffect(name: effect.name.rawValue, countLabel: effect.count?.unit ?? "", count: count,

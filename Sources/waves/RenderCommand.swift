@@ -65,8 +65,11 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup(title: "Jelly options (--scene jelly)") var jelly: JellyOptions
 
+    @OptionGroup(title: "Crates options (--scene crates)") var crates: CratesOptions
+
     var sceneOptions: SceneOptions {
-        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly), cells: cells)
+        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates),
+                     cells: cells)
     }
 
     func run() throws {

@@ -145,6 +145,7 @@ struct EffectOptions {
     var waveform: WaveformOptions
     var dotsAndVoice: DotsAndVoiceOptions
     var jelly: JellyOptions
+    var crates: CratesOptions
 
     subscript<T>(dynamicMember key: WritableKeyPath<WaveOptions, T>) -> T {
         get { wave[keyPath: key] }
@@ -185,6 +186,8 @@ struct EffectOptions {
         settings.voice.style = dotsAndVoice.style
         if openingInputs && takes(self.scene, "--level") { settings.level = try dotsAndVoice.levelSource() }
         settings.jelly = try jelly.template()
+        settings.crates.gravity = crates.gravity
+        settings.crates.step = jelly.physicsStep ?? settings.crates.step
         return settings
     }
 
@@ -200,6 +203,16 @@ struct EffectOptions {
         try waveform.check(scene: self.scene)
         try dotsAndVoice.check(scene: self.scene)
         try jelly.check(scene: self.scene)
+        try crates.check(scene: self.scene)
+    }
+
+    /// The count an effect's own option asks for (`--dots`, `--crates`), nil where it is not given or not one.
+    func count(from option: String) -> Int? {
+        switch option {
+        case "--dots": dotsAndVoice.dots
+        case "--crates": crates.crates
+        default: nil
+        }
     }
 
     /// The outline file, read and parsed: a missing file is 66, bytes that
@@ -232,7 +245,8 @@ struct SceneOptions {
     /// The effect's count: cells (or voice panels), or for dots `--dots` (0: as many as fit a row).
     var request: (Int, Int) -> SceneRequest {
         // The option that sets the scene's count (the registry names it).
-        let count = Effects.named(wave.scene)?.count?.option == "--dots" ? (wave.dotsAndVoice.dots ?? 0) : cells
+        let option = Effects.named(wave.scene)?.count?.option ?? "--cells"
+        let count = option == "--cells" ? cells : (wave.count(from: option) ?? 0)
         return { SceneRequest(width: $0, height: $1, count: count, snapsToPixel: wave.snap) }
     }
 

@@ -151,3 +151,47 @@ final class JellyCommandTests: XCTestCase {
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [], [], "nothing written on failure")
     }
 }
+
+/// `--scene crates` from the command line: both backends draw the same
+/// crates at the same time, stdout carries only the PNG (Chipmunk's own
+/// printing silenced), and bad input is one line, status 64, nothing written.
+final class CratesCommandTests: XCTestCase {
+    private var folder: String!
+    override func setUpWithError() throws { folder = try WavesBinary.temporaryFolder() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+
+    private func waves(_ arguments: [String]) throws -> WavesBinary.Result { try WavesBinary.run(arguments, in: folder) }
+
+    func testTheCratesRenderTheSameOnBothBackendsAndStdoutIsThePNG() throws {
+        let common = ["render", "--scene", "crates", "--size", "240x200", "--crates", "30", "--gravity", "200,900", "--time", "1.3"]
+        let cpu = try WavesBinary.renderPNG(common, backend: "cpu", in: folder)
+        // Thirty turned crates: GL places a turned edge in single precision, within 1/16 px (16/255) of the CPU's.
+        assertImagesMatch(try WavesBinary.renderPNG(common, backend: "gl", in: folder), cpu, mean: 1, max: 16, name: "cli-crates")
+        let r = try waves(common + ["--backend", "cpu", "--out", "-"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        // The signature's first byte (0x89) is not UTF-8: read as text it is one replacement character.
+        XCTAssertTrue(r.stdout.dropFirst().hasPrefix("PNG\r\n"), "stdout starts with \(r.stdout.prefix(40).debugDescription)")
+        XCTAssertFalse(r.stdout.contains("Chipmunk"), "Chipmunk's own lines reached stdout")
+    }
+
+    func testBadCratesInputGetsOneLineAndStatus64() throws {
+        let cases: [([String], String)] = [
+            (["--scene", "crates", "--crates", "0"], "--crates"),
+            (["--scene", "crates", "--crates", "1e9"], "--crates"),
+            (["--scene", "crates", "--crates", "9000", "--size", "100x100"], "--crates"),
+            (["--scene", "crates", "--gravity", "nan,1"], "--gravity"),
+            (["--scene", "crates", "--gravity", "5"], "--gravity"),
+            (["--scene", "crates", "--gravity", "2e6,0"], "--gravity"),
+            (["--scene", "crates", "--physics-step", "0"], "--physics-step"),
+            (["--scene", "sine", "--crates", "5"], "--crates"),
+            (["--scene", "dots", "--gravity", "0,10"], "--gravity"),
+        ]
+        for (arguments, mention) in cases {
+            let r = try waves(["render", "--backend", "cpu", "--size", "200x100", "--out", "x.png"] + arguments)
+            XCTAssertEqual(r.status, 64, "\(arguments): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(arguments): \(r.stderr)")
+            XCTAssert(r.stderr.contains(mention), "\(arguments): \(r.stderr)")
+        }
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [], [], "nothing written on failure")
+    }
+}

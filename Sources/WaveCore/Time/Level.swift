@@ -107,13 +107,34 @@ public final class LiveLevel: Sendable {
     }
 }
 
+/// Values a simulation gives at any scene time (a rigid body's x, y and
+/// angle), numbered by channel. `advance(to:)` is called once a frame before
+/// any channel is read at that time; the same time again costs nothing.
+public protocol SimulatedValues: AnyObject {
+    func advance(to t: Double)
+    func value(_ channel: Int) -> Double
+}
+
+/// One channel of a simulation.
+public struct SimulatedChannel: @unchecked Sendable {
+    public let simulation: SimulatedValues
+    public let channel: Int
+
+    public init(_ simulation: SimulatedValues, channel: Int) {
+        self.simulation = simulation
+        self.channel = channel
+    }
+}
+
 /// Where a layer's level comes from.
 public enum Level: Equatable, Sendable {
     case constant(Double)
     case envelope(LevelEnvelope)
     case live(LiveLevel)
+    /// A simulation's channel: any finite number (not held to 0...1), the state at the frame's time.
+    case simulated(SimulatedChannel)
 
-    /// The level at time t, in 0...1.
+    /// The level at time t, in 0...1 (a simulated channel: its value, whatever it is).
     @inline(__always)
     public func value(at t: Double) -> Double {
         let v: Double
@@ -121,6 +142,10 @@ public enum Level: Equatable, Sendable {
         case let .constant(c): v = c
         case let .envelope(e): v = e.value(at: t.isFinite ? t : 0)
         case let .live(l): v = l.value(at: t.isFinite ? t : 0)
+        case let .simulated(s):
+            s.simulation.advance(to: t.isFinite ? t : 0)
+            let x = s.simulation.value(s.channel)
+            return x.isFinite ? x : 0
         }
         return v.isFinite ? Swift.min(1, Swift.max(0, v)) : 0
     }
@@ -130,6 +155,7 @@ public enum Level: Equatable, Sendable {
         case let (.constant(x), .constant(y)): x == y
         case let (.envelope(x), .envelope(y)): x == y
         case let (.live(x), .live(y)): x === y
+        case let (.simulated(x), .simulated(y)): x.simulation === y.simulation && x.channel == y.channel
         default: false
         }
     }
@@ -139,6 +165,7 @@ public enum Level: Equatable, Sendable {
         case let .constant(c): c.isFinite && (0...1).contains(c)
         case let .envelope(e): e.rate.isFinite && e.rate > 0 && !e.values.isEmpty && e.values.allSatisfy(\.isFinite)
         case .live: true
+        case let .simulated(s): s.channel >= 0
         }
     }
 }

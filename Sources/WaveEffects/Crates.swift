@@ -1,0 +1,114 @@
+import Foundation
+import WaveCore
+import WavePhysics
+
+/// The timer chapter's crates: boxes falling under gravity in a walled
+/// frame, stepped by Chipmunk in fixed steps from time 0 (so the picture at
+/// any time is the same however it was reached). A composition of the layer
+/// tree: each crate is a box layer (a plank frame: a border over a wooden
+/// fill, a diagonal plank under it) whose position and rotation are driven
+/// by the simulation's channels (3k, 3k + 1, 3k + 2: x, y and the angle of
+/// crate k). The first five are the chapter's, scaled to the frame; more
+/// come from a seeded generator.
+public struct Crates: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    public var background = Scene.defaultBackground
+    /// The wood; the border and the plank are darker shades of it.
+    public var color = RGBA8(0xC8, 0x8A, 0x48)
+    /// Crates in all: the chapter's five first (fewer: the first of them), then seeded ones.
+    public var count = CrateWorld.chapterFrames.count
+    /// Pixels per second squared, y down (nil: the chapter's 1000 downwards, scaled to the frame).
+    public var gravity: Point?
+    /// Seconds a physics step (the chapter's 1/120).
+    public var step = 1.0 / 120
+    public var seed: UInt64 = 1
+
+    /// The most crates a scene holds.
+    public static let maxCount = 10_000
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public func validate() throws {
+        try Scene.validate(width: width, height: height)
+        guard (1...Self.maxCount).contains(count) else {
+            throw SceneError(parameter: "crates", value: "\(count)", accepted: "a whole number of crates from 1 to \(Self.maxCount)")
+        }
+        let fits = CrateWorld.capacity(width: Double(width), height: Double(height))
+        guard count <= fits else {
+            throw SceneError(parameter: "crates", value: "\(count)",
+                             accepted: "at most \(fits) crates in a \(width)x\(height) frame (each at least 2 px)")
+        }
+        if let gravity {
+            guard gravity.x.isFinite, gravity.y.isFinite, abs(gravity.x) <= 1e6, abs(gravity.y) <= 1e6 else {
+                throw SceneError(parameter: "gravity", value: "\(gravity.x),\(gravity.y)",
+                                 accepted: "two finite numbers X,Y in pixels per second squared, each at most 1000000 either way")
+            }
+        }
+        guard step.isFinite, step >= 0.0001, step <= 0.1 else {
+            throw SceneError(parameter: "physics-step", value: "\(step)", accepted: "seconds from 0.0001 to 0.1")
+        }
+    }
+
+    /// The world these options describe, at time 0.
+    public var world: CrateWorld {
+        var world = CrateWorld(width: Double(width), height: Double(height), gravity: gravity.map { ($0.x, $0.y) },
+                               extra: Swift.max(0, count - CrateWorld.chapterFrames.count), seed: seed)
+        world.crates = Array(world.crates.prefix(count))
+        return world
+    }
+
+    public func scene() throws -> Scene {
+        try validate()
+        let world = world
+        let simulation = CrateSimulation(Simulation(step: step) { world.makeWorld() })
+        var sources: [Level] = []
+        var crates: [Layer] = []
+        let shade = { (f: Double) in RGBA8(UInt8(Double(color.r) * f), UInt8(Double(color.g) * f), UInt8(Double(color.b) * f), color.a) }
+        for (k, c) in world.crates.enumerated() {
+            let border = Swift.max(1, Swift.min(c.width, c.height) / 8)
+            var plank = Layer(name: "plank \(k)", frame: Rect(x: c.width / 2 - (c.width + c.height) * 0.3, y: c.height / 2 - border / 2,
+                                                            width: (c.width + c.height) * 0.6, height: border),
+                              contents: .box(Box(color: shade(0.75))))
+            plank.transform.rotation = .constant(atan2(c.height, c.width))
+            var crate = Layer(name: "crate \(k)", frame: Rect(x: c.x - c.width / 2, y: c.y - c.height / 2, width: c.width, height: c.height),
+                              contents: .box(Box(color: color, borderWidth: border, borderColor: shade(0.55))), sublayers: [plank])
+            // x, y and the angle, each a channel of the simulation read at the layer's time.
+            for (n, driven) in [0, 1, 2].enumerated() {
+                sources.append(.simulated(SimulatedChannel(simulation, channel: 3 * k + driven)))
+                let timeline = Timeline(0.0, animations: [.driven(Driven(source: sources.count - 1, from: 0, to: 1))])
+                switch n {
+                case 0: crate.position.x = timeline
+                case 1: crate.position.y = timeline
+                default: crate.transform.rotation = timeline
+                }
+            }
+            crates.append(crate)
+        }
+        let root = Layer(name: "crates", frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), sublayers: crates)
+        return Scene(width: width, height: height, background: background, tree: LayerTree(root: root, sources: sources))
+    }
+}
+
+/// The crates' simulation as the layer tree's driven values: channel 3k + c
+/// is crate k's x (c = 0), y (1) or angle (2) at the time last advanced to.
+final class CrateSimulation: SimulatedValues {
+    private let simulation: Simulation
+
+    init(_ simulation: Simulation) { self.simulation = simulation }
+
+    func advance(to t: Double) { simulation.advance(to: t) }
+
+    func value(_ channel: Int) -> Double {
+        guard channel >= 0, channel / 3 < simulation.world.count else { return 0 }
+        let p = simulation.world.placement(channel / 3)
+        switch channel % 3 {
+        case 0: return p.x
+        case 1: return p.y
+        default: return p.angle
+        }
+    }
+}
