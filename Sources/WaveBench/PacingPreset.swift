@@ -8,6 +8,12 @@ import WaveCore
 /// measured time through the fixed-timestep loop (at most `maxSteps`
 /// physics steps a frame); `stall` milliseconds are slept inside one frame
 /// every second (from half a second in), so the cap can be seen at work.
+///
+/// A scene with a simulation (the crates) also reports the physics' own
+/// cost a frame, and each strategy runs once more under the timer with no
+/// cap: where a step costs more than it simulates, every late frame owes
+/// more steps and the frames grow longer and longer (the death spiral).
+/// That run stops at its first frame of over `spiralStop` seconds.
 public enum PacingPreset {
     public static let name = "pacing"
     /// The display period frames are judged against where none is measured (60 Hz).
@@ -17,6 +23,9 @@ public enum PacingPreset {
     /// machine draws tens of thousands a second; a run ends early (and says
     /// so in its seconds) rather than overflow.
     static func capacity(seconds: Double) -> Int { Int(min(seconds * 50_000, 5_000_000)) + 16 }
+
+    /// An uncapped run ends at its first frame longer than this.
+    public static let spiralStop = 0.5
 }
 
 /// One (strategy, pacing) run.
@@ -39,9 +48,19 @@ public struct PacingRow: Codable, Equatable {
     public var droppedSeconds: Double
     public var cpuMs: Stats
     public var processCpuPercent: Double
+    /// The most physics steps a frame may run; nil: no cap (the spiral's run).
+    public var cap: Int?
+    /// The scene's simulation: thread CPU a frame spent stepping, ms (nil: no simulation).
+    public var physicsMs: Double?
+    /// The mean interval of the run's first and last tenth of frames, ms: flat when paced, growing in a spiral.
+    public var firstIntervalsMs: Double
+    public var lastIntervalsMs: Double
 
     enum CodingKeys: String, CodingKey {
-        case backend, pacing, seconds, frames, missed, bunched
+        case backend, pacing, seconds, frames, missed, bunched, cap
+        case physicsMs = "physics_ms"
+        case firstIntervalsMs = "first_intervals_ms"
+        case lastIntervalsMs = "last_intervals_ms"
         case intervalP50Ms = "interval_p50_ms"
         case intervalP99Ms = "interval_p99_ms"
         case assumedFrameErrorMs = "assumed_frame_error_ms"
@@ -73,19 +92,25 @@ public struct PacingReport: Codable, Equatable {
 
     /// The terminal table.
     public func table(renderer: String) -> String {
-        let header = ["strategy", "pacing", "frames", "p50 ms", "p99 ms", "missed", "bunched", "1/60 error ms",
-                      "steps/frame max", "mean", "dropped s", "CPU ms", "process CPU %"]
+        let physics = rows.contains { $0.physicsMs != nil }
+        let header = ["strategy", "pacing", "cap", "frames", "p50 ms", "p99 ms", "first/last ms", "missed", "bunched", "1/60 error ms",
+                      "steps/frame max", "mean", "dropped s", "CPU ms"] + (physics ? ["physics ms"] : []) + ["process CPU %"]
         let body = rows.map { r in
-            [r.backend, r.pacing, "\(r.frames)", String(format: "%.2f", r.intervalP50Ms), String(format: "%.2f", r.intervalP99Ms),
+            [r.backend, r.pacing, r.cap.map { "\($0)" } ?? "none", "\(r.frames)", String(format: "%.2f", r.intervalP50Ms),
+             String(format: "%.2f", r.intervalP99Ms), String(format: "%.1f/%.1f", r.firstIntervalsMs, r.lastIntervalsMs),
              "\(r.missed)", "\(r.bunched)", String(format: "%.1f", r.assumedFrameErrorMs), "\(r.maxStepsPerFrame)",
              String(format: "%.2f", r.meanStepsPerFrame), String(format: "%.3f", r.droppedSeconds),
-             Format.milliseconds(r.cpuMs.median), String(format: "%.1f", r.processCpuPercent)]
+             Format.milliseconds(r.cpuMs.median)] + (physics ? [r.physicsMs.map { String(format: "%.3f", $0) } ?? "-"] : [])
+                + [String(format: "%.1f", r.processCpuPercent)]
         }
         return "waves bench --preset pacing: \(host); display period \(String(format: "%.2f", displayPeriodMs)) ms, "
             + "physics step \(String(format: "%.2f", physicsStepMs)) ms, at most \(maxSteps) a frame"
             + (stallMs > 0 ? ", a \(Int(stallMs)) ms stall every second" : "") + "; GL_RENDERER: \(renderer)\n"
             + BenchReport.table(header: header, rows: body)
             + "missed: intervals over 1.5 periods; bunched: under half a period; 1/60 error: how far frame count / 60 drifts from the measured time\n"
+            + "first/last: mean interval of the first and last tenth of the frames"
+            + (physics ? "; physics: thread CPU a frame spent stepping the simulation; cap none: no cap on steps a frame"
+                + " (where a step costs more than it simulates, frames grow until one takes over \(PacingPreset.spiralStop) s)" : "") + "\n"
     }
 }
 
@@ -111,7 +136,15 @@ extension BenchRunner {
                 let meter = makeMeter(strategy, timer: nil, capacity: PacingPreset.capacity(seconds: seconds))
                 for i in 0..<config.warmup { try meter.frame(time: Double(i) / 60, measured: false) }
                 rows.append(try pacedRun(meter, backend: backend, pacing: pacing, seconds: seconds, period: period,
-                                         stall: stallMilliseconds / 1000, step: step, maxSteps: maxSteps))
+                                         stall: stallMilliseconds / 1000, step: step, maxSteps: maxSteps, scene: scene))
+            }
+            // With a simulation, the same under the timer with no cap: the spiral, where steps cost more than they simulate.
+            if scene.simulationCost != nil && !config.isInterrupted() {
+                host.setVsync?(false)
+                let meter = makeMeter(strategy, timer: nil, capacity: PacingPreset.capacity(seconds: seconds))
+                for i in 0..<config.warmup { try meter.frame(time: Double(i) / 60, measured: false) }
+                rows.append(try pacedRun(meter, backend: backend, pacing: .timer, seconds: seconds, period: period,
+                                         stall: stallMilliseconds / 1000, step: step, maxSteps: nil, scene: scene))
             }
         }
         host.setVsync?(false)
@@ -124,8 +157,9 @@ extension BenchRunner {
     }
 
     private func pacedRun(_ meter: FrameMeter, backend: Backend, pacing: Pacing, seconds: Double, period: Double,
-                          stall: Double, step: Double, maxSteps: Int) throws -> PacingRow {
-        var clock = FixedTimestep(step: step, maxSteps: maxSteps)
+                          stall: Double, step: Double, maxSteps: Int?, scene: Scene) throws -> PacingRow {
+        var clock = FixedTimestep(step: step, maxSteps: maxSteps ?? Int.max / 2)
+        let physicsStart = scene.simulationCost
         let capacity = PacingPreset.capacity(seconds: seconds)
         var starts: [Double] = []
         starts.reserveCapacity(capacity)
@@ -135,6 +169,11 @@ extension BenchRunner {
         while true {
             let now = Clocks.wall()
             if now - start >= seconds || starts.count == capacity { break }
+            // No cap: a spiral ends the run at its first frame over the limit.
+            if maxSteps == nil, let previous = starts.last, now - previous > PacingPreset.spiralStop {
+                starts.append(now)
+                break
+            }
             starts.append(now)
             let taken = clock.advance(by: now - last)
             last = now
@@ -148,6 +187,11 @@ extension BenchRunner {
             if pacing == .timer { PacedRun.sleep(until: Clocks.wall() + PacingPreset.defaultPeriod) }
         }
         let wall = Clocks.wall() - start, process = Clocks.processCPU() - processStart
+        let physics = scene.simulationCost.flatMap { end in physicsStart.map { (end.seconds - $0.seconds) * 1000 / Double(starts.count) } }
+        let tenth = Swift.max(1, starts.count / 10)
+        func meanInterval(_ from: Int, _ to: Int) -> Double {
+            to > from ? (starts[to] - starts[from]) / Double(to - from) * 1000 : 0
+        }
         let summary = try finish(meter, step: "the pacing preset, \(backend.rawValue) \(pacing.rawValue)", ifEmpty: "no frame was drawn")
         guard let stats = PacingStats(frameStarts: starts, period: period) else {
             throw BenchError.invalid("the pacing preset drew fewer than two frames in \(seconds) s")
@@ -159,6 +203,9 @@ extension BenchRunner {
                          meanStepsPerFrame: rounded(Double(steps) / Double(starts.count), places: 3),
                          droppedSeconds: rounded(clock.dropped, places: 4),
                          cpuMs: Stats(median: rounded(summary.cpuMs.median, places: 5), p95: rounded(summary.cpuMs.p95, places: 5)),
-                         processCpuPercent: rounded(process / wall * 100, places: 2))
+                         processCpuPercent: rounded(process / wall * 100, places: 2), cap: maxSteps,
+                         physicsMs: physics.map { rounded($0, places: 4) },
+                         firstIntervalsMs: rounded(meanInterval(0, Swift.min(tenth, starts.count - 1)), places: 2),
+                         lastIntervalsMs: rounded(meanInterval(Swift.max(0, starts.count - 1 - tenth), starts.count - 1), places: 2))
     }
 }

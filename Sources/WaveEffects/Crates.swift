@@ -102,6 +102,8 @@ final class CrateSimulation: SimulatedValues {
 
     func advance(to t: Double) { simulation.advance(to: t) }
 
+    var cost: (steps: Int, seconds: Double) { (simulation.stepsRun, simulation.steppingSeconds) }
+
     func value(_ channel: Int) -> Double {
         guard channel >= 0, channel / 3 < simulation.world.count else { return 0 }
         let p = simulation.world.placement(channel / 3)

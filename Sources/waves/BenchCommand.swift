@@ -297,7 +297,14 @@ struct BenchCommand: ParsableCommand {
                                  accepted: "\(pacedScenes.joined(separator: ", ")) with --preset pacing (jelly by default)")
             }
             try paced.check()
-            config.makeScene = { try paced.makeScene($0) }
+            // The effect's own count option (--dots, --crates) sets its count; else its standard one.
+            let option = Effects.named(paced.scene)?.count?.option
+            let count = option.flatMap { $0 == "--cells" ? nil : paced.count(from: $0) } ?? 0
+            config.makeScene = { request in
+                var request = request
+                if option != nil && option != "--cells" { request.count = count }
+                return try paced.makeScene(request)
+            }
             config.sceneSize = { _ in Self.pacingScreen }
             _ = try config.scene(cells: 1)
             return config

@@ -133,6 +133,34 @@ final class BenchCLITests: XCTestCase {
         }
     }
 
+    /// The crates (a scene with a simulation): every row says what stepping cost a frame, and each
+    /// strategy runs once more under the timer with no cap. With the step cap at 1 and a 120 ms stall,
+    /// the capped run drops time and the uncapped one runs every step it owes.
+    func testThePacingPresetWithASimulationReportsPhysicsAndAnUncappedRun() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try WavesBinary.run(["bench", "--headless", "--preset", "pacing", "--scene", "crates", "--crates", "30", "--seconds", "0.7",
+                                     "--stall", "120", "--max-steps", "1", "--backend", "cpu", "--warmup", "2", "--json", "p.json"],
+                                    in: folder, timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssert(r.stdout.contains("physics ms"), r.stdout)
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/p.json"))
+        XCTAssertEqual(BenchSchema.problems(in: data), [])
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let rows = try XCTUnwrap((root["pacing"] as? [String: Any])?["rows"] as? [[String: Any]])
+        XCTAssertEqual(rows.count, 3, "timer and free capped, timer uncapped")
+        for row in rows { XCTAssertGreaterThan(row["physics_ms"] as? Double ?? 0, 0, "\(row)") }
+        let capped = rows.filter { $0["cap"] != nil }, uncapped = rows.filter { $0["cap"] == nil }
+        XCTAssertEqual(uncapped.count, 1)
+        XCTAssertEqual(uncapped.first?["pacing"] as? String, "timer")
+        XCTAssertEqual(uncapped.first?["dropped_seconds"] as? Double, 0, "no cap: nothing dropped")
+        XCTAssertGreaterThan(uncapped.first?["max_steps_per_frame"] as? Int ?? 0, 1, "the stall owes 14 steps, all run")
+        for row in capped {
+            XCTAssertEqual(row["max_steps_per_frame"] as? Int, 1)
+            XCTAssertGreaterThan(row["dropped_seconds"] as? Double ?? 0, 0.03, "\(row)")
+        }
+    }
+
     /// Ctrl-C mid-sweep: the row under way finishes, the JSON is written
     /// (valid, marked interrupted, holding the rows finished) and the status is 130.
     func testCtrlCWritesWhatWasMeasuredAndExits130() throws {

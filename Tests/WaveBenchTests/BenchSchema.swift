@@ -72,9 +72,11 @@ enum BenchSchema {
         guard let rows = pacing["rows"] as? [[String: Any]], !rows.isEmpty else { return fail("pacing.rows is not a non-empty array") }
         let keys = ["backend", "pacing", "seconds", "frames", "interval_p50_ms", "interval_p99_ms", "missed", "bunched",
                     "assumed_frame_error_ms", "max_steps_per_frame", "mean_steps_per_frame", "dropped_seconds", "cpu_ms",
-                    "process_cpu_percent"]
+                    "process_cpu_percent", "first_intervals_ms", "last_intervals_ms"]
         for (i, row) in rows.enumerated() {
-            expectKeys(row, required: keys, optional: [], at: "pacing.rows[\(i)]", fail)
+            expectKeys(row, required: keys, optional: ["cap", "physics_ms"], at: "pacing.rows[\(i)]", fail)
+            if row["cap"] != nil && integer(row["cap"]) == nil { fail("pacing.rows[\(i)].cap is not a whole number") }
+            if row["physics_ms"] != nil && !(row["physics_ms"] is NSNumber) { fail("pacing.rows[\(i)].physics_ms is not a number") }
             if !["vsync", "timer", "free"].contains(row["pacing"] as? String ?? "") { fail("pacing.rows[\(i)].pacing is not vsync, timer or free") }
             for key in ["frames", "missed", "bunched", "max_steps_per_frame"] where integer(row[key]) == nil {
                 fail("pacing.rows[\(i)].\(key) is not a whole number")

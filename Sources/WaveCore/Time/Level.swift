@@ -113,6 +113,23 @@ public final class LiveLevel: Sendable {
 public protocol SimulatedValues: AnyObject {
     func advance(to t: Double)
     func value(_ channel: Int) -> Double
+    /// What stepping has cost since the simulation was made: steps run and seconds of this thread's CPU.
+    var cost: (steps: Int, seconds: Double) { get }
+}
+
+extension Scene {
+    /// The steps its simulations have run and the thread CPU seconds they took, each simulation counted once.
+    public var simulationCost: (steps: Int, seconds: Double)? {
+        var seen: [ObjectIdentifier] = []
+        var total = (steps: 0, seconds: 0.0)
+        for source in tree?.sources ?? [] {
+            guard case let .simulated(s) = source, !seen.contains(ObjectIdentifier(s.simulation)) else { continue }
+            seen.append(ObjectIdentifier(s.simulation))
+            total.steps += s.simulation.cost.steps
+            total.seconds += s.simulation.cost.seconds
+        }
+        return seen.isEmpty ? nil : total
+    }
 }
 
 /// One channel of a simulation.
