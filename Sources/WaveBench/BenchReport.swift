@@ -37,6 +37,8 @@ import Foundation
 /// - `unit` (rows of `--scene dots` and `--scene voice` sweeps): what `cells`
 ///   counts there, "dots" or "panels"; for dots `cell_size` is the whole
 ///   scene's size (rows of dots, each tall enough for the largest swing).
+/// - `physics_ms` (rows of a scene with a simulation, the crates): thread CPU a
+///   measured frame spent stepping it, part of `cpu_ms`.
 public struct BenchReport: Codable, Equatable {
     public var version = 2
     public var renderer: String
@@ -162,6 +164,8 @@ public struct BenchResult: Codable, Equatable {
     public var pacing: String?
     /// What the count counts when it is not cells ("dots", "panels").
     public var unit: String?
+    /// A scene with a simulation (the crates): thread CPU a measured frame spent stepping it, ms (part of `cpu_ms`).
+    public var physicsMs: Double?
 
     public init(backend: String, cells: Int, cellSize: [Int], frames: Int, cpuMs: Stats, processCpuMs: Stats,
                 gpuMs: Stats?, wallMs: Stats, rasterMs: Stats?, uploadMs: Stats?, fps: Double,
@@ -199,6 +203,7 @@ public struct BenchResult: Codable, Equatable {
         case processCpuPercent = "process_cpu_percent"
         case framesMissed = "frames_missed"
         case screenSize = "screen_size"
+        case physicsMs = "physics_ms"
     }
 
     /// The schema's figures always appear, unmeasured ones as null (the
@@ -228,6 +233,7 @@ public struct BenchResult: Codable, Equatable {
         try c.encodeIfPresent(screenSize, forKey: .screenSize)
         try c.encodeIfPresent(pacing, forKey: .pacing)
         try c.encodeIfPresent(unit, forKey: .unit)
+        try c.encodeIfPresent(physicsMs, forKey: .physicsMs)
     }
 
     private func encodeOrNull(_ value: Stats?, _ key: CodingKeys,

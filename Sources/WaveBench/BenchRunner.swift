@@ -81,7 +81,9 @@ public final class BenchRunner {
         let scene = try config.scene(cells: cells)
         try strategy.prepare(scene: scene)
         let meter = makeMeter(strategy, timer: timer, capacity: config.frames)
+        var physicsStart: (steps: Int, seconds: Double)?
         for i in 0..<(config.warmup + config.frames) {
+            if i == config.warmup { physicsStart = scene.simulationCost }
             try meter.frame(time: Double(i) * config.frameInterval, measured: i >= config.warmup)
             onFrame(i + 1)
         }
@@ -93,6 +95,9 @@ public final class BenchRunner {
                                  fps: 1000 / summary.wallMs.median,
                                  uploadBytesPerFrame: strategy.uploadBytesPerFrame)
         if config.unit != "cells" { result.unit = config.unit }
+        if let start = physicsStart, let end = scene.simulationCost {
+            result.physicsMs = rounded((end.seconds - start.seconds) * 1000 / Double(config.frames), places: 5)
+        }
         if strategy.backend == .cpu, config.measureWriteOnce {
             // After the measured frames: it overwrites the last frame.
             result.writeOnceMs = strategy.writeOnceMilliseconds(repeats: min(config.frames, 100)).map { rounded($0, places: 5) }

@@ -38,11 +38,14 @@ extension BenchReport {
     /// The sweep as a table for a terminal (medians, with cpu_ms's p95).
     public var sweepTable: String {
         let unit = results.first?.unit ?? "cells"
-        let header = ["backend", unit, Figure.cpuMs.label, "CPU p95", Figure.processCpuMs.label, Figure.gpuMs.label,
-                      Figure.wallMs.label, Figure.rasterMs.label, Figure.uploadMs.label, "write-1x", "fps", "allocs/f",
-                      "driver allocs/f", "upload MB/f"]
+        let physics = results.contains { $0.physicsMs != nil }
+        let header = ["backend", unit, Figure.cpuMs.label, "CPU p95"] + (physics ? ["physics ms"] : [])
+            + [Figure.processCpuMs.label, Figure.gpuMs.label,
+               Figure.wallMs.label, Figure.rasterMs.label, Figure.uploadMs.label, "write-1x", "fps", "allocs/f",
+               "driver allocs/f", "upload MB/f"]
         let rows = results.map { r -> [String] in
-            [r.backend, "\(r.cells)", Format.milliseconds(r.cpuMs.median), Format.milliseconds(r.cpuMs.p95), Format.milliseconds(r.processCpuMs.median),
+            [r.backend, "\(r.cells)", Format.milliseconds(r.cpuMs.median), Format.milliseconds(r.cpuMs.p95)]
+                + (physics ? [Format.milliseconds(r.physicsMs)] : []) + [Format.milliseconds(r.processCpuMs.median),
              Format.milliseconds(r.gpuMs?.median), Format.milliseconds(r.wallMs.median), Format.milliseconds(r.rasterMs?.median), Format.milliseconds(r.uploadMs?.median),
              Format.milliseconds(r.writeOnceMs), String(format: "%.1f", r.fps), Format.count(r.allocationsPerFrame),
              r.driverAllocationsPerFrame.map(Format.count) ?? "-",

@@ -161,6 +161,27 @@ final class BenchCLITests: XCTestCase {
         }
     }
 
+    /// A sweep of the crates reports what stepping cost each measured frame, within the frame's CPU time.
+    func testACratesSweepReportsPhysics() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try WavesBinary.run(["bench", "--headless", "--scene", "crates", "--cells", "5,40", "--size", "300x200", "--frames", "20",
+                                     "--warmup", "2", "--json", "s.json"], in: folder, timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssert(r.stdout.contains("physics ms"), r.stdout)
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/s.json"))
+        XCTAssertEqual(BenchSchema.problems(in: data), [])
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let rows = try XCTUnwrap(root["results"] as? [[String: Any]])
+        XCTAssertFalse(rows.isEmpty)
+        for row in rows {
+            let physics = row["physics_ms"] as? Double ?? 0, cpu = (row["cpu_ms"] as? [String: Any])?["median"] as? Double ?? 0
+            XCTAssertGreaterThan(physics, 0, "\(row)")
+            XCTAssertEqual(row["unit"] as? String, "crates")
+            if row["backend"] as? String == "cpu" { XCTAssertLessThan(physics, cpu * 2, "stepping is part of the frame: \(row)") }
+        }
+    }
+
     /// Ctrl-C mid-sweep: the row under way finishes, the JSON is written
     /// (valid, marked interrupted, holding the rows finished) and the status is 130.
     func testCtrlCWritesWhatWasMeasuredAndExits130() throws {
