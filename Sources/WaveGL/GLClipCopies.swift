@@ -99,9 +99,7 @@ final class GLClipCopies {
         }
         var drawnHere = [Bool](repeating: false, count: evaluator.nodes.count)
         for (clip, _) in byNode { drawnHere[clip.node] = true }
-        drawsEveryItem = evaluator.maskNodes.isEmpty && evaluator.nodes.indices.allSatisfy {
-            drawnHere[$0] || (evaluator.nodes[$0].layer.contents == nil && !evaluator.nodes[$0].drawsCopies)
-        }
+        drawsEveryItem = evaluator.itemsAreOnly { drawnHere[$0] }
         // Copies write every pixel of the frame and nothing else draws: the frame is the painted pictures, as they are.
         drawsEverything = rowsToClear.isEmpty && drawsEveryItem
         // Painted straight, a translucent background's pixels are right only where nothing is blended over or beside them.
@@ -135,6 +133,7 @@ final class GLClipCopies {
         // Every picture at every phase, painted as the CPU strategy paints the shape alone in its clip.
         let stacked = Pixmap(width: widest, height: rows, rowStride: -widest)
         let whole = stacked.view
+        let pictureTops = pictures.map(\.top)
         for phase in 0..<phases {
             stacked.fill(background, rows: 0..<rows)
             for (picture, painting) in zip(pictures, painting) {
@@ -147,7 +146,7 @@ final class GLClipCopies {
             }
             try Self.upload(stacked, into: textures[phase], framebuffer: framebuffers[phase])
             // The band of this phase, from the pictures just painted; none where a clip's turned rows would not match.
-            if let painting = band, try !painting.paint(phase: phase, from: whole, pictureTops: pictures.map(\.top)) { band = nil }
+            if let painting = band, try !painting.paint(phase: phase, from: whole, pictureTops: pictureTops) { band = nil }
         }
         self.band = band
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0)

@@ -43,10 +43,7 @@ public final class TreePainter {
             alone.append((clip, path, soleClips[clip.node]!.paint))
         }
         let soleClips = soleClips
-        let everyItem = evaluator.maskNodes.isEmpty && evaluator.nodes.indices.allSatisfy {
-            soleClips[$0] != nil || (evaluator.nodes[$0].layer.contents == nil && !evaluator.nodes[$0].drawsCopies)
-        }
-        clipsAlone = everyItem ? alone : nil
+        clipsAlone = evaluator.itemsAreOnly { soleClips[$0] != nil } ? alone : nil
         rowsToClear = SoleClip.rowsToClear(clips, width: rasterizer.width, height: rasterizer.height)
         if evaluator.capacity.masks > 0 {
             let bytes = rasterizer.width * rasterizer.height

@@ -134,6 +134,13 @@ extension LayerTreeEvaluator {
 }
 
 extension LayerTreeEvaluator {
+    /// Whether the only items any frame can hold are those of the nodes `drawn(node)` says are drawn by
+    /// themselves (sole clips a backend writes outright): no other layer has contents, no replicator's
+    /// copies are drawn whole, no layer has a mask. Then a frame need evaluate nothing but those nodes.
+    public func itemsAreOnly(_ drawn: (Int) -> Bool) -> Bool {
+        maskNodes.isEmpty && nodes.indices.allSatisfy { drawn($0) || (nodes[$0].layer.contents == nil && !nodes[$0].drawsCopies) }
+    }
+
     /// The clip's shape's x (its world transform's tx) at scene time t, as
     /// `evaluate` finds it, without evaluating the rest of the tree: its
     /// placement is still but for its x translation. Allocates nothing.
