@@ -110,15 +110,8 @@ final class BenchCLITests: XCTestCase {
     /// strategies; a stall every second is capped at max-steps steps and
     /// its excess dropped; the timer's frames are at least 1/60 s apart.
     func testThePacingPresetReportsIntervalsMissesAndTheCap() throws {
-        let folder = try WavesBinary.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let r = try WavesBinary.run(["bench", "--headless", "--preset", "pacing", "--scene", "jelly", "--seconds", "0.8", "--stall", "120",
-                                     "--warmup", "2", "--json", "pacing.json"], in: folder, timeout: 120)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssert(r.stdout.contains("1/60 error"), r.stdout)
-        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/pacing.json"))
-        XCTAssertEqual(BenchSchema.problems(in: data), [])
-        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let root = try benchJSON(["--headless", "--preset", "pacing", "--scene", "jelly", "--seconds", "0.8", "--stall", "120",
+                                  "--warmup", "2"], printing: "1/60 error")
         let pacing = try XCTUnwrap(root["pacing"] as? [String: Any])
         let rows = try XCTUnwrap(pacing["rows"] as? [[String: Any]])
         XCTAssertEqual(Set(rows.compactMap { $0["pacing"] as? String }), ["timer", "free"])
@@ -137,16 +130,8 @@ final class BenchCLITests: XCTestCase {
     /// strategy runs once more under the timer with no cap. With the step cap at 1 and a 120 ms stall,
     /// the capped run drops time and the uncapped one runs every step it owes.
     func testThePacingPresetWithASimulationReportsPhysicsAndAnUncappedRun() throws {
-        let folder = try WavesBinary.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let r = try WavesBinary.run(["bench", "--headless", "--preset", "pacing", "--scene", "crates", "--crates", "30", "--seconds", "0.7",
-                                     "--stall", "120", "--max-steps", "1", "--backend", "cpu", "--warmup", "2", "--json", "p.json"],
-                                    in: folder, timeout: 120)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssert(r.stdout.contains("physics ms"), r.stdout)
-        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/p.json"))
-        XCTAssertEqual(BenchSchema.problems(in: data), [])
-        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let root = try benchJSON(["--headless", "--preset", "pacing", "--scene", "crates", "--crates", "30", "--seconds", "0.7",
+                                  "--stall", "120", "--max-steps", "1", "--backend", "cpu", "--warmup", "2"], printing: "physics ms")
         let rows = try XCTUnwrap((root["pacing"] as? [String: Any])?["rows"] as? [[String: Any]])
         XCTAssertEqual(rows.count, 3, "timer and free capped, timer uncapped")
         for row in rows { XCTAssertGreaterThan(row["physics_ms"] as? Double ?? 0, 0, "\(row)") }
@@ -161,17 +146,23 @@ final class BenchCLITests: XCTestCase {
         }
     }
 
-    /// A sweep of the crates reports what stepping cost each measured frame, within the frame's CPU time.
-    func testACratesSweepReportsPhysics() throws {
+    /// `waves bench <arguments> --json` in a folder of its own: status 0, stdout naming `printing`, the
+    /// JSON valid against the documented schema; its root object.
+    private func benchJSON(_ arguments: [String], printing: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
         let folder = try WavesBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let r = try WavesBinary.run(["bench", "--headless", "--scene", "crates", "--cells", "5,40", "--size", "300x200", "--frames", "20",
-                                     "--warmup", "2", "--json", "s.json"], in: folder, timeout: 120)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssert(r.stdout.contains("physics ms"), r.stdout)
-        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/s.json"))
-        XCTAssertEqual(BenchSchema.problems(in: data), [])
-        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let r = try WavesBinary.run(["bench"] + arguments + ["--json", "out.json"], in: folder, timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+        XCTAssert(r.stdout.contains(printing), r.stdout, file: file, line: line)
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/out.json"))
+        XCTAssertEqual(BenchSchema.problems(in: data), [], file: file, line: line)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any], file: file, line: line)
+    }
+
+    /// A sweep of the crates reports what stepping cost each measured frame, within the frame's CPU time.
+    func testACratesSweepReportsPhysics() throws {
+        let root = try benchJSON(["--headless", "--scene", "crates", "--cells", "5,40", "--size", "300x200", "--frames", "20",
+                                  "--warmup", "2"], printing: "physics ms")
         let rows = try XCTUnwrap(root["results"] as? [[String: Any]])
         XCTAssertFalse(rows.isEmpty)
         for row in rows {

@@ -142,13 +142,7 @@ final class JellyCommandTests: XCTestCase {
             (["--scene", "jelly", "--max-steps", "0"], "--max-steps"),
             (["--scene", "jelly", "--max-steps", "4"], "--max-steps"),
         ]
-        for (arguments, mention) in cases {
-            let r = try waves(["render", "--backend", "cpu", "--size", "200x100", "--out", "x.png"] + arguments)
-            XCTAssertEqual(r.status, 64, "\(arguments): \(r.stderr)")
-            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(arguments): \(r.stderr)")
-            XCTAssert(r.stderr.contains(mention), "\(arguments): \(r.stderr)")
-        }
-        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [], [], "nothing written on failure")
+        try assertRenderRefuses(cases, in: folder)
     }
 }
 
@@ -186,12 +180,20 @@ final class CratesCommandTests: XCTestCase {
             (["--scene", "sine", "--crates", "5"], "--crates"),
             (["--scene", "dots", "--gravity", "0,10"], "--gravity"),
         ]
-        for (arguments, mention) in cases {
-            let r = try waves(["render", "--backend", "cpu", "--size", "200x100", "--out", "x.png"] + arguments)
-            XCTAssertEqual(r.status, 64, "\(arguments): \(r.stderr)")
-            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(arguments): \(r.stderr)")
-            XCTAssert(r.stderr.contains(mention), "\(arguments): \(r.stderr)")
-        }
-        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [], [], "nothing written on failure")
+        try assertRenderRefuses(cases, in: folder)
     }
+}
+
+/// Each case (options after `render --backend cpu --size 200x100 --out x.png`) ends with status 64 and one
+/// line on stderr naming `mention`, and nothing is written into `folder`.
+private func assertRenderRefuses(_ cases: [(arguments: [String], mention: String)], in folder: String,
+                                 file: StaticString = #filePath, line: UInt = #line) throws {
+    for (arguments, mention) in cases {
+        let r = try WavesBinary.run(["render", "--backend", "cpu", "--size", "200x100", "--out", "x.png"] + arguments, in: folder)
+        XCTAssertEqual(r.status, 64, "\(arguments): \(r.stderr)", file: file, line: line)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(arguments): \(r.stderr)", file: file, line: line)
+        XCTAssert(r.stderr.contains(mention), "\(arguments): \(r.stderr)", file: file, line: line)
+    }
+    XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [], [], "nothing written on failure",
+                   file: file, line: line)
 }
