@@ -19,14 +19,15 @@ public final class TreePainter {
     private var maskWritten = (rows: 0..<0, columns: 0..<0)
     /// One byte a pixel: a bordered box's inner edge's coverage (nil: no box has a border).
     private let innerBuffer: UnsafeMutablePointer<UInt8>?
-    /// Per compiled node: the clip it alone draws (`SoleClip`), painted with
-    /// the background folded in, and its paint over the background.
-    private var soleClips: [(clip: SoleClip, paint: FillProgram)?]
+    /// A shape alone in its clip (`SoleClip`): the clip, its fixed path and its paint over the background.
+    private typealias Alone = (clip: SoleClip, path: Path, paint: FillProgram)
+    /// Per compiled node: the clip it alone draws, painted with the background folded in.
+    private let soleClips: [Alone?]
     /// The rows a frame must clear first: those no sole clip writes whole.
     public let rowsToClear: [Range<Int>]
     /// Where every item of every frame is a sole clip (no other contents, copies or masks): each clip with its path
     /// and paint, top to bottom, drawn from its x alone (`LayerTreeEvaluator.x(of:at:)`) without evaluating the tree.
-    private let clipsAlone: [(clip: SoleClip, path: Path, paint: FillProgram)]?
+    private let clipsAlone: [Alone]?
 
     /// `background`: what the frame is cleared to, which shapes alone in their clips paint over directly.
     public init(evaluator: LayerTreeEvaluator, rasterizer: CoverageRasterizer, background: RGBA8) {
@@ -34,16 +35,14 @@ public final class TreePainter {
         self.rasterizer = rasterizer
         sink = TransformingSink(rasterizer)
         list = evaluator.makeList()
-        soleClips = Array(repeating: nil, count: evaluator.nodes.count)
         let clips = evaluator.soleClips(width: rasterizer.width, height: rasterizer.height)
-        var alone: [(clip: SoleClip, path: Path, paint: FillProgram)] = []
+        var byNode = [Alone?](repeating: nil, count: evaluator.nodes.count)
         for clip in clips {
             guard case let .shape(shape)? = evaluator.nodes[clip.node].layer.contents, case let .fixed(path) = shape.path else { continue }
-            soleClips[clip.node] = (clip, FillProgram(fill: shape.fill, background: background))
-            alone.append((clip, path, soleClips[clip.node]!.paint))
+            byNode[clip.node] = (clip, path, FillProgram(fill: shape.fill, background: background))
         }
-        let soleClips = soleClips
-        clipsAlone = evaluator.itemsAreOnly { soleClips[$0] != nil } ? alone : nil
+        soleClips = byNode
+        clipsAlone = evaluator.itemsAreOnly { byNode[$0] != nil } ? clips.compactMap { byNode[$0.node] } : nil
         rowsToClear = SoleClip.rowsToClear(clips, width: rasterizer.width, height: rasterizer.height)
         if evaluator.capacity.masks > 0 {
             let bytes = rasterizer.width * rasterizer.height
@@ -103,8 +102,7 @@ public final class TreePainter {
     }
 
     private func draw(_ item: PresentationItem, into view: PixmapView) {
-        if item.primitive == .fixedShape, let (clip, paint) = soleClips[item.layer],
-           case let .shape(shape)? = evaluator.nodes[item.layer].layer.contents, case let .fixed(path) = shape.path {
+        if item.primitive == .fixedShape, let (clip, path, paint) = soleClips[item.layer] {
             // Alone in its clip: the clear folded into the paint.
             Self.paintAlone(path, item.transform, rows: clip.rows, columns: clip.columns, paint: paint, rasterizer: rasterizer,
                             into: view)
