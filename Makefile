@@ -62,7 +62,9 @@ check-shaders: deps
 	@for d in "-DMASKED" "-DLATTICE" "-DLATTICE -DMASKED" "-DLATTICE -DAXIS_ALIGNED" "-DLATTICE -DAXIS_ALIGNED -DMASKED"; do \
 	  glslangValidator -l -S frag $$d Shaders/box.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/box.frag.glsl; exit 1; }; \
 	done
-	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 4 variants of item.frag.glsl, 5 of box.frag.glsl)"
+	@# pictures.frag.glsl: masked.
+	@glslangValidator -l -S frag -DMASKED Shaders/pictures.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED Shaders/pictures.frag.glsl; exit 1; }
+	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 4 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl)"
 
 test: deps check-shaders
 	$(SWIFT) build --build-tests

@@ -8,8 +8,9 @@ import WavePhysics
 /// tree: each crate is a box layer (a plank frame: a border over a wooden
 /// fill, a diagonal plank under it) whose position and rotation are driven
 /// by the simulation's channels (3k, 3k + 1, 3k + 2: x, y and the angle of
-/// crate k). The first five are the chapter's, scaled to the frame; more
-/// come from a seeded generator.
+/// crate k), rasterized (`shouldRasterize`: the GL strategy paints each size
+/// of crate once and draws them all in one instanced draw). The first five
+/// are the chapter's, scaled to the frame; more come from a seeded generator.
 public struct Crates: Equatable, Sendable {
     public var width: Int
     public var height: Int
@@ -76,6 +77,8 @@ public struct Crates: Equatable, Sendable {
             plank.transform.rotation = .constant(atan2(c.height, c.width))
             var crate = Layer(name: "crate \(k)", frame: Rect(x: c.x - c.width / 2, y: c.y - c.height / 2, width: c.width, height: c.height),
                               contents: .box(Box(color: color, borderWidth: border, borderColor: shade(0.55))), sublayers: [plank])
+            // Drawn once and moved (the GL strategy); redrawn every frame (the CPU strategy).
+            crate.shouldRasterize = true
             // x, y and the angle, each a channel of the simulation read at the layer's time.
             for (n, driven) in [0, 1, 2].enumerated() {
                 sources.append(.simulated(SimulatedChannel(simulation, channel: 3 * k + driven)))

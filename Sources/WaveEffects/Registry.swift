@@ -55,7 +55,25 @@ public struct Effect: Sendable {
     public let needs: String?
     /// Whether a bench sweep or the pacing preset may run it.
     public let paced: Bool
+    /// How close the GL strategy's frames are to the CPU's.
+    public let agreement: Agreement
     public let make: @Sendable (EffectSettings, SceneRequest) throws -> Scene
+
+    /// The most a GL frame of the effect differs from the CPU's frame, on
+    /// the 0...255 scale of a channel: the mean over every channel of every
+    /// pixel, the largest anywhere, and why it is not 0.
+    public struct Agreement: Sendable {
+        public let mean: Double
+        public let max: Int
+        public let why: String
+
+        /// Coverage computed by the same rule on both (or cached and moved by whole pixels).
+        public static let sameCoverage = Agreement(mean: 1, max: 8, why: "the same coverage rule, in single precision on the GPU")
+        /// Pictures painted once and turned or moved between pixels on the GPU.
+        public static let sampledPictures = Agreement(
+            mean: 1, max: 64,
+            why: "turned pictures are sampled bilinearly between their texels (as Core Animation samples a rasterized layer)")
+    }
 
     public struct Count: Sendable {
         /// "cells", "dots", "panels".
@@ -75,9 +93,10 @@ public struct Effect: Sendable {
     }
 
     public init(name: EffectName, summary: String, count: Count? = nil, options: [String] = [], needs: String? = nil,
-                paced: Bool = false, make: @escaping @Sendable (EffectSettings, SceneRequest) throws -> Scene) {
+                paced: Bool = false, agreement: Agreement = .sameCoverage,
+                make: @escaping @Sendable (EffectSettings, SceneRequest) throws -> Scene) {
         self.name = name; self.summary = summary; self.count = count; self.options = options; self.needs = needs
-        self.paced = paced; self.make = make
+        self.paced = paced; self.agreement = agreement; self.make = make
     }
 
     /// The scene for a request (a count of 0: the effect's standard count).
@@ -148,7 +167,7 @@ public enum Effects {
         Effect(name: .crates, summary: "crates falling in a walled box, stepped by Chipmunk at a fixed step (the timer chapter's physics)",
                count: Effect.Count(unit: "crates", option: "--crates", sweep: [10, 100, 1000, 5000], sweepLimit: Crates.maxCount,
                                    stacks: false, standard: { _, _ in 5 }, limit: { _, _ in Crates.maxCount }),
-               options: ["--crates", "--gravity", "--physics-step"], paced: true) { s, r in
+               options: ["--crates", "--gravity", "--physics-step"], paced: true, agreement: .sampledPictures) { s, r in
             var crates = s.crates
             (crates.width, crates.height) = (r.width, r.height)
             crates.count = r.count > 0 ? r.count : 5

@@ -776,6 +776,75 @@ void main() {
     gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
 }
 """#,
+        "pictures.frag.glsl": #"""
+#version 330 core
+// A rasterized layer's picture (pictures.vert.glsl): its premultiplied
+// texels read bilinearly at the pixel's centre (the same pixels at
+// whole-pixel moves, sampled between texels where it turns, scales or
+// moves by a fraction, as Core Animation samples a rasterized layer),
+// never past its own rect in the atlas, scaled by tint and opacity.
+// MASKED: times the mask texture (this page's mask, drawn first).
+// Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
+
+uniform sampler2D u_atlas;     // premultiplied RGBA, every picture with a transparent texel round it
+uniform sampler2D u_mask;      // MASKED: this page's mask coverage (red)
+uniform vec4 u_viewport;
+
+in vec2 v_texel;
+flat in vec4 v_rect;
+flat in vec4 v_scale;
+out vec4 fragColor;
+
+void main() {
+    vec2 t = clamp(v_texel, v_rect.xy + 0.5, v_rect.zw - 0.5);
+    vec4 texel = texture(u_atlas, t / vec2(textureSize(u_atlas, 0)));
+    fragColor = texel * v_scale;
+#ifdef MASKED
+    fragColor *= texelFetch(u_mask, ivec2(gl_FragCoord.xy - u_viewport.xy), 0).r;
+#endif
+}
+"""#,
+        "pictures.vert.glsl": #"""
+#version 330 core
+// Rasterized layers (CALayer.shouldRasterize), all of a run in one
+// instanced draw: each instance is one layer's picture, painted once on the
+// CPU into an atlas, placed by its transform this frame. The CPU's work a
+// frame is three texels an instance (the transform, the opacity and tint,
+// and which picture); this quad covers the picture's rect as the transform
+// turns it, and pictures.frag.glsl samples the atlas.
+
+uniform sampler2D u_instances; // 1024 texels a row, three an instance:
+                               // (a, b, c, d), (tx, ty, picture, opacity), tint (r, g, b, a)
+uniform sampler2D u_pictures;  // two texels a picture: its rect in the atlas (x, y, w, h),
+                               // its texel (0, 0) in its layer's coordinates (x, y)
+uniform int u_first;           // this run's first instance
+uniform vec4 u_viewport;       // x, y (bottom-left), width, height of the area in the framebuffer
+uniform int u_pageTop;         // scene row shown at the area's top
+
+out vec2 v_texel;              // atlas texels (x, y), from its top left
+flat out vec4 v_rect;          // the picture's texels in the atlas: x0, y0, x1, y1
+flat out vec4 v_scale;         // premultiplied tint times opacity
+
+ivec2 at(int i) { return ivec2(i & 1023, i >> 10); }
+
+void main() {
+    int i = 3 * (u_first + gl_InstanceID);
+    vec4 m = texelFetch(u_instances, at(i), 0);
+    vec4 place = texelFetch(u_instances, at(i + 1), 0);
+    vec4 tint = texelFetch(u_instances, at(i + 2), 0);
+    int p = int(place.z);
+    vec4 rect = texelFetch(u_pictures, ivec2(2 * p, 0), 0);
+    vec2 origin = texelFetch(u_pictures, ivec2(2 * p + 1, 0), 0).xy;
+    vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
+    vec2 local = origin + corner * rect.zw;
+    vec2 scene = vec2(m.x * local.x + m.z * local.y, m.y * local.x + m.w * local.y) + place.xy;
+    v_texel = rect.xy + corner * rect.zw;
+    v_rect = vec4(rect.xy, rect.xy + rect.zw);
+    float alpha = tint.a * place.w;
+    v_scale = vec4(tint.rgb * alpha, alpha);
+    gl_Position = vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
+}
+"""#,
         "text.frag.glsl": #"""
 #version 330 core
 uniform vec4 u_color;

@@ -45,6 +45,7 @@ public final class GLRenderer: Renderer {
     public private(set) var subpixelNotice: String?
     /// The layer tree's GPU replicator drawer, if the scene has one (tests read how it drew).
     var treeCopies: GLCopies? { tree?.copies }
+    var treeRasterPictures: GLRasterPictures? { tree?.rasterPictures }
 
     /// Makes a headless context when none is given.
     public init(context: GLContext? = nil) throws {

@@ -78,12 +78,14 @@ final class GLTreeDraw: GLLayerDraw {
 
     /// Shapes alone in their clips drawn as whole-pixel copies (nil: none, or not asked for).
     let clipCopies: GLClipCopies?
+    /// Rasterized layers: one atlas, one instanced draw a run (nil: none).
+    let rasterPictures: GLRasterPictures?
 
     /// `copiesClips`: draw shapes alone in their clips as copies of painted pictures where they qualify (software drivers).
     init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear, copiesClips: Bool = false) throws {
         self.subpixel = subpixel
         let levels = tree.sources
-        evaluator = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: levels) })
+        evaluator = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: levels) }, rasterizes: true)
         list = evaluator.makeList()
         copies = evaluator.nodes.contains(where: \.drawsCopies) ? try GLCopies(evaluator: evaluator, levels: levels) : nil
         clipCopies = copiesClips ? try GLClipCopies(evaluator: evaluator, width: scene.width, height: scene.height,
@@ -92,9 +94,11 @@ final class GLTreeDraw: GLLayerDraw {
         width = scene.width
         height = scene.height
         pictures = Array(repeating: nil, count: evaluator.contents.count)
-        // Pictures only the copies draw need no coverage texture.
+        rasterPictures = evaluator.rasterPictures.isEmpty ? nil : try GLRasterPictures(evaluator: evaluator, caps: caps)
+        // Contents only the copies or a rasterized layer's picture draw need no coverage texture.
         var drawnByShader = [Bool](repeating: false, count: evaluator.contents.count)
-        for (i, node) in evaluator.nodes.enumerated() where node.content >= 0 && !(clipCopies?.draws(i) ?? false) {
+        let inPicture = evaluator.insideRasterized
+        for (i, node) in evaluator.nodes.enumerated() where node.content >= 0 && !(clipCopies?.draws(i) ?? false) && !inPicture[i] {
             drawnByShader[node.content] = true
         }
         for node in evaluator.maskNodes where node.content >= 0 { drawnByShader[node.content] = true }
@@ -225,12 +229,14 @@ final class GLTreeDraw: GLLayerDraw {
     /// ancestor moves: see `filtersMovingContent`.
     private func findFilteredMovingContent() -> Bool {
         var open: [(end: Int, moves: Bool)] = []
+        let inPicture = evaluator.insideRasterized
         for (i, node) in evaluator.nodes.enumerated() {
             while let last = open.last, last.end <= i { open.removeLast() }
             let moves = (open.last?.moves ?? false) || node.layer.replicator != nil
                 || !node.layer.geometryTimelines.allSatisfy(\.isConstant)
             open.append((node.subtreeEnd, moves))
-            guard moves, node.content >= 0 else { continue }
+            if moves && node.rasterized >= 0 { return true }
+            guard moves, node.content >= 0, !inPicture[i] else { continue }
             if case .picture? = node.layer.contents { return true }
             if let picture = pictures[node.content], picture.phases == 1 { return true }
         }
@@ -318,7 +324,8 @@ final class GLTreeDraw: GLLayerDraw {
     /// a million points: past that a frame may still grow the storage).
     private func reservePolygons() {
         var points = 0, slots = 0
-        for node in evaluator.nodes + evaluator.maskNodes {
+        let inPicture = evaluator.insideRasterized + [Bool](repeating: false, count: evaluator.maskNodes.count)
+        for (i, node) in (evaluator.nodes + evaluator.maskNodes).enumerated() where !inPicture[i] {
             switch node.layer.contents {
             case let .shape(shape)?:
                 if case let .dynamic(path) = shape.path { points += path.maxPoints; slots += height * PolygonRows.buckets(0..<width) }
@@ -341,11 +348,15 @@ final class GLTreeDraw: GLLayerDraw {
         evaluator.evaluate(at: time, into: &list)
         copies?.prepareFrame(list)
         polygons.removeAll()
+        rasterPictures?.begin()
         plan(list.items, mask: false, into: &planned)
         plan(list.maskItems, mask: true, into: &plannedMasks)
-        upload(polygons.edges, into: edgeTexture, rows: &edgeRows, components: 4, format: GL_RGBA32F, layout: GL_RGBA, type: GL_FLOAT)
-        upload(polygons.entries, into: entryTexture, rows: &entryRows, components: 1, format: GL_R32I, layout: GL_RED_INTEGER, type: GL_INT)
-        upload(polygons.rows, into: rowTexture, rows: &rowRows, components: 4, format: GL_RGBA32I, layout: GL_RGBA_INTEGER, type: GL_INT)
+        rasterPictures?.upload()
+        Self.upload(polygons.edges, into: edgeTexture, rows: &edgeRows, components: 4, format: GL_RGBA32F, layout: GL_RGBA, type: GL_FLOAT)
+        Self.upload(polygons.entries, into: entryTexture, rows: &entryRows, components: 1, format: GL_R32I, layout: GL_RED_INTEGER,
+                    type: GL_INT)
+        Self.upload(polygons.rows, into: rowTexture, rows: &rowRows, components: 4, format: GL_RGBA32I, layout: GL_RGBA_INTEGER,
+                    type: GL_INT)
         maskOnPage = -1
     }
 
@@ -360,6 +371,14 @@ final class GLTreeDraw: GLLayerDraw {
                 continue
             }
             let layer = evaluator.layer(of: item, mask: mask)
+            if item.primitive == .rasterized, let rasterPictures {
+                // Its instance (its number in `fill`), drawn with its run; the scissor is its clip.
+                let clip = evaluator.area(of: Self.clipOnly(item), width: width, height: height)
+                planned.append(Planned(rows: clip?.rows ?? 0..<0, columns: clip?.columns ?? 0..<0, variant: -1,
+                                       fill: rasterPictures.count, border: -1))
+                rasterPictures.add(item)
+                continue
+            }
             if item.primitive == .copies {
                 // Its copies' state rows (evaluated this frame) in place of polygons.
                 let area = evaluator.area(of: item, mask: mask, width: width, height: height)
@@ -432,8 +451,15 @@ final class GLTreeDraw: GLLayerDraw {
         return (alpha, Int(y0)..<Int(y1), Int(x0)..<Int(x1))
     }
 
+    /// An item reaching everywhere its clip lets it (its area is its clip's).
+    private static func clipOnly(_ item: PresentationItem) -> PresentationItem {
+        var wide = item
+        wide.primitive = .copies
+        return wide
+    }
+
     /// Rows of `tableWidth` texels; the texture grows (never shrinks) to the largest frame.
-    private func upload<T>(_ values: [T], into texture: GLuint, rows: inout Int, components: Int, format: Int32, layout: Int32,
+    static func upload<T>(_ values: [T], into texture: GLuint, rows: inout Int, components: Int, format: Int32, layout: Int32,
                            type: Int32) {
         let texels = values.count / components
         // Nothing to send this frame (a tree of fixed shapes only): no GL call at all.
@@ -482,12 +508,41 @@ final class GLTreeDraw: GLLayerDraw {
             if !blends { blendPremultiplied(); blends = true }
             let item = list.items[i]
             if item.mask >= 0 && item.mask != maskOnPage { drawMask(item.mask, viewport: viewport, pageTop: pageTop) }
+            if item.primitive == .rasterized {
+                i = drawRasterRun(from: i, p, viewport: viewport, pageTop: pageTop)
+                continue
+            }
             drawItem(item, p, mask: false, viewport: viewport, pageTop: pageTop)
         }
         if blends {
             glDisable(GLenum(GL_SCISSOR_TEST))
             glActiveTexture(GLenum(GL_TEXTURE0))
         }
+    }
+
+    /// The rasterized items from `first` on that share its clip and mask, in
+    /// one instanced draw; returns the last one's index.
+    private func drawRasterRun(from first: Int, _ p: Planned, viewport: Viewport, pageTop: Int) -> Int {
+        let item = list.items[first]
+        var last = first
+        while last + 1 < list.items.count, list.items[last + 1].primitive == .rasterized, list.items[last + 1].clip == item.clip,
+              list.items[last + 1].mask == item.mask {
+            last += 1
+        }
+        let top = Swift.max(p.rows.lowerBound, pageTop), bottom = Swift.min(p.rows.upperBound, pageTop + viewport.height)
+        guard top < bottom, let rasterPictures else { return last }
+        glEnable(GLenum(GL_SCISSOR_TEST))
+        glScissor(GLint(viewport.x + p.columns.lowerBound), GLint(viewport.y + viewport.height - (bottom - pageTop)),
+                  GLsizei(p.columns.count), GLsizei(bottom - top))
+        rasterPictures.draw(first: p.fill, last - first + 1, masked: item.mask >= 0, viewport: viewport, pageTop: pageTop)
+        // It used the polygon tables' units and unit 0: bind them again for the items after it.
+        programInUse = 0
+        pictureBound = 0
+        if !polygons.edges.isEmpty {
+            glActiveTexture(GLenum(GL_TEXTURE1)); glBindTexture(GLenum(GL_TEXTURE_2D), edgeTexture)
+            glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), entryTexture)
+        }
+        return last
     }
 
     /// The mask's coverage into the mask texture (a page in size), then back to the page.

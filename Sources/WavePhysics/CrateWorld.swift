@@ -53,7 +53,8 @@ public struct CrateWorld: Equatable, Sendable {
             var random = SplitMix64(seed: seed)
             let columns = Swift.max(1, Int(width / cell))
             for k in 0..<extra {
-                let side = cell / 1.5 * (0.6 + 0.4 * Double(random.next() % 1000) / 1000)
+                // Five sizes (60, 70, 80, 90 or 100%): a few pictures for the GL strategy to paint, as the chapter had two.
+                let side = cell / 1.5 * (0.6 + 0.1 * Double(random.next() % 5))
                 let room = cell - side
                 let jitter = (x: room * Double(random.next() % 1000) / 1000, y: room * Double(random.next() % 1000) / 1000)
                 let column = Double(k % columns), row = Double(k / columns)

@@ -1,5 +1,6 @@
 import CMallocCounter
 import WaveCore
+import WaveEffects
 @testable import WaveGL
 import WaveTestSupport
 import XCTest
@@ -152,5 +153,33 @@ final class PolygonRowsTests: XCTestCase {
         XCTAssertEqual((0..<6).map { slot($0, 2).cover }, [0, 0, 0, 0, 0, 0])
         let second = rows.finish(rows: 2..<3, columns: 0..<16)
         XCTAssertEqual(second, 18, "a second item's slots follow the first's")
+    }
+}
+
+/// Rasterized layers on the GL strategy: the atlas packed without a
+/// context, and every crate of a scene one instance of one instanced draw.
+final class RasterPicturesGLTests: XCTestCase {
+    func testTheAtlasPacksTallestFirstWithAGapAndRefusesWhatCannotFit() {
+        let atlas = GLRasterPictures.pack([(10, 4), (6, 8), (5, 8)], maxWidth: 16, maxHeight: 64)
+        // 6x8 then 5x8 on the first shelf (7 + 6 columns), 10x4 on the next.
+        XCTAssertEqual(atlas, GLRasterPictures.Atlas(places: [(0, 9), (0, 0), (7, 0)], width: 13, height: 14))
+        XCTAssertNil(GLRasterPictures.pack([(16, 4)], maxWidth: 16, maxHeight: 64), "wider than a row with its gap")
+        XCTAssertNil(GLRasterPictures.pack([(10, 40), (10, 40)], maxWidth: 16, maxHeight: 64), "taller than the atlas")
+    }
+
+    func testEveryCrateIsOneInstanceOfOneDrawAndStillCratesAreExact() throws {
+        let gl = try GLRequirement.need("a headless GL context") { try GLRenderer() }
+        var crates = Crates(width: 300, height: 300)
+        crates.count = 200
+        try gl.prepare(scene: try crates.scene())
+        let target = try gl.makeTarget()
+        try gl.draw(time: 1.2, into: target)
+        let pictures = try XCTUnwrap(gl.treeRasterPictures)
+        XCTAssertEqual(pictures.count, 200)
+        XCTAssertEqual(pictures.draws, 1)
+        // The chapter's five where they start, on whole pixels and unturned: the pictures' own pixels.
+        let scene = try Crates(width: 300, height: 300).scene()
+        assertImagesMatch(try Frames.render(gl, scene, at: [0])[0], try Frames.render(CPURenderer(), scene, at: [0])[0],
+                          mean: 0.05, max: 2, name: "crates-still")
     }
 }

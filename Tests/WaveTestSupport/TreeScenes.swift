@@ -139,10 +139,64 @@ public enum TreeScenes {
         turnedBox.transform = AnimatableTransform(rotation: 0.5, scaleX: 1.3, scaleY: 0.8)
         let turned = scene(root([spin, turnedBox]))
 
+        let rasterized = try Self.rasterized()
+
         return [
+            Case(name: "tree-rasterized-moving", scene: rasterized.moving, times: [0, 0.05, 0.5, 1.35], wholePixels: true),
+            Case(name: "tree-rasterized-turned", scene: rasterized.turned, times: [0, 0.37, 1.5], wholePixels: false),
             Case(name: "tree-moving", scene: moving, times: [0, 0.05, 0.5, 1.35], wholePixels: true),
             Case(name: "tree-copies", scene: copies(), times: [0, 0.1, 0.45, 0.93, 2.2], wholePixels: true),
             Case(name: "tree-turned", scene: turned, times: [0, 0.37, 1.5], wholePixels: false),
         ]
+    }
+
+    /// A crate-like layer to rasterize: a bordered box over a gradient
+    /// shape and a clipped plank, its own look still (`RasterPicture.canCache`).
+    public static func rasterizedCard(name: String = "card", x: Double, y: Double) throws -> Layer {
+        var b = PathBuilder()
+        try b.move(to: 2, 2); try b.line(to: 26, 4); try b.line(to: 14, 18); b.close()
+        let gradient = LinearGradient(start: Point(0, 0), end: Point(28, 20), startColor: RGBA8(255, 220, 0), endColor: RGBA8(0, 90, 255, 200))
+        let shape = Layer(name: "shape", frame: Rect(x: 0, y: 0, width: 28, height: 20), contents: .shape(Shape(path: b.path, fill: .linearGradient(gradient))))
+        var plank = Layer(name: "plank", frame: Rect(x: -6, y: 8, width: 40, height: 4), contents: .box(Box(color: RGBA8(90, 50, 20))))
+        plank.transform.rotation = .constant(0.6)
+        var clip = Layer(name: "clip", frame: Rect(x: 0, y: 0, width: 28, height: 20), sublayers: [plank])
+        clip.masksToBounds = true
+        var card = Layer(name: name, frame: Rect(x: x, y: y, width: 28, height: 20),
+                         contents: .box(Box(color: RGBA8(200, 140, 70), cornerRadius: 3, borderWidth: 2, borderColor: RGBA8(110, 60, 20))),
+                         sublayers: [shape, clip])
+        card.shouldRasterize = true
+        return card
+    }
+
+    /// Rasterized layers (`shouldRasterize`): moved by whole pixels (cards
+    /// of one look, translucent, under a mask, tinted copies of a
+    /// replicator, and one whose sublayer animates so it cannot be cached),
+    /// and turned and scaled.
+    static func rasterized() throws -> (moving: Scene, turned: Scene) {
+        var slide = try rasterizedCard(name: "slide", x: 2, y: 2)
+        slide.transform.translationX = Timeline(0, animations: [.basic(BasicAnimation(from: 0, to: 40, duration: 2, repeatCount: .infinity))])
+        // Translucent and tinted pictures are composited as one (group opacity): a look whose parts never overlap
+        // draws the same item by item, as the CPU strategy draws it.
+        var faint = Layer(name: "faint", frame: Rect(x: 60, y: 4, width: 28, height: 20), contents: .box(Box(color: RGBA8(40, 200, 120), cornerRadius: 5)))
+        faint.shouldRasterize = true
+        faint.opacity = .constant(0.6)
+        var card = faint
+        (card.name, card.position, card.opacity) = ("card", AnimatablePoint(18, 40), .constant(1))
+        var masked = Layer(name: "masked", frame: Rect(x: 0, y: 0, width: 96, height: 64), sublayers: [card])
+        masked.mask = Layer(name: "mask", frame: Rect(x: 0, y: 36, width: 20, height: 28), contents: .box(Box(color: RGBA8(0, 0, 0, 170))))
+        var copy = faint
+        (copy.name, copy.position, copy.opacity) = ("copy", AnimatablePoint(50, 35), .constant(1))
+        var row = Layer(name: "row", frame: Rect(x: 0, y: 0, width: 96, height: 64), sublayers: [copy])
+        row.replicator = Replicator(count: 2, instanceTransform: AnimatableTransform(translationX: 30), colorOffset: Tint(r: -0.3, g: 0, b: 0, a: -0.2))
+        var changing = try rasterizedCard(name: "changing", x: 36, y: 44)
+        changing.sublayers[0].opacity = Timeline(1, animations: [.basic(BasicAnimation(from: 1, to: 0.2, duration: 1, repeatCount: .infinity))])
+        let moving = scene(root([slide, faint, masked, row, changing]))
+
+        var spin = try rasterizedCard(name: "spin", x: 14, y: 16)
+        spin.transform.rotation = Timeline(0, animations: [.basic(BasicAnimation(from: 0, to: 2 * Double.pi, duration: 4, repeatCount: .infinity))])
+        var grown = try rasterizedCard(name: "grown", x: 56, y: 30)
+        grown.transform = AnimatableTransform(rotation: -0.4, scaleX: 1.25, scaleY: 0.9)
+        grown.position.x = Timeline(70, animations: [.basic(BasicAnimation(from: 60, to: 75.3, duration: 1.7, repeatCount: .infinity))])
+        return (moving, scene(root([spin, grown])))
     }
 }

@@ -159,8 +159,9 @@ final class CratesCommandTests: XCTestCase {
     func testTheCratesRenderTheSameOnBothBackendsAndStdoutIsThePNG() throws {
         let common = ["render", "--scene", "crates", "--size", "240x200", "--crates", "30", "--gravity", "200,900", "--time", "1.3"]
         let cpu = try WavesBinary.renderPNG(common, backend: "cpu", in: folder)
-        // Thirty turned crates: GL places a turned edge in single precision, within 1/16 px (16/255) of the CPU's.
-        assertImagesMatch(try WavesBinary.renderPNG(common, backend: "gl", in: folder), cpu, mean: 1, max: 16, name: "cli-crates")
+        // Thirty turned crates: GL samples each crate's picture bilinearly where the CPU redraws its outline
+        // (the registry's agreement for pictures, 64/255 at an edge at most).
+        assertImagesMatch(try WavesBinary.renderPNG(common, backend: "gl", in: folder), cpu, mean: 1, max: 64, name: "cli-crates")
         let r = try waves(common + ["--backend", "cpu", "--out", "-"])
         XCTAssertEqual(r.status, 0, r.stderr)
         // The signature's first byte (0x89) is not UTF-8: read as text it is one replacement character.

@@ -144,8 +144,8 @@ public final class TreePainter {
                                           columns: area.columns, mask: mask)
                 resolve(rows: area.rows, into: &blitter)
             }
-        case .copies:
-            // This strategy draws every copy itself: its evaluator gives an item per copy, never one for all.
+        case .copies, .rasterized:
+            // This strategy draws every copy and every sublayer itself: its evaluator never gives one item for many.
             return
         }
     }

@@ -59,6 +59,10 @@ extension Scene {
     }
 
     private static func classify(_ layer: Layer, cached: inout Bool, computed: inout Bool) {
+        if layer.shouldRasterize && RasterPicture.canCache(layer) {
+            cached = true
+            return
+        }
         switch layer.contents {
         case let .shape(shape)?: if case .dynamic = shape.path { computed = true } else { cached = true }
         case .box?: computed = true
@@ -82,9 +86,10 @@ public struct LayerTree: Equatable, Sendable {
 
     /// The evaluator for this tree (validates it; the sources' live histories
     /// start empty). `drawsCopies`: the replicators whose copies the backend
-    /// draws itself (one `.copies` item each, not an item per copy).
-    public func makeEvaluator(drawsCopies: ((Layer) -> Bool)? = nil) throws -> LayerTreeEvaluator {
-        try LayerTreeEvaluator(root: root, sources: DrivenSources(sources), drawsCopies: drawsCopies)
+    /// draws itself (one `.copies` item each, not an item per copy);
+    /// `rasterizes`: layers that ask for it are one cached picture each.
+    public func makeEvaluator(drawsCopies: ((Layer) -> Bool)? = nil, rasterizes: Bool = false) throws -> LayerTreeEvaluator {
+        try LayerTreeEvaluator(root: root, sources: DrivenSources(sources), drawsCopies: drawsCopies, rasterizes: rasterizes)
     }
 }
 

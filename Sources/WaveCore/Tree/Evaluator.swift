@@ -15,12 +15,14 @@ public final class LayerTreeEvaluator {
         public let maskRoot: Int
         /// A replicator whose copies the backend draws (one `.copies` item).
         public let drawsCopies: Bool
+        /// Drawn as one cached picture, this number in `rasterPictures` (-1: item by item).
+        public let rasterized: Int
         /// Its placement, evaluated once where nothing of it is animated.
         let still: StillPlacement?
 
-        init(layer: Layer, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool) {
+        init(layer: Layer, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool, rasterized: Int = -1) {
             self.layer = layer; self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
-            self.drawsCopies = drawsCopies
+            self.drawsCopies = drawsCopies; self.rasterized = rasterized
             still = StillPlacement(layer)
         }
     }
@@ -56,6 +58,9 @@ public final class LayerTreeEvaluator {
     public private(set) var contents: [Contents] = []
     /// Per content number: a fixed path's bounds in its layer's coordinates.
     public private(set) var contentBounds: [Rect] = []
+    /// The pictures of rasterized layers (see `RasterPicture`): layers that
+    /// look alike (the same sublayers, contents and mask) share one.
+    public private(set) var rasterPictures: [RasterPicture] = []
     /// The most items, masks and mask items a frame can hold.
     public private(set) var capacity = (items: 0, masks: 0, maskItems: 0)
     /// Scratch memory for the dynamic paths that ask for it (the most any one asks).
@@ -66,7 +71,10 @@ public final class LayerTreeEvaluator {
 
     /// `drawsCopies`: replicators (outside masks) whose copies the backend
     /// draws itself from the layers, given one `.copies` item each.
-    public init(root: Layer, sources: DrivenSources, drawsCopies: ((Layer) -> Bool)? = nil) throws {
+    /// `rasterizes`: layers that ask for it (`shouldRasterize`, outside
+    /// masks, not inside another such layer) and can be cached (nothing
+    /// under them animates: `RasterPicture.canCache`) are one `.rasterized` item each.
+    public init(root: Layer, sources: DrivenSources, drawsCopies: ((Layer) -> Bool)? = nil, rasterizes: Bool = false) throws {
         self.root = root
         self.sources = sources
         var fixedPaths: [Path: Int] = [:]
@@ -90,22 +98,33 @@ public final class LayerTreeEvaluator {
             self.contents.append(contents)
             return self.contents.count - 1
         }
-        func compile(_ layer: Layer, into list: inout [Node], isMask: Bool) throws -> Int {
+        // Rasterized layers by size, then by look: their picture numbers.
+        var looks: [Size: [(look: Layer, number: Int)]] = [:]
+        func rasterNumber(_ layer: Layer) -> Int {
+            let look = RasterPicture.look(of: layer)
+            if let n = looks[layer.size]?.first(where: { $0.look == look })?.number { return n }
+            rasterPictures.append(RasterPicture(look: look))
+            looks[layer.size, default: []].append((look, rasterPictures.count - 1))
+            return rasterPictures.count - 1
+        }
+        func compile(_ layer: Layer, into list: inout [Node], isMask: Bool, inRaster: Bool) throws -> Int {
             let index = list.count
             list.append(Node(layer: layer, subtreeEnd: index, content: -1, maskRoot: -1, drawsCopies: false))
             var maskRoot = -1
             if let mask = layer.mask {
                 if isMask { throw LayerTreeError(layer: layer.name, problem: "a mask layer with a mask of its own (masks do not nest)") }
-                maskRoot = try compile(mask, into: &maskNodes, isMask: true)
+                maskRoot = try compile(mask, into: &maskNodes, isMask: true, inRaster: inRaster)
             }
-            for sublayer in layer.sublayers { _ = try compile(sublayer, into: &list, isMask: isMask) }
-            let copies = !isMask && layer.replicator != nil && (drawsCopies?(layer) ?? false)
+            let raster = rasterizes && !isMask && !inRaster && layer.shouldRasterize && RasterPicture.canCache(layer)
+            for sublayer in layer.sublayers { _ = try compile(sublayer, into: &list, isMask: isMask, inRaster: inRaster || raster) }
+            let copies = !isMask && !raster && layer.replicator != nil && (drawsCopies?(layer) ?? false)
             list[index] = Node(layer: layer, subtreeEnd: list.count, content: number(layer.contents), maskRoot: maskRoot,
-                               drawsCopies: copies)
+                               drawsCopies: copies, rasterized: raster ? rasterNumber(layer) : -1)
             return index
         }
         try Self.validate(root, sourceCount: sources.levels.count)
-        _ = try compile(root, into: &nodes, isMask: false)
+        _ = try compile(root, into: &nodes, isMask: false, inRaster: false)
+        for n in rasterPictures.indices { try rasterPictures[n].measure() }
         let counts = try count(0, in: nodes, multiplier: 1)
         guard counts.items <= Self.maxItems, counts.maskItems <= Self.maxItems else {
             throw LayerTreeError(layer: root.name, problem: "\(max(counts.items, counts.maskItems)) items a frame (at most \(Self.maxItems))")
@@ -124,10 +143,21 @@ public final class LayerTreeEvaluator {
 
     deinit { if scratch.baseAddress != nil { scratch.deallocate() } }
 
+    /// Per compiled node: whether a rasterized layer above it draws it in its picture.
+    public var insideRasterized: [Bool] {
+        var inside = [Bool](repeating: false, count: nodes.count)
+        for (i, node) in nodes.enumerated() where node.rasterized >= 0 && !inside[i] {
+            for j in (i + 1)..<node.subtreeEnd { inside[j] = true }
+        }
+        return inside
+    }
+
     /// Items, masks and mask items one frame can hold: each compiled layer's
     /// (`list`: the nodes or the mask nodes), times its replicator ancestors' counts.
     private func count(_ index: Int, in list: [Node], multiplier: Int) throws -> (items: Int, masks: Int, maskItems: Int) {
         let node = list[index], layer = node.layer
+        // One item, whatever it holds.
+        if node.rasterized >= 0 { return (multiplier, 0, 0) }
         var own = layer.contents == nil ? 0 : multiplier
         if case .box = layer.contents, !layer.sublayers.isEmpty { own *= 2 }
         var result = (items: own, masks: 0, maskItems: 0)
@@ -227,6 +257,14 @@ public final class LayerTreeEvaluator {
         }
         if alpha <= 0 && !asMask { return }
         let world = parent.concatenating(after: local)
+        if node.rasterized >= 0 && !asMask {
+            // Its picture holds its contents, sublayers, own clip and mask.
+            list.items.append(PresentationItem(layer: index, content: node.rasterized, primitive: .rasterized, transform: world,
+                                               opacity: alpha, tint: tint, clip: clip, mask: mask,
+                                               color: ColorValue(r: 0, g: 0, b: 0, a: 0), bounds: bounds,
+                                               input: ShapeInput(size: node.layer.size), drawsBorder: false, time: time))
+            return
+        }
         var clip = clip
         if node.layer.masksToBounds {
             clip = clip.intersection(bounds.applying(world))

@@ -15,6 +15,24 @@ extension LayerTreeEvaluator {
     /// pixels (a pixel is inside when its centre is); nil when none.
     public func area(of item: PresentationItem, mask: Bool = false, width: Int, height: Int)
         -> (rows: Range<Int>, columns: Range<Int>)? {
+        guard let reach = reach(of: item, mask: mask) else { return nil }
+        let clip = item.clip
+        // Half away from zero, as `rounded()`, without a call into libm per edge.
+        @inline(__always) func nearest(_ x: Double) -> Double {
+            let f = (Swift.abs(x) + 0.5).rounded(.down)
+            return x < 0 ? -f : f
+        }
+        let x0 = Swift.max(0, Swift.max((reach.x - 1).rounded(.down), nearest(clip.x)))
+        let x1 = Swift.min(Double(width), Swift.min((reach.maxX + 1).rounded(.up), nearest(clip.maxX)))
+        let y0 = Swift.max(0, Swift.max((reach.y - 1).rounded(.down), nearest(clip.y)))
+        let y1 = Swift.min(Double(height), Swift.min((reach.maxY + 1).rounded(.up), nearest(clip.maxY)))
+        guard x0 < x1, y0 < y1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
+        return (Int(y0)..<Int(y1), Int(x0)..<Int(x1))
+    }
+
+    /// The box in scene pixels holding everything the item draws, before
+    /// its clip (a replicator's copies: unbounded); nil where it draws nothing.
+    public func reach(of item: PresentationItem, mask: Bool = false) -> Rect? {
         // The node, not a copy of its layer (a frame does this once an item).
         let node = (mask ? maskNodes : nodes)[item.layer]
         let local: Rect
@@ -27,22 +45,14 @@ extension LayerTreeEvaluator {
         case .picture:
             guard case let .picture(p)? = node.layer.contents else { return nil }
             local = Rect(x: item.bounds.x, y: item.bounds.y, width: Double(p.image.width), height: Double(p.image.height))
+        case .rasterized:
+            guard let bounds = rasterPictures[item.content].bounds else { return nil }
+            local = bounds
         case .copies:
             // Copies can go anywhere their transforms take them: the clip and the frame bound them.
-            local = .unclipped
+            return .unclipped
         }
-        let reach = item.primitive == .copies ? local : local.applying(item.transform), clip = item.clip
-        // Half away from zero, as `rounded()`, without a call into libm per edge.
-        @inline(__always) func nearest(_ x: Double) -> Double {
-            let f = (Swift.abs(x) + 0.5).rounded(.down)
-            return x < 0 ? -f : f
-        }
-        let x0 = Swift.max(0, Swift.max((reach.x - 1).rounded(.down), nearest(clip.x)))
-        let x1 = Swift.min(Double(width), Swift.min((reach.maxX + 1).rounded(.up), nearest(clip.maxX)))
-        let y0 = Swift.max(0, Swift.max((reach.y - 1).rounded(.down), nearest(clip.y)))
-        let y1 = Swift.min(Double(height), Swift.min((reach.maxY + 1).rounded(.up), nearest(clip.maxY)))
-        guard x0 < x1, y0 < y1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
-        return (Int(y0)..<Int(y1), Int(x0)..<Int(x1))
+        return local.applying(item.transform)
     }
 
     /// Per content number: a fixed path's bounds in its layer's coordinates.

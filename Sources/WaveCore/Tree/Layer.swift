@@ -33,6 +33,14 @@ public struct Layer: Equatable, Sendable {
     /// The layer's own time (CALayer adopts CAMediaTiming): begin time,
     /// speed, offset, repeat; a paused layer has speed 0.
     public var timing: MediaTiming
+    /// CALayer.shouldRasterize: the GL strategy paints the layer with its
+    /// sublayers and mask once into a picture and moves that picture (its
+    /// own placement, opacity and timing may animate; nothing under it may),
+    /// composited as one (its opacity and tint apply to the picture, as Core
+    /// Animation composites a rasterized layer). The CPU strategy redraws
+    /// everything every frame, item by item, whatever this says: where the
+    /// layer's parts overlap under an opacity or tint below 1 the two differ.
+    public var shouldRasterize: Bool
     private var maskStorage: [Layer]
 
     /// A layer whose frame in its parent is `frame` (its anchor at the centre).
@@ -50,6 +58,7 @@ public struct Layer: Equatable, Sendable {
         self.sublayers = sublayers
         replicator = nil
         timing = .passThrough
+        shouldRasterize = false
         maskStorage = []
     }
 

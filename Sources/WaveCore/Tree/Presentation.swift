@@ -20,6 +20,12 @@ public enum Primitive: Equatable, Sendable {
     /// item's transform, opacity, tint, clip and mask are the replicator's,
     /// `time` its local time, `bounds` its bounds.
     case copies
+    /// A layer with its sublayers and mask as one picture painted once
+    /// (`Layer.shouldRasterize`, only from an evaluator made with
+    /// `rasterizes`): `content` is its picture number
+    /// (`LayerTreeEvaluator.rasterPictures`), `transform` and `opacity`
+    /// the layer's, `clip` and `mask` its parent's.
+    case rasterized
 }
 
 /// One thing to draw, with everything evaluated.

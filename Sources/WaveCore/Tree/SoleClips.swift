@@ -78,7 +78,7 @@ extension LayerTreeEvaluator {
         var candidates: [SoleClip] = []
         for i in nodes.indices {
             let node = nodes[i], layer = node.layer
-            guard case let .shape(shape)? = layer.contents, case .fixed = shape.path, case .solid = shape.fill,
+            guard node.rasterized < 0, case let .shape(shape)? = layer.contents, case .fixed = shape.path, case .solid = shape.fill,
                   !layer.isHidden, !underReplicatorOrMask[i], parent[i] < 0 || stillChain[parent[i]],
                   layer.timing.speed != 0 || layer.timing.isPassThrough, itemOf[i] >= 0 else { continue }
             let t = layer.transform
@@ -106,7 +106,7 @@ extension LayerTreeEvaluator {
         // Where everything else may draw: a still item its area at time 0; anything else its clip (its ancestors
         // keep still, so the clip does) or, where even that may move, the whole frame.
         var reaches: [(node: Int, rows: Range<Int>, columns: Range<Int>)] = []
-        for i in nodes.indices where nodes[i].layer.contents != nil || nodes[i].drawsCopies {
+        for i in nodes.indices where nodes[i].layer.contents != nil || nodes[i].drawsCopies || nodes[i].rasterized >= 0 {
             let up = parent[i]
             if stillChain[i] && !underReplicatorOrMask[i] && !nodes[i].drawsCopies, itemOf[i] >= 0 {
                 for k in itemOf[i]..<frame.items.count where frame.items[k].layer == i {
@@ -138,7 +138,9 @@ extension LayerTreeEvaluator {
     /// themselves (sole clips a backend writes outright): no other layer has contents, no replicator's
     /// copies are drawn whole, no layer has a mask. Then a frame need evaluate nothing but those nodes.
     public func itemsAreOnly(_ drawn: (Int) -> Bool) -> Bool {
-        maskNodes.isEmpty && nodes.indices.allSatisfy { drawn($0) || (nodes[$0].layer.contents == nil && !nodes[$0].drawsCopies) }
+        maskNodes.isEmpty && nodes.indices.allSatisfy {
+            drawn($0) || (nodes[$0].layer.contents == nil && !nodes[$0].drawsCopies && nodes[$0].rasterized < 0)
+        }
     }
 
     /// The clip's shape's x (its world transform's tx) at scene time t, as

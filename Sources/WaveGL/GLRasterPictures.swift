@@ -1,0 +1,170 @@
+import CGL
+import WaveCore
+
+/// The GL strategy for rasterized layers (`Layer.shouldRasterize`,
+/// `Shaders/pictures.vert.glsl`, `Shaders/pictures.frag.glsl`): each
+/// distinct look is painted once by the CPU strategy's painter
+/// (`RasterPicture.paint`) into one atlas texture; every frame each
+/// rasterized item is three texels of an instance table (its transform,
+/// its opacity and tint, its picture), uploaded in one call, and each run
+/// of them that shares a clip and a mask is one instanced draw. So 5,000
+/// crates are one upload of 5,000 transforms and one draw, however they turn.
+final class GLRasterPictures {
+    /// Texels a table row, three an instance.
+    static let rowTexels = 1024
+
+    /// Where each picture lies in the atlas, and the atlas' size.
+    struct Atlas: Equatable {
+        var places: [(x: Int, y: Int)]
+        var width: Int, height: Int
+        static func == (a: Atlas, b: Atlas) -> Bool {
+            a.width == b.width && a.height == b.height && a.places.elementsEqual(b.places) { $0 == $1 }
+        }
+    }
+
+    /// Shelf packing: tallest first, left to right in rows at most
+    /// `maxWidth` wide, a transparent texel between neighbours; nil where
+    /// one is wider than `maxWidth` or they need more than `maxHeight` rows.
+    static func pack(_ sizes: [(width: Int, height: Int)], maxWidth: Int, maxHeight: Int) -> Atlas? {
+        var places = [(x: Int, y: Int)](repeating: (0, 0), count: sizes.count)
+        let order = sizes.indices.sorted { (sizes[$0].height, $1) > (sizes[$1].height, $0) }
+        var x = 0, y = 0, shelf = 0, width = 1
+        for i in order {
+            let (w, h) = sizes[i]
+            guard w + 1 <= maxWidth else { return nil }
+            if x + w + 1 > maxWidth { y += shelf; x = 0; shelf = 0 }
+            places[i] = (x, y)
+            x += w + 1
+            shelf = Swift.max(shelf, h + 1)
+            width = Swift.max(width, x)
+        }
+        let height = Swift.max(1, y + shelf)
+        return height <= maxHeight ? Atlas(places: places, width: width, height: height) : nil
+    }
+
+    private struct Program {
+        let program: ShaderProgram
+        let viewport, pageTop, first: GLint
+        init(_ program: ShaderProgram) {
+            self.program = program
+            viewport = program.uniform("u_viewport"); pageTop = program.uniform("u_pageTop"); first = program.uniform("u_first")
+        }
+    }
+    private let program: Program
+    private let maskedProgram: Program
+    private var atlasTexture: GLuint = 0, pictureTexture: GLuint = 0, instanceTexture: GLuint = 0
+    private var instanceRows = 0
+    /// This frame's instances, three RGBA texels each (kept from frame to frame).
+    private var instances: [Float] = []
+    /// The instances this frame so far.
+    private(set) var count = 0
+    /// Instanced draws since the frame began (for tests: one a run).
+    private(set) var draws = 0
+
+    init(evaluator: LayerTreeEvaluator, caps: GLCapabilities) throws {
+        program = Program(try ShaderProgram(vertex: "pictures.vert.glsl", fragment: "pictures.frag.glsl"))
+        maskedProgram = Program(try ShaderProgram(vertex: "pictures.vert.glsl", fragment: "pictures.frag.glsl", defines: ["MASKED"]))
+        let images = try evaluator.rasterPictures.map { try $0.paint() }
+        let bytes = images.reduce(0) { $0 + $1.width * $1.height * 4 }
+        guard bytes <= caps.maxCoverageBytes else {
+            throw GLError.limit(what: "\(bytes) bytes of rasterized layers' pictures (the backend's memory budget)", needed: bytes,
+                                available: caps.maxCoverageBytes)
+        }
+        let side = Swift.min(caps.maxTextureSize, 4096)
+        guard let atlas = Self.pack(images.map { ($0.width, $0.height) }, maxWidth: side, maxHeight: caps.maxTextureSize) else {
+            throw GLError.limit(what: "rasterized layers' pictures in one atlas (GL_MAX_TEXTURE_SIZE)", needed: side + 1,
+                                available: caps.maxTextureSize)
+        }
+        // The atlas, premultiplied; each picture's rect and origin.
+        var texels = [UInt8](repeating: 0, count: atlas.width * atlas.height * 4)
+        var table: [Float] = []
+        for (n, image) in images.enumerated() {
+            let place = atlas.places[n]
+            for row in 0..<image.height {
+                for column in 0..<image.width {
+                    let from = (row * image.width + column) * 4, to = ((place.y + row) * atlas.width + place.x + column) * 4
+                    let a = Int(image.pixels[from + 3])
+                    for c in 0..<3 { texels[to + c] = UInt8((Int(image.pixels[from + c]) * a + 127) / 255) }
+                    texels[to + 3] = UInt8(a)
+                }
+            }
+            let origin = evaluator.rasterPictures[n].bounds ?? .zero
+            table += [Float(place.x), Float(place.y), Float(image.width), Float(image.height),
+                      Float(origin.x), Float(origin.y), 0, 0]
+        }
+        atlasTexture = Self.texture(filter: GL_LINEAR)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(atlas.width), GLsizei(atlas.height), 0, GLenum(GL_RGBA),
+                     GLenum(GL_UNSIGNED_BYTE), texels)
+        pictureTexture = Self.texture(filter: GL_NEAREST)
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA32F, GLsizei(Swift.max(1, 2 * images.count)), 1, 0, GLenum(GL_RGBA),
+                     GLenum(GL_FLOAT), table.isEmpty ? nil : table)
+        instanceTexture = Self.texture(filter: GL_NEAREST)
+        let most = evaluator.capacity.items
+        instances.reserveCapacity(12 * most)
+        for p in [program.program, maskedProgram.program] {
+            glUseProgram(p.id)
+            for (name, unit) in [("u_atlas", 0), ("u_instances", 1), ("u_pictures", 2), ("u_mask", 4)] {
+                glUniform1i(p.uniform(name), GLint(unit))
+            }
+        }
+        glUseProgram(0)
+        try checkGLErrors("preparing the rasterized layers' atlas")
+    }
+
+    deinit {
+        for var t in [atlasTexture, pictureTexture, instanceTexture] where t != 0 { glDeleteTextures(1, &t) }
+    }
+
+    private static func texture(filter: Int32) -> GLuint {
+        var texture: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filter)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filter)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        return texture
+    }
+
+    // MARK: Every frame
+
+    /// Starts a frame's instances.
+    func begin() {
+        instances.removeAll(keepingCapacity: true)
+        count = 0
+        draws = 0
+    }
+
+    /// Adds a rasterized item as the next instance.
+    @inline(__always)
+    func add(_ item: PresentationItem) {
+        let m = item.transform, t = item.tint
+        instances.append(Float(m.a)); instances.append(Float(m.b)); instances.append(Float(m.c)); instances.append(Float(m.d))
+        instances.append(Float(m.tx)); instances.append(Float(m.ty)); instances.append(Float(item.content))
+        instances.append(Float(item.opacity))
+        instances.append(Float(t.r)); instances.append(Float(t.g)); instances.append(Float(t.b)); instances.append(Float(t.a))
+        count += 1
+    }
+
+    /// Sends the frame's instances to the GPU, in one call (two where the last row is partial).
+    func upload() {
+        guard count > 0 else { return }
+        GLTreeDraw.upload(instances, into: instanceTexture, rows: &instanceRows, components: 4, format: GL_RGBA32F,
+                          layout: GL_RGBA, type: GL_FLOAT)
+    }
+
+    /// Instances `first..<first + n` in one instanced draw (blending and the scissor set by the caller).
+    func draw(first: Int, _ n: Int, masked: Bool, viewport: Viewport, pageTop: Int) {
+        let p = masked ? maskedProgram : program
+        glUseProgram(p.program.id)
+        glUniform4f(p.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
+        glUniform1i(p.pageTop, GLint(pageTop))
+        glUniform1i(p.first, GLint(first))
+        glActiveTexture(GLenum(GL_TEXTURE0)); glBindTexture(GLenum(GL_TEXTURE_2D), atlasTexture)
+        glActiveTexture(GLenum(GL_TEXTURE1)); glBindTexture(GLenum(GL_TEXTURE_2D), instanceTexture)
+        glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), pictureTexture)
+        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(n))
+        draws += 1
+    }
+}
