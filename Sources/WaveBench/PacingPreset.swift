@@ -55,9 +55,17 @@ public struct PacingRow: Codable, Equatable {
     /// The mean interval of the run's first and last tenth of frames, ms: flat when paced, growing in a spiral.
     public var firstIntervalsMs: Double
     public var lastIntervalsMs: Double
+    /// With a simulation: every frame's interval, ms, in order (what the spiral chart draws).
+    public var intervalsMs: [Double]?
+    /// The physics budget the run kept to (`--physics-budget`), nil: none.
+    public var physicsBudget: Double?
+    /// What the budget did, in order ("t 0.26 s: coarser step, 1/60 s (...)"); nil without a budget.
+    public var remedies: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case backend, pacing, seconds, frames, missed, bunched, cap
+        case backend, pacing, seconds, frames, missed, bunched, cap, remedies
+        case intervalsMs = "intervals_ms"
+        case physicsBudget = "physics_budget"
         case physicsMs = "physics_ms"
         case firstIntervalsMs = "first_intervals_ms"
         case lastIntervalsMs = "last_intervals_ms"
@@ -93,10 +101,11 @@ public struct PacingReport: Codable, Equatable {
     /// The terminal table.
     public func table(renderer: String) -> String {
         let physics = rows.contains { $0.physicsMs != nil }
-        let header = ["strategy", "pacing", "cap", "frames", "p50 ms", "p99 ms", "first/last ms", "missed", "bunched", "1/60 error ms",
+        let header = ["strategy", "pacing", "cap", "budget", "frames", "p50 ms", "p99 ms", "first/last ms", "missed", "bunched", "1/60 error ms",
                       "steps/frame max", "mean", "dropped s", "CPU ms"] + (physics ? ["physics ms"] : []) + ["process CPU %"]
-        let body = rows.map { r in
-            [r.backend, r.pacing, r.cap.map { "\($0)" } ?? "none", "\(r.frames)", String(format: "%.2f", r.intervalP50Ms),
+        let body = rows.map { r -> [String] in
+            let cap: String = r.cap.map { "\($0)" } ?? "none", budget: String = r.physicsBudget.map { "\($0)" } ?? "-"
+            return [r.backend, r.pacing, cap, budget, "\(r.frames)", String(format: "%.2f", r.intervalP50Ms),
              String(format: "%.2f", r.intervalP99Ms), String(format: "%.1f/%.1f", r.firstIntervalsMs, r.lastIntervalsMs),
              "\(r.missed)", "\(r.bunched)", String(format: "%.1f", r.assumedFrameErrorMs), "\(r.maxStepsPerFrame)",
              String(format: "%.2f", r.meanStepsPerFrame), String(format: "%.3f", r.droppedSeconds),
@@ -111,16 +120,30 @@ public struct PacingReport: Codable, Equatable {
             + "first/last: mean interval of the first and last tenth of the frames"
             + (physics ? "; physics: thread CPU a frame spent stepping the simulation; cap none: no cap on steps a frame"
                 + " (where a step costs more than it simulates, frames grow until one takes over \(PacingPreset.spiralStop) s)" : "") + "\n"
+            + remedyLines
+    }
+
+    /// One line per budgeted run: what the budget did.
+    private var remedyLines: String {
+        var lines = ""
+        for r in rows {
+            guard let share = r.physicsBudget else { continue }
+            let did: [String] = r.remedies ?? []
+            let text: String = did.isEmpty ? "nothing to do" : did.joined(separator: "; ")
+            lines += "\(r.backend) with a physics budget of \(share): \(text)\n"
+        }
+        return lines
     }
 }
 
 extension BenchRunner {
     /// Runs every usable strategy under every pacing the host offers.
-    public func runPacing(seconds: Double, stallMilliseconds: Double, step: Double, maxSteps: Int,
+    /// `physicsBudget`: with a simulation, one more run per strategy, under the timer with the cap, keeping to it (`PhysicsBudget`).
+    public func runPacing(seconds: Double, stallMilliseconds: Double, step: Double, maxSteps: Int, physicsBudget: Double? = nil,
                           progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
         guard seconds.isFinite, seconds > 0 else { throw BenchError.invalid("the pacing preset needs a positive duration") }
         let backends = try usableBackends()
-        let scene = try config.scene(cells: 1)
+        let simulated = try config.scene(cells: 1).simulationCost != nil
         let refresh = host.vsyncInterval?()
         var pacings: [Pacing] = [.timer, .free]
         if refresh != nil { pacings.insert(.vsync, at: 0) }
@@ -129,6 +152,8 @@ extension BenchRunner {
         var rows: [PacingRow] = []
         for (b, backend) in backends.enumerated() {
             let strategy = try BenchStrategy(backend, host: host)
+            // Each run from time 0 with a simulation of its own (a budget changes its step).
+            var scene = try config.scene(cells: 1)
             try strategy.prepare(scene: scene)
             for (p, pacing) in pacings.enumerated() where !config.isInterrupted() {
                 host.setVsync?(pacing == .vsync)
@@ -138,13 +163,23 @@ extension BenchRunner {
                 rows.append(try pacedRun(meter, backend: backend, pacing: pacing, seconds: seconds, period: period,
                                          stall: stallMilliseconds / 1000, step: step, maxSteps: maxSteps, scene: scene))
             }
-            // With a simulation, the same under the timer with no cap: the spiral, where steps cost more than they simulate.
-            if scene.simulationCost != nil && !config.isInterrupted() {
+            // With a simulation, the same under the timer with no cap: the spiral, where steps cost more than they simulate;
+            // and, asked for, with the cap and the chapter's remedy.
+            if simulated && !config.isInterrupted() {
                 host.setVsync?(false)
                 let meter = makeMeter(strategy, timer: nil, capacity: PacingPreset.capacity(seconds: seconds))
                 for i in 0..<config.warmup { try meter.frame(time: Double(i) / 60, measured: false) }
                 rows.append(try pacedRun(meter, backend: backend, pacing: .timer, seconds: seconds, period: period,
                                          stall: stallMilliseconds / 1000, step: step, maxSteps: nil, scene: scene))
+            }
+            if simulated, let physicsBudget, !config.isInterrupted() {
+                scene = try config.scene(cells: 1)
+                try strategy.prepare(scene: scene)
+                let meter = makeMeter(strategy, timer: nil, capacity: PacingPreset.capacity(seconds: seconds))
+                for i in 0..<config.warmup { try meter.frame(time: Double(i) / 60, measured: false) }
+                rows.append(try pacedRun(meter, backend: backend, pacing: .timer, seconds: seconds, period: period,
+                                         stall: stallMilliseconds / 1000, step: step, maxSteps: maxSteps, scene: scene,
+                                         budget: PhysicsBudget(share: physicsBudget)))
             }
         }
         host.setVsync?(false)
@@ -157,7 +192,8 @@ extension BenchRunner {
     }
 
     private func pacedRun(_ meter: FrameMeter, backend: Backend, pacing: Pacing, seconds: Double, period: Double,
-                          stall: Double, step: Double, maxSteps: Int?, scene: Scene) throws -> PacingRow {
+                          stall: Double, step: Double, maxSteps: Int?, scene: Scene, budget: PhysicsBudget? = nil) throws -> PacingRow {
+        var budget = budget
         var clock = FixedTimestep(step: step, maxSteps: maxSteps ?? Int.max / 2)
         let physicsStart = scene.simulationCost
         let capacity = PacingPreset.capacity(seconds: seconds)
@@ -183,8 +219,21 @@ extension BenchRunner {
                 PacedRun.sleep(until: Clocks.wall() + stall)
                 nextStall += 1
             }
+            let physicsBefore = budget == nil ? 0 : scene.simulationCost?.seconds ?? 0
             try meter.frame(time: clock.time, measured: true)
-            if pacing == .timer { PacedRun.sleep(until: Clocks.wall() + PacingPreset.defaultPeriod) }
+            if budget != nil, let remedy = budget!.frame(physics: (scene.simulationCost?.seconds ?? 0) - physicsBefore,
+                                                         simulated: Double(taken) * clock.step, work: Clocks.wall() - now,
+                                                         step: clock.step, period: period, time: clock.time),
+               case let .step(coarser) = remedy {
+                clock.changeStep(to: coarser)
+                scene.changePhysicsStep(to: coarser)
+            }
+            if let budget {
+                // Every `frameInterval`-th refresh from the frame's start, as a display link with frameInterval fires.
+                PacedRun.sleep(until: Swift.max(Clocks.wall(), now + period * Double(budget.frameInterval)))
+            } else if pacing == .timer {
+                PacedRun.sleep(until: Clocks.wall() + PacingPreset.defaultPeriod)
+            }
         }
         let wall = Clocks.wall() - start, process = Clocks.processCPU() - processStart
         let physics = scene.simulationCost.flatMap { end in physicsStart.map { (end.seconds - $0.seconds) * 1000 / Double(starts.count) } }
@@ -196,7 +245,7 @@ extension BenchRunner {
         guard let stats = PacingStats(frameStarts: starts, period: period) else {
             throw BenchError.invalid("the pacing preset drew fewer than two frames in \(seconds) s")
         }
-        return PacingRow(backend: backend.rawValue, pacing: pacing.rawValue, seconds: rounded(wall, places: 3), frames: stats.frames,
+        return PacingRow(backend: backend.rawValue, pacing: budget == nil ? pacing.rawValue : "interval", seconds: rounded(wall, places: 3), frames: stats.frames,
                          intervalP50Ms: rounded(stats.intervalP50, places: 3), intervalP99Ms: rounded(stats.intervalP99, places: 3),
                          missed: stats.missed, bunched: stats.bunched,
                          assumedFrameErrorMs: rounded(stats.assumedFrameError, places: 2), maxStepsPerFrame: maxTaken,
@@ -206,6 +255,8 @@ extension BenchRunner {
                          processCpuPercent: rounded(process / wall * 100, places: 2), cap: maxSteps,
                          physicsMs: physics.map { rounded($0, places: 4) },
                          firstIntervalsMs: rounded(meanInterval(0, Swift.min(tenth, starts.count - 1)), places: 2),
-                         lastIntervalsMs: rounded(meanInterval(Swift.max(0, starts.count - 1 - tenth), starts.count - 1), places: 2))
+                         lastIntervalsMs: rounded(meanInterval(Swift.max(0, starts.count - 1 - tenth), starts.count - 1), places: 2),
+                         intervalsMs: physicsStart == nil ? nil : (1..<starts.count).map { rounded((starts[$0] - starts[$0 - 1]) * 1000, places: 2) },
+                         physicsBudget: budget?.share, remedies: budget.map { $0.actions.map(\.description) })
     }
 }

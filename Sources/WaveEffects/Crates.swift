@@ -107,6 +107,14 @@ final class CrateSimulation: SimulatedValues {
 
     var cost: (steps: Int, seconds: Double) { (simulation.stepsRun, simulation.steppingSeconds) }
 
+    var step: Double { simulation.step }
+
+    func changeStep(to step: Double) -> Double { simulation.changeStep(to: step) }
+
+    var gravity: Point? { Point(simulation.gravity.x, simulation.gravity.y) }
+
+    func setGravity(_ gravity: Point, from t: Double) { simulation.setGravity((gravity.x, gravity.y), from: t) }
+
     func value(_ channel: Int) -> Double {
         guard channel >= 0, channel / 3 < simulation.world.count else { return 0 }
         let p = simulation.world.placement(channel / 3)

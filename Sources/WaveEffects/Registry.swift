@@ -167,7 +167,7 @@ public enum Effects {
         Effect(name: .crates, summary: "crates falling in a walled box, stepped by Chipmunk at a fixed step (the timer chapter's physics)",
                count: Effect.Count(unit: "crates", option: "--crates", sweep: [10, 100, 1000, 5000], sweepLimit: Crates.maxCount,
                                    stacks: false, standard: { _, _ in 5 }, limit: { _, _ in Crates.maxCount }),
-               options: ["--crates", "--gravity", "--physics-step"], paced: true, agreement: .sampledPictures) { s, r in
+               options: ["--crates", "--gravity", "--physics-step", "--physics-budget"], paced: true, agreement: .sampledPictures) { s, r in
             var crates = s.crates
             (crates.width, crates.height) = (r.width, r.height)
             crates.count = r.count > 0 ? r.count : 5

@@ -370,7 +370,6 @@ final class GLTreeDraw: GLLayerDraw {
                 planned.append(nil)
                 continue
             }
-            let layer = evaluator.layer(of: item, mask: mask)
             if item.primitive == .rasterized, let rasterPictures {
                 // Its instance (its number in `fill`), drawn with its run; the scissor is its clip.
                 let clip = evaluator.area(of: Self.clipOnly(item), width: width, height: height)
@@ -379,6 +378,7 @@ final class GLTreeDraw: GLLayerDraw {
                 rasterPictures.add(item)
                 continue
             }
+            let layer = evaluator.layer(of: item, mask: mask)
             if item.primitive == .copies {
                 // Its copies' state rows (evaluated this frame) in place of polygons.
                 let area = evaluator.area(of: item, mask: mask, width: width, height: height)

@@ -6,7 +6,9 @@ import WaveGL
 
 /// The demo window: GLFW input and the frame loop around a `ComparisonView`.
 /// Implements: vsync-paced frames, Space pause/resume (phase kept), Up/Down
-/// cell count, S motion (linear / exact / snap), E next effect, Esc/Q quit, resize (textures re-made once per new
+/// cell count, S motion (linear / exact / snap), E next effect, Left/Right
+/// tilt gravity (a scene with a simulation: the accelerometer's stand-in,
+/// each tilt a timed input), Esc/Q quit, resize (textures re-made once per new
 /// size), minimise (waits for events instead of spinning), a title bar with
 /// the figures, `duration` and a screenshot of the last frame.
 public final class ComparisonWindow {
@@ -30,6 +32,8 @@ public final class ComparisonWindow {
         /// The fixed-timestep loop scene time goes through.
         public var physicsStep = 1.0 / 120
         public var maxSteps = 8
+        /// The physics' share of the simulated time to keep to (`PhysicsBudget`), nil: none.
+        public var physicsBudget: Double?
 
         public init(request: SceneRequest, effects: [DemoEffect], layout: DemoLayout,
                     startTime: Double = 0, paused: Bool = false, duration: Double? = nil, wantsScreenshot: Bool = false) {
@@ -93,12 +97,13 @@ public final class ComparisonWindow {
         // Scene time through the fixed-timestep loop: a stalled frame runs at
         // most maxSteps steps and the animation carries on from there.
         var physics = FixedTimestep(step: options.physicsStep, maxSteps: options.maxSteps)
+        var budget = options.physicsBudget.map { PhysicsBudget(share: $0) }
         var lastSceneTime = clock.time(atWall: started)
         var frameStarts = FrameStarts(capacity: 240)
         var nextStall = started + 1
         let period = 1 / (context.refreshRate ?? 60)
         while glfwWindowShouldClose(context.window) == GLFW_FALSE {
-            if try handleKeys() { break }
+            if try handleKeys(sceneTime: options.startTime + physics.time) { break }
             let (width, height) = context.framebufferSize
             if width == 0 || height == 0 || glfwGetWindowAttrib(context.window, GLFW_ICONIFIED) == GLFW_TRUE {
                 // Minimised: nothing to draw; sleep until something happens.
@@ -115,17 +120,30 @@ public final class ComparisonWindow {
                 usleep(useconds_t(options.stallMilliseconds * 1000))
                 nextStall = now + 1
             }
+            let physicsBefore = view.scene.simulationCost?.seconds ?? 0
             try view.drawFrame(time: options.startTime + physics.time, wallNow: now)
+            if budget != nil, let remedy = budget!.frame(physics: (view.scene.simulationCost?.seconds ?? 0) - physicsBefore,
+                                                         simulated: Double(steps) * physics.step, work: Clocks.wall() - now,
+                                                         step: physics.step, period: period, time: physics.time) {
+                switch remedy {
+                case let .step(coarser):
+                    physics.changeStep(to: coarser)
+                    view.scene.changePhysicsStep(to: coarser)
+                case let .frameInterval(n):
+                    if options.pacing == .vsync { context.setSwapInterval(Int32(n)) }
+                }
+            }
             let finished = options.duration.map { now - started >= $0 } ?? false
             if finished && options.wantsScreenshot {
                 screenshot = readShownPixels(framebuffer: 0, width: width, height: height)
             }
             context.swapBuffers() // and handles the events the next turn reads
-            if options.pacing == .timer { usleep(useconds_t(1_000_000 / 60)) }
+            if options.pacing == .timer { usleep(useconds_t(1_000_000 / 60 * (budget?.frameInterval ?? 1))) }
             frameStarts.noteSteps(steps)
             if now - lastTitle >= 0.5 {
                 glfwSetWindowTitle(context.window, "Waves: " + view.summary())
-                view.setPacingText(frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped))
+                view.setPacingText(frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped)
+                                   + Self.physicsLines(view.scene, budget: budget, step: physics.step))
                 lastTitle = now
             }
             if finished { break }
@@ -143,8 +161,26 @@ public final class ComparisonWindow {
                        renderer: context.renderer)
     }
 
+    /// The display's lines about a simulation: gravity and how to tilt it,
+    /// and the budget's step and frame rate (none without a simulation).
+    static func physicsLines(_ scene: Scene, budget: PhysicsBudget?, step: Double) -> [String] {
+        guard let g = scene.gravity else { return [] }
+        var lines = [String(format: "gravity %.0f, %.0f px/s2 (Left/Right tilt)", g.x, g.y)]
+        if let budget {
+            lines.append(String(format: "budget %.2f: step 1/%.0f s, every %d refresh%@", budget.share, 1 / step, budget.frameInterval,
+                                budget.frameInterval == 1 ? "" : "es"))
+        }
+        return lines
+    }
+
+    /// Gravity turned by `degrees` (clockwise on screen), its strength kept.
+    static func tilted(_ g: Point, degrees: Double) -> Point {
+        let a = degrees * Double.pi / 180
+        return Point(g.x * cos(a) - g.y * sin(a), g.x * sin(a) + g.y * cos(a))
+    }
+
     /// Returns true when asked to quit.
-    private func handleKeys() throws -> Bool {
+    private func handleKeys(sceneTime: Double) throws -> Bool {
         defer { Self.pressed.removeAll(keepingCapacity: true) }
         for key in Self.pressed {
             switch key {
@@ -155,6 +191,11 @@ public final class ComparisonWindow {
             case GLFW_KEY_UP: try view.stepCount(up: true)
             case GLFW_KEY_DOWN: try view.stepCount(up: false)
             case GLFW_KEY_S: try view.cycleMotion()
+            case GLFW_KEY_LEFT, GLFW_KEY_RIGHT:
+                // The accelerometer's stand-in: 15 degrees a press, from the time now on.
+                if let g = view.scene.gravity {
+                    view.scene.setGravity(Self.tilted(g, degrees: key == GLFW_KEY_LEFT ? 15 : -15), from: sceneTime)
+                }
             case GLFW_KEY_E:
                 effectIndex = (effectIndex + 1) % options.effects.count
                 try view.show(options.effects[effectIndex])

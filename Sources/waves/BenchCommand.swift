@@ -63,7 +63,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Write the results as CSV to this file.")
     var csv: String?
 
-    @Option(help: "Write a chart of ms per frame (strategy CPU, process CPU, GPU) against the counts to this .svg or .png file (PNG through rsvg-convert).")
+    @Option(help: "Write a chart of ms per frame (strategy CPU, process CPU, GPU) against the counts to this .svg or .png file (PNG through rsvg-convert); with --preset pacing --scene crates, every frame's interval (the death spiral).")
     var chart: String?
 
     @Option(parsing: .unconditional, help: "--preset pacing: sleep this many milliseconds inside one frame every second (0 to 1000; default 0).")
@@ -107,7 +107,7 @@ struct BenchCommand: ParsableCommand {
             case .pacing:
                 report = try runner.runPacing(seconds: seconds ?? 5, stallMilliseconds: stall ?? 0,
                                               step: wave.jelly.physicsStep ?? 1.0 / 120, maxSteps: wave.jelly.maxSteps,
-                                              progress: bar?.update)
+                                              physicsBudget: wave.jelly.physicsBudget, progress: bar?.update)
             case .raster:
                 var raster = try RasterPreset.run(seconds: seconds ?? 3, makeScene: Self.rasterScene,
                                                   isInterrupted: config.isInterrupted, progress: bar?.update)
@@ -148,7 +148,8 @@ struct BenchCommand: ParsableCommand {
         if let json { try AtomicFile.write(try report.jsonData(), to: json) }
         if let csv { try AtomicFile.write(report.waveform?.csv ?? report.raster?.csv ?? report.csv, to: csv) }
         if let chart {
-            let svg = report.waveform.map { WaveformChart(report: $0, renderer: report.renderer).svg() } ?? BenchChart(report: report).svg()
+            let svg = report.waveform.map { WaveformChart(report: $0, renderer: report.renderer).svg() }
+                ?? PacingChart(report: report)?.svg() ?? BenchChart(report: report).svg()
             if chart.lowercased().hasSuffix(".png") { try ChartPNG.write(svg: svg, to: chart) } else { try AtomicFile.write(svg, to: chart) }
         }
         let written = [json, csv, chart].compactMap { $0 }
@@ -245,7 +246,9 @@ struct BenchCommand: ParsableCommand {
         }
         if preset == .pacing {
             if let csv { throw UsageError(option: "--csv", value: csv, accepted: "a sweep or the table or waveform preset (the pacing preset writes --json)") }
-            if let chart { throw UsageError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the pacing preset writes --json)") }
+            if let chart, !Effects.taking("--physics-budget").contains(wave.scene) {
+                throw UsageError(option: "--chart", value: chart, accepted: "a sweep, the waveform preset, or the pacing preset with --scene crates (a simulation's frame intervals)")
+            }
         }
         if preset == .raster, let chart {
             throw UsageError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the raster preset writes --json and --csv)")

@@ -104,10 +104,11 @@ struct DemoCommand: ParsableCommand {
         options.subpixel = sceneOptions.wave.subpixel
         options.physicsStep = sceneOptions.wave.jelly.physicsStep ?? 1.0 / 120
         options.maxSteps = sceneOptions.wave.jelly.maxSteps
+        options.physicsBudget = sceneOptions.wave.jelly.physicsBudget
         if !headless {
             do {
                 let window = try ComparisonWindow(options: options)
-                print("waves demo: \(window.renderer); Space pause, Up/Down count, S motion, E next effect, Esc/Q quit")
+                print("waves demo: \(window.renderer); Space pause, Up/Down count, S motion, E next effect, Left/Right tilt gravity (crates), Esc/Q quit")
                 let outcome = try window.run()
                 print(outcome.summary)
                 if let picture, let image = outcome.screenshot {

@@ -51,6 +51,10 @@ struct JellyOptions: ParsableArguments {
             transform: parseWhole("a whole number of steps from 1 to 1000"))
     var maxSteps: Int = 8
 
+    @Option(name: .customLong("physics-budget"), parsing: .unconditional,
+            help: "--scene crates, waves demo or bench --preset pacing: the share of the simulated time physics may take (the chapter's 0.5); over it the step is made coarser (to 1/30 s at most), and frames longer than the refresh lower the frame rate to every 2nd or 3rd refresh. Off by default.")
+    var physicsBudget: Double?
+
     @Option(parsing: .unconditional, help: "--scene jelly: seconds the block rests at each end (default 0.3).")
     var rest: Double?
 
@@ -65,6 +69,12 @@ struct JellyOptions: ParsableArguments {
         guard (1...1000).contains(maxSteps) else {
             throw UsageError(option: "--max-steps", value: "\(maxSteps)", accepted: "a whole number of steps from 1 to 1000")
         }
+        if let physicsBudget {
+            try onlyWith(scene, option: "--physics-budget", value: "\(physicsBudget)")
+            guard PhysicsBudget.validShare(physicsBudget) else {
+                throw UsageError(option: "--physics-budget", value: "\(physicsBudget)", accepted: "a share of the simulated time above 0 and at most 1 (the chapter's 0.5)")
+            }
+        }
         guard takes(scene, "--block-size") else { return }
         if let step = physicsStep, !(step.isFinite && step >= 1.0 / 10_000 && step <= 0.1) {
             throw UsageError(option: "--physics-step", value: "\(step)", accepted: "seconds from 0.0001 to 0.1 (for example 1/120)")
@@ -76,6 +86,9 @@ struct JellyOptions: ParsableArguments {
     func refuseMaxSteps(where place: String) throws {
         if maxSteps != 8 {
             throw UsageError(option: "--max-steps", value: "\(maxSteps)", accepted: "only with waves demo or bench --preset pacing (\(place) has no frame loop to cap)")
+        }
+        if let physicsBudget {
+            throw UsageError(option: "--physics-budget", value: "\(physicsBudget)", accepted: "only with waves demo or bench --preset pacing (\(place) has no frame loop to govern)")
         }
     }
 

@@ -146,6 +146,25 @@ final class BenchCLITests: XCTestCase {
         }
     }
 
+    /// `--physics-budget` adds a run per strategy that keeps to it, saying what it did; every row of a simulated
+    /// scene lists its intervals.
+    func testThePhysicsBudgetRunSaysWhatItDid() throws {
+        let root = try benchJSON(["--headless", "--preset", "pacing", "--scene", "crates", "--crates", "400", "--seconds", "1.2",
+                                  "--physics-budget", "0.01", "--backend", "cpu", "--warmup", "2"], printing: "physics budget of 0.01")
+        let rows = try XCTUnwrap((root["pacing"] as? [String: Any])?["rows"] as? [[String: Any]])
+        XCTAssertEqual(rows.count, 4)
+        let budgeted = try XCTUnwrap(rows.last)
+        XCTAssertEqual(budgeted["pacing"] as? String, "interval")
+        XCTAssertEqual(budgeted["physics_budget"] as? Double, 0.01)
+        // 400 crates' physics costs more than 1% of the simulated time on any machine: the step is made coarser.
+        let remedies = try XCTUnwrap(budgeted["remedies"] as? [String])
+        XCTAssertTrue(remedies.first?.contains("coarser step, 1/60 s") ?? false, "\(remedies)")
+        for row in rows {
+            let intervals = try XCTUnwrap(row["intervals_ms"] as? [Double])
+            XCTAssertEqual(intervals.count, (row["frames"] as? Int ?? 0) - 1, "\(row)")
+        }
+    }
+
     /// `waves bench <arguments> --json` in a folder of its own: status 0, stdout naming `printing`, the
     /// JSON valid against the documented schema; its root object.
     private func benchJSON(_ arguments: [String], printing: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {

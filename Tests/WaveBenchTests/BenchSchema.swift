@@ -74,10 +74,18 @@ enum BenchSchema {
                     "assumed_frame_error_ms", "max_steps_per_frame", "mean_steps_per_frame", "dropped_seconds", "cpu_ms",
                     "process_cpu_percent", "first_intervals_ms", "last_intervals_ms"]
         for (i, row) in rows.enumerated() {
-            expectKeys(row, required: keys, optional: ["cap", "physics_ms"], at: "pacing.rows[\(i)]", fail)
+            expectKeys(row, required: keys, optional: ["cap", "physics_ms", "intervals_ms", "physics_budget", "remedies"],
+                       at: "pacing.rows[\(i)]", fail)
+            if let intervals = row["intervals_ms"], !((intervals as? [Any])?.allSatisfy { $0 is NSNumber } ?? false) {
+                fail("pacing.rows[\(i)].intervals_ms is not an array of numbers")
+            }
+            if let remedies = row["remedies"], !(remedies is [String]) { fail("pacing.rows[\(i)].remedies is not an array of strings") }
+            if row["physics_budget"] != nil && !(row["physics_budget"] is NSNumber) { fail("pacing.rows[\(i)].physics_budget is not a number") }
             if row["cap"] != nil && integer(row["cap"]) == nil { fail("pacing.rows[\(i)].cap is not a whole number") }
             if row["physics_ms"] != nil && !(row["physics_ms"] is NSNumber) { fail("pacing.rows[\(i)].physics_ms is not a number") }
-            if !["vsync", "timer", "free"].contains(row["pacing"] as? String ?? "") { fail("pacing.rows[\(i)].pacing is not vsync, timer or free") }
+            if !["vsync", "timer", "free", "interval"].contains(row["pacing"] as? String ?? "") {
+                fail("pacing.rows[\(i)].pacing is not vsync, timer, free or interval")
+            }
             for key in ["frames", "missed", "bunched", "max_steps_per_frame"] where integer(row[key]) == nil {
                 fail("pacing.rows[\(i)].\(key) is not a whole number")
             }

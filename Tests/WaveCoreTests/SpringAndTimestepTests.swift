@@ -91,6 +91,51 @@ final class SpringAndTimestepTests: XCTestCase {
 
     /// Known intervals at a 60 Hz display: 16.7 ms frames, one 40 ms gap
     /// (missed), one 5 ms pair (bunched), and a frame counter's drift.
+    /// The physics budget (the chapter's remedy), as plain arithmetic:
+    /// physics over its share makes the step coarser, twice at most; frames
+    /// over their period lower the frame rate, to every 3rd refresh at most;
+    /// within both it does nothing.
+    func testThePhysicsBudgetCoarsensTheStepThenLowersTheFrameRate() {
+        var budget = PhysicsBudget(share: 0.5)
+        let period = 1.0 / 60
+        var step = 1.0 / 120
+        var remedies: [PhysicsBudget.Remedy] = []
+        // Physics at 80% of the simulated time, frames of 40 ms; 2 steps a frame, 15 frames a window.
+        for frame in 0..<200 {
+            if let r = budget.frame(physics: 0.8 * 2 * step, simulated: 2 * step, work: 0.04, step: step, period: period,
+                                    time: Double(frame) * 2 * step) {
+                remedies.append(r)
+                if case let .step(s) = r { step = s }
+            }
+        }
+        XCTAssertEqual(remedies, [.step(1.0 / 60), .step(1.0 / 30), .frameInterval(2), .frameInterval(3)])
+        XCTAssertEqual(budget.frameInterval, 3)
+        XCTAssertEqual(budget.actions.count, 4)
+        XCTAssertTrue(budget.actions[0].description.contains("1/60 s"), budget.actions[0].description)
+        XCTAssertTrue(budget.actions[0].description.contains("80.0%"), budget.actions[0].description)
+        XCTAssertTrue(budget.actions[2].description.contains("every 2nd refresh"), budget.actions[2].description)
+        // Within budget: nothing.
+        var easy = PhysicsBudget(share: 0.5)
+        for frame in 0..<200 {
+            XCTAssertNil(easy.frame(physics: 0.3 * step, simulated: step, work: 0.01, step: 1.0 / 120, period: period, time: Double(frame) * step))
+        }
+        XCTAssertFalse(PhysicsBudget.validShare(0))
+        XCTAssertFalse(PhysicsBudget.validShare(1.5))
+        XCTAssertFalse(PhysicsBudget.validShare(.nan))
+        XCTAssertTrue(PhysicsBudget.validShare(0.5))
+    }
+
+    /// A coarser step carries on from the time stepped so far: no jump in time.
+    func testTheFixedTimestepChangesStepWithoutAJump() {
+        var clock = FixedTimestep(step: 1.0 / 120, maxSteps: 8)
+        _ = clock.advance(by: 0.105)
+        let before = clock.time
+        clock.changeStep(to: 1.0 / 30)
+        XCTAssertEqual(clock.time, before, accuracy: 1e-12)
+        XCTAssertEqual(clock.advance(by: 0.03), 1, "one coarse step owed")
+        XCTAssertEqual(clock.time, before + 0.03, accuracy: 1e-12)
+    }
+
     func testThePacingReportCountsMissedAndBunchedFrames() throws {
         let p = 1.0 / 60
         var times = [0.0]

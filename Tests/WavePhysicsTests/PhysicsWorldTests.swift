@@ -112,6 +112,44 @@ final class PhysicsWorldTests: XCTestCase {
         XCTAssertEqual(simulation.world.steps, 240)
     }
 
+    /// A coarser step from some time on and a tilt of gravity are timed
+    /// inputs: the world at a later time is the same reached in frames or
+    /// at a jump, or again after going back; and each input does change it.
+    func testStepChangesAndTiltsAreReplayedTheSame() {
+        let scene = CrateWorld(width: 300, height: 300, extra: 10, seed: 5)
+        func placements(_ simulation: Simulation) -> [PhysicsWorld.Placement] {
+            (0..<simulation.world.count).map { simulation.world.placement($0) }
+        }
+        func run(frames: Int, coarsen: Bool, tilt: Bool) -> Simulation {
+            let simulation = Simulation { scene.makeWorld() }
+            for k in 1...frames {
+                simulation.advance(to: 1.5 * Double(k) / Double(frames))
+                if k == frames / 3, coarsen { simulation.changeStep(to: 1.0 / 60) }
+                if k == frames / 2, tilt { simulation.setGravity((900, 300), from: 1.5 * Double(k) / Double(frames)) }
+            }
+            return simulation
+        }
+        let inFrames = run(frames: 90, coarsen: true, tilt: true)
+        let reference = placements(inFrames)
+        XCTAssertEqual(inFrames.schedule.count, 2)
+        XCTAssertEqual(inFrames.schedule[1].from, 0.5, accuracy: 1e-9, "the change holds from the time the world had reached")
+        XCTAssertEqual(inFrames.gravity.x, 900)
+        // Back to 0.2 s (stepped again from 0 with the same inputs), then on to 1.5 s in one jump.
+        inFrames.advance(to: 0.2)
+        XCTAssertEqual(inFrames.gravity.x, 0, "the tilt comes later")
+        inFrames.advance(to: 1.5)
+        XCTAssertEqual(placements(inFrames), reference)
+        // A different frame rate, the inputs at the same scene times: the same world.
+        XCTAssertEqual(placements(run(frames: 180, coarsen: true, tilt: true)), reference)
+        // Each input matters: without it the world differs.
+        XCTAssertNotEqual(placements(run(frames: 90, coarsen: false, tilt: true)), reference)
+        let untilted = placements(run(frames: 90, coarsen: true, tilt: false))
+        XCTAssertNotEqual(untilted, reference)
+        // The tilt pushes the crates right (gravity 900 px/s² that way for 0.75 s).
+        let meanX = { (p: [PhysicsWorld.Placement]) in p.map(\.x).reduce(0, +) / Double(p.count) }
+        XCTAssertGreaterThan(meanX(reference), meanX(untilted) + 20)
+    }
+
     /// Every crate's corners inside the frame (less `slack`), and no two crates overlapping by more than `slack` px.
     private func assertInsideAndApart(_ world: PhysicsWorld, width: Double, height: Double, slack: Double = 1,
                                       file: StaticString = #filePath, line: UInt = #line) {

@@ -180,6 +180,9 @@ final class CratesCommandTests: XCTestCase {
             (["--scene", "crates", "--physics-step", "0"], "--physics-step"),
             (["--scene", "sine", "--crates", "5"], "--crates"),
             (["--scene", "dots", "--gravity", "0,10"], "--gravity"),
+            (["--scene", "crates", "--physics-budget", "0.5"], "--physics-budget"),
+            (["--scene", "crates", "--physics-budget", "1.5"], "--physics-budget"),
+            (["--scene", "sine", "--physics-budget", "0.5"], "--physics-budget"),
         ]
         try assertRenderRefuses(cases, in: folder)
     }

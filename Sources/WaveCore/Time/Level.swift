@@ -115,20 +115,48 @@ public protocol SimulatedValues: AnyObject {
     func value(_ channel: Int) -> Double
     /// What stepping has cost since the simulation was made: steps run and seconds of this thread's CPU.
     var cost: (steps: Int, seconds: Double) { get }
+    /// Seconds a step now.
+    var step: Double { get }
+    /// Steps of `step` seconds from the time it has reached on; returns that time.
+    func changeStep(to step: Double) -> Double
+    /// Gravity now, pixels per second squared, y down (nil: the simulation has none).
+    var gravity: Point? { get }
+    /// Gravity from time t on, a timed input (replayed the same when time goes back).
+    func setGravity(_ gravity: Point, from t: Double)
 }
 
 extension Scene {
+    /// Its simulations, each once.
+    private var simulations: [SimulatedValues] {
+        var found: [SimulatedValues] = []
+        for source in tree?.sources ?? [] {
+            guard case let .simulated(s) = source, !found.contains(where: { $0 === s.simulation }) else { continue }
+            found.append(s.simulation)
+        }
+        return found
+    }
+
+    /// Seconds a physics step now (nil: no simulation).
+    public var physicsStep: Double? { simulations.first?.step }
+
+    /// Gravity in its simulations now (nil: none has gravity).
+    public var gravity: Point? { simulations.lazy.compactMap(\.gravity).first }
+
+    /// Tilts: gravity from time t on in every simulation (the demo's arrow keys).
+    public func setGravity(_ gravity: Point, from t: Double) {
+        for s in simulations { s.setGravity(gravity, from: t) }
+    }
+
+    /// Makes every simulation step `step` seconds from the time it has reached on (see `PhysicsBudget`).
+    public func changePhysicsStep(to step: Double) {
+        for s in simulations { _ = s.changeStep(to: step) }
+    }
+
     /// The steps its simulations have run and the thread CPU seconds they took, each simulation counted once.
     public var simulationCost: (steps: Int, seconds: Double)? {
-        var seen: [ObjectIdentifier] = []
-        var total = (steps: 0, seconds: 0.0)
-        for source in tree?.sources ?? [] {
-            guard case let .simulated(s) = source, !seen.contains(ObjectIdentifier(s.simulation)) else { continue }
-            seen.append(ObjectIdentifier(s.simulation))
-            total.steps += s.simulation.cost.steps
-            total.seconds += s.simulation.cost.seconds
-        }
-        return seen.isEmpty ? nil : total
+        let all = simulations
+        guard !all.isEmpty else { return nil }
+        return all.reduce((0, 0.0)) { ($0.0 + $1.cost.steps, $0.1 + $1.cost.seconds) }
     }
 }
 

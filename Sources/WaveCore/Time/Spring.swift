@@ -95,12 +95,15 @@ public struct SpringStep: Equatable, Hashable, Sendable {
 /// and drops the rest: the animation falls behind the wall clock instead of
 /// asking for ever more steps per frame (the death spiral).
 public struct FixedTimestep: Equatable, Sendable {
-    public let step: Double
+    public private(set) var step: Double
     public let maxSteps: Int
     /// Seconds owed but not yet stepped (always below one step after a frame).
     public private(set) var remainder = 0.0
-    /// Steps taken since the start: the simulation is at `steps * step` seconds.
+    /// Steps taken since the start.
     public private(set) var steps = 0
+    /// Where the current step size began, and the steps of it since: the simulation is at
+    /// `origin + stepsOfThisSize * step` seconds (a simulation's schedule computes it the same way).
+    private var origin = 0.0, stepsOfThisSize = 0
     /// Seconds of frame time dropped by the cap.
     public private(set) var dropped = 0.0
 
@@ -124,9 +127,21 @@ public struct FixedTimestep: Equatable, Sendable {
         remainder -= Double(taken) * step
         if remainder < 0 { remainder = 0 }
         steps += taken
+        stepsOfThisSize += taken
         return taken
     }
 
+    /// The time the steps have reached.
+    public var stepped: Double { origin + Double(stepsOfThisSize) * step }
+
     /// The simulation's time including the remainder: what to draw.
-    public var time: Double { Double(steps) * step + remainder }
+    public var time: Double { stepped + remainder }
+
+    /// Steps of `newStep` seconds from `stepped` on (the physics budget's coarser step).
+    public mutating func changeStep(to newStep: Double) {
+        guard newStep > 0, newStep.isFinite else { return }
+        origin = stepped
+        stepsOfThisSize = 0
+        step = newStep
+    }
 }
