@@ -25,7 +25,7 @@ public struct PacingChart {
         guard let pacing = report.pacing else { return nil }
         let rows = pacing.rows.filter { $0.intervalsMs != nil && $0.pacing != "free" }
         guard !rows.isEmpty else { return nil }
-        title = "Frame intervals with and without the cap: the death spiral"
+        title = "Frame intervals: no cap (the death spiral), the cap, the physics budget"
         subtitle = "GL_RENDERER: \(report.renderer) \u{B7} \(report.machine.cpus) CPUs \u{B7} physics step "
             + String(format: "%.2f ms, cap %d steps a frame", pacing.physicsStepMs, pacing.maxSteps)
         series = rows.map { row in
