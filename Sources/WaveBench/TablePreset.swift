@@ -36,16 +36,18 @@ enum PacedRun {
     }
 
     static func run(meter: FrameMeter, seconds: Double, framesPerSecond: Double, timeOrigin: Double = 0,
-                    onTick: (Int) -> Void) throws -> Outcome {
-        try run(seconds: seconds, framesPerSecond: framesPerSecond, timeOrigin: timeOrigin, onTick: onTick) { time in
+                    schedule: ChangeSchedule? = nil, onTick: (Int) -> Void) throws -> Outcome {
+        try run(seconds: seconds, framesPerSecond: framesPerSecond, timeOrigin: timeOrigin, schedule: schedule, onTick: onTick) { time in
             try meter.frame(time: time, measured: true)
         }
     }
 
     /// The same pacing for any frame: `frame` draws scene time `time` and
-    /// returns the wall time it finished.
-    static func run(seconds: Double, framesPerSecond: Double, timeOrigin: Double = 0, onTick: (Int) -> Void = { _ in },
-                    frame: (Double) throws -> Double) rethrows -> Outcome {
+    /// returns the wall time it finished. With a `schedule`, a tick whose
+    /// picture cannot differ from the last drawn draws nothing, and the run
+    /// sleeps to the tick of the next change (to the end where none comes).
+    static func run(seconds: Double, framesPerSecond: Double, timeOrigin: Double = 0, schedule: ChangeSchedule? = nil,
+                    onTick: (Int) -> Void = { _ in }, frame: (Double) throws -> Double) rethrows -> Outcome {
         let interval = 1 / framesPerSecond
         // Start on the next whole interval after a short settle.
         let start = Clocks.wall() + interval
@@ -57,7 +59,14 @@ enum PacedRun {
         while start + Double(tick) * interval < end {
             let tickTime = start + Double(tick) * interval
             sleep(until: tickTime)
-            let finished = try frame(timeOrigin + Clocks.wall() - start)
+            let time = timeOrigin + Clocks.wall() - start
+            if let schedule, !schedule.needsFrame(at: time) {
+                guard let next = schedule.nextChange else { break }
+                tick = max(tick + 1, Int(((next - timeOrigin) / interval).rounded(.up)))
+                continue
+            }
+            let finished = try frame(time)
+            schedule?.drew(at: time)
             outcome.drawn += 1
             if finished > tickTime + interval { outcome.missed += 1 }
             tick = max(tick + 1, Int(((finished - start) / interval).rounded(.up)))

@@ -40,20 +40,9 @@ public enum WaveformPreset {
     /// first that the scene's layer tree says cannot differ from the one
     /// before (no change between the two times): a player could skip them.
     public static func unchangedFrames(in scene: Scene, from origin: Double, seconds: Double) throws -> (frames: Int, unchanged: Int) {
-        let count = Int((seconds * framesPerSecond).rounded())
-        guard let tree = scene.tree else { return (count, max(0, count - 1)) }
-        let evaluator = try tree.makeEvaluator()
-        var previous = origin, unchanged = 0
-        for i in 1..<max(2, count) {
-            let now = origin + Double(i) / framesPerSecond
-            if let next = evaluator.nextChange(after: previous) {
-                if next > now { unchanged += 1 }
-            } else {
-                unchanged += 1
-            }
-            previous = now
-        }
-        return (count, unchanged)
+        let count = max(2, Int((seconds * framesPerSecond).rounded()))
+        let needed = try ChangeSchedule.framesNeeded(in: scene, at: (0..<count).map { origin + Double($0) / framesPerSecond })
+        return (count, count - needed)
     }
 
     /// How the waveform's bars move and where its playhead is, as the effect
@@ -115,6 +104,8 @@ public enum WaveformPreset {
 public struct WaveformRow: Codable, Equatable {
     public var strategy: String
     public var snap: Bool
+    /// Frames drawn only when the picture changes (`ChangeSchedule`); false: every tick.
+    public var scheduled: Bool
     public var cpuMs: Stats
     public var processCpuMs: Stats
     public var gpuMs: Stats?
@@ -130,7 +121,7 @@ public struct WaveformRow: Codable, Equatable {
     public var allocationsPerFrame: Double
 
     enum CodingKeys: String, CodingKey {
-        case strategy, snap, fps, phasing
+        case strategy, snap, scheduled, fps, phasing
         case cpuMs = "cpu_ms", processCpuMs = "process_cpu_ms", gpuMs = "gpu_ms"
         case processCpuPercent = "process_cpu_percent", framesDrawn = "frames_drawn", framesMissed = "frames_missed"
         case framesNeedingDrawPerSecond = "frames_needing_draw_per_second", framesUnchanged = "frames_unchanged"
@@ -239,13 +230,14 @@ extension BenchRunner {
         let timer = try makeTimer()
         let origin = input.trackSeconds / 2 // mid-track: bars fill the view on both sides of the playhead
         var rows: [WaveformRow] = [], played: [PlayedPoint] = []
-        let steps = strategies.count * (2 + WaveformPreset.playedFractions.count)
+        let steps = strategies.count * (3 + WaveformPreset.playedFractions.count)
         var step = 0
         func report(_ label: String) {
             step += 1
             progress?(BenchProgress(done: step, total: steps, label: "waveform preset: \(label)"))
         }
-        for snap in [false, true] {
+        // Every tick unsnapped and snapped, then snapped drawing only the frames that change (the published ~1 FPS).
+        for (snap, scheduled) in [(false, false), (true, false), (true, true)] {
             // Counted over a minute of the sequence (it is arithmetic, not drawing): slow motion changes rarely.
             let counted = max(seconds, 60)
             let (frames, unchanged) = try WaveformPreset.unchangedFrames(in: try input.view(0.5, snap, .twoClips).scene,
@@ -256,8 +248,9 @@ extension BenchRunner {
                 try strategy.prepare(scene: view.scene)
                 let meter = makeMeter(strategy, timer: timer, capacity: Int(seconds * WaveformPreset.framesPerSecond) + 2)
                 for i in 0..<config.warmup { try meter.frame(time: origin + Double(i) / 60, measured: false) }
+                let schedule = scheduled ? try ChangeSchedule(scene: view.scene) : nil
                 let run = try PacedRun.run(meter: meter, seconds: seconds, framesPerSecond: WaveformPreset.framesPerSecond,
-                                           timeOrigin: origin) { _ in }
+                                           timeOrigin: origin, schedule: schedule) { _ in }
                 let summary = try finish(meter, step: "the waveform preset, \(s.name)", ifEmpty: "no frame was drawn")
                 // Phasing from one second of frames, read back.
                 let target = try strategy.renderer.makeTarget()
@@ -267,7 +260,7 @@ extension BenchRunner {
                     return (try target.readback(), t)
                 }
                 rows.append(WaveformRow(
-                    strategy: s.name, snap: snap, cpuMs: summary.cpuMs.rounded, processCpuMs: summary.processCpuMs.rounded,
+                    strategy: s.name, snap: snap, scheduled: scheduled, cpuMs: summary.cpuMs.rounded, processCpuMs: summary.processCpuMs.rounded,
                     gpuMs: summary.gpuMs?.rounded, processCpuPercent: rounded(run.processCPUSeconds / run.wallSeconds * 100, places: 2),
                     framesDrawn: summary.frames, framesMissed: run.missed,
                     fps: rounded(Double(summary.frames) / run.wallSeconds, places: 1),
@@ -277,7 +270,7 @@ extension BenchRunner {
                                                     playback: view.playback, pitch: input.pitch,
                                                     barWidth: input.barWidth).map { rounded($0, places: 4) },
                     allocationsPerFrame: summary.allocationsPerFrame))
-                report("\(s.name)\(snap ? ", snapped" : "")")
+                report("\(s.name)\(snap ? ", snapped" : "")\(scheduled ? ", frames on change" : "")")
             }
         }
         for fraction in WaveformPreset.playedFractions {

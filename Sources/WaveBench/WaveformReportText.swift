@@ -4,10 +4,10 @@ import WaveCore
 /// The waveform preset as text (the terminal) and as a chart (SVG).
 extension WaveformReport {
     public func table(renderer: String, cpus: Int) -> String {
-        let header = ["strategy", "snap", "process CPU %", "fps", "missed", Figure.cpuMs.label, Figure.processCpuMs.label,
+        let header = ["strategy", "snap", "frames", "process CPU %", "fps", "missed", Figure.cpuMs.label, Figure.processCpuMs.label,
                       Figure.gpuMs.label, "need draw/s", "phasing", "allocs/f"]
         let rows = self.rows.map { r -> [String] in
-            [r.strategy, r.snap ? "on" : "off", String(format: "%.1f%%", r.processCpuPercent), String(format: "%.1f", r.fps),
+            [r.strategy, r.snap ? "on" : "off", r.scheduled ? "on change" : "every tick", String(format: "%.1f%%", r.processCpuPercent), String(format: "%.1f", r.fps),
              "\(r.framesMissed)", Format.milliseconds(r.cpuMs.median), Format.milliseconds(r.processCpuMs.median),
              Format.milliseconds(r.gpuMs?.median), String(format: "%.2f", r.framesNeedingDrawPerSecond),
              r.phasing.map { String(format: "%.4f", $0) } ?? "-", Format.count(r.allocationsPerFrame)]
@@ -27,6 +27,7 @@ extension WaveformReport {
             + String(format: "(%.3f px/s)", pixelsPerSecond) + ", a \(viewSize[0])x\(viewSize[1]) view, bars \(barWidth)+\(barGap) px, "
             + "60 fps for \(String(format: "%g", seconds)) s each; GL_RENDERER: \(renderer); \(cpus) CPUs\n"
             + BenchReport.table(header: header, rows: rows)
+            + "frames: every tick of 60 fps, or on change (drawn only where the layer tree says the picture may differ from the last frame drawn)\n"
             + "cost as the played part of the view grows (medians of unpaced frames, ms):\n"
             + BenchReport.table(header: sweepHeader, rows: sweepRows)
             + decodeLines.map { $0 + "\n" }.joined()
@@ -65,7 +66,7 @@ public struct WaveformChart {
             out.rect(x, left.bottom - h, slot * 0.7, h, stroke: "none", fill: Self.colors[row.strategy] ?? "#888",
                      opacity: row.snap ? 0.55 : 1)
             out.text(String(format: "%.1f", row.processCpuPercent), x: x + slot * 0.35, y: left.bottom - h - 4, size: 11, anchor: "middle")
-            out.text("\(row.strategy)\(row.snap ? " snap" : "")", x: x + slot * 0.35, y: left.bottom + 14, size: 10, anchor: "middle",
+            out.text("\(row.strategy)\(row.snap ? " snap" : "")\(row.scheduled ? " sched" : "")", x: x + slot * 0.35, y: left.bottom + 14, size: 10, anchor: "middle",
                      rotate: 0)
         }
         // Right: CPU ms against the played fraction.
@@ -99,10 +100,10 @@ public struct WaveformChart {
 extension WaveformReport {
     /// One row per paced run (the played sweep and decoding are in the JSON).
     public var csv: String {
-        var lines = ["strategy,snap,process_cpu_percent,fps,frames_drawn,frames_missed,cpu_ms_median,cpu_ms_p95,"
+        var lines = ["strategy,snap,scheduled,process_cpu_percent,fps,frames_drawn,frames_missed,cpu_ms_median,cpu_ms_p95,"
             + "process_cpu_ms_median,gpu_ms_median,frames_needing_draw_per_second,phasing,allocations_per_frame"]
         for r in rows {
-            lines.append([r.strategy, "\(r.snap)", "\(r.processCpuPercent)", "\(r.fps)", "\(r.framesDrawn)", "\(r.framesMissed)",
+            lines.append([r.strategy, "\(r.snap)", "\(r.scheduled)", "\(r.processCpuPercent)", "\(r.fps)", "\(r.framesDrawn)", "\(r.framesMissed)",
                           "\(r.cpuMs.median)", "\(r.cpuMs.p95)", "\(r.processCpuMs.median)", r.gpuMs.map { "\($0.median)" } ?? "",
                           "\(r.framesNeedingDrawPerSecond)", r.phasing.map { "\($0)" } ?? "", "\(r.allocationsPerFrame)"]
                 .joined(separator: ","))

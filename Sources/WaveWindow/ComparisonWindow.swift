@@ -34,6 +34,8 @@ public final class ComparisonWindow {
         public var maxSteps = 8
         /// The physics' share of the simulated time to keep to (`PhysicsBudget`), nil: none.
         public var physicsBudget: Double?
+        /// Draw only when the picture may change or a key was pressed (`ChangeSchedule`), sleeping in between.
+        public var drawsOnChange = false
 
         public init(request: SceneRequest, effects: [DemoEffect], layout: DemoLayout,
                     startTime: Double = 0, paused: Bool = false, duration: Double? = nil, wantsScreenshot: Bool = false) {
@@ -102,8 +104,15 @@ public final class ComparisonWindow {
         var frameStarts = FrameStarts(capacity: 240)
         var nextStall = started + 1
         let period = 1 / (context.refreshRate ?? 60)
+        // Frames only on change: the schedule of the scene shown, made again whenever a key or a resize may change it.
+        var schedule: ChangeSchedule?
+        var shownSize = (0, 0)
+        /// Whether the last turn slept on purpose (the time since is not late).
+        var slept = false
         while glfwWindowShouldClose(context.window) == GLFW_FALSE {
+            let keys = Self.pressed.count
             if try handleKeys(sceneTime: options.startTime + physics.time) { break }
+            if keys > 0 { schedule = nil }
             let (width, height) = context.framebufferSize
             if width == 0 || height == 0 || glfwGetWindowAttrib(context.window, GLFW_ICONIFIED) == GLFW_TRUE {
                 // Minimised: nothing to draw; sleep until something happens.
@@ -111,11 +120,34 @@ public final class ComparisonWindow {
                 continue
             }
             try view.resize(width: width, height: height)
+            if shownSize != (width, height) { schedule = nil; shownSize = (width, height) }
             let now = Clocks.wall()
-            frameStarts.append(now)
             let sceneTime = clock.time(atWall: now)
-            let steps = physics.advance(by: sceneTime - lastSceneTime)
+            if options.drawsOnChange {
+                if schedule == nil { schedule = try ChangeSchedule(scene: view.scene) }
+                let due = options.startTime + physics.time + (sceneTime - lastSceneTime)
+                if let schedule, !schedule.needsFrame(at: due) {
+                    // Nothing on screen changes before the next change (or a key): sleep until then, waking for input.
+                    // The time slept is not late, so none of it is dropped.
+                    physics.catchUp(by: sceneTime - lastSceneTime)
+                    lastSceneTime = sceneTime
+                    slept = true
+                    let wait = clock.isPaused ? 1.0 : schedule.nextChange.map { $0 - (options.startTime + physics.time) } ?? 1.0
+                    glfwWaitEventsTimeout(Swift.min(1.0, Swift.max(0.001, wait)))
+                    if options.duration.map({ Clocks.wall() - started >= $0 }) ?? false { break }
+                    continue
+                }
+            }
+            var steps = 0
+            if slept {
+                physics.catchUp(by: sceneTime - lastSceneTime)
+                slept = false
+            } else {
+                steps = physics.advance(by: sceneTime - lastSceneTime)
+            }
             lastSceneTime = sceneTime
+            schedule?.drew(at: options.startTime + physics.time)
+            frameStarts.append(now)
             if options.stallMilliseconds > 0 && now >= nextStall {
                 usleep(useconds_t(options.stallMilliseconds * 1000))
                 nextStall = now + 1
@@ -157,6 +189,7 @@ public final class ComparisonWindow {
             }
         }
         let pacingSummary = frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped).joined(separator: ", ")
+            + ", frames drawn: \(frameStarts.total)" + (options.drawsOnChange ? " (on change)" : "")
         return Outcome(screenshot: screenshot, summary: view.summary() + " | " + pacingSummary,
                        renderer: context.renderer)
     }
@@ -211,12 +244,15 @@ public final class ComparisonWindow {
 struct FrameStarts {
     private var times: [Double]
     private var next = 0, count = 0
+    /// Frames since the window opened.
+    private(set) var total = 0
     private var maxSteps = 0
 
     init(capacity: Int) { times = Array(repeating: 0, count: capacity) }
 
     mutating func append(_ t: Double) {
         times[next] = t
+        total += 1
         next = (next + 1) % times.count
         count = min(count + 1, times.count)
     }

@@ -62,6 +62,9 @@ struct DemoCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "In the window, sleep this many milliseconds inside one frame every second, to see the fixed-timestep cap at work (0 to 1000; default 0).")
     var stall: Double = 0
 
+    @Flag(name: .customLong("on-change"), help: "In the window, draw a frame only when the picture may change (the layer tree says when) or a key is pressed, sleeping in between: a paused or still scene, or a snapped waveform, uses no CPU between changes.")
+    var onChange = false
+
     @OptionGroup var waveOptions: WaveOptions
 
     @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle); --scene voice: voice panels (default 1).",
@@ -101,6 +104,7 @@ struct DemoCommand: ParsableCommand {
                                                paused: paused, duration: duration, wantsScreenshot: picture != nil)
         options.pacing = pacing
         options.stallMilliseconds = stall
+        options.drawsOnChange = onChange
         options.subpixel = sceneOptions.wave.subpixel
         options.physicsStep = sceneOptions.wave.jelly.physicsStep ?? 1.0 / 120
         options.maxSteps = sceneOptions.wave.jelly.maxSteps
@@ -121,8 +125,8 @@ struct DemoCommand: ParsableCommand {
                 printError("waves: \(error); rendering the comparison headless instead")
             }
         }
-        if pacing != .vsync || stall > 0 {
-            printError("waves: --pacing and --stall pace a window; the headless comparison draws its frames at fixed 1/60 s steps")
+        if pacing != .vsync || stall > 0 || onChange {
+            printError("waves: --pacing, --stall and --on-change pace a window; the headless comparison draws its frames at fixed 1/60 s steps")
         }
         try renderHeadless(options, to: picture ?? "waves-demo.png")
     }

@@ -286,7 +286,7 @@ final class WaveformPresetTests: XCTestCase {
             _ = try GLRequirement.need("the GL strategies") { throw CocoaError(.featureUnsupported) }
         }
         XCTAssertEqual(strategies, ["cpu", "gl-mask", "gl-two-clips"])
-        XCTAssertEqual(rows.count, 6, "each strategy with and without snapping")
+        XCTAssertEqual(rows.count, 9, "each strategy unsnapped, snapped, and snapped drawing only frames that change")
         for row in rows {
             for key in ["cpu_ms", "process_cpu_ms", "gpu_ms", "process_cpu_percent", "frames_drawn", "frames_missed", "fps",
                         "frames_needing_draw_per_second", "frames_unchanged", "phasing", "allocations_per_frame"] {
@@ -308,7 +308,7 @@ final class WaveformPresetTests: XCTestCase {
         XCTAssertEqual((waveform["played"] as? [Any])?.count, 15, "five played fractions for three strategies")
         XCTAssertEqual((waveform["decode"] as? [[String: Any]])?.compactMap { $0["format"] as? String }, ["wav", "mp3"])
         XCTAssertTrue(try String(contentsOfFile: folder + "/w.svg", encoding: .utf8).contains("<svg"))
-        XCTAssertEqual(try String(contentsOfFile: folder + "/w.csv", encoding: .utf8).split(separator: "\n").count, 7)
+        XCTAssertEqual(try String(contentsOfFile: folder + "/w.csv", encoding: .utf8).split(separator: "\n").count, 10)
     }
 
     /// Over 10 minutes, 680 px of travel snapped is about 1.13 new positions a second.
@@ -324,6 +324,11 @@ final class WaveformPresetTests: XCTestCase {
         let snapped = try XCTUnwrap(rows.first { $0["snap"] as? Bool == true })
         // A minute at 60 fps: 68 changes (680/600 = 1.133 px/s).
         XCTAssertEqual(try XCTUnwrap(BenchSchema.number(snapped["frames_needing_draw_per_second"])), 1.133, accuracy: 0.02)
+        // Drawing only those: the first frame and a new one about every 0.9 s, over 2 s.
+        let scheduled = try XCTUnwrap(rows.first { $0["scheduled"] as? Bool == true })
+        let drawn = try XCTUnwrap(scheduled["frames_drawn"] as? Int)
+        XCTAssertTrue((2...4).contains(drawn), "\(scheduled)")
+        XCTAssertEqual(BenchSchema.number(snapped["fps"]) ?? 0, 60, accuracy: 6, "every tick drawn without the schedule: \(snapped)")
     }
 
     /// The preset on the user's own file: its length sets the speed, and its decoding is timed.

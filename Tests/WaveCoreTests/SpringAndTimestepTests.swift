@@ -134,6 +134,11 @@ final class SpringAndTimestepTests: XCTestCase {
         XCTAssertEqual(clock.time, before, accuracy: 1e-12)
         XCTAssertEqual(clock.advance(by: 0.03), 1, "one coarse step owed")
         XCTAssertEqual(clock.time, before + 0.03, accuracy: 1e-12)
+        // Time slept on purpose is counted whole: nothing dropped, however long.
+        let dropped = clock.dropped
+        clock.catchUp(by: 2)
+        XCTAssertEqual(clock.time, before + 2.03, accuracy: 1e-9)
+        XCTAssertEqual(clock.dropped, dropped)
     }
 
     func testThePacingReportCountsMissedAndBunchedFrames() throws {

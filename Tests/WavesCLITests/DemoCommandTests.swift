@@ -51,6 +51,21 @@ final class DemoCommandTests: XCTestCase {
         try checkHalves("demo-window")
     }
 
+    /// `--on-change`: a paused window draws its first frame and then sleeps
+    /// (no frame for over a second); without it, it draws every refresh.
+    func testAPausedWindowDrawingOnChangeSleeps() throws {
+        try GLRequirement.needPrograms(["/usr/bin/xvfb-run"], hint: "apt-get install xvfb xauth")
+        func framesDrawn(_ extra: [String]) throws -> Int {
+            let r = try WavesBinary.run(["demo", "--size", "320x120", "--paused", "--duration", "1.5"] + extra, in: folder,
+                                        launcher: ["/usr/bin/xvfb-run", "-a", "-s", "-screen 0 800x600x24"])
+            XCTAssertEqual(r.status, 0, r.stderr + r.stdout)
+            let count = r.stdout.components(separatedBy: "frames drawn: ").last?.prefix { $0.isNumber }
+            return try XCTUnwrap(count.flatMap { Int($0) }, r.stdout)
+        }
+        XCTAssertLessThanOrEqual(try framesDrawn(["--on-change"]), 2)
+        XCTAssertGreaterThan(try framesDrawn([]), 20)
+    }
+
     /// The jelly under a plain timer with a stall every second: the window
     /// reports the pacing it measured and the physics cap holding.
     func testThePacingOfTheWindowIsMeasuredAndTheCapHolds() throws {

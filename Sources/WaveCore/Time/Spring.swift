@@ -131,6 +131,17 @@ public struct FixedTimestep: Equatable, Sendable {
         return taken
     }
 
+    /// Adds time a loop slept on purpose (nothing on screen could change):
+    /// every step owed is counted, none dropped, since nothing is late.
+    public mutating func catchUp(by seconds: Double) {
+        remainder += seconds.isFinite && seconds > 0 ? seconds : 0
+        let taken = Int((remainder / step).rounded(.down))
+        remainder -= Double(taken) * step
+        if remainder < 0 { remainder = 0 }
+        steps += taken
+        stepsOfThisSize += taken
+    }
+
     /// The time the steps have reached.
     public var stepped: Double { origin + Double(stepsOfThisSize) * step }
 
