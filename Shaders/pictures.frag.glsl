@@ -3,7 +3,8 @@
 // texels read bilinearly at the pixel's centre (the same pixels at
 // whole-pixel moves, sampled between texels where it turns, scales or
 // moves by a fraction, as Core Animation samples a rasterized layer),
-// never past its own rect in the atlas, scaled by tint and opacity.
+// never past the atlas columns its tile may read (its own, and one more
+// either side where a wide picture goes on), scaled by tint and opacity.
 // MASKED: times the mask texture (this page's mask, drawn first).
 // Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
 

@@ -4,7 +4,8 @@ import WaveCore
 /// played part painted with a vertical gradient and the rest plain, split at
 /// the playhead. A layer tree: the bars are one fixed shape (anchored to
 /// sample indices), drawn twice, each painting held to its side of the
-/// playhead by a clip layer or by a mask (`composition`); the bars travel
+/// playhead by a clip layer (each painting rasterized: pre-painted once,
+/// as the post's two views) or by a mask (`composition`); the bars travel
 /// by their layers' x translation.
 ///
 /// - Bar i occupies content x in [i*p, i*p + w] (pitch p = w + gap), centred
@@ -143,7 +144,11 @@ public struct Waveform: Equatable, Sendable {
         for (edge, fill, name) in [(-Double(width), played, "played"), (0, Fill.solid(unplayed), "unplayed")] {
             switch composition {
             case .twoClips:
-                var clip = side(edge, "\(name) clip", holding: bars(fill, "\(name) bars"))
+                // The post's last method: each painting pre-painted once (rasterized: the GL strategy paints it, gradient
+                // and all, into a picture and slides it; nothing is painted per pixel per frame), shown by a clip.
+                var painted = bars(fill, "\(name) bars")
+                painted.shouldRasterize = true
+                var clip = side(edge, "\(name) clip", holding: painted)
                 clip.masksToBounds = true
                 sides.append(clip)
             case .mask:

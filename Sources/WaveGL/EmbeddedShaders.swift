@@ -782,7 +782,8 @@ void main() {
 // texels read bilinearly at the pixel's centre (the same pixels at
 // whole-pixel moves, sampled between texels where it turns, scales or
 // moves by a fraction, as Core Animation samples a rasterized layer),
-// never past its own rect in the atlas, scaled by tint and opacity.
+// never past the atlas columns its tile may read (its own, and one more
+// either side where a wide picture goes on), scaled by tint and opacity.
 // MASKED: times the mask texture (this page's mask, drawn first).
 // Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
 
@@ -814,9 +815,11 @@ void main() {
 // turns it, and pictures.frag.glsl samples the atlas.
 
 uniform sampler2D u_instances; // 1024 texels a row, three an instance:
-                               // (a, b, c, d), (tx, ty, picture, opacity), tint (r, g, b, a)
-uniform sampler2D u_pictures;  // two texels a picture: its rect in the atlas (x, y, w, h),
-                               // its texel (0, 0) in its layer's coordinates (x, y)
+                               // (a, b, c, d), (tx, ty, tile, opacity), tint (r, g, b, a)
+uniform sampler2D u_pictures;  // two texels a tile (a picture, or a piece of a wide one): the
+                               // columns it draws in the atlas (x, y, w, h); their first texel in
+                               // its layer's coordinates (x, y) and the atlas columns it may read
+                               // (its own and, where the picture goes on, one either side)
 uniform int u_first;           // this run's first instance
 uniform vec4 u_viewport;       // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;         // scene row shown at the area's top
@@ -834,12 +837,13 @@ void main() {
     vec4 tint = texelFetch(u_instances, at(i + 2), 0);
     int p = int(place.z);
     vec4 rect = texelFetch(u_pictures, ivec2(2 * p, 0), 0);
-    vec2 origin = texelFetch(u_pictures, ivec2(2 * p + 1, 0), 0).xy;
+    vec4 place2 = texelFetch(u_pictures, ivec2(2 * p + 1, 0), 0);
+    vec2 origin = place2.xy;
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
     vec2 local = origin + corner * rect.zw;
     vec2 scene = vec2(m.x * local.x + m.z * local.y, m.y * local.x + m.w * local.y) + place.xy;
     v_texel = rect.xy + corner * rect.zw;
-    v_rect = vec4(rect.xy, rect.xy + rect.zw);
+    v_rect = vec4(place2.z, rect.y, place2.w, rect.y + rect.w);
     float alpha = tint.a * place.w;
     v_scale = vec4(tint.rgb * alpha, alpha);
     gl_Position = vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);

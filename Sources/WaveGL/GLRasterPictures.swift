@@ -6,7 +6,8 @@ import WaveCore
 /// distinct look is painted once by the CPU strategy's painter
 /// (`RasterPicture.paint`) into one atlas texture; every frame each
 /// rasterized item is three texels of an instance table (its transform,
-/// its opacity and tint, its picture), uploaded in one call, and each run
+/// its opacity and tint, its picture), uploaded in one call (a picture
+/// wider than the atlas is in tiles, an instance each), and each run
 /// of them that shares a clip and a mask is one instanced draw. So 5,000
 /// crates are one upload of 5,000 transforms and one draw, however they turn.
 final class GLRasterPictures {
@@ -60,6 +61,8 @@ final class GLRasterPictures {
     private(set) var count = 0
     /// Instanced draws since the frame began (for tests: one a run).
     private(set) var draws = 0
+    /// Per picture number: its tiles (entries of the picture table), one instance each.
+    private var tiles: [Range<Int>] = []
 
     init(evaluator: LayerTreeEvaluator, caps: GLCapabilities) throws {
         program = Program(try ShaderProgram(vertex: "pictures.vert.glsl", fragment: "pictures.frag.glsl"))
@@ -70,37 +73,61 @@ final class GLRasterPictures {
             throw GLError.limit(what: "\(bytes) bytes of rasterized layers' pictures (the backend's memory budget)", needed: bytes,
                                 available: caps.maxCoverageBytes)
         }
-        let side = Swift.min(caps.maxTextureSize, 4096)
-        guard let atlas = Self.pack(images.map { ($0.width, $0.height) }, maxWidth: side, maxHeight: caps.maxTextureSize) else {
+        // Pictures wider than a row of the atlas are cut into tiles, each drawn over its own columns and stored with
+        // one column more each side where the picture has one (so a sample at a tile's edge reads its neighbour's texel).
+        let side = Swift.min(caps.maxTextureSize, 4096), step = side - 3
+        var pieces: [(picture: Int, drawn: Range<Int>, stored: Range<Int>)] = []
+        for (n, image) in images.enumerated() {
+            tiles.append(pieces.count..<pieces.count)
+            guard image.width > 0, image.height > 0 else { continue }
+            var x = 0
+            while x < image.width {
+                let drawn = x..<Swift.min(image.width, x + step)
+                pieces.append((n, drawn, Swift.max(0, drawn.lowerBound - 1)..<Swift.min(image.width, drawn.upperBound + 1)))
+                x = drawn.upperBound
+            }
+            tiles[n] = tiles[n].lowerBound..<pieces.count
+        }
+        guard let atlas = Self.pack(pieces.map { ($0.stored.count, images[$0.picture].height) }, maxWidth: side,
+                                    maxHeight: caps.maxTextureSize) else {
             throw GLError.limit(what: "rasterized layers' pictures in one atlas (GL_MAX_TEXTURE_SIZE)", needed: side + 1,
                                 available: caps.maxTextureSize)
         }
-        // The atlas, premultiplied; each picture's rect and origin.
+        // The atlas, premultiplied; each tile's drawn rect, its origin in its layer, the atlas columns it may read.
         var texels = [UInt8](repeating: 0, count: atlas.width * atlas.height * 4)
         var table: [Float] = []
-        for (n, image) in images.enumerated() {
-            let place = atlas.places[n]
-            for row in 0..<image.height {
-                for column in 0..<image.width {
-                    let from = (row * image.width + column) * 4, to = ((place.y + row) * atlas.width + place.x + column) * 4
-                    let a = Int(image.pixels[from + 3])
-                    for c in 0..<3 { texels[to + c] = UInt8((Int(image.pixels[from + c]) * a + 127) / 255) }
-                    texels[to + 3] = UInt8(a)
+        for (k, piece) in pieces.enumerated() {
+            let image = images[piece.picture], place = atlas.places[k]
+            image.pixels.withUnsafeBufferPointer { from in
+                texels.withUnsafeMutableBufferPointer { to in
+                    for row in 0..<image.height {
+                        var a = (row * image.width + piece.stored.lowerBound) * 4, b = ((place.y + row) * atlas.width + place.x) * 4
+                        for _ in piece.stored {
+                            let alpha = Int(from[a + 3])
+                            to[b] = UInt8((Int(from[a]) * alpha + 127) / 255)
+                            to[b + 1] = UInt8((Int(from[a + 1]) * alpha + 127) / 255)
+                            to[b + 2] = UInt8((Int(from[a + 2]) * alpha + 127) / 255)
+                            to[b + 3] = UInt8(alpha)
+                            a += 4
+                            b += 4
+                        }
+                    }
                 }
             }
-            let origin = evaluator.rasterPictures[n].bounds ?? .zero
-            table += [Float(place.x), Float(place.y), Float(image.width), Float(image.height),
-                      Float(origin.x), Float(origin.y), 0, 0]
+            let origin = evaluator.rasterPictures[piece.picture].bounds ?? .zero
+            let drawnX = place.x + piece.drawn.lowerBound - piece.stored.lowerBound
+            table += [Float(drawnX), Float(place.y), Float(piece.drawn.count), Float(image.height),
+                      Float(origin.x + Double(piece.drawn.lowerBound)), Float(origin.y), Float(place.x), Float(place.x + piece.stored.count)]
         }
         atlasTexture = Self.texture(filter: GL_LINEAR)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(atlas.width), GLsizei(atlas.height), 0, GLenum(GL_RGBA),
                      GLenum(GL_UNSIGNED_BYTE), texels)
         pictureTexture = Self.texture(filter: GL_NEAREST)
-        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA32F, GLsizei(Swift.max(1, 2 * images.count)), 1, 0, GLenum(GL_RGBA),
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA32F, GLsizei(Swift.max(1, 2 * pieces.count)), 1, 0, GLenum(GL_RGBA),
                      GLenum(GL_FLOAT), table.isEmpty ? nil : table)
         instanceTexture = Self.texture(filter: GL_NEAREST)
-        let most = evaluator.capacity.items
+        let most = evaluator.capacity.items * Swift.max(1, tiles.map(\.count).max() ?? 1)
         instances.reserveCapacity(12 * most)
         for p in [program.program, maskedProgram.program] {
             glUseProgram(p.id)
@@ -136,15 +163,22 @@ final class GLRasterPictures {
         draws = 0
     }
 
-    /// Adds a rasterized item as the next instance.
+    /// The instances an item of picture `n` takes (its tiles).
+    func instances(of n: Int) -> Int { tiles[n].count }
+
+    /// Adds a rasterized item as the next instances, one a tile of its picture.
     @inline(__always)
     func add(_ item: PresentationItem) {
         let m = item.transform, t = item.tint
-        instances.append(Float(m.a)); instances.append(Float(m.b)); instances.append(Float(m.c)); instances.append(Float(m.d))
-        instances.append(Float(m.tx)); instances.append(Float(m.ty)); instances.append(Float(item.content))
-        instances.append(Float(item.opacity))
-        instances.append(Float(t.r)); instances.append(Float(t.g)); instances.append(Float(t.b)); instances.append(Float(t.a))
-        count += 1
+        var tile = tiles[item.content].lowerBound
+        while tile < tiles[item.content].upperBound {
+            instances.append(Float(m.a)); instances.append(Float(m.b)); instances.append(Float(m.c)); instances.append(Float(m.d))
+            instances.append(Float(m.tx)); instances.append(Float(m.ty)); instances.append(Float(tile))
+            instances.append(Float(item.opacity))
+            instances.append(Float(t.r)); instances.append(Float(t.g)); instances.append(Float(t.b)); instances.append(Float(t.a))
+            count += 1
+            tile += 1
+        }
     }
 
     /// Sends the frame's instances to the GPU, in one call (two where the last row is partial).

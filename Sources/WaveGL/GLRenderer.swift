@@ -46,6 +46,7 @@ public final class GLRenderer: Renderer {
     /// The layer tree's GPU replicator drawer, if the scene has one (tests read how it drew).
     var treeCopies: GLCopies? { tree?.copies }
     var treeRasterPictures: GLRasterPictures? { tree?.rasterPictures }
+    var treePaintsThisFrame: Int { tree?.paintsThisFrame ?? 0 }
 
     /// Makes a headless context when none is given.
     public init(context: GLContext? = nil) throws {

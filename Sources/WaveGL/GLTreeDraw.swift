@@ -495,6 +495,7 @@ final class GLTreeDraw: GLLayerDraw {
             glActiveTexture(GLenum(GL_TEXTURE3)); glBindTexture(GLenum(GL_TEXTURE_2D), rowTexture)
         }
         maskOnPage = -1
+        paintsThisFrame = 0
         // Blending is set up at the first item drawn (copies neither blend nor read the state).
         var blends = false
         var i = 0
@@ -534,7 +535,9 @@ final class GLTreeDraw: GLLayerDraw {
         glEnable(GLenum(GL_SCISSOR_TEST))
         glScissor(GLint(viewport.x + p.columns.lowerBound), GLint(viewport.y + viewport.height - (bottom - pageTop)),
                   GLsizei(p.columns.count), GLsizei(bottom - top))
-        rasterPictures.draw(first: p.fill, last - first + 1, masked: item.mask >= 0, viewport: viewport, pageTop: pageTop)
+        // Every instance from the first item's to the last one's last tile.
+        let end = (planned[last]?.fill ?? p.fill) + rasterPictures.instances(of: list.items[last].content)
+        rasterPictures.draw(first: p.fill, end - p.fill, masked: item.mask >= 0, viewport: viewport, pageTop: pageTop)
         // It used the polygon tables' units and unit 0: bind them again for the items after it.
         programInUse = 0
         pictureBound = 0
@@ -640,7 +643,12 @@ final class GLTreeDraw: GLLayerDraw {
         }
     }
 
+    /// Items whose paint the shader evaluated per pixel this frame (a
+    /// pre-painted, rasterized picture has none); for tests.
+    private(set) var paintsThisFrame = 0
+
     private func setPaint(_ paint: ItemPaint, _ program: Program) {
+        paintsThisFrame += 1
         @inline(__always) func set(_ location: GLint, _ c: ColorValue) {
             glUniform4f(location, GLfloat(c.r / 255), GLfloat(c.g / 255), GLfloat(c.b / 255), GLfloat(c.a / 255))
         }

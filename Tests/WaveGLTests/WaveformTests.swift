@@ -1,6 +1,6 @@
 import WaveCore
 import WaveEffects
-import WaveGL
+@testable import WaveGL
 import WaveTestSupport
 import XCTest
 
@@ -203,3 +203,56 @@ final class LongTrackTests: XCTestCase {
         XCTAssertNotEqual(cpuFrame[300, 20], scene.background, "no bars drawn near the end")
     }
 }
+
+/// Two pre-painted clips (the post's last method): each painting
+/// rasterized once, so a frame paints nothing per pixel; at whole pixels
+/// it is the mask's frame and the CPU's, across the tiles a long picture
+/// is cut into.
+final class TwoPrePaintedClipsTests: XCTestCase {
+    private func track(bars: Int, split: SplitMethod) -> Waveform {
+        var w = Waveform(width: 300, height: 60, peaks: (0..<bars).map { Float(0.15 + 0.8 * abs(sin(Double($0) * 0.37))) },
+                         duration: Double(bars * 3) / 50)
+        (w.pixelsPerSecond, w.snapToPixel, w.composition) = (50, true, split)
+        w.playedBottom = RGBA8(255, 210, 40)
+        return w
+    }
+
+    func testTwoClipsPaintNothingPerFrameAndEqualTheMaskAndTheCPU() throws {
+        let gl = try GLRequirement.need("a headless GL context") { try GLRenderer() }
+        // 2000 bars: 6000 columns, more than one row of the atlas (two tiles); u = 4090 at t = 84.8, by a tile's edge.
+        let times = [84.8, 85.0, 30.2]
+        let clips = try track(bars: 2000, split: .twoClips).scene(), masked = try track(bars: 2000, split: .mask).scene()
+        let twoClips = try Frames.render(gl, clips, at: times)
+        XCTAssertEqual(gl.treePaintsThisFrame, 0, "pre-painted: no paint evaluated for the bars")
+        XCTAssertEqual(gl.treeRasterPictures?.instances(of: 0), 2, "6002 columns in two tiles")
+        let mask = try Frames.render(gl, masked, at: times)
+        XCTAssertEqual(gl.treePaintsThisFrame, 2, "the mask paints both paintings per pixel every frame")
+        let cpu = try Frames.render(CPURenderer(), clips, at: times)
+        for i in times.indices {
+            assertImagesMatch(twoClips[i], mask[i], mean: 1, max: 8, name: "two-clips-against-mask-\(i)")
+            assertImagesMatch(twoClips[i], cpu[i], mean: 0.05, max: 2, name: "two-clips-against-cpu-\(i)")
+        }
+    }
+
+    /// A picture wider than a row of the atlas is drawn from tiles that each
+    /// read one column of their neighbours: fine stripes at half a pixel
+    /// blend to one grey on every column, the tiles' edge included.
+    func testATiledPictureHasNoSeamBetweenTiles() throws {
+        let gl = try GLRequirement.need("a headless GL context") { try GLRenderer() }
+        var b = PathBuilder()
+        for k in 0..<3000 { try b.rectangle(x: Double(2 * k), y: 0, width: 1, height: 20) }
+        var stripes = Layer(name: "stripes", frame: Rect(x: 0, y: 10, width: 6000, height: 20),
+                            contents: .shape(Shape(path: b.path, fill: .solid(RGBA8(255, 255, 255)))))
+        stripes.shouldRasterize = true
+        stripes.transform.translationX = Timeline(0, animations: [.basic(BasicAnimation(from: 0, to: -6000, duration: 6000))])
+        let frame = Rect(x: 0, y: 0, width: 300, height: 40)
+        let scene = Scene(width: 300, height: 40, background: RGBA8(0, 0, 0), tree: LayerTree(root: Layer(frame: frame, sublayers: [stripes])))
+        // Half a pixel off: every pixel samples between a white and a clear texel; the tiles meet near column 148.
+        let image = try Frames.render(gl, scene, at: [3943.5])[0]
+        XCTAssertEqual(gl.treeRasterPictures?.instances(of: 0), 2)
+        let grey = Int(image[0, 20].r)
+        XCTAssertEqual(Double(grey), 127.5, accuracy: 3)
+        for x in 0..<300 { XCTAssertEqual(Double(image[x, 20].r), Double(grey), accuracy: 2, "column \(x)") }
+    }
+}
+

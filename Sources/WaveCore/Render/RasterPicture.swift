@@ -15,6 +15,11 @@ public struct RasterPicture: Sendable {
 
     init(look: Layer) { self.look = look }
 
+    /// The most pixels a picture may have (16 MB of RGBA): a larger layer
+    /// (a long track's bars) is drawn item by item, as Core Animation limits
+    /// the size of what it rasterizes.
+    public static let maxPixels = 4 << 20
+
     /// The layer's look (see `look`).
     static func look(of layer: Layer) -> Layer {
         func unnamed(_ layer: Layer) -> Layer {

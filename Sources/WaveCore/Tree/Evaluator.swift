@@ -73,7 +73,8 @@ public final class LayerTreeEvaluator {
     /// draws itself from the layers, given one `.copies` item each.
     /// `rasterizes`: layers that ask for it (`shouldRasterize`, outside
     /// masks, not inside another such layer) and can be cached (nothing
-    /// under them animates: `RasterPicture.canCache`) are one `.rasterized` item each.
+    /// under them animates: `RasterPicture.canCache`, and their picture is at
+    /// most `RasterPicture.maxPixels`) are one `.rasterized` item each.
     public init(root: Layer, sources: DrivenSources, drawsCopies: ((Layer) -> Bool)? = nil, rasterizes: Bool = false) throws {
         self.root = root
         self.sources = sources
@@ -100,12 +101,17 @@ public final class LayerTreeEvaluator {
         }
         // Rasterized layers by size, then by look: their picture numbers.
         var looks: [Size: [(look: Layer, number: Int)]] = [:]
-        func rasterNumber(_ layer: Layer) -> Int {
+        // -1: a look too large to cache (drawn item by item).
+        func rasterNumber(_ layer: Layer) throws -> Int {
             let look = RasterPicture.look(of: layer)
             if let n = looks[layer.size]?.first(where: { $0.look == look })?.number { return n }
-            rasterPictures.append(RasterPicture(look: look))
-            looks[layer.size, default: []].append((look, rasterPictures.count - 1))
-            return rasterPictures.count - 1
+            var picture = RasterPicture(look: look)
+            try picture.measure()
+            let fits = picture.bounds.map { $0.width * $0.height <= Double(RasterPicture.maxPixels) } ?? true
+            if fits { rasterPictures.append(picture) }
+            let n = fits ? rasterPictures.count - 1 : -1
+            looks[layer.size, default: []].append((look, n))
+            return n
         }
         func compile(_ layer: Layer, into list: inout [Node], isMask: Bool, inRaster: Bool) throws -> Int {
             let index = list.count
@@ -115,16 +121,17 @@ public final class LayerTreeEvaluator {
                 if isMask { throw LayerTreeError(layer: layer.name, problem: "a mask layer with a mask of its own (masks do not nest)") }
                 maskRoot = try compile(mask, into: &maskNodes, isMask: true, inRaster: inRaster)
             }
-            let raster = rasterizes && !isMask && !inRaster && layer.shouldRasterize && RasterPicture.canCache(layer)
+            let wanted = rasterizes && !isMask && !inRaster && layer.shouldRasterize && RasterPicture.canCache(layer)
+            let picture = wanted ? try rasterNumber(layer) : -1
+            let raster = picture >= 0
             for sublayer in layer.sublayers { _ = try compile(sublayer, into: &list, isMask: isMask, inRaster: inRaster || raster) }
             let copies = !isMask && !raster && layer.replicator != nil && (drawsCopies?(layer) ?? false)
             list[index] = Node(layer: layer, subtreeEnd: list.count, content: number(layer.contents), maskRoot: maskRoot,
-                               drawsCopies: copies, rasterized: raster ? rasterNumber(layer) : -1)
+                               drawsCopies: copies, rasterized: picture)
             return index
         }
         try Self.validate(root, sourceCount: sources.levels.count)
         _ = try compile(root, into: &nodes, isMask: false, inRaster: false)
-        for n in rasterPictures.indices { try rasterPictures[n].measure() }
         let counts = try count(0, in: nodes, multiplier: 1)
         guard counts.items <= Self.maxItems, counts.maskItems <= Self.maxItems else {
             throw LayerTreeError(layer: root.name, problem: "\(max(counts.items, counts.maskItems)) items a frame (at most \(Self.maxItems))")
