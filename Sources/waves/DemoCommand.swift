@@ -125,8 +125,8 @@ struct DemoCommand: ParsableCommand {
                 printError("waves: \(error); rendering the comparison headless instead")
             }
         }
-        if pacing != .vsync || stall > 0 || onChange {
-            printError("waves: --pacing, --stall and --on-change pace a window; the headless comparison draws its frames at fixed 1/60 s steps")
+        if pacing != .vsync || stall > 0 || onChange || sceneOptions.wave.jelly.physicsBudget != nil {
+            printError("waves: --pacing, --stall, --on-change and --physics-budget pace a window; the headless comparison draws its frames at fixed 1/60 s steps")
         }
         try renderHeadless(options, to: picture ?? "waves-demo.png")
     }
