@@ -152,7 +152,7 @@ extension BenchRunner {
         var rows: [PacingRow] = []
         for (b, backend) in backends.enumerated() {
             let strategy = try BenchStrategy(backend, host: host)
-            // Each run from time 0 with a simulation of its own (a budget changes its step).
+            // One scene a strategy (its runs start again from time 0); the budgeted run gets a fresh one (it changes the step).
             var scene = try config.scene(cells: 1)
             try strategy.prepare(scene: scene)
             for (p, pacing) in pacings.enumerated() where !config.isInterrupted() {
@@ -224,9 +224,8 @@ extension BenchRunner {
             if budget != nil, let remedy = budget!.frame(physics: (scene.simulationCost?.seconds ?? 0) - physicsBefore,
                                                          simulated: Double(taken) * clock.step, work: Clocks.wall() - now,
                                                          step: clock.step, period: period, time: clock.time),
-               case let .step(coarser) = remedy {
+               case let .step(coarser) = remedy, scene.changePhysicsStep(to: coarser) {
                 clock.changeStep(to: coarser)
-                scene.changePhysicsStep(to: coarser)
             }
             if let budget {
                 // Every `frameInterval`-th refresh from the frame's start, as a display link with frameInterval fires.

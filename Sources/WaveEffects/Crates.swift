@@ -109,7 +109,7 @@ final class CrateSimulation: SimulatedValues {
 
     var step: Double { simulation.step }
 
-    func changeStep(to step: Double) -> Double { simulation.changeStep(to: step) }
+    func changeStep(to step: Double) -> Bool { simulation.changeStep(to: step) }
 
     var gravity: Point? { Point(simulation.gravity.x, simulation.gravity.y) }
 

@@ -816,7 +816,7 @@ void main() {
 
 uniform sampler2D u_instances; // 1024 texels a row, three an instance:
                                // (a, b, c, d), (tx, ty, tile, opacity), tint (r, g, b, a)
-uniform sampler2D u_pictures;  // two texels a tile (a picture, or a piece of a wide one): the
+uniform sampler2D u_pictures;  // 1024 texels a row, two a tile (a picture, or a piece of a wide one): the
                                // columns it draws in the atlas (x, y, w, h); their first texel in
                                // its layer's coordinates (x, y) and the atlas columns it may read
                                // (its own and, where the picture goes on, one either side)
@@ -836,8 +836,8 @@ void main() {
     vec4 place = texelFetch(u_instances, at(i + 1), 0);
     vec4 tint = texelFetch(u_instances, at(i + 2), 0);
     int p = int(place.z);
-    vec4 rect = texelFetch(u_pictures, ivec2(2 * p, 0), 0);
-    vec4 place2 = texelFetch(u_pictures, ivec2(2 * p + 1, 0), 0);
+    vec4 rect = texelFetch(u_pictures, at(2 * p), 0);
+    vec4 place2 = texelFetch(u_pictures, at(2 * p + 1), 0);
     vec2 origin = place2.xy;
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
     vec2 local = origin + corner * rect.zw;

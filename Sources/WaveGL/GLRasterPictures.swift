@@ -76,6 +76,10 @@ final class GLRasterPictures {
         // Pictures wider than a row of the atlas are cut into tiles, each drawn over its own columns and stored with
         // one column more each side where the picture has one (so a sample at a tile's edge reads its neighbour's texel).
         let side = Swift.min(caps.maxTextureSize, 4096), step = side - 3
+        if let tall = images.first(where: { $0.height + 1 > caps.maxTextureSize }) {
+            throw GLError.limit(what: "a rasterized layer's picture \(tall.height) rows tall (GL_MAX_TEXTURE_SIZE)", needed: tall.height + 1,
+                                available: caps.maxTextureSize)
+        }
         var pieces: [(picture: Int, drawn: Range<Int>, stored: Range<Int>)] = []
         for (n, image) in images.enumerated() {
             tiles.append(pieces.count..<pieces.count)
@@ -123,9 +127,12 @@ final class GLRasterPictures {
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(atlas.width), GLsizei(atlas.height), 0, GLenum(GL_RGBA),
                      GLenum(GL_UNSIGNED_BYTE), texels)
+        // Rows of 1024 texels, as the instance table (two a tile).
         pictureTexture = Self.texture(filter: GL_NEAREST)
-        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA32F, GLsizei(Swift.max(1, 2 * pieces.count)), 1, 0, GLenum(GL_RGBA),
-                     GLenum(GL_FLOAT), table.isEmpty ? nil : table)
+        let tableRows = Swift.max(1, (table.count / 4 + Self.rowTexels - 1) / Self.rowTexels)
+        table += [Float](repeating: 0, count: tableRows * Self.rowTexels * 4 - table.count)
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA32F, GLsizei(Self.rowTexels), GLsizei(tableRows), 0, GLenum(GL_RGBA),
+                     GLenum(GL_FLOAT), table)
         instanceTexture = Self.texture(filter: GL_NEAREST)
         let most = evaluator.capacity.items * Swift.max(1, tiles.map(\.count).max() ?? 1)
         instances.reserveCapacity(12 * most)

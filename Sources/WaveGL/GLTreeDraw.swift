@@ -97,11 +97,17 @@ final class GLTreeDraw: GLLayerDraw {
         rasterPictures = evaluator.rasterPictures.isEmpty ? nil : try GLRasterPictures(evaluator: evaluator, caps: caps)
         // Contents only the copies or a rasterized layer's picture draw need no coverage texture.
         var drawnByShader = [Bool](repeating: false, count: evaluator.contents.count)
+        // A rasterized layer's own contents, what it holds and its masks are in its picture.
         let inPicture = evaluator.insideRasterized
-        for (i, node) in evaluator.nodes.enumerated() where node.content >= 0 && !(clipCopies?.draws(i) ?? false) && !inPicture[i] {
+        var maskInPicture = [Bool](repeating: false, count: evaluator.maskNodes.count)
+        for (i, node) in evaluator.nodes.enumerated() where node.maskRoot >= 0 && (inPicture[i] || node.rasterized >= 0) {
+            for m in node.maskRoot..<evaluator.maskNodes[node.maskRoot].subtreeEnd { maskInPicture[m] = true }
+        }
+        for (i, node) in evaluator.nodes.enumerated()
+            where node.content >= 0 && !(clipCopies?.draws(i) ?? false) && !inPicture[i] && node.rasterized < 0 {
             drawnByShader[node.content] = true
         }
-        for node in evaluator.maskNodes where node.content >= 0 { drawnByShader[node.content] = true }
+        for (m, node) in evaluator.maskNodes.enumerated() where node.content >= 0 && !maskInPicture[m] { drawnByShader[node.content] = true }
         planned.reserveCapacity(evaluator.capacity.items)
         plannedMasks.reserveCapacity(evaluator.capacity.maskItems)
         try cachePictures(caps, only: drawnByShader)

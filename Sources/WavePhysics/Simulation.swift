@@ -47,10 +47,14 @@ public final class Simulation {
     /// Brings the world to time t; returns the steps it ran.
     @discardableResult
     public func advance(to t: Double) -> Int {
+        // Back in time: before the segment's start (less the tolerance its last step was counted with), or fewer
+        // whole steps into it than taken (the same rule that counts them, so a time read twice never rewinds).
+        let back = (segment > 0 && t < schedule[segment].from - 1e-9 * schedule[segment - 1].step)
+            || steps(segment, upTo: t) < stepsInSegment
         // Most calls (every channel a frame reads) find the world there already: no clock read.
         let nextChange = segment + 1 < schedule.count ? schedule[segment + 1].from : Double.infinity
-        if t >= time - 1e-12 && t < nextChange && steps(segment, upTo: t) <= stepsInSegment { return 0 }
-        if t < time - 1e-12 {
+        if !back && t < nextChange && steps(segment, upTo: t) <= stepsInSegment { return 0 }
+        if back {
             world = make()
             segment = 0
             stepsInSegment = 0
@@ -87,8 +91,9 @@ public final class Simulation {
         }
     }
 
-    /// The gravity at the world's time.
-    public var gravity: (x: Double, y: Double) { world.gravity }
+    /// The gravity last asked for (the latest change listed, which the world
+    /// meets at its time), else the world's.
+    public var gravity: (x: Double, y: Double) { gravityChanges.last?.gravity ?? world.gravity }
 
     /// Sets gravity from time t on (or from the world's time, if later: the
     /// past is not rewritten). Later changes already listed are dropped.
@@ -99,19 +104,19 @@ public final class Simulation {
         gravityChanges.append((from, gravity))
     }
 
-    /// Steps of `step` seconds from the world's time on (it must be the
-    /// last entry's; earlier times keep theirs). Returns that time.
+    /// Steps of `step` seconds from the world's time on (it must be in the
+    /// schedule's last entry; earlier times keep theirs). Returns whether it
+    /// changed: false where the world is back in an earlier entry.
     @discardableResult
-    public func changeStep(to step: Double) -> Double {
-        let from = time
-        guard segment == schedule.count - 1, step > 0, step.isFinite else { return from }
+    public func changeStep(to step: Double) -> Bool {
+        guard segment == schedule.count - 1, step > 0, step.isFinite else { return false }
         if stepsInSegment == 0 {
             schedule[segment].step = step
         } else {
-            schedule.append((from, step))
+            schedule.append((time, step))
             segment += 1
             stepsInSegment = 0
         }
-        return from
+        return true
     }
 }

@@ -112,7 +112,10 @@ public final class ComparisonWindow {
         while glfwWindowShouldClose(context.window) == GLFW_FALSE {
             let keys = Self.pressed.count
             if try handleKeys(sceneTime: options.startTime + physics.time) { break }
-            if keys > 0 { schedule = nil }
+            if keys > 0 {
+                schedule = nil
+                reapplyInputs(step: physics.step)
+            }
             let (width, height) = context.framebufferSize
             if width == 0 || height == 0 || glfwGetWindowAttrib(context.window, GLFW_ICONIFIED) == GLFW_TRUE {
                 // Minimised: nothing to draw; sleep until something happens.
@@ -120,7 +123,11 @@ public final class ComparisonWindow {
                 continue
             }
             try view.resize(width: width, height: height)
-            if shownSize != (width, height) { schedule = nil; shownSize = (width, height) }
+            if shownSize != (width, height) {
+                schedule = nil
+                shownSize = (width, height)
+                reapplyInputs(step: physics.step)
+            }
             let now = Clocks.wall()
             let sceneTime = clock.time(atWall: now)
             if options.drawsOnChange {
@@ -152,15 +159,14 @@ public final class ComparisonWindow {
                 usleep(useconds_t(options.stallMilliseconds * 1000))
                 nextStall = now + 1
             }
-            let physicsBefore = view.scene.simulationCost?.seconds ?? 0
+            let physicsBefore = budget == nil ? 0 : view.scene.simulationCost?.seconds ?? 0
             try view.drawFrame(time: options.startTime + physics.time, wallNow: now)
             if budget != nil, let remedy = budget!.frame(physics: (view.scene.simulationCost?.seconds ?? 0) - physicsBefore,
                                                          simulated: Double(steps) * physics.step, work: Clocks.wall() - now,
                                                          step: physics.step, period: period, time: physics.time) {
                 switch remedy {
                 case let .step(coarser):
-                    physics.changeStep(to: coarser)
-                    view.scene.changePhysicsStep(to: coarser)
+                    if view.scene.changePhysicsStep(to: coarser) { physics.changeStep(to: coarser) }
                 case let .frameInterval(n):
                     if options.pacing == .vsync { context.setSwapInterval(Int32(n)) }
                 }
@@ -212,6 +218,17 @@ public final class ComparisonWindow {
         return Point(g.x * cos(a) - g.y * sin(a), g.x * sin(a) + g.y * cos(a))
     }
 
+    /// The gravity the last tilt asked for (nil: none yet).
+    private var tilt: Point?
+
+    /// A key or a resize may have made the scene again (a new simulation at
+    /// the step and gravity it started with): the budget's step and the
+    /// tilt are given to it again, from the time it has reached.
+    private func reapplyInputs(step: Double) {
+        if let current = view.scene.physicsStep, current != step { view.scene.changePhysicsStep(to: step) }
+        if let tilt, let g = view.scene.gravity, g != tilt { view.scene.setGravity(tilt, from: 0) }
+    }
+
     /// Returns true when asked to quit.
     private func handleKeys(sceneTime: Double) throws -> Bool {
         defer { Self.pressed.removeAll(keepingCapacity: true) }
@@ -226,8 +243,10 @@ public final class ComparisonWindow {
             case GLFW_KEY_S: try view.cycleMotion()
             case GLFW_KEY_LEFT, GLFW_KEY_RIGHT:
                 // The accelerometer's stand-in: 15 degrees a press, from the time now on.
+                // From the gravity last asked for (the world meets it only at its next step, and not at all while paused).
                 if let g = view.scene.gravity {
-                    view.scene.setGravity(Self.tilted(g, degrees: key == GLFW_KEY_LEFT ? 15 : -15), from: sceneTime)
+                    tilt = Self.tilted(g, degrees: key == GLFW_KEY_LEFT ? 15 : -15)
+                    view.scene.setGravity(tilt!, from: sceneTime)
                 }
             case GLFW_KEY_E:
                 effectIndex = (effectIndex + 1) % options.effects.count

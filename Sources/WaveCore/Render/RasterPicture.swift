@@ -19,6 +19,9 @@ public struct RasterPicture: Sendable {
     /// (a long track's bars) is drawn item by item, as Core Animation limits
     /// the size of what it rasterizes.
     public static let maxPixels = 4 << 20
+    /// The most rows a picture may have (a taller one is drawn item by item;
+    /// wider ones are cut into tiles, taller ones are not).
+    public static let maxRows = 4000
 
     /// The layer's look (see `look`).
     static func look(of layer: Layer) -> Layer {

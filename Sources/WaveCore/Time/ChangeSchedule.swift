@@ -28,8 +28,8 @@ public final class ChangeSchedule {
 
     /// The earliest scene time after the last frame drawn at which the
     /// picture may differ from it: that frame's own time while something
-    /// moves continuously, nil when nothing will change again (or no frame
-    /// was drawn yet: then now).
+    /// moves continuously, nil when nothing will change again or no frame
+    /// was drawn yet (`needsFrame` is then true whatever the time).
     public var nextChange: Double? {
         guard let last = lastDrawn else { return nil }
         return evaluator?.nextChange(after: last)

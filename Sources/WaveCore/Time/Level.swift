@@ -117,9 +117,9 @@ public protocol SimulatedValues: AnyObject {
     var cost: (steps: Int, seconds: Double) { get }
     /// Seconds a step now.
     var step: Double { get }
-    /// Steps of `step` seconds from the time it has reached on; returns that time.
-    func changeStep(to step: Double) -> Double
-    /// Gravity now, pixels per second squared, y down (nil: the simulation has none).
+    /// Steps of `step` seconds from the time it has reached on; false where it cannot (it is back in time).
+    func changeStep(to step: Double) -> Bool
+    /// Gravity last asked for, pixels per second squared, y down (nil: the simulation has none).
     var gravity: Point? { get }
     /// Gravity from time t on, a timed input (replayed the same when time goes back).
     func setGravity(_ gravity: Point, from t: Double)
@@ -147,9 +147,11 @@ extension Scene {
         for s in simulations { s.setGravity(gravity, from: t) }
     }
 
-    /// Makes every simulation step `step` seconds from the time it has reached on (see `PhysicsBudget`).
-    public func changePhysicsStep(to step: Double) {
-        for s in simulations { _ = s.changeStep(to: step) }
+    /// Makes every simulation step `step` seconds from the time it has reached on (see `PhysicsBudget`);
+    /// false where one could not (it was back in time), and the loop keeps its step.
+    @discardableResult
+    public func changePhysicsStep(to step: Double) -> Bool {
+        simulations.reduce(true) { $1.changeStep(to: step) && $0 }
     }
 
     /// The steps its simulations have run and the thread CPU seconds they took, each simulation counted once.

@@ -33,7 +33,7 @@ public struct PhysicsBudget: Equatable, Sendable {
     }
 
     public struct Action: Equatable, Sendable, CustomStringConvertible {
-        /// Scene time when it acted.
+        /// The loop's simulated time when it acted (seconds since its first frame).
         public var time: Double
         public var remedy: Remedy
         /// What it saw: physics' share of the simulated time, or the frame's work against its period.
@@ -56,7 +56,7 @@ public struct PhysicsBudget: Equatable, Sendable {
 
     public init(share: Double) { self.share = share }
 
-    /// The seconds a budget may be: more than 0, at most 1.
+    /// The shares a budget may be: more than 0, at most 1.
     public static func validShare(_ share: Double) -> Bool { share.isFinite && share > 0 && share <= 1 }
 
     /// Adds one frame: `physics` thread CPU seconds spent stepping,

@@ -107,7 +107,9 @@ public final class LayerTreeEvaluator {
             if let n = looks[layer.size]?.first(where: { $0.look == look })?.number { return n }
             var picture = RasterPicture(look: look)
             try picture.measure()
-            let fits = picture.bounds.map { $0.width * $0.height <= Double(RasterPicture.maxPixels) } ?? true
+            let fits = picture.bounds.map {
+                $0.width * $0.height <= Double(RasterPicture.maxPixels) && $0.height <= Double(RasterPicture.maxRows)
+            } ?? true
             if fits { rasterPictures.append(picture) }
             let n = fits ? rasterPictures.count - 1 : -1
             looks[layer.size, default: []].append((look, n))
