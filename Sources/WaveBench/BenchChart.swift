@@ -11,7 +11,7 @@ public struct BenchChart {
         public var label: String
         public var color: String
         public var dashed: Bool
-        /// (cells, ms), cells ascending.
+        /// (x, ms), x ascending: cells in a sweep, seconds in the pacing chart.
         public var points: [(x: Double, y: Double)]
     }
 
@@ -62,6 +62,16 @@ public struct BenchChart {
     static let size = (width: 860.0, height: 500.0)
     static let plot = (left: 78.0, top: 104.0, right: 600.0, bottom: 400.0)
 
+    /// The plot's row for a time on a log axis over `ys`; non-positive times
+    /// (below the clock's resolution) sit on the floor.
+    static func logRows(_ ys: ClosedRange<Int>) -> (Double) -> Double {
+        let p = plot
+        return { y in
+            let v = y > 0 ? log10(y) : Double(ys.lowerBound)
+            return p.bottom - (v - Double(ys.lowerBound)) / Double(ys.count - 1) * (p.bottom - p.top)
+        }
+    }
+
     /// Whole decades covering `values` (at least one decade wide).
     static func decades(_ values: [Double]) -> ClosedRange<Int> {
         let logs = values.filter { $0 > 0 }.map(log10)
@@ -77,22 +87,13 @@ public struct BenchChart {
         func px(_ x: Double) -> Double {
             p.left + (log10(x) - Double(xs.lowerBound)) / Double(xs.count - 1) * (p.right - p.left)
         }
-        func py(_ y: Double) -> Double {
-            // Non-positive times (below the clock's resolution) sit on the floor.
-            let v = y > 0 ? log10(y) : Double(ys.lowerBound)
-            return p.bottom - (v - Double(ys.lowerBound)) / Double(ys.count - 1) * (p.bottom - p.top)
-        }
+        let py = Self.logRows(ys)
         var out = SVGWriter(width: Self.size.width, height: Self.size.height)
         out.text(title, x: 20, y: 30, size: 17, weight: "bold")
         out.text(subtitle, x: 20, y: 52, size: 12, color: "#555")
 
         // Grid and ticks: decades labelled, 2..9 as faint lines.
-        for d in ys {
-            let y = py(pow(10, Double(d)))
-            out.line(p.left, y, p.right, y, color: "#ccc")
-            out.text(Self.decadeLabel(d), x: p.left - 8, y: y + 4, size: 12, anchor: "end")
-            if d < ys.upperBound { for m in 2...9 { let ym = py(Double(m) * pow(10, Double(d))); out.line(p.left, ym, p.right, ym, color: "#eee") } }
-        }
+        out.decadeRows(ys, left: p.left, right: p.right, y: py)
         for d in xs {
             let x = px(pow(10, Double(d)))
             out.line(x, p.top, x, p.bottom, color: "#ccc")
@@ -104,35 +105,13 @@ public struct BenchChart {
         out.text("ms per frame, median (log scale)", x: 24, y: (p.top + p.bottom) / 2, size: 13, anchor: "middle",
                  rotate: -90)
 
-        // Legend under the subtitle, wrapping onto a second row when the first is full.
-        var legendX = 20.0, legendY = 68.0
-        for s in series {
-            let width = 34 + Double(s.label.count) * 6.6 + 22
-            if legendX + width > Self.size.width - 10 && legendX > 20 { legendX = 20; legendY += 15 }
-            out.line(legendX, legendY, legendX + 28, legendY, color: s.color, width: 2.5, dashed: s.dashed)
-            out.text(s.label, x: legendX + 34, y: legendY + 4, size: 12)
-            legendX += width
-        }
+        out.legend(series)
         for (i, note) in notes.enumerated() {
             out.text(note, x: 20, y: p.bottom + 66 + Double(i) * 16, size: 11, color: "#666")
         }
 
-        // Lines, then labels at their right ends pushed apart so none overlap.
-        var labels: [(y: Double, text: String, color: String)] = []
-        for s in series {
-            let points = s.points.map { (px($0.x), py($0.y)) }
-            out.polyline(points, color: s.color, dashed: s.dashed)
-            for (x, y) in points { out.circle(x, y, radius: 3.5, color: s.color, hollow: s.dashed) }
-            if let last = points.last {
-                labels.append((last.1, "\(s.label) \(Format.milliseconds(s.points.last!.y))", s.color))
-            }
-        }
-        labels.sort { $0.y < $1.y }
-        for i in labels.indices.dropFirst() where labels[i].y < labels[i - 1].y + 15 {
-            labels[i].y = labels[i - 1].y + 15
-        }
-        for label in labels {
-            out.text(label.text, x: p.right + 10, y: label.y + 4, size: 12, color: label.color)
+        out.lines(series, at: { (px($0.x), py($0.y)) }, marker: { _ in 3.5 }, labelX: p.right + 10) {
+            "\($0.label) \(Format.milliseconds($0.points.last!.y))"
         }
         return out.finish()
     }
@@ -140,6 +119,51 @@ public struct BenchChart {
     /// 10^d as a plain number: 0.001, 0.1, 1, 100, 1000.
     static func decadeLabel(_ d: Int) -> String {
         d >= 0 ? String(Int(pow(10, Double(d)))) : "0." + String(repeating: "0", count: -d - 1) + "1"
+    }
+}
+
+/// What both charts draw alike: a log axis's rows, the legend, the lines
+/// with their markers and the labels at their right ends.
+extension SVGWriter {
+    /// A line at each decade of `ys` (labelled left of `left`), faint ones at its 2..9.
+    mutating func decadeRows(_ ys: ClosedRange<Int>, left: Double, right: Double, y py: (Double) -> Double) {
+        for d in ys {
+            let y = py(pow(10, Double(d)))
+            line(left, y, right, y, color: "#ccc")
+            text(BenchChart.decadeLabel(d), x: left - 8, y: y + 4, size: 12, anchor: "end")
+            if d < ys.upperBound { for m in 2...9 { let ym = py(Double(m) * pow(10, Double(d))); line(left, ym, right, ym, color: "#eee") } }
+        }
+    }
+
+    /// The legend under the subtitle, wrapping onto a second row when the first is full.
+    mutating func legend(_ series: [BenchChart.Series]) {
+        var legendX = 20.0, legendY = 68.0
+        for s in series {
+            let width = 34 + Double(s.label.count) * 6.6 + 22
+            if legendX + width > self.width - 10 && legendX > 20 { legendX = 20; legendY += 15 }
+            line(legendX, legendY, legendX + 28, legendY, color: s.color, width: 2.5, dashed: s.dashed)
+            text(s.label, x: legendX + 34, y: legendY + 4, size: 12)
+            legendX += width
+        }
+    }
+
+    /// Each series as a line through `at` of its points, a marker of radius
+    /// `marker` at each (nil: none), then `label` at its right end, the
+    /// labels pushed apart so none overlap.
+    mutating func lines(_ series: [BenchChart.Series], at: ((x: Double, y: Double)) -> (Double, Double),
+                        marker: (BenchChart.Series) -> Double?, labelX: Double, label: (BenchChart.Series) -> String) {
+        var labels: [(y: Double, text: String, color: String)] = []
+        for s in series {
+            let points = s.points.map(at)
+            polyline(points, color: s.color, dashed: s.dashed)
+            if let radius = marker(s) { for (x, y) in points { circle(x, y, radius: radius, color: s.color, hollow: s.dashed) } }
+            if let last = points.last { labels.append((last.1, label(s), s.color)) }
+        }
+        labels.sort { $0.y < $1.y }
+        for i in labels.indices.dropFirst() where labels[i].y < labels[i - 1].y + 15 {
+            labels[i].y = labels[i - 1].y + 15
+        }
+        for l in labels { text(l.text, x: labelX, y: l.y + 4, size: 12, color: l.color) }
     }
 }
 

@@ -8,17 +8,10 @@ import WaveCore
 /// death spiral) until a frame passes the stop; the capped and budgeted
 /// ones stay level.
 public struct PacingChart {
-    public struct Series {
-        public var label: String
-        public var color: String
-        public var dashed: Bool
-        /// (seconds since the run began, interval ms).
-        public var points: [(x: Double, y: Double)]
-    }
-
     public var title: String
     public var subtitle: String
-    public var series: [Series]
+    /// Per run: (seconds since it began, interval ms).
+    public var series: [BenchChart.Series]
 
     /// Nil where no run kept its intervals (a scene without a simulation).
     public init?(report: BenchReport) {
@@ -37,7 +30,7 @@ public struct PacingChart {
             let cpu = row.backend == "cpu"
             let label = "\(row.backend) " + (row.physicsBudget.map { "budget \($0)" } ?? (row.cap.map { "cap \($0)" } ?? "no cap"))
             let color = row.physicsBudget != nil ? (cpu ? "#f59f00" : "#15aabf") : (cpu ? "#d9480f" : "#1971c2")
-            return Series(label: label, color: color, dashed: row.cap != nil && row.physicsBudget == nil, points: points)
+            return BenchChart.Series(label: label, color: color, dashed: row.cap != nil && row.physicsBudget == nil, points: points)
         }
     }
 
@@ -46,19 +39,11 @@ public struct PacingChart {
         let ys = BenchChart.decades(series.flatMap { $0.points.map(\.y) })
         let end = Swift.max(0.1, series.flatMap { $0.points.map(\.x) }.max() ?? 1)
         func px(_ x: Double) -> Double { p.left + x / end * (p.right - p.left) }
-        func py(_ y: Double) -> Double {
-            let v = y > 0 ? log10(y) : Double(ys.lowerBound)
-            return p.bottom - (v - Double(ys.lowerBound)) / Double(ys.count - 1) * (p.bottom - p.top)
-        }
+        let py = BenchChart.logRows(ys)
         var out = SVGWriter(width: size.width, height: size.height)
         out.text(title, x: 20, y: 30, size: 17, weight: "bold")
         out.text(subtitle, x: 20, y: 52, size: 12, color: "#555")
-        for d in ys {
-            let y = py(pow(10, Double(d)))
-            out.line(p.left, y, p.right, y, color: "#ccc")
-            out.text(BenchChart.decadeLabel(d), x: p.left - 8, y: y + 4, size: 12, anchor: "end")
-            if d < ys.upperBound { for m in 2...9 { let ym = py(Double(m) * pow(10, Double(d))); out.line(p.left, ym, p.right, ym, color: "#eee") } }
-        }
+        out.decadeRows(ys, left: p.left, right: p.right, y: py)
         // Seconds along x, a tick each half second (or each second past 5 s).
         let tick = end > 5 ? 1.0 : 0.5
         var s = 0.0
@@ -70,24 +55,10 @@ public struct PacingChart {
         out.rect(p.left, p.top, p.right - p.left, p.bottom - p.top, stroke: "#888")
         out.text("seconds since the run began", x: (p.left + p.right) / 2, y: p.bottom + 42, size: 13, anchor: "middle")
         out.text("frame interval, ms (log scale)", x: 24, y: (p.top + p.bottom) / 2, size: 13, anchor: "middle", rotate: -90)
-        var legendX = 20.0, legendY = 68.0
-        for s in series {
-            let width = 34 + Double(s.label.count) * 6.6 + 22
-            if legendX + width > size.width - 10 && legendX > 20 { legendX = 20; legendY += 15 }
-            out.line(legendX, legendY, legendX + 28, legendY, color: s.color, width: 2.5, dashed: s.dashed)
-            out.text(s.label, x: legendX + 34, y: legendY + 4, size: 12)
-            legendX += width
+        out.legend(series)
+        out.lines(series, at: { (px($0.x), py($0.y)) }, marker: { $0.points.count <= 60 ? 2.5 : nil }, labelX: p.right + 10) {
+            "\($0.label) \(Format.milliseconds($0.points.last!.y)) ms"
         }
-        var labels: [(y: Double, text: String, color: String)] = []
-        for s in series {
-            let points = s.points.map { (px($0.x), py($0.y)) }
-            out.polyline(points, color: s.color, dashed: s.dashed)
-            for (x, y) in points where s.points.count <= 60 { out.circle(x, y, radius: 2.5, color: s.color, hollow: s.dashed) }
-            if let last = points.last { labels.append((last.1, "\(s.label) \(Format.milliseconds(s.points.last!.y)) ms", s.color)) }
-        }
-        labels.sort { $0.y < $1.y }
-        for i in labels.indices.dropFirst() where labels[i].y < labels[i - 1].y + 15 { labels[i].y = labels[i - 1].y + 15 }
-        for label in labels { out.text(label.text, x: p.right + 10, y: label.y + 4, size: 12, color: label.color) }
         out.text("Each line is one run under the timer; an uncapped run stops at its first frame over "
                  + "\(Int(PacingPreset.spiralStop * 1000)) ms. Dashed: the cap; light: the physics budget.",
                  x: 20, y: p.bottom + 66, size: 11, color: "#666")

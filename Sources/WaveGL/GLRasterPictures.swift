@@ -9,7 +9,8 @@ import WaveCore
 /// its opacity and tint, its picture), uploaded in one call (a picture
 /// wider than the atlas is in tiles, an instance each), and each run
 /// of them that shares a clip and a mask is one instanced draw. So 5,000
-/// crates are one upload of 5,000 transforms and one draw, however they turn.
+/// rasterized layers are one upload of 5,000 transforms and one draw,
+/// however they turn.
 final class GLRasterPictures {
     /// Texels a table row, three an instance.
     static let rowTexels = 1024

@@ -49,11 +49,11 @@ public final class Simulation {
     public func advance(to t: Double) -> Int {
         // Back in time: before the segment's start (less the tolerance its last step was counted with), or fewer
         // whole steps into it than taken (the same rule that counts them, so a time read twice never rewinds).
-        let back = (segment > 0 && t < schedule[segment].from - 1e-9 * schedule[segment - 1].step)
-            || steps(segment, upTo: t) < stepsInSegment
+        let owed = steps(segment, upTo: t)
+        let back = (segment > 0 && t < schedule[segment].from - 1e-9 * schedule[segment - 1].step) || owed < stepsInSegment
         // Most calls (every channel a frame reads) find the world there already: no clock read.
         let nextChange = segment + 1 < schedule.count ? schedule[segment + 1].from : Double.infinity
-        if !back && t < nextChange && steps(segment, upTo: t) <= stepsInSegment { return 0 }
+        if !back && t < nextChange && owed == stepsInSegment { return 0 }
         if back {
             world = make()
             segment = 0

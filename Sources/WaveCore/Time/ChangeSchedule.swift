@@ -3,8 +3,9 @@
 /// drew (the layer tree's `nextChange(after:)`), and where it cannot, skips
 /// the frame and sleeps until the next change (or for ever: a still or
 /// paused scene). What Core Animation's render server does for a layer whose
-/// animations are discrete (the snapped waveform: about one frame a second)
-/// or over. A live or simulated value counts as always changing.
+/// animations are discrete (content travelling slowly by whole pixels:
+/// about one frame a second) or over. A live or simulated value counts as
+/// always changing.
 public final class ChangeSchedule {
     private let evaluator: LayerTreeEvaluator?
     /// Scene time of the last frame drawn (nil: none yet).

@@ -61,6 +61,8 @@ public final class LayerTreeEvaluator {
     /// The pictures of rasterized layers (see `RasterPicture`): layers that
     /// look alike (the same sublayers, contents and mask) share one.
     public private(set) var rasterPictures: [RasterPicture] = []
+    /// Per compiled node: whether a rasterized layer above it draws it in its picture.
+    public private(set) var insideRasterized: [Bool] = []
     /// The most items, masks and mask items a frame can hold.
     public private(set) var capacity = (items: 0, masks: 0, maskItems: 0)
     /// Scratch memory for the dynamic paths that ask for it (the most any one asks).
@@ -134,6 +136,10 @@ public final class LayerTreeEvaluator {
         }
         try Self.validate(root, sourceCount: sources.levels.count)
         _ = try compile(root, into: &nodes, isMask: false, inRaster: false)
+        insideRasterized = [Bool](repeating: false, count: nodes.count)
+        for (i, node) in nodes.enumerated() where node.rasterized >= 0 && !insideRasterized[i] {
+            for j in (i + 1)..<node.subtreeEnd { insideRasterized[j] = true }
+        }
         let counts = try count(0, in: nodes, multiplier: 1)
         guard counts.items <= Self.maxItems, counts.maskItems <= Self.maxItems else {
             throw LayerTreeError(layer: root.name, problem: "\(max(counts.items, counts.maskItems)) items a frame (at most \(Self.maxItems))")
@@ -151,15 +157,6 @@ public final class LayerTreeEvaluator {
     }
 
     deinit { if scratch.baseAddress != nil { scratch.deallocate() } }
-
-    /// Per compiled node: whether a rasterized layer above it draws it in its picture.
-    public var insideRasterized: [Bool] {
-        var inside = [Bool](repeating: false, count: nodes.count)
-        for (i, node) in nodes.enumerated() where node.rasterized >= 0 && !inside[i] {
-            for j in (i + 1)..<node.subtreeEnd { inside[j] = true }
-        }
-        return inside
-    }
 
     /// Items, masks and mask items one frame can hold: each compiled layer's
     /// (`list`: the nodes or the mask nodes), times its replicator ancestors' counts.
