@@ -28,9 +28,12 @@ import Foundation
 /// - `write_once_ms` (CPU rows): median time to fill the frame buffer once
 ///   with a constant, the floor any redraw pays.
 /// - `preset`, `process_cpu_percent`, `frames_missed`, `seconds`,
-///   `screen_size`, `pacing` ("vsync" or "sleep") (rows of `--preset table`): there `frames` counts the
-///   frames drawn, `fps` the frames drawn per second of the paced run, and
-///   `cell_size` the screen width and its mean cell height.
+///   `screen_size`, `pacing` ("vsync" or "sleep"), `phase` ("idle",
+///   "scrolling", "idle again"), `scroll_speed` (pixels a second while
+///   scrolling) (rows of `--preset table`): there `frames`
+///   counts the frames drawn in the phase, `fps` the frames drawn per second
+///   of it, `cells` the table's reused cells and `cell_size` the screen
+///   width and the row height.
 /// - `table_floor` (root, `--preset table`): copying the frame once a frame,
 ///   paced the same way (`process_cpu_percent`, `copy_ms`); `raster` (root,
 ///   `--preset raster`): see `RasterReport`.
@@ -162,6 +165,10 @@ public struct BenchResult: Codable, Equatable {
     public var seconds: Double?
     public var screenSize: [Int]?
     public var pacing: String?
+    /// The table preset's phase: "idle", "scrolling" or "idle again".
+    public var phase: String?
+    /// The table preset's scrolling speed, pixels a second.
+    public var scrollSpeed: Double?
     /// What the count counts when it is not cells ("dots", "panels").
     public var unit: String?
     /// A scene with a simulation (the crates): thread CPU a measured frame spent stepping it, ms (part of `cpu_ms`).
@@ -187,7 +194,7 @@ public struct BenchResult: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case backend, cells, frames, fps, preset, seconds, pacing, unit
+        case backend, cells, frames, fps, preset, seconds, pacing, unit, phase
         case cellSize = "cell_size"
         case cpuMs = "cpu_ms"
         case processCpuMs = "process_cpu_ms"
@@ -204,6 +211,7 @@ public struct BenchResult: Codable, Equatable {
         case framesMissed = "frames_missed"
         case screenSize = "screen_size"
         case physicsMs = "physics_ms"
+        case scrollSpeed = "scroll_speed"
     }
 
     /// The schema's figures always appear, unmeasured ones as null (the
@@ -232,6 +240,8 @@ public struct BenchResult: Codable, Equatable {
         try c.encodeIfPresent(seconds, forKey: .seconds)
         try c.encodeIfPresent(screenSize, forKey: .screenSize)
         try c.encodeIfPresent(pacing, forKey: .pacing)
+        try c.encodeIfPresent(phase, forKey: .phase)
+        try c.encodeIfPresent(scrollSpeed, forKey: .scrollSpeed)
         try c.encodeIfPresent(unit, forKey: .unit)
         try c.encodeIfPresent(physicsMs, forKey: .physicsMs)
     }

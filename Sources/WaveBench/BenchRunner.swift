@@ -133,52 +133,69 @@ public final class BenchRunner {
 
     // MARK: The published table
 
-    /// The phone experiment: one 375x667 screen of 7 waving cells, each
-    /// strategy paced at 60 frames per second for `seconds`, after
-    /// `config.warmup` unpaced frames: by the display's vsync in a window
-    /// whose swaps it really paces, otherwise by sleeping to absolute deadlines.
-    public func runTable(seconds: Double, progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
+    /// The phone experiment: one 375x667 screen of the scrolling table,
+    /// each strategy paced at 60 frames per second through the three phases
+    /// (`seconds` each: still, scrolled at `scrollSpeed` pixels a second,
+    /// still), after `config.warmup` unpaced frames: by the display's vsync
+    /// in a window whose swaps it really paces, otherwise by sleeping to
+    /// absolute deadlines. One row per strategy and phase.
+    public func runTable(seconds: Double, scrollSpeed: Double = TablePreset.scrollSpeed,
+                         progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
         guard seconds.isFinite, seconds > 0 else { throw BenchError.invalid("the table preset needs a positive duration") }
         let backends = try usableBackends()
-        let scene = try config.makeScene(TablePreset.request(snapsToPixel: config.snapsToPixel))
-        try scene.validate()
         // No GPU timer queries here: the preset measures what the process spends, as the phones did, and
         // on llvmpipe a timer query opens a scene every frame that wakes its threads (measurement, not strategy).
         let timer: GPUTiming? = nil
         let refresh = host.vsyncInterval?()
-        let ticks = Int((seconds * TablePreset.framesPerSecond).rounded(.up))
+        let phases = TablePreset.phases
+        let ticks = Int((seconds * TablePreset.framesPerSecond).rounded(.up)) * phases.count
         var results: [BenchResult] = []
+        var size = TablePreset.screen
         for (index, backend) in backends.enumerated() where !config.isInterrupted() {
+            // A scene of its own (its own scroll view) for each strategy, scrolled in the middle phase.
+            let scene = try config.makeScene(TablePreset.request(snapsToPixel: config.snapsToPixel))
+            try scene.validate()
+            size = (scene.width, scene.height)
+            guard let scrollView = scene.scrollViews.first else { throw BenchError.invalid("the table preset's scene has no scroll view") }
+            scrollView.add(.glide(time: seconds, until: 2 * seconds, speed: scrollSpeed))
             let strategy = try makeStrategy(backend)
             try strategy.prepare(scene: scene)
             // A display may refresh faster than 60 Hz: room for every refresh.
             let capacity = Int((seconds / min(refresh ?? 1, 1 / TablePreset.framesPerSecond)).rounded(.up)) + 2
-            let meter = makeMeter(strategy, timer: timer, capacity: capacity)
-            for i in 0..<config.warmup { try meter.frame(time: Double(i) * config.frameInterval, measured: false) }
-            let onTick: (Int) -> Void = { tick in
-                guard let progress else { return }
-                progress(BenchProgress(done: index * ticks + min(tick, ticks), total: backends.count * ticks,
-                                        label: "table preset: \(backend.rawValue), \(min(tick, ticks))/\(ticks) ticks"))
+            let warm = makeMeter(strategy, timer: timer, capacity: 1)
+            for i in 0..<config.warmup { try warm.frame(time: -Double(config.warmup - i) * config.frameInterval, measured: false) }
+            for (p, phase) in phases.enumerated() where !config.isInterrupted() {
+                let meter = makeMeter(strategy, timer: timer, capacity: capacity)
+                let done = (index * phases.count + p) * ticks / phases.count
+                let onTick: (Int) -> Void = { tick in
+                    guard let progress else { return }
+                    progress(BenchProgress(done: done + min(tick, ticks / phases.count), total: backends.count * ticks,
+                                            label: "table preset: \(backend.rawValue), \(phase)"))
+                }
+                let origin = Double(p) * seconds
+                let run = try refresh.map { try PacedRun.runByVsync(meter: meter, seconds: seconds, refresh: $0, timeOrigin: origin, onTick: onTick) }
+                    ?? PacedRun.run(meter: meter, seconds: seconds, framesPerSecond: TablePreset.framesPerSecond, timeOrigin: origin,
+                                    onTick: onTick)
+                let summary = try finish(meter, step: "the table preset, \(backend.rawValue), \(phase)",
+                                         ifEmpty: "no frame was drawn in \(seconds) s")
+                var result = BenchResult(summary, backend: backend, cells: scrollView.cells,
+                                         cellSize: [scene.width, TablePreset.cellRows],
+                                         fps: Double(summary.frames) / run.wallSeconds,
+                                         uploadBytesPerFrame: strategy.uploadBytesPerFrame)
+                result.preset = TablePreset.name
+                result.phase = phase
+                result.scrollSpeed = scrollSpeed
+                result.seconds = seconds
+                result.screenSize = [scene.width, scene.height]
+                result.framesMissed = run.missed
+                result.pacing = refresh == nil ? "sleep" : "vsync"
+                result.processCpuPercent = rounded(run.processCPUSeconds / run.wallSeconds * 100, places: 2)
+                results.append(result)
             }
-            let run = try refresh.map { try PacedRun.runByVsync(meter: meter, seconds: seconds, refresh: $0, onTick: onTick) }
-                ?? PacedRun.run(meter: meter, seconds: seconds, framesPerSecond: TablePreset.framesPerSecond, onTick: onTick)
-            let summary = try finish(meter, step: "the table preset, \(backend.rawValue)",
-                                     ifEmpty: "no frame was drawn in \(seconds) s")
-            var result = BenchResult(summary, backend: backend, cells: TablePreset.cells,
-                                     cellSize: [scene.width, scene.height / TablePreset.cells],
-                                     fps: Double(summary.frames) / run.wallSeconds,
-                                     uploadBytesPerFrame: strategy.uploadBytesPerFrame)
-            result.preset = TablePreset.name
-            result.seconds = seconds
-            result.screenSize = [scene.width, scene.height]
-            result.framesMissed = run.missed
-            result.pacing = refresh == nil ? "sleep" : "vsync"
-            result.processCpuPercent = rounded(run.processCPUSeconds / run.wallSeconds * 100, places: 2)
-            results.append(result)
         }
         var report = BenchReport(renderer: rendererName, results: results)
         if !config.isInterrupted() {
-            report.tableFloor = TableFloor.measure(width: scene.width, height: scene.height, seconds: min(seconds, 5),
+            report.tableFloor = TableFloor.measure(width: size.width, height: size.height, seconds: min(seconds, 5),
                                                    framesPerSecond: TablePreset.framesPerSecond)
         }
         return report

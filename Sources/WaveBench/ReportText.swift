@@ -71,12 +71,12 @@ extension BenchReport {
             + "allocs/f: heap allocations per frame by this project's code; driver allocs/f: by the GL driver inside GL calls on the same thread\n"
     }
 
-    /// The table preset beside the published figures.
+    /// The table preset beside the published figures: a row per strategy and phase.
     public var presetTable: String {
-        let header = ["strategy", "process CPU %", "frames drawn", "missed", "fps", Figure.cpuMs.label,
+        let header = ["strategy", "phase", "process CPU %", "frames drawn", "missed", "fps", Figure.cpuMs.label,
                       Figure.processCpuMs.label, Figure.gpuMs.label, "allocs/f", "driver allocs/f"]
         let rows = results.map { r -> [String] in
-            [Backend(rawValue: r.backend).map(Format.strategyShort) ?? r.backend,
+            [Backend(rawValue: r.backend).map(Format.strategyShort) ?? r.backend, r.phase ?? "-",
              r.processCpuPercent.map { String(format: "%.1f%%", $0) } ?? "-", "\(r.frames)",
              r.framesMissed.map(String.init) ?? "-", String(format: "%.1f", r.fps), Format.milliseconds(r.cpuMs.median),
              Format.milliseconds(r.processCpuMs.median), Format.milliseconds(r.gpuMs?.median), Format.count(r.allocationsPerFrame),
@@ -84,8 +84,9 @@ extension BenchReport {
         }
         let first = results.first
         let setup = first.map { r in
-            "\(r.screenSize?.map(String.init).joined(separator: "x") ?? "?") screen, \(r.cells) cells, "
-                + "60 fps for \(r.seconds.map { String(format: "%g", $0) } ?? "?") s, "
+            "\(r.screenSize?.map(String.init).joined(separator: "x") ?? "?") screen, \(r.cells) cells reused over \(TablePreset.rows) rows of "
+                + "\(r.cellSize.count > 1 ? r.cellSize[1] : 0) px, 60 fps, \(r.seconds.map { String(format: "%g", $0) } ?? "?") s a phase "
+                + "(scrolling at \(Int(r.scrollSpeed ?? TablePreset.scrollSpeed)) px/s), "
                 + (r.pacing == "vsync" ? "paced by the display's vsync" : "paced by sleeping (no vsync here)")
         } ?? ""
         return "waves bench --preset table: \(setup); GL_RENDERER: \(renderer); \(machine.cpus) CPUs\n"

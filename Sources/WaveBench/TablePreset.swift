@@ -2,21 +2,29 @@ import Foundation
 import WaveCore
 
 /// The published phone experiment (`--preset table`): one phone screen of
-/// table cells, every cell waving, at 60 frames per second.
+/// a table of waving cells (`--scene table`: rows of 88 px, cells reused),
+/// at 60 frames per second, in three phases of equal length: still, then
+/// scrolled at a constant speed, then still again.
 public enum TablePreset {
     public static let name = "table"
-    /// A 375x667 point screen cut into cells of 88 rows: 667 / 88 = 7 cells
-    /// (the scene spreads the 667 rows over them: 95 or 96 rows each).
+    /// A 375x667 point screen; rows of 88 (a 44-point row at 2x): 8 rows
+    /// fill the screen at a row's top, so 9 cells are made and reused.
     public static let screen = (width: 375, height: 667)
     public static let cellRows = 88
+    public static let rows = 100
     public static let framesPerSecond = 60.0
+    /// The scrolling phase's speed, pixels a second (about 11 rows a second).
+    public static let scrollSpeed = 1000.0
+    /// The phases, in order: idle, scrolling, idle again.
+    public static let phases = ["idle", "scrolling", "idle again"]
     /// What the phones measured, printed beside ours.
-    public static let published = "published (phone): redraw 7-10% CPU, translate ~0% CPU"
+    public static let published = "published (phone): redraw 7-10% CPU all the time; translate (replicator) CPU only while scrolling, ~0% idle"
 
-    public static let cells = screen.height / cellRows
+    /// Cells the table makes and reuses (rows in view at a row's top, plus one).
+    public static let cells = (screen.height + cellRows - 1) / cellRows + 1
 
     public static func request(snapsToPixel: Bool) -> SceneRequest {
-        SceneRequest(width: screen.width, height: screen.height, count: cells, snapsToPixel: snapsToPixel)
+        SceneRequest(width: screen.width, height: screen.height, count: rows, snapsToPixel: snapsToPixel)
     }
 }
 
@@ -82,13 +90,13 @@ enum PacedRun {
     /// The display paces: each frame ends in a swap that waits for the next
     /// refresh (`present`, inside `meter.frame`). A frame is missed when the
     /// swap it ends with comes a refresh or more late.
-    static func runByVsync(meter: FrameMeter, seconds: Double, refresh: Double,
+    static func runByVsync(meter: FrameMeter, seconds: Double, refresh: Double, timeOrigin: Double = 0,
                            onTick: (Int) -> Void) throws -> Outcome {
         var outcome = Outcome()
         let start = Clocks.wall(), processStart = Clocks.processCPU()
         var previous = start
         while previous - start < seconds {
-            let finished = try meter.frame(time: Clocks.wall() - start, measured: true)
+            let finished = try meter.frame(time: timeOrigin + Clocks.wall() - start, measured: true)
             outcome.drawn += 1
             let refreshes = Int(((finished - previous) / refresh).rounded())
             if refreshes > 1 { outcome.missed += refreshes - 1 }

@@ -17,6 +17,7 @@ public struct EffectName: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let voice = EffectName(rawValue: "voice")
     public static let jelly = EffectName(rawValue: "jelly")
     public static let crates = EffectName(rawValue: "crates")
+    public static let table = EffectName(rawValue: "table")
 }
 
 /// Everything an effect is made from besides the request: one template per
@@ -35,6 +36,7 @@ public struct EffectSettings: Sendable {
     public var voice = Voice(width: 1, height: 1)
     public var jelly = Jelly(width: 1, height: 1)
     public var crates = Crates(width: 1, height: 1)
+    public var table = Table(width: 1, height: 1)
     /// The level the dots and the voice follow.
     public var level = Level.constant(Voice.defaultLevel)
 
@@ -115,6 +117,21 @@ public enum Effects {
             var wave = s.sine
             wave.color = s.color ?? wave.color
             return try SineCells(r, wave: wave, background: s.background).scene()
+        },
+        Effect(name: .table, summary: "a scrolling table of waving cells, only the rows in view made, reused as they scroll (the waving-view post's table)",
+               count: Effect.Count(unit: "rows", option: "--rows", sweep: [10, 100, 1000, 10_000], sweepLimit: Table.maxRows, stacks: false,
+                                   standard: { _, _ in 100 }, limit: { _, _ in Table.maxRows }),
+               options: ["--rows", "--amplitude", "--baseline", "--cycles", "--period", "--direction", "--row-height", "--scroll", "--scroll-speed",
+                         "--shadow", "--no-shadow-cache"],
+               paced: true) { s, r in
+            var table = s.table
+            (table.width, table.height) = (r.width, r.height)
+            table.rows = r.count > 0 ? r.count : 100
+            table.wave = s.sine
+            table.wave.color = s.color ?? table.wave.color
+            table.background = s.background
+            table.snapToPixel = r.snapsToPixel
+            return try table.scene()
         },
         Effect(name: .dots, summary: "a replicated row of dots, each one animation a little later, curling (the replicator chapter)",
                count: Effect.Count(unit: "dots", option: "--dots", sweep: [10, 100, 1000, 10_000], sweepLimit: 100_000, stacks: false,

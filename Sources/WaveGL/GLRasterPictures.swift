@@ -64,11 +64,33 @@ final class GLRasterPictures {
     private(set) var draws = 0
     /// Per picture number: its tiles (entries of the picture table), one instance each.
     private var tiles: [Range<Int>] = []
+    /// Pictures not cached (a shadowed layer without `shouldRasterize`): each
+    /// painted again by the CPU strategy's painter the first time a frame
+    /// draws it, and its tiles uploaded again (the offscreen pass Core
+    /// Animation runs every frame for such a layer).
+    private struct Repainted {
+        let painter: RasterPicture.Painter
+        /// Each tile's stored columns and its place in the atlas.
+        let pieces: [(stored: Range<Int>, x: Int, y: Int)]
+    }
+    private var repainted: [Repainted?] = []
+    /// Per picture: painted this frame already.
+    private var paintedThisFrame: [Bool] = []
+    /// Premultiplied texels of one tile, for the upload (made once).
+    private var staging: [UInt8] = []
+    /// Pictures painted on the CPU this frame, and their pixels.
+    private(set) var paintsThisFrame = 0
+    private(set) var pixelsPaintedThisFrame = 0
 
     init(evaluator: LayerTreeEvaluator, caps: GLCapabilities) throws {
         program = Program(try ShaderProgram(vertex: "pictures.vert.glsl", fragment: "pictures.frag.glsl"))
         maskedProgram = Program(try ShaderProgram(vertex: "pictures.vert.glsl", fragment: "pictures.frag.glsl", defines: ["MASKED"]))
-        let images = try evaluator.rasterPictures.map { try $0.paint() }
+        let painters = try evaluator.rasterPictures.map { $0.isCached ? nil : try RasterPicture.Painter($0) }
+        let images = try evaluator.rasterPictures.indices.map { n in
+            guard let painter = painters[n] else { return try evaluator.rasterPictures[n].paint() }
+            painter.paint()
+            return try painter.pixmap.readback()
+        }
         let bytes = images.reduce(0) { $0 + $1.width * $1.height * 4 }
         guard bytes <= caps.maxCoverageBytes else {
             throw GLError.limit(what: "\(bytes) bytes of rasterized layers' pictures (the backend's memory budget)", needed: bytes,
@@ -101,29 +123,28 @@ final class GLRasterPictures {
         // The atlas, premultiplied; each tile's drawn rect, its origin in its layer, the atlas columns it may read.
         var texels = [UInt8](repeating: 0, count: atlas.width * atlas.height * 4)
         var table: [Float] = []
+        repainted = [Repainted?](repeating: nil, count: images.count)
+        paintedThisFrame = [Bool](repeating: false, count: images.count)
+        var largestTile = 0
         for (k, piece) in pieces.enumerated() {
             let image = images[piece.picture], place = atlas.places[k]
             image.pixels.withUnsafeBufferPointer { from in
                 texels.withUnsafeMutableBufferPointer { to in
-                    for row in 0..<image.height {
-                        var a = (row * image.width + piece.stored.lowerBound) * 4, b = ((place.y + row) * atlas.width + place.x) * 4
-                        for _ in piece.stored {
-                            let alpha = Int(from[a + 3])
-                            to[b] = UInt8((Int(from[a]) * alpha + 127) / 255)
-                            to[b + 1] = UInt8((Int(from[a + 1]) * alpha + 127) / 255)
-                            to[b + 2] = UInt8((Int(from[a + 2]) * alpha + 127) / 255)
-                            to[b + 3] = UInt8(alpha)
-                            a += 4
-                            b += 4
-                        }
-                    }
+                    Self.premultiply(from.baseAddress!, rowBytes: image.width * 4, columns: piece.stored, rows: image.height,
+                                     into: to.baseAddress! + (place.y * atlas.width + place.x) * 4, rowBytes: atlas.width * 4)
                 }
+            }
+            if let painter = painters[piece.picture] {
+                let earlier = repainted[piece.picture]?.pieces ?? []
+                repainted[piece.picture] = Repainted(painter: painter, pieces: earlier + [(piece.stored, place.x, place.y)])
+                largestTile = Swift.max(largestTile, piece.stored.count * image.height * 4)
             }
             let origin = evaluator.rasterPictures[piece.picture].bounds ?? .zero
             let drawnX = place.x + piece.drawn.lowerBound - piece.stored.lowerBound
             table += [Float(drawnX), Float(place.y), Float(piece.drawn.count), Float(image.height),
                       Float(origin.x + Double(piece.drawn.lowerBound)), Float(origin.y), Float(place.x), Float(place.x + piece.stored.count)]
         }
+        staging = [UInt8](repeating: 0, count: largestTile)
         atlasTexture = Self.texture(filter: GL_LINEAR)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(atlas.width), GLsizei(atlas.height), 0, GLenum(GL_RGBA),
@@ -162,6 +183,27 @@ final class GLRasterPictures {
         return texture
     }
 
+    /// Straight-alpha RGBA rows to premultiplied ones: `rows` rows of `columns` of the source.
+    private static func premultiply(_ from: UnsafePointer<UInt8>, rowBytes: Int, columns: Range<Int>, rows: Int,
+                                    into to: UnsafeMutablePointer<UInt8>, rowBytes toRowBytes: Int) {
+        var row = 0
+        while row < rows {
+            var a = row * rowBytes + columns.lowerBound * 4, b = row * toRowBytes
+            var column = columns.lowerBound
+            while column < columns.upperBound {
+                let alpha = Int(from[a + 3])
+                to[b] = UInt8((Int(from[a]) * alpha + 127) / 255)
+                to[b + 1] = UInt8((Int(from[a + 1]) * alpha + 127) / 255)
+                to[b + 2] = UInt8((Int(from[a + 2]) * alpha + 127) / 255)
+                to[b + 3] = UInt8(alpha)
+                a += 4
+                b += 4
+                column += 1
+            }
+            row += 1
+        }
+    }
+
     // MARK: Every frame
 
     /// Starts a frame's instances.
@@ -169,6 +211,34 @@ final class GLRasterPictures {
         instances.removeAll(keepingCapacity: true)
         count = 0
         draws = 0
+        paintsThisFrame = 0
+        pixelsPaintedThisFrame = 0
+        var n = 0
+        while n < paintedThisFrame.count { paintedThisFrame[n] = false; n += 1 }
+    }
+
+    /// Paints a picture not cached again and uploads its tiles (once a frame).
+    private func repaint(_ n: Int) {
+        guard let r = repainted[n], !paintedThisFrame[n] else { return }
+        paintedThisFrame[n] = true
+        r.painter.paint()
+        let pixmap = r.painter.pixmap
+        paintsThisFrame += 1
+        pixelsPaintedThisFrame += pixmap.width * pixmap.height
+        glBindTexture(GLenum(GL_TEXTURE_2D), atlasTexture)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        let source = UnsafeRawPointer(pixmap.view.row(0)).assumingMemoryBound(to: UInt8.self)
+        var k = 0
+        while k < r.pieces.count {
+            let piece = r.pieces[k]
+            staging.withUnsafeMutableBufferPointer { to in
+                Self.premultiply(source, rowBytes: pixmap.rowStride * 4, columns: piece.stored, rows: pixmap.height,
+                                 into: to.baseAddress!, rowBytes: piece.stored.count * 4)
+                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(piece.x), GLint(piece.y), GLsizei(piece.stored.count),
+                                GLsizei(pixmap.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), to.baseAddress)
+            }
+            k += 1
+        }
     }
 
     /// The instances an item of picture `n` takes (its tiles).
@@ -177,6 +247,7 @@ final class GLRasterPictures {
     /// Adds a rasterized item as the next instances, one a tile of its picture.
     @inline(__always)
     func add(_ item: PresentationItem) {
+        if repainted[item.content] != nil { repaint(item.content) }
         let m = item.transform, t = item.tint
         var tile = tiles[item.content].lowerBound
         while tile < tiles[item.content].upperBound {

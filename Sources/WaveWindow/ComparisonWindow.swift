@@ -8,7 +8,8 @@ import WaveGL
 /// Implements: vsync-paced frames, Space pause/resume (phase kept), Up/Down
 /// cell count, S motion (linear / exact / snap), E next effect, Left/Right
 /// tilt gravity (a scene with a simulation: the accelerometer's stand-in,
-/// each tilt a timed input), Esc/Q quit, resize (textures re-made once per new
+/// each tilt a timed input), the wheel, a drag and Page Up/Down scroll (a
+/// scene with a scroll view, the table: each a timed input), Esc/Q quit, resize (textures re-made once per new
 /// size), minimise (waits for events instead of spinning), a title bar with
 /// the figures, `duration` and a screenshot of the last frame.
 public final class ComparisonWindow {
@@ -62,6 +63,13 @@ public final class ComparisonWindow {
 
     /// Keys pressed since the last frame (GLFW's C callback cannot capture).
     nonisolated(unsafe) private static var pressed: [Int32] = []
+    /// The pointer since the last frame: wheel notches (up positive), the
+    /// drag's vertical travel in window pixels, and whether the button was let go.
+    nonisolated(unsafe) private static var wheel = 0.0
+    nonisolated(unsafe) private static var dragging = false
+    nonisolated(unsafe) private static var dragged = 0.0
+    nonisolated(unsafe) private static var letGo = false
+    nonisolated(unsafe) private static var pointerY = 0.0
 
     /// Throws `RendererError.unavailable` where no window can be opened.
     public init(options: Options) throws {
@@ -80,6 +88,16 @@ public final class ComparisonWindow {
         Self.pressed.reserveCapacity(16)
         glfwSetKeyCallback(context.window) { _, key, _, action, _ in
             if action == GLFW_PRESS || action == GLFW_REPEAT { ComparisonWindow.pressed.append(key) }
+        }
+        glfwSetScrollCallback(context.window) { _, _, y in ComparisonWindow.wheel += y }
+        glfwSetMouseButtonCallback(context.window) { _, button, action, _ in
+            guard button == GLFW_MOUSE_BUTTON_LEFT else { return }
+            if action == GLFW_PRESS { ComparisonWindow.dragging = true }
+            if action == GLFW_RELEASE && ComparisonWindow.dragging { ComparisonWindow.dragging = false; ComparisonWindow.letGo = true }
+        }
+        glfwSetCursorPosCallback(context.window) { _, _, y in
+            if ComparisonWindow.dragging { ComparisonWindow.dragged += y - ComparisonWindow.pointerY }
+            ComparisonWindow.pointerY = y
         }
     }
 
@@ -112,6 +130,7 @@ public final class ComparisonWindow {
         while glfwWindowShouldClose(context.window) == GLFW_FALSE {
             let keys = Self.pressed.count
             if try handleKeys(sceneTime: options.startTime + physics.time) { break }
+            if handlePointer(sceneTime: options.startTime + physics.time) { schedule = nil }
             if keys > 0 {
                 schedule = nil
                 reapplyInputs(step: physics.step)
@@ -181,7 +200,7 @@ public final class ComparisonWindow {
             if now - lastTitle >= 0.5 {
                 glfwSetWindowTitle(context.window, "Waves: " + view.summary())
                 view.setPacingText(frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped)
-                                   + Self.physicsLines(view.scene, budget: budget, step: physics.step))
+                                   + Self.physicsLines(view.scene, budget: budget, step: physics.step) + Self.scrollLines(view.scene))
                 lastTitle = now
             }
             if finished { break }
@@ -212,6 +231,50 @@ public final class ComparisonWindow {
         return lines
     }
 
+    /// The display's line about a scroll view: where it is and how to scroll it (none without one).
+    static func scrollLines(_ scene: Scene) -> [String] {
+        guard let scroll = scene.scrollViews.first else { return [] }
+        return [String(format: "offset %.0f px, row %d of %d (wheel, drag, Page Up/Down)", scroll.currentOffset,
+                       Int(scroll.currentOffset / scroll.rowHeight), scroll.rows)]
+    }
+
+    /// Every scroll input given so far, for a scene made again (a key, a resize).
+    private var scrollInputs: [ScrollInput] = []
+    /// The drag's last move: wall time and velocity (pixels of offset a second), for the fling when it is let go.
+    private var lastDrag = (wall: 0.0, velocity: 0.0)
+
+    private func scroll(_ input: ScrollInput) {
+        guard let view = view.scene.scrollViews.first else { return }
+        view.add(input)
+        scrollInputs.append(input)
+    }
+
+    /// The wheel, a drag and its release as timed inputs to the scene's
+    /// scroll view: a notch flings three rows' worth, a drag moves the
+    /// content with the pointer, letting go flings at the drag's speed.
+    /// Returns whether anything was given.
+    private func handlePointer(sceneTime: Double) -> Bool {
+        defer { (Self.wheel, Self.dragged, Self.letGo) = (0, 0, false) }
+        guard Self.wheel != 0 || Self.dragged != 0 || Self.letGo, let scrollView = view.scene.scrollViews.first else { return false }
+        // Window coordinates to framebuffer pixels (a HiDPI window has more pixels than points).
+        var windowHeight: Int32 = 0, unused: Int32 = 0
+        glfwGetWindowSize(context.window, &unused, &windowHeight)
+        let scale = windowHeight > 0 ? Double(context.framebufferSize.1) / Double(windowHeight) : 1
+        let now = Clocks.wall()
+        if Self.wheel != 0 {
+            scroll(.fling(time: sceneTime, velocity: ScrollMotion.velocity(toTravel: -Self.wheel * 3 * scrollView.rowHeight)))
+        }
+        if Self.dragged != 0 {
+            let by = -Self.dragged * scale
+            scroll(.drag(time: sceneTime, by: by))
+            lastDrag = (now, by / Swift.max(1.0 / 240, now - lastDrag.wall))
+        }
+        if Self.letGo && now - lastDrag.wall < 0.1 {
+            scroll(.fling(time: sceneTime, velocity: Swift.max(-20_000, Swift.min(20_000, lastDrag.velocity))))
+        }
+        return true
+    }
+
     /// Gravity turned by `degrees` (clockwise on screen), its strength kept.
     static func tilted(_ g: Point, degrees: Double) -> Point {
         let a = degrees * Double.pi / 180
@@ -227,6 +290,7 @@ public final class ComparisonWindow {
     private func reapplyInputs(step: Double) {
         if let current = view.scene.physicsStep, current != step { view.scene.changePhysicsStep(to: step) }
         if let tilt, let g = view.scene.gravity, g != tilt { view.scene.setGravity(tilt, from: 0) }
+        if let scrollView = view.scene.scrollViews.first, scrollView.inputs.isEmpty { for input in scrollInputs { scrollView.add(input) } }
     }
 
     /// Returns true when asked to quit.
@@ -247,6 +311,12 @@ public final class ComparisonWindow {
                 if let g = view.scene.gravity {
                     tilt = Self.tilted(g, degrees: key == GLFW_KEY_LEFT ? 15 : -15)
                     view.scene.setGravity(tilt!, from: sceneTime)
+                }
+            case GLFW_KEY_PAGE_UP, GLFW_KEY_PAGE_DOWN:
+                // A page's fling, as a scroll view pages.
+                if let scrollView = view.scene.scrollViews.first {
+                    let page = (key == GLFW_KEY_PAGE_DOWN ? 1.0 : -1.0) * scrollView.viewHeight
+                    scroll(.fling(time: sceneTime, velocity: ScrollMotion.velocity(toTravel: page)))
                 }
             case GLFW_KEY_E:
                 effectIndex = (effectIndex + 1) % options.effects.count

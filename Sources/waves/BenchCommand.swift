@@ -22,7 +22,7 @@ struct BenchCommand: ParsableCommand {
             "wall_ms", "raster_ms" and "upload_ms" (CPU rows; null on GL rows); "fps", "upload_bytes_per_frame", \
             "allocations_per_frame", "peak_rss_mb"; where they apply "unit", "write_once_ms", \
             "driver_allocations_per_frame" and the table preset's "preset", "process_cpu_percent", "frames_missed", \
-            "seconds", "screen_size", "pacing"]}, plus a "waveform", "pacing" or "raster" object for those presets \
+            "seconds", "screen_size", "pacing", "phase", "scroll_speed"]}, plus a "waveform", "pacing" or "raster" object for those presets \
             and, for the table preset, "table_floor" (copying the frame once a frame, paced the same way). \
             The README's "JSON schema" section lists every key.
 
@@ -69,13 +69,13 @@ struct BenchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "--preset pacing: sleep this many milliseconds inside one frame every second (0 to 1000; default 0).")
     var stall: Double?
 
-    @Option(help: "table: the published phone experiment (a 375x667 screen of 7 cells, paced at 60 fps); waveform: the published audio player; pacing: the jelly (or --scene dots|voice) under a plain timer, unpaced and, in a window with vsync, vsync; raster: the CPU strategy's frame beside cairo's fill of the same polygon and a plain memset, at 320x80, 800x200, 1920x1080 and on a steep wave. A preset replaces the sweep, so --cells, --size and --frames do not apply.")
+    @Option(help: "table: the published phone experiment (a 375x667 screen of the scrolling table, --scene table, paced at 60 fps: idle, scrolling at --scroll-speed (default 1000 px/s), idle again; --shadow, --no-shadow-cache apply); waveform: the published audio player; pacing: the jelly (or --scene dots|voice) under a plain timer, unpaced and, in a window with vsync, vsync; raster: the CPU strategy's frame beside cairo's fill of the same polygon and a plain memset, at 320x80, 800x200, 1920x1080 and on a steep wave. A preset replaces the sweep, so --cells, --size and --frames do not apply.")
     var preset: Preset?
 
     @Option(name: .customLong("track-minutes"), parsing: .unconditional, help: "The waveform preset's track length in minutes (default 10, as published).")
     var trackMinutes: Double?
 
-    @Option(parsing: .unconditional, help: "Seconds a preset runs each strategy for (default 10; the waveform preset 5 per row; the raster preset 3 per frame size).")
+    @Option(parsing: .unconditional, help: "Seconds a preset runs each strategy for (the table preset: each of its three phases, default 3; the pacing preset 5; the waveform preset 5 per row; the raster preset 3 per frame size).")
     var seconds: Double?
 
     @OptionGroup(title: "Wave options") var waveOptions: WaveOptions
@@ -88,8 +88,10 @@ struct BenchCommand: ParsableCommand {
 
     @OptionGroup(title: "Crates options (--scene crates)") var crates: CratesOptions
 
+    @OptionGroup(title: "Table options (--scene table)") var table: TableOptions
+
     var wave: EffectOptions {
-        EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates)
+        EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates, table: table)
     }
 
     func run() throws {
@@ -103,7 +105,8 @@ struct BenchCommand: ParsableCommand {
         var report: BenchReport
         do {
             switch preset {
-            case .table: report = try runner.runTable(seconds: seconds ?? 10, progress: bar?.update)
+            case .table: report = try runner.runTable(seconds: seconds ?? 3, scrollSpeed: wave.table.scrollSpeed ?? TablePreset.scrollSpeed,
+                                                      progress: bar?.update)
             case .pacing:
                 report = try runner.runPacing(seconds: seconds ?? 5, stallMilliseconds: stall ?? 0,
                                               step: wave.jelly.physicsStep ?? 1.0 / 120, maxSteps: wave.jelly.maxSteps,
@@ -317,14 +320,22 @@ struct BenchCommand: ParsableCommand {
             throw UsageError(option: "--scene", value: wave.scene.rawValue,
                              accepted: "\(swept.joined(separator: ", ")) (a sweep scales a count; the waveform has --preset waveform)")
         }
-        if preset == .table && wave.scene != .sine {
-            throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "sine (or nothing) with --preset table")
+        if preset == .table && wave.scene != .sine && wave.scene != .table {
+            throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "table (or nothing) with --preset table")
         }
+        if preset == .table, let scroll = wave.table.scroll {
+            throw UsageError(option: "--scroll", value: scroll.rawValue,
+                             accepted: "nothing with --preset table: its middle phase scrolls at a constant --scroll-speed")
+        }
+        // The table preset draws the scrolling table (the sine's options shape its waves).
+        var wave = wave
+        if preset == .table { wave.scene = .table }
         try wave.check()
         try wave.jelly.refuseMaxSteps(where: "a sweep")
-        let wave = wave
         let effect = Effects.named(wave.scene)!
         var settings = try wave.settings()
+        // Still but for the preset's own scrolling phase.
+        if preset == .table { settings.table.scroll = .none }
         config.unit = counted.unit
         if wave.scene == .dots {
             // Rows packed from the top, each with room for the tallest swing, in one screen for every

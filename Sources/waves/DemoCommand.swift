@@ -17,8 +17,9 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Both strategies side by side in one window, on one clock, with their live costs.",
         discussion: """
-            Keys: Space pause/resume, Up/Down the effect's count (cells, dots or voice panels), S motion (linear / exact / snap), \
-            E next effect (\(DemoCommand.effectCycle)), Esc or Q quit.
+            Keys: Space pause/resume, Up/Down the effect's count (cells, dots, voice panels, rows), S motion (linear / exact / snap), \
+            E next effect (\(DemoCommand.effectCycle)), Left/Right tilt gravity (crates), the mouse wheel, dragging and \
+            Page Up/Down scroll (table), Esc or Q quit.
             With no display, renders the comparison headless to a PNG and prints its figures.
 
             Examples:
@@ -79,8 +80,10 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup(title: "Crates options (--scene crates)") var crates: CratesOptions
 
+    @OptionGroup(title: "Table options (--scene table)") var table: TableOptions
+
     var sceneOptions: SceneOptions {
-        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates),
+        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates, table: table),
                      cells: cells)
     }
 
@@ -112,7 +115,7 @@ struct DemoCommand: ParsableCommand {
         if !headless {
             do {
                 let window = try ComparisonWindow(options: options)
-                print("waves demo: \(window.renderer); Space pause, Up/Down count, S motion, E next effect, Left/Right tilt gravity (crates), Esc/Q quit")
+                print("waves demo: \(window.renderer); Space pause, Up/Down count, S motion, E next effect, Left/Right tilt gravity (crates), wheel/drag/Page Up/Down scroll (table), Esc/Q quit")
                 let outcome = try window.run()
                 print(outcome.summary)
                 if let picture, let image = outcome.screenshot {

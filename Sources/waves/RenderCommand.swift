@@ -67,8 +67,10 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup(title: "Crates options (--scene crates)") var crates: CratesOptions
 
+    @OptionGroup(title: "Table options (--scene table)") var table: TableOptions
+
     var sceneOptions: SceneOptions {
-        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates),
+        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates, table: table),
                      cells: cells)
     }
 

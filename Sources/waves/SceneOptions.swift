@@ -146,6 +146,7 @@ struct EffectOptions {
     var dotsAndVoice: DotsAndVoiceOptions
     var jelly: JellyOptions
     var crates: CratesOptions
+    var table: TableOptions
 
     subscript<T>(dynamicMember key: WritableKeyPath<WaveOptions, T>) -> T {
         get { wave[keyPath: key] }
@@ -188,6 +189,7 @@ struct EffectOptions {
         settings.jelly = try jelly.template()
         settings.crates.gravity = crates.gravity
         settings.crates.step = jelly.physicsStep ?? settings.crates.step
+        settings.table = table.template()
         return settings
     }
 
@@ -204,6 +206,7 @@ struct EffectOptions {
         try dotsAndVoice.check(scene: self.scene)
         try jelly.check(scene: self.scene)
         try crates.check(scene: self.scene)
+        try table.check(scene: self.scene)
     }
 
     /// The count an effect's own option asks for (`--dots`, `--crates`), nil where it is not given or not one.
@@ -211,6 +214,7 @@ struct EffectOptions {
         switch option {
         case "--dots": dotsAndVoice.dots
         case "--crates": crates.crates
+        case "--rows": table.rows
         default: nil
         }
     }

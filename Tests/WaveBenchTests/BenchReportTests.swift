@@ -60,10 +60,15 @@ final class BenchReportTests: XCTestCase {
     func testTablePresetRowsCarryTheirAdditions() throws {
         var config = tinySweep
         config.warmup = 2
+        var settings = EffectSettings()
+        settings.table.scroll = .none
+        config.makeScene = { [settings] in try Effects.named(.table)!.scene(settings, $0) }
         let runner = BenchRunner(config: config, host: try headlessHost())
-        let report = try runner.runTable(seconds: 0.25)
+        let report = try runner.runTable(seconds: 0.25, scrollSpeed: 800)
         XCTAssertEqual(BenchSchema.problems(in: try report.jsonData()), [])
-        XCTAssertEqual(report.results.map(\.backend), ["cpu", "gl"])
+        XCTAssertEqual(report.results.map(\.backend), ["cpu", "cpu", "cpu", "gl", "gl", "gl"])
+        XCTAssertEqual(report.results.map(\.phase), ["idle", "scrolling", "idle again", "idle", "scrolling", "idle again"])
+        XCTAssertTrue(report.presetTable.contains("scrolling at 800 px/s"), report.presetTable)
         // The floor: a paced copy of the frame, cheaper than nothing it is not.
         let floor = try XCTUnwrap(report.tableFloor)
         XCTAssertGreaterThan(floor.copyMs, 0)
@@ -71,7 +76,9 @@ final class BenchReportTests: XCTestCase {
         XCTAssertTrue(report.presetTable.contains("floor: copying the frame's bytes once a frame"), report.presetTable)
         for row in report.results {
             XCTAssertEqual(row.preset, "table")
-            XCTAssertEqual(row.cells, 7)
+            XCTAssertEqual(row.cells, 9, "8 rows of 88 px fill 667 px at a row's top, plus one")
+            XCTAssertEqual(row.cellSize, [375, 88])
+            XCTAssertEqual(row.scrollSpeed, 800)
             XCTAssertEqual(row.screenSize, [375, 667])
             // 0.25 s at 60 fps is 15 ticks; a slow machine draws fewer, never more.
             XCTAssert((1...15).contains(row.frames), "\(row.frames) frames drawn")

@@ -96,7 +96,7 @@ enum BenchSchema {
     static let nullableStatsKeys = ["gpu_ms", "raster_ms", "upload_ms"]
     static let requiredKeys = ["backend", "cells", "cell_size", "frames", "fps", "upload_bytes_per_frame",
                                "allocations_per_frame", "peak_rss_mb"] + statsKeys + nullableStatsKeys
-    static let additions = ["driver_allocations_per_frame", "write_once_ms", "preset", "process_cpu_percent", "frames_missed", "seconds", "screen_size", "pacing", "unit", "physics_ms"]
+    static let additions = ["driver_allocations_per_frame", "write_once_ms", "preset", "process_cpu_percent", "frames_missed", "seconds", "screen_size", "pacing", "unit", "physics_ms", "phase", "scroll_speed"]
 
     private static func checkResult(_ row: [String: Any], at path: String, _ fail: (String) -> Void) {
         expectKeys(row, required: requiredKeys, optional: additions, at: path, fail)
@@ -118,7 +118,8 @@ enum BenchSchema {
         if let v = row["seconds"], (number(v) ?? 0) <= 0 { fail("\(path).seconds is not a number > 0") }
         if let v = row["screen_size"] { checkPair(v, at: "\(path).screen_size", fail) }
         if let v = row["pacing"], !["vsync", "sleep"].contains(v as? String ?? "") { fail("\(path).pacing is not \"vsync\" or \"sleep\"") }
-        if let v = row["unit"], !["dots", "panels", "crates"].contains(v as? String ?? "") { fail("\(path).unit is not \"dots\", \"panels\" or \"crates\"") }
+        if let v = row["unit"], !["dots", "panels", "crates", "rows"].contains(v as? String ?? "") { fail("\(path).unit is not \"dots\", \"panels\", \"crates\" or \"rows\"") }
+        if let v = row["phase"], !["idle", "scrolling", "idle again"].contains(v as? String ?? "") { fail("\(path).phase is not \"idle\", \"scrolling\" or \"idle again\"") }
     }
 
     private static func checkStats(_ value: Any?, at path: String, _ fail: (String) -> Void) {

@@ -289,6 +289,13 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         return own
     }
 
+    /// A scrolling table whose cards cast shadows, cached or painted every frame.
+    private func table(cachesShadow: Bool) throws -> Scene {
+        var table = Table(width: 120, height: 100)
+        (table.rowHeight, table.shadow, table.cachesShadow) = (40, true, cachesShadow)
+        return try table.scene()
+    }
+
     private func liveVoice() throws -> Scene {
         var voice = Voice(width: 100, height: 40)
         voice.style = .ios7
@@ -303,7 +310,8 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         let scenes = [("sine", try SineCells(width: 100, height: 40).scene()), ("sine-snapped", try snapped.scene()),
                       ("outline", try outline().scene()), ("mixed-paints", try mixedScene()),
                       ("dots", try Dots(width: 100, height: 60).scene()), ("voice", try Voice(width: 100, height: 40).scene()),
-                      ("voice-live-level", try liveVoice()), ("jelly", try Jelly(width: 120, height: 60).scene())]
+                      ("voice-live-level", try liveVoice()), ("jelly", try Jelly(width: 120, height: 60).scene()),
+                      ("table-shadow-cached", try table(cachesShadow: true)), ("table-shadow-painted-every-frame", try table(cachesShadow: false))]
         for (name, scene) in scenes { XCTAssertEqual(try ownAllocations(CPURenderer(), scene), 0, "cpu \(name)") }
         let gl = try glRenderer()
         for (name, scene) in scenes { XCTAssertEqual(try ownAllocations(gl, scene), 0, "gl \(name)") }

@@ -12,8 +12,14 @@ public struct RasterPicture: Sendable {
     /// The pixels' extent in the layer's own coordinates: whole pixels, one
     /// spare each side (nil: it draws nothing).
     public private(set) var bounds: Rect?
+    /// Painted once (`shouldRasterize`); false: a shadowed layer not cached,
+    /// painted again every frame (what Core Animation's offscreen pass does).
+    public let isCached: Bool
 
-    init(look: Layer) { self.look = look }
+    init(look: Layer, isCached: Bool = true) {
+        self.look = look
+        self.isCached = isCached
+    }
 
     /// The most pixels a picture may have (16 MB of RGBA): a larger layer
     /// (a long track's bars) is drawn item by item, as Core Animation limits
@@ -89,15 +95,34 @@ public struct RasterPicture: Sendable {
     /// The pixels over `bounds`, straight alpha over transparent: what the
     /// CPU strategy draws for the layer at an identity placement.
     public func paint() throws -> RGBAImage {
-        guard let bounds else { return RGBAImage(width: 0, height: 0, fill: RGBA8(0, 0, 0, 0)) }
-        let tree = try LayerTreeEvaluator(root: placed(at: Point(bounds.x, bounds.y)), sources: DrivenSources([]))
-        let width = Int(bounds.width), height = Int(bounds.height)
-        let transparent = RGBA8(0, 0, 0, 0)
-        let painter = TreePainter(evaluator: tree, rasterizer: try CoverageRasterizer(width: width, height: height),
-                                  background: transparent)
-        let pixmap = Pixmap(width: width, height: height)
-        pixmap.fill(transparent)
-        painter.draw(time: 0, into: pixmap.view)
-        return try pixmap.readback()
+        guard let painter = try Painter(self) else { return RGBAImage(width: 0, height: 0, fill: RGBA8(0, 0, 0, 0)) }
+        painter.paint()
+        return try painter.pixmap.readback()
+    }
+
+    /// A picture's painter, made once: `paint()` paints it again into the
+    /// same pixels, allocating nothing (a picture not cached, every frame).
+    public final class Painter {
+        private let painter: TreePainter
+        public let pixmap: Pixmap
+        /// Times painted since made.
+        public private(set) var paints = 0
+
+        /// Nil where the picture draws nothing.
+        public init?(_ picture: RasterPicture) throws {
+            guard let bounds = picture.bounds else { return nil }
+            let tree = try LayerTreeEvaluator(root: picture.placed(at: Point(bounds.x, bounds.y)), sources: DrivenSources([]))
+            let width = Int(bounds.width), height = Int(bounds.height)
+            painter = TreePainter(evaluator: tree, rasterizer: try CoverageRasterizer(width: width, height: height),
+                                  background: RGBA8(0, 0, 0, 0))
+            pixmap = Pixmap(width: width, height: height)
+        }
+
+        /// Clears to transparent and paints the look.
+        public func paint() {
+            pixmap.fill(RGBA8(0, 0, 0, 0))
+            painter.draw(time: 0, into: pixmap.view)
+            paints += 1
+        }
     }
 }

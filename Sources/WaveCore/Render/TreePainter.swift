@@ -19,6 +19,15 @@ public final class TreePainter {
     private var maskWritten = (rows: 0..<0, columns: 0..<0)
     /// One byte a pixel: a bordered box's inner edge's coverage (nil: no box has a border).
     private let innerBuffer: UnsafeMutablePointer<UInt8>?
+    /// Shadows (nil: no layer has one): their outlines' coverage in a frame
+    /// `shadowMargin` pixels larger each side (a shadow near the edge blurs
+    /// in what lies beyond it), as bytes, then as floats to blur, and a line
+    /// of scratch for the blur.
+    private let shadowRasterizer: CoverageRasterizer?
+    private let shadowMargin: Int
+    private let shadowBytes: UnsafeMutablePointer<UInt8>?
+    private let shadowValues: UnsafeMutablePointer<Float>?
+    private let shadowLine: UnsafeMutablePointer<Float>?
     /// A shape alone in its clip (`SoleClip`): the clip, its fixed path and its paint over the background.
     private typealias Alone = (clip: SoleClip, path: Path, paint: FillProgram)
     /// Per compiled node: the clip it alone draws, painted with the background folded in.
@@ -62,11 +71,29 @@ public final class TreePainter {
         } else {
             innerBuffer = nil
         }
+        let radii = evaluator.nodes.compactMap { $0.layer.contents == nil ? nil : $0.layer.shadow?.radius }
+        if let radius = radii.max() {
+            let margin = Int(ShadowBlur.reach(radius: radius)) + 2
+            let width = rasterizer.width + 2 * margin, height = rasterizer.height + 2 * margin
+            shadowMargin = margin
+            shadowRasterizer = try? CoverageRasterizer(width: width, height: height)
+            shadowBytes = .allocate(capacity: width * height)
+            shadowBytes!.initialize(repeating: 0, count: width * height)
+            shadowValues = .allocate(capacity: width * height)
+            shadowValues!.initialize(repeating: 0, count: width * height)
+            shadowLine = .allocate(capacity: Swift.max(width, height) + 1)
+            shadowLine!.initialize(repeating: 0, count: Swift.max(width, height) + 1)
+        } else {
+            (shadowMargin, shadowRasterizer, shadowBytes, shadowValues, shadowLine) = (0, nil, nil, nil, nil)
+        }
     }
 
     deinit {
         maskBuffer?.deallocate()
         innerBuffer?.deallocate()
+        shadowBytes?.deallocate()
+        shadowValues?.deallocate()
+        shadowLine?.deallocate()
     }
 
     /// A fixed path under a translation, alone in `rows` x `columns`:
@@ -147,6 +174,61 @@ public final class TreePainter {
         case .copies, .rasterized:
             // This strategy draws every copy and every sublayer itself: its evaluator never gives one item for many.
             return
+        case .shadow:
+            drawShadow(item, node.layer, area: area, mask: mask, into: view)
+        }
+    }
+
+    /// A shadow: the contents' outline, offset, rasterised over the area
+    /// widened by the blur's reach (in the larger shadow frame), blurred,
+    /// and composited in the shadow's colour at its opacity.
+    private func drawShadow(_ item: PresentationItem, _ layer: Layer, area: (rows: Range<Int>, columns: Range<Int>),
+                            mask: UnsafeMutablePointer<UInt8>?, into view: PixmapView) {
+        rasterizer.clipRows = 0..<rasterizer.height
+        guard let shadow = layer.shadow, let shadowRasterizer, let shadowBytes, let shadowValues, let shadowLine else { return }
+        let m = shadowMargin, stride = shadowRasterizer.width
+        let reach = Int(ShadowBlur.reach(radius: shadow.radius)) + 1
+        // The area in the shadow frame, widened by the reach: what the blur reads.
+        let rows = Swift.max(0, area.rows.lowerBound + m - reach)..<Swift.min(shadowRasterizer.height, area.rows.upperBound + m + reach)
+        let columns = Swift.max(0, area.columns.lowerBound + m - reach)..<Swift.min(stride, area.columns.upperBound + m + reach)
+        var transform = item.transform
+        transform.tx += shadow.offset.x + Double(m)
+        transform.ty += shadow.offset.y + Double(m)
+        shadowRasterizer.clipRows = rows
+        switch layer.contents {
+        case let .box(box)?:
+            PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, transform, into: shadowRasterizer)
+        case let .shape(shape)?:
+            guard case let .fixed(path) = shape.path else { return }
+            PrimitiveOutlines.addPath(path, transform, columns: columns, into: shadowRasterizer)
+        default:
+            return
+        }
+        var bytes = CoverageBytes(rowZero: shadowBytes, rowStride: stride, columns: columns)
+        shadowRasterizer.resolve(rows: rows, into: &bytes)
+        shadowRasterizer.clipRows = 0..<shadowRasterizer.height
+        var y = rows.lowerBound
+        while y < rows.upperBound {
+            var x = columns.lowerBound
+            while x < columns.upperBound {
+                shadowValues[y * stride + x] = Float(shadowBytes[y * stride + x]) / 255
+                x += 1
+            }
+            y += 1
+        }
+        ShadowBlur.blur(shadowValues, stride: stride, rows: rows, columns: columns, radius: shadow.radius, line: shadowLine)
+        let color = item.tint.applied(to: item.color)
+        y = area.rows.lowerBound
+        while y < area.rows.upperBound {
+            let out = view.row(y), maskRow = mask.map { $0 + y * rasterizer.width }
+            var x = area.columns.lowerBound
+            while x < area.columns.upperBound {
+                var coverage = Double(shadowValues[(y + m) * stride + x + m]) * item.opacity
+                if let maskRow { coverage *= Double(maskRow[x]) / 255 }
+                if coverage > 0 { out[x] = composite(color, coverage: Swift.min(1, coverage), onto: RGBA8(packed: out[x])).packed }
+                x += 1
+            }
+            y += 1
         }
     }
 

@@ -107,12 +107,18 @@ public final class LiveLevel: Sendable {
     }
 }
 
-/// Values a simulation gives at any scene time (a rigid body's x, y and
-/// angle), numbered by channel. `advance(to:)` is called once a frame before
-/// any channel is read at that time; the same time again costs nothing.
-public protocol SimulatedValues: AnyObject {
+/// Values computed at any scene time from timed inputs (a simulation's
+/// bodies, a scroll view's offset), numbered by channel. `advance(to:)` is
+/// called once a frame before any channel is read at that time; the same
+/// time again costs nothing.
+public protocol ComputedValues: AnyObject {
     func advance(to t: Double)
     func value(_ channel: Int) -> Double
+}
+
+/// Values a physics simulation gives (a rigid body's x, y and angle), with
+/// what stepping costs and the inputs it takes.
+public protocol SimulatedValues: ComputedValues {
     /// What stepping has cost since the simulation was made: steps run and seconds of this thread's CPU.
     var cost: (steps: Int, seconds: Double) { get }
     /// Seconds a step now.
@@ -130,8 +136,9 @@ extension Scene {
     private var simulations: [SimulatedValues] {
         var found: [SimulatedValues] = []
         for source in tree?.sources ?? [] {
-            guard case let .simulated(s) = source, !found.contains(where: { $0 === s.simulation }) else { continue }
-            found.append(s.simulation)
+            guard case let .simulated(s) = source, let simulation = s.simulation as? SimulatedValues,
+                  !found.contains(where: { $0 === simulation }) else { continue }
+            found.append(simulation)
         }
         return found
     }
@@ -162,12 +169,12 @@ extension Scene {
     }
 }
 
-/// One channel of a simulation.
+/// One channel of computed values (a simulation, a scroll view).
 public struct SimulatedChannel: @unchecked Sendable {
-    public let simulation: SimulatedValues
+    public let simulation: ComputedValues
     public let channel: Int
 
-    public init(_ simulation: SimulatedValues, channel: Int) {
+    public init(_ simulation: ComputedValues, channel: Int) {
         self.simulation = simulation
         self.channel = channel
     }
@@ -178,7 +185,7 @@ public enum Level: Equatable, Sendable {
     case constant(Double)
     case envelope(LevelEnvelope)
     case live(LiveLevel)
-    /// A simulation's channel: any finite number (not held to 0...1), the state at the frame's time.
+    /// A simulation's or scroll view's channel: any finite number (not held to 0...1), the state at the frame's time.
     case simulated(SimulatedChannel)
 
     /// The level at time t, in 0...1 (a simulated channel: its value, whatever it is).

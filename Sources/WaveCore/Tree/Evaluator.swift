@@ -106,15 +106,16 @@ public final class LayerTreeEvaluator {
         // -1: a look too large to cache (drawn item by item).
         func rasterNumber(_ layer: Layer) throws -> Int {
             let look = RasterPicture.look(of: layer)
-            if let n = looks[layer.size]?.first(where: { $0.look == look })?.number { return n }
-            var picture = RasterPicture(look: look)
+            // A layer not cached is painted every frame on its own (no picture shared).
+            if layer.shouldRasterize, let n = looks[layer.size]?.first(where: { $0.look == look })?.number { return n }
+            var picture = RasterPicture(look: look, isCached: layer.shouldRasterize)
             try picture.measure()
             let fits = picture.bounds.map {
                 $0.width * $0.height <= Double(RasterPicture.maxPixels) && $0.height <= Double(RasterPicture.maxRows)
             } ?? true
             if fits { rasterPictures.append(picture) }
             let n = fits ? rasterPictures.count - 1 : -1
-            looks[layer.size, default: []].append((look, n))
+            if layer.shouldRasterize { looks[layer.size, default: []].append((look, n)) }
             return n
         }
         func compile(_ layer: Layer, into list: inout [Node], isMask: Bool, inRaster: Bool) throws -> Int {
@@ -125,9 +126,14 @@ public final class LayerTreeEvaluator {
                 if isMask { throw LayerTreeError(layer: layer.name, problem: "a mask layer with a mask of its own (masks do not nest)") }
                 maskRoot = try compile(mask, into: &maskNodes, isMask: true, inRaster: inRaster)
             }
-            let wanted = rasterizes && !isMask && !inRaster && layer.shouldRasterize && RasterPicture.canCache(layer)
+            // A shadow draws on such a backend only in a picture: painted every frame where the layer is not cached.
+            let wanted = rasterizes && !isMask && !inRaster && (layer.shouldRasterize || layer.shadow != nil) && RasterPicture.canCache(layer)
             let picture = wanted ? try rasterNumber(layer) : -1
             let raster = picture >= 0
+            if rasterizes && !isMask && !inRaster && !raster && layer.shadow != nil {
+                throw LayerTreeError(layer: layer.name, problem: "a shadow on a layer the GL strategy cannot paint as one picture "
+                                     + "(expected sublayers that do not animate, at most \(RasterPicture.maxPixels) pixels)")
+            }
             for sublayer in layer.sublayers { _ = try compile(sublayer, into: &list, isMask: isMask, inRaster: inRaster || raster) }
             let copies = !isMask && !raster && layer.replicator != nil && (drawsCopies?(layer) ?? false)
             list[index] = Node(layer: layer, subtreeEnd: list.count, content: number(layer.contents), maskRoot: maskRoot,
@@ -166,6 +172,7 @@ public final class LayerTreeEvaluator {
         if node.rasterized >= 0 { return (multiplier, 0, 0) }
         var own = layer.contents == nil ? 0 : multiplier
         if case .box = layer.contents, !layer.sublayers.isEmpty { own *= 2 }
+        if layer.shadow != nil && layer.contents != nil { own += multiplier }
         var result = (items: own, masks: 0, maskItems: 0)
         if node.maskRoot >= 0 {
             let m = try count(node.maskRoot, in: maskNodes, multiplier: multiplier)
@@ -317,6 +324,15 @@ public final class LayerTreeEvaluator {
                 }
             case .picture:
                 item.primitive = .picture
+            }
+            if let shadow = node.layer.shadow, !asMask {
+                // Under the contents: the same outline, blurred and offset, in the shadow's colour.
+                var cast = item
+                cast.primitive = .shadow
+                cast.color = ColorValue(shadow.color)
+                cast.opacity = alpha * shadow.opacity
+                cast.drawsBorder = false
+                list.items.append(cast)
             }
             if asMask { list.maskItems.append(item) } else { list.items.append(item) }
         }

@@ -42,6 +42,13 @@ extension LayerTreeEvaluator {
             guard case let .shape(shape)? = node.layer.contents, case let .dynamic(d) = shape.path else { return nil }
             local = d.reach(size: node.layer.size)
         case .box, .boxBorder: local = item.bounds
+        case .shadow:
+            guard let shadow = node.layer.shadow else { return nil }
+            let cast: Rect
+            if case .box? = node.layer.contents { cast = item.bounds } else { cast = contentBounds[item.content] }
+            let reach = cast.applying(item.transform), margin = ShadowBlur.reach(radius: shadow.radius)
+            return Rect(x: reach.x + shadow.offset.x - margin, y: reach.y + shadow.offset.y - margin,
+                        width: reach.width + 2 * margin, height: reach.height + 2 * margin)
         case .picture:
             guard case let .picture(p)? = node.layer.contents else { return nil }
             local = Rect(x: item.bounds.x, y: item.bounds.y, width: Double(p.image.width), height: Double(p.image.height))

@@ -41,6 +41,9 @@ public struct Layer: Equatable, Sendable {
     /// everything every frame, item by item, whatever this says: where the
     /// layer's parts overlap under an opacity or tint below 1 the two differ.
     public var shouldRasterize: Bool
+    /// CALayer's shadow: the layer's own contents' coverage (not its
+    /// sublayers'), blurred, tinted and offset, drawn under it (nil: none).
+    public var shadow: Shadow?
     private var maskStorage: [Layer]
 
     /// A layer whose frame in its parent is `frame` (its anchor at the centre).
@@ -59,6 +62,7 @@ public struct Layer: Equatable, Sendable {
         replicator = nil
         timing = .passThrough
         shouldRasterize = false
+        shadow = nil
         maskStorage = []
     }
 
@@ -300,6 +304,25 @@ public struct Box: Equatable, Sendable {
         self.init(fillColor: .constant(ColorValue(color)), cornerRadius: cornerRadius, borderWidth: borderWidth,
                   borderColor: ColorValue(borderColor))
     }
+}
+
+/// A layer's shadow (CALayer's shadowColor, shadowOpacity, shadowOffset
+/// and shadowRadius): its contents' coverage blurred by a Gaussian of
+/// standard deviation radius / 2, moved by the offset, in the colour at
+/// the opacity, under the layer.
+public struct Shadow: Equatable, Sendable {
+    public var color: RGBA8
+    public var opacity: Double
+    public var offset: Point
+    /// Pixels; the blur reaches about this far.
+    public var radius: Double
+
+    public init(color: RGBA8 = RGBA8(0, 0, 0, 255), opacity: Double, offset: Point, radius: Double) {
+        self.color = color; self.opacity = opacity; self.offset = offset; self.radius = radius
+    }
+
+    /// The largest blur radius a shadow may have, in pixels.
+    public static let maxRadius = 64.0
 }
 
 /// An image made once (pre-painted content, read as it is).

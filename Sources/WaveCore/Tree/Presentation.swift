@@ -26,6 +26,10 @@ public enum Primitive: Equatable, Sendable {
     /// (`LayerTreeEvaluator.rasterPictures`), `transform` and `opacity`
     /// the layer's, `clip` and `mask` its parent's.
     case rasterized
+    /// A layer's shadow (`Layer.shadow`), drawn before its contents: the
+    /// contents' coverage blurred, offset and tinted; `color` is the
+    /// shadow's colour, `opacity` the layer's times the shadow's.
+    case shadow
 }
 
 /// One thing to draw, with everything evaluated.

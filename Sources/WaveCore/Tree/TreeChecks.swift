@@ -45,6 +45,18 @@ extension LayerTreeEvaluator {
             guard tints.allSatisfy({ [$0.r, $0.g, $0.b, $0.a].allSatisfy(\.isFinite) }) else { throw fail("a replicator colour that is not finite") }
             try check(r.instanceTransform, "instance transform")
         }
+        if let shadow = layer.shadow {
+            guard shadow.opacity.isFinite, (0...1).contains(shadow.opacity), shadow.offset.x.isFinite, shadow.offset.y.isFinite,
+                  abs(shadow.offset.x) <= 4096, abs(shadow.offset.y) <= 4096,
+                  shadow.radius.isFinite, (0...Shadow.maxRadius).contains(shadow.radius) else {
+                throw fail("a shadow out of range (expected an opacity 0 to 1, offsets at most 4096 px, a radius 0 to \(Int(Shadow.maxRadius)) px)")
+            }
+            switch layer.contents {
+            case .box?: break
+            case let .shape(shape)?: if case .dynamic = shape.path { throw fail("a shadow on a shape whose outline changes (expected a box or a fixed shape)") }
+            default: throw fail("a shadow without a box or a fixed shape to cast it")
+            }
+        }
         switch layer.contents {
         case let .shape(shape)?:
             guard shape.parameters.count <= Shape.maxParameters else {
