@@ -153,10 +153,17 @@ public final class BenchRunner {
         var size = TablePreset.screen
         for (index, backend) in backends.enumerated() where !config.isInterrupted() {
             // A scene of its own (its own scroll view) for each strategy, scrolled in the middle phase.
-            let scene = try config.makeScene(TablePreset.request(snapsToPixel: config.snapsToPixel))
+            var scene = try config.makeScene(TablePreset.request(snapsToPixel: config.snapsToPixel))
+            guard var scrollView = scene.scrollViews.first else { throw BenchError.invalid("the table preset's scene has no scroll view") }
+            if scrollView.maxOffset < scrollSpeed * seconds {
+                // Rows enough that the scrolling phase never reaches the end.
+                var request = TablePreset.request(snapsToPixel: config.snapsToPixel)
+                request.count = Int(((scrollSpeed * seconds + scrollView.viewHeight) / scrollView.rowHeight).rounded(.up)) + 1
+                scene = try config.makeScene(request)
+                scrollView = try scene.scrollViews.first ?? { throw BenchError.invalid("the table preset's scene has no scroll view") }()
+            }
             try scene.validate()
             size = (scene.width, scene.height)
-            guard let scrollView = scene.scrollViews.first else { throw BenchError.invalid("the table preset's scene has no scroll view") }
             scrollView.add(.glide(time: seconds, until: 2 * seconds, speed: scrollSpeed))
             let strategy = try makeStrategy(backend)
             try strategy.prepare(scene: scene)
@@ -179,7 +186,7 @@ public final class BenchRunner {
                 let summary = try finish(meter, step: "the table preset, \(backend.rawValue), \(phase)",
                                          ifEmpty: "no frame was drawn in \(seconds) s")
                 var result = BenchResult(summary, backend: backend, cells: scrollView.cells,
-                                         cellSize: [scene.width, TablePreset.cellRows],
+                                         cellSize: [scene.width, Int(scrollView.rowHeight)],
                                          fps: Double(summary.frames) / run.wallSeconds,
                                          uploadBytesPerFrame: strategy.uploadBytesPerFrame)
                 result.preset = TablePreset.name

@@ -84,7 +84,7 @@ extension BenchReport {
         }
         let first = results.first
         let setup = first.map { r in
-            "\(r.screenSize?.map(String.init).joined(separator: "x") ?? "?") screen, \(r.cells) cells reused over \(TablePreset.rows) rows of "
+            "\(r.screenSize?.map(String.init).joined(separator: "x") ?? "?") screen, \(r.cells) cells reused over rows of "
                 + "\(r.cellSize.count > 1 ? r.cellSize[1] : 0) px, 60 fps, \(r.seconds.map { String(format: "%g", $0) } ?? "?") s a phase "
                 + "(scrolling at \(Int(r.scrollSpeed ?? TablePreset.scrollSpeed)) px/s), "
                 + (r.pacing == "vsync" ? "paced by the display's vsync" : "paced by sleeping (no vsync here)")

@@ -24,7 +24,8 @@ public struct Table: Equatable, Sendable {
     public var background = Scene.defaultBackground
     /// Rows in the content.
     public var rows = 100
-    public var rowHeight = 88
+    /// Pixels a row (nil: `defaultRowHeight`, or the height where that is less).
+    public var rowHeight: Int?
     public var wave = WaveParameters()
     public var snapToPixel = false
     public var scroll = ScrollMode.fling
@@ -34,6 +35,8 @@ public struct Table: Equatable, Sendable {
     public var cachesShadow = true
     public var cardColor = RGBA8(0x1C, 0x28, 0x40)
 
+    /// A 44-point row at 2x.
+    public static let defaultRowHeight = 88
     /// The most rows a table holds.
     public static let maxRows = 1_000_000
     /// Space round each card, and its corners' radius.
@@ -48,17 +51,20 @@ public struct Table: Equatable, Sendable {
 
     public var speed: Double { scrollSpeed ?? (scroll == .constant ? 600 : 2500) }
 
+    /// The row height drawn: the one asked for, else the default row or the whole height where that is less.
+    public var row: Int { rowHeight ?? Swift.min(Self.defaultRowHeight, height) }
+
     public func validate() throws {
         try Scene.validate(width: width, height: height)
         guard (1...Self.maxRows).contains(rows) else {
-            throw SceneError(parameter: "cells", value: "\(rows)", accepted: "a whole number of rows from 1 to \(Self.maxRows)")
+            throw SceneError(parameter: "rows", value: "\(rows)", accepted: "a whole number of rows from 1 to \(Self.maxRows)")
         }
-        guard rowHeight >= 2 * Self.margin + 2, rowHeight <= height, rowHeight <= 4096 else {
-            throw SceneError(parameter: "row-height", value: "\(rowHeight)",
+        guard width >= 2 * Self.margin + 2, height >= 2 * Self.margin + 2 else {
+            throw SceneError(parameter: "size", value: "\(width)x\(height)", accepted: "at least \(2 * Self.margin + 2) pixels each way for a table")
+        }
+        guard row >= 2 * Self.margin + 2, row <= height, row <= 4096 else {
+            throw SceneError(parameter: "row-height", value: "\(row)",
                              accepted: "whole pixels from \(2 * Self.margin + 2) to the height (\(height)), at most 4096")
-        }
-        guard width >= 2 * Self.margin + 2 else {
-            throw SceneError(parameter: "size", value: "\(width)x\(height)", accepted: "a width of at least \(2 * Self.margin + 2) pixels for a table")
         }
         guard speed.isFinite, speed >= 0, speed <= 100_000 else {
             throw SceneError(parameter: "scroll-speed", value: "\(speed)", accepted: "pixels a second from 0 to 100000")
@@ -68,7 +74,7 @@ public struct Table: Equatable, Sendable {
 
     /// The scroll view this table follows (the scene holds it too: `Scene.scrollViews`).
     public func motion() -> ScrollMotion {
-        ScrollMotion(mode: scroll, speed: speed, rows: rows, rowHeight: rowHeight, viewHeight: height)
+        ScrollMotion(mode: scroll, speed: speed, rows: rows, rowHeight: row, viewHeight: height)
     }
 
     public func scene() throws -> Scene {
@@ -77,14 +83,14 @@ public struct Table: Equatable, Sendable {
         var sources: [Level] = [.simulated(SimulatedChannel(motion, channel: 0))]
         // One waving view, reused in every card: its band is made once.
         let m = Self.margin
-        var cells = SineCells(width: width - 2 * m, height: rowHeight - 2 * m)
+        var cells = SineCells(width: width - 2 * m, height: row - 2 * m)
         cells.wave = wave
         cells.snapToPixel = snapToPixel
         guard var view = try cells.scene().tree?.root.sublayers.first else {
             throw SceneError(parameter: "scene", value: "table", accepted: "a waving view (internal: none was made)")
         }
         view.name = "waving view"
-        var card = Layer(name: "card", frame: Rect(x: Double(m), y: Double(m), width: Double(width - 2 * m), height: Double(rowHeight - 2 * m)),
+        var card = Layer(name: "card", frame: Rect(x: Double(m), y: Double(m), width: Double(width - 2 * m), height: Double(row - 2 * m)),
                          contents: .box(Box(color: cardColor, cornerRadius: Self.cornerRadius)))
         if shadow {
             card.shadow = Self.cardShadow
@@ -94,7 +100,7 @@ public struct Table: Equatable, Sendable {
         for k in 0..<motion.cells {
             var wavingView = view
             wavingView.position = AnimatablePoint(Double(m) + wavingView.size.width / 2, Double(m) + wavingView.size.height / 2)
-            var cell = Layer(name: "cell \(k)", frame: Rect(x: 0, y: 0, width: Double(width), height: Double(rowHeight)),
+            var cell = Layer(name: "cell \(k)", frame: Rect(x: 0, y: 0, width: Double(width), height: Double(row)),
                              sublayers: [card, wavingView])
             cell.anchorPoint = Point(0, 0)
             cell.position = AnimatablePoint(0, 0)

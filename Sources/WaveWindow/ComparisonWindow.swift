@@ -243,10 +243,21 @@ public final class ComparisonWindow {
     /// The drag's last move: wall time and velocity (pixels of offset a second), for the fling when it is let go.
     private var lastDrag = (wall: 0.0, velocity: 0.0)
 
+    /// The scroll view the inputs were last given to.
+    private weak var scrolled: ScrollMotion?
+
     private func scroll(_ input: ScrollInput) {
-        guard let view = view.scene.scrollViews.first else { return }
-        view.add(input)
+        guard let scrollView = view.scene.scrollViews.first else { return }
+        replayScrollInputs(into: scrollView)
+        scrollView.add(input)
         scrollInputs.append(input)
+    }
+
+    /// A scroll view made again (a key, a resize) is given every input so far, once.
+    private func replayScrollInputs(into scrollView: ScrollMotion) {
+        guard scrolled !== scrollView else { return }
+        for input in scrollInputs { scrollView.add(input) }
+        scrolled = scrollView
     }
 
     /// The wheel, a drag and its release as timed inputs to the scene's
@@ -290,7 +301,7 @@ public final class ComparisonWindow {
     private func reapplyInputs(step: Double) {
         if let current = view.scene.physicsStep, current != step { view.scene.changePhysicsStep(to: step) }
         if let tilt, let g = view.scene.gravity, g != tilt { view.scene.setGravity(tilt, from: 0) }
-        if let scrollView = view.scene.scrollViews.first, scrollView.inputs.isEmpty { for input in scrollInputs { scrollView.add(input) } }
+        if let scrollView = view.scene.scrollViews.first { replayScrollInputs(into: scrollView) }
     }
 
     /// Returns true when asked to quit.

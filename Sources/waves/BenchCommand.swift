@@ -323,6 +323,10 @@ struct BenchCommand: ParsableCommand {
         if preset == .table && wave.scene != .sine && wave.scene != .table {
             throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "table (or nothing) with --preset table")
         }
+        if preset == .table, let rows = wave.table.rows {
+            throw UsageError(option: "--rows", value: "\(rows)",
+                             accepted: "nothing with --preset table: it makes rows enough for its scrolling phase")
+        }
         if preset == .table, let scroll = wave.table.scroll {
             throw UsageError(option: "--scroll", value: scroll.rawValue,
                              accepted: "nothing with --preset table: its middle phase scrolls at a constant --scroll-speed")
@@ -349,6 +353,7 @@ struct BenchCommand: ParsableCommand {
             // Every count in one cell's screen.
             config.sceneSize = { _ in (cell.width, cell.height) }
         }
+        if preset == .table { config.sceneSize = { _ in TablePreset.screen } }
         config.makeScene = { [settings] in try effect.scene(settings, $0) }
         config.snapsToPixel = wave.snap
         _ = try config.scene(cells: 1)

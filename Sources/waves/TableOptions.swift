@@ -11,7 +11,7 @@ struct TableOptions: ParsableArguments {
             transform: parseWhole("a whole number of rows from 1 to \(Table.maxRows)"))
     var rows: Int?
 
-    @Option(name: .customLong("row-height"), parsing: .unconditional, help: "--scene table: row height in whole pixels (default 88, a phone's 44-point row at 2x).",
+    @Option(name: .customLong("row-height"), parsing: .unconditional, help: "--scene table: row height in whole pixels (default 88, a phone's 44-point row at 2x, or the height where that is less).",
             transform: parseWhole("a whole number of pixels"))
     var rowHeight: Int?
 
@@ -44,7 +44,7 @@ struct TableOptions: ParsableArguments {
         }
         if shadow { try onlyWith(scene, option: "--shadow", value: "") }
         if noShadowCache {
-            try onlyWith(scene, option: "--shadow", value: "")
+            try onlyWith(scene, option: "--no-shadow-cache", value: "")
             guard shadow else { throw UsageError(option: "--no-shadow-cache", value: "", accepted: "only with --shadow") }
         }
     }
@@ -52,7 +52,7 @@ struct TableOptions: ParsableArguments {
     /// The table's template (the size, rows and wave come later).
     func template() -> Table {
         var table = Table(width: 1, height: 1)
-        table.rowHeight = rowHeight ?? table.rowHeight
+        table.rowHeight = rowHeight
         table.scroll = scroll ?? table.scroll
         table.scrollSpeed = scrollSpeed
         table.shadow = shadow

@@ -64,6 +64,28 @@ final class TableTests: XCTestCase {
         XCTAssertEqual(pingPong.unroundedOffset(at: 6), 0, accuracy: 1e-9)
     }
 
+    /// The replay resumed from the last frame equals one from the start, and any time is quick.
+    func testAResumedReplayEqualsAFreshOneAndAnyTimeIsQuick() {
+        func motion() -> ScrollMotion {
+            let m = ScrollMotion(mode: .fling, speed: 3000, rows: 200, rowHeight: 50, viewHeight: 400)
+            for k in 0..<300 { m.add(.drag(time: 20 + Double(k) * 0.01, by: k % 7 == 0 ? -30 : 12)) }
+            m.add(.fling(time: 23.5, velocity: -4000))
+            m.add(.glide(time: 26, until: 27, speed: 500))
+            return m
+        }
+        let stepped = motion()
+        for t in stride(from: 0.0, through: 30, by: 0.05) {
+            XCTAssertEqual(stepped.unroundedOffset(at: t), motion().unroundedOffset(at: t), accuracy: 1e-9, "at \(t)")
+        }
+        // The mode's flicks alone: a pair of them ends where it began, so a late time replays from the last pair.
+        let late = ScrollMotion(mode: .fling, speed: 3000, rows: 200, rowHeight: 50, viewHeight: 400)
+        let early = ScrollMotion(mode: .fling, speed: 3000, rows: 200, rowHeight: 50, viewHeight: 400)
+        XCTAssertEqual(late.unroundedOffset(at: 8_000_000 + 1.3), early.unroundedOffset(at: 1.3), accuracy: 1e-6)
+        XCTAssertEqual(late.unroundedOffset(at: 8_000_000 + 5.2), early.unroundedOffset(at: 5.2), accuracy: 1e-6)
+        XCTAssertTrue(late.unroundedOffset(at: 1e300).isFinite)
+        XCTAssertTrue(late.unroundedOffset(at: -.infinity).isFinite)
+    }
+
     func testEveryRowInViewIsShownByExactlyOneReusedCell() {
         let motion = ScrollMotion(mode: .fling, speed: 2500, rows: 100, rowHeight: 88, viewHeight: 667)
         XCTAssertEqual(motion.cells, 9, "8 rows fill 667 px at a row's top, plus one")
@@ -148,6 +170,32 @@ final class TableTests: XCTestCase {
     }
 
     // MARK: The shadow
+
+    /// A shadowed shape alone in its clip, and a turned, scaled card: the CPU draws the shadow as the GL picture holds it.
+    func testShadowsAgreeAloneInAClipAndUnderATurnAndAScale() throws {
+        let triangle = try PathData.parse("M 10 10 L 70 20 L 30 50 Z")
+        var shape = Layer(name: "shape", frame: Rect(x: 0, y: 0, width: 80, height: 60),
+                          contents: .shape(Shape(path: triangle, fill: .solid(RGBA8(240, 200, 60)))))
+        shape.shadow = Shadow(opacity: 0.8, offset: Point(5, 6), radius: 5)
+        var clip = Layer(name: "clip", frame: Rect(x: 10, y: 10, width: 100, height: 80), sublayers: [shape])
+        clip.masksToBounds = true
+        var card = Layer(name: "card", frame: Rect(x: 120, y: 20, width: 60, height: 40),
+                         contents: .box(Box(color: RGBA8(90, 160, 255), cornerRadius: 6)))
+        card.shadow = Shadow(opacity: 0.7, offset: Point(4, 4), radius: 4)
+        card.transform.rotation = .constant(0.4)
+        card.transform.scaleX = .constant(1.5)
+        card.transform.scaleY = .constant(1.5)
+        let root = Layer(name: "root", frame: Rect(x: 0, y: 0, width: 220, height: 120), sublayers: [clip, card])
+        let scene = Scene(width: 220, height: 120, background: RGBA8(250, 250, 250), tree: LayerTree(root: root))
+        let cpu = try Frames.render(CPURenderer(), scene, at: [0])[0], gl = try Frames.render(try glRenderer(), scene, at: [0])[0]
+        assertImagesMatch(gl, cpu, mean: 1, max: 64, name: "shadow-clip-turn")
+        // The shadows are there: the same scene without them differs below the shape.
+        var plain = scene
+        plain.tree?.root.sublayers[0].sublayers[0].shadow = nil
+        plain.tree?.root.sublayers[1].shadow = nil
+        let without = try Frames.render(CPURenderer(), plain, at: [0])[0]
+        XCTAssertGreaterThan(ImageComparison.difference(cpu, without).maxAbsolute, 60)
+    }
 
     /// A square's shadow against its coverage convolved with a Gaussian of
     /// sigma = radius / 2, computed here (the box blurs approximate it).

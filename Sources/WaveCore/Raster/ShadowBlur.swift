@@ -21,6 +21,17 @@ public enum ShadowBlur {
         return (m > 0 ? w : w + 2, m > 1 ? w : w + 2, m > 2 ? w : w + 2)
     }
 
+    /// A shadow's offset and radius in scene pixels for a layer placed by
+    /// `m`: both are in the layer's own coordinates, so a turned or scaled
+    /// layer turns and scales its shadow (a scale that differs across and
+    /// down blurs by their geometric mean), as its rasterized picture does.
+    @inline(__always)
+    public static func placed(_ shadow: Shadow, by m: Affine) -> (dx: Double, dy: Double, radius: Double) {
+        let scale = Swift.abs(m.a * m.d - m.b * m.c).squareRoot()
+        return (m.a * shadow.offset.x + m.c * shadow.offset.y, m.b * shadow.offset.x + m.d * shadow.offset.y,
+                Swift.min(Shadow.maxRadius * 4, shadow.radius * (scale.isFinite ? scale : 1)))
+    }
+
     /// Pixels the three boxes spread coverage, each way.
     public static func reach(radius: Double) -> Double {
         let (a, b, c) = boxWidths(radius: radius)

@@ -25,6 +25,8 @@ public final class TreePainter {
     /// of scratch for the blur.
     private let shadowRasterizer: CoverageRasterizer?
     private let shadowMargin: Int
+    /// The largest blur radius the margin holds.
+    private let shadowRadiusLimit: Double
     private let shadowBytes: UnsafeMutablePointer<UInt8>?
     private let shadowValues: UnsafeMutablePointer<Float>?
     private let shadowLine: UnsafeMutablePointer<Float>?
@@ -71,9 +73,11 @@ public final class TreePainter {
         } else {
             innerBuffer = nil
         }
+        // The margin a shadow may blur over: twice the largest radius (a layer scaled up to 2x; more is blurred as 2x).
         let radii = evaluator.nodes.compactMap { $0.layer.contents == nil ? nil : $0.layer.shadow?.radius }
-        if let radius = radii.max() {
-            let margin = Int(ShadowBlur.reach(radius: radius)) + 2
+        shadowRadiusLimit = 2 * (radii.max() ?? 0)
+        if !radii.isEmpty {
+            let margin = Int(ShadowBlur.reach(radius: shadowRadiusLimit)) + 2
             let width = rasterizer.width + 2 * margin, height = rasterizer.height + 2 * margin
             shadowMargin = margin
             shadowRasterizer = try? CoverageRasterizer(width: width, height: height)
@@ -187,13 +191,15 @@ public final class TreePainter {
         rasterizer.clipRows = 0..<rasterizer.height
         guard let shadow = layer.shadow, let shadowRasterizer, let shadowBytes, let shadowValues, let shadowLine else { return }
         let m = shadowMargin, stride = shadowRasterizer.width
-        let reach = Int(ShadowBlur.reach(radius: shadow.radius)) + 1
+        var placed = ShadowBlur.placed(shadow, by: item.transform)
+        placed.radius = Swift.min(placed.radius, shadowRadiusLimit)
+        let reach = Int(ShadowBlur.reach(radius: placed.radius)) + 1
         // The area in the shadow frame, widened by the reach: what the blur reads.
         let rows = Swift.max(0, area.rows.lowerBound + m - reach)..<Swift.min(shadowRasterizer.height, area.rows.upperBound + m + reach)
         let columns = Swift.max(0, area.columns.lowerBound + m - reach)..<Swift.min(stride, area.columns.upperBound + m + reach)
         var transform = item.transform
-        transform.tx += shadow.offset.x + Double(m)
-        transform.ty += shadow.offset.y + Double(m)
+        transform.tx += placed.dx + Double(m)
+        transform.ty += placed.dy + Double(m)
         shadowRasterizer.clipRows = rows
         switch layer.contents {
         case let .box(box)?:
@@ -216,7 +222,7 @@ public final class TreePainter {
             }
             y += 1
         }
-        ShadowBlur.blur(shadowValues, stride: stride, rows: rows, columns: columns, radius: shadow.radius, line: shadowLine)
+        ShadowBlur.blur(shadowValues, stride: stride, rows: rows, columns: columns, radius: placed.radius, line: shadowLine)
         let color = item.tint.applied(to: item.color)
         y = area.rows.lowerBound
         while y < area.rows.upperBound {

@@ -4,8 +4,8 @@ import Foundation
 /// table view's cell reuse that follows from it: the rows each reused cell
 /// shows. Inputs are timed (a fling, a drag, a glide at a constant speed),
 /// so the offset at t is the same however t was reached: the offset is
-/// replayed from time 0 through every input up to t (a few dozen at most
-/// in practice, nothing allocated).
+/// replayed from time 0 through every input up to t, resuming the last
+/// replay when time moves on (nothing allocated).
 ///
 /// A fling decelerates as UIScrollView's does: the velocity is multiplied
 /// by 0.998 every millisecond (`decelerationRate` .normal) and the motion
@@ -85,6 +85,8 @@ public final class ScrollMotion: ComputedValues, @unchecked Sendable {
         guard input.time.isFinite else { return }
         let at = inputs.lastIndex { $0.time <= input.time }.map { $0 + 1 } ?? 0
         inputs.insert(input, at: at)
+        // An input before the last replay's events changes them: replay from the start next time.
+        if let replay = checkpoint, at < replay.next || input.time < replay.time { checkpoint = nil }
         time = .nan
     }
 
@@ -132,35 +134,59 @@ public final class ScrollMotion: ComputedValues, @unchecked Sendable {
         case pingPong
     }
 
+    /// The replay after some events: where it stands, what moves it, the
+    /// mode's next flick, the next input, and the last event's time.
+    private struct Replay {
+        var motion: Motion
+        var origin: Double
+        var flick: Double
+        var next: Int
+        var time: Double
+    }
+    /// The last replay, resumed for any later time while no input comes before it
+    /// (a frame replays only the inputs since the last frame, however long the demo has run).
+    private var checkpoint: Replay?
+
+    /// Scene times are held to a billion seconds either way (31 years).
+    private static let longest = 1e9
+
     /// The offset at t, before rounding: every input (and the mode's own flicks, before the first input) replayed.
-    public func unroundedOffset(at t: Double) -> Double {
-        var motion: Motion = mode == .constant ? .pingPong : .still
-        var origin = 0.0
+    public func unroundedOffset(at time: Double) -> Double {
+        let t = Swift.min(Self.longest, Swift.max(-Self.longest, time.isFinite ? time : 0))
         let firstInput = inputs.isEmpty ? Double.infinity : inputs[0].time
-        var flick = 0
-        var next = 0
+        var state = Replay(motion: mode == .constant ? .pingPong : .still, origin: 0, flick: 0, next: 0, time: -.infinity)
+        if let resumed = checkpoint, t >= resumed.time { state = resumed }
+        if mode == .fling && state.next == 0 {
+            // A flick down and one up as long end where the pair began (at 0, the end clamping both alike):
+            // start from the last pair begun before t and before any input, where that is further on.
+            let pairs = (Swift.min(t, firstInput) / (2 * Self.flingInterval)).rounded(.down)
+            if 2 * pairs > state.flick { state = Replay(motion: .still, origin: 0, flick: 2 * pairs, next: 0, time: -.infinity) }
+        }
         while true {
             // The next event: the mode's next flick (before the first input) or the next input.
-            let flickTime = mode == .fling ? Double(flick) * Self.flingInterval : .infinity
-            let useFlick = flickTime < firstInput && (next >= inputs.count || flickTime <= inputs[next].time)
-            let eventTime = useFlick ? flickTime : (next < inputs.count ? inputs[next].time : .infinity)
+            let flickTime = mode == .fling ? state.flick * Self.flingInterval : .infinity
+            let useFlick = flickTime < firstInput && (state.next >= inputs.count || flickTime <= inputs[state.next].time)
+            let eventTime = useFlick ? flickTime : (state.next < inputs.count ? inputs[state.next].time : .infinity)
             guard eventTime <= t else { break }
-            origin = position(of: motion, from: origin, at: eventTime)
+            state.origin = position(of: state.motion, from: state.origin, at: eventTime)
+            state.time = eventTime
             if useFlick {
-                motion = .fling(start: eventTime, velocity: flick % 2 == 0 ? speed : -speed)
-                flick += 1
+                let down = state.flick.truncatingRemainder(dividingBy: 2) == 0
+                state.motion = .fling(start: eventTime, velocity: down ? speed : -speed)
+                state.flick += 1
             } else {
-                switch inputs[next] {
-                case let .fling(time, velocity): motion = .fling(start: time, velocity: velocity)
+                switch inputs[state.next] {
+                case let .fling(time, velocity): state.motion = .fling(start: time, velocity: velocity)
                 case let .drag(_, by):
-                    origin = clamp(origin + by)
-                    motion = .still
-                case let .glide(time, until, speed): motion = .glide(start: time, until: until, speed: speed)
+                    state.origin = clamp(state.origin + by)
+                    state.motion = .still
+                case let .glide(time, until, speed): state.motion = .glide(start: time, until: until, speed: speed)
                 }
-                next += 1
+                state.next += 1
             }
         }
-        return position(of: motion, from: origin, at: t)
+        checkpoint = state
+        return position(of: state.motion, from: state.origin, at: t)
     }
 
     /// Where `motion`, begun at `origin`, has the offset at t.

@@ -46,8 +46,9 @@ extension LayerTreeEvaluator {
             guard let shadow = node.layer.shadow else { return nil }
             let cast: Rect
             if case .box? = node.layer.contents { cast = item.bounds } else { cast = contentBounds[item.content] }
-            let reach = cast.applying(item.transform), margin = ShadowBlur.reach(radius: shadow.radius)
-            return Rect(x: reach.x + shadow.offset.x - margin, y: reach.y + shadow.offset.y - margin,
+            let placed = ShadowBlur.placed(shadow, by: item.transform)
+            let reach = cast.applying(item.transform), margin = ShadowBlur.reach(radius: placed.radius)
+            return Rect(x: reach.x + placed.dx - margin, y: reach.y + placed.dy - margin,
                         width: reach.width + 2 * margin, height: reach.height + 2 * margin)
         case .picture:
             guard case let .picture(p)? = node.layer.contents else { return nil }

@@ -73,12 +73,12 @@ extension LayerTreeEvaluator {
         for (k, item) in frame.items.enumerated() where itemOf[item.layer] < 0 { itemOf[item.layer] = k }
         let whole = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
 
-        // Candidates: a fixed shape with a solid fill, untinted and at full opacity, drawn once a frame, moved only along x
+        // Candidates: a fixed shape with a solid fill and no shadow, untinted and at full opacity, drawn once a frame, moved only along x
         // under still ancestors that keep it axis-aligned at unit scale, inside a whole-pixel clip.
         var candidates: [SoleClip] = []
         for i in nodes.indices {
             let node = nodes[i], layer = node.layer
-            guard node.rasterized < 0, case let .shape(shape)? = layer.contents, case .fixed = shape.path, case .solid = shape.fill,
+            guard node.rasterized < 0, layer.shadow == nil, case let .shape(shape)? = layer.contents, case .fixed = shape.path, case .solid = shape.fill,
                   !layer.isHidden, !underReplicatorOrMask[i], parent[i] < 0 || stillChain[parent[i]],
                   layer.timing.speed != 0 || layer.timing.isPassThrough, itemOf[i] >= 0 else { continue }
             let t = layer.transform
