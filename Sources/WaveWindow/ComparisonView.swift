@@ -215,7 +215,8 @@ public final class ComparisonView {
                          Format.perFrame(.cpuMs, s.cpuMilliseconds), Format.perFrame(.gpuMs, s.gpuMilliseconds), settings]
             if half.fallback != nil { lines.append("past the GL driver's limits: the CPU draws this half") }
             lines += pacingText
-            lines.append(scene.gravity == nil ? "keys: space up down s e q" : "keys: space up down left right s e q")
+            lines.append(scene.gravity != nil ? "keys: space up down left right s e q"
+                         : scene.scrollViews.isEmpty ? "keys: space up down s e q" : "keys: space up down pgup pgdn s e q, wheel, drag")
             half.overlay.fit(lines, width: scene.width)
             half.overlay.setText(lines)
         }
