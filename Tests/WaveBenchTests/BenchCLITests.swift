@@ -252,7 +252,8 @@ final class BenchWindowTests: XCTestCase {
         XCTAssertEqual(table.status, 0, table.stderr)
         XCTAssertTrue(table.stdout.contains("published (phone)"), table.stdout)
         let presetRows = try XCTUnwrap(try jsonObject(folder + "/table.json")["results"] as? [[String: Any]])
-        XCTAssertEqual(presetRows.compactMap { $0["pacing"] as? String }, ["sleep", "sleep"])
+        XCTAssertEqual(presetRows.compactMap { $0["pacing"] as? String }, Array(repeating: "sleep", count: 6))
+        XCTAssertEqual(presetRows.compactMap { $0["phase"] as? String }, ["idle", "scrolling", "idle again", "idle", "scrolling", "idle again"])
     }
 
     private func jsonObject(_ path: String) throws -> [String: Any] {
@@ -328,7 +329,10 @@ final class WaveformPresetTests: XCTestCase {
         let scheduled = try XCTUnwrap(rows.first { $0["scheduled"] as? Bool == true })
         let drawn = try XCTUnwrap(scheduled["frames_drawn"] as? Int)
         XCTAssertTrue((2...4).contains(drawn), "\(scheduled)")
-        XCTAssertEqual(BenchSchema.number(snapped["fps"]) ?? 0, 60, accuracy: 6, "every tick drawn without the schedule: \(snapped)")
+        // Without the schedule every tick draws, however fast this (shared, debug-built) machine manages them: not a
+        // rate to meet, but many times the scheduled frames (at 60 fps about 120 over 2 s; 37 on a busy machine).
+        let unscheduled = try XCTUnwrap(snapped["frames_drawn"] as? Int)
+        XCTAssertGreaterThanOrEqual(unscheduled, 5 * drawn, "every tick drawn without the schedule: \(snapped)")
     }
 
     /// The preset on the user's own file: its length sets the speed, and its decoding is timed.
