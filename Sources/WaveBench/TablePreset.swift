@@ -7,10 +7,9 @@ import WaveCore
 /// scrolled at a constant speed, then still again.
 public enum TablePreset {
     public static let name = "table"
-    /// A 375x667 point screen; rows of 88 (a 44-point row at 2x): 8 rows
-    /// fill the screen at a row's top, so 9 cells are made and reused.
+    /// A 375x667 point screen; the table's rows are 88 (a 44-point row at
+    /// 2x): 8 rows fill the screen at a row's top, so 9 cells are made and reused.
     public static let screen = (width: 375, height: 667)
-    public static let cellRows = 88
     public static let rows = 100
     public static let framesPerSecond = 60.0
     /// The scrolling phase's speed, pixels a second (about 11 rows a second).
@@ -19,9 +18,6 @@ public enum TablePreset {
     public static let phases = ["idle", "scrolling", "idle again"]
     /// What the phones measured, printed beside ours.
     public static let published = "published (phone): redraw 7-10% CPU all the time; translate (replicator) CPU only while scrolling, ~0% idle"
-
-    /// Cells the table makes and reuses (rows in view at a row's top, plus one).
-    public static let cells = (screen.height + cellRows - 1) / cellRows + 1
 
     public static func request(snapsToPixel: Bool) -> SceneRequest {
         SceneRequest(width: screen.width, height: screen.height, count: rows, snapsToPixel: snapsToPixel)

@@ -132,16 +132,19 @@ public protocol SimulatedValues: ComputedValues {
 }
 
 extension Scene {
-    /// Its simulations, each once.
-    private var simulations: [SimulatedValues] {
-        var found: [SimulatedValues] = []
+    /// Its computed sources of one kind (simulations, scroll views), each once however many channels read it.
+    func computedValues<Kind>(_ kind: Kind.Type) -> [Kind] {
+        var found: [Kind] = []
         for source in tree?.sources ?? [] {
-            guard case let .simulated(s) = source, let simulation = s.simulation as? SimulatedValues,
-                  !found.contains(where: { $0 === simulation }) else { continue }
-            found.append(simulation)
+            guard case let .simulated(s) = source, let values = s.simulation as? Kind,
+                  !found.contains(where: { ($0 as AnyObject) === s.simulation }) else { continue }
+            found.append(values)
         }
         return found
     }
+
+    /// Its simulations, each once.
+    private var simulations: [SimulatedValues] { computedValues(SimulatedValues.self) }
 
     /// Seconds a physics step now (nil: no simulation).
     public var physicsStep: Double? { simulations.first?.step }

@@ -215,13 +215,5 @@ public final class ScrollMotion: ComputedValues, @unchecked Sendable {
 
 extension Scene {
     /// Its scroll views, each once (the demo gives them the wheel, drags and pages).
-    public var scrollViews: [ScrollMotion] {
-        var found: [ScrollMotion] = []
-        for source in tree?.sources ?? [] {
-            guard case let .simulated(s) = source, let view = s.simulation as? ScrollMotion,
-                  !found.contains(where: { $0 === view }) else { continue }
-            found.append(view)
-        }
-        return found
-    }
+    public var scrollViews: [ScrollMotion] { computedValues(ScrollMotion.self) }
 }
