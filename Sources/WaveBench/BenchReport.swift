@@ -1,4 +1,5 @@
 import Foundation
+import WaveCore
 
 /// The benchmark's JSON document (version 1). Tools read it: keep it stable.
 ///
@@ -42,6 +43,10 @@ import Foundation
 ///   scene's size (rows of dots, each tall enough for the largest swing).
 /// - `physics_ms` (rows of a scene with a simulation, the crates): thread CPU a
 ///   measured frame spent stepping it, part of `cpu_ms`.
+/// - `pixels_per_frame` (rows of the sweeps and the table and waveform
+///   presets): what the strategy did to the pixels of one frame, counted by
+///   the strategy itself on a frame drawn after the timed ones, at the last
+///   measured time (see `PixelsPerFrame`).
 public struct BenchReport: Codable, Equatable {
     public var version = 2
     public var renderer: String
@@ -173,6 +178,8 @@ public struct BenchResult: Codable, Equatable {
     public var unit: String?
     /// A scene with a simulation (the crates): thread CPU a measured frame spent stepping it, ms (part of `cpu_ms`).
     public var physicsMs: Double?
+    /// One frame's pixels as the strategy counted them.
+    public var pixelsPerFrame: PixelsPerFrame?
 
     public init(backend: String, cells: Int, cellSize: [Int], frames: Int, cpuMs: Stats, processCpuMs: Stats,
                 gpuMs: Stats?, wallMs: Stats, rasterMs: Stats?, uploadMs: Stats?, fps: Double,
@@ -212,6 +219,7 @@ public struct BenchResult: Codable, Equatable {
         case screenSize = "screen_size"
         case physicsMs = "physics_ms"
         case scrollSpeed = "scroll_speed"
+        case pixelsPerFrame = "pixels_per_frame"
     }
 
     /// The schema's figures always appear, unmeasured ones as null (the
@@ -244,10 +252,44 @@ public struct BenchResult: Codable, Equatable {
         try c.encodeIfPresent(scrollSpeed, forKey: .scrollSpeed)
         try c.encodeIfPresent(unit, forKey: .unit)
         try c.encodeIfPresent(physicsMs, forKey: .physicsMs)
+        try c.encodeIfPresent(pixelsPerFrame, forKey: .pixelsPerFrame)
     }
 
     private func encodeOrNull(_ value: Stats?, _ key: CodingKeys,
                               in c: inout KeyedEncodingContainer<CodingKeys>) throws {
         if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
+    }
+}
+
+/// One frame's pixels as its strategy counted them (`PixelCounts`): the
+/// tuning chapter's overlays as numbers.
+public struct PixelsPerFrame: Codable, Equatable {
+    /// Pixels whose coverage or colour the CPU computed (rasteriser spans,
+    /// blurs, pictures sampled or painted again), every pass counted.
+    public var cpuRasterized: Int
+    /// Stores into the frame: clears, copies, paint and fragments.
+    public var written: Int
+    /// The stores that composited over the pixel (on GL, every fragment of a blended draw).
+    public var blended: Int
+    /// Pixels stored into masks, shadows and pictures drawn for this frame.
+    public var offscreen: Int
+    /// Pixels of the frame painted in software this frame, each once (the updated-regions overlay).
+    public var updated: Int
+    /// The most writes blended at one pixel.
+    public var mostBlendedLayers: Int
+
+    public init(counting counts: PixelCounts) {
+        cpuRasterized = counts.totals.rasterized
+        written = counts.totals.written
+        blended = counts.totals.blended
+        offscreen = counts.totals.offscreen
+        updated = counts.updatedPixels
+        mostBlendedLayers = counts.mostBlendedLayers
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case written, blended, offscreen, updated
+        case cpuRasterized = "cpu_rasterized"
+        case mostBlendedLayers = "most_blended_layers"
     }
 }

@@ -162,6 +162,19 @@ public final class BenchStrategy {
         times.cpu = raster + upload
     }
 
+    /// One frame at `time` drawn with the renderer counting its pixels (not
+    /// timed: counting costs a pass over every span, and on GL a read-back);
+    /// nil where the renderer cannot count.
+    func countPixels(time: Double) throws -> PixelsPerFrame? {
+        guard let target, let counting = renderer as? PixelCounting else { return nil }
+        let counts = PixelCounts(width: target.width, height: target.height)
+        counting.pixelCounts = counts
+        defer { counting.pixelCounts = nil }
+        try renderer.draw(time: time, into: target)
+        renderer.finish()
+        return PixelsPerFrame(counting: counts)
+    }
+
     /// Waits until the frame is complete, so frames do not overlap.
     func finish() {
         renderer.finish()

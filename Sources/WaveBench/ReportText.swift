@@ -68,6 +68,7 @@ extension BenchReport {
             + "GL_RENDERER: \(renderer); \(machine.cpus) CPUs, \(machine.os)\n"
             + Self.table(header: header, rows: rows)
             + perElement
+            + pixelTable(first: unit) { "\($0.cells)" }
             + "allocs/f: heap allocations per frame by this project's code; driver allocs/f: by the GL driver inside GL calls on the same thread\n"
     }
 
@@ -95,10 +96,30 @@ extension BenchReport {
                 "floor: copying the frame's bytes once a frame, paced the same way: "
                     + String(format: "%.2f%% process CPU (%.3f ms a frame)\n", floor.processCpuPercent, floor.copyMs)
             } ?? "")
+            + pixelTable(first: "phase") { $0.phase ?? "-" }
             + "\(TablePreset.published)\n"
             + (renderer.lowercased().contains("llvmpipe")
                 ? "note: llvmpipe draws on the CPU, so here the translate strategy's GPU work is process CPU time too\n" : "")
     }
+
+    /// Each row's counted frame (`pixels_per_frame`), where there is one: a table and its key.
+    func pixelTable(first: String, _ label: (BenchResult) -> String) -> String {
+        let counted = results.filter { $0.pixelsPerFrame != nil }
+        guard !counted.isEmpty else { return "" }
+        let rows = counted.map { r -> [String] in
+            let p = r.pixelsPerFrame!
+            return [Backend(rawValue: r.backend).map(Format.strategyShort) ?? r.backend, label(r)]
+                + [p.cpuRasterized, p.written, p.blended, p.offscreen, p.updated, p.mostBlendedLayers].map(String.init)
+        }
+        return "pixels of one frame, as each strategy counted them:\n"
+            + Self.table(header: ["strategy", first] + Self.pixelColumns, rows: rows)
+            + Self.pixelKey
+    }
+
+    static let pixelColumns = ["CPU rasterised", "written", "blended", "offscreen", "updated", "most layers"]
+    static let pixelKey = "CPU rasterised: coverage or colour computed on the CPU; written: stores into the frame; blended: those "
+        + "composited over it (GL: every fragment of a blended quad); offscreen: into masks, shadows, pictures; updated: frame "
+        + "pixels painted in software; most layers: blended at one pixel\n"
 
     /// Columns right-aligned except the first, two spaces apart.
     static func table(header: [String], rows: [[String]]) -> String {

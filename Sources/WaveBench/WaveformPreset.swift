@@ -119,9 +119,12 @@ public struct WaveformRow: Codable, Equatable {
     public var framesUnchanged: Int
     public var phasing: Double?
     public var allocationsPerFrame: Double
+    /// One frame's pixels as the strategy counted them (see `PixelsPerFrame`).
+    public var pixelsPerFrame: PixelsPerFrame?
 
     enum CodingKeys: String, CodingKey {
         case strategy, snap, scheduled, fps, phasing
+        case pixelsPerFrame = "pixels_per_frame"
         case cpuMs = "cpu_ms", processCpuMs = "process_cpu_ms", gpuMs = "gpu_ms"
         case processCpuPercent = "process_cpu_percent", framesDrawn = "frames_drawn", framesMissed = "frames_missed"
         case framesNeedingDrawPerSecond = "frames_needing_draw_per_second", framesUnchanged = "frames_unchanged"
@@ -269,7 +272,8 @@ extension BenchRunner {
                     phasing: WaveformPreset.phasing(frames: images, background: view.scene.background, unplayed: view.unplayed,
                                                     playback: view.playback, pitch: input.pitch,
                                                     barWidth: input.barWidth).map { rounded($0, places: 4) },
-                    allocationsPerFrame: summary.allocationsPerFrame))
+                    allocationsPerFrame: summary.allocationsPerFrame,
+                    pixelsPerFrame: try strategy.countPixels(time: origin + seconds)))
                 report("\(s.name)\(snap ? ", snapped" : "")\(scheduled ? ", frames on change" : "")")
             }
         }

@@ -28,10 +28,25 @@ extension WaveformReport {
             + "60 fps for \(String(format: "%g", seconds)) s each; GL_RENDERER: \(renderer); \(cpus) CPUs\n"
             + BenchReport.table(header: header, rows: rows)
             + "frames: every tick of 60 fps, or on change (drawn only where the layer tree says the picture may differ from the last frame drawn)\n"
+            + pixelTable
             + "cost as the played part of the view grows (medians of unpaced frames, ms):\n"
             + BenchReport.table(header: sweepHeader, rows: sweepRows)
             + decodeLines.map { $0 + "\n" }.joined()
             + "published (iPhone):\n" + published.map { "  " + $0 + "\n" }.joined()
+    }
+}
+
+extension WaveformReport {
+    /// Each strategy's counted frame (snapped, every tick: the frames differ only in where the bars are).
+    var pixelTable: String {
+        let counted = rows.filter { $0.pixelsPerFrame != nil && $0.snap && !$0.scheduled }
+        guard !counted.isEmpty else { return "" }
+        return "pixels of one frame, as each strategy counted them:\n"
+            + BenchReport.table(header: ["strategy"] + BenchReport.pixelColumns, rows: counted.map { r in
+                let p = r.pixelsPerFrame!
+                return [r.strategy] + [p.cpuRasterized, p.written, p.blended, p.offscreen, p.updated, p.mostBlendedLayers].map(String.init)
+            })
+            + BenchReport.pixelKey
     }
 }
 

@@ -74,6 +74,15 @@ public enum Format {
 
     public static func framesPerSecond(_ value: Double) -> String { String(format: "%.1f fps", value) }
 
+    /// A pixel count, short: "870", "12.3k", "1.25M".
+    public static func pixels(_ n: Int) -> String {
+        switch n {
+        case ..<1000: return "\(n)"
+        case ..<1_000_000: return String(format: "%.1fk", Double(n) / 1000)
+        default: return String(format: "%.2fM", Double(n) / 1_000_000)
+        }
+    }
+
     /// Allocations per frame: whole numbers without decimals.
     public static func count(_ perFrame: Double) -> String {
         perFrame == perFrame.rounded() ? String(format: "%.0f", perFrame) : String(format: "%.3f", perFrame)

@@ -67,6 +67,8 @@ final class GLClipCopies {
     /// renderer): copied into with glCopyImageSubData, which needs no
     /// framebuffer; elsewhere (a window) the copies are framebuffer blits.
     var pageTexture: (texture: GLuint, layer: Int)?
+    /// While set, each copy's pixels are counted into it as written.
+    var counts: PixelCounts?
 
     /// Nil where nothing qualifies or the pictures do not fit the driver's limits and budget.
     init?(evaluator: LayerTreeEvaluator, width: Int, height: Int, background: RGBA8, subpixel: SubpixelMode,
@@ -229,6 +231,8 @@ final class GLClipCopies {
         let sourceY1 = textureRows - (topRow + first - rows.lowerBound), sourceY0 = sourceY1 - (last - first)
         let targetY1 = viewport.y + viewport.height - (first - pageTop), targetY0 = targetY1 - (last - first)
         let x = viewport.x + columns.lowerBound, w = columns.count
+        // A copy of a picture painted once: stored, not blended, not painted now.
+        counts?.write(rows: first..<last, columns: columns, blends: false, software: false)
         if let page = pageTexture {
             glCopyImageSubData(texture, GLenum(GL_TEXTURE_2D), 0, GLint(column), GLint(sourceY0), 0,
                                page.texture, GLenum(GL_TEXTURE_2D_ARRAY), 0, GLint(x), GLint(targetY0), GLint(page.layer),

@@ -241,6 +241,9 @@ final class GLRasterPictures {
         }
     }
 
+    /// Whether picture `n` was painted on the CPU this frame.
+    func wasPaintedThisFrame(_ n: Int) -> Bool { paintedThisFrame[n] }
+
     /// The instances an item of picture `n` takes (its tiles).
     func instances(of n: Int) -> Int { tiles[n].count }
 

@@ -8,13 +8,26 @@ import WaveCore
 /// the GPU, or, for what changes shape every frame, from outlines listed
 /// for the GPU fill. On a software driver, shapes alone in their clips are
 /// whole-pixel copies of pictures painted once (`GLClipCopies`).
-public final class GLRenderer: Renderer {
+public final class GLRenderer: Renderer, PixelCounting {
     public let backend = Backend.gl
     public let context: GLContext
     /// The driver's limits, read once.
     public let caps: GLCapabilities
     public private(set) var scene: Scene?
-    private var tree: GLTreeDraw?
+    private var tree: GLTreeDraw? {
+        didSet { tree?.counts = pixelCounts }
+    }
+    /// While set, each frame's pixels are counted (see `PixelCounts`): the
+    /// target must be one of `makeTarget()`'s, which is then given a stencil
+    /// buffer; every fragment drawn into the frame adds one to the stencil
+    /// where it lands (all of them blend), an occlusion query counts every
+    /// fragment (the rest are offscreen: masks), and clears and copies count themselves.
+    public var pixelCounts: PixelCounts? {
+        didSet { tree?.counts = pixelCounts }
+    }
+    /// A page of stencil values, read back when counting.
+    private var stencilValues: [UInt8] = []
+    private var samplesQuery: GLuint = 0
     private var emptyVertexArray: GLuint = 0
     /// Rows no copy writes whole, cleared to the background first (every row where nothing is copied).
     private var rowsToClear: [Range<Int>] = []
@@ -62,6 +75,7 @@ public final class GLRenderer: Renderer {
     deinit {
         tree = nil
         glDeleteVertexArrays(1, &emptyVertexArray)
+        if samplesQuery != 0 { glDeleteQueries(1, &samplesQuery) }
     }
 
     public var rendererName: String { context.renderer }
@@ -108,6 +122,7 @@ public final class GLRenderer: Renderer {
         guard target.width == scene.width, target.height == scene.height else {
             throw RendererError.wrongTarget(.gl, "a \(target.width)x\(target.height) target for a \(scene.width)x\(scene.height) scene")
         }
+        let counted = try countingTarget(target, scene: scene)
         // Blended items leave premultiplied colour; a frame of copies alone holds the painted, straight colour.
         target.storesPremultiplied = !(tree?.clipCopies?.drawsEverything ?? false)
         glBindVertexArray(emptyVertexArray)
@@ -121,13 +136,75 @@ public final class GLRenderer: Renderer {
                 if first < last {
                     clear(Viewport(x: viewport.x, y: viewport.y + viewport.height - (last - pageTop), width: viewport.width,
                                    height: last - first), to: scene.background)
+                    pixelCounts?.write(rows: first..<last, columns: 0..<scene.width, blends: false, software: false)
                 }
             }
             tree?.clipCopies?.pageTexture = caps.copiesImages ? target.pageTexture(page) : nil
+            if counted != nil { beginCountingFragments() }
             tree?.draw(time: time, viewport: viewport, pageTop: pageTop)
+            if let counted, let pixelCounts { endCountingFragments(on: counted, page: page, pageTop: pageTop, into: pixelCounts) }
         }
+        if let pixelCounts { tree?.countSoftwarePaint(into: pixelCounts) }
         glDisable(GLenum(GL_BLEND))
         glBindVertexArray(0)
+    }
+
+    // MARK: Counting pixels
+
+    /// Nil when not counting; else the target, given its stencil buffer, and the counts reset.
+    private func countingTarget(_ target: GLDrawTarget, scene: Scene) throws -> GLFramebufferTarget? {
+        guard let pixelCounts else { return nil }
+        guard pixelCounts.width == scene.width, pixelCounts.height == scene.height else {
+            throw RendererError.wrongTarget(.gl, "pixel counts of \(pixelCounts.width)x\(pixelCounts.height) for a "
+                                            + "\(scene.width)x\(scene.height) scene")
+        }
+        guard let counted = target as? GLFramebufferTarget else {
+            throw RendererError.wrongTarget(.gl, "counting pixels needs a target made by makeTarget() (it adds a stencil buffer)")
+        }
+        try unavailableOnGLError { try counted.attachStencil() }
+        if samplesQuery == 0 { glGenQueries(1, &samplesQuery) }
+        let values = counted.width * counted.pages.rows
+        if stencilValues.count != values { stencilValues = [UInt8](repeating: 0, count: values) }
+        pixelCounts.reset()
+        return counted
+    }
+
+    /// The page's stencil to 0, every fragment from now adding one to it, and all of them counted by the query.
+    private func beginCountingFragments() {
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glStencilMask(0xFF)
+        glClearStencil(0)
+        glClear(GLbitfield(GL_STENCIL_BUFFER_BIT))
+        glEnable(GLenum(GL_STENCIL_TEST))
+        glStencilFunc(GLenum(GL_ALWAYS), 0, 0xFF)
+        glStencilOp(GLenum(GL_KEEP), GLenum(GL_KEEP), GLenum(GL_INCR))
+        glBeginQuery(GLenum(GL_SAMPLES_PASSED), samplesQuery)
+    }
+
+    /// The page's fragments into `counts`: per pixel of the frame, from the
+    /// stencil (each blended); those the query saw elsewhere, offscreen.
+    private func endCountingFragments(on target: GLFramebufferTarget, page: Int, pageTop: Int, into counts: PixelCounts) {
+        glEndQuery(GLenum(GL_SAMPLES_PASSED))
+        glDisable(GLenum(GL_STENCIL_TEST))
+        var samples: GLuint64 = 0
+        glGetQueryObjectui64v(samplesQuery, GLenum(GL_QUERY_RESULT), &samples)
+        let width = target.width, rows = target.pages.rows
+        var inFrame = 0
+        stencilValues.withUnsafeMutableBufferPointer { values in
+            target.readStencil(into: values.baseAddress!)
+            // The page holds its rows bottom to top.
+            for r in 0..<target.pages.frameRows(of: page) {
+                let line = values.baseAddress! + (rows - 1 - r) * width, out = (pageTop + r) * width
+                for x in 0..<width where line[x] > 0 {
+                    let n = Int(line[x])
+                    inFrame += n
+                    counts.blendedLayers[out + x] = UInt8(Swift.min(255, Int(counts.blendedLayers[out + x]) + n))
+                }
+            }
+        }
+        counts.totals.written += inFrame
+        counts.totals.blended += inFrame
+        counts.totals.offscreen += Swift.max(0, Int(samples) - inFrame)
     }
 
     /// Part of the page set to the background.

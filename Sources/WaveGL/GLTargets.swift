@@ -29,6 +29,9 @@ public final class GLFramebufferTarget: GLDrawTarget, Presentable {
     public var storesPremultiplied = false
     private var texture: GLuint = 0
     private var framebuffer: GLuint = 0
+    /// A stencil buffer a page in size, made the first time a frame is
+    /// counted (`GLRenderer.pixelCounts`): each fragment adds one where it lands.
+    private var stencil: GLuint = 0
 
     public init(width: Int, height: Int, caps: GLCapabilities) throws {
         self.width = width
@@ -56,9 +59,31 @@ public final class GLFramebufferTarget: GLDrawTarget, Presentable {
     deinit {
         glDeleteFramebuffers(1, &framebuffer)
         glDeleteTextures(1, &texture)
+        if stencil != 0 { glDeleteRenderbuffers(1, &stencil) }
     }
 
     public var pageCount: Int { pages.count }
+
+    /// Gives the target its stencil buffer (once), for counting fragments.
+    func attachStencil() throws {
+        guard stencil == 0 else { return }
+        glGenRenderbuffers(1, &stencil)
+        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), stencil)
+        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_STENCIL_INDEX8), GLsizei(width), GLsizei(pages.rows))
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_STENCIL_ATTACHMENT), GLenum(GL_RENDERBUFFER), stencil)
+        let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+        guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else { throw GLError.framebuffer(status: status) }
+        try checkGLErrors("adding a stencil buffer to a \(width)x\(pages.rows) render target")
+    }
+
+    /// The bound page's stencil values, rows bottom to top, into `bytes` (width x page rows).
+    func readStencil(into bytes: UnsafeMutablePointer<UInt8>) {
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        glReadPixels(0, 0, GLsizei(width), GLsizei(pages.rows), GLenum(GL_STENCIL_INDEX), GLenum(GL_UNSIGNED_BYTE), bytes)
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0)
+    }
 
     public func pageTexture(_ page: Int) -> (texture: GLuint, layer: Int)? { (texture, page) }
 

@@ -22,6 +22,10 @@ final class GLTreeDraw: GLLayerDraw {
     /// Replicators whose copies are drawn on the GPU (nil: none).
     let copies: GLCopies?
     private let width: Int, height: Int
+    /// While set, the work no fragment count sees (mask clears, copies, pictures painted again) is counted into it.
+    var counts: PixelCounts? {
+        didSet { clipCopies?.counts = counts }
+    }
 
     private struct Program {
         let program: ShaderProgram
@@ -527,6 +531,21 @@ final class GLTreeDraw: GLLayerDraw {
         }
     }
 
+    /// Counting: the pictures the CPU painted again this frame, and where
+    /// the items drawn from them lie in the frame (the box their pictures'
+    /// rectangles reach, inside their clips), as updated.
+    func countSoftwarePaint(into counts: PixelCounts) {
+        guard clipCopies?.drawsEveryItem != true, let rasterPictures else { return }
+        counts.totals.rasterized += rasterPictures.pixelsPaintedThisFrame
+        counts.totals.offscreen += rasterPictures.pixelsPaintedThisFrame
+        for item in list.items where item.primitive == .rasterized && rasterPictures.wasPaintedThisFrame(item.content) {
+            guard let reach = evaluator.reach(of: item)?.intersection(item.clip), !reach.isEmpty else { continue }
+            @inline(__always) func pixel(_ v: Double, up: Bool) -> Int { Int(Swift.min(Swift.max(up ? v.rounded(.up) : v.rounded(.down), -1e9), 1e9)) }
+            counts.markUpdated(rows: pixel(reach.y, up: false)..<pixel(reach.maxY, up: true),
+                               columns: pixel(reach.x, up: false)..<pixel(reach.maxX, up: true))
+        }
+    }
+
     /// The rasterized items from `first` on that share its clip and mask, in
     /// one instanced draw; returns the last one's index.
     private func drawRasterRun(from first: Int, _ p: Planned, viewport: Viewport, pageTop: Int) -> Int {
@@ -565,6 +584,7 @@ final class GLTreeDraw: GLLayerDraw {
         glDisable(GLenum(GL_SCISSOR_TEST))
         glClearColor(0, 0, 0, 0)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        counts?.totals.offscreen += local.width * local.height
         var i = list.masks[index].items.lowerBound
         while i < list.masks[index].items.upperBound {
             defer { i += 1 }
@@ -605,6 +625,13 @@ final class GLTreeDraw: GLLayerDraw {
         if let alpha = p.clearsTo {
             glClearColor(GLfloat(alpha), GLfloat(alpha), GLfloat(alpha), GLfloat(alpha))
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            if let counts {
+                if asMask {
+                    counts.totals.offscreen += scissor.width * scissor.height
+                } else {
+                    counts.write(rows: first..<last, columns: p.columns, blends: false, software: false)
+                }
+            }
             return
         }
         let layer = evaluator.layer(of: item, mask: asMask)

@@ -47,6 +47,10 @@ public final class ComparisonView {
     private var lastTime = 0.0
     private let halves: [StrategyHalf]
     public var showsHUD = true
+    /// What the O key shows over both halves (each strategy counts its pixels while one shows).
+    public private(set) var pixelOverlay = PixelOverlayMode.off
+    /// Made at the first overlay shown.
+    private var overlayDrawer: PixelOverlay?
     private var framebuffer = (width: 0, height: 0)
     private var isPaused = false
 
@@ -131,6 +135,17 @@ public final class ComparisonView {
         needsHUDText = true
     }
 
+    /// Shows `mode` over both halves: each strategy counts its pixels from the next frame on, or stops.
+    public func showOverlay(_ mode: PixelOverlayMode) throws {
+        if mode != .off && overlayDrawer == nil { overlayDrawer = try PixelOverlay() }
+        for half in halves { try half.setCounting(mode != .off, scene: scene) }
+        pixelOverlay = mode
+        needsHUDText = true
+    }
+
+    /// The O key: off, updated regions, blended layers, off.
+    public func cycleOverlay() throws { try showOverlay(pixelOverlay.next) }
+
     /// Shows another effect at the same size and snapping, from its own count.
     public func show(_ next: DemoEffect) throws {
         var r = request
@@ -166,6 +181,11 @@ public final class ComparisonView {
         var changed = needsHUDText
         for i in halves.indices where halves[i].refreshMeter(atWall: wallNow) { changed = true }
         if changed { updateHUDText() }
+        if let overlayDrawer, pixelOverlay != .off {
+            for i in halves.indices {
+                if let counts = halves[i].counts { overlayDrawer.draw(counts, as: pixelOverlay, viewport: area(halves[i].backend)) }
+            }
+        }
         if layout == .both { drawDivider() }
         if showsHUD {
             for i in halves.indices { halves[i].overlay.draw(viewport: area(halves[i].backend)) }
@@ -214,9 +234,15 @@ public final class ComparisonView {
             var lines = [Format.strategy(half.backend, for: scene), Format.framesPerSecond(s.framesPerSecond) + " (shared)",
                          Format.perFrame(.cpuMs, s.cpuMilliseconds), Format.perFrame(.gpuMs, s.gpuMilliseconds), settings]
             if half.fallback != nil { lines.append("past the GL driver's limits: the CPU draws this half") }
+            if let counts = half.counts {
+                let t = counts.totals
+                lines.append(pixelOverlay.legend)
+                lines.append("px a frame: CPU-rasterised \(Format.pixels(t.rasterized)), written \(Format.pixels(t.written)), "
+                             + "blended \(Format.pixels(t.blended)), offscreen \(Format.pixels(t.offscreen))")
+            }
             lines += pacingText
-            lines.append(scene.gravity != nil ? "keys: space up down left right s e q"
-                         : scene.scrollViews.isEmpty ? "keys: space up down s e q" : "keys: space up down pgup pgdn s e q, wheel, drag")
+            lines.append(scene.gravity != nil ? "keys: space up down left right s e o q"
+                         : scene.scrollViews.isEmpty ? "keys: space up down s e o q" : "keys: space up down pgup pgdn s e o q, wheel, drag")
             half.overlay.fit(lines, width: scene.width)
             half.overlay.setText(lines)
         }

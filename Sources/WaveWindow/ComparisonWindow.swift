@@ -37,6 +37,8 @@ public final class ComparisonWindow {
         public var physicsBudget: Double?
         /// Draw only when the picture may change or a key was pressed (`ChangeSchedule`), sleeping in between.
         public var drawsOnChange = false
+        /// The pixel overlay shown at the start (O cycles it).
+        public var overlay = PixelOverlayMode.off
 
         public init(request: SceneRequest, effects: [DemoEffect], layout: DemoLayout,
                     startTime: Double = 0, paused: Bool = false, duration: Double? = nil, wantsScreenshot: Bool = false) {
@@ -85,6 +87,7 @@ public final class ComparisonWindow {
         }
         clock = AnimationClock(startingAt: options.startTime, wallNow: now, paused: options.paused)
         view.setPaused(options.paused)
+        try unavailableOnGLError { try view.showOverlay(options.overlay) }
         Self.pressed.reserveCapacity(16)
         glfwSetKeyCallback(context.window) { _, key, _, action, _ in
             if action == GLFW_PRESS || action == GLFW_REPEAT { ComparisonWindow.pressed.append(key) }
@@ -332,6 +335,7 @@ public final class ComparisonWindow {
             case GLFW_KEY_E:
                 effectIndex = (effectIndex + 1) % options.effects.count
                 try view.show(options.effects[effectIndex])
+            case GLFW_KEY_O: try view.cycleOverlay()
             default: break
             }
         }
@@ -400,6 +404,7 @@ public enum HeadlessComparison {
         view.drawTarget = framebuffer
         view.setPaused(options.paused)
         try view.resize(width: width, height: height)
+        try view.showOverlay(options.overlay)
         // Frames at 60 per second of scene time; the picture is the one at startTime.
         for i in stride(from: frames - 1, through: 0, by: -1) {
             let t = options.paused ? options.startTime : options.startTime - Double(i) / 60

@@ -22,6 +22,11 @@ final class StrategyHalf {
     private var region: GLFramebufferRegion?
     /// Why this GL half is drawn by the CPU (the driver's words), or nil.
     private(set) var fallback: String?
+    /// While an overlay shows (`setCounting`): this half's counts of the
+    /// last frame, and for the GL strategy the framebuffer it then draws
+    /// into (counting needs its stencil), shown in the area after.
+    private(set) var counts: PixelCounts?
+    private var countingTarget: GLFramebufferTarget?
     /// Made once: a closure passed per frame would be allocated per frame.
     private var gpuSink: ((Double) -> Void)!
 
@@ -72,12 +77,26 @@ final class StrategyHalf {
                 try choose(for: scene)
             }
         }
+        if counts != nil { try setCounting(true, scene: scene) }
         if let presenter {
             if pixmap?.width != scene.width || pixmap?.height != scene.height {
                 pixmap = Pixmap(width: scene.width, height: scene.height, rowStride: -scene.width)
             }
             try presenter.prepare(width: scene.width, height: scene.height)
         }
+    }
+
+    /// Counts every frame's pixels from now on (`PixelCounts`), or stops.
+    func setCounting(_ on: Bool, scene: Scene) throws {
+        let counting = renderer as? PixelCounting
+        guard on, let counting else {
+            counting?.pixelCounts = nil
+            (counts, countingTarget) = (nil, nil)
+            return
+        }
+        if counts?.width != scene.width || counts?.height != scene.height { counts = PixelCounts(width: scene.width, height: scene.height) }
+        counting.pixelCounts = counts
+        countingTarget = region == nil ? nil : try renderer.makeTarget() as? GLFramebufferTarget
     }
 
     /// Draws, measures and shows one frame in `area` of `framebuffer`.
@@ -92,6 +111,8 @@ final class StrategyHalf {
         if let pixmap, let presenter {
             try renderer.draw(time: time, into: pixmap)
             presenter.upload(pixmap)
+        } else if let countingTarget {
+            try renderer.draw(time: time, into: countingTarget)
         } else if let region {
             try renderer.draw(time: time, into: region)
         }
@@ -100,6 +121,9 @@ final class StrategyHalf {
         if let presenter {
             glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), framebuffer)
             presenter.present(to: area)
+        } else if let countingTarget {
+            glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), framebuffer)
+            countingTarget.present(to: area)
         }
         timer.collect(gpuSink)
     }

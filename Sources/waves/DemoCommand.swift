@@ -11,6 +11,7 @@ import WaveWindow
 
 extension DemoLayout: ExpressibleByArgument {}
 extension Pacing: ExpressibleByArgument {}
+extension PixelOverlayMode: ExpressibleByArgument {}
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,7 +20,7 @@ struct DemoCommand: ParsableCommand {
         discussion: """
             Keys: Space pause/resume, Up/Down the effect's count (cells, dots, voice panels, rows), S motion (linear / exact / snap), \
             E next effect (\(DemoCommand.effectCycle)), Left/Right tilt gravity (crates), the mouse wheel, dragging and \
-            Page Up/Down scroll (table), Esc or Q quit.
+            Page Up/Down scroll (table), O pixel overlay (off / updated regions / blended layers), Esc or Q quit.
             With no display, renders the comparison headless to a PNG and prints its figures.
 
             Examples:
@@ -27,6 +28,7 @@ struct DemoCommand: ParsableCommand {
               waves demo --scene waveform --size 1200x300
               waves demo --scene jelly --pacing timer --stall 100
               waves demo --headless --screenshot comparison.png
+              waves demo --scene table --shadow --overlay blended --headless --screenshot blended.png
             """
     )
 
@@ -42,7 +44,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Window size WxH in pixels (default 1280x720).", transform: parseSize)
     var size = PixelSize(width: 1280, height: 720)
 
-    @Option(parsing: .unconditional, help: "Quit after this many seconds.")
+    @Option(parsing: .unconditional, help: "Quit after this many seconds (headless: measure this many seconds of frames at 60 a second, at most 600; default 2).")
     var duration: Double?
 
     @Option(help: "Save the last frame of the whole window to this PNG (headless: where the picture goes).")
@@ -65,6 +67,9 @@ struct DemoCommand: ParsableCommand {
 
     @Flag(name: .customLong("on-change"), help: "In the window, draw a frame only when the picture may change (the layer tree says when) or a key is pressed, sleeping in between: a paused or still scene, or a snapped waveform, uses no CPU between changes.")
     var onChange = false
+
+    @Option(help: "Over both halves, what each strategy did to the frame's pixels (O cycles it): off, updated (pixels painted in software this frame, yellow) or blended (layers blended at each pixel: green 1, yellow 2, orange 3, red 4+) (default off).")
+    var overlay: PixelOverlayMode = .off
 
     @OptionGroup var waveOptions: WaveOptions
 
@@ -108,6 +113,7 @@ struct DemoCommand: ParsableCommand {
         options.pacing = pacing
         options.stallMilliseconds = stall
         options.drawsOnChange = onChange
+        options.overlay = overlay
         options.subpixel = sceneOptions.wave.subpixel
         options.physicsStep = sceneOptions.wave.jelly.physicsStep ?? 1.0 / 120
         options.maxSteps = sceneOptions.wave.jelly.maxSteps
@@ -115,7 +121,7 @@ struct DemoCommand: ParsableCommand {
         if !headless {
             do {
                 let window = try ComparisonWindow(options: options)
-                print("waves demo: \(window.renderer); Space pause, Up/Down count, S motion, E next effect, Left/Right tilt gravity (crates), wheel/drag/Page Up/Down scroll (table), Esc/Q quit")
+                print("waves demo: \(window.renderer); Space pause, Up/Down count, S motion, E next effect, O pixel overlay, Left/Right tilt gravity (crates), wheel/drag/Page Up/Down scroll (table), Esc/Q quit")
                 let outcome = try window.run()
                 print(outcome.summary)
                 if let picture, let image = outcome.screenshot {
@@ -159,7 +165,9 @@ struct DemoCommand: ParsableCommand {
     private func renderHeadless(_ options: ComparisonWindow.Options, to path: String) throws {
         try OutputPaths.checkFile(path)
         do {
-            let outcome = try HeadlessComparison.render(options: options)
+            // Frames at 60 a second of scene time: the duration's worth (at most 10 minutes), 2 s without one.
+            let frames = options.duration.map { max(1, Int((min($0, 600) * 60).rounded())) } ?? 120
+            let outcome = try HeadlessComparison.render(options: options, frames: frames)
             try PNG.write(outcome.image, to: path)
             print("wrote \(path): the comparison at t = \(options.startTime) s, headless on \(outcome.renderer)")
             print("measured over \(outcome.frames) frames: \(outcome.summary)")

@@ -84,7 +84,13 @@ final class BenchReportTests: XCTestCase {
             XCTAssert((1...15).contains(row.frames), "\(row.frames) frames drawn")
             XCTAssertLessThanOrEqual(try XCTUnwrap(row.framesMissed), row.frames)
             XCTAssertGreaterThanOrEqual(row.processCpuPercent ?? -1, 0)
+            // Each phase's counted frame: the CPU paints the whole screen in software every frame, GL none of it.
+            let pixels = try XCTUnwrap(row.pixelsPerFrame)
+            XCTAssertGreaterThanOrEqual(pixels.written, 375 * 667)
+            XCTAssertEqual(pixels.updated, row.backend == "cpu" ? 375 * 667 : 0)
+            if row.backend == "gl" { XCTAssertEqual(pixels.cpuRasterized, 0) } else { XCTAssertGreaterThan(pixels.cpuRasterized, 0) }
         }
+        XCTAssertTrue(report.presetTable.contains("pixels of one frame, as each strategy counted them"), report.presetTable)
     }
 
     /// A report that was never measured still writes every schema key.

@@ -96,7 +96,7 @@ enum BenchSchema {
     static let nullableStatsKeys = ["gpu_ms", "raster_ms", "upload_ms"]
     static let requiredKeys = ["backend", "cells", "cell_size", "frames", "fps", "upload_bytes_per_frame",
                                "allocations_per_frame", "peak_rss_mb"] + statsKeys + nullableStatsKeys
-    static let additions = ["driver_allocations_per_frame", "write_once_ms", "preset", "process_cpu_percent", "frames_missed", "seconds", "screen_size", "pacing", "unit", "physics_ms", "phase", "scroll_speed"]
+    static let additions = ["driver_allocations_per_frame", "write_once_ms", "preset", "process_cpu_percent", "frames_missed", "seconds", "screen_size", "pacing", "unit", "physics_ms", "phase", "scroll_speed", "pixels_per_frame"]
 
     private static func checkResult(_ row: [String: Any], at path: String, _ fail: (String) -> Void) {
         expectKeys(row, required: requiredKeys, optional: additions, at: path, fail)
@@ -120,6 +120,18 @@ enum BenchSchema {
         if let v = row["pacing"], !["vsync", "sleep"].contains(v as? String ?? "") { fail("\(path).pacing is not \"vsync\" or \"sleep\"") }
         if let v = row["unit"], !["dots", "panels", "crates", "rows"].contains(v as? String ?? "") { fail("\(path).unit is not \"dots\", \"panels\", \"crates\" or \"rows\"") }
         if let v = row["phase"], !["idle", "scrolling", "idle again"].contains(v as? String ?? "") { fail("\(path).phase is not \"idle\", \"scrolling\" or \"idle again\"") }
+        if let v = row["pixels_per_frame"] { checkPixels(v, at: "\(path).pixels_per_frame", fail) }
+    }
+
+    /// A counted frame: whole numbers >= 0, the blended stores among the written ones.
+    static func checkPixels(_ value: Any, at path: String, _ fail: (String) -> Void) {
+        guard let pixels = value as? [String: Any] else { return fail("\(path) is not an object") }
+        let keys = ["cpu_rasterized", "written", "blended", "offscreen", "updated", "most_blended_layers"]
+        expectKeys(pixels, required: keys, optional: [], at: path, fail)
+        for key in keys where (integer(pixels[key]) ?? -1) < 0 { fail("\(path).\(key) is not a whole number >= 0") }
+        if let written = integer(pixels["written"]), let blended = integer(pixels["blended"]), blended > written {
+            fail("\(path): more blended (\(blended)) than written (\(written))")
+        }
     }
 
     private static func checkStats(_ value: Any?, at path: String, _ fail: (String) -> Void) {

@@ -51,6 +51,20 @@ final class EveryEffectThroughBothBackendsTests: XCTestCase {
             for i in times.indices {
                 assertImagesMatch(gl[i], cpu[i], mean: effect.agreement.mean, max: effect.agreement.max, name: "effect-\(effect.name)-\(i)")
             }
+            // Each strategy counts its pixels (`PixelCounts`) without changing them: every pixel written at least once
+            // (cleared, copied or painted over the background), the CPU painting all of them in software, GL none.
+            for (renderer, frame) in [(try glRenderer(), gl[2]), (CPURenderer(), cpu[2])] as [(Renderer & PixelCounting, RGBAImage)] {
+                let counts = PixelCounts(width: scene.width, height: scene.height)
+                renderer.pixelCounts = counts
+                defer { renderer.pixelCounts = nil }
+                let counted = try Frames.render(renderer, scene, at: [times[2]])[0]
+                let name = "\(effect.name) on \(renderer.backend)"
+                XCTAssertEqual(ImageComparison.difference(counted, frame).maxAbsolute, 0, "\(name): counting changed the frame")
+                XCTAssertGreaterThanOrEqual(counts.totals.written, scene.width * scene.height, name)
+                XCTAssertLessThanOrEqual(counts.totals.blended, counts.totals.written, name)
+                XCTAssertEqual(counts.updatedPixels, renderer.backend == .cpu ? scene.width * scene.height : 0, name)
+                if renderer.backend == .gl { XCTAssertEqual(counts.totals.rasterized, 0, name) }
+            }
             // Something was drawn: not the background alone.
             let plain = RGBAImage(width: scene.width, height: scene.height, fill: scene.background)
             XCTAssertGreaterThan(ImageComparison.difference(cpu[2], plain).maxAbsolute, 50, "\(effect.name) drew nothing")

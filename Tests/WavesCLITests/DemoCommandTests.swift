@@ -93,9 +93,45 @@ final class DemoCommandTests: XCTestCase {
         try checkHalves("demo-headless")
     }
 
+    /// The O key's overlays, as `--overlay` starts them: updated regions tint
+    /// every pixel of the CPU half (it paints all of them) and, of the GL
+    /// half, the cards' pictures where it paints their shadows again each
+    /// frame (nothing while they are cached); the blended heat map tints both.
+    func testTheOverlaysShowWhatEachStrategyPaintsAndBlends() throws {
+        // Three frames each (a headless demo draws its duration's worth).
+        let base = ["demo", "--headless", "--size", "320x240", "--paused", "--duration", "0.05", "--scene", "table", "--shadow"]
+        func shot(_ extra: [String]) throws -> (cpu: RGBAImage, gl: RGBAImage) {
+            let r = try WavesBinary.run(base + extra + ["--screenshot", "shot.png"], in: folder)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            if r.stderr.contains("CPU strategy alone") {
+                _ = try GLRequirement.need("the headless comparison") { throw RendererError.unavailable(.gl, reason: r.stderr) }
+            }
+            let image = try PNG.read(from: folder + "/shot.png")
+            // Below the display: the last rows of each half.
+            return (image.cropped(rows: 160..<240, columns: 0..<159), image.cropped(rows: 160..<240, columns: 161..<320))
+        }
+        func changed(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+            var n = 0
+            for i in stride(from: 0, to: a.pixels.count, by: 4) where (0..<3).contains(where: { a.pixels[i + $0] != b.pixels[i + $0] }) { n += 1 }
+            return Double(n) / Double(a.pixels.count / 4)
+        }
+        for cache in [[], ["--no-shadow-cache"]] {
+            let off = try shot(cache), updated = try shot(cache + ["--overlay", "updated"]), blended = try shot(cache + ["--overlay", "blended"])
+            XCTAssertGreaterThan(changed(updated.cpu, off.cpu), 0.99, "the CPU paints every pixel (\(cache))")
+            if cache.isEmpty {
+                XCTAssertEqual(changed(updated.gl, off.gl), 0, "cached shadows: GL paints nothing in software")
+            } else {
+                // Each card's picture (the card, its wave's clip and its shadow's reach) is painted again: most of the half.
+                XCTAssertGreaterThan(changed(updated.gl, off.gl), 0.5, "GL paints the cards again")
+            }
+            XCTAssertGreaterThan(changed(blended.gl, off.gl), 0.2, "the GL half's blended layers (\(cache))")
+            XCTAssertGreaterThan(changed(blended.cpu, off.cpu), 0.2, "the CPU half's blended layers (\(cache))")
+        }
+    }
+
     func testBadDemoInputIsOneLineAndStatus64() throws {
         for arguments in [["--size", "0x10"], ["--backend", "metal"], ["--duration", "-1"], ["--cells", "0"],
-                          ["--pacing", "smooth"], ["--stall", "-1"], ["--scene", "jelly", "--bounce", "2"]] {
+                          ["--pacing", "smooth"], ["--stall", "-1"], ["--scene", "jelly", "--bounce", "2"], ["--overlay", "heat"]] {
             let r = try WavesBinary.run(["demo", "--headless"] + arguments, in: folder)
             XCTAssertEqual(r.status, 64, "\(arguments): \(r.stderr)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)

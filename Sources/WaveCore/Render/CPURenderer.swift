@@ -6,7 +6,7 @@
 /// Each pixel is written once where it can be: rows that shapes alone in
 /// their clips paint whole (a table of cells) get the background folded
 /// into that paint, and only the other rows are cleared first.
-public final class CPURenderer: Renderer {
+public final class CPURenderer: Renderer, PixelCounting {
     public let backend = Backend.cpu
     public let rendererName = "CPU rasteriser (Swift, integer signed-area coverage)"
 
@@ -15,7 +15,13 @@ public final class CPURenderer: Renderer {
     /// The rows no shape paints whole: cleared at the start of every frame.
     private var rowsToClear: [Range<Int>] = []
     /// The layer tree's painter (nil without a tree).
-    private var treePainter: TreePainter?
+    private var treePainter: TreePainter? {
+        didSet { treePainter?.counts = pixelCounts }
+    }
+    /// While set, each frame's pixels are counted (see `PixelCounts`).
+    public var pixelCounts: PixelCounts? {
+        didSet { treePainter?.counts = pixelCounts }
+    }
 
     public init() {}
 
@@ -48,6 +54,16 @@ public final class CPURenderer: Renderer {
         guard let pixmap = target as? Pixmap else { throw RendererError.wrongTarget(.cpu, "expected a Pixmap") }
         guard pixmap.width == scene.width, pixmap.height == scene.height else {
             throw RendererError.wrongTarget(.cpu, "a \(pixmap.width)x\(pixmap.height) pixmap for a \(scene.width)x\(scene.height) scene")
+        }
+        if let pixelCounts {
+            guard pixelCounts.width == scene.width, pixelCounts.height == scene.height else {
+                throw RendererError.wrongTarget(.cpu, "pixel counts of \(pixelCounts.width)x\(pixelCounts.height) for a "
+                                                + "\(scene.width)x\(scene.height) scene")
+            }
+            pixelCounts.reset()
+            for index in rowsToClear.indices {
+                pixelCounts.write(rows: rowsToClear[index], columns: 0..<scene.width, blends: false, software: true)
+            }
         }
         for index in rowsToClear.indices { pixmap.fill(scene.background, rows: rowsToClear[index]) }
         treePainter?.draw(time: time, into: pixmap.view)

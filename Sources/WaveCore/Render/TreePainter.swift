@@ -39,6 +39,8 @@ public final class TreePainter {
     /// Where every item of every frame is a sole clip (no other contents, copies or masks): each clip with its path
     /// and paint, top to bottom, drawn from its x alone (`LayerTreeEvaluator.x(of:at:)`) without evaluating the tree.
     private let clipsAlone: [Alone]?
+    /// While set, every frame's work is counted into it (see `PixelCounts`); the caller resets it.
+    public var counts: PixelCounts?
 
     /// `background`: what the frame is cleared to, which shapes alone in their clips paint over directly.
     public init(evaluator: LayerTreeEvaluator, rasterizer: CoverageRasterizer, background: RGBA8) {
@@ -105,11 +107,12 @@ public final class TreePainter {
     /// the coverage (0: the background itself). What the CPU strategy draws
     /// for a sole clip, and what the GL strategy's clip copies are painted from.
     public static func paintAlone(_ path: Path, _ transform: Affine, rows: Range<Int>, columns: Range<Int>, paint: FillProgram,
-                                  rasterizer: CoverageRasterizer, into view: PixmapView) {
+                                  rasterizer: CoverageRasterizer, into view: PixmapView, counting counts: PixelCounts? = nil) {
         rasterizer.clipRows = rows
         PrimitiveOutlines.addPath(path, transform, columns: columns, into: rasterizer)
         var blitter = PaintBlitter(view: view, fill: paint, clears: true, columns: columns)
-        rasterizer.resolve(rows: rows, into: &blitter)
+        // Every pixel of the clip is written once, the paint over the background: nothing is blended.
+        rasterizer.resolve(rows: rows, into: &blitter, counting: counts, columns: columns, as: .frame(blends: false), writesUncovered: true)
         rasterizer.clipRows = 0..<rasterizer.height
     }
 
@@ -122,7 +125,7 @@ public final class TreePainter {
                 let clip = clipsAlone[k].clip
                 let x = evaluator.x(of: clip, at: time)
                 Self.paintAlone(clipsAlone[k].path, Affine(a: 1, b: 0, c: 0, d: 1, tx: x, ty: clip.y), rows: clip.rows,
-                                columns: clip.columns, paint: clipsAlone[k].paint, rasterizer: rasterizer, into: view)
+                                columns: clip.columns, paint: clipsAlone[k].paint, rasterizer: rasterizer, into: view, counting: counts)
                 k += 1
             }
             return
@@ -136,7 +139,7 @@ public final class TreePainter {
         if item.primitive == .fixedShape, let (clip, path, paint) = soleClips[item.layer] {
             // Alone in its clip: the clear folded into the paint.
             Self.paintAlone(path, item.transform, rows: clip.rows, columns: clip.columns, paint: paint, rasterizer: rasterizer,
-                            into: view)
+                            into: view, counting: counts)
             return
         }
         guard let area = area(of: item, mask: false) else { return }
@@ -156,7 +159,7 @@ public final class TreePainter {
             addOutline(item, layer: node.layer, columns: area.columns)
             var blitter = ItemBlitter(view: view, paint: ItemPaint(shape.fill, item), opacity: item.opacity,
                                       columns: area.columns, mask: mask)
-            resolve(rows: area.rows, into: &blitter)
+            resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
         case .box, .boxBorder:
             guard case let .box(box)? = node.layer.contents else { return }
             if item.primitive == .box && item.drawsBorder, let innerBuffer {
@@ -167,13 +170,13 @@ public final class TreePainter {
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: item.color)), opacity: item.opacity,
                                           columns: area.columns, mask: mask)
-                resolve(rows: area.rows, into: &blitter)
+                resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
             }
             if item.primitive == .boxBorder || item.drawsBorder {
                 PrimitiveOutlines.addBorder(item.bounds, radius: box.cornerRadius, width: box.borderWidth, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: box.borderColor)), opacity: item.opacity,
                                           columns: area.columns, mask: mask)
-                resolve(rows: area.rows, into: &blitter)
+                resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
             }
         case .copies, .rasterized:
             // This strategy draws every copy and every sublayer itself: its evaluator never gives one item for many.
@@ -211,7 +214,10 @@ public final class TreePainter {
             return
         }
         var bytes = CoverageBytes(rowZero: shadowBytes, rowStride: stride, columns: columns)
-        shadowRasterizer.resolve(rows: rows, into: &bytes)
+        shadowRasterizer.resolve(rows: rows, into: &bytes, counting: counts, columns: columns, as: .offscreen, writesUncovered: true)
+        // The blur computes every value of the area again.
+        counts?.totals.rasterized += rows.count * columns.count
+        counts?.totals.offscreen += rows.count * columns.count
         shadowRasterizer.clipRows = 0..<shadowRasterizer.height
         var y = rows.lowerBound
         while y < rows.upperBound {
@@ -231,7 +237,10 @@ public final class TreePainter {
             while x < area.columns.upperBound {
                 var coverage = Double(shadowValues[(y + m) * stride + x + m]) * item.opacity
                 if let maskRow { coverage *= Double(maskRow[x]) / 255 }
-                if coverage > 0 { out[x] = composite(color, coverage: Swift.min(1, coverage), onto: RGBA8(packed: out[x])).packed }
+                if coverage > 0 {
+                    out[x] = composite(color, coverage: Swift.min(1, coverage), onto: RGBA8(packed: out[x])).packed
+                    counts?.write(row: y, columns: x..<x + 1, blends: true, software: true)
+                }
                 x += 1
             }
             y += 1
@@ -253,8 +262,9 @@ public final class TreePainter {
             PrimitiveOutlines.addRoundedRect(insetRect, radius: Swift.max(0, outerRadius - w), item.transform, into: rasterizer)
             // Every byte of the area is written, the uncovered ones 0: nothing to clear first.
             var bytes = CoverageBytes(rowZero: inner, rowStride: width, columns: area.columns)
-            rasterizer.resolve(rows: area.rows, into: &bytes)
+            rasterizer.resolve(rows: area.rows, into: &bytes, counting: counts, columns: area.columns, as: .offscreen, writesUncovered: true)
         } else {
+            counts?.totals.offscreen += area.rows.count * area.columns.count
             var row = area.rows.lowerBound
             while row < area.rows.upperBound {
                 (inner + row * width + area.columns.lowerBound).update(repeating: 0, count: area.columns.count)
@@ -264,12 +274,14 @@ public final class TreePainter {
         PrimitiveOutlines.addRoundedRect(r, radius: box.cornerRadius, item.transform, into: rasterizer)
         var blitter = BorderedBoxBlitter(view: view, fill: item.tint.applied(to: item.color), border: item.tint.applied(to: box.borderColor),
                                          opacity: item.opacity, columns: area.columns, mask: mask, inner: inner)
-        rasterizer.resolve(rows: area.rows, into: &blitter)
+        // It stores every covered pixel of its spans, masked or not.
+        rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .frame(blends: true))
         rasterizer.clipRows = 0..<rasterizer.height
     }
 
-    private func resolve(rows: Range<Int>, into blitter: inout ItemBlitter) {
-        rasterizer.resolve(rows: rows, into: &blitter)
+    /// An item's paint over the frame, where its mask lets it through: every store blends.
+    private func resolve(rows: Range<Int>, into blitter: inout ItemBlitter, columns: Range<Int>, mask: UnsafeMutablePointer<UInt8>?) {
+        rasterizer.resolve(rows: rows, into: &blitter, counting: counts, columns: columns, as: .frame(blends: true), mask: mask)
         rasterizer.clipRows = 0..<rasterizer.height
     }
 
@@ -323,7 +335,7 @@ public final class TreePainter {
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: 0, item.transform, into: rasterizer)
             }
             var blitter = MaskBlitter(buffer: buffer, width: width, columns: area.columns, alpha: alpha)
-            rasterizer.resolve(rows: area.rows, into: &blitter)
+            rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
             rasterizer.clipRows = 0..<rasterizer.height
             written.rows = written.rows.isEmpty ? area.rows
                 : Swift.min(written.rows.lowerBound, area.rows.lowerBound)..<Swift.max(written.rows.upperBound, area.rows.upperBound)
@@ -374,6 +386,10 @@ public final class TreePainter {
                     if let mask { coverage *= Double(mask[y * rasterizer.width + x]) / 255 }
                     let color = item.tint.applied(to: ColorValue(r: acc.r / acc.a, g: acc.g / acc.a, b: acc.b / acc.a, a: acc.a))
                     out[x] = composite(color, coverage: coverage, onto: RGBA8(packed: out[x])).packed
+                    if let counts {
+                        counts.totals.rasterized += 1
+                        counts.write(row: y, columns: x..<x + 1, blends: true, software: true)
+                    }
                 }
             }
         }
