@@ -237,7 +237,7 @@ public final class ComparisonView {
             if let counts = half.counts {
                 let t = counts.totals
                 lines.append(pixelOverlay.legend)
-                lines.append("px a frame: CPU-rasterised \(Format.pixels(t.rasterized)), written \(Format.pixels(t.written)), "
+                lines.append("px/frame: CPU-rasterised \(Format.pixels(t.rasterized)), written \(Format.pixels(t.written)), "
                              + "blended \(Format.pixels(t.blended)), offscreen \(Format.pixels(t.offscreen))")
             }
             lines += pacingText

@@ -21,10 +21,11 @@ struct BenchCommand: ParsableCommand {
             "cpu_ms" (the strategy's thread), "process_cpu_ms" (all threads), "gpu_ms" (timer queries; null when none), \
             "wall_ms", "raster_ms" and "upload_ms" (CPU rows; null on GL rows); "fps", "upload_bytes_per_frame", \
             "allocations_per_frame", "peak_rss_mb"; where they apply "unit", "write_once_ms", \
-            "driver_allocations_per_frame" and the table preset's "preset", "process_cpu_percent", "frames_missed", \
+            "driver_allocations_per_frame", "pixels_per_frame" (one frame counted by the strategy: "cpu_rasterized", \
+            "written", "blended", "offscreen", "updated", "most_blended_layers") and the table preset's "preset", "process_cpu_percent", "frames_missed", \
             "seconds", "screen_size", "pacing", "phase", "scroll_speed"]}, plus a "waveform", "pacing" or "raster" object for those presets \
             and, for the table preset, "table_floor" (copying the frame once a frame, paced the same way). \
-            The README's "JSON schema" section lists every key.
+            docs/benchmark.md's "JSON schema" section lists every key.
 
             Examples:
               waves bench --headless --frames 120 --json results.json --chart results.svg

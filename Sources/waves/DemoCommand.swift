@@ -68,7 +68,7 @@ struct DemoCommand: ParsableCommand {
     @Flag(name: .customLong("on-change"), help: "In the window, draw a frame only when the picture may change (the layer tree says when) or a key is pressed, sleeping in between: a paused or still scene, or a snapped waveform, uses no CPU between changes.")
     var onChange = false
 
-    @Option(help: "Over both halves, what each strategy did to the frame's pixels (O cycles it): off, updated (pixels painted in software this frame, yellow) or blended (layers blended at each pixel: green 1, yellow 2, orange 3, red 4+) (default off).")
+    @Option(help: "Over both halves, what each strategy did to the frame's pixels (O cycles it): off, updated (pixels painted in software this frame, yellow) or blended (layers blended at each pixel: green 1, yellow 2, orange 3, red 4+); counting costs both strategies time while an overlay shows (default off).")
     var overlay: PixelOverlayMode = .off
 
     @OptionGroup var waveOptions: WaveOptions
