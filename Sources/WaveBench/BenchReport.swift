@@ -69,6 +69,8 @@ public struct BenchReport: Codable, Equatable {
     public var pacing: PacingReport?
     /// `--preset raster`'s figures (absent otherwise).
     public var raster: RasterReport?
+    /// `--preset pacing --scene ball`'s figures (absent otherwise).
+    public var ball: BallReport?
     /// `--preset table`: the floor, copying the frame once a frame paced the same way (absent otherwise).
     public var tableFloor: TableFloor?
 
@@ -79,7 +81,7 @@ public struct BenchReport: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, renderer, machine, results, waveform, pacing, raster, commit, date, mode, warmup, interrupted
+        case version, renderer, machine, results, waveform, pacing, raster, ball, commit, date, mode, warmup, interrupted
         case tableFloor = "table_floor"
         case wavesVersion = "waves_version"
     }

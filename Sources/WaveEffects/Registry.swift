@@ -18,6 +18,7 @@ public struct EffectName: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let jelly = EffectName(rawValue: "jelly")
     public static let crates = EffectName(rawValue: "crates")
     public static let table = EffectName(rawValue: "table")
+    public static let ball = EffectName(rawValue: "ball")
 }
 
 /// Everything an effect is made from besides the request: one template per
@@ -37,6 +38,7 @@ public struct EffectSettings: Sendable {
     public var jelly = Jelly(width: 1, height: 1)
     public var crates = Crates(width: 1, height: 1)
     public var table = Table(width: 1, height: 1)
+    public var ball = Ball(width: 1, height: 1)
     /// The level the dots and the voice follow.
     public var level = Level.constant(Voice.defaultLevel)
 
@@ -191,6 +193,14 @@ public enum Effects {
             crates.background = s.background
             crates.color = s.color ?? crates.color
             return try crates.scene()
+        },
+        Effect(name: .ball, summary: "the timer chapter's bouncing ball, its frames timed by a display link, a 1/60 s timer or fixed steps",
+               options: ["--driver", "--timer-mode", "--busy", "--busy-pattern", "--frame-interval", "--physics-step"], paced: true) { s, r in
+            var ball = s.ball
+            (ball.width, ball.height) = (r.width, r.height)
+            ball.background = s.background
+            ball.color = s.color ?? ball.color
+            return try ball.scene()
         },
         Effect(name: .waveform, summary: "an audio track's bars, played and unplayed either side of a playhead (SoundCloud's waveform)",
                options: ["--audio", "--peaks", "--bar-width", "--bar-gap", "--pixels-per-second", "--amplitude-scale", "--bar-radius",

@@ -39,6 +39,10 @@ public final class ComparisonWindow {
         public var drawsOnChange = false
         /// The pixel overlay shown at the start (O cycles it).
         public var overlay = PixelOverlayMode.off
+        /// Work on the loop's thread every frame or while tracking (nil: none).
+        public var busy: BusyWork?
+        /// Draw every Nth refresh (a display link's frameInterval).
+        public var frameInterval = 1
 
         public init(request: SceneRequest, effects: [DemoEffect], layout: DemoLayout,
                     startTime: Double = 0, paused: Bool = false, duration: Double? = nil, wantsScreenshot: Bool = false) {
@@ -116,7 +120,9 @@ public final class ComparisonWindow {
         let started = Clocks.wall()
         var lastTitle = started
         var screenshot: RGBAImage?
-        context.setSwapInterval(options.pacing == .vsync ? 1 : 0)
+        context.setSwapInterval(options.pacing == .vsync ? Int32(options.frameInterval) : 0)
+        // Sources that read the loop's own clock (the ball's), found again whenever the scene may have been made again.
+        var clocked = view.scene.frameClocked
         // Scene time through the fixed-timestep loop: a stalled frame runs at
         // most maxSteps steps and the animation carries on from there.
         var physics = FixedTimestep(step: options.physicsStep, maxSteps: options.maxSteps)
@@ -137,6 +143,7 @@ public final class ComparisonWindow {
             if keys > 0 {
                 schedule = nil
                 reapplyInputs(step: physics.step)
+                clocked = view.scene.frameClocked
             }
             let (width, height) = context.framebufferSize
             if width == 0 || height == 0 || glfwGetWindowAttrib(context.window, GLFW_ICONIFIED) == GLFW_TRUE {
@@ -149,6 +156,7 @@ public final class ComparisonWindow {
                 schedule = nil
                 shownSize = (width, height)
                 reapplyInputs(step: physics.step)
+                clocked = view.scene.frameClocked
             }
             let now = Clocks.wall()
             let sceneTime = clock.time(atWall: now)
@@ -181,6 +189,10 @@ public final class ComparisonWindow {
                 usleep(useconds_t(options.stallMilliseconds * 1000))
                 nextStall = now + 1
             }
+            // The loop's own work (layout, a scroll's tracking), then its sources run (a timer's callbacks), then the frame.
+            let tracking = options.busy?.isTracking(at: now - started) ?? false
+            options.busy?.run(at: now - started)
+            for c in clocked { c.frame(at: sceneTime, wall: Clocks.wall(), waitEnded: now, tracking: tracking) }
             let physicsBefore = budget == nil ? 0 : view.scene.simulationCost?.seconds ?? 0
             try view.drawFrame(time: options.startTime + physics.time, wallNow: now)
             if budget != nil, let remedy = budget!.frame(physics: (view.scene.simulationCost?.seconds ?? 0) - physicsBefore,
@@ -197,13 +209,15 @@ public final class ComparisonWindow {
             if finished && options.wantsScreenshot {
                 screenshot = readShownPixels(framebuffer: 0, width: width, height: height)
             }
+            for c in clocked { c.willWait(at: Clocks.wall()) }
             context.swapBuffers() // and handles the events the next turn reads
-            if options.pacing == .timer { usleep(useconds_t(1_000_000 / 60 * (budget?.frameInterval ?? 1))) }
+            if options.pacing == .timer { usleep(useconds_t(1_000_000 / 60 * (budget?.frameInterval ?? options.frameInterval))) }
             frameStarts.noteSteps(steps)
             if now - lastTitle >= 0.5 {
                 glfwSetWindowTitle(context.window, "Waves: " + view.summary())
                 view.setPacingText(frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped)
-                                   + Self.physicsLines(view.scene, budget: budget, step: physics.step) + Self.scrollLines(view.scene))
+                                   + Self.physicsLines(view.scene, budget: budget, step: physics.step) + Self.scrollLines(view.scene)
+                                   + Self.ballLines(view.scene, busy: options.busy))
                 lastTitle = now
             }
             if finished { break }
@@ -230,6 +244,16 @@ public final class ComparisonWindow {
         if let budget {
             lines.append(String(format: "budget %.2f: step 1/%.0f s, every %d refresh%@", budget.share, 1 / step, budget.frameInterval,
                                 budget.frameInterval == 1 ? "" : "es"))
+        }
+        return lines
+    }
+
+    /// The display's lines about the ball: its driver and what its timer did, and the loop's work.
+    static func ballLines(_ scene: Scene, busy: BusyWork?) -> [String] {
+        guard let ball = scene.computedValues(BallClock.self).first else { return [] }
+        var lines = ["driver \(ball.driver.rawValue)" + (busy.map { String(format: ", busy %.0f ms %@", $0.milliseconds, $0.pattern == .every ? "every frame" : "while tracking") } ?? "")]
+        if let timer = ball.timer {
+            lines.append("timer (\(timer.mode.rawValue) mode): \(timer.delivered) callbacks, \(timer.late) late, \(timer.doubled) doubled, \(timer.skipped) skipped")
         }
         return lines
     }

@@ -91,8 +91,10 @@ struct BenchCommand: ParsableCommand {
 
     @OptionGroup(title: "Table options (--scene table)") var table: TableOptions
 
+    @OptionGroup(title: "Ball options (--scene ball)") var ball: BallOptions
+
     var wave: EffectOptions {
-        EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates, table: table)
+        EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates, table: table, ball: ball)
     }
 
     func run() throws {
@@ -108,6 +110,15 @@ struct BenchCommand: ParsableCommand {
             switch preset {
             case .table: report = try runner.runTable(seconds: seconds ?? 3, scrollSpeed: wave.table.scrollSpeed ?? TablePreset.scrollSpeed,
                                                       progress: bar?.update)
+            case .pacing where wave.scene == .ball:
+                let settings = try wave.settings()
+                report = try runner.runBall(seconds: seconds ?? 5, busy: ball.work, frameInterval: ball.frameInterval ?? 1,
+                                            timerMode: settings.ball.timerMode, makeScene: { driver in
+                                                var ball = settings.ball
+                                                (ball.width, ball.height, ball.driver) = (Self.ballScreen.width, Self.ballScreen.height, driver)
+                                                (ball.background, ball.color) = (settings.background, settings.color ?? ball.color)
+                                                return try ball.scene()
+                                            }, progress: bar?.update)
             case .pacing:
                 report = try runner.runPacing(seconds: seconds ?? 5, stallMilliseconds: stall ?? 0,
                                               step: wave.jelly.physicsStep ?? 1.0 / 120, maxSteps: wave.jelly.maxSteps,
@@ -144,6 +155,8 @@ struct BenchCommand: ParsableCommand {
             print(raster.table(machine: report.machine), terminator: "")
         } else if let pacing = report.pacing {
             print(pacing.table(renderer: report.renderer), terminator: "")
+        } else if let ball = report.ball {
+            print(ball.table(renderer: report.renderer), terminator: "")
         } else if let waveform = report.waveform {
             print(waveform.table(renderer: report.renderer, cpus: report.machine.cpus), terminator: "")
         } else {
@@ -153,6 +166,7 @@ struct BenchCommand: ParsableCommand {
         if let csv { try AtomicFile.write(report.waveform?.csv ?? report.raster?.csv ?? report.csv, to: csv) }
         if let chart {
             let svg = report.waveform.map { WaveformChart(report: $0, renderer: report.renderer).svg() }
+                ?? report.ball.map { BallChart(report: $0, renderer: report.renderer).svg() }
                 ?? PacingChart(report: report)?.svg() ?? BenchChart(report: report).svg()
             if chart.lowercased().hasSuffix(".png") { try ChartPNG.write(svg: svg, to: chart) } else { try AtomicFile.write(svg, to: chart) }
         }
@@ -179,6 +193,8 @@ struct BenchCommand: ParsableCommand {
 
     /// The pacing preset's scene.
     static let pacingScreen = (width: 600, height: 200)
+    /// The ball's, as the chapter's view.
+    static let ballScreen = (width: 300, height: 300)
 
     /// A window where asked for and possible (the size of one screen of the
     /// scene, at most 1920x1080); headless otherwise, saying why.
@@ -250,8 +266,8 @@ struct BenchCommand: ParsableCommand {
         }
         if preset == .pacing {
             if let csv { throw UsageError(option: "--csv", value: csv, accepted: "a sweep or the table or waveform preset (the pacing preset writes --json)") }
-            if let chart, !Effects.taking("--physics-budget").contains(wave.scene) {
-                throw UsageError(option: "--chart", value: chart, accepted: "a sweep, the waveform preset, or the pacing preset with --scene crates (a simulation's frame intervals)")
+            if let chart, !Effects.taking("--physics-budget").contains(wave.scene) && wave.scene != .ball {
+                throw UsageError(option: "--chart", value: chart, accepted: "a sweep, the waveform preset, or the pacing preset with --scene crates (a simulation's frame intervals) or --scene ball (the ball's fall per driver)")
             }
         }
         if preset == .raster, let chart {

@@ -87,8 +87,10 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup(title: "Table options (--scene table)") var table: TableOptions
 
+    @OptionGroup(title: "Ball options (--scene ball)") var ball: BallOptions
+
     var sceneOptions: SceneOptions {
-        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates, table: table),
+        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates, table: table, ball: ball),
                      cells: cells)
     }
 
@@ -114,6 +116,8 @@ struct DemoCommand: ParsableCommand {
         options.stallMilliseconds = stall
         options.drawsOnChange = onChange
         options.overlay = overlay
+        options.busy = ball.work
+        options.frameInterval = ball.frameInterval ?? 1
         options.subpixel = sceneOptions.wave.subpixel
         options.physicsStep = sceneOptions.wave.jelly.physicsStep ?? 1.0 / 120
         options.maxSteps = sceneOptions.wave.jelly.maxSteps

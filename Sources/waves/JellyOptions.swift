@@ -43,7 +43,7 @@ struct JellyOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "--scene jelly: the spring's damping (N s/m), with --stiffness.")
     var damping: Double?
 
-    @Option(name: .customLong("physics-step"), help: "--scene jelly: seconds per step of the fixed-timestep frame loop (waves demo, bench --preset pacing); --scene crates: seconds per physics step, counted from time 0. A number or a fraction (default 1/120).",
+    @Option(name: .customLong("physics-step"), help: "--scene jelly: seconds per step of the fixed-timestep frame loop (waves demo, bench --preset pacing); --scene crates: seconds per physics step, counted from time 0; --scene ball --driver fixed: the fixed step. A number or a fraction (default 1/120).",
             transform: parseSeconds)
     var physicsStep: Double?
 

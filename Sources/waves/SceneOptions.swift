@@ -147,6 +147,8 @@ struct EffectOptions {
     var jelly: JellyOptions
     var crates: CratesOptions
     var table: TableOptions
+    /// The ball's group, where the command has one (the demo and the bench: `render` draws the ideal ball).
+    var ball: BallOptions? = nil
 
     subscript<T>(dynamicMember key: WritableKeyPath<WaveOptions, T>) -> T {
         get { wave[keyPath: key] }
@@ -190,6 +192,7 @@ struct EffectOptions {
         settings.crates.gravity = crates.gravity
         settings.crates.step = jelly.physicsStep ?? settings.crates.step
         settings.table = table.template()
+        settings.ball = ball?.template(step: jelly.physicsStep) ?? settings.ball
         return settings
     }
 
@@ -207,6 +210,7 @@ struct EffectOptions {
         try jelly.check(scene: self.scene)
         try crates.check(scene: self.scene)
         try table.check(scene: self.scene)
+        try ball?.check(scene: self.scene)
     }
 
     /// The count an effect's own option asks for (`--dots`, `--crates`), nil where it is not given or not one.

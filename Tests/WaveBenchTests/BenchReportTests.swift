@@ -93,6 +93,38 @@ final class BenchReportTests: XCTestCase {
         XCTAssertTrue(report.presetTable.contains("pixels of one frame, as each strategy counted them"), report.presetTable)
     }
 
+    /// The ball under 25 ms of work a frame (more than a 60 Hz interval):
+    /// the timer's callbacks come late and its ball drifts from the ideal
+    /// trajectory; the display driver's ball is on it at every frame and has
+    /// no timer to be late; the fixed driver's trails it by a step. Counts and
+    /// bounds that do not depend on the machine's speed.
+    func testTheBallsDriversUnderBusyWork() throws {
+        var config = tinySweep
+        config.backends = [.cpu]
+        let runner = BenchRunner(config: config, host: try headlessHost())
+        let report = try runner.runBall(seconds: 0.5, busy: BusyWork(milliseconds: 25), frameInterval: 1, timerMode: .default) { driver in
+            var ball = Ball(width: 300, height: 300)
+            ball.driver = driver
+            return try ball.scene()
+        }
+        XCTAssertEqual(BenchSchema.problems(in: try report.jsonData()), [])
+        let ball = try XCTUnwrap(report.ball)
+        XCTAssertEqual(ball.travelPx, 236)
+        let rows = Dictionary(uniqueKeysWithValues: ball.rows.map { ($0.driver, $0) })
+        let display = try XCTUnwrap(rows["display"]), timer = try XCTUnwrap(rows["timer"]), fixed = try XCTUnwrap(rows["fixed"])
+        XCTAssertEqual(display.errorMaxPx, 0)
+        XCTAssertNil(display.late)
+        XCTAssertGreaterThan(try XCTUnwrap(timer.late), 0, "work longer than the interval makes every callback late")
+        XCTAssertGreaterThan(timer.errorMaxPx, 0)
+        XCTAssertGreaterThan(timer.lagMaxMs, 0)
+        // One step behind (1/120 s) at the fall's fastest (121/8 t px a second, t at 4/11 of the way) is at most 10.8 px.
+        XCTAssertGreaterThan(fixed.errorMaxPx, 0)
+        XCTAssertLessThanOrEqual(fixed.errorMaxPx, 236 * 121.0 / 8 * 4 / 11 / 120 + 0.01)
+        XCTAssertEqual(ball.traces.map(\.driver), ["display", "timer", "fixed"])
+        XCTAssertTrue(ball.table(renderer: report.renderer).contains("error max px"))
+        XCTAssertTrue(BallChart(report: ball, renderer: report.renderer).svg().contains("timer: error max"))
+    }
+
     /// A report that was never measured still writes every schema key.
     func testUnmeasuredFiguresAreExplicitNulls() throws {
         let stats = Stats(median: 1, p95: 2)

@@ -12,12 +12,13 @@ enum BenchSchema {
         var problems: [String] = []
         func fail(_ text: String) { problems.append(text) }
         expectKeys(root, required: ["version", "renderer", "machine", "results", "waves_version", "commit", "date", "mode", "warmup",
-                                    "interrupted"], optional: ["waveform", "pacing", "raster", "table_floor"], at: "root", fail)
+                                    "interrupted"], optional: ["waveform", "pacing", "raster", "table_floor", "ball"], at: "root", fail)
         if !["headless", "window"].contains(root["mode"] as? String ?? "") { fail("mode is not headless or window") }
         if !(root["interrupted"] is Bool) { fail("interrupted is not a boolean") }
         if (root["date"] as? String).flatMap({ ISO8601DateFormatter().date(from: $0) }) == nil { fail("date is not ISO 8601") }
         if let pacing = root["pacing"] { checkPacing(pacing, fail) }
         if let raster = root["raster"] { checkRaster(raster, fail) }
+        if let ball = root["ball"] { checkBall(ball, fail) }
         if let floor = root["table_floor"] {
             if let floor = floor as? [String: Any] {
                 expectKeys(floor, required: ["process_cpu_percent", "copy_ms"], optional: [], at: "table_floor", fail)
@@ -41,6 +42,30 @@ enum BenchSchema {
         }
         for (i, row) in results.enumerated() { checkResult(row, at: "results[\(i)]", fail) }
         return problems
+    }
+
+    /// `--preset pacing --scene ball`'s object: its settings, a row per (strategy, driver), a trace per driver.
+    static func checkBall(_ value: Any, _ fail: (String) -> Void) {
+        guard let ball = value as? [String: Any] else { return fail("ball is not an object") }
+        expectKeys(ball, required: ["display_period_ms", "frame_interval", "busy_ms", "busy_pattern", "timer_mode", "travel_px", "rows", "traces"],
+                   optional: [], at: "ball", fail)
+        guard let rows = ball["rows"] as? [[String: Any]], !rows.isEmpty else { return fail("ball.rows is not a non-empty array") }
+        for (i, row) in rows.enumerated() {
+            let timer = row["driver"] as? String == "timer"
+            let counts = ["callbacks", "late", "doubled", "skipped"]
+            expectKeys(row, required: ["backend", "driver", "seconds", "frames", "missed", "error_max_px", "error_p99_px", "lag_max_ms", "stutter"]
+                       + (timer ? counts : []), optional: [], at: "ball.rows[\(i)]", fail)
+            if !["display", "timer", "fixed"].contains(row["driver"] as? String ?? "") { fail("ball.rows[\(i)].driver is not display, timer or fixed") }
+            for key in ["frames", "missed", "stutter"] + (timer ? counts : []) where (integer(row[key]) ?? -1) < 0 {
+                fail("ball.rows[\(i)].\(key) is not a whole number >= 0")
+            }
+            for key in ["error_max_px", "error_p99_px", "lag_max_ms"] where (number(row[key]) ?? -1) < 0 { fail("ball.rows[\(i)].\(key) is not a number >= 0") }
+        }
+        guard let traces = ball["traces"] as? [[String: Any]] else { return fail("ball.traces is not an array") }
+        for (i, trace) in traces.enumerated() {
+            expectKeys(trace, required: ["driver", "times", "y"], optional: [], at: "ball.traces[\(i)]", fail)
+            if (trace["times"] as? [Any])?.count != (trace["y"] as? [Any])?.count { fail("ball.traces[\(i)]: times and y differ in length") }
+        }
     }
 
     /// `--preset raster`'s object: cairo's version (or why there is none) and one row per frame.

@@ -133,7 +133,7 @@ public protocol SimulatedValues: ComputedValues {
 
 extension Scene {
     /// Its computed sources of one kind (simulations, scroll views), each once however many channels read it.
-    func computedValues<Kind>(_ kind: Kind.Type) -> [Kind] {
+    public func computedValues<Kind>(_ kind: Kind.Type) -> [Kind] {
         var found: [Kind] = []
         for source in tree?.sources ?? [] {
             guard case let .simulated(s) = source, let values = s.simulation as? Kind,

@@ -1,0 +1,61 @@
+import ArgumentParser
+import WaveCore
+import WaveEffects
+
+/// `--scene ball` in the demo and the pacing preset: how the ball's frames
+/// learn the time, and the work and pacing of the loop that draws them
+/// (docs/contract.md, "The bouncing ball").
+extension BallClock.Driver: ExpressibleByArgument {}
+extension RunLoopTimer.Mode: ExpressibleByArgument {}
+extension BusyWork.Pattern: ExpressibleByArgument {}
+
+struct BallOptions: ParsableArguments {
+    @Option(help: "--scene ball: how each frame learns the time: display (the loop's measured time, a display link's), timer (a real 1/60 s timer on its own clock, each callback adding 1/60 s, as the chapter's first listing) or fixed (fixed steps of --physics-step, the ball drawn between the last two) (default display).")
+    var driver: BallClock.Driver?
+
+    @Option(name: .customLong("timer-mode"), help: "--scene ball --driver timer: the timer's run-loop mode: default (stalls while the loop tracks, see --busy-pattern) or common (fires in every mode) (default default).")
+    var timerMode: RunLoopTimer.Mode?
+
+    @Option(parsing: .unconditional, help: "--scene ball: milliseconds of work on the loop's thread a frame (0 to 1000; default 0), as layout or a scroll's tracking would do.")
+    var busy: Double?
+
+    @Option(name: .customLong("busy-pattern"), help: "--scene ball --busy: every (the work every frame) or tracking (only while tracking: half a second of every two, when a default-mode timer stalls) (default every).")
+    var busyPattern: BusyWork.Pattern?
+
+    @Option(name: .customLong("frame-interval"), parsing: .unconditional, help: "--scene ball: draw every Nth refresh, 1, 2 or 3 (60, 30 or 20 fps at 60 Hz; default 1), as a display link's frameInterval.",
+            transform: parseWhole("1, 2 or 3"))
+    var frameInterval: Int?
+
+    func check(scene: EffectName) throws {
+        if let driver { try onlyWith(scene, option: "--driver", value: driver.rawValue) }
+        if let timerMode { try onlyWith(scene, option: "--timer-mode", value: timerMode.rawValue) }
+        if let busy {
+            try onlyWith(scene, option: "--busy", value: "\(busy)")
+            guard busy.isFinite, (0...1000).contains(busy) else {
+                throw UsageError(option: "--busy", value: "\(busy)", accepted: "milliseconds from 0 to 1000")
+            }
+        }
+        if let busyPattern {
+            try onlyWith(scene, option: "--busy-pattern", value: busyPattern.rawValue)
+            guard busy != nil else { throw UsageError(option: "--busy-pattern", value: busyPattern.rawValue, accepted: "only with --busy") }
+        }
+        if let frameInterval {
+            try onlyWith(scene, option: "--frame-interval", value: "\(frameInterval)")
+            guard (1...3).contains(frameInterval) else {
+                throw UsageError(option: "--frame-interval", value: "\(frameInterval)", accepted: "1, 2 or 3")
+            }
+        }
+    }
+
+    /// The ball's template (the size comes later); the fixed driver steps by `step`.
+    func template(step: Double?) -> Ball {
+        var ball = Ball(width: 1, height: 1)
+        ball.driver = driver ?? ball.driver
+        ball.timerMode = timerMode ?? ball.timerMode
+        ball.step = step ?? ball.step
+        return ball
+    }
+
+    /// The loop's work a frame (nil: none).
+    var work: BusyWork? { busy.flatMap { $0 > 0 ? BusyWork(milliseconds: $0, pattern: busyPattern ?? .every) : nil } }
+}
