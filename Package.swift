@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev"])]),
         .systemLibrary(name: "CGLFW", pkgConfig: "glfw3", providers: [.apt(["libglfw3-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CPortAudio", pkgConfig: "portaudio-2.0", providers: [.apt(["portaudio19-dev"])]),
         // Chipmunk 7 (Debian libchipmunk-dev ships no pkg-config file: the module map links it).
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
         // stb_easy_font (Debian libstb-dev) compiled once behind a two-function C API.
@@ -34,7 +35,7 @@ let package = Package(
 
         .target(name: "WaveImageIO", dependencies: ["WaveCore", "CPNG"]),
         // Audio in through libsndfile, peaks per bar, audiowaveform's peaks files.
-        .target(name: "WaveAudio", dependencies: ["WaveCore", "CSndfile"]),
+        .target(name: "WaveAudio", dependencies: ["WaveCore", "CSndfile", "CPortAudio"]),
         // Rigid bodies in scene pixels through Chipmunk, stepped in fixed steps from time 0.
         .target(name: "WavePhysics", dependencies: ["WaveCore", "CChipmunk"]),
         // The GL backend alone: contexts, limits, shaders, GLRenderer, targets.

@@ -43,6 +43,8 @@ public final class ComparisonWindow {
         public var busy: BusyWork?
         /// Draw every Nth refresh (a display link's frameInterval).
         public var frameInterval = 1
+        /// More lines for the display, asked twice a second (the microphone's meter).
+        public var statusLines: (() -> [String])?
 
         public init(request: SceneRequest, effects: [DemoEffect], layout: DemoLayout,
                     startTime: Double = 0, paused: Bool = false, duration: Double? = nil, wantsScreenshot: Bool = false) {
@@ -217,7 +219,7 @@ public final class ComparisonWindow {
                 glfwSetWindowTitle(context.window, "Waves: " + view.summary())
                 view.setPacingText(frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped)
                                    + Self.physicsLines(view.scene, budget: budget, step: physics.step) + Self.scrollLines(view.scene)
-                                   + Self.ballLines(view.scene, busy: options.busy))
+                                   + Self.ballLines(view.scene, busy: options.busy) + (options.statusLines?() ?? []))
                 lastTitle = now
             }
             if finished { break }

@@ -117,6 +117,11 @@ struct DemoCommand: ParsableCommand {
         options.drawsOnChange = onChange
         options.overlay = overlay
         options.busy = ball.work
+        if let microphone = DotsAndVoiceOptions.microphone {
+            options.statusLines = {
+                [microphone.decibels.map { String(format: "mic %@: %.0f dB", microphone.deviceName, $0) } ?? "mic \(microphone.deviceName): listening"]
+            }
+        }
         options.frameInterval = ball.frameInterval ?? 1
         options.subpixel = sceneOptions.wave.subpixel
         options.physicsStep = sceneOptions.wave.jelly.physicsStep ?? 1.0 / 120

@@ -64,7 +64,7 @@ struct DotsAndVoiceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "--scene dots|voice: a constant level from 0 to 1 when no --level-from is given (default \(Voice.defaultLevel)).")
     var level = Voice.defaultLevel
 
-    @Option(name: .customLong("level-from"), help: "--scene dots|voice: an audio file (the RMS level around each moment), or - for one level from 0 to 1 a line on stdin, read as frames are drawn.")
+    @Option(name: .customLong("level-from"), help: "--scene dots|voice: an audio file (the RMS level around each moment), - for one level from 0 to 1 a line on stdin, read as frames are drawn, or mic for the default input device (PortAudio; each 50 ms reading animated over 0.1 s, as the chapter's meter).")
     var levelFrom: String?
 
     @Option(parsing: .unconditional, help: "--scene dots|voice: seconds the level takes to rise 63% of the way (default 0.05).")
@@ -75,6 +75,8 @@ struct DotsAndVoiceOptions: ParsableArguments {
 
     /// The level source, made once (a file is decoded once; stdin has one reader).
     nonisolated(unsafe) private static var levels: [String: Level] = [:]
+    /// The microphone, once opened (`--level-from mic`): kept open for the run, read by the demo's meter.
+    nonisolated(unsafe) static var microphone: Microphone?
 
     var smoothing: LevelSmoothing { LevelSmoothing(attack: attack, release: release) }
 
@@ -150,6 +152,13 @@ struct DotsAndVoiceOptions: ParsableArguments {
         if levelFrom == "-" {
             let live = LiveLevel(start: level, smoothing: smoothing)
             StdinLevelReader.start(feeding: live)
+            made = .live(live)
+        } else if levelFrom == "mic" {
+            // The chapter's meter: each reading animated over 0.1 s from where the level is.
+            let live = LiveLevel(start: 0, smoothing: smoothing, ramp: 0.1)
+            let microphone = try Microphone(feeding: live)
+            Self.microphone = microphone
+            printError("waves: listening to \(microphone.deviceName)")
             made = .live(live)
         } else {
             let reader = try AudioReader(path: levelFrom)

@@ -71,6 +71,22 @@ final class DotsAndVoiceCommandTests: XCTestCase {
         XCTAssertLessThan(r.stderr.utf8.count, 300, "the line is not echoed")
     }
 
+    /// `--level-from mic` where no input device exists (CI, this project's
+    /// machines): exit 69, one line naming the option and why, nothing
+    /// written, none of PortAudio's or ALSA's own messages. (Where a device
+    /// exists the run draws instead, and this case cannot be shown.)
+    func testTheMicrophoneWithNoInputDeviceIsOneLineAndStatus69() throws {
+        for command in [["render", "--scene", "dots", "--level-from", "mic", "--out", "x.png"],
+                        ["demo", "--headless", "--scene", "voice", "--level-from", "mic", "--screenshot", "x.png"]] {
+            let r = try waves(command)
+            if r.status == 0 { throw XCTSkip("an input device exists here: \(r.stderr)") }
+            XCTAssertEqual(r.status, 69, "\(command): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(command): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("--level-from mic"), r.stderr)
+            XCTAssertEqual(files(), [], "nothing written")
+        }
+    }
+
     func testBadInputGetsOneLineAndTheRightStatus() throws {
         try Data("not audio at all".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
         let cases: [([String], Int32, String)] = [

@@ -71,23 +71,31 @@ public struct LevelEnvelope: Equatable, Sendable {
     }
 }
 
-/// A level fed while frames are drawn (`--level-from -`): a reader sets the
-/// target from any thread; each frame's query smooths toward it over the
-/// scene time since the previous query. Live input is not reproducible by
-/// nature; the smoothing still depends on time, not on the frame count.
+/// A level fed while frames are drawn (`--level-from -`, `mic`): a reader
+/// sets the target from any thread; each frame's query smooths toward it
+/// over the scene time since the previous query, or, with a `ramp`, moves
+/// to each new target in a straight line over `ramp` seconds from the value
+/// it had when the frame first saw it (the chapter's 0.1 s animation from
+/// the presentation value). Live input is not reproducible by nature; the
+/// motion still depends on time, not on the frame count.
 public final class LiveLevel: Sendable {
     private struct State {
         var target: Double
         var value: Double
         var time: Double?
+        /// The ramp under way: from, to, and when it began.
+        var from: Double, to: Double, began: Double
     }
 
     private let state: Mutex<State>
     public let smoothing: LevelSmoothing
+    /// Seconds each new target is ramped to (nil: exponential smoothing).
+    public let ramp: Double?
 
-    public init(start: Double, smoothing: LevelSmoothing) {
-        state = Mutex(State(target: start, value: start, time: nil))
+    public init(start: Double, smoothing: LevelSmoothing, ramp: Double? = nil) {
+        state = Mutex(State(target: start, value: start, time: nil, from: start, to: start, began: 0))
         self.smoothing = smoothing
+        self.ramp = ramp.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
     }
 
     /// A new target (clamped to 0...1), from the reader.
@@ -100,7 +108,16 @@ public final class LiveLevel: Sendable {
     /// run, a seek) restarts the smoothing clock without a jump.
     public func value(at t: Double) -> Double {
         state.withLock { s in
-            if let last = s.time, t > last { s.value = smoothing.step(s.value, toward: s.target, seconds: t - last) }
+            if let ramp {
+                @inline(__always) func along(_ t: Double) -> Double {
+                    t >= s.began + ramp ? s.to : s.from + (s.to - s.from) * Swift.max(0, t - s.began) / ramp
+                }
+                if let last = s.time, t < last { (s.from, s.began) = (s.value, t) }
+                if s.target != s.to { (s.from, s.to, s.began) = (along(t), s.target, t) }
+                s.value = along(t)
+            } else if let last = s.time, t > last {
+                s.value = smoothing.step(s.value, toward: s.target, seconds: t - last)
+            }
             s.time = t
             return s.value
         }
