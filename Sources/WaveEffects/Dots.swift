@@ -49,6 +49,25 @@ public struct Dots: Equatable, Sendable {
     public var rowPitch: Double?
     /// Multiplies every copy's colour (the replicator's instanceColor; white: none).
     public var color = RGBA8(0xFF, 0xFF, 0xFF)
+    /// The voice assistant's states in turn (nil: one state for ever, the
+    /// level's: listening to a recorded or live one, speaking otherwise).
+    public var states: [StateSwitch]?
+
+    /// What the dots do: rest (the chapter's stop: grey, identity), the
+    /// replicated animation, or follow the level (the microphone).
+    public enum State: String, CaseIterable, Sendable {
+        case idle, speak, listen
+    }
+
+    /// A state from a scene time on.
+    public struct StateSwitch: Equatable, Sendable {
+        public var state: State
+        public var at: Double
+        public init(_ state: State, at: Double) { self.state = state; self.at = at }
+    }
+
+    /// Seconds a switch of state takes to move each property from where it is to the next state's start.
+    public static let handOff = 0.33
 
     /// The chapter's idle dot and border colours, and the microphone's dot.
     public static let lightGray = RGBA8(0xAA, 0xAA, 0xAA)
@@ -93,6 +112,14 @@ public struct Dots: Equatable, Sendable {
         }
         guard [maxScale.x, maxScale.y].allSatisfy({ $0.isFinite && $0 > 0 && $0 <= 1000 }) else {
             throw SceneError(parameter: "dot-scale", value: "\(maxScale.x)x\(maxScale.y)", accepted: "two numbers above 0 up to 1000")
+        }
+        if let states {
+            let times = states.map(\.at)
+            guard !states.isEmpty, states.count <= 1000, times.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1e6 }),
+                  zip(times, times.dropFirst()).allSatisfy({ $0 < $1 }) else {
+                throw SceneError(parameter: "states", value: states.map { "\($0.state.rawValue)@\($0.at)" }.joined(separator: ","),
+                                 accepted: "1 to 1000 states, each NAME@SECONDS (idle, speak or listen; from 0 to 1000000 s, each later than the last)")
+            }
         }
     }
 
@@ -143,11 +170,66 @@ public struct Dots: Equatable, Sendable {
         return Scene(width: width, height: height, background: background, tree: LayerTree(root: root, sources: [level]))
     }
 
+    /// One state's dot: its colour, scale, opacity, and the row's turn a copy.
+    struct Look {
+        var fill: Timeline<ColorValue>
+        var scaleX: Timeline<Double>, scaleY: Timeline<Double>, opacity: Timeline<Double>, rotation: Timeline<Double>
+    }
+
+    func look(_ state: State) -> Look {
+        switch state {
+        case .idle:
+            return Look(fill: Timeline(ColorValue(Self.lightGray)), scaleX: Timeline(1), scaleY: Timeline(1), opacity: Timeline(1),
+                        rotation: Timeline(0))
+        case .listen:
+            return Look(fill: Timeline(ColorValue(Self.microphoneGreen)), scaleX: Timeline(1),
+                        scaleY: Timeline(1, animations: [.driven(Driven(source: 0, from: 0, to: 1, gain: 30, bias: -5, lower: 0.1))]),
+                        opacity: Timeline(1), rotation: Timeline(0))
+        case .speak:
+            let reach: Double
+            if case let .constant(c) = level { reach = c } else { reach = 1 }
+            let swing = { (to: Double) -> Timeline<Double> in
+                Timeline(1, animations: [.basic(BasicAnimation(from: 1, to: to, duration: self.beat, function: .easeOut,
+                                                               repeatCount: .infinity, autoreverses: true))])
+            }
+            let fill = Timeline(ColorValue(Self.lightGray), animations: [
+                .basic(BasicAnimation(from: ColorValue(tint.from), to: ColorValue(tint.to), duration: 2 * beat, beginTime: 0.28 * beat / 0.33,
+                                      function: .easeInEaseOut, repeatCount: .infinity, autoreverses: true, fillMode: .backwards)),
+            ])
+            let opacity = Timeline(1.0, animations: [.basic(BasicAnimation(from: 1, to: fade, duration: beat, beginTime: beat, function: .easeOut,
+                                                                           repeatCount: .infinity, autoreverses: true))])
+            let rotation = curl == 0 ? Timeline(0.0) : Timeline(0.0, animations: [
+                .basic(BasicAnimation(from: 0, to: curl, duration: beat, function: .easeOut, fillMode: .forwards)),
+                .basic(BasicAnimation(from: curl, to: -curl, duration: 3 * beat, beginTime: beat, function: .easeInEaseOut,
+                                      repeatCount: .infinity, autoreverses: true)),
+            ])
+            return Look(fill: fill, scaleX: swing(1 + (maxScale.x - 1) * reach), scaleY: swing(1 + (maxScale.y - 1) * reach),
+                        opacity: opacity, rotation: rotation)
+        }
+    }
+
+    /// The states' looks joined by hand-offs (`Timeline.sequence`), one property at a time.
+    func sequencedLook(_ states: [StateSwitch]) -> Look {
+        let looks = states.map { (start: $0.at, look: look($0.state)) }
+        let sources = DrivenSources([level])
+        func join<V>(_ property: KeyPath<Look, Timeline<V>>) -> Timeline<V> {
+            Timeline.sequence(looks.map { ($0.start, $0.look[keyPath: property]) }, handOff: Self.handOff, sources: sources)
+        }
+        return Look(fill: join(\.fill), scaleX: join(\.scaleX), scaleY: join(\.scaleY), opacity: join(\.opacity), rotation: join(\.rotation))
+    }
+
     /// The chapter's dot, in its row's coordinates.
     var dot: Layer {
         let c = centre(of: 0)
         let frame = Rect(x: c.x - dotSize / 2, y: (pitch / 2).rounded() - dotSize / 2, width: dotSize, height: dotSize)
         let white = ColorValue(RGBA8(0xFF, 0xFF, 0xFF))
+        if let states {
+            let look = sequencedLook(states)
+            var dot = Layer(name: "dot", frame: frame, contents: .box(Box(fillColor: look.fill, cornerRadius: cornerRadius,
+                                                                          borderWidth: borderWidth, borderColor: white)))
+            (dot.transform.scaleX, dot.transform.scaleY, dot.opacity) = (look.scaleX, look.scaleY, look.opacity)
+            return dot
+        }
         if isMicrophone {
             var dot = Layer(name: "dot", frame: frame, contents: .box(Box(color: Self.microphoneGreen, cornerRadius: cornerRadius,
                                                                           borderWidth: borderWidth, borderColor: RGBA8(0xFF, 0xFF, 0xFF))))
@@ -177,6 +259,10 @@ public struct Dots: Equatable, Sendable {
     /// The replicator's step: 8 px left, and the curl (none for the microphone).
     var instanceTransform: AnimatableTransform {
         var step = AnimatableTransform(translationX: -spacing)
+        if let states {
+            step.rotation = sequencedLook(states).rotation
+            return step
+        }
         guard curl != 0, !isMicrophone else { return step }
         step.rotation = Timeline(0, animations: [
             .basic(BasicAnimation(from: 0, to: curl, duration: beat, function: .easeOut, fillMode: .forwards)),

@@ -140,7 +140,7 @@ public enum Effects {
                                    standard: { s, r in Swift.max(1, Int(Double(r.width) / s.dots.spacing)) },
                                    limit: { _, _ in Dots.maxCount }),
                options: ["--dots", "--dot-size", "--dot-spacing", "--corner-radius", "--instance-delay", "--dot-scale", "--dot-fade",
-                         "--dot-beat", "--dot-tint", "--curl", "--level", "--level-from", "--attack", "--release"],
+                         "--dot-beat", "--dot-tint", "--curl", "--level", "--level-from", "--attack", "--release", "--states"],
                paced: true) { s, r in
             var dots = s.dots
             dots.width = r.width
@@ -149,6 +149,12 @@ public enum Effects {
             dots.background = s.background
             dots.color = s.color ?? dots.color
             dots.level = s.level
+            // The demo's keys: the states asked for (or the level's own state) until the first key, then each key's state at its time.
+            let keyed = r.states.compactMap { k in k.at >= 0 ? Dots.State(rawValue: k.name).map { Dots.StateSwitch($0, at: k.at) } : nil }
+            if let first = keyed.first {
+                let initial = dots.states ?? [Dots.StateSwitch(dots.isMicrophone ? .listen : .speak, at: 0)]
+                dots.states = initial.filter { $0.at < first.at } + keyed
+            }
             return try dots.scene()
         },
         Effect(name: .voice, summary: "layered curves along an attenuated sine following a level (siriwave)",

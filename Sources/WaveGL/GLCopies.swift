@@ -289,7 +289,8 @@ final class GLCopies {
                 texels.append(components(s.to))
                 texels.append(SIMD4(Float(s.spring.naturalFrequency), Float(s.spring.dampingRatio), Float(-s.initialVelocity), 0))
             case let .driven(d):
-                guard let source = sourceRecord(d.source, levels: levels, into: &tables) else { return nil }
+                // One that begins later (a state entered later) is evaluated on the CPU.
+                guard d.begin == -.infinity, let source = sourceRecord(d.source, levels: levels, into: &tables) else { return nil }
                 texels.append(SIMD4(4, 5, 0, 0))
                 texels.append(SIMD4(f(d.gain), f(d.bias), f(d.lower), f(d.upper)))
                 texels.append(source)

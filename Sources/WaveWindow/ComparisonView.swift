@@ -92,6 +92,21 @@ public final class ComparisonView {
         try apply(r)
     }
 
+    /// The states the 1, 2 and 3 keys switch to (an effect with states: the dots).
+    public static let stateKeys = ["idle", "speak", "listen"]
+
+    /// Whether the effect shown has states the keys switch.
+    public var hasStates: Bool { effect.name == "dots" }
+
+    /// Switches the effect's state to `name` from scene time t (the
+    /// scene is made again with the switch added; its hand-off runs from t).
+    public func switchState(to name: String, at t: Double) throws {
+        guard hasStates else { return }
+        var r = request
+        r.switchState(to: name, at: t)
+        try apply(r)
+    }
+
     /// Steps the count up or down through `countSteps`.
     public func stepCount(up: Bool) throws {
         let fitting = Self.countSteps.filter { $0 <= effect.maxCount(request.height) }
@@ -242,7 +257,8 @@ public final class ComparisonView {
             }
             lines += pacingText
             lines.append(scene.gravity != nil ? "keys: space up down left right s e o q"
-                         : scene.scrollViews.isEmpty ? "keys: space up down s e o q" : "keys: space up down pgup pgdn s e o q, wheel, drag")
+                         : !scene.scrollViews.isEmpty ? "keys: space up down pgup pgdn s e o q, wheel, drag"
+                         : hasStates ? "keys: space up down s e o q, 1 idle 2 speak 3 listen" : "keys: space up down s e o q")
             half.overlay.fit(lines, width: scene.width)
             half.overlay.setText(lines)
         }

@@ -362,6 +362,8 @@ public final class ComparisonWindow {
                 effectIndex = (effectIndex + 1) % options.effects.count
                 try view.show(options.effects[effectIndex])
             case GLFW_KEY_O: try view.cycleOverlay()
+            case GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3:
+                try view.switchState(to: ComparisonView.stateKeys[Int(key - GLFW_KEY_1)], at: sceneTime)
             default: break
             }
         }

@@ -20,7 +20,8 @@ struct DemoCommand: ParsableCommand {
         discussion: """
             Keys: Space pause/resume, Up/Down the effect's count (cells, dots, voice panels, rows), S motion (linear / exact / snap), \
             E next effect (\(DemoCommand.effectCycle)), Left/Right tilt gravity (crates), the mouse wheel, dragging and \
-            Page Up/Down scroll (table), O pixel overlay (off / updated regions / blended layers), Esc or Q quit.
+            Page Up/Down scroll (table), 1 idle, 2 speak, 3 listen (dots: each switch handed off over 0.33 s), \
+            O pixel overlay (off / updated regions / blended layers), Esc or Q quit.
             With no display, renders the comparison headless to a PNG and prints its figures.
 
             Examples:
@@ -130,7 +131,7 @@ struct DemoCommand: ParsableCommand {
         if !headless {
             do {
                 let window = try ComparisonWindow(options: options)
-                print("waves demo: \(window.renderer); Space pause, Up/Down count, S motion, E next effect, O pixel overlay, Left/Right tilt gravity (crates), wheel/drag/Page Up/Down scroll (table), Esc/Q quit")
+                print("waves demo: \(window.renderer); Space pause, Up/Down count, S motion, E next effect, O pixel overlay, Left/Right tilt gravity (crates), wheel/drag/Page Up/Down scroll (table), 1/2/3 idle/speak/listen (dots), Esc/Q quit")
                 let outcome = try window.run()
                 print(outcome.summary)
                 if let picture, let image = outcome.screenshot {

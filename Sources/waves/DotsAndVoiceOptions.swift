@@ -67,6 +67,10 @@ struct DotsAndVoiceOptions: ParsableArguments {
     @Option(name: .customLong("level-from"), help: "--scene dots|voice: an audio file (the RMS level around each moment), - for one level from 0 to 1 a line on stdin, read as frames are drawn, or mic for the default input device (PortAudio; each 50 ms reading animated over 0.1 s, as the chapter's meter).")
     var levelFrom: String?
 
+    @Option(help: "--scene dots: the voice assistant's states in turn, NAME@SECONDS separated by commas: idle (grey, at rest), speak (the replicated animation) or listen (following the level); each switch moves every property from where it is to the next state's start over 0.33 s (default: one state, listen with --level-from, else speak). Example: speak@0,listen@3,idle@6.",
+            transform: parseStates)
+    var states: [Dots.StateSwitch]?
+
     @Option(parsing: .unconditional, help: "--scene dots|voice: seconds the level takes to rise 63% of the way (default 0.05).")
     var attack = 0.05
 
@@ -91,6 +95,7 @@ struct DotsAndVoiceOptions: ParsableArguments {
             ("--dot-scale", "\(dotScale.x)x\(dotScale.y)", dotScale != defaults.dotScale),
             ("--dot-fade", "\(dotFade)", dotFade != defaults.dotFade), ("--dot-beat", "\(dotBeat)", dotBeat != defaults.dotBeat),
             ("--dot-tint", "", dotTint != defaults.dotTint), ("--curl", "\(curl)", curl != defaults.curl),
+            ("--states", states.map { $0.map { "\($0.state.rawValue)@\($0.at)" }.joined(separator: ",") } ?? "", states != nil),
         ]
         let levelGiven: [(String, String, Bool)] = [
             ("--level", "\(level)", level != defaults.level), ("--level-from", levelFrom ?? "", levelFrom != nil),
@@ -182,6 +187,7 @@ struct DotsAndVoiceOptions: ParsableArguments {
         effect.tint = ColorRamp(from: dotTint.0, to: dotTint.1)
         effect.curl = curl
         effect.level = level
+        effect.states = states
         return effect
     }
 }
@@ -204,4 +210,18 @@ enum StdinLevelReader {
         }
         thread.start()
     }
+}
+
+/// `--states`: NAME@SECONDS, comma separated, in order.
+func parseStates(_ text: String) throws -> [Dots.StateSwitch] {
+    let accepted = "NAME@SECONDS separated by commas, NAME idle, speak or listen, each later than the last (for example speak@0,listen@3,idle@6)"
+    var switches: [Dots.StateSwitch] = []
+    for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+        let parts = item.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, let state = Dots.State(rawValue: parts[0].trimmingCharacters(in: .whitespaces)),
+              let at = Double(parts[1].trimmingCharacters(in: .whitespaces)), at.isFinite, at >= 0, at <= 1e6 else { throw Expected(accepted: accepted) }
+        guard switches.last.map({ $0.at < at }) ?? true, switches.count < 1000 else { throw Expected(accepted: accepted) }
+        switches.append(Dots.StateSwitch(state, at: at))
+    }
+    return switches
 }

@@ -124,6 +124,32 @@ final class DotsAndVoiceTests: XCTestCase {
         for i in 0..<2 { assertImagesMatch(gl[i], cpu[i], mean: 1, max: 8, name: "animated-over-cached-\(i)") }
     }
 
+    // MARK: States and hand-offs
+
+    /// Speaking, then listening to a recorded level, then idle: both
+    /// backends agree at times in every state and in each hand-off (the GL
+    /// strategy evaluates a state that begins later on the CPU), and the
+    /// frames either side of each switch are the same picture (nothing jumps).
+    func testTheStatesHandOffOnBothBackends() throws {
+        var dots = Dots(width: 200, height: 80)
+        dots.background = black
+        dots.level = .envelope(LevelEnvelope(rate: 100, values: (0..<500).map { 0.45 + 0.2 * sin(Double($0) * 0.07) }))
+        dots.states = [Dots.StateSwitch(.speak, at: 0), Dots.StateSwitch(.listen, at: 1.2), Dots.StateSwitch(.idle, at: 2.6)]
+        let scene = try dots.scene()
+        let times = [0.5, 1.25, 1.4, 2.0, 2.7, 3.0, 4.5]
+        let (cpu, gl) = try bothBackends(scene, at: times)
+        // Copies turned and stretched 15 times, their box outlines filled on the GPU in single precision: where two
+        // copies' edges meet inside a pixel, that pixel can differ (two pixels of the frame by up to 41/255 here).
+        for i in times.indices { assertImagesMatch(gl[i], cpu[i], mean: 1, max: 64, name: "states-\(times[i])") }
+        for switchAt in [1.2, 2.6] {
+            let around = try Frames.render(CPURenderer(), scene, at: [switchAt - 0.0001, switchAt + 0.0001])
+            XCTAssertLessThanOrEqual(ImageComparison.difference(around[0], around[1]).meanAbsolute, 1, "a jump at \(switchAt)")
+        }
+        // Settled in each state, the pictures differ: the states are really there.
+        XCTAssertGreaterThan(ImageComparison.difference(cpu[3], cpu[0]).maxAbsolute, 100, "listening looks like speaking")
+        XCTAssertGreaterThan(ImageComparison.difference(cpu[6], cpu[3]).maxAbsolute, 100, "idle looks like listening")
+    }
+
     // MARK: The instance delay
 
     /// Dot i at time t is dot 0 at t - i * delay: compare the crops around

@@ -105,6 +105,10 @@ final class DotsAndVoiceCommandTests: XCTestCase {
             (["--scene", "sine", "--level", "0.5"], 64, "--level"),
             (["--scene", "voice", "--dots", "5"], 64, "--dots"),
             (["--scene", "voice", "--cells", "1000"], 64, "--cells"),
+            (["--scene", "dots", "--states", "speak@3,idle@1"], 64, "--states"),
+            (["--scene", "dots", "--states", "dance@0"], 64, "--states"),
+            (["--scene", "dots", "--states", "speak"], 64, "--states"),
+            (["--scene", "voice", "--states", "speak@0"], 64, "--states"),
         ]
         for (arguments, status, mention) in cases {
             let r = try waves(["render", "--backend", "cpu", "--size", "100x60", "--out", "x.png"] + arguments)

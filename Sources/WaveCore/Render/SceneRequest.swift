@@ -7,6 +7,20 @@ public struct SceneRequest: Equatable, Sendable {
     /// How many of the effect's repeated elements (cells, copies, panels).
     public var count: Int
     public var snapsToPixel: Bool
+    /// States asked for by keys, in order of their scene times (an effect
+    /// with states, the dots, switches to each in turn; others ignore them).
+    public var states: [(name: String, at: Double)] = []
+
+    public static func == (a: SceneRequest, b: SceneRequest) -> Bool {
+        a.width == b.width && a.height == b.height && a.count == b.count && a.snapsToPixel == b.snapsToPixel
+            && a.states.elementsEqual(b.states) { $0.name == $1.name && $0.at == $1.at }
+    }
+
+    /// Adds a switch to state `name` at scene time t, replacing any asked for at t or later (time went back, or a paused scene).
+    public mutating func switchState(to name: String, at t: Double) {
+        states.removeAll { $0.at >= t }
+        states.append((name, t))
+    }
 
     public init(width: Int, height: Int, count: Int, snapsToPixel: Bool) {
         self.width = width

@@ -175,11 +175,14 @@ public struct Driven<Value: Interpolatable>: Equatable, Sendable {
     public var bias: Double
     public var lower: Double
     public var upper: Double
+    /// The parent time it comes into effect (a state entered later, see
+    /// `Timeline.sequence`); -infinity: always in effect.
+    public var begin: Double
 
     public init(source: Int, from: Value, to: Value, gain: Double = 1, bias: Double = 0,
-                lower: Double = -.infinity, upper: Double = .infinity) {
+                lower: Double = -.infinity, upper: Double = .infinity, begin: Double = -.infinity) {
         self.source = source; self.from = from; self.to = to; self.gain = gain; self.bias = bias
-        self.lower = lower; self.upper = upper
+        self.lower = lower; self.upper = upper; self.begin = begin
     }
 
     @inline(__always)
@@ -234,6 +237,7 @@ public enum Animation<Value: Interpolatable>: Equatable, Sendable {
             guard let s = a.timing.simpleTime(at: t) else { return nil }
             return Value.interpolate(a.from, a.to, a.progress(at: s))
         case let .driven(a):
+            guard t >= a.begin else { return nil }
             return a.value(sources?.value(of: a.source, at: t) ?? 0)
         }
     }
@@ -321,6 +325,8 @@ public struct Timeline<Value: Interpolatable>: Equatable, Sendable {
         while i >= 0 {
             if let timing = animations[i].timing {
                 if timing.simpleTime(at: t) != nil { return i }
+            } else if case let .driven(d) = animations[i], t < d.begin {
+                // Not yet in effect.
             } else {
                 return i
             }
@@ -340,6 +346,7 @@ public struct Timeline<Value: Interpolatable>: Equatable, Sendable {
         let top = topInEffect(at: t)
         for i in animations.indices where top.map({ i > $0 }) ?? true {
             if let timing = animations[i].timing { consider(timing.nextBoundary(after: t)) }
+            if case let .driven(d) = animations[i], d.begin > t { consider(d.begin) }
         }
         guard let top else { return next }
         let animation = animations[top]
@@ -423,7 +430,8 @@ public final class DrivenSources: @unchecked Sendable {
         guard index >= 0 && index < levels.count else { return 0 }
         guard case .live = levels[index] else { return levels[index].value(at: t) }
         let n = counts[index]
-        guard n > 0 else { return 0 }
+        // Not sampled yet (a scene made while the input runs): its value now.
+        guard n > 0 else { return levels[index].value(at: t) }
         let history = histories[index], L = Self.historyLength
         // Newest to oldest.
         var k = 0

@@ -15,7 +15,7 @@ extension LayerTreeEvaluator {
                 case let .keyframes(a): guard a.values.allSatisfy(\.isFinite) else { throw fail("\(what) with a keyframe that is not finite") }
                 case let .spring(a): guard a.from.isFinite, a.to.isFinite else { throw fail("\(what) sprung to a number that is not finite") }
                 case let .driven(d):
-                    guard d.from.isFinite, d.to.isFinite, d.source < sourceCount else {
+                    guard d.from.isFinite, d.to.isFinite, d.source < sourceCount, d.begin == -.infinity || d.begin.isFinite else {
                         throw fail("\(what) driven by source \(d.source) of \(sourceCount)")
                     }
                 }
