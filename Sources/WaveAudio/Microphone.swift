@@ -14,30 +14,35 @@ public final class Microphone: @unchecked Sendable {
     /// The device's name, as PortAudio gives it.
     public let deviceName: String
     /// The last block's level in dB (nil before the first block).
-    public var decibels: Double? { latest.withLock { $0 } }
+    public var decibels: Double? { reading.decibels.withLock { $0 } }
 
     /// Seconds of sound a block measures.
     public static let block = 0.05
 
+    /// What the reading thread shares with the rest: the last dB, whether
+    /// to go on, and a signal when it has stopped (so the stream outlives it).
+    private final class Reading: Sendable {
+        let decibels = Mutex<Double?>(nil)
+        let running = Atomic<Bool>(true)
+        let stopped = DispatchSemaphore(value: 0)
+    }
+
+    private let reading = Reading()
+    /// The stream, handed to the reading thread (which alone reads it until it stops).
+    private struct StreamHandle: @unchecked Sendable { let pointer: UnsafeMutableRawPointer }
     private let stream: UnsafeMutableRawPointer
-    private let frames: Int
-    private let latest = Mutex<Double?>(nil)
-    private let level: LiveLevel
-    private let running = Atomic<Bool>(true)
 
     /// Opens the default input device and starts feeding `level` (its target set once a block).
     public init(feeding level: LiveLevel) throws {
-        self.level = level
         try Self.quietly { Pa_Initialize() }.check("PortAudio could not start")
         let device = Pa_GetDefaultInputDevice()
         guard device != paNoDevice, let info = Pa_GetDeviceInfo(device) else {
             Pa_Terminate()
             throw MicrophoneError.unavailable("no audio input device (PortAudio found none)")
         }
-        deviceName = info.pointee.name.map { String(cString: $0) } ?? "device \(device)"
+        let name = info.pointee.name.map { String(cString: $0) } ?? "device \(device)"
         let rate = info.pointee.defaultSampleRate > 0 ? info.pointee.defaultSampleRate : 44_100
         let frames = Swift.max(1, Int(rate * Self.block))
-        self.frames = frames
         var parameters = PaStreamParameters(device: device, channelCount: 1, sampleFormat: PaSampleFormat(paFloat32),
                                             suggestedLatency: info.pointee.defaultLowInputLatency, hostApiSpecificStreamInfo: nil)
         var opened: UnsafeMutableRawPointer?
@@ -46,39 +51,47 @@ public final class Microphone: @unchecked Sendable {
         }
         guard status == paNoError.rawValue, let opened else {
             Pa_Terminate()
-            throw MicrophoneError.unavailable("the input device \"\(deviceName)\" could not be opened: \(Self.text(status))")
+            throw MicrophoneError.unavailable("the input device \"\(name)\" could not be opened: \(Self.text(status))")
         }
-        stream = opened
-        let started = Pa_StartStream(stream)
+        let started = Pa_StartStream(opened)
         guard started == paNoError.rawValue else {
-            Pa_CloseStream(stream)
+            Pa_CloseStream(opened)
             Pa_Terminate()
-            throw MicrophoneError.unavailable("the input device \"\(deviceName)\" could not start: \(Self.text(started))")
+            throw MicrophoneError.unavailable("the input device \"\(name)\" could not start: \(Self.text(started))")
         }
-        let thread = Thread { [self] in read() }
+        // Every stored property is set only once the stream runs: a failure above leaves nothing for deinit to undo.
+        deviceName = name
+        stream = opened
+        let reading = self.reading, handle = StreamHandle(pointer: opened)
+        let thread = Thread { Self.read(handle.pointer, frames: frames, into: level, reading) }
         thread.name = "waves.microphone"
         thread.start()
     }
 
+    /// Stops the reading thread (it finishes its block), then the stream.
     deinit {
-        running.store(false, ordering: .relaxed)
+        reading.running.store(false, ordering: .relaxed)
+        reading.stopped.wait()
         Pa_StopStream(stream)
         Pa_CloseStream(stream)
         Pa_Terminate()
     }
 
-    /// Blocks of samples, each one's RMS in dB to the level; stops with the stream.
-    private func read() {
+    /// Blocks of samples, each one's RMS in dB to the level, until told to stop or the stream fails.
+    private static func read(_ stream: UnsafeMutableRawPointer, frames: Int, into level: LiveLevel, _ reading: Reading) {
         let samples = UnsafeMutableBufferPointer<Float>.allocate(capacity: frames)
-        defer { samples.deallocate() }
-        while running.load(ordering: .relaxed) {
+        defer {
+            samples.deallocate()
+            reading.stopped.signal()
+        }
+        while reading.running.load(ordering: .relaxed) {
             let status = Pa_ReadStream(stream, samples.baseAddress, UInt(frames))
             // An overflow still delivers the block; anything else ends the reading.
             guard status == paNoError.rawValue || status == paInputOverflowed.rawValue else { return }
             var sum = 0.0
             for s in samples { sum += Double(s) * Double(s) }
-            let dB = Self.decibels(rms: (sum / Double(frames)).squareRoot())
-            latest.withLock { $0 = dB }
+            let dB = decibels(rms: (sum / Double(frames)).squareRoot())
+            reading.decibels.withLock { $0 = dB }
             level.set(Self.level(decibels: dB))
         }
     }

@@ -98,7 +98,7 @@ public final class BenchRunner {
         if let start = physicsStart, let end = scene.simulationCost {
             result.physicsMs = rounded((end.seconds - start.seconds) * 1000 / Double(config.frames), places: 5)
         }
-        result.pixelsPerFrame = try strategy.countPixels(time: Double(config.warmup + config.frames - 1) * config.frameInterval)
+        result.pixelsPerFrame = strategy.countPixels(time: Double(config.warmup + config.frames - 1) * config.frameInterval)
         if strategy.backend == .cpu, config.measureWriteOnce {
             // After the measured frames: it overwrites the last frame.
             result.writeOnceMs = strategy.writeOnceMilliseconds(repeats: min(config.frames, 100)).map { rounded($0, places: 5) }
@@ -199,7 +199,7 @@ public final class BenchRunner {
                 result.pacing = refresh == nil ? "sleep" : "vsync"
                 result.processCpuPercent = rounded(run.processCPUSeconds / run.wallSeconds * 100, places: 2)
                 // Near the phase's end: still scrolling in the middle phase.
-                result.pixelsPerFrame = try strategy.countPixels(time: origin + seconds * 0.99)
+                result.pixelsPerFrame = strategy.countPixels(time: origin + seconds * 0.99)
                 results.append(result)
             }
         }

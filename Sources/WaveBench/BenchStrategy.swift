@@ -164,13 +164,18 @@ public final class BenchStrategy {
 
     /// One frame at `time` drawn with the renderer counting its pixels (not
     /// timed: counting costs a pass over every span, and on GL a read-back);
-    /// nil where the renderer cannot count.
-    func countPixels(time: Double) throws -> PixelsPerFrame? {
+    /// nil where the renderer cannot count (a driver without the stencil it
+    /// needs: the row's timings still stand).
+    func countPixels(time: Double) -> PixelsPerFrame? {
         guard let target, let counting = renderer as? PixelCounting else { return nil }
         let counts = PixelCounts(width: target.width, height: target.height)
         counting.pixelCounts = counts
         defer { counting.pixelCounts = nil }
-        try renderer.draw(time: time, into: target)
+        do {
+            try renderer.draw(time: time, into: target)
+        } catch {
+            return nil
+        }
         renderer.finish()
         return PixelsPerFrame(counting: counts)
     }

@@ -273,7 +273,7 @@ extension BenchRunner {
                                                     playback: view.playback, pitch: input.pitch,
                                                     barWidth: input.barWidth).map { rounded($0, places: 4) },
                     allocationsPerFrame: summary.allocationsPerFrame,
-                    pixelsPerFrame: try strategy.countPixels(time: origin + seconds)))
+                    pixelsPerFrame: strategy.countPixels(time: origin + seconds)))
                 report("\(s.name)\(snap ? ", snapped" : "")\(scheduled ? ", frames on change" : "")")
             }
         }

@@ -69,9 +69,10 @@ public final class GLFramebufferTarget: GLDrawTarget, Presentable {
         guard stencil == 0 else { return }
         glGenRenderbuffers(1, &stencil)
         glBindRenderbuffer(GLenum(GL_RENDERBUFFER), stencil)
-        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_STENCIL_INDEX8), GLsizei(width), GLsizei(pages.rows))
+        // Depth and stencil together: the combination every driver takes (a stencil alone is optional in GL).
+        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_DEPTH24_STENCIL8), GLsizei(width), GLsizei(pages.rows))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_STENCIL_ATTACHMENT), GLenum(GL_RENDERBUFFER), stencil)
+        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_DEPTH_STENCIL_ATTACHMENT), GLenum(GL_RENDERBUFFER), stencil)
         let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else { throw GLError.framebuffer(status: status) }
         try checkGLErrors("adding a stencil buffer to a \(width)x\(pages.rows) render target")

@@ -10,7 +10,7 @@ extension RunLoopTimer.Mode: ExpressibleByArgument {}
 extension BusyWork.Pattern: ExpressibleByArgument {}
 
 struct BallOptions: ParsableArguments {
-    @Option(help: "--scene ball: how each frame learns the time: display (the loop's measured time, a display link's), timer (a real 1/60 s timer on its own clock, each callback adding 1/60 s, as the chapter's first listing) or fixed (fixed steps of --physics-step, the ball drawn between the last two) (default display).")
+    @Option(help: "--scene ball: how each frame learns the time: display (the loop's measured time, a display link's), timer (a real 1/60 s timer on its own clock, each callback adding 1/60 s, as the chapter's first listing) or fixed (fixed steps of --physics-step, the ball drawn between the last two) (default display). The headless demo has no frame loop to time: it draws the ideal ball.")
     var driver: BallClock.Driver?
 
     @Option(name: .customLong("timer-mode"), help: "--scene ball --driver timer: the timer's run-loop mode: default (stalls while the loop tracks, see --busy-pattern) or common (fires in every mode) (default default).")
@@ -57,5 +57,8 @@ struct BallOptions: ParsableArguments {
     }
 
     /// The loop's work a frame (nil: none).
-    var work: BusyWork? { busy.flatMap { $0 > 0 ? BusyWork(milliseconds: $0, pattern: busyPattern ?? .every) : nil } }
+    var work: BusyWork? {
+        guard let busy, busy > 0 || busyPattern == .tracking else { return nil }
+        return BusyWork(milliseconds: busy, pattern: busyPattern ?? .every)
+    }
 }

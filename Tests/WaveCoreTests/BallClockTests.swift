@@ -84,6 +84,11 @@ final class BallClockTests: XCTestCase {
         XCTAssertEqual(clock.shown, 3.0 / 60, accuracy: 1e-12)
         XCTAssertEqual(clock.value(0), TimingFunction.bounceOut(3.0 / 60), accuracy: 1e-12)
         XCTAssertEqual(clock.measured, 0.06)
+        // Paused (the loop's time stands still): callbacks still come, the ball does not move.
+        clock.willWait(at: 10.062)
+        timer.record(due: 10.0667)
+        clock.frame(at: 0.06, wall: 10.08, waitEnded: 10.079, tracking: false)
+        XCTAssertEqual(clock.shown, 3.0 / 60, accuracy: 1e-12)
     }
 
     func testBusyWorkRunsEveryFrameOrWhileTracking() {

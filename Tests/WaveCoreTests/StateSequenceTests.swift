@@ -66,6 +66,13 @@ final class StateSequenceTests: XCTestCase {
         request.switchState(to: "listen", at: 2.5)
         request.switchState(to: "speak", at: 2.0) // paused, or time went back: replaces listen at 2.5
         XCTAssertEqual(request.states.map(\.name), ["idle", "speak"])
+        // A held key repeats: the same state again is no switch; however many keys, the last few are kept.
+        var held = request
+        held.switchState(to: "speak", at: 2.1)
+        XCTAssertEqual(held.states.count, 2)
+        for k in 0..<100 { held.switchState(to: k % 2 == 0 ? "idle" : "listen", at: 3 + Double(k)) }
+        XCTAssertEqual(held.states.count, SceneRequest.keptStates)
+        XCTAssertEqual(held.states.last?.at, 102)
         var settings = EffectSettings()
         settings.dots = Dots(width: 1, height: 1)
         let scene = try XCTUnwrap(Effects.named(.dots)).scene(settings, request)

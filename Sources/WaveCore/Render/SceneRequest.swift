@@ -16,10 +16,17 @@ public struct SceneRequest: Equatable, Sendable {
             && a.states.elementsEqual(b.states) { $0.name == $1.name && $0.at == $1.at }
     }
 
-    /// Adds a switch to state `name` at scene time t, replacing any asked for at t or later (time went back, or a paused scene).
+    /// The most switches a request keeps (older ones no longer shape what is shown).
+    public static let keptStates = 16
+
+    /// Adds a switch to state `name` at scene time t, replacing any asked
+    /// for at t or later (time went back, or a paused scene); a switch to
+    /// the state already asked for last is none (a held key repeats).
     public mutating func switchState(to name: String, at t: Double) {
         states.removeAll { $0.at >= t }
+        if states.last?.name == name { return }
         states.append((name, t))
+        if states.count > Self.keptStates { states.removeFirst(states.count - Self.keptStates) }
     }
 
     public init(width: Int, height: Int, count: Int, snapsToPixel: Bool) {

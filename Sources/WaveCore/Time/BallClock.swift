@@ -70,13 +70,16 @@ public final class BallClock: ComputedValues, FrameClocked, @unchecked Sendable 
     public func willWait(at now: Double) { timer?.willWait(at: now) }
 
     public func frame(at time: Double, wall now: Double, waitEnded: Double, tracking: Bool) {
+        // A paused loop (its time stands still) drops the timer's callbacks: the ball stays where it is.
+        let paused = fed && time == measured
         fed = true
         if driver == .timer {
             if timer == nil {
                 timer = RunLoopTimer(interval: timerInterval, mode: timerMode)
                 timer?.start(at: now)
             }
-            callbacks += timer?.service(at: now, waitEnded: waitEnded, tracking: tracking) ?? 0
+            let run = timer?.service(at: now, waitEnded: waitEnded, tracking: tracking) ?? 0
+            if !paused { callbacks += run }
         }
         place(measured: time)
     }

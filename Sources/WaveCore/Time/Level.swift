@@ -98,6 +98,9 @@ public final class LiveLevel: Sendable {
         self.ramp = ramp.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
     }
 
+    /// The level as the last frame saw it, without moving it on (a scene being made reads it).
+    public var current: Double { state.withLock { $0.value } }
+
     /// A new target (clamped to 0...1), from the reader.
     public func set(_ target: Double) {
         let clamped = Swift.min(1, Swift.max(0, target))

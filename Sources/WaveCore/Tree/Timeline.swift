@@ -430,8 +430,11 @@ public final class DrivenSources: @unchecked Sendable {
         guard index >= 0 && index < levels.count else { return 0 }
         guard case .live = levels[index] else { return levels[index].value(at: t) }
         let n = counts[index]
-        // Not sampled yet (a scene made while the input runs): its value now.
-        guard n > 0 else { return levels[index].value(at: t) }
+        // Not sampled yet (a scene made while the input runs): its value as last seen, left as it is.
+        guard n > 0 else {
+            if case let .live(live) = levels[index] { return live.current }
+            return 0
+        }
         let history = histories[index], L = Self.historyLength
         // Newest to oldest.
         var k = 0
