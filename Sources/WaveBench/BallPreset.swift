@@ -108,11 +108,11 @@ extension BenchRunner {
     /// Runs the ball under each driver for `seconds`, each strategy.
     /// `makeScene` makes the ball's scene for a driver (its size the pacing screen's).
     public func runBall(seconds: Double, busy: BusyWork?, frameInterval: Int, timerMode: RunLoopTimer.Mode,
-                        makeScene: (BallClock.Driver) throws -> Scene, progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
+                        makeScene: (DriverClock.Driver) throws -> Scene, progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
         guard seconds.isFinite, seconds > 0 else { throw BenchError.invalid("the pacing preset needs a positive duration") }
         guard (1...3).contains(frameInterval) else { throw BenchError.invalid("the frame interval is 1, 2 or 3") }
         let backends = try usableBackends()
-        let drivers = BallClock.Driver.allCases
+        let drivers = DriverClock.Driver.allCases
         var rows: [BallRow] = [], traces: [BallTrace] = [], travel = 0.0
         for (b, backend) in backends.enumerated() where !config.isInterrupted() {
             let strategy = try BenchStrategy(backend, host: host)
@@ -120,7 +120,7 @@ extension BenchRunner {
                 progress?(BenchProgress(done: b * drivers.count + d, total: backends.count * drivers.count,
                                         label: "ball: \(backend.rawValue), \(driver.rawValue)"))
                 let scene = try makeScene(driver)
-                guard let clock = scene.computedValues(BallClock.self).first else { throw BenchError.invalid("the ball's scene has no ball clock") }
+                guard let clock = scene.computedValues(DriverClock.self).first else { throw BenchError.invalid("the ball's scene has no driver clock") }
                 try strategy.prepare(scene: scene)
                 travel = Self.travel(of: scene)
                 let meter = makeMeter(strategy, timer: nil, capacity: Int(seconds * 60) + 16)
@@ -147,7 +147,7 @@ extension BenchRunner {
         return abs(driven.to - driven.from)
     }
 
-    private func ballRun(_ meter: FrameMeter, clock: BallClock, backend: Backend, seconds: Double, busy: BusyWork?,
+    private func ballRun(_ meter: FrameMeter, clock: DriverClock, backend: Backend, seconds: Double, busy: BusyWork?,
                          frameInterval: Int, travel: Double) throws -> (BallRow, BallTrace) {
         let capacity = Int(seconds * 60) + 16
         var errors: [Double] = [], times: [Double] = [], ys: [Double] = []

@@ -5,14 +5,14 @@ import WaveCore
 /// (150, 268) of a 300x300 view in 1 s with the chapter's bounce-ease-out,
 /// starting at time 0 and falling again from the top every second. The
 /// 300x300 square is scaled to the scene's smaller side and centred. The
-/// ball is a round box layer whose centre's y is driven by a `BallClock`,
+/// ball is a round box layer whose centre's y is driven by a `DriverClock`,
 /// which decides how each frame learns the time (display, timer or fixed).
 public struct Ball: Sendable {
     public var width: Int
     public var height: Int
     public var background = Scene.defaultBackground
     public var color = RGBA8(0xE8, 0x4A, 0x3C)
-    public var driver = BallClock.Driver.display
+    public var driver = DriverClock.Driver.display
     /// The timer driver's run-loop mode.
     public var timerMode = RunLoopTimer.Mode.default
     /// The fixed driver's step, seconds.
@@ -52,7 +52,7 @@ public struct Ball: Sendable {
     public func scene() throws -> Scene {
         try validate()
         let (scale, ox, oy) = placement, d = Self.diameter * scale
-        let clock = BallClock(driver: driver, step: step, timerMode: timerMode)
+        let clock = DriverClock(driver: driver, function: .bounceOut, step: step, timerMode: timerMode)
         var ball = Layer(name: "ball", frame: Rect(x: ox + Self.x * scale - d / 2, y: oy + Self.top * scale - d / 2, width: d, height: d),
                          contents: .box(Box(color: color, cornerRadius: d / 2)))
         ball.position.y = Timeline(oy + Self.top * scale, animations: [

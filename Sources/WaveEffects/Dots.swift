@@ -144,9 +144,12 @@ public struct Dots: Equatable, Sendable {
         try validate()
         let across = Swift.min(dotCount, perRow)
         let rowFrame = { (y: Double) in Rect(x: 0, y: y, width: Double(self.width), height: self.pitch) }
+        // The states joined once for every row.
+        let look = states.map(sequencedLook)
+        let dot = self.dot(look), step = instanceTransform(look)
         let row = { (y: Double, copies: Int) -> Layer in
-            var layer = Layer(name: "row", frame: rowFrame(y), sublayers: [self.dot])
-            layer.replicator = Replicator(count: copies, instanceTransform: self.instanceTransform, instanceDelay: self.delay,
+            var layer = Layer(name: "row", frame: rowFrame(y), sublayers: [dot])
+            layer.replicator = Replicator(count: copies, instanceTransform: step, instanceDelay: self.delay,
                                           instanceColor: Tint(self.color))
             return layer
         }
@@ -218,13 +221,12 @@ public struct Dots: Equatable, Sendable {
         return Look(fill: join(\.fill), scaleX: join(\.scaleX), scaleY: join(\.scaleY), opacity: join(\.opacity), rotation: join(\.rotation))
     }
 
-    /// The chapter's dot, in its row's coordinates.
-    var dot: Layer {
+    /// The chapter's dot, in its row's coordinates (`look`: the states' joined look, where there are states).
+    func dot(_ look: Look?) -> Layer {
         let c = centre(of: 0)
         let frame = Rect(x: c.x - dotSize / 2, y: (pitch / 2).rounded() - dotSize / 2, width: dotSize, height: dotSize)
         let white = ColorValue(RGBA8(0xFF, 0xFF, 0xFF))
-        if let states {
-            let look = sequencedLook(states)
+        if let look {
             var dot = Layer(name: "dot", frame: frame, contents: .box(Box(fillColor: look.fill, cornerRadius: cornerRadius,
                                                                           borderWidth: borderWidth, borderColor: white)))
             (dot.transform.scaleX, dot.transform.scaleY, dot.opacity) = (look.scaleX, look.scaleY, look.opacity)
@@ -256,11 +258,11 @@ public struct Dots: Equatable, Sendable {
         return dot
     }
 
-    /// The replicator's step: 8 px left, and the curl (none for the microphone).
-    var instanceTransform: AnimatableTransform {
+    /// The replicator's step: 8 px left, and the curl (none for the microphone; the states' turn where there are states).
+    func instanceTransform(_ look: Look?) -> AnimatableTransform {
         var step = AnimatableTransform(translationX: -spacing)
-        if let states {
-            step.rotation = sequencedLook(states).rotation
+        if let look {
+            step.rotation = look.rotation
             return step
         }
         guard curl != 0, !isMicrophone else { return step }

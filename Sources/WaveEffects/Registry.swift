@@ -59,6 +59,8 @@ public struct Effect: Sendable {
     public let needs: String?
     /// Whether a bench sweep or the pacing preset may run it.
     public let paced: Bool
+    /// The states it can be switched between (`SceneRequest.states`), in the order the demo's keys 1, 2, 3... name them.
+    public let states: [String]
     /// How close the GL strategy's frames are to the CPU's.
     public let agreement: Agreement
     public let make: @Sendable (EffectSettings, SceneRequest) throws -> Scene
@@ -97,10 +99,10 @@ public struct Effect: Sendable {
     }
 
     public init(name: EffectName, summary: String, count: Count? = nil, options: [String] = [], needs: String? = nil,
-                paced: Bool = false, agreement: Agreement = .sameCoverage,
+                paced: Bool = false, states: [String] = [], agreement: Agreement = .sameCoverage,
                 make: @escaping @Sendable (EffectSettings, SceneRequest) throws -> Scene) {
         self.name = name; self.summary = summary; self.count = count; self.options = options; self.needs = needs
-        self.paced = paced; self.agreement = agreement; self.make = make
+        self.paced = paced; self.states = states; self.agreement = agreement; self.make = make
     }
 
     /// The scene for a request (a count of 0: the effect's standard count).
@@ -141,7 +143,7 @@ public enum Effects {
                                    limit: { _, _ in Dots.maxCount }),
                options: ["--dots", "--dot-size", "--dot-spacing", "--corner-radius", "--instance-delay", "--dot-scale", "--dot-fade",
                          "--dot-beat", "--dot-tint", "--curl", "--level", "--level-from", "--attack", "--release", "--states"],
-               paced: true) { s, r in
+               paced: true, states: Dots.State.allCases.map(\.rawValue)) { s, r in
             var dots = s.dots
             dots.width = r.width
             dots.height = r.height

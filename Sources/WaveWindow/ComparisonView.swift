@@ -21,13 +21,15 @@ public struct DemoEffect {
     public var name: String
     public var countLabel: String
     public var count: Int
+    /// The states the demo's keys 1, 2, 3... switch to (none: the effect has no states).
+    public var states: [String]
     /// The largest count the effect draws at a scene height (cells need a row each).
     public var maxCount: (Int) -> Int
     public var makeScene: SceneMaker
 
-    public init(name: String, countLabel: String, count: Int, maxCount: @escaping (Int) -> Int = { $0 },
+    public init(name: String, countLabel: String, count: Int, states: [String] = [], maxCount: @escaping (Int) -> Int = { $0 },
                 makeScene: @escaping SceneMaker) {
-        self.name = name; self.countLabel = countLabel; self.count = count; self.maxCount = maxCount
+        self.name = name; self.countLabel = countLabel; self.count = count; self.states = states; self.maxCount = maxCount
         self.makeScene = makeScene
     }
 }
@@ -92,18 +94,12 @@ public final class ComparisonView {
         try apply(r)
     }
 
-    /// The states the 1, 2 and 3 keys switch to (an effect with states: the dots).
-    public static let stateKeys = ["idle", "speak", "listen"]
-
-    /// Whether the effect shown has states the keys switch.
-    public var hasStates: Bool { effect.name == "dots" }
-
-    /// Switches the effect's state to `name` from scene time t (the
-    /// scene is made again with the switch added; its hand-off runs from t).
-    public func switchState(to name: String, at t: Double) throws {
-        guard hasStates else { return }
+    /// Switches the effect's state to its `number`th (from 0, the keys 1, 2, 3...) from scene time t (the scene is
+    /// made again with the switch added; its hand-off runs from t). Nothing for an effect without that many states.
+    public func switchState(to number: Int, at t: Double) throws {
+        guard effect.states.indices.contains(number) else { return }
         var r = request
-        r.switchState(to: name, at: t)
+        r.switchState(to: effect.states[number], at: t)
         try apply(r)
     }
 
@@ -258,7 +254,8 @@ public final class ComparisonView {
             lines += pacingText
             lines.append(scene.gravity != nil ? "keys: space up down left right s e o q"
                          : !scene.scrollViews.isEmpty ? "keys: space up down pgup pgdn s e o q, wheel, drag"
-                         : hasStates ? "keys: space up down s e o q, 1 idle 2 speak 3 listen" : "keys: space up down s e o q")
+                         : effect.states.isEmpty ? "keys: space up down s e o q"
+                         : "keys: space up down s e o q, " + effect.states.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: " "))
             half.overlay.fit(lines, width: scene.width)
             half.overlay.setText(lines)
         }

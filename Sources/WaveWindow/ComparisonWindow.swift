@@ -252,7 +252,7 @@ public final class ComparisonWindow {
 
     /// The display's lines about the ball: its driver and what its timer did, and the loop's work.
     static func ballLines(_ scene: Scene, busy: BusyWork?) -> [String] {
-        guard let ball = scene.computedValues(BallClock.self).first else { return [] }
+        guard let ball = scene.computedValues(DriverClock.self).first else { return [] }
         var lines = ["driver \(ball.driver.rawValue)" + (busy.map { String(format: ", busy %.0f ms %@", $0.milliseconds, $0.pattern == .every ? "every frame" : "while tracking") } ?? "")]
         if let timer = ball.timer {
             lines.append("timer (\(timer.mode.rawValue) mode): \(timer.delivered) callbacks, \(timer.late) late, \(timer.doubled) doubled, \(timer.skipped) skipped")
@@ -363,7 +363,7 @@ public final class ComparisonWindow {
                 try view.show(options.effects[effectIndex])
             case GLFW_KEY_O: try view.cycleOverlay()
             case GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3:
-                try view.switchState(to: ComparisonView.stateKeys[Int(key - GLFW_KEY_1)], at: sceneTime)
+                try view.switchState(to: Int(key - GLFW_KEY_1), at: sceneTime)
             default: break
             }
         }

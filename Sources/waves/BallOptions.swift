@@ -5,13 +5,13 @@ import WaveEffects
 /// `--scene ball` in the demo and the pacing preset: how the ball's frames
 /// learn the time, and the work and pacing of the loop that draws them
 /// (docs/contract.md, "The bouncing ball").
-extension BallClock.Driver: ExpressibleByArgument {}
+extension DriverClock.Driver: ExpressibleByArgument {}
 extension RunLoopTimer.Mode: ExpressibleByArgument {}
 extension BusyWork.Pattern: ExpressibleByArgument {}
 
 struct BallOptions: ParsableArguments {
     @Option(help: "--scene ball: how each frame learns the time: display (the loop's measured time, a display link's), timer (a real 1/60 s timer on its own clock, each callback adding 1/60 s, as the chapter's first listing) or fixed (fixed steps of --physics-step, the ball drawn between the last two) (default display). The headless demo has no frame loop to time: it draws the ideal ball.")
-    var driver: BallClock.Driver?
+    var driver: DriverClock.Driver?
 
     @Option(name: .customLong("timer-mode"), help: "--scene ball --driver timer: the timer's run-loop mode: default (stalls while the loop tracks, see --busy-pattern) or common (fires in every mode) (default default).")
     var timerMode: RunLoopTimer.Mode?

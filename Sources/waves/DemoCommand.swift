@@ -167,7 +167,7 @@ struct DemoCommand: ParsableCommand {
                 let asked = c.option == "--cells" ? (effect.name == wave.scene ? sceneOptions.cells : nil) : options.count(from: c.option)
                 count = asked ?? c.standard(settings, size(1))
             }
-            return DemoEffect(name: effect.name.rawValue, countLabel: effect.count?.unit ?? "", count: count,
+            return DemoEffect(name: effect.name.rawValue, countLabel: effect.count?.unit ?? "", count: count, states: effect.states,
                               maxCount: { height in effect.count?.limit(settings, size(height)) ?? 1 }) { try options.makeScene($0) }
         }
     }

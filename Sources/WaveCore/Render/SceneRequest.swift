@@ -8,7 +8,7 @@ public struct SceneRequest: Equatable, Sendable {
     public var count: Int
     public var snapsToPixel: Bool
     /// States asked for by keys, in order of their scene times (an effect
-    /// with states, the dots, switches to each in turn; others ignore them).
+    /// with states switches to each in turn; others ignore them).
     public var states: [(name: String, at: Double)] = []
 
     public static func == (a: SceneRequest, b: SceneRequest) -> Bool {

@@ -2,12 +2,12 @@
 
 import XCTest
 
-/// The bouncing ball's clock (`BallClock`) and the run-loop timer
+/// The drivers' clock (`DriverClock`, as the bouncing ball uses it) and the run-loop timer
 /// (`RunLoopTimer`), with due times given by the test: each rule of
 /// delivery, counted.
-final class BallClockTests: XCTestCase {
+final class DriverClockTests: XCTestCase {
     func testDisplayDriverIsTheIdealTrajectoryAndFixedTrailsItByAStep() {
-        let display = BallClock(driver: .display), fixed = BallClock(driver: .fixed, step: 0.01)
+        let display = DriverClock(driver: .display, function: .bounceOut), fixed = DriverClock(driver: .fixed, function: .bounceOut, step: 0.01)
         for t in [0, 0.1, 0.3, 4.0 / 11, 0.5, 0.8, 0.95, 1.25, 3.7] {
             display.advance(to: t)
             let f = t - t.rounded(.down)
@@ -71,7 +71,7 @@ final class BallClockTests: XCTestCase {
     }
 
     func testATimerDriverCountsItsCallbacksAsTime() throws {
-        let clock = BallClock(driver: .timer)
+        let clock = DriverClock(driver: .timer, function: .bounceOut)
         // Fed by a loop: the ball shows 1/60 s per callback, whatever the measured time.
         clock.frame(at: 0, wall: 10, waitEnded: 10, tracking: false)
         let timer = try XCTUnwrap(clock.timer)

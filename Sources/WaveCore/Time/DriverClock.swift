@@ -2,28 +2,32 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The timer chapter's bouncing ball, and the three ways its frames learn
-/// the time (`BallClock.Driver`):
+/// An animation's progress (a timing function over a pass of `duration`
+/// seconds, from the start again at each pass), and the three ways a
+/// frame learns the animation's time (`DriverClock.Driver`), the timer
+/// chapter's lesson (its bouncing ball is one: `Ball` in WaveEffects):
 /// - *display*: the frame loop's measured time (a display link with the
-///   measured frame duration): the ball is where it should be at every frame;
+///   measured frame duration): the progress is right at every frame;
 /// - *timer*: a real repeating timer at 1/60 s on its own clock
 ///   (`RunLoopTimer`), each callback advancing the animation 1/60 s, as the
 ///   chapter's first listing does: callbacks arrive late, twice between two
-///   frames or not at all, and the ball drifts and stutters;
-/// - *fixed*: steps of a fixed dt, the ball drawn interpolated between the
-///   last two steps' positions (the fixed-timestep loop's rendering).
+///   frames or not at all, and the animation drifts and stutters;
+/// - *fixed*: steps of a fixed dt, the progress drawn interpolated between
+///   the last two steps' (the fixed-timestep loop's rendering).
 ///
-/// It is the ball's computed value (channel 0: its eased progress, 0 at the
-/// top and 1 at the bottom), so the same scene is drawn by both strategies.
+/// It is a computed value (channel 0: the eased progress, 0 to 1) that
+/// driven properties read, so the same scene is drawn by both strategies.
 /// A frame loop feeds it (`FrameClocked`); without one (`waves render`, the
 /// tests) the scene time is the measured time and the timer is not run.
-public final class BallClock: ComputedValues, FrameClocked, @unchecked Sendable {
+public final class DriverClock: ComputedValues, FrameClocked, @unchecked Sendable {
     public enum Driver: String, CaseIterable, Sendable {
         case display, timer, fixed
     }
 
     public let driver: Driver
-    /// Seconds of one fall (the chapter's 1 s).
+    /// The progress through a pass, eased.
+    public let function: TimingFunction
+    /// Seconds of one pass.
     public let duration: Double
     /// The fixed driver's step, seconds.
     public let step: Double
@@ -32,7 +36,7 @@ public final class BallClock: ComputedValues, FrameClocked, @unchecked Sendable 
     private let timerInterval: Double
     private let timerMode: RunLoopTimer.Mode
 
-    /// The last frame: the loop's measured time, and the animation time the ball shows.
+    /// The last frame: the loop's measured time, and the animation time it shows.
     public private(set) var measured = 0.0
     public private(set) var shown = 0.0
     private var progress = 0.0
@@ -41,21 +45,22 @@ public final class BallClock: ComputedValues, FrameClocked, @unchecked Sendable 
     /// Callbacks the timer delivered so far (timer driver).
     private var callbacks = 0
 
-    public init(driver: Driver, duration: Double = 1, step: Double = 1.0 / 120, timerInterval: Double = 1.0 / 60,
-                timerMode: RunLoopTimer.Mode = .default) {
+    public init(driver: Driver, function: TimingFunction, duration: Double = 1, step: Double = 1.0 / 120,
+                timerInterval: Double = 1.0 / 60, timerMode: RunLoopTimer.Mode = .default) {
         self.driver = driver
+        self.function = function
         self.duration = duration
         self.step = step
         self.timerInterval = timerInterval
         self.timerMode = timerMode
     }
 
-    /// The eased progress at animation time t (the ideal trajectory): the
-    /// fall restarts every `duration` seconds.
+    /// The eased progress at animation time t (the ideal trajectory): each
+    /// pass starts again every `duration` seconds.
     public func idealProgress(at t: Double) -> Double {
         guard t.isFinite, duration > 0 else { return 0 }
         let f = t / duration
-        return TimingFunction.bounceOut(Swift.max(0, f - f.rounded(.down)))
+        return function.value(Swift.max(0, f - f.rounded(.down)))
     }
 
     /// Stops the timer (a run is over); the next frame a loop feeds starts a new one.
@@ -70,7 +75,7 @@ public final class BallClock: ComputedValues, FrameClocked, @unchecked Sendable 
     public func willWait(at now: Double) { timer?.willWait(at: now) }
 
     public func frame(at time: Double, wall now: Double, waitEnded: Double, tracking: Bool) {
-        // A paused loop (its time stands still) drops the timer's callbacks: the ball stays where it is.
+        // A paused loop (its time stands still) drops the timer's callbacks: the animation stays where it is.
         let paused = fed && time == measured
         fed = true
         if driver == .timer {
@@ -93,7 +98,7 @@ public final class BallClock: ComputedValues, FrameClocked, @unchecked Sendable 
 
     public func value(_ channel: Int) -> Double { progress }
 
-    /// Where the ball is at measured time t, by this clock's driver.
+    /// The progress at measured time t, by this clock's driver.
     private func place(measured t: Double) {
         if let last = lastTime, t < last { callbacks = 0 } // time went back: a new run
         lastTime = t
@@ -106,11 +111,11 @@ public final class BallClock: ComputedValues, FrameClocked, @unchecked Sendable 
             shown = fed ? Double(callbacks) * timerInterval : t
             progress = idealProgress(at: shown)
         case .fixed:
-            // The last whole step at or before t - step and the one after it, the ball between them by the remainder.
+            // The last whole step at or before t - step and the one after it, the progress between them by the remainder.
             let lagged = Swift.max(0, t - step)
             let k = (lagged / step).rounded(.down), alpha = lagged / step - k
             let a = idealProgress(at: k * step), b = idealProgress(at: (k + 1) * step)
-            // Across the restart at the top the two steps are two falls apart: no line between them (the ball stays down a step).
+            // Across a restart the two steps are two passes apart: no line between them (the progress stays a step behind).
             progress = b < a - 0.5 ? a : a + (b - a) * alpha
             shown = lagged
         }
