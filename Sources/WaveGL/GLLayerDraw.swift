@@ -17,6 +17,19 @@ func setColor(_ location: GLint, _ c: RGBA8) {
     glUniform4f(location, GLfloat(c.r) / 255, GLfloat(c.g) / 255, GLfloat(c.b) / 255, GLfloat(c.a) / 255)
 }
 
+/// A new 2D texture, bound to the active unit, filtered by `filter`
+/// (GL_NEAREST or GL_LINEAR) and clamped at its edges.
+public func makeClampedTexture(filter: Int32) -> GLuint {
+    var texture: GLuint = 0
+    glGenTextures(1, &texture)
+    glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+    glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filter)
+    glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filter)
+    glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+    glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+    return texture
+}
+
 /// Source-over in premultiplied form, for batches drawn over earlier ones.
 func blendPremultiplied() {
     glEnable(GLenum(GL_BLEND))

@@ -145,17 +145,17 @@ final class GLRasterPictures {
                       Float(origin.x + Double(piece.drawn.lowerBound)), Float(origin.y), Float(place.x), Float(place.x + piece.stored.count)]
         }
         staging = [UInt8](repeating: 0, count: largestTile)
-        atlasTexture = Self.texture(filter: GL_LINEAR)
+        atlasTexture = makeClampedTexture(filter: GL_LINEAR)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(atlas.width), GLsizei(atlas.height), 0, GLenum(GL_RGBA),
                      GLenum(GL_UNSIGNED_BYTE), texels)
         // Rows of 1024 texels, as the instance table (two a tile).
-        pictureTexture = Self.texture(filter: GL_NEAREST)
+        pictureTexture = makeClampedTexture(filter: GL_NEAREST)
         let tableRows = Swift.max(1, (table.count / 4 + Self.rowTexels - 1) / Self.rowTexels)
         table += [Float](repeating: 0, count: tableRows * Self.rowTexels * 4 - table.count)
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA32F, GLsizei(Self.rowTexels), GLsizei(tableRows), 0, GLenum(GL_RGBA),
                      GLenum(GL_FLOAT), table)
-        instanceTexture = Self.texture(filter: GL_NEAREST)
+        instanceTexture = makeClampedTexture(filter: GL_NEAREST)
         let most = evaluator.capacity.items * Swift.max(1, tiles.map(\.count).max() ?? 1)
         instances.reserveCapacity(12 * most)
         for p in [program.program, maskedProgram.program] {
@@ -170,17 +170,6 @@ final class GLRasterPictures {
 
     deinit {
         for var t in [atlasTexture, pictureTexture, instanceTexture] where t != 0 { glDeleteTextures(1, &t) }
-    }
-
-    private static func texture(filter: Int32) -> GLuint {
-        var texture: GLuint = 0
-        glGenTextures(1, &texture)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filter)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filter)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
-        return texture
     }
 
     /// Straight-alpha RGBA rows to premultiplied ones: `rows` rows of `columns` of the source.

@@ -35,22 +35,18 @@ public enum PixelOverlayMode: String, CaseIterable, Sendable {
 final class PixelOverlay {
     private let program: ShaderProgram
     private let mode: GLint
-    private var texture: GLuint = 0
+    private let texture: GLuint
     private var vertexArray: GLuint = 0
 
     init() throws {
         program = try ShaderProgram(vertex: "overlay.vert.glsl", fragment: "overlay.frag.glsl")
         mode = program.uniform("u_mode")
-        glGenTextures(1, &texture)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        texture = makeClampedTexture(filter: GL_NEAREST)
         glGenVertexArrays(1, &vertexArray)
     }
 
     deinit {
+        var texture = self.texture
         glDeleteTextures(1, &texture)
         glDeleteVertexArrays(1, &vertexArray)
     }

@@ -8,13 +8,6 @@ import XCTest
 /// strategy (computed on the GPU) against the CPU strategy (redrawn), and
 /// both against what the chapter and siriwave say.
 final class DotsAndVoiceTests: XCTestCase {
-    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
-
-    private func glRenderer() throws -> GLRenderer {
-        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
-        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
-    }
-
     private let black = RGBA8(0, 0, 0)
 
     private func bothBackends(_ scene: Scene, at times: [Double]) throws -> (cpu: [RGBAImage], gl: [RGBAImage]) {

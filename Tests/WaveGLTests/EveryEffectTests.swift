@@ -12,13 +12,6 @@ import XCTest
 /// agreement (1/255 mean and 8/255 max where both compute coverage alike;
 /// 64/255 max where GL samples turned pictures, as for the crates).
 final class EveryEffectThroughBothBackendsTests: XCTestCase {
-    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
-
-    private func glRenderer() throws -> GLRenderer {
-        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
-        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
-    }
-
     /// A made-up track: 20 s at 8 kHz, its bars a slow swell (no decoding).
     private final class Swell: WaveformSource, @unchecked Sendable {
         let sampleRate = 8000

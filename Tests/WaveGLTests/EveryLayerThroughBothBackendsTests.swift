@@ -11,13 +11,6 @@ import XCTest
 /// Skia DM model): the GL frame against the CPU frame, and both against
 /// references where one is computed here.
 final class EveryLayerThroughBothBackendsTests: XCTestCase {
-    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
-
-    private func glRenderer() throws -> GLRenderer {
-        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
-        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
-    }
-
     private let background = RGBA8(0x10, 0x18, 0x2A)
 
     private func path(_ text: String) throws -> Path { try PathData.parse(text) }

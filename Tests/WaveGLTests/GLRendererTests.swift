@@ -8,13 +8,6 @@ import XCTest
 /// Every scene through both strategies, compared (the Skia DM model).
 final class GLRendererTests: XCTestCase {
     /// One headless context for the whole suite.
-    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
-
-    private func glRenderer() throws -> GLRenderer {
-        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
-        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
-    }
-
     private func frames(_ cells: SineCells, _ times: [Double]) throws -> (gl: [RGBAImage], cpu: [RGBAImage]) {
         let scene = try cells.scene()
         let gl = try Frames.render(try glRenderer(), scene, at: times)

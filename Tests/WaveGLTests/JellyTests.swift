@@ -9,13 +9,6 @@ import XCTest
 /// outline is the seed's path at the presentation layer's progress, the
 /// block moves vertically, and a frame depends on its time alone.
 final class JellyTests: XCTestCase {
-    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
-
-    private func glRenderer() throws -> GLRenderer {
-        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
-        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
-    }
-
     private func renderers() throws -> [(Backend, Renderer)] { [(.cpu, CPURenderer()), (.gl, try glRenderer())] }
 
     func testBothBackendsAgreeThroughAWholeLoop() throws {

@@ -8,13 +8,6 @@ import XCTest
 /// The layer tree through both strategies (`TreeScenes`): the GL strategy's
 /// frame against the CPU's redraw, and neither allocating per frame.
 final class LayerTreeBothBackendsTests: XCTestCase {
-    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
-
-    private func glRenderer() throws -> GLRenderer {
-        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
-        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
-    }
-
     /// Whole-pixel motion: cached coverage is the CPU's own, polygons follow
     /// the rasteriser's rule in floating point: mean 1/255, max 8/255. Turned
     /// and scaled cached pictures are sampled bilinearly, as Core Animation

@@ -15,13 +15,6 @@ import XCTest
 ///   size, cleared, with a whole-pixel box in it a scissored clear; a shape
 ///   alone in its clip is a copy (on a software renderer): written, not blended.
 final class PixelCountTests: XCTestCase {
-    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
-
-    private func glRenderer() throws -> GLRenderer {
-        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
-        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
-    }
-
     private let frame = Rect(x: 0, y: 0, width: 20, height: 10)
 
     private func scene(_ layers: [Layer]) -> Scene {

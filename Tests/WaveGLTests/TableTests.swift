@@ -8,13 +8,6 @@ import XCTest
 /// reuse, a scrolled row against an unscrolled one, the cards' shadows
 /// against a Gaussian computed here, and the shadow cache on GL counted.
 final class TableTests: XCTestCase {
-    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
-
-    private func glRenderer() throws -> GLRenderer {
-        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
-        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
-    }
-
     private func table(_ scroll: ScrollMode, shadow: Bool = false, cached: Bool = true) -> Table {
         var table = Table(width: 200, height: 300)
         table.rows = 40

@@ -8,13 +8,6 @@ import XCTest
 /// contract (bars are rectangles, or rounded by quadratic corners), and the
 /// GL strategy (both compositions of the split) against the CPU.
 final class WaveformTests: XCTestCase {
-    nonisolated(unsafe) private static var shared: Result<GLRenderer, Error>?
-
-    private func glRenderer() throws -> GLRenderer {
-        if Self.shared == nil { Self.shared = Result { try GLRenderer() } }
-        return try GLRequirement.need("a headless GL context") { try Self.shared!.get() }
-    }
-
     private let peaks: [Float] = [0.5, 1, 0.25, 0.8, 0, 0.6, 0.37, 0.9, 0.1, 0.75, 0.55, 0.3, 0.95, 0.2, 0.65,
                                   0.45, 0.05, 0.85, 0.4, 0.7, 0.15, 0.6, 0.33, 0.99, 0.5, 0.25, 0.8, 0.1, 0.6, 0.4]
 
