@@ -120,7 +120,9 @@ public enum Effects {
                options: ["--amplitude", "--baseline", "--cycles", "--period", "--direction"], paced: true) { s, r in
             var wave = s.sine
             wave.color = s.color ?? wave.color
-            return try SineCells(r, wave: wave, background: s.background).scene()
+            var request = r
+            request.count = Swift.max(1, r.count)
+            return try SineCells(request, wave: wave, background: s.background).scene()
         },
         Effect(name: .table, summary: "a scrolling table of waving cells, only the rows in view made, reused as they scroll (the waving-view post's table)",
                count: Effect.Count(unit: "rows", option: "--rows", sweep: [10, 100, 1000, 10_000], sweepLimit: Table.maxRows, stacks: false,
@@ -173,7 +175,7 @@ public enum Effects {
             return try voice.scene()
         },
         Effect(name: .jelly, summary: "a block on a spring whose edges bow as it moves (the CADisplayLink post)",
-               options: ["--block-size", "--spring-duration", "--bounce", "--mass", "--stiffness", "--damping", "--physics-step", "--rest"],
+               options: ["--block-size", "--spring-duration", "--bounce", "--mass", "--stiffness", "--damping", "--physics-step", "--max-steps", "--rest"],
                paced: true) { s, r in
             var jelly = s.jelly
             jelly.width = r.width
@@ -194,7 +196,7 @@ public enum Effects {
         Effect(name: .crates, summary: "crates falling in a walled box, stepped by Chipmunk at a fixed step (the timer chapter's physics)",
                count: Effect.Count(unit: "crates", option: "--crates", sweep: [10, 100, 1000, 5000], sweepLimit: Crates.maxCount,
                                    stacks: false, standard: { _, _ in 5 }, limit: { _, _ in Crates.maxCount }),
-               options: ["--crates", "--gravity", "--physics-step", "--physics-budget"], paced: true, agreement: .sampledPictures) { s, r in
+               options: ["--crates", "--gravity", "--physics-step", "--max-steps", "--physics-budget"], paced: true, agreement: .sampledPictures) { s, r in
             var crates = s.crates
             (crates.width, crates.height) = (r.width, r.height)
             crates.count = r.count > 0 ? r.count : 5
@@ -203,7 +205,7 @@ public enum Effects {
             return try crates.scene()
         },
         Effect(name: .ball, summary: "the timer chapter's bouncing ball, its frames timed by a display link, a 1/60 s timer or fixed steps",
-               options: ["--driver", "--timer-mode", "--busy", "--busy-pattern", "--frame-interval", "--physics-step"], paced: true) { s, r in
+               options: ["--driver", "--timer-mode", "--busy", "--busy-pattern", "--frame-interval", "--physics-step", "--max-steps"], paced: true) { s, r in
             var ball = s.ball
             (ball.width, ball.height) = (r.width, r.height)
             ball.background = s.background

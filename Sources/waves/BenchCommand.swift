@@ -27,31 +27,41 @@ struct BenchCommand: ParsableCommand {
             and, for the table preset, "table_floor" (copying the frame once a frame, paced the same way). \
             docs/benchmark.md's "JSON schema" section lists every key.
 
+            Each effect is a subcommand with its own options, its count option (--cells, --dots, --rows, --crates) \
+            taking the counts to sweep ('waves bench dots --help'); with none named, the sine. --scene NAME is the \
+            short form ('waves bench --scene dots' is 'waves bench dots'), where --cells sweeps whatever the effect counts.
+
             Examples:
               waves bench --headless --frames 120 --json results.json --chart results.svg
               waves bench --preset table
               waves bench --preset raster --json raster.json
-              waves bench --headless --scene dots --frames 120
+              waves bench dots --headless --dots 10,100,1000 --frames 120
               waves bench --headless --preset pacing --seconds 5 --stall 100
-            """
+            """,
+        subcommands: EffectBundles.bench,
+        defaultSubcommand: EffectBundles.standard.benchCommand
     )
 
     enum Preset: String, ExpressibleByArgument, CaseIterable { case table, waveform, pacing, raster }
 
+}
+
+/// What a benchmark takes besides the effect: strategies, frames, presets and outputs.
+struct BenchSettings: ParsableArguments {
+    typealias Preset = BenchCommand.Preset
+
+
     @Option(help: "Strategies to measure, a comma-separated list of cpu and gl.")
     var backend = "cpu,gl"
 
-    @Option(help: "Counts to sweep, a comma-separated list: cells (default 1,10,100,1000, each 1 to 10000); --scene dots: dots (default 10,100,1000,10000, each 1 to 100000); --scene voice: voice panels (default 1,10,100).")
-    var cells: String?
-
-    @Option(help: "One cell's size WxH in pixels (default 320x80).", transform: parseSize)
+    @Option(help: "One cell's size WxH in pixels (default: 320x80).", transform: parseSize)
     var size = PixelSize(width: 320, height: 80)
 
-    @Option(parsing: .unconditional, help: "Frames measured per backend and cell count, after the warm-up (1 to 1000000) (default 600).",
+    @Option(parsing: .unconditional, help: "Frames measured per backend and cell count, after the warm-up, 1 to 1000000 (default: 600).",
             transform: parseWhole("a whole number of frames from 1 to 1000000"))
     var frames = 600
 
-    @Option(parsing: .unconditional, help: "Unmeasured frames first (0 to 100000) (default 30).",
+    @Option(parsing: .unconditional, help: "Unmeasured frames first, 0 to 100000 (default: 30).",
             transform: parseWhole("a whole number of frames from 0 to 100000"))
     var warmup = 30
 
@@ -70,40 +80,22 @@ struct BenchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "--preset pacing: sleep this many milliseconds inside one frame every second (0 to 1000; default 0).")
     var stall: Double?
 
-    @Option(help: "table: the published phone experiment (a 375x667 screen of the scrolling table, --scene table, paced at 60 fps: idle, scrolling at --scroll-speed (default 1000 px/s), idle again; --shadow, --no-shadow-cache apply); waveform: the published audio player; pacing: the jelly (or --scene dots|voice) under a plain timer, unpaced and, in a window with vsync, vsync; raster: the CPU strategy's frame beside cairo's fill of the same polygon and a plain memset, at 320x80, 800x200, 1920x1080 and on a steep wave. A preset replaces the sweep, so --cells, --size and --frames do not apply.")
+    @Option(help: "table (waves bench table): the published phone experiment (a 375x667 screen of the scrolling table paced at 60 fps: idle, scrolling at --scroll-speed, 1000 px/s unless given, idle again; --shadow, --no-shadow-cache apply); waveform (waves bench waveform): the published audio player; pacing (waves bench jelly, dots, voice, crates or ball): the effect under a plain timer, unpaced and, in a window with vsync, vsync; raster (waves bench sine): the CPU strategy's frame beside cairo's fill of the same polygon and a plain memset, at 320x80, 800x200, 1920x1080 and on a steep wave. A preset replaces the sweep, so the counts, --size and --frames do not apply; with no effect named, table and raster draw their own, pacing the jelly.")
     var preset: Preset?
 
-    @Option(name: .customLong("track-minutes"), parsing: .unconditional, help: "The waveform preset's track length in minutes (default 10, as published).")
+    @Option(name: .customLong("track-minutes"), parsing: .unconditional, help: "The waveform preset's track length in minutes (default: 10, as published).")
     var trackMinutes: Double?
 
     @Option(parsing: .unconditional, help: "Seconds a preset runs each strategy for (the table preset: each of its three phases, default 3; the pacing preset 5; the waveform preset 5 per row; the raster preset 3 per frame size).")
     var seconds: Double?
 
-    @OptionGroup(title: "Wave options") var waveOptions: WaveOptions
-
-    @OptionGroup(title: "Waveform options (--scene waveform)") var waveform: WaveformOptions
-
-    @OptionGroup(title: "Dots and voice options (--scene dots, --scene voice)") var dotsAndVoice: DotsAndVoiceOptions
-
-    @OptionGroup(title: "Jelly options (--scene jelly)") var jelly: JellyOptions
-
-    @OptionGroup(title: "Crates options (--scene crates)") var crates: CratesOptions
-
-    @OptionGroup(title: "Table options (--scene table)") var table: TableOptions
-
-    @OptionGroup(title: "Ball options (--scene ball)") var ball: BallOptions
-
-    var wave: EffectOptions {
-        EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates, table: table, ball: ball)
-    }
-
-    func run() throws {
-        var config = try makeConfig()
+    func run(_ wave: EffectOptions) throws {
+        var config = try makeConfig(wave)
         // Every output is checked before anything runs, so a bad path costs nothing; all are written at the end.
         for path in [json, csv, chart].compactMap({ $0 }) { try OutputPaths.checkFile(path) }
         Interruption.install()
         config.isInterrupted = { Interruption.requested }
-        let runner = makeRunner(config)
+        let runner = makeRunner(config, subpixel: wave.subpixel)
         let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
         var report: BenchReport
         do {
@@ -112,7 +104,7 @@ struct BenchCommand: ParsableCommand {
                                                       progress: bar?.update)
             case .pacing where wave.scene == .ball:
                 let settings = try wave.settings()
-                report = try runner.runBall(seconds: seconds ?? 5, busy: ball.work, frameInterval: ball.frameInterval ?? 1,
+                report = try runner.runBall(seconds: seconds ?? 5, busy: wave.ball.work, frameInterval: wave.ball.frameInterval ?? 1,
                                             timerMode: settings.ball.timerMode, makeScene: { driver in
                                                 var ball = settings.ball
                                                 (ball.width, ball.height, ball.driver) = (Self.ballScreen.width, Self.ballScreen.height, driver)
@@ -121,8 +113,8 @@ struct BenchCommand: ParsableCommand {
                                             }, progress: bar?.update)
             case .pacing:
                 report = try runner.runPacing(seconds: seconds ?? 5, stallMilliseconds: stall ?? 0,
-                                              step: wave.jelly.physicsStep ?? 1.0 / 120, maxSteps: wave.jelly.maxSteps,
-                                              physicsBudget: wave.jelly.physicsBudget, progress: bar?.update)
+                                              step: wave.steps.physicsStep ?? 1.0 / 120, maxSteps: wave.steps.maxSteps,
+                                              physicsBudget: wave.crates.physicsBudget, progress: bar?.update)
             case .raster:
                 var raster = try RasterPreset.run(seconds: seconds ?? 3, makeScene: Self.rasterScene,
                                                   isInterrupted: config.isInterrupted, progress: bar?.update)
@@ -198,7 +190,7 @@ struct BenchCommand: ParsableCommand {
 
     /// A window where asked for and possible (the size of one screen of the
     /// scene, at most 1920x1080); headless otherwise, saying why.
-    private func makeRunner(_ config: BenchConfig) -> BenchRunner {
+    private func makeRunner(_ config: BenchConfig, subpixel: SubpixelMode) -> BenchRunner {
         if preset == .raster {
             return BenchRunner(config: config, host: .cpuOnly(reason: "the raster preset measures CPU rasterisers only"))
         }
@@ -209,16 +201,16 @@ struct BenchCommand: ParsableCommand {
                 : config.size(count: config.cells.max() ?? 1)
             do {
                 return BenchRunner(config: config, host: try BenchHosts.windowed(width: screen.width, height: screen.height,
-                                                                                subpixel: wave.subpixel))
+                                                                                subpixel: subpixel))
             } catch {
                 printError("waves: \(error); running headless")
             }
         }
-        return BenchRunner(config: config, host: BenchHosts.headless(subpixel: wave.subpixel))
+        return BenchRunner(config: config, host: BenchHosts.headless(subpixel: subpixel))
     }
 
     /// Every option checked, with errors that name the option and what it accepts.
-    func makeConfig() throws -> BenchConfig {
+    func makeConfig(_ wave: EffectOptions) throws -> BenchConfig {
         var config = BenchConfig()
         config.backends = try parseList(backend, option: "--backend",
                                         accepted: "a comma-separated list of cpu and gl, for example cpu,gl") {
@@ -228,8 +220,9 @@ struct BenchCommand: ParsableCommand {
         let counted = Effects.named(wave.scene)?.count ?? Effects.named(.sine)!.count!
         let largest = counted.sweepLimit
         let defaultCounts = counted.sweep.map(String.init).joined(separator: ",")
+        let countOption = counted.option, countText = wave.countText(counted.option) ?? defaultCounts
         let cellsAccepted = "a comma-separated list of whole numbers from 1 to \(largest), for example \(defaultCounts)"
-        config.cells = try parseList(cells ?? defaultCounts, option: "--cells", accepted: cellsAccepted) { text in
+        config.cells = try parseList(countText, option: countOption, accepted: cellsAccepted) { text in
             Int(text).flatMap { (1...largest).contains($0) ? $0 : nil }
         }
         let cell = try size.validated()
@@ -290,9 +283,9 @@ struct BenchCommand: ParsableCommand {
                 throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "sine (or nothing) with --preset raster")
             }
             let defaults = WaveParameters()
-            if wave.amplitude != defaults.amplitude || wave.cycles != defaults.cycles {
-                throw UsageError(option: wave.amplitude != defaults.amplitude ? "--amplitude" : "--cycles",
-                                 value: wave.amplitude != defaults.amplitude ? "\(wave.amplitude)" : "\(wave.cycles)",
+            if wave.sine.amplitude != defaults.amplitude || wave.sine.cycles != defaults.cycles {
+                throw UsageError(option: wave.sine.amplitude != defaults.amplitude ? "--amplitude" : "--cycles",
+                                 value: wave.sine.amplitude != defaults.amplitude ? "\(wave.sine.amplitude)" : "\(wave.sine.cycles)",
                                  accepted: "the default with --preset raster, which fixes its frames (320x80, 800x200, 1920x1080 and a steep 800x200 wave)")
             }
             return config
@@ -322,7 +315,7 @@ struct BenchCommand: ParsableCommand {
             try paced.check()
             // The effect's own count option (--dots, --crates) sets its count; else its standard one.
             let option = Effects.named(paced.scene)?.count?.option
-            let count = option.flatMap { $0 == "--cells" ? nil : paced.count(from: $0) } ?? 0
+            let count = option.flatMap { $0 == "--cells" ? nil : paced.countText($0).flatMap { Int($0) } } ?? 0
             config.makeScene = { request in
                 var request = request
                 if option != nil && option != "--cells" { request.count = count }
@@ -340,7 +333,7 @@ struct BenchCommand: ParsableCommand {
         if preset == .table && wave.scene != .sine && wave.scene != .table {
             throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "table (or nothing) with --preset table")
         }
-        if preset == .table, let rows = wave.table.rows {
+        if preset == .table, let rows = wave.countText("--rows") {
             throw UsageError(option: "--rows", value: "\(rows)",
                              accepted: "nothing with --preset table: it makes rows enough for its scrolling phase")
         }
@@ -352,7 +345,8 @@ struct BenchCommand: ParsableCommand {
         var wave = wave
         if preset == .table { wave.scene = .table }
         try wave.check()
-        try wave.jelly.refuseMaxSteps(where: "a sweep")
+        try wave.steps.refuseMaxSteps(where: "a sweep")
+        try wave.crates.refuseBudget(where: "a sweep")
         let effect = Effects.named(wave.scene)!
         var settings = try wave.settings()
         // Still but for the preset's own scrolling phase.
@@ -363,7 +357,7 @@ struct BenchCommand: ParsableCommand {
             // count (the size the largest needs): only the number of dots changes. Without --curl the
             // rows are straight: a row that curls is a replicator the GPU cannot nest (docs/benchmark.md).
             settings.dots.rowPitch = settings.dots.roomyRowPitch
-            if wave.dotsAndVoice.curl == DotsAndVoiceOptions.defaults.curl { settings.dots.curl = 0 }
+            if wave.dots.curl == defaultValues(of: DotsOptions.self).curl { settings.dots.curl = 0 }
             let screen = (width: cell.width, height: Dots.height(count: config.cells.max() ?? 1, width: cell.width, dots: settings.dots))
             config.sceneSize = { _ in screen }
         } else if !counted.stacks {
@@ -379,7 +373,7 @@ struct BenchCommand: ParsableCommand {
             // Each scene stacks the cells (or rows of dots): the tallest must fit the core's bounds.
             let largest = config.size(count: config.cells.max() ?? 1)
             guard largest.height <= Scene.maxHeight, largest.height * largest.width <= Scene.maxPixels else {
-                throw UsageError(option: "--cells", value: cells ?? "",
+                throw UsageError(option: countOption, value: countText,
                                  accepted: "at most \(Scene.maxHeight) rows (\(Scene.maxPixels) pixels) in all: "
                                      + "\(config.cells.max() ?? 1) \(config.unit) at \(cell.width) px wide make \(largest.width)x\(largest.height)")
             }

@@ -17,21 +17,35 @@ struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Both strategies side by side in one window, on one clock, with their live costs.",
-        discussion: """
-            Keys: Space pause/resume, Up/Down the effect's count (cells, dots, voice panels, rows), S motion (linear / exact / snap), \
-            E next effect (\(DemoCommand.effectCycle)), Left/Right tilt gravity (crates), the mouse wheel, dragging and \
-            Page Up/Down scroll (table), 1 idle, 2 speak, 3 listen (dots: each switch handed off over 0.33 s), \
-            O pixel overlay (off / updated regions / blended layers), Esc or Q quit.
-            With no display, renders the comparison headless to a PNG and prints its figures.
+        discussion: DemoSettings.keysAndDisplay + """
+
+
+            Each effect is a subcommand with its own options ('waves demo dots --help'); with none named, the sine \
+            first. --scene NAME is the short form: 'waves demo --scene dots' is 'waves demo dots'.
 
             Examples:
               waves demo
-              waves demo --scene waveform --size 1200x300
-              waves demo --scene jelly --pacing timer --stall 100
+              waves demo waveform --size 1200x300
+              waves demo jelly --pacing timer --stall 100
               waves demo --headless --screenshot comparison.png
-              waves demo --scene table --shadow --overlay blended --headless --screenshot blended.png
-            """
+              waves demo table --shadow --overlay blended --headless --screenshot blended.png
+            """,
+        subcommands: EffectBundles.demo,
+        defaultSubcommand: EffectBundles.standard.demoCommand
     )
+
+}
+
+/// What the demo takes besides the effect: the window, its pacing and what it shows.
+struct DemoSettings: ParsableArguments {
+    /// The keys and what the display shows, for every demo's help.
+    static let keysAndDisplay = """
+        Keys: Space pause/resume, Up/Down the effect's count (cells, dots, voice panels, rows), S motion (linear / exact / snap), \
+        E next effect (\(DemoSettings.effectCycle)), Left/Right tilt gravity (crates), the mouse wheel, dragging and \
+        Page Up/Down scroll (table), 1 idle, 2 speak, 3 listen (dots: each switch handed off over 0.33 s), \
+        O pixel overlay (off / updated regions / blended layers), Esc or Q quit.
+        With no display, renders the comparison headless to a PNG and prints its figures.
+        """
 
     /// The effects E cycles through, from the registry: those that need an input only when it is given.
     static var effectCycle: String {
@@ -42,7 +56,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "both (CPU left, GL right), cpu or gl (one strategy full width).")
     var backend: DemoLayout = .both
 
-    @Option(help: "Window size WxH in pixels (default 1280x720).", transform: parseSize)
+    @Option(help: "Window size WxH in pixels (default: 1280x720).", transform: parseSize)
     var size = PixelSize(width: 1280, height: 720)
 
     @Option(parsing: .unconditional, help: "Quit after this many seconds (headless: measure this many seconds of frames at 60 a second, at most 600; default 2).")
@@ -60,7 +74,7 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Skip the window: render the comparison headless to a PNG.")
     var headless = false
 
-    @Option(help: "In the window, what starts the next frame: vsync (the display), timer (sleep 1/60 s after each frame, as a plain timer does) or free (unpaced) (default vsync).")
+    @Option(help: "In the window, what starts the next frame: vsync (the display), timer (sleep 1/60 s after each frame, as a plain timer does) or free (unpaced).")
     var pacing: Pacing = .vsync
 
     @Option(parsing: .unconditional, help: "In the window, sleep this many milliseconds inside one frame every second, to see the fixed-timestep cap at work (0 to 1000; default 0).")
@@ -69,33 +83,10 @@ struct DemoCommand: ParsableCommand {
     @Flag(name: .customLong("on-change"), help: "In the window, draw a frame only when the picture may change (the layer tree says when) or a key is pressed, sleeping in between: a paused or still scene, or a snapped waveform, uses no CPU between changes.")
     var onChange = false
 
-    @Option(help: "Over both halves, what each strategy did to the frame's pixels (O cycles it): off, updated (pixels painted in software this frame, yellow) or blended (layers blended at each pixel: green 1, yellow 2, orange 3, red 4+); counting costs both strategies time while an overlay shows (default off).")
+    @Option(help: "Over both halves, what each strategy did to the frame's pixels (O cycles it): off, updated (pixels painted in software this frame, yellow) or blended (layers blended at each pixel: green 1, yellow 2, orange 3, red 4+); counting costs both strategies time while an overlay shows.")
     var overlay: PixelOverlayMode = .off
 
-    @OptionGroup var waveOptions: WaveOptions
-
-    @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle); --scene voice: voice panels (default 1).",
-            transform: parseWhole("a whole number of cells from 1 to the height"))
-    var cells: Int = 1
-
-    @OptionGroup(title: "Waveform options (--scene waveform)") var waveform: WaveformOptions
-
-    @OptionGroup(title: "Dots and voice options (--scene dots, --scene voice)") var dotsAndVoice: DotsAndVoiceOptions
-
-    @OptionGroup(title: "Jelly options (--scene jelly)") var jelly: JellyOptions
-
-    @OptionGroup(title: "Crates options (--scene crates)") var crates: CratesOptions
-
-    @OptionGroup(title: "Table options (--scene table)") var table: TableOptions
-
-    @OptionGroup(title: "Ball options (--scene ball)") var ball: BallOptions
-
-    var sceneOptions: SceneOptions {
-        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates, table: table, ball: ball),
-                     cells: cells)
-    }
-
-    func run() throws {
+    func run(_ wave: EffectOptions) throws {
         let size = try size.validated()
         try checkFinite(time, option: "--time")
         if let duration, !(duration.isFinite && duration > 0) {
@@ -106,28 +97,28 @@ struct DemoCommand: ParsableCommand {
         }
         let picture = screenshot ?? (headless ? "waves-demo.png" : nil)
         if let picture { try OutputPaths.checkFile(picture) }
-        try sceneOptions.wave.check()
+        try wave.check()
         // The scene of one half (or the whole width for one strategy), checked before any window opens.
-        _ = try sceneOptions.makeScene(width: backend.sceneWidth(windowWidth: size.width), height: size.height)
-        var options = ComparisonWindow.Options(request: sceneOptions.request(size.width, size.height),
-                                               effects: effects(halfWidth: backend.sceneWidth(windowWidth: size.width)),
+        _ = try wave.makeScene(width: backend.sceneWidth(windowWidth: size.width), height: size.height)
+        var options = ComparisonWindow.Options(request: wave.request(width: size.width, height: size.height),
+                                               effects: effects(wave, halfWidth: backend.sceneWidth(windowWidth: size.width)),
                                                layout: backend, startTime: time,
                                                paused: paused, duration: duration, wantsScreenshot: picture != nil)
         options.pacing = pacing
         options.stallMilliseconds = stall
         options.drawsOnChange = onChange
         options.overlay = overlay
-        options.busy = ball.work
-        if let microphone = DotsAndVoiceOptions.microphone {
+        options.busy = wave.ball.work
+        if let microphone = LevelOptions.microphone {
             options.statusLines = {
                 [microphone.decibels.map { String(format: "mic %@: %.0f dB", microphone.deviceName, $0) } ?? "mic \(microphone.deviceName): listening"]
             }
         }
-        options.frameInterval = ball.frameInterval ?? 1
-        options.subpixel = sceneOptions.wave.subpixel
-        options.physicsStep = sceneOptions.wave.jelly.physicsStep ?? 1.0 / 120
-        options.maxSteps = sceneOptions.wave.jelly.maxSteps
-        options.physicsBudget = sceneOptions.wave.jelly.physicsBudget
+        options.frameInterval = wave.ball.frameInterval ?? 1
+        options.subpixel = wave.subpixel
+        options.physicsStep = wave.steps.physicsStep ?? 1.0 / 120
+        options.maxSteps = wave.steps.maxSteps
+        options.physicsBudget = wave.crates.physicsBudget
         if !headless {
             do {
                 let window = try ComparisonWindow(options: options)
@@ -144,7 +135,7 @@ struct DemoCommand: ParsableCommand {
                 printError("waves: \(error); rendering the comparison headless instead")
             }
         }
-        if pacing != .vsync || stall > 0 || onChange || sceneOptions.wave.jelly.physicsBudget != nil {
+        if pacing != .vsync || stall > 0 || onChange || wave.crates.physicsBudget != nil {
             printError("waves: --pacing, --stall, --on-change and --physics-budget pace a window; the headless comparison draws its frames at fixed 1/60 s steps")
         }
         try renderHeadless(options, to: picture ?? "waves-demo.png")
@@ -153,9 +144,8 @@ struct DemoCommand: ParsableCommand {
     /// The effect asked for first, then the others E cycles to (the
     /// registry's, those whose input is given), each with the user's options
     /// and a count of its own.
-    private func effects(halfWidth: Int) -> [DemoEffect] {
-        let wave = sceneOptions.wave
-        let drawable = Effects.all.filter { $0.needs == nil || ($0.needs == "--outline" && wave.outline != nil) }
+    private func effects(_ wave: EffectOptions, halfWidth: Int) -> [DemoEffect] {
+        let drawable = Effects.all.filter { $0.needs == nil || ($0.needs == "--outline" && wave.outline.outline != nil) }
         let ordered = drawable.filter { $0.name == wave.scene } + drawable.filter { $0.name != wave.scene }
         return ordered.map { effect in
             var options = wave
@@ -164,7 +154,8 @@ struct DemoCommand: ParsableCommand {
             let size = { (height: Int) in SceneRequest(width: halfWidth, height: height, count: 0, snapsToPixel: wave.snap) }
             var count = 1
             if let c = effect.count {
-                let asked = c.option == "--cells" ? (effect.name == wave.scene ? sceneOptions.cells : nil) : options.count(from: c.option)
+                // --cells counts the effect asked for (sine cells or voice panels), not the other's.
+                let asked = c.option == "--cells" && effect.name != wave.scene ? nil : options.askedCount
                 count = asked ?? c.standard(settings, size(1))
             }
             return DemoEffect(name: effect.name.rawValue, countLabel: effect.count?.unit ?? "", count: count, states: effect.states,

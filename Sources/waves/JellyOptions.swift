@@ -3,8 +3,9 @@ import Foundation
 import WaveCore
 import WaveEffects
 
-/// `--scene jelly`: the block, its spring (by duration and bounce, or by
-/// mass, stiffness and damping) and the step of the fixed-timestep frame loop. See
+/// The jelly's block and its spring (by duration and bounce, or by mass,
+/// stiffness and damping), and the step of the fixed-timestep frame loop
+/// that jelly, crates and ball share. See
 /// docs/contract.md, "The jelly".
 
 /// Seconds as a number or a fraction such as 1/120.
@@ -24,38 +25,26 @@ func parseBlockSize(_ text: String) throws -> (width: Double, height: Double) {
 }
 
 struct JellyOptions: ParsableArguments {
-    @Option(name: .customLong("block-size"), help: "--scene jelly: the block's WxH in pixels (default: half the scene's height wide, a quarter of it tall).",
+    @Option(name: .customLong("block-size"), help: "The block's WxH in pixels (default: half the scene's height wide, a quarter of it tall).",
             transform: parseBlockSize)
     var blockSize: (width: Double, height: Double)?
 
-    @Option(name: .customLong("spring-duration"), parsing: .unconditional, help: "--scene jelly: the spring's duration in seconds (its undamped period), with --bounce (default 1, as the seed's animateWithDuration:1).")
+    @Option(name: .customLong("spring-duration"), parsing: .unconditional, help: "The spring's duration in seconds (its undamped period), with --bounce (default: 1, as the seed's animateWithDuration:1).")
     var springDuration: Double?
 
-    @Option(parsing: .unconditional, help: "--scene jelly: the spring's bounce, above -1 and below 1: 0 critically damped, above 0 bouncy, below 0 overdamped (default 0.15: the seed's usingSpringWithDamping:0.85).")
+    @Option(parsing: .unconditional, help: "The spring's bounce, above -1 and below 1: 0 critically damped, above 0 bouncy, below 0 overdamped (default: 0.15, the seed's usingSpringWithDamping:0.85).")
     var bounce: Double?
 
-    @Option(parsing: .unconditional, help: "--scene jelly: the spring's mass, with --stiffness and --damping instead of a duration and bounce (default 1).")
+    @Option(parsing: .unconditional, help: "The spring's mass, with --stiffness and --damping instead of a duration and bounce (default: 1).")
     var mass: Double?
 
-    @Option(parsing: .unconditional, help: "--scene jelly: the spring's stiffness (N/m), with --damping.")
+    @Option(parsing: .unconditional, help: "The spring's stiffness (N/m), with --damping.")
     var stiffness: Double?
 
-    @Option(parsing: .unconditional, help: "--scene jelly: the spring's damping (N s/m), with --stiffness.")
+    @Option(parsing: .unconditional, help: "The spring's damping (N s/m), with --stiffness.")
     var damping: Double?
 
-    @Option(name: .customLong("physics-step"), help: "--scene jelly: seconds per step of the fixed-timestep frame loop (waves demo, bench --preset pacing); --scene crates: seconds per physics step, counted from time 0; --scene ball --driver fixed: the fixed step. A number or a fraction (default 1/120).",
-            transform: parseSeconds)
-    var physicsStep: Double?
-
-    @Option(name: .customLong("max-steps"), parsing: .unconditional, help: "Physics steps a frame may run at most; the rest of a late frame's time is dropped (default 8).",
-            transform: parseWhole("a whole number of steps from 1 to 1000"))
-    var maxSteps: Int = 8
-
-    @Option(name: .customLong("physics-budget"), parsing: .unconditional,
-            help: "--scene crates, waves demo or bench --preset pacing: the share of the simulated time physics may take (the chapter's 0.5); over it the step is made coarser (to 1/30 s at most), and frames longer than the refresh lower the frame rate to every 2nd or 3rd refresh. Off by default.")
-    var physicsBudget: Double?
-
-    @Option(parsing: .unconditional, help: "--scene jelly: seconds the block rests at each end (default 0.3).")
+    @Option(parsing: .unconditional, help: "Seconds the block rests at each end (default: 0.3).")
     var rest: Double?
 
     /// Options given without `--scene jelly` are a usage error; with it, each is checked.
@@ -63,33 +52,11 @@ struct JellyOptions: ParsableArguments {
         let given: [(String, String)] = [
             ("--block-size", blockSize.map { "\($0.width)x\($0.height)" }), ("--spring-duration", springDuration.map { "\($0)" }),
             ("--bounce", bounce.map { "\($0)" }), ("--mass", mass.map { "\($0)" }), ("--stiffness", stiffness.map { "\($0)" }),
-            ("--damping", damping.map { "\($0)" }), ("--physics-step", physicsStep.map { "\($0)" }), ("--rest", rest.map { "\($0)" }),
+            ("--damping", damping.map { "\($0)" }), ("--rest", rest.map { "\($0)" }),
         ].compactMap { option, value in value.map { (option, $0) } }
         for (option, value) in given { try onlyWith(scene, option: option, value: value) }
-        guard (1...1000).contains(maxSteps) else {
-            throw UsageError(option: "--max-steps", value: "\(maxSteps)", accepted: "a whole number of steps from 1 to 1000")
-        }
-        if let physicsBudget {
-            try onlyWith(scene, option: "--physics-budget", value: "\(physicsBudget)")
-            guard PhysicsBudget.validShare(physicsBudget) else {
-                throw UsageError(option: "--physics-budget", value: "\(physicsBudget)", accepted: "a share of the simulated time above 0 and at most 1 (the chapter's 0.5)")
-            }
-        }
         guard takes(scene, "--block-size") else { return }
-        if let step = physicsStep, !(step.isFinite && step >= 1.0 / 10_000 && step <= 0.1) {
-            throw UsageError(option: "--physics-step", value: "\(step)", accepted: "seconds from 0.0001 to 0.1 (for example 1/120)")
-        }
         _ = try spring()
-    }
-
-    /// `--max-steps` shapes a frame loop: refused where there is none.
-    func refuseMaxSteps(where place: String) throws {
-        if maxSteps != 8 {
-            throw UsageError(option: "--max-steps", value: "\(maxSteps)", accepted: "only with waves demo or bench --preset pacing (\(place) has no frame loop to cap)")
-        }
-        if let physicsBudget {
-            throw UsageError(option: "--physics-budget", value: "\(physicsBudget)", accepted: "only with waves demo or bench --preset pacing (\(place) has no frame loop to govern)")
-        }
     }
 
     /// The spring the options describe: physical constants, or duration and bounce.
@@ -130,5 +97,34 @@ struct JellyOptions: ParsableArguments {
         effect.spring = try spring()
         effect.rest = rest ?? effect.rest
         return effect
+    }
+}
+
+/// The fixed-timestep frame loop's step and its cap (jelly, crates, ball).
+struct StepOptions: ParsableArguments {
+    @Option(name: .customLong("physics-step"), help: "Seconds per step of the fixed-timestep frame loop (jelly: waves demo, bench --preset pacing; crates: each physics step, counted from time 0; ball --driver fixed: the fixed step), a number or a fraction (default: 1/120).",
+            transform: parseSeconds)
+    var physicsStep: Double?
+
+    @Option(name: .customLong("max-steps"), parsing: .unconditional, help: "Physics steps a frame may run at most in waves demo or bench --preset pacing; the rest of a late frame's time is dropped.",
+            transform: parseWhole("a whole number of steps from 1 to 1000"))
+    var maxSteps: Int = 8
+
+    func check(scene: EffectName) throws {
+        if let physicsStep { try onlyWith(scene, option: "--physics-step", value: "\(physicsStep)") }
+        if maxSteps != 8 { try onlyWith(scene, option: "--max-steps", value: "\(maxSteps)") }
+        guard (1...1000).contains(maxSteps) else {
+            throw UsageError(option: "--max-steps", value: "\(maxSteps)", accepted: "a whole number of steps from 1 to 1000")
+        }
+        if let step = physicsStep, !(step.isFinite && step >= 1.0 / 10_000 && step <= 0.1) {
+            throw UsageError(option: "--physics-step", value: "\(step)", accepted: "seconds from 0.0001 to 0.1 (for example 1/120)")
+        }
+    }
+
+    /// `--max-steps` shapes a frame loop: refused where there is none.
+    func refuseMaxSteps(where place: String) throws {
+        if maxSteps != 8 {
+            throw UsageError(option: "--max-steps", value: "\(maxSteps)", accepted: "only with waves demo or bench --preset pacing (\(place) has no frame loop to cap)")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WaveCore
+import WaveEffects
 import WaveGL
 import WaveImageIO
 
@@ -12,24 +13,34 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render a scene headless to a PNG, a numbered sequence of PNGs, or an animation (.mp4, .webm, .gif, animated .png).",
         discussion: """
+            Each effect is a subcommand with its own options ('waves render waveform --help'); with none named, \
+            the sine. --scene NAME is the short form: 'waves render --scene dots' is 'waves render dots'.
+
             Examples:
               waves render --out wave.png
-              waves render --cells 3 --cycles 2 --amplitude 0.3 --time 0.25 --out cells.png
-              waves render --scene waveform --audio song.mp3 --time 30 --out bars.png
-              waves render --scene dots --size 800x160 --time 3 --out dots.png
-              waves render --scene voice --style ios7 --level-from speech.wav --time 2 --out voice.png
-              waves render --scene jelly --bounce 0.6 --frames 120 --out frames/
-              waves render --cells 3 --loop --out loop.mp4
-              waves render --scene dots --time 3 --loop --fps 50 --out dots.gif
+              waves render sine --cells 3 --cycles 2 --amplitude 0.3 --time 0.25 --out cells.png
+              waves render waveform --audio song.mp3 --time 30 --out bars.png
+              waves render dots --size 800x160 --time 3 --out dots.png
+              waves render voice --style ios7 --level-from speech.wav --time 2 --out voice.png
+              waves render jelly --bounce 0.6 --frames 120 --out frames/
+              waves render sine --cells 3 --loop --out loop.mp4
+              waves render dots --time 3 --loop --fps 50 --out dots.gif
             Exit statuses: 0 written; 64 bad usage; 65 bad input data; 66 missing input; 69 GL unavailable (--backend gl); \
             71 not enough memory; 73 cannot write the output.
-            """
+            """,
+        subcommands: EffectBundles.render,
+        defaultSubcommand: EffectBundles.standard.renderCommand
     )
+
+}
+
+/// What a render takes besides the effect: the backend, size, time, frames and output.
+struct RenderSettings: ParsableArguments {
 
     @Option(help: "auto (GL if a context can be made, else CPU), cpu or gl.")
     var backend: BackendChoice = .auto
 
-    @Option(help: "Image size WxH in pixels (each side 1 to 16384) (default 800x200).", transform: parseSize)
+    @Option(help: "Image size WxH in pixels (each side 1 to 16384) (default: 800x200).", transform: parseSize)
     var size = PixelSize(width: 800, height: 200)
 
     @Option(parsing: .unconditional, help: "Time in seconds of the (first) frame.")
@@ -41,7 +52,7 @@ struct RenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Frames per second of a sequence.")
     var fps: Double = 60
 
-    @Option(help: "Output PNG file, - for stdout, with --frames (or --loop) a folder (made when missing) or an animation: .mp4, .webm, .gif, or .png/.apng for an animated PNG, made by ffmpeg (default wave.png, or . for frames).")
+    @Option(help: "Output PNG file, - for stdout, with --frames (or --loop) a folder (made when missing) or an animation: .mp4, .webm, .gif, or .png/.apng for an animated PNG, made by ffmpeg (default: wave.png, or . for frames).")
     var out: String?
 
     @Flag(help: "As many frames as one whole period of the scene (the least common multiple of its animations), so the file loops without a jump; instead of --frames.")
@@ -53,28 +64,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Refuse (exit 65, nothing written) an audio input whose decoding stopped early (damaged or truncated) instead of drawing what was read, with a warning.")
     var strict = false
 
-    @OptionGroup var waveOptions: WaveOptions
-
-    @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle); --scene voice: voice panels (default 1).",
-            transform: parseWhole("a whole number of cells from 1 to the height"))
-    var cells: Int = 1
-
-    @OptionGroup(title: "Waveform options (--scene waveform)") var waveform: WaveformOptions
-
-    @OptionGroup(title: "Dots and voice options (--scene dots, --scene voice)") var dotsAndVoice: DotsAndVoiceOptions
-
-    @OptionGroup(title: "Jelly options (--scene jelly)") var jelly: JellyOptions
-
-    @OptionGroup(title: "Crates options (--scene crates)") var crates: CratesOptions
-
-    @OptionGroup(title: "Table options (--scene table)") var table: TableOptions
-
-    var sceneOptions: SceneOptions {
-        SceneOptions(wave: EffectOptions(wave: waveOptions, waveform: waveform, dotsAndVoice: dotsAndVoice, jelly: jelly, crates: crates, table: table),
-                     cells: cells)
-    }
-
-    func run() throws {
+    func run(_ wave: EffectOptions) throws {
         DecodeReport.strict = strict
         let size = try size.validated()
         try checkFinite(time, option: "--time")
@@ -88,9 +78,11 @@ struct RenderCommand: ParsableCommand {
             throw UsageError(option: "--fps", value: "\(fps)",
                              accepted: "a positive number small enough that every frame's time is finite")
         }
-        try sceneOptions.wave.check()
-        try sceneOptions.wave.jelly.refuseMaxSteps(where: "render")
-        let scene = try sceneOptions.makeScene(width: size.width, height: size.height)
+        try wave.check()
+        try wave.steps.refuseMaxSteps(where: "render")
+        try wave.crates.refuseBudget(where: "render")
+        try wave.ball.refuseLoopOptions(where: "render")
+        let scene = try wave.makeScene(width: size.width, height: size.height)
         var frames = self.frames, step = 1 / fps
         if loop {
             guard let period = scene.loopPeriod(), period > 0 else {
@@ -102,7 +94,7 @@ struct RenderCommand: ParsableCommand {
             step = period / Double(frames)
         }
         if let format = AnimationFormat(path: out ?? "", frames: frames), out != "-" {
-            try writeAnimation(scene, format: format, frames: frames, step: step, size: size)
+            try writeAnimation(scene, format: format, frames: frames, step: step, size: size, wave: wave)
             return
         }
         let sequence = frames > 1
@@ -121,10 +113,10 @@ struct RenderCommand: ParsableCommand {
         if sequence { try OutputPaths.prepareSequenceFolder(destination, overwrite: overwrite) }
         else if destination != "-" { try OutputPaths.checkFile(destination) }
 
-        let choice = try BackendChooser.make(backend, for: scene, subpixel: sceneOptions.wave.subpixel)
+        let choice = try BackendChooser.make(backend, for: scene, subpixel: wave.subpixel)
         if let notice = choice.notice { printError("waves: \(notice)") }
         let renderer = choice.renderer
-        sceneOptions.wave.reportSubpixel(of: renderer)
+        wave.reportSubpixel(of: renderer)
         let target = try renderer.makeTarget()
 
         if sequence {
@@ -149,7 +141,7 @@ struct RenderCommand: ParsableCommand {
 
     /// Frames streamed to ffmpeg, timed by the deterministic frame clock
     /// (frame i at time + i * step), written whole or not at all.
-    private func writeAnimation(_ scene: Scene, format: AnimationFormat, frames: Int, step: Double, size: PixelSize) throws {
+    private func writeAnimation(_ scene: Scene, format: AnimationFormat, frames: Int, step: Double, size: PixelSize, wave: EffectOptions) throws {
         guard let destination = out else { return }
         if overwrite { throw UsageError(option: "--overwrite", value: "", accepted: "only with a folder of frames (an animation is replaced whole)") }
         try OutputPaths.checkFile(destination)
@@ -157,10 +149,10 @@ struct RenderCommand: ParsableCommand {
         if format == .gif, abs(AnimationFormat.gifRate(fps) - fps) > 1e-6 {
             printError("waves: warning: GIF frame delays are whole hundredths of a second: --fps \(fps) plays at \(String(format: "%.4g", AnimationFormat.gifRate(fps))) fps (rates of 100/n, such as 50, 33.33, 25 or 20, play as asked)")
         }
-        let choice = try BackendChooser.make(backend, for: scene, subpixel: sceneOptions.wave.subpixel)
+        let choice = try BackendChooser.make(backend, for: scene, subpixel: wave.subpixel)
         if let notice = choice.notice { printError("waves: \(notice)") }
         let renderer = choice.renderer
-        sceneOptions.wave.reportSubpixel(of: renderer)
+        wave.reportSubpixel(of: renderer)
         let target = try renderer.makeTarget()
         let progress = isatty(STDERR_FILENO) == 1 ? FrameProgress(total: frames) : nil
         try AtomicFile.replace(destination) { temporary in

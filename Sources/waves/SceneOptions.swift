@@ -25,7 +25,12 @@ extension EffectName: ExpressibleByArgument {
 func onlyWith(_ scene: EffectName, option: String, value: String) throws {
     let takers = Effects.taking(option)
     guard !takers.isEmpty, !takers.contains(scene) else { return }
-    throw UsageError(option: option, value: value, accepted: "only with " + takers.map { "--scene \($0)" }.joined(separator: " or "))
+    throw UsageError(option: option, value: value, accepted: onlyWithEffects(takers))
+}
+
+/// "only with the dots or voice effect".
+func onlyWithEffects(_ names: [EffectName]) -> String {
+    "only with the " + names.map(\.rawValue).joined(separator: " or ") + " effect"
 }
 
 /// Whether the scene takes the option (its registry entry lists it).
@@ -84,32 +89,13 @@ func parseColor(_ text: String) throws -> RGBA8 {
     return color
 }
 
-/// The scene options every command shares (the bench takes its cells as a list).
-struct WaveOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The effect to draw: " + Effects.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ") + "."))
-    var scene: EffectName = .sine
-
-    @Option(parsing: .unconditional, help: "Wave amplitude as a fraction of the cell height, 0 to 0.5.")
-    var amplitude: Double = WaveParameters().amplitude
-
-    @Option(parsing: .unconditional, help: "Wave baseline as a fraction of the cell height from its top, 0 to 1.")
-    var baseline: Double = WaveParameters().baseline
-
-    @Option(parsing: .unconditional, help: "Whole cycles across the width (only whole cycles wrap without a seam) (default 1).",
-            transform: parseWhole("a whole number of cycles from 1: only whole cycles make the wave wrap without a seam"))
-    var cycles: Int = WaveParameters().cycles
-
-    @Option(parsing: .unconditional, help: "Seconds for one full width of travel.")
-    var period: Double = WaveParameters().period
-
-    @Option(help: "Direction of travel: left or right.")
-    var direction: Direction = .left
-
-    @Option(help: "Fill colour, #RRGGBB or #RRGGBBAA (default #3A9BFF; dots and voice: #FFFFFF, which dots multiply by their tint).", transform: parseColor)
+/// What every effect takes: its colours and how it moves by fractions of a pixel.
+struct LookOptions: ParsableArguments {
+    @Option(help: "Fill colour, #RRGGBB or #RRGGBBAA (default: the effect's own; #3A9BFF for waves, #FFFFFF for dots and voice, which dots multiply by their tint).", transform: parseColor)
     var color: RGBA8?
 
-    @Option(help: "Background colour, #RRGGBB or #RRGGBBAA (default #10182A).", transform: parseColor)
-    var background: RGBA8 = Scene.defaultBackground
+    @Option(help: "Background colour, #RRGGBB or #RRGGBBAA (default: #10182A).", transform: parseColor)
+    var background: RGBA8?
 
     @Flag(help: "Round the offset to whole pixels (removes amplitude phasing; slow motion steps).")
     var snap = false
@@ -125,103 +111,40 @@ struct WaveOptions: ParsableArguments {
         guard subpixelChoice == .exact, let notice = (renderer as? GLRenderer)?.subpixelNotice else { return }
         printError("waves: \(notice)")
     }
-
-    @Option(help: "--scene outline: a file of SVG path data in pixels (- for standard input): M, L, H, V, Q, T, C, S, Z, absolute or relative; cubic curves are drawn as quadratic ones; arcs (A) are refused.")
-    var outline: String?
-
-    @Option(parsing: .unconditional, help: "--scene outline: pixels per second the outline travels left (negative: right), at most 1000000 either way.")
-    var speed: Double = 0
 }
 
-/// Every option that picks and shapes an effect: the shared ones
-/// (`WaveOptions`, read through as if they were this struct's own) and
-/// each effect's group. A command declares the groups side by side (one
-/// `@OptionGroup` each) and joins them here: groups nested in groups make
-/// ArgumentParser's checks of a debug build revisit each inner group once
-/// per outer check (`waves render` took 1 to 2.5 s to start).
-@dynamicMemberLookup
-struct EffectOptions {
-    var wave: WaveOptions
-    var waveform: WaveformOptions
-    var dotsAndVoice: DotsAndVoiceOptions
-    var jelly: JellyOptions
-    var crates: CratesOptions
-    var table: TableOptions
-    /// The ball's group, where the command has one (the demo and the bench: `render` draws the ideal ball).
-    var ball: BallOptions? = nil
+/// The waving sine's shape and motion (sine cells, the table's rows).
+struct SineWaveOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Wave amplitude as a fraction of the cell height, 0 to 0.5.")
+    var amplitude: Double = WaveParameters().amplitude
 
-    subscript<T>(dynamicMember key: WritableKeyPath<WaveOptions, T>) -> T {
-        get { wave[keyPath: key] }
-        set { wave[keyPath: key] = newValue }
-    }
+    @Option(parsing: .unconditional, help: "Wave baseline as a fraction of the cell height from its top, 0 to 1.")
+    var baseline: Double = WaveParameters().baseline
 
-    subscript<T>(dynamicMember key: KeyPath<WaveOptions, T>) -> T { wave[keyPath: key] }
+    @Option(parsing: .unconditional, help: "Whole cycles across the width (only whole cycles wrap without a seam) (default: 1).",
+            transform: parseWhole("a whole number of cycles from 1: only whole cycles make the wave wrap without a seam"))
+    var cycles: Int = WaveParameters().cycles
 
-    func reportSubpixel(of renderer: Renderer) { wave.reportSubpixel(of: renderer) }
+    @Option(parsing: .unconditional, help: "Seconds for one full width of travel.")
+    var period: Double = WaveParameters().period
 
-    /// The effect's scene for `request`, validated against the contract.
-    func makeScene(_ request: SceneRequest) throws -> Scene {
-        guard let effect = Effects.named(self.scene) else {
-            throw UsageError(option: "--scene", value: self.scene.rawValue, accepted: Effects.names.joined(separator: ", "))
-        }
-        return try effect.scene(try settings(), request)
-    }
+    @Option(help: "Direction of travel: left or right.")
+    var direction: Direction = .left
+}
 
-    /// What the options say of every effect, the inputs the chosen one needs
-    /// opened (`openingInputs` false: none, for what does not draw).
-    func settings(openingInputs: Bool = true) throws -> EffectSettings {
-        var settings = EffectSettings()
-        settings.background = self.background
-        settings.color = self.color
-        settings.sine.amplitude = self.amplitude
-        settings.sine.baseline = self.baseline
-        settings.sine.cycles = self.cycles
-        settings.sine.period = self.period
-        settings.sine.direction = self.direction
-        if openingInputs && self.scene == .outline {
-            var outline = Outline(width: 1, height: 1, path: try outlinePath())
-            outline.pixelsPerSecond = self.speed
-            settings.outline = outline
-        }
-        settings.waveform = try waveform.template()
-        if openingInputs && self.scene == .waveform { settings.waveformSource = try waveform.input() }
-        settings.dots = dotsAndVoice.dots(width: 1, height: 1, level: .constant(1))
-        settings.voice.style = dotsAndVoice.style
-        if openingInputs && takes(self.scene, "--level") { settings.level = try dotsAndVoice.levelSource() }
-        settings.jelly = try jelly.template()
-        settings.crates.gravity = crates.gravity
-        settings.crates.step = jelly.physicsStep ?? settings.crates.step
-        settings.table = table.template()
-        settings.ball = ball?.template(step: jelly.physicsStep) ?? settings.ball
-        return settings
-    }
+/// `--cells`: sine cells stacked, or voice panels (a bench sweeps a list of them).
+struct CellsOption: ParsableArguments {
+    @Option(help: "Cells (sine) or voice panels stacked vertically, each with its own phase (k/N of a cycle); waves bench: the counts to sweep, a comma-separated list (default: 1; waves bench: sine 1,10,100,1000, voice 1,10,100).")
+    var cells: String?
+}
 
-    /// Checks that hold whatever the size: every option given belongs to
-    /// the scene (the registry's lists), the input it needs is there, read
-    /// and parsed, so a bad input costs nothing.
-    func check() throws {
-        if let needs = Effects.named(self.scene)?.needs, needs == "--outline", self.outline == nil {
-            throw UsageError(option: needs, value: "(none)", accepted: "a file of SVG path data with --scene \(self.scene)")
-        }
-        if let outline = self.outline { try onlyWith(self.scene, option: "--outline", value: outline) }
-        if self.scene == .outline { _ = try outlinePath() }
-        try waveform.check(scene: self.scene)
-        try dotsAndVoice.check(scene: self.scene)
-        try jelly.check(scene: self.scene)
-        try crates.check(scene: self.scene)
-        try table.check(scene: self.scene)
-        try ball?.check(scene: self.scene)
-    }
+/// A user's outline and how fast it travels.
+struct OutlineOptions: ParsableArguments {
+    @Option(help: "A file of SVG path data in pixels (- for standard input): M, L, H, V, Q, T, C, S, Z, absolute or relative; cubic curves are drawn as quadratic ones; arcs (A) are refused.")
+    var outline: String?
 
-    /// The count an effect's own option asks for (`--dots`, `--crates`), nil where it is not given or not one.
-    func count(from option: String) -> Int? {
-        switch option {
-        case "--dots": dotsAndVoice.dots
-        case "--crates": crates.crates
-        case "--rows": table.rows
-        default: nil
-        }
-    }
+    @Option(parsing: .unconditional, help: "Pixels per second the outline travels left (negative: right), at most 1000000 either way.")
+    var speed: Double = 0
 
     /// The outline file, read and parsed: a missing file is 66, bytes that
     /// are not path data (or a coordinate that is not finite) 65.
@@ -245,21 +168,137 @@ struct EffectOptions {
     }
 }
 
-/// The effect's options plus the number of cells (render and demo).
-struct SceneOptions {
-    var wave: EffectOptions
-    var cells: Int
+/// Every group's defaults: parsing no arguments gives each (it cannot fail).
+func defaultValues<Group: ParsableArguments>(of group: Group.Type = Group.self) -> Group {
+    (try? Group.parse([])) ?? Group()
+}
 
-    /// The effect's count: cells (or voice panels), or for dots `--dots` (0: as many as fit a row).
-    var request: (Int, Int) -> SceneRequest {
-        // The option that sets the scene's count (the registry names it).
-        let option = Effects.named(wave.scene)?.count?.option ?? "--cells"
-        let count = option == "--cells" ? cells : (wave.count(from: option) ?? 0)
-        return { SceneRequest(width: $0, height: $1, count: count, snapsToPixel: wave.snap) }
+/// Every option that picks and shapes an effect: the effect, its look, and
+/// every effect's group. A command fills the groups it declares (the short
+/// form `--scene NAME` declares all, hidden from its help; `waves render
+/// NAME` only the effect's); the rest keep their defaults.
+struct EffectOptions {
+    var scene: EffectName = .sine
+    var look: LookOptions = defaultValues()
+    var sine: SineWaveOptions = defaultValues()
+    var cells: CellsOption = defaultValues()
+    var outline: OutlineOptions = defaultValues()
+    var waveform: WaveformOptions = defaultValues()
+    var replica: ReplicaOptions = defaultValues()
+    var dots: DotsOptions = defaultValues()
+    var level: LevelOptions = defaultValues()
+    var voice: VoiceOptions = defaultValues()
+    var jelly: JellyOptions = defaultValues()
+    var steps: StepOptions = defaultValues()
+    var crates: CratesOptions = defaultValues()
+    var table: TableOptions = defaultValues()
+    var ball: BallOptions = defaultValues()
+    /// Whether a count option (`--cells`, `--dots`, `--rows`, `--crates`) is a bench's list of counts to sweep.
+    var countsAreLists = false
+
+    var snap: Bool { look.snap }
+    var subpixel: SubpixelMode { look.subpixel }
+
+    func reportSubpixel(of renderer: Renderer) { look.reportSubpixel(of: renderer) }
+
+    /// The effect's scene for `request`, validated against the contract.
+    func makeScene(_ request: SceneRequest) throws -> Scene {
+        guard let effect = Effects.named(scene) else {
+            throw UsageError(option: "--scene", value: scene.rawValue, accepted: Effects.names.joined(separator: ", "))
+        }
+        return try effect.scene(try settings(), request)
     }
 
-    func makeScene(width: Int, height: Int) throws -> Scene {
-        try wave.makeScene(request(width, height))
+    /// The request for a size: the effect's count from its option (0: the effect's standard count).
+    func request(width: Int, height: Int) -> SceneRequest {
+        SceneRequest(width: width, height: height, count: askedCount ?? 0, snapsToPixel: snap)
+    }
+
+    func makeScene(width: Int, height: Int) throws -> Scene { try makeScene(request(width: width, height: height)) }
+
+    /// The count the effect's own option asks for, nil where none is given (or where it is a list).
+    var askedCount: Int? {
+        guard !countsAreLists, let option = Effects.named(scene)?.count?.option else { return nil }
+        return countText(option).flatMap { Int($0) }
+    }
+
+    /// The text of a count option (`--cells`, `--dots`, `--rows`, `--crates`), nil where it is not given or not one.
+    func countText(_ option: String) -> String? {
+        switch option {
+        case "--cells": cells.cells
+        case "--dots": replica.dots
+        case "--crates": crates.crates
+        case "--rows": table.rows
+        default: nil
+        }
+    }
+
+    /// What the options say of every effect, the inputs the chosen one needs
+    /// opened (`openingInputs` false: none, for what does not draw).
+    func settings(openingInputs: Bool = true) throws -> EffectSettings {
+        var settings = EffectSettings()
+        settings.background = look.background ?? Scene.defaultBackground
+        settings.color = look.color
+        settings.sine.amplitude = sine.amplitude
+        settings.sine.baseline = sine.baseline
+        settings.sine.cycles = sine.cycles
+        settings.sine.period = sine.period
+        settings.sine.direction = sine.direction
+        if openingInputs && scene == .outline {
+            var made = Outline(width: 1, height: 1, path: try outline.outlinePath())
+            made.pixelsPerSecond = outline.speed
+            settings.outline = made
+        }
+        settings.waveform = try waveform.template()
+        if openingInputs && scene == .waveform { settings.waveformSource = try waveform.input() }
+        settings.dots = dots.dots(replica: replica)
+        settings.voice.style = voice.style
+        if openingInputs && takes(scene, "--level") { settings.level = try level.levelSource() }
+        settings.jelly = try jelly.template()
+        settings.crates.gravity = crates.gravity
+        settings.crates.step = steps.physicsStep ?? settings.crates.step
+        settings.table = table.template()
+        settings.ball = ball.template(step: steps.physicsStep)
+        return settings
+    }
+
+    /// Checks that hold whatever the size: every option given belongs to
+    /// the scene (the registry's lists), the input it needs is there, read
+    /// and parsed, so a bad input costs nothing.
+    func check() throws {
+        if let needs = Effects.named(scene)?.needs, needs == "--outline", outline.outline == nil {
+            throw UsageError(option: needs, value: "(none)", accepted: "a file of SVG path data with --scene \(scene)")
+        }
+        if let path = outline.outline { try onlyWith(scene, option: "--outline", value: path) }
+        if outline.speed != 0 { try onlyWith(scene, option: "--speed", value: "\(outline.speed)") }
+        if scene == .outline { _ = try outline.outlinePath() }
+        try checkCounts()
+        try waveform.check(scene: scene)
+        try replica.check(scene: scene)
+        try dots.check(scene: scene, dotSize: replica.dotSize)
+        try level.check(scene: scene)
+        if voice.style != .classic { try onlyWith(scene, option: "--style", value: voice.style.rawValue) }
+        try jelly.check(scene: scene)
+        try steps.check(scene: scene)
+        try crates.check(scene: scene)
+        try table.check(scene: scene)
+        try ball.check(scene: scene)
+    }
+
+    /// A count option belongs to the effects it counts, and (but in a bench's list) is one whole number in range.
+    private func checkCounts() throws {
+        for option in ["--cells", "--dots", "--rows", "--crates"] {
+            guard let text = countText(option) else { continue }
+            let counted = Effects.all.filter { $0.count?.option == option }
+            guard let effect = counted.first(where: { $0.name == scene }) else {
+                throw UsageError(option: option, value: text, accepted: onlyWithEffects(counted.map(\.name)))
+            }
+            guard !countsAreLists else { continue }
+            let limit = option == "--cells" ? Scene.maxHeight : effect.count?.sweepLimit ?? 1
+            guard let count = Int(text), (1...limit).contains(count) else {
+                throw UsageError(option: option, value: text, accepted: "a whole number of \(effect.count?.unit ?? "items") from 1 to \(limit)")
+            }
+        }
     }
 }
 
@@ -270,121 +309,3 @@ func checkFinite(_ value: Double, option: String) throws {
     }
 }
 
-/// `--scene waveform`: the track and how its bars look. See README.md, "The waveform".
-struct WaveformOptions: ParsableArguments {
-    @Option(help: "An audio file (WAV, FLAC, Ogg/Vorbis, Opus, MP3: anything libsndfile reads, recognised by content), or - for standard input; default: a generated 3-minute track.")
-    var audio: String?
-
-    @Option(help: "An audiowaveform peaks file (JSON or .dat, recognised by content), or - for standard input, instead of --audio.")
-    var peaks: String?
-
-    /// The bar options' defaults, in one place (the options and the preset's check read them).
-    static let defaults = (barWidth: 2, barGap: 1, pixelsPerSecond: 50.0, amplitudeScale: "auto", barRadius: 0.0, playhead: 0.5)
-
-    @Option(name: .customLong("bar-width"), parsing: .unconditional, help: "Bar width in whole pixels.")
-    var barWidth: Int = Self.defaults.barWidth
-
-    @Option(name: .customLong("bar-gap"), parsing: .unconditional, help: "Gap between bars in whole pixels.")
-    var barGap: Int = Self.defaults.barGap
-
-    @Option(name: .customLong("pixels-per-second"), parsing: .unconditional, help: "Scroll speed, and so the bar grid: samples per bar = round(rate * (width + gap) / pps).")
-    var pixelsPerSecond: Double = Self.defaults.pixelsPerSecond
-
-    @Option(name: .customLong("amplitude-scale"), help: "Bar height per unit of peak as a fraction of the height, or auto (the loudest bar full height).")
-    var amplitudeScale: String = Self.defaults.amplitudeScale
-
-    @Option(name: .customLong("bar-radius"), parsing: .unconditional, help: "Rounded bar ends: corner radius in pixels (0: square).")
-    var barRadius: Double = Self.defaults.barRadius
-
-    @Option(parsing: .unconditional, help: "The fixed playhead's column as a fraction of the width, 0 to 1 (scroll mode).")
-    var playhead: Double = Self.defaults.playhead
-
-    @Flag(help: "Fit the whole track to the width; nothing moves and the playhead crosses it.")
-    var fit = false
-
-    @Option(name: .customLong("played-color"), help: "Played bars: the gradient's top colour (default #FF5500).", transform: parseColor)
-    var playedColor: RGBA8 = RGBA8(0xFF, 0x55, 0x00)
-
-    @Option(name: .customLong("played-color-bottom"), help: "Played bars: the gradient's bottom colour (default: the top colour).", transform: parseColor)
-    var playedColorBottom: RGBA8?
-
-    @Option(name: .customLong("unplayed-color"), help: "Unplayed bars' colour (default #B0B0B8).", transform: parseColor)
-    var unplayedColor: RGBA8 = RGBA8(0xB0, 0xB0, 0xB8)
-
-    @Option(help: "How each painting of the bars is held to its side of the playhead, on both backends: two-clips (two clip layers; scissors on GL) or mask (a mask layer each; drawn into a mask texture first on GL) (default two-clips).")
-    var split: SplitMethod?
-
-    /// Opened once: decoding is the expensive part.
-    nonisolated(unsafe) private static var inputs: [String: AudioInput] = [:]
-
-    func input() throws -> AudioInput {
-        let key = "\(audio ?? "")|\(peaks ?? "")"
-        if let input = Self.inputs[key] { return input }
-        let input = try AudioInput(audio: audio, peaks: peaks)
-        Self.inputs[key] = input
-        return input
-    }
-
-    /// Inputs given to a scene that does not take them are a usage error;
-    /// with one that does, the input is opened.
-    func check(scene: EffectName) throws {
-        if let audio { try onlyWith(scene, option: "--audio", value: audio) }
-        if let peaks { try onlyWith(scene, option: "--peaks", value: peaks) }
-        if let split { try onlyWith(scene, option: "--split", value: split.rawValue) }
-        guard takes(scene, "--audio") else { return }
-        _ = try scale()
-        _ = try input()
-    }
-
-    /// Refuses options that change the bars, for callers that fix them.
-    func refuseGeometry(reason: String) throws {
-        let defaults = Self.defaults
-        let given: [(String, String, Bool)] = [
-            ("--bar-width", "\(barWidth)", barWidth != defaults.barWidth), ("--bar-gap", "\(barGap)", barGap != defaults.barGap),
-            ("--pixels-per-second", "\(pixelsPerSecond)", pixelsPerSecond != defaults.pixelsPerSecond),
-            ("--amplitude-scale", amplitudeScale, amplitudeScale != defaults.amplitudeScale),
-            ("--bar-radius", "\(barRadius)", barRadius != defaults.barRadius), ("--playhead", "\(playhead)", playhead != defaults.playhead),
-            ("--fit", "", fit),
-        ]
-        if let (option, value, _) = given.first(where: { $0.2 }) {
-            throw UsageError(option: option, value: value, accepted: "nothing here: \(reason)")
-        }
-    }
-
-    func scale() throws -> Double? {
-        if amplitudeScale == "auto" { return nil }
-        guard let value = Double(amplitudeScale), value.isFinite, value > 0 else {
-            throw UsageError(option: "--amplitude-scale", value: amplitudeScale, accepted: "a positive, finite number, or auto")
-        }
-        return value
-    }
-
-    /// The bars' look and motion (the size, track and background come later).
-    func template() throws -> Waveform {
-        var effect = Waveform(width: 1, height: 1, peaks: [], duration: 1)
-        effect.barWidth = barWidth
-        effect.barGap = barGap
-        effect.pixelsPerSecond = pixelsPerSecond
-        effect.amplitudeScale = try scale()
-        effect.barRadius = barRadius
-        effect.playhead = playhead
-        effect.fit = fit
-        effect.playedTop = playedColor
-        effect.playedBottom = playedColorBottom
-        effect.unplayed = unplayedColor
-        effect.composition = split ?? effect.composition
-        return effect
-    }
-}
-
-/// The command line's audio input is the waveform's source.
-extension AudioInput: WaveformSource, @unchecked Sendable {
-    func samplesPerBar(pitch: Int, pixelsPerSecond: Double) -> Int {
-        BarPeaks.samplesPerBar(sampleRate: sampleRate, pitch: pitch, pixelsPerSecond: pixelsPerSecond)
-    }
-
-    func bars(samplesPerBar: Int, maxBars: Int) throws -> (peaks: [Float], sampleCount: Int, duration: Double) {
-        let bars = try barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars)
-        return (bars.peaks, bars.sampleCount, bars.duration)
-    }
-}

@@ -7,33 +7,26 @@ import WaveEffects
 extension ScrollMode: ExpressibleByArgument {}
 
 struct TableOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "--scene table: rows in the table (1 to \(Table.maxRows); default 100); only the rows in view have cells.",
-            transform: parseWhole("a whole number of rows from 1 to \(Table.maxRows)"))
-    var rows: Int?
+    @Option(help: "Rows in the table, 1 to \(Table.maxRows), only the rows in view having cells; waves bench: the counts to sweep, a comma-separated list (default: 100; waves bench: 10,100,1000,10000).")
+    var rows: String?
 
-    @Option(name: .customLong("row-height"), parsing: .unconditional, help: "--scene table: row height in whole pixels (default 88, a phone's 44-point row at 2x, or the height where that is less).",
+    @Option(name: .customLong("row-height"), parsing: .unconditional, help: "Row height in whole pixels (default: 88, a phone's 44-point row at 2x, or the height where that is less).",
             transform: parseWhole("a whole number of pixels"))
     var rowHeight: Int?
 
-    @Option(help: "--scene table: what scrolls the table: fling (a flick every 4 s, down and up in turn, decelerating 0.998 a millisecond as a scroll view does), constant (a steady speed, down and back), or none (still until the demo's wheel, drag or Page keys) (default fling).")
+    @Option(help: "What scrolls the table: fling (a flick every 4 s, down and up in turn, decelerating 0.998 a millisecond as a scroll view does), constant (a steady speed, down and back), or none (still until the demo's wheel, drag or Page keys) (default: fling).")
     var scroll: ScrollMode?
 
-    @Option(name: .customLong("scroll-speed"), parsing: .unconditional, help: "--scene table: pixels a second: a flick's start speed (default 2500) or the constant speed (default 600), 0 to 100000.")
+    @Option(name: .customLong("scroll-speed"), parsing: .unconditional, help: "Pixels a second, 0 to 100000: a flick's start speed or the constant speed (default: 2500 for a flick, 600 constant).")
     var scrollSpeed: Double?
 
-    @Flag(help: "--scene table: each card casts a blurred shadow (black, half opacity, 4 px down, 6 px blur).")
+    @Flag(help: "Each card casts a blurred shadow (black, half opacity, 4 px down, 6 px blur).")
     var shadow = false
 
-    @Flag(name: .customLong("no-shadow-cache"), help: "--scene table --shadow: do not rasterize the cards (shouldRasterize off): the GL strategy paints every card and its shadow again every frame, as the CPU strategy does.")
+    @Flag(name: .customLong("no-shadow-cache"), help: "With --shadow: do not rasterize the cards (shouldRasterize off): the GL strategy paints every card and its shadow again every frame, as the CPU strategy does.")
     var noShadowCache = false
 
     func check(scene: EffectName) throws {
-        if let rows {
-            try onlyWith(scene, option: "--rows", value: "\(rows)")
-            guard (1...Table.maxRows).contains(rows) else {
-                throw UsageError(option: "--rows", value: "\(rows)", accepted: "a whole number of rows from 1 to \(Table.maxRows)")
-            }
-        }
         if let rowHeight { try onlyWith(scene, option: "--row-height", value: "\(rowHeight)") }
         if let scroll { try onlyWith(scene, option: "--scroll", value: scroll.rawValue) }
         if let scrollSpeed {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WaveCore
+import WaveEffects
 import WaveGL
 import WaveImageIO
 
@@ -14,8 +15,11 @@ if fcntl(STDERR_FILENO, F_GETFD) < 0 && errno == EBADF {
     let null = open("/dev/null", O_WRONLY)
     if null >= 0 && null != STDERR_FILENO { dup2(null, STDERR_FILENO); close(null) }
 }
+// The short form (--scene NAME) as the effect's own command; the arguments as typed where it cannot be.
+var arguments = Array(CommandLine.arguments.dropFirst())
 do {
-    var command = try Waves.parseAsRoot()
+    arguments = try ShortForm.expand(arguments)
+    var command = try Waves.parseAsRoot(arguments)
     try command.run()
 } catch {
     let status = ExitStatus.of(error)
@@ -23,7 +27,11 @@ do {
     // A status chosen by the command itself (an interrupted bench) has said its piece.
     if error is ExitCode { exit(status) }
     // One error style: what is wrong, then where to read more.
-    let subcommand = CommandLine.arguments.dropFirst().first { ["render", "demo", "bench", "peaks"].contains($0) }
-    printError("waves: " + ExitStatus.message(of: error) + " (see 'waves\(subcommand.map { " " + $0 } ?? "") --help')")
+    var command = arguments.first { ["render", "demo", "bench", "peaks"].contains($0) }
+    // An effect's own command ('waves render dots') has its own help.
+    if let c = command, let i = arguments.firstIndex(of: c), i + 1 < arguments.count, Effects.names.contains(arguments[i + 1]) {
+        command = c + " " + arguments[i + 1]
+    }
+    printError("waves: " + ExitStatus.message(of: error) + " (see 'waves\(command.map { " " + $0 } ?? "") --help')")
     exit(status)
 }

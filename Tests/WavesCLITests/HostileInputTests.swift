@@ -272,20 +272,24 @@ final class HostileInputTests: XCTestCase {
                 guard argument["kind"] as? String == "option", let values = argument["allValues"] as? [String], !values.isEmpty,
                       let long = (argument["names"] as? [[String: Any]])?.first(where: { $0["kind"] as? String == "long" })?["name"] as? String
                 else { continue }
-                if !cases.contains(where: { $0.option == long && $0.values == values }) { cases.append((path.last ?? "", long, values)) }
+                if !cases.contains(where: { $0.option == long && $0.values == values }) { cases.append((path.joined(separator: " "), long, values)) }
             }
             for sub in command["subcommands"] as? [[String: Any]] ?? [] {
                 walk(sub, path: path + [sub["commandName"] as? String ?? ""])
             }
         }
         walk(try XCTUnwrap(root["command"] as? [String: Any]), path: [])
-        XCTAssertTrue(cases.contains { $0.command == "render" && $0.option == "scene" && $0.values == Effects.names }, "\(cases)")
+        // The effects are subcommands: --scene, their short form, names them all when it is wrong.
+        let scene = try waves(["render", "--scene", "no-such-value"])
+        XCTAssertEqual(scene.status, 64, scene.stderr)
+        XCTAssertEqual(lines(scene.stderr).count, 1, scene.stderr)
+        for name in Effects.names { XCTAssertTrue(scene.stderr.contains(name), "--scene names \(name): \(scene.stderr)") }
         XCTAssertGreaterThanOrEqual(cases.count, 8, "\(cases)")
         // Two at a time: ArgumentParser's error path costs about a second of CPU in a debug build.
         var results = [WavesBinary.Result?](repeating: nil, count: cases.count)
         let lock = NSLock()
         DispatchQueue.concurrentPerform(iterations: cases.count) { i in
-            let r = try? waves([cases[i].command, "--\(cases[i].option)", "no-such-value"])
+            let r = try? waves(cases[i].command.split(separator: " ").map(String.init) + ["--\(cases[i].option)", "no-such-value"])
             lock.lock(); results[i] = r; lock.unlock()
         }
         for ((command, option, values), result) in zip(cases, results) {

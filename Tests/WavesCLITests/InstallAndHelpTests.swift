@@ -39,7 +39,7 @@ final class InstallAndHelpTests: XCTestCase {
         let man = try String(contentsOfFile: prefix + "/share/man/man1/waves.1", encoding: .utf8)
         XCTAssert(man.contains(".Sh NAME") && man.contains("--level-from"), "the man page documents the options")
         let bash = try String(contentsOfFile: prefix + "/share/bash-completion/completions/waves", encoding: .utf8)
-        XCTAssert(bash.contains("complete") && bash.contains("--scene"), "bash completion")
+        XCTAssert(bash.contains("complete") && bash.contains("waveform") && bash.contains("--audio"), "bash completion")
         for path in ["/share/zsh/site-functions/_waves", "/share/fish/vendor_completions.d/waves.fish"] {
             XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: prefix + path)).count, 100, path)
         }
@@ -48,30 +48,23 @@ final class InstallAndHelpTests: XCTestCase {
         XCTAssert(local.stdout.contains("commit unknown"), local.stdout)
     }
 
-    /// Every option that has a default shows it, including those parsed with
-    /// a transform (which ArgumentParser cannot show); every subcommand has examples.
-    func testHelpShowsEveryDefaultAndExamples() throws {
-        let expectations: [(String, [String])] = [
-            ("render", ["--size", "--cycles", "--cells", "--color", "--background", "--time", "--fps", "--amplitude"]),
-            ("demo", ["--size", "--pacing", "--stall"]),
-            ("bench", ["--size", "--frames", "--warmup", "--cells"]),
+    /// Every option that has a default shows it once, including those parsed
+    /// with a transform (which ArgumentParser cannot show); every command has examples.
+    func testHelpShowsEveryDefaultOnceAndExamples() throws {
+        let expectations: [([String], [String])] = [
+            (["render", "sine"], ["--size", "--cycles", "--cells", "--color", "--background", "--time", "--fps", "--amplitude"]),
+            (["demo", "sine"], ["--size", "--pacing", "--stall"]),
+            (["bench", "sine"], ["--size", "--frames", "--warmup", "--cells"]),
         ]
         for (command, options) in expectations {
-            let help = try WavesBinary.run([command, "--help"], in: folder).stdout
-            XCTAssert(help.contains("Examples:"), "\(command) --help has no examples")
-            // An option's paragraph: from its line to the next option's.
-            let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let paragraphs = HelpText.options(try WavesBinary.run(command + ["--help"], in: folder).stdout)
             for option in options {
-                guard let start = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(option + " ") }) else {
-                    XCTFail("\(command) --help does not list \(option)"); continue
-                }
-                var paragraph = lines[start]
-                var i = start + 1
-                while i < lines.count, !lines[i].trimmingCharacters(in: .whitespaces).hasPrefix("-"), !lines[i].isEmpty {
-                    paragraph += " " + lines[i]; i += 1
-                }
+                guard let paragraph = paragraphs[option] else { XCTFail("\(command) --help does not list \(option)"); continue }
                 XCTAssert(paragraph.contains("default"), "\(command) \(option): no default shown: \(paragraph)")
             }
+        }
+        for command in ["render", "demo", "bench"] {
+            XCTAssert(try WavesBinary.run([command, "--help"], in: folder).stdout.contains("Examples:"), "\(command) --help has no examples")
         }
         let root = try WavesBinary.run(["--help"], in: folder).stdout
         XCTAssert(root.contains("Exit statuses") && root.contains("73"), root)

@@ -63,10 +63,10 @@ final class RenderCommandTests: XCTestCase {
             (["--color", "blue"], 64, "--color"), (["--background", "#12345"], 64, "--background"),
             (["--direction", "up"], 64, "--direction"), (["--frames", "0"], 64, "--frames"),
             (["--fps", "0"], 64, "--fps"),
-            (["--scene", "table", "--rows", "0"], 64, "--rows"), (["--rows", "5"], 64, "--scene table"),
+            (["--scene", "table", "--rows", "0"], 64, "--rows"), (["--rows", "5"], 64, "--rows"),
             (["--scene", "table", "--scroll", "sideways"], 64, "--scroll"), (["--scene", "table", "--scroll-speed", "-1"], 64, "--scroll-speed"),
             (["--scene", "table", "--row-height", "5"], 64, "--row-height"), (["--scene", "table", "--row-height", "600"], 64, "--row-height"),
-            (["--scene", "table", "--no-shadow-cache"], 64, "--shadow"), (["--shadow"], 64, "--scene table"),
+            (["--scene", "table", "--no-shadow-cache"], 64, "--shadow"), (["--shadow"], 64, "--shadow"),
             (["--out", "missing/wave.png"], 73, "missing/wave.png"),
             (["--frames", "2", "--out", "/proc/waves-cannot-make-this"], 73, "/proc/waves-cannot-make-this"),
         ]

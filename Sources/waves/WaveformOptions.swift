@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import WaveAudio
+import WaveCore
+import WaveEffects
+
+/// `--scene waveform`: the track and how its bars look. See README.md, "The waveform".
+struct WaveformOptions: ParsableArguments {
+    @Option(help: "An audio file (WAV, FLAC, Ogg/Vorbis, Opus, MP3: anything libsndfile reads, recognised by content), or - for standard input; default: a generated 3-minute track.")
+    var audio: String?
+
+    @Option(help: "An audiowaveform peaks file (JSON or .dat, recognised by content), or - for standard input, instead of --audio.")
+    var peaks: String?
+
+    /// The bar options' defaults, in one place (the options and the preset's check read them).
+    static let defaults = (barWidth: 2, barGap: 1, pixelsPerSecond: 50.0, amplitudeScale: "auto", barRadius: 0.0, playhead: 0.5)
+
+    @Option(name: .customLong("bar-width"), parsing: .unconditional, help: "Bar width in whole pixels.")
+    var barWidth: Int = Self.defaults.barWidth
+
+    @Option(name: .customLong("bar-gap"), parsing: .unconditional, help: "Gap between bars in whole pixels.")
+    var barGap: Int = Self.defaults.barGap
+
+    @Option(name: .customLong("pixels-per-second"), parsing: .unconditional, help: "Scroll speed, and so the bar grid: samples per bar = round(rate * (width + gap) / pps).")
+    var pixelsPerSecond: Double = Self.defaults.pixelsPerSecond
+
+    @Option(name: .customLong("amplitude-scale"), help: "Bar height per unit of peak as a fraction of the height, or auto (the loudest bar full height).")
+    var amplitudeScale: String = Self.defaults.amplitudeScale
+
+    @Option(name: .customLong("bar-radius"), parsing: .unconditional, help: "Rounded bar ends: corner radius in pixels (0: square).")
+    var barRadius: Double = Self.defaults.barRadius
+
+    @Option(parsing: .unconditional, help: "The fixed playhead's column as a fraction of the width, 0 to 1 (scroll mode).")
+    var playhead: Double = Self.defaults.playhead
+
+    @Flag(help: "Fit the whole track to the width; nothing moves and the playhead crosses it.")
+    var fit = false
+
+    @Option(name: .customLong("played-color"), help: "Played bars: the gradient's top colour (default: #FF5500).", transform: parseColor)
+    var playedColor: RGBA8 = RGBA8(0xFF, 0x55, 0x00)
+
+    @Option(name: .customLong("played-color-bottom"), help: "Played bars: the gradient's bottom colour (default: the top colour).", transform: parseColor)
+    var playedColorBottom: RGBA8?
+
+    @Option(name: .customLong("unplayed-color"), help: "Unplayed bars' colour (default: #B0B0B8).", transform: parseColor)
+    var unplayedColor: RGBA8 = RGBA8(0xB0, 0xB0, 0xB8)
+
+    @Option(help: "How each painting of the bars is held to its side of the playhead, on both backends: two-clips (two clip layers; scissors on GL) or mask (a mask layer each; drawn into a mask texture first on GL) (default: two-clips).")
+    var split: SplitMethod?
+
+    /// Opened once: decoding is the expensive part.
+    nonisolated(unsafe) private static var inputs: [String: AudioInput] = [:]
+
+    func input() throws -> AudioInput {
+        let key = "\(audio ?? "")|\(peaks ?? "")"
+        if let input = Self.inputs[key] { return input }
+        let input = try AudioInput(audio: audio, peaks: peaks)
+        Self.inputs[key] = input
+        return input
+    }
+
+    /// Inputs given to a scene that does not take them are a usage error;
+    /// with one that does, the input is opened.
+    func check(scene: EffectName) throws {
+        if let audio { try onlyWith(scene, option: "--audio", value: audio) }
+        if let peaks { try onlyWith(scene, option: "--peaks", value: peaks) }
+        if let split { try onlyWith(scene, option: "--split", value: split.rawValue) }
+        guard takes(scene, "--audio") else { return }
+        _ = try scale()
+        _ = try input()
+    }
+
+    /// Refuses options that change the bars, for callers that fix them.
+    func refuseGeometry(reason: String) throws {
+        let defaults = Self.defaults
+        let given: [(String, String, Bool)] = [
+            ("--bar-width", "\(barWidth)", barWidth != defaults.barWidth), ("--bar-gap", "\(barGap)", barGap != defaults.barGap),
+            ("--pixels-per-second", "\(pixelsPerSecond)", pixelsPerSecond != defaults.pixelsPerSecond),
+            ("--amplitude-scale", amplitudeScale, amplitudeScale != defaults.amplitudeScale),
+            ("--bar-radius", "\(barRadius)", barRadius != defaults.barRadius), ("--playhead", "\(playhead)", playhead != defaults.playhead),
+            ("--fit", "", fit),
+        ]
+        if let (option, value, _) = given.first(where: { $0.2 }) {
+            throw UsageError(option: option, value: value, accepted: "nothing here: \(reason)")
+        }
+    }
+
+    func scale() throws -> Double? {
+        if amplitudeScale == "auto" { return nil }
+        guard let value = Double(amplitudeScale), value.isFinite, value > 0 else {
+            throw UsageError(option: "--amplitude-scale", value: amplitudeScale, accepted: "a positive, finite number, or auto")
+        }
+        return value
+    }
+
+    /// The bars' look and motion (the size, track and background come later).
+    func template() throws -> Waveform {
+        var effect = Waveform(width: 1, height: 1, peaks: [], duration: 1)
+        effect.barWidth = barWidth
+        effect.barGap = barGap
+        effect.pixelsPerSecond = pixelsPerSecond
+        effect.amplitudeScale = try scale()
+        effect.barRadius = barRadius
+        effect.playhead = playhead
+        effect.fit = fit
+        effect.playedTop = playedColor
+        effect.playedBottom = playedColorBottom
+        effect.unplayed = unplayedColor
+        effect.composition = split ?? effect.composition
+        return effect
+    }
+}
+
+/// The command line's audio input is the waveform's source.
+extension AudioInput: WaveformSource, @unchecked Sendable {
+    func samplesPerBar(pitch: Int, pixelsPerSecond: Double) -> Int {
+        BarPeaks.samplesPerBar(sampleRate: sampleRate, pitch: pitch, pixelsPerSecond: pixelsPerSecond)
+    }
+
+    func bars(samplesPerBar: Int, maxBars: Int) throws -> (peaks: [Float], sampleCount: Int, duration: Double) {
+        let bars = try barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars)
+        return (bars.peaks, bars.sampleCount, bars.duration)
+    }
+}
