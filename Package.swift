@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "CPixelFill"),
         .target(name: "WaveCore", dependencies: ["CPixelFill"]),
         // One file per effect: its options turned into layers.
-        .target(name: "WaveEffects", dependencies: ["WaveCore", "WavePhysics"]),
+        .target(name: "WaveEffects", dependencies: ["WaveCore", "WavePhysics", "CStbEasyFont"]),
 
         // C libraries from the system, found through pkg-config.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),

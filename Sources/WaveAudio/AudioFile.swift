@@ -4,14 +4,43 @@ import WaveCore
 
 /// Audio in, through libsndfile: any format it reads (WAV, FLAC, Ogg/Vorbis,
 /// Opus, MP3 with Debian 12's 1.2), recognised by content, streamed in
-/// chunks and mixed to mono as the mean of the channels, so memory does not
-/// grow with the track; and the project's own tracks written.
+/// chunks and mixed to mono as the mean of the channels (or one channel
+/// picked), so memory does not grow with the track; a segment of any mono
+/// source; and the project's own tracks written.
 
 /// Mono samples (-1...1) read in order, a chunk at a time.
 public protocol SampleSource: AnyObject {
     var sampleRate: Int { get }
     /// Fills `buffer` from the start with the next samples; returns how many (0 at the end).
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
+}
+
+/// Samples [start, start + count) of another source (to its end where it is
+/// shorter): the first `start` are read and dropped, so every format, and
+/// the exact sample count a decoder gives, is kept.
+public final class TrackSegment: SampleSource {
+    private let source: SampleSource
+    private var toSkip: Int
+    private var left: Int
+    public var sampleRate: Int { source.sampleRate }
+
+    public init(_ source: SampleSource, start: Int, count: Int) {
+        self.source = source
+        toSkip = max(0, start)
+        left = max(0, count)
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        while toSkip > 0 {
+            let n = try source.read(into: UnsafeMutableBufferPointer(rebasing: buffer[..<min(buffer.count, toSkip)]))
+            if n == 0 { toSkip = 0; left = 0 }
+            toSkip -= n
+        }
+        guard left > 0 else { return 0 }
+        let n = try source.read(into: UnsafeMutableBufferPointer(rebasing: buffer[..<min(buffer.count, left)]))
+        left -= n
+        return n
+    }
 }
 
 /// An input that cannot be used (audio, peaks, an outline's path data) or an
@@ -72,11 +101,16 @@ public final class AudioReader: SampleSource {
     public static let maxChannels = 1024
     public static let sampleRates = 1...10_000_000
 
-    public convenience init(path: String) throws {
-        try self.init(input: InputFile.open(path))
+    /// The channel read instead of the mix of all (nil: the mean of the channels).
+    public let channel: Int?
+
+    public convenience init(path: String, channel: Int? = nil) throws {
+        try self.init(input: InputFile.open(path), channel: channel)
     }
 
-    public init(input: InputFile) throws {
+    /// Opens `input`; `channel` reads that channel alone (0 the first), where
+    /// the track has it (a mono track's one channel for any), instead of the mix.
+    public init(input: InputFile, channel: Int? = nil) throws {
         self.input = input
         path = input.name
         guard input.size > 0 else { throw AudioError.unreadable(path: input.name, reason: "the file is empty") }
@@ -103,6 +137,7 @@ public final class AudioReader: SampleSource {
         self.file = file
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
+        self.channel = channel.map { min(max(0, $0), Int(info.channels) - 1) }
         // SF_COUNT_MAX (or anything as large) means libsndfile could not find the end.
         announcedFrames = info.frames >= 0 && info.frames < 1 << 48 ? Int(info.frames) : nil
         let major = info.format & Int32(SF_FORMAT_TYPEMASK)
@@ -140,6 +175,8 @@ public final class AudioReader: SampleSource {
         }
         if channels == 1 {
             for i in 0..<n { buffer[i] = interleaved[i] }
+        } else if let channel {
+            for i in 0..<n { buffer[i] = interleaved[i * channels + channel] }
         } else {
             let scale = 1 / Float(channels)
             for i in 0..<n {

@@ -65,10 +65,11 @@ public struct WaveformData: Equatable, Sendable {
 
     /// Peaks per bar of `samplesPerBar` samples: for bar i, the largest
     /// magnitude of the groups that overlap samples [i*S, (i+1)*S), over all
-    /// channels, as a fraction of full scale. Groups rarely align with bars,
+    /// channels (or `channel` alone), as a fraction of full scale. Groups rarely align with bars,
     /// so a bar may see up to one group's worth of its neighbours' samples.
-    public func barPeaks(samplesPerBar: Int) -> BarPeaks {
+    public func barPeaks(samplesPerBar: Int, channel: Int? = nil) -> BarPeaks {
         let groups = length, spp = samplesPerPixel
+        let picked = channel.map { min(max(0, $0), channels - 1) }
         let sampleCount = self.sampleCount
         let bars = sampleCount / samplesPerBar + (sampleCount % samplesPerBar == 0 ? 0 : 1)
         var peaks = [Float](repeating: 0, count: bars)
@@ -77,7 +78,7 @@ public struct WaveformData: Equatable, Sendable {
             let last = min(groups, ((bar + 1) * samplesPerBar + spp - 1) / spp)
             var peak = 0
             for g in first..<max(first, last) {
-                for c in 0..<channels {
+                for c in picked.map({ $0...$0 }) ?? 0...(channels - 1) {
                     let i = (g * channels + c) * 2
                     peak = max(peak, abs(data[i]), abs(data[i + 1]))
                 }
@@ -85,6 +86,17 @@ public struct WaveformData: Equatable, Sendable {
             peaks[bar] = Float(min(1, Double(peak) / fullScale))
         }
         return BarPeaks(peaks: peaks, samplesPerBar: samplesPerBar, sampleRate: sampleRate, sampleCount: sampleCount)
+    }
+
+    /// The groups that hold samples [start, start + count): the segment to a
+    /// group's precision (its first group begins up to one group before `start`).
+    public func segment(start: Int, count: Int) -> WaveformData {
+        let first = min(length, max(0, start) / samplesPerPixel)
+        let end = min(length, (max(0, start) + max(0, count) + samplesPerPixel - 1) / samplesPerPixel)
+        let width = 2 * max(1, channels)
+        var segment = self
+        segment.data = Array(data[(first * width)..<(max(first, end) * width)])
+        return segment
     }
 
     // MARK: Writing

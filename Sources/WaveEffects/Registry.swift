@@ -214,7 +214,8 @@ public enum Effects {
         },
         Effect(name: .waveform, summary: "an audio track's bars, played and unplayed either side of a playhead (SoundCloud's waveform)",
                options: ["--audio", "--peaks", "--bar-width", "--bar-gap", "--pixels-per-second", "--amplitude-scale", "--bar-radius",
-                         "--playhead", "--fit", "--played-color", "--played-color-bottom", "--unplayed-color", "--split"]) { s, r in
+                         "--playhead", "--fit", "--played-color", "--played-color-bottom", "--unplayed-color", "--split",
+                         "--start", "--end", "--axis", "--split-channels", "--jobs", "--force"]) { s, r in
             guard let source = s.waveformSource else {
                 throw SceneError(parameter: "audio", value: "(none)", accepted: "an audio file or a peaks file")
             }

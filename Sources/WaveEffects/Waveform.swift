@@ -1,3 +1,4 @@
+import CStbEasyFont
 import WaveCore
 
 /// The SoundCloud-style audio waveform: one bar per group of samples, the
@@ -17,6 +18,15 @@ import WaveCore
 ///   moves, and the playhead is at round(W * t / duration).
 /// - Columns left of the playhead get the played paint, the playhead's column
 ///   and those right of it the unplayed paint.
+/// - A segment of a track (`startTime`): its first sample is the bars' time 0,
+///   and the scene's clock is the track's (the playhead at track time t).
+/// - Split channels (`bands`): one band per channel, top to bottom, each
+///   H / n tall, its bars centred in it; one scale for all.
+/// - The time axis (`axis`, as audiowaveform draws it): a tick 10 px long at
+///   the top and bottom edges every 1, 2, 5, 10, 20 or 30 seconds, minutes
+///   or hours (the first of those at least 60 px apart), each labelled m:ss
+///   (h:mm:ss from an hour) centred above its bottom tick, in the unplayed
+///   bars' colour, moving with the bars.
 public struct Waveform: Equatable, Sendable {
     public var width: Int
     public var height: Int
@@ -42,6 +52,14 @@ public struct Waveform: Equatable, Sendable {
     public var snapToPixel = false
     /// How each painting is held to its side of the playhead.
     public var composition = SplitMethod.twoClips
+    /// The track time of the first sample drawn (a segment's start; 0: the whole track).
+    public var startTime = 0.0
+    /// One list of peaks per band (split channels), top to bottom; empty: one band of `peaks`.
+    public var bands: [[Float]] = []
+    /// Whether time labels and ticks are drawn (audiowaveform's axis labels).
+    public var axis = false
+    /// Whether `scene(from:)` asks its source for one band per channel.
+    public var splitsChannels = false
 
     public init(width: Int, height: Int, peaks: [Float], duration: Double) {
         self.width = width
@@ -81,6 +99,13 @@ public struct Waveform: Equatable, Sendable {
         guard duration.isFinite, duration > 0 else {
             throw SceneError(parameter: "audio", value: "\(duration) s", accepted: "a track with at least one sample")
         }
+        guard startTime.isFinite, startTime >= 0 else {
+            throw SceneError(parameter: "start", value: "\(startTime)", accepted: "seconds from 0")
+        }
+        guard bands.count <= height else {
+            throw SceneError(parameter: "split-channels", value: "\(bands.count) channels",
+                             accepted: "at most one channel per pixel of height (\(height))")
+        }
     }
 
     /// The playhead column in scroll mode.
@@ -108,18 +133,24 @@ public struct Waveform: Equatable, Sendable {
 
     public func scene() throws -> Scene {
         try validate()
-        let loudest = Double(peaks.max() ?? 0)
+        let bands = self.bands.isEmpty ? [peaks] : self.bands
+        let loudest = Double(bands.map { $0.max() ?? 0 }.max() ?? 0)
         let scale = amplitudeScale ?? (loudest > 0 ? 1 / loudest : 1)
         var builder = PathBuilder()
         // Fit mode: the bars fill the width exactly (their grid, rounded to
         // whole samples per bar, may fall a little short or long of it).
-        let stretch = fit && !peaks.isEmpty ? Double(width) / Double(peaks.count * pitch) : 1
+        let barCount = bands.map(\.count).max() ?? 0
+        let stretch = fit && barCount > 0 ? Double(width) / Double(barCount * pitch) : 1
         let h = Double(height), w = Double(barWidth) * stretch
-        for (i, peak) in peaks.enumerated() {
-            let barHeight = min(h, Double(peak) * h * scale)
-            if !(barHeight > 0) { continue }
-            let x = Double(i * pitch) * stretch, top = (h - barHeight) / 2
-            try addBar(&builder, x: x, y: top, width: w, height: barHeight)
+        for (band, peaks) in bands.enumerated() {
+            // Band edges on whole pixels: band b spans rows [b H / n, (b + 1) H / n).
+            let bandTop = Double(band * height / bands.count), bandHeight = Double((band + 1) * height / bands.count) - bandTop
+            for (i, peak) in peaks.enumerated() {
+                let barHeight = min(bandHeight, Double(peak) * bandHeight * scale)
+                if !(barHeight > 0) { continue }
+                let x = Double(i * pitch) * stretch, top = bandTop + (bandHeight - barHeight) / 2
+                try addBar(&builder, x: x, y: top, width: w, height: barHeight)
+            }
         }
         let gradient = LinearGradient(start: Point(0, 0), end: Point(0, h), startColor: playedTop,
                                       endColor: playedBottom ?? playedTop)
@@ -159,10 +190,67 @@ public struct Waveform: Equatable, Sendable {
                 sides.append(masked)
             }
         }
-        let scene = Scene(width: width, height: height, background: background,
-                          tree: LayerTree(root: Layer(name: "waveform", frame: frame, sublayers: sides)))
+        if axis {
+            var labels = Layer(name: "time axis", frame: frame,
+                               contents: .shape(Shape(path: try axisPath(pixelsPerSecond: fit ? Double(width) / duration : pixelsPerSecond),
+                                                      fill: .solid(unplayed))))
+            labels.transform.translationX = motion
+            labels.shouldRasterize = true
+            sides.append(labels)
+        }
+        var root = Layer(name: "waveform", frame: frame, sublayers: sides)
+        // A segment: the bars' time 0 is the track's startTime.
+        if startTime > 0 { root.timing = MediaTiming(duration: .infinity, timeOffset: -startTime, fillMode: .both) }
+        let scene = Scene(width: width, height: height, background: background, tree: LayerTree(root: root))
         try scene.validate()
         return scene
+    }
+
+    /// Seconds between the axis' ticks: the first of 1, 2, 5, 10, 20, 30
+    /// seconds, then minutes, then hours, at least 60 px apart.
+    public static func axisInterval(pixelsPerSecond: Double) -> Double {
+        for unit in [1.0, 60, 3600] {
+            for step in [1.0, 2, 5, 10, 20, 30] where step * unit * pixelsPerSecond >= 60 { return step * unit }
+        }
+        return 86_400 * max(1, (60 / (86_400 * pixelsPerSecond)).rounded(.up))
+    }
+
+    /// "0:05", "12:30", "1:02:03".
+    public static func axisLabel(seconds: Int) -> String {
+        let h = seconds / 3600, m = seconds / 60 % 60, s = seconds % 60
+        return h > 0 ? "\(h):" + String(format: "%02d:%02d", m, s) : "\(m):" + String(format: "%02d", s)
+    }
+
+    /// The ticks and labels, in the bars' coordinates (x 0 at the segment's
+    /// start), at the playhead's pixels per second: stb_easy_font's glyphs are
+    /// whole-pixel rectangles, so both strategies draw them alike.
+    private func axisPath(pixelsPerSecond pps: Double) throws -> Path {
+        var builder = PathBuilder()
+        let interval = Self.axisInterval(pixelsPerSecond: pps)
+        let tick = Double(min(10, height / 2)), h = Double(height)
+        var quads = [UInt8](repeating: 0, count: 64 * 200)
+        var label = (startTime / interval).rounded(.up) * interval
+        let end = startTime + duration
+        while label <= end {
+            let x = ((label - startTime) * pps).rounded()
+            try builder.rectangle(x: x, y: 0, width: 1, height: tick)
+            try builder.rectangle(x: x, y: h - tick, width: 1, height: tick)
+            let text = Self.axisLabel(seconds: Int(label.rounded()))
+            let textWidth = Double(waves_text_width(text)), textHeight = Double(waves_text_height(text))
+            let left = x - (textWidth / 2).rounded(.down) + 1, top = h - tick - 1 - textHeight
+            if left >= 0 && top >= 0 {
+                let count = quads.withUnsafeMutableBytes { Int(waves_text_quads(Float(left), Float(top), text, $0.baseAddress, Int32($0.count))) }
+                try quads.withUnsafeBytes { raw in
+                    for q in 0..<count {
+                        let x0 = Double(raw.load(fromByteOffset: q * 64, as: Float.self)), y0 = Double(raw.load(fromByteOffset: q * 64 + 4, as: Float.self))
+                        let x1 = Double(raw.load(fromByteOffset: q * 64 + 32, as: Float.self)), y1 = Double(raw.load(fromByteOffset: q * 64 + 36, as: Float.self))
+                        try builder.rectangle(x: min(x0, x1), y: min(y0, y1), width: abs(x1 - x0), height: abs(y1 - y0))
+                    }
+                }
+            }
+            label += interval
+        }
+        return builder.path
     }
 
     /// A rectangle, its corners rounded by quadratic curves (control point at
@@ -196,6 +284,16 @@ public protocol WaveformSource: AnyObject, Sendable {
     /// The bars, one peak (0...1) each, and the samples decoded; more than
     /// `maxBars` bars only when the track is at least that long (the scan stops there).
     func bars(samplesPerBar: Int, maxBars: Int) throws -> (peaks: [Float], sampleCount: Int, duration: Double)
+    /// The same bars for each channel alone, top to bottom (one list for a mono track).
+    func channelBars(samplesPerBar: Int, maxBars: Int) throws -> (bands: [[Float]], sampleCount: Int, duration: Double)
+}
+
+extension WaveformSource {
+    /// A source without channels of its own: one band, the mix.
+    public func channelBars(samplesPerBar: Int, maxBars: Int) throws -> (bands: [[Float]], sampleCount: Int, duration: Double) {
+        let bars = try bars(samplesPerBar: samplesPerBar, maxBars: maxBars)
+        return ([bars.peaks], bars.sampleCount, bars.duration)
+    }
 }
 
 extension Waveform {
@@ -229,14 +327,21 @@ extension Waveform {
             let bars = count / samplesPerBar + (count % samplesPerBar == 0 ? 0 : 1)
             if bars > maxBars { throw refuseLength(samples: count, bars: bars) }
         }
-        var bars = try source.bars(samplesPerBar: samplesPerBar, maxBars: maxBars)
-        if fit, bars.peaks.count <= maxBars, bars.sampleCount != planned {
+        func scan(_ samplesPerBar: Int) throws -> (bands: [[Float]], sampleCount: Int, duration: Double) {
+            if splitsChannels { return try source.channelBars(samplesPerBar: samplesPerBar, maxBars: maxBars) }
+            let mix = try source.bars(samplesPerBar: samplesPerBar, maxBars: maxBars)
+            return ([mix.peaks], mix.sampleCount, mix.duration)
+        }
+        var bars = try scan(samplesPerBar)
+        let count = { bars.bands.map(\.count).max() ?? 0 }
+        if fit, count() <= maxBars, bars.sampleCount != planned {
             // The header's count was not the track's: plan again from what decoded.
             samplesPerBar = grid(samples: bars.sampleCount)
-            bars = try source.bars(samplesPerBar: samplesPerBar, maxBars: maxBars)
+            bars = try scan(samplesPerBar)
         }
-        if bars.peaks.count > maxBars { throw refuseLength(samples: bars.sampleCount, bars: nil) }
-        effect.peaks = bars.peaks
+        if count() > maxBars { throw refuseLength(samples: bars.sampleCount, bars: nil) }
+        effect.peaks = bars.bands.first ?? []
+        effect.bands = bars.bands.count > 1 ? bars.bands : []
         effect.duration = bars.duration
         return try effect.scene()
     }

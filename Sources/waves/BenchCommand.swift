@@ -297,7 +297,7 @@ struct BenchSettings: ParsableArguments {
             guard wave.scene == .sine || wave.scene == .waveform else {
                 throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "waveform (or nothing) with --preset waveform")
             }
-            if wave.waveform.audio != nil || wave.waveform.peaks != nil, trackMinutes != nil {
+            if !wave.waveform.tracks.isEmpty || wave.waveform.peaks != nil, trackMinutes != nil {
                 throw UsageError(option: "--track-minutes", value: "\(trackMinutes!)", accepted: "only without --audio or --peaks")
             }
             try wave.waveform.check(scene: .waveform)

@@ -14,21 +14,33 @@ struct PeaksCommand: ParsableCommand {
             Channels are mixed to mono (their mean). Values: round(sample * 32768) held to 16 bits; 8-bit values are \
             that / 256, truncated toward zero, as audiowaveform writes them.
 
+            Several tracks (--audio a.mp3 b.flac, or a folder: every audio file directly in it) are read in parallel \
+            (--jobs), each output named by a pattern holding {name} (the track's name without its extension); an output \
+            newer than its track is left as it is unless --force; a track that cannot be read is one line on stderr and \
+            the others go on; a summary line ends the run, and the exit status is the first failure's (0 when none failed).
+
             Examples:
               waves peaks --audio song.mp3 --json song.json
               waves peaks --audio song.flac --dat song.dat --samples-per-pixel 512 --bits 8
-              waves render --scene waveform --peaks song.json --out bars.png
+              waves peaks --audio tracks/ --dat 'out/{name}.dat'
+              waves render waveform --peaks song.json --out bars.png
             """
     )
 
-    @Option(help: "The audio file (anything libsndfile reads: WAV, FLAC, Ogg/Vorbis, Opus, MP3), or - for standard input; the format is recognised by content.")
-    var audio: String
+    @Option(parsing: .upToNextOption, help: "The audio file (anything libsndfile reads: WAV, FLAC, Ogg/Vorbis, Opus, MP3), or - for standard input; the format is recognised by content. Several files, or folders, for a batch.")
+    var audio: [String]
 
-    @Option(help: "Write audiowaveform JSON (version 2) to this file.")
+    @Option(help: "Write audiowaveform JSON (version 2) to this file (a batch: a pattern holding {name}).")
     var json: String?
 
-    @Option(help: "Write audiowaveform binary .dat (version 2) to this file.")
+    @Option(help: "Write audiowaveform binary .dat (version 2) to this file (a batch: a pattern holding {name}).")
     var dat: String?
+
+    @Option(parsing: .unconditional, help: "A batch's tracks read at once (default: the core count).")
+    var jobs: Int?
+
+    @Flag(help: "A batch: write every output, even one newer than its track.")
+    var force = false
 
     @Option(name: .customLong("samples-per-pixel"), parsing: .unconditional, help: "Samples per min/max pair (audiowaveform's -z).")
     var samplesPerPixel: Int = 256
@@ -52,12 +64,38 @@ struct PeaksCommand: ParsableCommand {
         guard bits == 8 || bits == 16 else {
             throw UsageError(option: "--bits", value: "\(bits)", accepted: "8 or 16")
         }
+        if TrackBatch.isBatch(audio) { return try runBatch() }
+        if let jobs { throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "only when several tracks are read (--audio with several files or a folder)") }
+        if force { throw UsageError(option: "--force", value: "", accepted: "only when several tracks are read (--audio with several files or a folder)") }
+        guard let audio = audio.first else { throw UsageError(option: "--audio", value: "(none)", accepted: "an audio file, several, or a folder") }
         for path in [json, dat].compactMap({ $0 }) { try OutputPaths.checkFile(path) }
-        let reader = try AudioReader(path: audio)
+        let data = try peaks(of: audio)
+        try write(data, json: json, dat: dat)
+        print("wrote \([json, dat].compactMap { $0 }.joined(separator: ", ")): \(data.length) peaks of \(samplesPerPixel) samples at \(data.sampleRate) Hz, \(bits)-bit")
+    }
+
+    private func peaks(of track: String) throws -> WaveformData {
+        let reader = try AudioReader(path: track)
         let data = try WaveformData.scan(reader, samplesPerPixel: samplesPerPixel, bits: bits)
         try DecodeReport.check(reader)
+        return data
+    }
+
+    private func write(_ data: WaveformData, json: String?, dat: String?) throws {
         if let json { try AtomicFile.write(data.json(), to: json) }
         if let dat { try AtomicFile.write(data.dat(), to: dat) }
-        print("wrote \([json, dat].compactMap { $0 }.joined(separator: ", ")): \(data.length) peaks of \(samplesPerPixel) samples at \(data.sampleRate) Hz, \(bits)-bit")
+    }
+
+    /// Every track's peaks, `jobs` at a time, each written to its pattern's files.
+    private func runBatch() throws {
+        let batch = try TrackBatch(audio: audio, jobs: jobs, force: force)
+        try batch.checkPatterns([("--json", json), ("--dat", dat)].compactMap { option, pattern in pattern.map { (option, $0) } })
+        let (json, dat) = (self.json, self.dat)
+        let summary = batch.run(outputs: { track in [json, dat].compactMap { $0.map { TrackBatch.output($0, for: track) } } }) { track in
+            let data = try self.peaks(of: track)
+            return { try self.write(data, json: json.map { TrackBatch.output($0, for: track) }, dat: dat.map { TrackBatch.output($0, for: track) }) }
+        }
+        print("waves peaks: " + summary.line(tracks: batch.tracks.count, jobs: batch.jobs))
+        if summary.status != 0 { throw ExitCode(summary.status) }
     }
 }

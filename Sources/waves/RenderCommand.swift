@@ -78,6 +78,7 @@ struct RenderSettings: ParsableArguments {
             throw UsageError(option: "--fps", value: "\(fps)",
                              accepted: "a positive number small enough that every frame's time is finite")
         }
+        if wave.scene == .waveform && wave.waveform.isBatch { return try renderTracks(wave, size: size) }
         try wave.check()
         try wave.steps.refuseMaxSteps(where: "render")
         try wave.crates.refuseBudget(where: "render")
@@ -137,6 +138,40 @@ struct RenderSettings: ParsableArguments {
             try PNG.write(target, to: destination)
             print("wrote \(destination) (\(size), t = \(time) s, \(renderer.backend.rawValue) backend)")
         }
+    }
+
+    /// `waves render waveform --audio tracks/ --out 'out/{name}.png'`: one
+    /// image per track at --time, drawn by the CPU strategy (each job its own
+    /// renderer; GL contexts are not shared between threads), `--jobs` at a time.
+    private func renderTracks(_ wave: EffectOptions, size: PixelSize) throws {
+        let waveform = wave.waveform
+        let batch = try TrackBatch(audio: waveform.tracks, jobs: waveform.jobs, force: waveform.force)
+        let pattern = out ?? "{name}.png"
+        try batch.checkPatterns([("--out", pattern)])
+        if frames != 1 || loop {
+            throw UsageError(option: loop ? "--loop" : "--frames", value: loop ? "" : "\(frames)", accepted: "one image per track when several are drawn")
+        }
+        if backend == .gl {
+            throw UsageError(option: "--backend", value: "gl", accepted: "cpu or auto when several tracks are drawn (each job draws with its own CPU renderer)")
+        }
+        // Every option but the tracks, checked once (on the generated track).
+        var options = wave
+        options.waveform.tracks = []
+        (options.waveform.jobs, options.waveform.force) = (nil, false)
+        try options.check()
+        let settings = try options.settings(openingInputs: false)
+        let (start, end, peaks, time, request) = (waveform.start ?? 0, waveform.end, waveform.peaks, time, wave.request(width: size.width, height: size.height))
+        let summary = batch.run(outputs: { [TrackBatch.output(pattern, for: $0)] }) { track in
+            var settings = settings
+            settings.waveformSource = try AudioInput(audio: track, peaks: peaks, start: start, end: end)
+            let scene = try Effects.named(.waveform)!.scene(settings, request)
+            let renderer = try BackendChooser.make(.cpu, for: scene).renderer
+            let target = try renderer.makeTarget()
+            try renderer.draw(time: time, into: target)
+            return { try PNG.write(target, to: TrackBatch.output(pattern, for: track)) }
+        }
+        print("waves render: " + summary.line(tracks: batch.tracks.count, jobs: batch.jobs))
+        if summary.status != 0 { throw ExitCode(summary.status) }
     }
 
     /// Frames streamed to ffmpeg, timed by the deterministic frame clock

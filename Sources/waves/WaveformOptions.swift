@@ -6,8 +6,19 @@ import WaveEffects
 
 /// `--scene waveform`: the track and how its bars look. See README.md, "The waveform".
 struct WaveformOptions: ParsableArguments {
-    @Option(help: "An audio file (WAV, FLAC, Ogg/Vorbis, Opus, MP3: anything libsndfile reads, recognised by content), or - for standard input; default: a generated 3-minute track.")
-    var audio: String?
+    @Option(name: .customLong("audio"), parsing: .upToNextOption, help: "An audio file (WAV, FLAC, Ogg/Vorbis, Opus, MP3: anything libsndfile reads, recognised by content), or - for standard input (default: a generated 3-minute track); waves render: several files or folders for a batch, each track's image named by --out's pattern holding {name}.")
+    var tracks: [String] = []
+
+    @Option(parsing: .unconditional, help: "waves render, several tracks: how many are drawn at once (default: the core count).")
+    var jobs: Int?
+
+    @Flag(help: "waves render, several tracks: draw every image, even one newer than its track.")
+    var force = false
+
+    /// The one audio file, nil for none (the generated track) or a batch.
+    var audio: String? { tracks.count == 1 && !TrackBatch.isFolder(tracks[0]) ? tracks[0] : nil }
+
+    var isBatch: Bool { TrackBatch.isBatch(tracks) }
 
     @Option(help: "An audiowaveform peaks file (JSON or .dat, recognised by content), or - for standard input, instead of --audio.")
     var peaks: String?
@@ -33,8 +44,20 @@ struct WaveformOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "The fixed playhead's column as a fraction of the width, 0 to 1 (scroll mode).")
     var playhead: Double = Self.defaults.playhead
 
-    @Flag(help: "Fit the whole track to the width; nothing moves and the playhead crosses it.")
+    @Flag(help: "Fit the whole track (or the --start/--end segment) to the width; nothing moves and the playhead crosses it.")
     var fit = false
+
+    @Option(parsing: .unconditional, help: "Draw the track from this many seconds in (audiowaveform's --start); the playhead's time stays the track's (default: 0).")
+    var start: Double?
+
+    @Option(parsing: .unconditional, help: "Draw the track up to this many seconds in (audiowaveform's --end) (default: its end).")
+    var end: Double?
+
+    @Flag(help: "Time labels and ticks along the top and bottom edges, in the unplayed bars' colour, as audiowaveform's axis labels: every 1, 2, 5, 10, 20 or 30 seconds, minutes or hours, at least 60 px apart.")
+    var axis = false
+
+    @Flag(name: .customLong("split-channels"), help: "One band per channel, top to bottom (audiowaveform's --split-channels), instead of their mix.")
+    var splitChannels = false
 
     @Option(name: .customLong("played-color"), help: "Played bars: the gradient's top colour (default: #FF5500).", transform: parseColor)
     var playedColor: RGBA8 = RGBA8(0xFF, 0x55, 0x00)
@@ -52,9 +75,9 @@ struct WaveformOptions: ParsableArguments {
     nonisolated(unsafe) private static var inputs: [String: AudioInput] = [:]
 
     func input() throws -> AudioInput {
-        let key = "\(audio ?? "")|\(peaks ?? "")"
+        let key = "\(audio ?? "")|\(peaks ?? "")|\(start ?? 0)|\(end ?? -1)"
         if let input = Self.inputs[key] { return input }
-        let input = try AudioInput(audio: audio, peaks: peaks)
+        let input = try AudioInput(audio: audio, peaks: peaks, start: start ?? 0, end: end)
         Self.inputs[key] = input
         return input
     }
@@ -62,11 +85,18 @@ struct WaveformOptions: ParsableArguments {
     /// Inputs given to a scene that does not take them are a usage error;
     /// with one that does, the input is opened.
     func check(scene: EffectName) throws {
-        if let audio { try onlyWith(scene, option: "--audio", value: audio) }
+        if !tracks.isEmpty { try onlyWith(scene, option: "--audio", value: tracks.joined(separator: " ")) }
+        if isBatch {
+            throw UsageError(option: "--audio", value: tracks.joined(separator: " "),
+                             accepted: "one audio file here (several tracks, or a folder, with waves render waveform or waves peaks)")
+        }
+        if let jobs { throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "only when several tracks are drawn (waves render waveform --audio with several files or a folder)") }
+        if force { throw UsageError(option: "--force", value: "", accepted: "only when several tracks are drawn (waves render waveform --audio with several files or a folder)") }
         if let peaks { try onlyWith(scene, option: "--peaks", value: peaks) }
         if let split { try onlyWith(scene, option: "--split", value: split.rawValue) }
         guard takes(scene, "--audio") else { return }
         _ = try scale()
+        try checkSegment()
         _ = try input()
     }
 
@@ -78,10 +108,21 @@ struct WaveformOptions: ParsableArguments {
             ("--pixels-per-second", "\(pixelsPerSecond)", pixelsPerSecond != defaults.pixelsPerSecond),
             ("--amplitude-scale", amplitudeScale, amplitudeScale != defaults.amplitudeScale),
             ("--bar-radius", "\(barRadius)", barRadius != defaults.barRadius), ("--playhead", "\(playhead)", playhead != defaults.playhead),
-            ("--fit", "", fit),
+            ("--fit", "", fit), ("--start", "\(start ?? 0)", start != nil), ("--end", "\(end ?? 0)", end != nil),
+            ("--axis", "", axis), ("--split-channels", "", splitChannels),
         ]
         if let (option, value, _) = given.first(where: { $0.2 }) {
             throw UsageError(option: option, value: value, accepted: "nothing here: \(reason)")
+        }
+    }
+
+    /// `--start` and `--end`: seconds within a track, the end after the start.
+    func checkSegment() throws {
+        if let start, !(start.isFinite && start >= 0 && start <= 1e7) {
+            throw UsageError(option: "--start", value: "\(start)", accepted: "seconds from 0 (up to 10000000)")
+        }
+        if let end, !(end.isFinite && end > (start ?? 0) && end <= 1e7) {
+            throw UsageError(option: "--end", value: "\(end)", accepted: "seconds after --start (\(start ?? 0)), up to 10000000")
         }
     }
 
@@ -107,6 +148,9 @@ struct WaveformOptions: ParsableArguments {
         effect.playedBottom = playedColorBottom
         effect.unplayed = unplayedColor
         effect.composition = split ?? effect.composition
+        effect.startTime = start ?? 0
+        effect.axis = axis
+        effect.splitsChannels = splitChannels
         return effect
     }
 }
@@ -120,5 +164,10 @@ extension AudioInput: WaveformSource, @unchecked Sendable {
     func bars(samplesPerBar: Int, maxBars: Int) throws -> (peaks: [Float], sampleCount: Int, duration: Double) {
         let bars = try barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars)
         return (bars.peaks, bars.sampleCount, bars.duration)
+    }
+
+    func channelBars(samplesPerBar: Int, maxBars: Int) throws -> (bands: [[Float]], sampleCount: Int, duration: Double) {
+        let bands = try (0..<channels).map { try barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars, channel: channels > 1 ? $0 : nil) }
+        return (bands.map(\.peaks), bands.map(\.sampleCount).max() ?? 0, bands.map(\.duration).max() ?? 0)
     }
 }

@@ -1,0 +1,167 @@
+import Foundation
+import WaveAudio
+import WaveImageIO
+
+/// Many tracks at once (`--audio tracks/` or `--audio a.mp3 b.flac ...`):
+/// each track's outputs named by a pattern (`out/{name}.dat`), tracks
+/// processed in parallel on `--jobs` threads, an output newer than its track
+/// skipped unless `--force`, a bad track reported in one line and the rest
+/// carried on, and one summary line at the end. The work per track is the
+/// caller's; writing the outputs is serialised (the atomic writer holds one
+/// pending file for its signal handler).
+struct TrackBatch {
+    /// The tracks, in name order: each file named, and every audio file
+    /// (by extension: libsndfile's formats) directly in each folder named.
+    let tracks: [String]
+    let jobs: Int
+    let force: Bool
+
+    /// Whether `audio` asks for a batch: several inputs, or a folder.
+    static func isBatch(_ audio: [String]) -> Bool {
+        audio.count > 1 || audio.contains { isFolder($0) }
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
+    }
+
+    /// The audio files directly in a folder (hidden ones left out), by extension.
+    static func audioFiles(in folder: String) throws -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            throw AudioError.unreadable(path: folder, reason: "the folder cannot be listed")
+        }
+        let extensions = Set(AudioReader.readableFormats)
+        return names.filter { !$0.hasPrefix(".") && extensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+            .sorted().map { (folder.hasSuffix("/") ? folder : folder + "/") + $0 }
+    }
+
+    init(audio: [String], jobs: Int?, force: Bool) throws {
+        var tracks: [String] = []
+        for input in audio {
+            if input == "-" { throw UsageError(option: "--audio", value: "-", accepted: "files or folders when several tracks are read (standard input holds one)") }
+            for track in Self.isFolder(input) ? try Self.audioFiles(in: input) : [input] where !tracks.contains(track) { tracks.append(track) }
+        }
+        guard !tracks.isEmpty else {
+            throw UsageError(option: "--audio", value: audio.joined(separator: " "),
+                             accepted: "files or folders holding audio files (" + AudioReader.readableFormats.joined(separator: ", ") + ")")
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        if let jobs, !(1...1024).contains(jobs) {
+            throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "a whole number of parallel jobs from 1 to 1024 (default: the \(cores) cores)")
+        }
+        self.tracks = tracks
+        self.jobs = min(jobs ?? cores, tracks.count)
+        self.force = force
+    }
+
+    /// `pattern` with `{name}` the track's file name without its extension.
+    static func output(_ pattern: String, for track: String) -> String {
+        pattern.replacingOccurrences(of: "{name}", with: URL(fileURLWithPath: track).deletingPathExtension().lastPathComponent)
+    }
+
+    /// Every pattern names each track's output apart (it holds {name}), and no two tracks share one.
+    func checkPatterns(_ patterns: [(option: String, pattern: String)]) throws {
+        for (option, pattern) in patterns {
+            guard pattern.contains("{name}") else {
+                throw UsageError(option: option, value: pattern, accepted: "a pattern holding {name} (the track's name without its extension) when several tracks are read, for example 'out/{name}.dat'")
+            }
+            var seen: [String: String] = [:]
+            for track in tracks {
+                let path = Self.output(pattern, for: track)
+                if let other = seen[path] {
+                    throw UsageError(option: option, value: pattern, accepted: "one output per track: \(other) and \(track) would both write \(path)")
+                }
+                seen[path] = track
+            }
+        }
+    }
+
+    struct Summary {
+        var written = 0, upToDate = 0, failed = 0
+        /// The status of the first failure, in track order (0: none failed).
+        var status: Int32 = 0
+        var seconds = 0.0
+
+        func line(tracks: Int, jobs: Int) -> String {
+            let rate = seconds > 0 && written > 0 ? String(format: ", %.1f tracks/s", Double(written) / seconds) : ""
+            return "\(tracks) tracks: \(written) written, \(upToDate) up to date, \(failed) failed "
+                + String(format: "(%.2f s on %d job%@%@)", seconds, jobs, jobs == 1 ? "" : "s", rate)
+        }
+    }
+
+    /// Runs `work` for every track whose outputs (`outputs(track)`) are not
+    /// all newer than it (or every track with `force`), `jobs` at a time;
+    /// `work` returns the writes to make, run one at a time. Output folders
+    /// are made as needed. A failure is one line on stderr naming the track.
+    func run(outputs: (String) -> [String], work: @escaping @Sendable (String) throws -> () throws -> Void) -> Summary {
+        let start = Date()
+        var statuses = [Int32?](repeating: nil, count: tracks.count)
+        var skipped = [Bool](repeating: false, count: tracks.count)
+        let lock = NSLock(), writeLock = NSLock()
+        var next = 0
+        let planned = tracks.map { outputs($0) }
+        let worker = { [tracks, force] in
+            while true {
+                lock.lock()
+                let i = next
+                next += 1
+                lock.unlock()
+                guard i < tracks.count else { return }
+                if !force && Self.upToDate(planned[i], track: tracks[i]) {
+                    lock.lock(); skipped[i] = true; lock.unlock()
+                    continue
+                }
+                var status: Int32 = 0
+                do {
+                    let write = try work(tracks[i])
+                    writeLock.lock()
+                    defer { writeLock.unlock() }
+                    for path in planned[i] { try Self.makeFolder(for: path) }
+                    try write()
+                } catch {
+                    status = ExitStatus.of(error)
+                    let message = ExitStatus.message(of: error)
+                    printError("waves: " + (message.contains(tracks[i]) ? message : "\(tracks[i]): \(message)"))
+                }
+                lock.lock(); statuses[i] = status; lock.unlock()
+            }
+        }
+        let done = DispatchGroup()
+        for _ in 0..<jobs {
+            done.enter()
+            Thread.detachNewThread { worker(); done.leave() }
+        }
+        done.wait()
+        var summary = Summary()
+        for (status, skip) in zip(statuses, skipped) {
+            if skip { summary.upToDate += 1; continue }
+            if status == 0 { summary.written += 1 } else {
+                summary.failed += 1
+                if summary.status == 0, let status { summary.status = status }
+            }
+        }
+        summary.seconds = Date().timeIntervalSince(start)
+        return summary
+    }
+
+    /// Every output exists and was modified after the track.
+    static func upToDate(_ outputs: [String], track: String) -> Bool {
+        guard let source = modified(track) else { return false }
+        return outputs.allSatisfy { modified($0).map { $0 > source } ?? false }
+    }
+
+    private static func modified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+
+    private static func makeFolder(for path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard !isFolder(folder) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw FileError.cannotWrite(path: path, reason: "its folder \(folder) cannot be made")
+        }
+    }
+}
