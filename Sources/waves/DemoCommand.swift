@@ -12,6 +12,7 @@ import WaveWindow
 extension DemoLayout: ExpressibleByArgument {}
 extension Pacing: ExpressibleByArgument {}
 extension PixelOverlayMode: ExpressibleByArgument {}
+extension HUDMode: ExpressibleByArgument {}
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -72,6 +73,9 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Over both halves, what each strategy did to the frame's pixels (O cycles it): off, updated (pixels painted in software this frame, yellow) or blended (layers blended at each pixel: green 1, yellow 2, orange 3, red 4+); counting costs both strategies time while an overlay shows (default off).")
     var overlay: PixelOverlayMode = .off
 
+    @Option(help: "The display over each half (H cycles it): off, compact (the strategy, its CPU and GPU milliseconds a frame, the frame rate, the effect's line and a graph of the last 180 frames) or full (every line, and the graph) (default compact).")
+    var hud: HUDMode = .compact
+
     @OptionGroup var waveOptions: WaveOptions
 
     @Option(parsing: .unconditional, help: "Cells stacked vertically, each with its own phase (k/N of a cycle); --scene voice: voice panels (default 1).",
@@ -117,6 +121,7 @@ struct DemoCommand: ParsableCommand {
         options.stallMilliseconds = stall
         options.drawsOnChange = onChange
         options.overlay = overlay
+        options.hud = hud
         options.busy = ball.work
         if let microphone = DotsAndVoiceOptions.microphone {
             options.statusLines = {
