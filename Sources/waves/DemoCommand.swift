@@ -22,8 +22,28 @@ struct DemoCommand: ParsableCommand {
             Keys: Space pause/resume, Up/Down the effect's count (cells, dots, voice panels, rows), S motion (linear / exact / snap), \
             E next effect (\(DemoCommand.effectCycle)), Left/Right tilt gravity (crates), the mouse wheel, dragging and \
             Page Up/Down scroll (table), 1 idle, 2 speak, 3 listen (dots: each switch handed off over 0.33 s), \
-            O pixel overlay (off / updated regions / blended layers), Esc or Q quit.
-            With no display, renders the comparison headless to a PNG and prints its figures.
+            O pixel overlay (off / updated regions / blended layers), H the display (off / compact / full), Esc or Q quit.
+            With no display, renders the comparison headless to a PNG (the same display) and prints its figures.
+
+            The display over each half (H, or --hud to start with one; default compact): the strategy (how it \
+            draws, e.g. "CPU: redraw every frame", "GL: render once, animate on the GPU"); "CPU N ms/frame": \
+            milliseconds of CPU time (the thread's) the strategy's own drawing takes a frame, the CPU strategy's \
+            upload of its pixels included and showing the frame left out, averaged over half a second; "GPU N \
+            ms/frame": milliseconds of GPU time the same work takes, from GL timer queries ("-" until one arrives); \
+            "fps": frames drawn a second, the same in both halves (one loop draws both); the effect's line (crates: \
+            gravity in px/s2, pixels a second squared; table: the scroll offset in px, pixels, and the first row in \
+            view; ball: its driver; a microphone: its level in dB); the legend of an overlay that shows; and the \
+            graph: the last 180 frames (3 s at 60 a second), newest at the right, orange bars CPU ms, a blue line \
+            GPU ms, 0 at the bottom to 25 ms at the top (a frame over 25 ms reaches the top), and the white line at \
+            16.7 ms, one refresh at 60 Hz (a frame above it cannot keep 60 fps).
+            Full adds: the effect, its count, the half's size in pixels, "motion" (linear, exact or snap: how the GL \
+            half moves by fractions of a pixel), "t" the scene time in seconds, PAUSED; in a window, the pacing over \
+            the last 240 frames: the median and "p99" (99th percentile) interval between frame starts, "missed" \
+            (intervals over 1.5 refreshes), "bunched" (under half a refresh), "1/60 error" (how far an animation that \
+            counts 1/60 s a frame is from the clock), the most physics steps a frame ran and the seconds the cap \
+            dropped; crates with --physics-budget: the physics' share, its step and how many refreshes a frame; the \
+            ball's timer: its callbacks, late, doubled and skipped; with an overlay, "pixels a frame": rasterised on \
+            the CPU, written, blended and written offscreen (k thousands, M millions); and the keys (pgup, pgdn: Page Up, Page Down).
 
             Examples:
               waves demo

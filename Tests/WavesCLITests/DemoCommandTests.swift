@@ -133,6 +133,19 @@ final class DemoCommandTests: XCTestCase {
                           mean: 0.5, max: 1, name: "demo-display-off-gl-half")
     }
 
+    /// Every abbreviation and figure the display shows is explained in `waves demo --help`.
+    func testTheHelpExplainsWhatTheDisplayShows() throws {
+        let r = try WavesBinary.run(["demo", "--help"], in: folder)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let help = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for term in ["H the display (off / compact / full)", "\"CPU N ms/frame\"", "\"GPU N ms/frame\"", "\"fps\"", "px/s2", "px, pixels",
+                     "dB", "the last 180 frames", "orange bars CPU ms", "blue line GPU ms", "25 ms at the top", "white line at 16.7 ms",
+                     "\"motion\"", "\"t\"", "\"p99\"", "\"missed\"", "\"bunched\"", "\"1/60 error\"", "\"pixels a frame\"",
+                     "k thousands, M millions", "pgup, pgdn"] {
+            XCTAssertTrue(help.contains(term), "waves demo --help does not explain \(term)")
+        }
+    }
+
     /// The O key's overlays, as `--overlay` starts them: updated regions tint
     /// every pixel of the CPU half (it paints all of them) and, of the GL
     /// half, the cards' pictures where it paints their shadows again each
