@@ -898,7 +898,9 @@ void main() {
 """#,
         "text.vert.glsl": #"""
 #version 330 core
-// Heads-up display: stb_easy_font quads (and solid panels) in window pixels, y down.
+// The demo's display (FlatColorProgram): stb_easy_font's glyph quads, the
+// panel, and the frame-time graph's bars and lines, in pixels from the
+// viewport's top left (y down), one colour a draw (text.frag.glsl).
 
 layout(location = 0) in vec2 a_position;
 

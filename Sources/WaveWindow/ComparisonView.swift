@@ -38,7 +38,8 @@ public struct DemoEffect {
 /// (the window's, or an offscreen one): left half the CPU strategy, right
 /// half the GL strategy, the same scene and the same time, each through the
 /// renderer protocol into its own target, with a heads-up display of what
-/// it costs.
+/// it costs (`HUDMode`: off, a compact panel with a frame-time graph, or
+/// every line).
 public final class ComparisonView {
     public let layout: DemoLayout
     public private(set) var request: SceneRequest
@@ -48,7 +49,8 @@ public final class ComparisonView {
     /// The scene time of the last frame (the display's playback readout).
     private var lastTime = 0.0
     private let halves: [StrategyHalf]
-    public var showsHUD = true
+    /// What the H key shows over each half.
+    public private(set) var hud = HUDMode.compact
     /// What the O key shows over both halves (each strategy counts its pixels while one shows).
     public private(set) var pixelOverlay = PixelOverlayMode.off
     /// Made at the first overlay shown.
@@ -133,13 +135,26 @@ public final class ComparisonView {
         needsHUDText = true
     }
 
-    /// A line about frame pacing for both displays (set by the window loop).
+    /// Lines for both displays from the loop around the view: its pacing
+    /// (a window's), and the effect's (gravity, a scroll's offset, the
+    /// ball's driver, a microphone's level), the first of which the compact
+    /// display shows.
     private var pacingText: [String] = []
+    private var effectText: [String] = []
 
-    public func setPacingText(_ text: [String]) {
-        pacingText = text
+    public func setLoopText(pacing: [String], effect: [String]) {
+        (pacingText, effectText) = (pacing, effect)
         needsHUDText = true
     }
+
+    /// Shows `mode` over each half from the next frame on.
+    public func showHUD(_ mode: HUDMode) {
+        hud = mode
+        needsHUDText = true
+    }
+
+    /// The H key: off, compact, full, off.
+    public func cycleHUD() { showHUD(hud.next) }
 
     public func setPaused(_ paused: Bool) {
         isPaused = paused
@@ -198,8 +213,8 @@ public final class ComparisonView {
             }
         }
         if layout == .both { drawDivider() }
-        if showsHUD {
-            for i in halves.indices { halves[i].overlay.draw(viewport: area(halves[i].backend)) }
+        if hud != .off {
+            for i in halves.indices { halves[i].drawHUD(area: area(halves[i].backend)) }
         }
     }
 
@@ -234,31 +249,73 @@ public final class ComparisonView {
         showsOverall ? half.meter.overallSnapshot(atWall: Clocks.wall()) : half.meter.latest
     }
 
+    /// What the GL half's display says while the CPU draws it.
+    static let fallbackNotice = "past the GL driver's limits: the CPU draws this half"
+
     private func updateHUDText() {
         needsHUDText = false
+        guard hud != .off else { return }
+        for half in halves {
+            let lines = hud == .compact ? compactLines(half) : fullLines(half)
+            half.setHUD(lines, mode: hud, halfWidth: scene.width)
+        }
+    }
+
+    /// The few that matter: the strategy (or that the CPU draws this GL
+    /// half), its CPU and GPU milliseconds a frame in the graph's colours,
+    /// the frame rate, the effect's first line, and an overlay's legend
+    /// while one shows.
+    private func compactLines(_ half: StrategyHalf) -> [HUDLine] {
+        let s = snapshot(half)
+        var lines = [HUDLine(half.fallback == nil ? Format.strategy(half.backend, for: scene) : Self.fallbackNotice)]
+            + costLines(s) + [HUDLine(rateText(s))]
+        if let effectLine = effectText.first { lines.append(HUDLine(effectLine)) }
+        if pixelOverlay != .off { lines.append(HUDLine(pixelOverlay.legend)) }
+        return lines
+    }
+
+    /// Every line: the figures, the settings, the fall-back, an overlay's
+    /// legend and counts, the loop's pacing, the effect's lines and the keys.
+    private func fullLines(_ half: StrategyHalf) -> [HUDLine] {
+        let s = snapshot(half)
+        var lines = [HUDLine(Format.strategy(half.backend, for: scene)), HUDLine(rateText(s))]
+            + costLines(s) + [HUDLine(settingsText)]
+        if half.fallback != nil { lines.append(HUDLine(Self.fallbackNotice)) }
+        if let counts = half.counts {
+            let t = counts.totals
+            lines.append(HUDLine(pixelOverlay.legend))
+            lines.append(HUDLine("pixels a frame: rasterised on the CPU \(Format.pixels(t.rasterized)), written \(Format.pixels(t.written)), "
+                                 + "blended \(Format.pixels(t.blended)), offscreen \(Format.pixels(t.offscreen))"))
+        }
+        lines += (pacingText + effectText).map { HUDLine($0) }
+        lines.append(HUDLine(keysText))
+        return lines
+    }
+
+    /// CPU and GPU milliseconds a frame, each in its colour in the graph.
+    private func costLines(_ s: StrategyMeter.Snapshot) -> [HUDLine] {
+        [HUDLine(Format.perFrame(.cpuMs, s.cpuMilliseconds), ink: .cpu), HUDLine(Format.perFrame(.gpuMs, s.gpuMilliseconds), ink: .gpu)]
+    }
+
+    /// "97.0 fps", and with both halves shown, that one loop draws both (so both show the same rate).
+    private func rateText(_ s: StrategyMeter.Snapshot) -> String {
+        Format.framesPerSecond(s.framesPerSecond) + (layout == .both ? " (one loop draws both halves)" : "")
+    }
+
+    /// The effect, its count, the half's size, the motion, the scene time and whether paused.
+    private var settingsText: String {
         let count = effect.countLabel.isEmpty ? "" : countText + "  "
-        let settings = effect.name + "  " + count + "\(scene.width)x\(scene.height)  motion \(motionLabel)  "
+        return effect.name + "  " + count + "\(scene.width)x\(scene.height)  motion \(motionLabel)  "
             // Rounded to the tenth shown, plus zero: a time just below 0 reads 0.0, not -0.0.
             + String(format: "t %.1f s", (lastTime * 10).rounded() / 10 + 0) + (isPaused ? "  PAUSED" : "")
-        for half in halves {
-            let s = snapshot(half)
-            var lines = [Format.strategy(half.backend, for: scene), Format.framesPerSecond(s.framesPerSecond) + " (shared)",
-                         Format.perFrame(.cpuMs, s.cpuMilliseconds), Format.perFrame(.gpuMs, s.gpuMilliseconds), settings]
-            if half.fallback != nil { lines.append("past the GL driver's limits: the CPU draws this half") }
-            if let counts = half.counts {
-                let t = counts.totals
-                lines.append(pixelOverlay.legend)
-                lines.append("px/frame: CPU-rasterised \(Format.pixels(t.rasterized)), written \(Format.pixels(t.written)), "
-                             + "blended \(Format.pixels(t.blended)), offscreen \(Format.pixels(t.offscreen))")
-            }
-            lines += pacingText
-            lines.append(scene.gravity != nil ? "keys: space up down left right s e o q"
-                         : !scene.scrollViews.isEmpty ? "keys: space up down pgup pgdn s e o q, wheel, drag"
-                         : effect.states.isEmpty ? "keys: space up down s e o q"
-                         : "keys: space up down s e o q, " + effect.states.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: " "))
-            half.overlay.fit(lines, width: scene.width)
-            half.overlay.setText(lines)
-        }
+    }
+
+    /// The keys this scene answers to.
+    private var keysText: String {
+        scene.gravity != nil ? "keys: space up down left right s e o h q"
+            : !scene.scrollViews.isEmpty ? "keys: space up down pgup pgdn s e o h q, wheel, drag"
+            : effect.states.isEmpty ? "keys: space up down s e o h q"
+            : "keys: space up down s e o h q, " + effect.states.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: " ")
     }
 
     /// "1 cell", "20 cells".

@@ -9,7 +9,8 @@ import WaveGL
 /// cell count, S motion (linear / exact / snap), E next effect, Left/Right
 /// tilt gravity (a scene with a simulation: the accelerometer's stand-in,
 /// each tilt a timed input), the wheel, a drag and Page Up/Down scroll (a
-/// scene with a scroll view, the table: each a timed input), Esc/Q quit, resize (textures re-made once per new
+/// scene with a scroll view, the table: each a timed input), H the display
+/// (off / compact / full), Esc/Q quit, resize (textures re-made once per new
 /// size), minimise (waits for events instead of spinning), a title bar with
 /// the figures, `duration` and a screenshot of the last frame.
 public final class ComparisonWindow {
@@ -39,6 +40,8 @@ public final class ComparisonWindow {
         public var drawsOnChange = false
         /// The pixel overlay shown at the start (O cycles it).
         public var overlay = PixelOverlayMode.off
+        /// The display shown at the start (H cycles it).
+        public var hud = HUDMode.compact
         /// Work on the loop's thread every frame or while tracking (nil: none).
         public var busy: BusyWork?
         /// Draw every Nth refresh (a display link's frameInterval).
@@ -93,6 +96,7 @@ public final class ComparisonWindow {
         }
         clock = AnimationClock(startingAt: options.startTime, wallNow: now, paused: options.paused)
         view.setPaused(options.paused)
+        view.showHUD(options.hud)
         try unavailableOnGLError { try view.showOverlay(options.overlay) }
         Self.pressed.reserveCapacity(16)
         glfwSetKeyCallback(context.window) { _, key, _, action, _ in
@@ -217,9 +221,9 @@ public final class ComparisonWindow {
             frameStarts.noteSteps(steps)
             if now - lastTitle >= 0.5 {
                 glfwSetWindowTitle(context.window, "Waves: " + view.summary())
-                view.setPacingText(frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped)
-                                   + Self.physicsLines(view.scene, budget: budget, step: physics.step) + Self.scrollLines(view.scene)
-                                   + Self.ballLines(view.scene, busy: options.busy) + (options.statusLines?() ?? []))
+                view.setLoopText(pacing: frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped),
+                                 effect: Self.effectLines(view.scene, budget: budget, step: physics.step, busy: options.busy,
+                                                          status: options.statusLines?() ?? []))
                 lastTitle = now
             }
             if finished { break }
@@ -236,6 +240,13 @@ public final class ComparisonWindow {
             + ", frames drawn: \(frameStarts.total)" + (options.drawsOnChange ? " (on change)" : "")
         return Outcome(screenshot: screenshot, summary: view.summary() + " | " + pacingSummary,
                        renderer: context.renderer)
+    }
+
+    /// The display's lines about the effect shown: a simulation's, a scroll
+    /// view's, the ball's, then `status` (a microphone's level); the compact
+    /// display shows the first.
+    static func effectLines(_ scene: Scene, budget: PhysicsBudget?, step: Double, busy: BusyWork?, status: [String]) -> [String] {
+        physicsLines(scene, budget: budget, step: step) + scrollLines(scene) + ballLines(scene, busy: busy) + status
     }
 
     /// The display's lines about a simulation: gravity and how to tilt it,
@@ -260,10 +271,10 @@ public final class ComparisonWindow {
         return lines
     }
 
-    /// The display's line about a scroll view: where it is and how to scroll it (none without one).
+    /// The display's line about a scroll view: where it is (none without one; the keys line says how to scroll).
     static func scrollLines(_ scene: Scene) -> [String] {
         guard let scroll = scene.scrollViews.first else { return [] }
-        return [String(format: "offset %.0f px, row %d of %d (wheel, drag, Page Up/Down)", scroll.currentOffset,
+        return [String(format: "offset %.0f px, row %d of %d", scroll.currentOffset,
                        Int(scroll.currentOffset / scroll.rowHeight), scroll.rows)]
     }
 
@@ -362,6 +373,7 @@ public final class ComparisonWindow {
                 effectIndex = (effectIndex + 1) % options.effects.count
                 try view.show(options.effects[effectIndex])
             case GLFW_KEY_O: try view.cycleOverlay()
+            case GLFW_KEY_H: view.cycleHUD()
             case GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3:
                 try view.switchState(to: Int(key - GLFW_KEY_1), at: sceneTime)
             default: break
@@ -374,31 +386,27 @@ public final class ComparisonWindow {
 /// The last frames' start times (a fixed ring, nothing allocated per frame)
 /// and the most physics steps a frame ran, summed up for the display.
 struct FrameStarts {
-    private var times: [Double]
-    private var next = 0, count = 0
+    private var times: RingBuffer
     /// Frames since the window opened.
     private(set) var total = 0
     private var maxSteps = 0
 
-    init(capacity: Int) { times = Array(repeating: 0, count: capacity) }
+    init(capacity: Int) { times = RingBuffer(capacity: capacity) }
 
     mutating func append(_ t: Double) {
-        times[next] = t
+        times.append(t)
         total += 1
-        next = (next + 1) % times.count
-        count = min(count + 1, times.count)
     }
 
     mutating func noteSteps(_ steps: Int) { maxSteps = max(maxSteps, steps) }
 
-    /// Two lines: the pacing and the interval distribution; missed and
-    /// bunched frames, the assume-1/60 error over the ring, and the physics cap.
+    /// Three lines: the pacing and the interval distribution; missed and
+    /// bunched frames and the assume-1/60 error over the ring; the physics cap.
     func summary(pacing: Pacing, period: Double, dropped: Double) -> [String] {
-        let ordered = (0..<count).map { times[(next - count + $0 + times.count) % times.count] }
-        guard let s = PacingStats(frameStarts: ordered, period: period) else { return ["pacing \(pacing.rawValue)"] }
-        return ["pacing \(pacing.rawValue): " + String(format: "p50 %.1f p99 %.1f ms", s.intervalP50, s.intervalP99),
-                String(format: "missed %d bunched %d 1/60 err %.0f ms", s.missed, s.bunched, s.assumedFrameError),
-                String(format: "steps/frame <= %d, dropped %.2f s", maxSteps, dropped)]
+        guard let s = PacingStats(frameStarts: times.ordered, period: period) else { return ["pacing \(pacing.rawValue)"] }
+        return ["pacing \(pacing.rawValue): " + String(format: "interval median %.1f ms, p99 %.1f ms", s.intervalP50, s.intervalP99),
+                String(format: "missed %d, bunched %d, 1/60 error %.0f ms", s.missed, s.bunched, s.assumedFrameError),
+                String(format: "physics steps a frame: at most %d, dropped %.2f s", maxSteps, dropped)]
     }
 }
 
@@ -431,6 +439,7 @@ public enum HeadlessComparison {
                                       subpixel: options.subpixel)
         view.drawTarget = framebuffer
         view.setPaused(options.paused)
+        view.showHUD(options.hud)
         try view.resize(width: width, height: height)
         try view.showOverlay(options.overlay)
         // Frames at 60 per second of scene time; the picture is the one at startTime.
@@ -438,6 +447,9 @@ public enum HeadlessComparison {
             let t = options.paused ? options.startTime : options.startTime - Double(i) / 60
             if i == 0 {
                 view.drainTimers()
+                // The window's effect lines (as of the frame before the picture's), without its loop's: no pacing, budget or busy work.
+                view.setLoopText(pacing: [], effect: ComparisonWindow.effectLines(view.scene, budget: nil, step: options.physicsStep,
+                                                                                  busy: nil, status: options.statusLines?() ?? []))
                 view.showOverallFigures()
             }
             try view.drawFrame(time: t, wallNow: Clocks.wall())

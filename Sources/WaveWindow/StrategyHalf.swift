@@ -4,15 +4,19 @@ import WaveGL
 
 /// One strategy in the demo: its renderer drawing into its own target, what
 /// its frames cost (the same `cpu_ms` as the bench: the renderer's draw plus,
-/// for the CPU, the upload; showing the frame is not counted), and its
-/// heads-up display. A GL half whose scene is past the driver's limits (a
-/// window resized taller than its textures, dots too dense for its shader)
-/// is drawn by the CPU strategy instead, saying so, until the scene fits again.
+/// for the CPU, the upload; showing the frame is not counted), its last
+/// frames' costs and its heads-up display (text and frame-time graph). A
+/// GL half whose scene is past the driver's limits (a window resized taller
+/// than its textures, dots too dense for its shader) is drawn by the CPU
+/// strategy instead, saying so, until the scene fits again.
 final class StrategyHalf {
     let backend: Backend
     private(set) var renderer: Renderer
     private(set) var meter: StrategyMeter
-    let overlay: TextOverlay
+    /// The last frames' CPU and GPU milliseconds, for the graph.
+    private(set) var history = FrameTimeHistory()
+    private let hudText: TextOverlay
+    private let graph: FrameTimeGraph
     private let timer = GPUTimer()
     private let context: GLContext
     /// The CPU strategy: a bottom-up pixmap (GL's row order), uploaded and blitted.
@@ -39,8 +43,13 @@ final class StrategyHalf {
         self.context = context
         renderer = CPURenderer()
         meter = StrategyMeter(wallNow: wallNow)
-        overlay = try TextOverlay()
-        gpuSink = { [unowned self] in self.meter.addGPU(milliseconds: $0) }
+        let hudProgram = try FlatColorProgram()
+        hudText = TextOverlay(program: hudProgram)
+        graph = FrameTimeGraph(program: hudProgram)
+        gpuSink = { [unowned self] in
+            self.meter.addGPU(milliseconds: $0)
+            self.history.gpu.append($0)
+        }
         try choose(for: scene)
     }
 
@@ -116,7 +125,9 @@ final class StrategyHalf {
         } else if let region {
             try renderer.draw(time: time, into: region)
         }
-        meter.addFrame(cpuMilliseconds: (Clocks.threadCPU() - start) * 1000)
+        let cpuMilliseconds = (Clocks.threadCPU() - start) * 1000
+        meter.addFrame(cpuMilliseconds: cpuMilliseconds)
+        history.cpu.append(cpuMilliseconds)
         timer.end()
         if let presenter {
             glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), framebuffer)
@@ -126,6 +137,19 @@ final class StrategyHalf {
             countingTarget.present(to: area)
         }
         timer.collect(gpuSink)
+    }
+
+    /// Lays `lines` out for `mode` in a half `halfWidth` pixels wide, shown from the next `drawHUD`.
+    func setHUD(_ lines: [HUDLine], mode: HUDMode, halfWidth: Int) {
+        let layout = HUDLayout(lines, mode: mode, halfWidth: halfWidth)
+        hudText.setText(layout)
+        graph.area = layout.graph
+    }
+
+    /// Draws the display (panel, text and graph) over `area`. Allocates nothing.
+    func drawHUD(area: Viewport) {
+        hudText.draw(viewport: area)
+        graph.draw(history, viewport: area)
     }
 
     func drainTimer() { timer.drain(gpuSink) }

@@ -12,6 +12,7 @@ import WaveWindow
 extension DemoLayout: ExpressibleByArgument {}
 extension Pacing: ExpressibleByArgument {}
 extension PixelOverlayMode: ExpressibleByArgument {}
+extension HUDMode: ExpressibleByArgument {}
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,8 +44,28 @@ struct DemoSettings: ParsableArguments {
         Keys: Space pause/resume, Up/Down the effect's count (cells, dots, voice panels, rows), S motion (linear / exact / snap), \
         E next effect (\(DemoSettings.effectCycle)), Left/Right tilt gravity (crates), the mouse wheel, dragging and \
         Page Up/Down scroll (table), 1 idle, 2 speak, 3 listen (dots: each switch handed off over 0.33 s), \
-        O pixel overlay (off / updated regions / blended layers), Esc or Q quit.
-        With no display, renders the comparison headless to a PNG and prints its figures.
+        O pixel overlay (off / updated regions / blended layers), H the display (off / compact / full), Esc or Q quit.
+        With no display, renders the comparison headless to a PNG (the same display) and prints its figures.
+
+        The display over each half (H, or --hud to start with one; default compact): the strategy (how it \
+        draws, e.g. "CPU: redraw every frame", "GL: render once, animate on the GPU"); "CPU N ms/frame": \
+        milliseconds of CPU time (the thread's) the strategy's own drawing takes a frame, the CPU strategy's \
+        upload of its pixels included and showing the frame left out, averaged over half a second; "GPU N \
+        ms/frame": milliseconds of GPU time the same work takes, from GL timer queries ("-" until one arrives); \
+        "fps": frames drawn a second, the same in both halves (one loop draws both); the effect's line (crates: \
+        gravity in px/s2, pixels a second squared; table: the scroll offset in px, pixels, and the first row in \
+        view; ball: its driver; a microphone: its level in dB); the legend of an overlay that shows; and the \
+        graph: the last 180 frames (3 s at 60 a second), newest at the right, orange bars CPU ms, a blue line \
+        GPU ms, 0 at the bottom to 25 ms at the top (a frame over 25 ms reaches the top), and the white line at \
+        16.7 ms, one refresh at 60 Hz (a frame above it cannot keep 60 fps).
+        Full adds: the effect, its count, the half's size in pixels, "motion" (linear, exact or snap: how the GL \
+        half moves by fractions of a pixel), "t" the scene time in seconds, PAUSED; in a window, the pacing over \
+        the last 240 frames: the median and "p99" (99th percentile) interval between frame starts, "missed" \
+        (intervals over 1.5 refreshes), "bunched" (under half a refresh), "1/60 error" (how far an animation that \
+        counts 1/60 s a frame is from the clock), the most physics steps a frame ran and the seconds the cap \
+        dropped; crates with --physics-budget: the physics' share, its step and how many refreshes a frame; the \
+        ball's timer: its callbacks, late, doubled and skipped; with an overlay, "pixels a frame": rasterised on \
+        the CPU, written, blended and written offscreen (k thousands, M millions); and the keys (pgup, pgdn: Page Up, Page Down).
         """
 
     /// The effects E cycles through, from the registry: those that need an input only when it is given.
@@ -86,6 +107,9 @@ struct DemoSettings: ParsableArguments {
     @Option(help: "Over both halves, what each strategy did to the frame's pixels (O cycles it): off, updated (pixels painted in software this frame, yellow) or blended (layers blended at each pixel: green 1, yellow 2, orange 3, red 4+); counting costs both strategies time while an overlay shows.")
     var overlay: PixelOverlayMode = .off
 
+    @Option(help: "The display over each half (H cycles it): off, compact (the strategy, its CPU and GPU milliseconds a frame, the frame rate, the effect's line and a graph of the last 180 frames) or full (every line, and the graph) (default: compact).")
+    var hud: HUDMode = .compact
+
     func run(_ wave: EffectOptions) throws {
         let size = try size.validated()
         try checkFinite(time, option: "--time")
@@ -108,6 +132,7 @@ struct DemoSettings: ParsableArguments {
         options.stallMilliseconds = stall
         options.drawsOnChange = onChange
         options.overlay = overlay
+        options.hud = hud
         options.busy = wave.ball.work
         if let microphone = LevelOptions.microphone {
             options.statusLines = {
@@ -122,7 +147,7 @@ struct DemoSettings: ParsableArguments {
         if !headless {
             do {
                 let window = try ComparisonWindow(options: options)
-                print("waves demo: \(window.renderer); Space pause, Up/Down count, S motion, E next effect, O pixel overlay, Left/Right tilt gravity (crates), wheel/drag/Page Up/Down scroll (table), 1/2/3 idle/speak/listen (dots), Esc/Q quit")
+                print("waves demo: \(window.renderer); Space pause, Up/Down count, S motion, E next effect, O pixel overlay, H display, Left/Right tilt gravity (crates), wheel/drag/Page Up/Down scroll (table), 1/2/3 idle/speak/listen (dots), Esc/Q quit")
                 let outcome = try window.run()
                 print(outcome.summary)
                 if let picture, let image = outcome.screenshot {

@@ -317,7 +317,9 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
 }
 
 /// The demo's frame path (both strategies drawn, measured and shown, the
-/// heads-up displays drawn) allocates nothing between refreshes of its text.
+/// heads-up displays drawn: off, compact and full, each with its frame-time
+/// graph written and uploaded every frame) allocates nothing between
+/// refreshes of its text.
 final class DemoFramePathTests: XCTestCase {
     func testADemoFrameAllocatesNothing() throws {
         let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
@@ -329,18 +331,23 @@ final class DemoFramePathTests: XCTestCase {
                                           context: context, wallNow: 0)
             view.drawTarget = offscreen.id
             try view.resize(width: 240, height: 90)
-            try view.drawFrame(time: 0, wallNow: 0) // sets the heads-up text
-            var own: UInt64 = 0
-            for i in 1...5 {
-                waves_malloc_counter_start()
-                // Wall time stays inside the display's half-second window: no text refresh.
-                try view.drawFrame(time: Double(i) * 0.21, wallNow: 0.1)
-                let total = waves_malloc_counter_stop()
-                own += total - waves_malloc_counter_foreign()
+            XCTAssertEqual(view.hud, .compact, "the display starts compact")
+            for (n, mode) in HUDMode.allCases.enumerated() {
+                view.showHUD(mode)
+                try view.drawFrame(time: 0, wallNow: 0) // lays the display out
+                var own: UInt64 = 0
+                for i in 1...5 {
+                    waves_malloc_counter_start()
+                    // Wall time stays inside the display's half-second window: no text refresh.
+                    try view.drawFrame(time: Double(i) * 0.21, wallNow: 0.1)
+                    let total = waves_malloc_counter_stop()
+                    own += total - waves_malloc_counter_foreign()
+                }
+                XCTAssertEqual(own, 0, "heap allocations by the project's code in 5 demo frames, display \(mode)")
+                XCTAssertEqual(pendingGLErrors(), [], "display \(mode)")
+                XCTAssertEqual(view.meter(.cpu)?.overall.frames, 6 * (n + 1))
+                XCTAssertEqual(view.meter(.gl)?.overall.frames, 6 * (n + 1))
             }
-            XCTAssertEqual(own, 0, "heap allocations by the project's code in 5 demo frames")
-            XCTAssertEqual(view.meter(.cpu)?.overall.frames, 6)
-            XCTAssertEqual(view.meter(.gl)?.overall.frames, 6)
         }
     }
 

@@ -13,9 +13,9 @@ final class DemoCommandTests: XCTestCase {
     override func setUpWithError() throws { folder = try WavesBinary.temporaryFolder() }
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
 
-    /// Rows from the top that the heads-up display may cover (nine lines at scale 2: the
-    /// strategy's figures, the settings, three lines of pacing and the keys).
-    private let hudRows = 240
+    /// Rows from the top that the compact display may cover at this size (131: four
+    /// lines, the strategy and its figures, and the frame-time graph, in a panel).
+    private let hudRows = 132
     private let demoArguments = ["demo", "--size", "640x400", "--cells", "4", "--cycles", "2",
                                  "--time", "0.25", "--paused", "--duration", "2", "--screenshot", "shot.png"]
 
@@ -74,9 +74,10 @@ final class DemoCommandTests: XCTestCase {
                                      "--duration", "2.5"], in: folder,
                                     launcher: ["/usr/bin/xvfb-run", "-a", "-s", "-screen 0 800x600x24"])
         XCTAssertEqual(r.status, 0, r.stderr + r.stdout)
-        XCTAssertTrue(r.stdout.contains("pacing timer: p50"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("steps/frame <= 8"), "a 150 ms stall owes 18 steps; the cap runs 8: \(r.stdout)")
-        XCTAssertFalse(r.stdout.contains("missed 0 "), "the stalls are missed frames: \(r.stdout)")
+        XCTAssertTrue(r.stdout.contains("pacing timer: interval median"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("physics steps a frame: at most 8,"), "a 150 ms stall owes 18 steps; the cap runs 8: \(r.stdout)")
+        XCTAssertTrue(r.stdout.contains("missed "), r.stdout)
+        XCTAssertFalse(r.stdout.contains("missed 0,"), "the stalls are missed frames: \(r.stdout)")
     }
 
     func testWithoutADisplayItRendersTheComparisonHeadless() throws {
@@ -93,13 +94,66 @@ final class DemoCommandTests: XCTestCase {
         try checkHalves("demo-headless")
     }
 
+    /// The display's share of a half at 1280x720, measured from the headless
+    /// comparison's pictures with the display compact, full and off: the
+    /// pixels of each half that differ from the picture without it. Compact
+    /// (its panel: text and graph) is under 15% of a half and much smaller
+    /// than full; off draws nothing (each half is the scene as `waves render` draws it).
+    func testTheCompactDisplayCoversUnderFifteenPercentOfAHalf() throws {
+        func shot(_ hud: String) throws -> RGBAImage {
+            let r = try WavesBinary.run(["demo", "--headless", "--size", "1280x720", "--paused", "--duration", "0.05",
+                                         "--hud", hud, "--screenshot", "\(hud).png"], in: folder)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            if r.stderr.contains("CPU strategy alone") {
+                _ = try GLRequirement.need("the headless comparison") { throw RendererError.unavailable(.gl, reason: r.stderr) }
+            }
+            return try PNG.read(from: folder + "/\(hud).png")
+        }
+        let off = try shot("off"), compact = try shot("compact"), full = try shot("full")
+        // Each half without the divider's column.
+        let halves = [("cpu", 0..<639), ("gl", 641..<1280)]
+        func share(_ image: RGBAImage, _ columns: Range<Int>) -> Double {
+            let differing = ImageComparison.difference(image.cropped(rows: 0..<720, columns: columns),
+                                                       off.cropped(rows: 0..<720, columns: columns)).differingPixels
+            return Double(differing) / Double(640 * 720)
+        }
+        for (name, columns) in halves {
+            let compactShare = share(compact, columns), fullShare = share(full, columns)
+            print(String(format: "display over the %@ half at 1280x720: compact %.1f%%, full %.1f%%", name, compactShare * 100, fullShare * 100))
+            XCTAssertLessThan(compactShare, 0.15, "the compact display over the \(name) half")
+            XCTAssertGreaterThan(compactShare, 0.05, "the compact display (text and graph) is drawn over the \(name) half")
+            XCTAssertLessThan(compactShare, 0.5 * fullShare, "compact is much smaller than full (\(name))")
+        }
+        let r = try WavesBinary.run(["render", "--backend", "cpu", "--size", "640x720", "--out", "half.png"], in: folder)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let expected = try PNG.read(from: folder + "/half.png")
+        assertImagesMatch(off.cropped(rows: 0..<720, columns: 0..<639), expected.cropped(rows: 0..<720, columns: 0..<639),
+                          mean: 0.5, max: 1, name: "demo-display-off-cpu-half")
+        assertImagesMatch(off.cropped(rows: 0..<720, columns: 641..<1280), expected.cropped(rows: 0..<720, columns: 1..<640),
+                          mean: 0.5, max: 1, name: "demo-display-off-gl-half")
+    }
+
+    /// Every abbreviation and figure the display shows is explained in `waves demo --help`.
+    func testTheHelpExplainsWhatTheDisplayShows() throws {
+        let r = try WavesBinary.run(["demo", "--help"], in: folder)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let help = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for term in ["H the display (off / compact / full)", "\"CPU N ms/frame\"", "\"GPU N ms/frame\"", "\"fps\"", "px/s2", "px, pixels",
+                     "dB", "the last 180 frames", "orange bars CPU ms", "blue line GPU ms", "25 ms at the top", "white line at 16.7 ms",
+                     "\"motion\"", "\"t\"", "\"p99\"", "\"missed\"", "\"bunched\"", "\"1/60 error\"", "\"pixels a frame\"",
+                     "k thousands, M millions", "pgup, pgdn"] {
+            XCTAssertTrue(help.contains(term), "waves demo --help does not explain \(term)")
+        }
+    }
+
     /// The O key's overlays, as `--overlay` starts them: updated regions tint
     /// every pixel of the CPU half (it paints all of them) and, of the GL
     /// half, the cards' pictures where it paints their shadows again each
     /// frame (nothing while they are cached); the blended heat map tints both.
     func testTheOverlaysShowWhatEachStrategyPaintsAndBlends() throws {
-        // Three frames each (a headless demo draws its duration's worth).
-        let base = ["demo", "--headless", "--size", "320x240", "--paused", "--duration", "0.05", "--scene", "table", "--shadow"]
+        // Three frames each (a headless demo draws its duration's worth), the display off: whole halves compared.
+        let base = ["demo", "--headless", "--size", "320x240", "--paused", "--duration", "0.05", "--scene", "table", "--shadow",
+                    "--hud", "off"]
         func shot(_ extra: [String]) throws -> (cpu: RGBAImage, gl: RGBAImage) {
             let r = try WavesBinary.run(base + extra + ["--screenshot", "shot.png"], in: folder)
             XCTAssertEqual(r.status, 0, r.stderr)
@@ -107,8 +161,7 @@ final class DemoCommandTests: XCTestCase {
                 _ = try GLRequirement.need("the headless comparison") { throw RendererError.unavailable(.gl, reason: r.stderr) }
             }
             let image = try PNG.read(from: folder + "/shot.png")
-            // Below the display: the last rows of each half.
-            return (image.cropped(rows: 160..<240, columns: 0..<159), image.cropped(rows: 160..<240, columns: 161..<320))
+            return (image.cropped(rows: 0..<240, columns: 0..<159), image.cropped(rows: 0..<240, columns: 161..<320))
         }
         func changed(_ a: RGBAImage, _ b: RGBAImage) -> Double {
             var n = 0
@@ -131,7 +184,8 @@ final class DemoCommandTests: XCTestCase {
 
     func testBadDemoInputIsOneLineAndStatus64() throws {
         for arguments in [["--size", "0x10"], ["--backend", "metal"], ["--duration", "-1"], ["--cells", "0"],
-                          ["--pacing", "smooth"], ["--stall", "-1"], ["--scene", "jelly", "--bounce", "2"], ["--overlay", "heat"]] {
+                          ["--pacing", "smooth"], ["--stall", "-1"], ["--scene", "jelly", "--bounce", "2"], ["--overlay", "heat"],
+                          ["--hud", "big"]] {
             let r = try WavesBinary.run(["demo", "--headless"] + arguments, in: folder)
             XCTAssertEqual(r.status, 64, "\(arguments): \(r.stderr)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
