@@ -107,7 +107,7 @@ struct DemoSettings: ParsableArguments {
     @Option(help: "Over both halves, what each strategy did to the frame's pixels (O cycles it): off, updated (pixels painted in software this frame, yellow) or blended (layers blended at each pixel: green 1, yellow 2, orange 3, red 4+); counting costs both strategies time while an overlay shows.")
     var overlay: PixelOverlayMode = .off
 
-    @Option(help: "The display over each half (H cycles it): off, compact (the strategy, its CPU and GPU milliseconds a frame, the frame rate, the effect's line and a graph of the last 180 frames) or full (every line, and the graph) (default: compact).")
+    @Option(help: "The display over each half (H cycles it): off, compact (the strategy, its CPU and GPU milliseconds a frame, the frame rate, the effect's line and a graph of the last 180 frames) or full (every line, and the graph).")
     var hud: HUDMode = .compact
 
     func run(_ wave: EffectOptions) throws {
