@@ -102,7 +102,9 @@ enum ShortForm {
     static let commands = ["render", "demo", "bench"]
 
     static func expand(_ arguments: [String]) throws -> [String] {
-        guard let at = arguments.firstIndex(where: { commands.contains($0) }) else { return arguments }
+        // The command is the first argument ('waves render ...'): a later "render" is an option's value.
+        guard let first = arguments.first, commands.contains(first) else { return arguments }
+        let at = 0
         var rest = Array(arguments[(at + 1)...])
         var scene: String?
         var i = 0

@@ -54,16 +54,7 @@ struct PeaksCommand: ParsableCommand {
     func run() throws {
         DecodeReport.strict = strict
         DecodeReport.outcome = "wrote the peaks of what was read"
-        guard json != nil || dat != nil else {
-            throw UsageError(option: "--json", value: "(none)", accepted: "--json FILE or --dat FILE (or both)")
-        }
-        guard (2...100_000_000).contains(samplesPerPixel) else {
-            throw UsageError(option: "--samples-per-pixel", value: "\(samplesPerPixel)",
-                             accepted: "a whole number from 2 (audiowaveform's smallest) to 100000000")
-        }
-        guard bits == 8 || bits == 16 else {
-            throw UsageError(option: "--bits", value: "\(bits)", accepted: "8 or 16")
-        }
+        try checkOptions()
         if TrackBatch.isBatch(audio) { return try runBatch() }
         if let jobs { throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "only when several tracks are read (--audio with several files or a folder)") }
         if force { throw UsageError(option: "--force", value: "", accepted: "only when several tracks are read (--audio with several files or a folder)") }
@@ -74,14 +65,28 @@ struct PeaksCommand: ParsableCommand {
         print("wrote \([json, dat].compactMap { $0 }.joined(separator: ", ")): \(data.length) peaks of \(samplesPerPixel) samples at \(data.sampleRate) Hz, \(bits)-bit")
     }
 
-    private func peaks(of track: String) throws -> WaveformData {
+    /// The outputs and the peaks' resolution.
+    func checkOptions() throws {
+        guard json != nil || dat != nil else {
+            throw UsageError(option: "--json", value: "(none)", accepted: "--json FILE or --dat FILE (or both)")
+        }
+        guard (2...100_000_000).contains(samplesPerPixel) else {
+            throw UsageError(option: "--samples-per-pixel", value: "\(samplesPerPixel)",
+                             accepted: "a whole number from 2 (audiowaveform's smallest) to 100000000")
+        }
+        guard bits == 8 || bits == 16 else {
+            throw UsageError(option: "--bits", value: "\(bits)", accepted: "8 or 16")
+        }
+    }
+
+    func peaks(of track: String) throws -> WaveformData {
         let reader = try AudioReader(path: track)
         let data = try WaveformData.scan(reader, samplesPerPixel: samplesPerPixel, bits: bits)
         try DecodeReport.check(reader)
         return data
     }
 
-    private func write(_ data: WaveformData, json: String?, dat: String?) throws {
+    func write(_ data: WaveformData, json: String?, dat: String?) throws {
         if let json { try AtomicFile.write(data.json(), to: json) }
         if let dat { try AtomicFile.write(data.dat(), to: dat) }
     }

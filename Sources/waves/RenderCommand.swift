@@ -148,12 +148,7 @@ struct RenderSettings: ParsableArguments {
         let batch = try TrackBatch(audio: waveform.tracks, jobs: waveform.jobs, force: waveform.force)
         let pattern = out ?? "{name}.png"
         try batch.checkPatterns([("--out", pattern)])
-        if frames != 1 || loop {
-            throw UsageError(option: loop ? "--loop" : "--frames", value: loop ? "" : "\(frames)", accepted: "one image per track when several are drawn")
-        }
-        if backend == .gl {
-            throw UsageError(option: "--backend", value: "gl", accepted: "cpu or auto when several tracks are drawn (each job draws with its own CPU renderer)")
-        }
+        try checkOneImagePerTrack()
         // Every option but the tracks, checked once (on the generated track).
         var options = wave
         options.waveform.tracks = []
@@ -162,16 +157,34 @@ struct RenderSettings: ParsableArguments {
         let settings = try options.settings(openingInputs: false)
         let (start, end, peaks, time, request) = (waveform.start ?? 0, waveform.end, waveform.peaks, time, wave.request(width: size.width, height: size.height))
         let summary = batch.run(outputs: { [TrackBatch.output(pattern, for: $0)] }) { track in
-            var settings = settings
-            settings.waveformSource = try AudioInput(audio: track, peaks: peaks, start: start, end: end)
-            let scene = try Effects.named(.waveform)!.scene(settings, request)
-            let renderer = try BackendChooser.make(.cpu, for: scene).renderer
-            let target = try renderer.makeTarget()
-            try renderer.draw(time: time, into: target)
+            let target = try Self.drawTrack(track, settings: settings, request: request, time: time, start: start, end: end, peaks: peaks)
             return { try PNG.write(target, to: TrackBatch.output(pattern, for: track)) }
         }
         print("waves render: " + summary.line(tracks: batch.tracks.count, jobs: batch.jobs))
         if summary.status != 0 { throw ExitCode(summary.status) }
+    }
+
+    /// The waveform of one track at `time`, drawn by the CPU strategy (what a
+    /// batch's job does, on its own thread: nothing here is shared).
+    static func drawTrack(_ track: String, settings: EffectSettings, request: SceneRequest, time: Double,
+                          start: Double, end: Double?, peaks: String?) throws -> RenderTarget {
+        var settings = settings
+        settings.waveformSource = try AudioInput(audio: track, peaks: peaks, start: start, end: end)
+        let scene = try Effects.named(.waveform)!.scene(settings, request)
+        let renderer = try BackendChooser.make(.cpu, for: scene).renderer
+        let target = try renderer.makeTarget()
+        try renderer.draw(time: time, into: target)
+        return target
+    }
+
+    /// One image per track: what a batch of tracks refuses.
+    func checkOneImagePerTrack() throws {
+        if frames != 1 || loop {
+            throw UsageError(option: loop ? "--loop" : "--frames", value: loop ? "" : "\(frames)", accepted: "one image per track when several are drawn")
+        }
+        if backend == .gl {
+            throw UsageError(option: "--backend", value: "gl", accepted: "cpu or auto when several tracks are drawn (each job draws with its own CPU renderer)")
+        }
     }
 
     /// Frames streamed to ffmpeg, timed by the deterministic frame clock
@@ -205,20 +218,21 @@ struct RenderSettings: ParsableArguments {
     }
 }
 
-/// "frame 12/120, 0:03 elapsed, 0:27 left" on a terminal, redrawn in place.
+/// "frame 12/120, 0:03 elapsed, 0:27 left" (or items) on a terminal, redrawn in place.
 final class FrameProgress {
     private let total: Int
+    private let unit: String
     private let start = Clocks.wall()
     private var lastDraw = -Double.infinity
 
-    init(total: Int) { self.total = total }
+    init(total: Int, unit: String = "frame") { self.total = total; self.unit = unit }
 
     func update(done: Int) {
         let now = Clocks.wall()
         guard done == total || now - lastDraw >= 0.1 else { return }
         lastDraw = now
         let elapsed = now - start, left = done > 0 ? elapsed / Double(done) * Double(total - done) : 0
-        printError("\r\u{1B}[Kframe \(done)/\(total), \(Self.clock(elapsed)) elapsed, \(Self.clock(left)) left", newline: false)
+        printError("\r\u{1B}[K\(unit) \(done)/\(total), \(Self.clock(elapsed)) elapsed, \(Self.clock(left)) left", newline: false)
     }
 
     func finish() { printError("\r\u{1B}[K", newline: false) }

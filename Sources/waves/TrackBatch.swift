@@ -127,12 +127,7 @@ struct TrackBatch {
                 lock.lock(); statuses[i] = status; lock.unlock()
             }
         }
-        let done = DispatchGroup()
-        for _ in 0..<jobs {
-            done.enter()
-            Thread.detachNewThread { worker(); done.leave() }
-        }
-        done.wait()
+        runOnThreads(jobs, worker)
         var summary = Summary()
         for (status, skip) in zip(statuses, skipped) {
             if skip { summary.upToDate += 1; continue }
@@ -155,7 +150,7 @@ struct TrackBatch {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }
 
-    private static func makeFolder(for path: String) throws {
+    static func makeFolder(for path: String) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard !isFolder(folder) else { return }
         do {
@@ -164,4 +159,15 @@ struct TrackBatch {
             throw FileError.cannotWrite(path: path, reason: "its folder \(folder) cannot be made")
         }
     }
+}
+
+/// Runs `worker` on `count` threads of its own and waits for all of them
+/// (each worker takes its next piece of work from a shared counter).
+func runOnThreads(_ count: Int, _ worker: @escaping @Sendable () -> Void) {
+    let done = DispatchGroup()
+    for _ in 0..<max(1, count) {
+        done.enter()
+        Thread.detachNewThread { worker(); done.leave() }
+    }
+    done.wait()
 }

@@ -16,7 +16,7 @@ struct Waves: ParsableCommand {
             73 cannot create an output; 130 interrupted. See 'waves help <subcommand>' and 'man waves'.
             """,
         version: versionLine,
-        subcommands: [RenderCommand.self, DemoCommand.self, BenchCommand.self, PeaksCommand.self]
+        subcommands: [RenderCommand.self, DemoCommand.self, BenchCommand.self, PeaksCommand.self, BatchCommand.self]
     )
 
     /// "waves 0.5.0 (commit abc1234)": the commit `make install` wrote to

@@ -27,7 +27,7 @@ do {
     // A status chosen by the command itself (an interrupted bench) has said its piece.
     if error is ExitCode { exit(status) }
     // One error style: what is wrong, then where to read more.
-    var command = arguments.first { ["render", "demo", "bench", "peaks"].contains($0) }
+    var command = arguments.first.flatMap { ["render", "demo", "bench", "peaks", "batch"].contains($0) ? $0 : nil }
     // An effect's own command ('waves render dots') has its own help.
     if let c = command, let i = arguments.firstIndex(of: c), i + 1 < arguments.count, Effects.names.contains(arguments[i + 1]) {
         command = c + " " + arguments[i + 1]

@@ -1,0 +1,308 @@
+import ArgumentParser
+import Foundation
+import WaveAudio
+import WaveCore
+import WaveEffects
+import WaveImageIO
+
+/// `waves batch`: a catalogue's manifest done item by item, each exactly as
+/// `waves peaks` or `waves render waveform --backend cpu` would do it alone,
+/// in shards that any array scheduler can hand out (Slurm, AWS Batch, a
+/// Kubernetes Indexed Job) and safe to run again: outputs are renamed into
+/// place, an item whose recorded fingerprint still holds is skipped, and a
+/// task killed at any moment leaves nothing half-written behind it.
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Do a manifest of tracks (peaks or waveform images), a shard at a time, safe to run again.",
+        discussion: """
+            Exit statuses: 0 every item ok or skipped; 65 some items failed for good (bad input: a retry cannot help; \
+            the others are done); 75 some failed for a reason a retry can help (no space, an I/O error, out of memory); \
+            64 bad usage. docs/cli.md, "Catalogues", and contrib/ hold the schedulers' recipes.
+
+            Examples:
+              waves batch plan tracks/ --out 'out/{name}.dat' > manifest.jsonl
+              waves batch --manifest manifest.jsonl --jobs 2 --results results.jsonl
+              waves batch --manifest manifest.jsonl --shard 1/4
+              sbatch --array=0-3 --wrap "waves batch --manifest manifest.jsonl --shard auto"
+            """,
+        subcommands: [BatchRunCommand.self, BatchPlanCommand.self],
+        defaultSubcommand: BatchRunCommand.self
+    )
+}
+
+/// `waves batch plan DIR --out PATTERN`: the manifest of a folder, to stdout.
+struct BatchPlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Write the manifest of every audio file in folders (or of files), in name order, to stdout.",
+        discussion: """
+            Example: waves batch plan tracks/ --out 'out/{name}.dat' --set samples-per-pixel=512 --set bits=16 > manifest.jsonl
+            """
+    )
+
+    @Argument(help: "Folders (every audio file directly in each, by libsndfile's extensions) or audio files.")
+    var inputs: [String]
+
+    @Option(help: "Each item's output: a pattern holding {name} (the track's name without its extension); .dat or .json make peaks, .png images.")
+    var out: String
+
+    @Option(help: "peaks or render (default: render for a .png pattern, else peaks).")
+    var kind: String?
+
+    @Option(name: .customLong("set"), help: "An option of every item, NAME=VALUE as the command names it (samples-per-pixel=512, fit=true, size=1800x140); repeatable.")
+    var settings: [String] = []
+
+    func run() throws {
+        let kind = try self.kind.map { text in
+            guard let kind = BatchItem.Kind(rawValue: text) else { throw UsageError(option: "--kind", value: text, accepted: "peaks or render") }
+            return kind
+        } ?? (out.lowercased().hasSuffix(".png") ? .render : .peaks)
+        var options: [(String, Any)] = []
+        for setting in settings {
+            let parts = setting.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !BatchManifest.fields.contains(String(parts[0])) else {
+                throw UsageError(option: "--set", value: setting, accepted: "NAME=VALUE, NAME an option of the items' command (not id, input, output or kind)")
+            }
+            let value = String(parts[1])
+            options.append((String(parts[0]), value == "true" ? true : value == "false" ? false : Int(value).map { $0 as Any } ?? Double(value).map { $0 as Any } ?? value))
+        }
+        print(try BatchManifest.plan(folders: inputs, pattern: out, kind: kind, options: options), terminator: "")
+    }
+}
+
+/// `waves batch --manifest FILE`: this task's shard of the manifest.
+struct BatchRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Do this task's shard of a manifest (the default: 'waves batch --manifest ...')."
+    )
+
+    enum Progress: String, ExpressibleByArgument, CaseIterable { case bar, json, none }
+
+    @Option(help: "The manifest: one JSON object a line, {\"id\", \"input\", \"output\", \"kind\": \"peaks\" or \"render\", options named as the command names them}; - for standard input.")
+    var manifest: String
+
+    @Option(help: "This task's shard: K/N (the items whose line position mod N is K), or auto (the scheduler's array index and count: Slurm, AWS Batch, or a Kubernetes Indexed Job with --shards N) (default: every item).")
+    var shard: String?
+
+    @Option(parsing: .unconditional, help: "With --shard auto under a Kubernetes Indexed Job: its completions.")
+    var shards: Int?
+
+    @Option(parsing: .unconditional, help: "Items done at once (default: the core count).")
+    var jobs: Int?
+
+    @Option(help: "Write one JSON line per item of the shard: id, input, output, status (ok, skipped, failed), reason, seconds, peak_rss_mb.")
+    var results: String?
+
+    @Option(help: "Progress on stderr: bar (a terminal's default), json (one JSON line per item done) or none (the default elsewhere).")
+    var progress: Progress?
+
+    @Flag(help: "Redo items whose recorded fingerprint holds.")
+    var force = false
+
+    @Flag(help: "An item whose decoding stopped early (damaged or truncated) fails instead of being done with what was read.")
+    var strict = false
+
+    func run() throws {
+        let (index, count) = try BatchShard.resolve(shard, shards: shards)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        if let jobs, !(1...1024).contains(jobs) {
+            throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "a whole number of parallel items from 1 to 1024 (default: the \(cores) cores)")
+        }
+        if let results { try OutputPaths.checkFile(results) }
+        DecodeReport.strict = strict
+        DecodeReport.outcome = "did the item with what was read"
+        let input = try InputFile.open(manifest)
+        guard let text = String(data: try input.bytes(limit: 1 << 30), encoding: .utf8) else {
+            throw AudioError.unreadable(path: input.name, reason: "the manifest is not UTF-8 text")
+        }
+        let items = BatchManifest.shard(try BatchManifest.parse(text, name: input.name), index: index, count: count)
+        let show = progress ?? (isatty(STDERR_FILENO) == 1 ? .bar : .none)
+        let outcome = BatchRun(items: items, jobs: min(jobs ?? cores, max(1, items.count)), force: force, progress: show).run()
+        if let results { try AtomicFile.write(outcome.resultLines, to: results) }
+        print("waves batch: shard \(index)/\(count): " + outcome.summary)
+        if outcome.status != 0 { throw ExitCode(outcome.status) }
+    }
+}
+
+/// One shard's items done: each prepared on the main thread (its options
+/// parsed and checked as its command would), then done `jobs` at a time.
+struct BatchRun {
+    let items: [BatchItem]
+    let jobs: Int
+    let force: Bool
+    let progress: BatchRunCommand.Progress
+
+    struct Result {
+        var status = "failed", reason: String?, seconds = 0.0, peakRSS = 0.0
+        /// The exit status of a failure (0: none).
+        var code: Int32 = 0
+    }
+
+    /// What one item does off the main thread: its output's bytes made, then written.
+    typealias Work = @Sendable () throws -> () throws -> Void
+
+    func run() -> (summary: String, resultLines: String, status: Int32) {
+        let start = Date()
+        var results = [Result](repeating: Result(), count: items.count)
+        var works = [Work?](repeating: nil, count: items.count)
+        for (i, item) in items.enumerated() {
+            do { works[i] = try Self.prepare(item) } catch { results[i] = Self.failure(error, item: item) }
+        }
+        Self.removeStaleTemporaries(items.map(\.output))
+        let lock = NSLock(), writeLock = NSLock()
+        var next = 0, done = 0
+        let bar = progress == .bar ? FrameProgress(total: items.count, unit: "item") : nil
+        runOnThreads(jobs) { [items, force, progress] in
+            while true {
+                lock.lock()
+                let i = next
+                next += 1
+                var result = i < items.count ? results[i] : Result()
+                lock.unlock()
+                guard i < items.count else { return }
+                let item = items[i]
+                if let work = works[i] {
+                    let began = Date()
+                    let fingerprint = Self.fingerprint(item)
+                    if !force, let fingerprint, Self.recorded(for: item.output) == fingerprint {
+                        result.status = "skipped"
+                    } else {
+                        do {
+                            let write = try work()
+                            writeLock.lock()
+                            defer { writeLock.unlock() }
+                            try TrackBatch.makeFolder(for: item.output)
+                            try write()
+                            // Recorded once the output is whole: a task killed before this redoes the item.
+                            if let fingerprint { try AtomicFile.write(fingerprint, to: Self.sidecar(item.output)) }
+                            result.status = "ok"
+                        } catch {
+                            result = Self.failure(error, item: item)
+                        }
+                    }
+                    result.seconds = Date().timeIntervalSince(began)
+                }
+                result.peakRSS = Self.peakRSSMegabytes()
+                lock.lock()
+                results[i] = result
+                done += 1
+                let finished = done
+                lock.unlock()
+                if result.code != 0, let reason = result.reason {
+                    printError("waves: " + (reason.contains(item.input) ? reason : "\(item.id): \(reason)"))
+                }
+                switch progress {
+                case .json:
+                    printError(Self.json(["done": finished, "total": items.count, "id": item.id, "status": result.status]))
+                case .bar: bar?.update(done: finished)
+                case .none: break
+                }
+            }
+        }
+        bar?.finish()
+        let seconds = Date().timeIntervalSince(start)
+        let ok = results.filter { $0.status == "ok" }.count, skipped = results.filter { $0.status == "skipped" }.count
+        let failed = results.count - ok - skipped
+        let rate = seconds > 0 && ok > 0 ? String(format: ", %.1f tracks/s", Double(ok) / seconds) : ""
+        let summary = "\(items.count) items: \(ok) ok, \(skipped) skipped, \(failed) failed in " + String(format: "%.2f s", seconds) + rate
+        let lines = zip(items, results).map { item, r in
+            Self.json(["id": item.id, "input": item.input, "output": item.output, "status": r.status, "reason": r.reason ?? NSNull(),
+                       "seconds": (r.seconds * 1000).rounded() / 1000, "peak_rss_mb": (r.peakRSS * 10).rounded() / 10]) + "\n"
+        }.joined()
+        let codes = results.map(\.code).filter { $0 != 0 }
+        let status: Int32 = codes.isEmpty ? 0 : codes.contains(where: Self.retryable) ? 75 : 65
+        return (summary, lines, status)
+    }
+
+    /// The item's options parsed and checked by its command, its work ready
+    /// to run on any thread (nothing it touches is shared).
+    static func prepare(_ item: BatchItem) throws -> Work {
+        let reserved = ["audio", "peaks", "out", "json", "dat", "jobs", "force", "strict"]
+        if let key = item.arguments.first(where: { reserved.contains(String($0.dropFirst(2))) }) {
+            throw UsageError(option: key, value: "", accepted: "not an item's option: the item's \"input\" and \"output\" name its files, and jobs, force and strict are waves batch's own")
+        }
+        switch item.kind {
+        case .peaks:
+            let format = item.output.lowercased().hasSuffix(".json") ? "--json" : "--dat"
+            let command = try PeaksCommand.parse(["--audio", item.input, format, item.output] + item.arguments)
+            try command.checkOptions()
+            let (json, dat) = format == "--json" ? (item.output, nil as String?) : (nil as String?, item.output)
+            return {
+                let data = try command.peaks(of: item.input)
+                return { try command.write(data, json: json, dat: dat) }
+            }
+        case .render:
+            let command = try RenderEffectCommand<WaveformBundle>.parse(["--audio", item.input, "--out", item.output] + item.arguments)
+            try command.settings.checkOneImagePerTrack()
+            let size = try command.settings.size.validated()
+            var wave = command.effect.options(look: command.look)
+            let waveform = wave.waveform
+            // Every option but the track checked once here, as the command checks them (on the generated track).
+            wave.waveform.tracks = []
+            try wave.check()
+            let settings = try wave.settings(openingInputs: false)
+            let request = wave.request(width: size.width, height: size.height)
+            let time = command.settings.time
+            return {
+                let target = try RenderSettings.drawTrack(item.input, settings: settings, request: request, time: time,
+                                                          start: waveform.start ?? 0, end: waveform.end, peaks: nil)
+                return { try PNG.write(target, to: item.output) }
+            }
+        }
+    }
+
+    static func failure(_ error: Error, item: BatchItem) -> Result {
+        var result = Result()
+        result.code = ExitStatus.of(error)
+        let message = ExitStatus.message(of: error)
+        result.reason = message
+        return result
+    }
+
+    /// A failure a retry can help: no memory, no space or an I/O error writing, an unavailable resource.
+    static func retryable(_ code: Int32) -> Bool { [69, 71, 73, 75].contains(code) }
+
+    /// What the output depends on: the item (less its id), the input's size
+    /// and modification time, and Waves' version. Nil where the input cannot be read (the item will fail).
+    static func fingerprint(_ item: BatchItem) -> String? {
+        var info = stat()
+        guard stat(item.input, &info) == 0 else { return nil }
+        return "\(item.canonical)\ninput \(info.st_size) bytes, modified \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\nwaves \(Waves.version)\n"
+    }
+
+    /// The fingerprint recorded beside an output, nil where there is none or the output is gone.
+    static func recorded(for output: String) -> String? {
+        guard FileManager.default.fileExists(atPath: output) else { return nil }
+        return try? String(contentsOfFile: sidecar(output), encoding: .utf8)
+    }
+
+    /// `out/.a.dat.waves`: the fingerprint of `out/a.dat`, hidden beside it.
+    static func sidecar(_ output: String) -> String {
+        let url = URL(fileURLWithPath: output)
+        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".waves").path
+    }
+
+    /// Temporary files (`.w<pid>-<n>.tmp`, the atomic writer's) left in the
+    /// outputs' folders by a process that is gone (a task killed mid-write).
+    static func removeStaleTemporaries(_ outputs: [String]) {
+        let folders = Set(outputs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+        for folder in folders {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".w") && name.hasSuffix(".tmp") {
+                guard let pid = Int32(name.dropFirst(2).prefix { $0.isNumber }), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                unlink(folder + "/" + name)
+            }
+        }
+    }
+
+    static func peakRSSMegabytes() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_maxrss) / 1024
+    }
+
+    static func json(_ object: [String: Any]) -> String {
+        String(data: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data(), encoding: .utf8) ?? "{}"
+    }
+}
