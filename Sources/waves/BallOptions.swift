@@ -27,20 +27,15 @@ struct BallOptions: ParsableArguments {
     var frameInterval: Int?
 
     func check(scene: EffectName) throws {
-        if let driver { try onlyWith(scene, option: "--driver", value: driver.rawValue) }
-        if let timerMode { try onlyWith(scene, option: "--timer-mode", value: timerMode.rawValue) }
         if let busy {
-            try onlyWith(scene, option: "--busy", value: "\(busy)")
             guard busy.isFinite, (0...1000).contains(busy) else {
                 throw UsageError(option: "--busy", value: "\(busy)", accepted: "milliseconds from 0 to 1000")
             }
         }
         if let busyPattern {
-            try onlyWith(scene, option: "--busy-pattern", value: busyPattern.rawValue)
             guard busy != nil else { throw UsageError(option: "--busy-pattern", value: busyPattern.rawValue, accepted: "only with --busy") }
         }
         if let frameInterval {
-            try onlyWith(scene, option: "--frame-interval", value: "\(frameInterval)")
             guard (1...3).contains(frameInterval) else {
                 throw UsageError(option: "--frame-interval", value: "\(frameInterval)", accepted: "1, 2 or 3")
             }

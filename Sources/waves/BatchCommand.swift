@@ -141,66 +141,54 @@ struct BatchRun {
     }
 
     /// What one item does off the main thread: its output's bytes made, then written.
-    typealias Work = @Sendable () throws -> () throws -> Void
+    typealias Work = () throws -> () throws -> Void
 
     func run() -> (summary: String, resultLines: String, status: Int32) {
         let start = Date()
         var results = [Result](repeating: Result(), count: items.count)
         var works = [Work?](repeating: nil, count: items.count)
         for (i, item) in items.enumerated() {
-            do { works[i] = try Self.prepare(item) } catch { results[i] = Self.failure(error, item: item) }
+            do { works[i] = try BatchRun.prepare(item) } catch { results[i] = Self.failure(error, item: item) }
         }
         Self.removeStaleTemporaries(items.map(\.output))
-        let lock = NSLock(), writeLock = NSLock()
-        var next = 0, done = 0
         let bar = progress == .bar ? FrameProgress(total: items.count, unit: "item") : nil
-        runOnThreads(jobs) { [items, force, progress] in
-            while true {
-                lock.lock()
-                let i = next
-                next += 1
-                var result = i < items.count ? results[i] : Result()
-                lock.unlock()
-                guard i < items.count else { return }
-                let item = items[i]
-                if let work = works[i] {
-                    let began = Date()
-                    let fingerprint = Self.fingerprint(item)
-                    if !force, let fingerprint, Self.recorded(for: item.output) == fingerprint {
-                        result.status = "skipped"
-                    } else {
-                        do {
-                            let write = try work()
-                            writeLock.lock()
-                            defer { writeLock.unlock() }
-                            try TrackBatch.makeFolder(for: item.output)
-                            try write()
-                            // Recorded once the output is whole: a task killed before this redoes the item.
-                            if let fingerprint { try AtomicFile.write(fingerprint, to: Self.sidecar(item.output)) }
-                            result.status = "ok"
-                        } catch {
-                            result = Self.failure(error, item: item)
-                        }
+        let prepared = results
+        results = ConcurrentItems.run(count: items.count, jobs: jobs, { [items, works, force] i, serially in
+            let item = items[i]
+            var result = prepared[i]
+            guard let work = works[i] else { return result }
+            let began = Date()
+            let fingerprint = Self.fingerprint(item)
+            if !force, let fingerprint, Self.recorded(for: item.output) == fingerprint {
+                result.status = "skipped"
+            } else {
+                do {
+                    let write = try work()
+                    try serially {
+                        try TrackBatch.makeFolder(for: item.output)
+                        try write()
+                        // Recorded once the output is whole: a task killed before this redoes the item.
+                        if let fingerprint { try AtomicFile.write(fingerprint, to: Self.sidecar(item.output)) }
                     }
-                    result.seconds = Date().timeIntervalSince(began)
-                }
-                result.peakRSS = Self.peakRSSMegabytes()
-                lock.lock()
-                results[i] = result
-                done += 1
-                let finished = done
-                lock.unlock()
-                if result.code != 0, let reason = result.reason {
-                    printError("waves: " + (reason.contains(item.input) ? reason : "\(item.id): \(reason)"))
-                }
-                switch progress {
-                case .json:
-                    printError(Self.json(["done": finished, "total": items.count, "id": item.id, "status": result.status]))
-                case .bar: bar?.update(done: finished)
-                case .none: break
+                    result.status = "ok"
+                } catch {
+                    result = Self.failure(error, item: item)
                 }
             }
-        }
+            result.seconds = Date().timeIntervalSince(began)
+            result.peakRSS = Self.peakRSSMegabytes()
+            return result
+        }, finished: { [items, progress] i, result, done in
+            let item = items[i]
+            if result.code != 0, let reason = result.reason {
+                printError("waves: " + (reason.contains(item.input) ? reason : "\(item.id): \(reason)"))
+            }
+            switch progress {
+            case .json: printError(Self.json(["done": done, "total": items.count, "id": item.id, "status": result.status]))
+            case .bar: bar?.update(done: done)
+            case .none: break
+            }
+        })
         bar?.finish()
         let seconds = Date().timeIntervalSince(start)
         let ok = results.filter { $0.status == "ok" }.count, skipped = results.filter { $0.status == "skipped" }.count
@@ -229,9 +217,10 @@ struct BatchRun {
             let command = try PeaksCommand.parse(["--audio", item.input, format, item.output] + item.arguments)
             try command.checkOptions()
             let (json, dat) = format == "--json" ? (item.output, nil as String?) : (nil as String?, item.output)
+            let (samplesPerPixel, bits) = (command.samplesPerPixel, command.bits)
             return {
-                let data = try command.peaks(of: item.input)
-                return { try command.write(data, json: json, dat: dat) }
+                let data = try PeaksCommand.peaks(of: item.input, samplesPerPixel: samplesPerPixel, bits: bits)
+                return { try PeaksCommand.write(data, json: json, dat: dat) }
             }
         case .render:
             let command = try RenderEffectCommand<WaveformBundle>.parse(["--audio", item.input, "--out", item.output] + item.arguments)
@@ -244,10 +233,10 @@ struct BatchRun {
             try wave.check()
             let settings = try wave.settings(openingInputs: false)
             let request = wave.request(width: size.width, height: size.height)
-            let time = command.settings.time
+            let (time, start, end) = (command.settings.time, waveform.start ?? 0, waveform.end)
             return {
                 let target = try RenderSettings.drawTrack(item.input, settings: settings, request: request, time: time,
-                                                          start: waveform.start ?? 0, end: waveform.end, peaks: nil)
+                                                          start: start, end: end, peaks: nil)
                 return { try PNG.write(target, to: item.output) }
             }
         }

@@ -19,13 +19,11 @@ struct CratesOptions: ParsableArguments {
 
     func check(scene: EffectName) throws {
         if let physicsBudget {
-            try onlyWith(scene, option: "--physics-budget", value: "\(physicsBudget)")
             guard PhysicsBudget.validShare(physicsBudget) else {
                 throw UsageError(option: "--physics-budget", value: "\(physicsBudget)", accepted: "a share of the simulated time above 0 and at most 1 (the chapter's 0.5)")
             }
         }
         if let gravity {
-            try onlyWith(scene, option: "--gravity", value: "\(gravity.x),\(gravity.y)")
             guard gravity.x.isFinite, gravity.y.isFinite, abs(gravity.x) <= 1e6, abs(gravity.y) <= 1e6 else {
                 throw UsageError(option: "--gravity", value: "\(gravity.x),\(gravity.y)",
                                  accepted: "X,Y: two finite numbers of pixels per second squared, each at most 1000000 either way")

@@ -49,12 +49,6 @@ struct JellyOptions: ParsableArguments {
 
     /// Options given without `--scene jelly` are a usage error; with it, each is checked.
     func check(scene: EffectName) throws {
-        let given: [(String, String)] = [
-            ("--block-size", blockSize.map { "\($0.width)x\($0.height)" }), ("--spring-duration", springDuration.map { "\($0)" }),
-            ("--bounce", bounce.map { "\($0)" }), ("--mass", mass.map { "\($0)" }), ("--stiffness", stiffness.map { "\($0)" }),
-            ("--damping", damping.map { "\($0)" }), ("--rest", rest.map { "\($0)" }),
-        ].compactMap { option, value in value.map { (option, $0) } }
-        for (option, value) in given { try onlyWith(scene, option: option, value: value) }
         guard takes(scene, "--block-size") else { return }
         _ = try spring()
     }
@@ -111,8 +105,6 @@ struct StepOptions: ParsableArguments {
     var maxSteps: Int = 8
 
     func check(scene: EffectName) throws {
-        if let physicsStep { try onlyWith(scene, option: "--physics-step", value: "\(physicsStep)") }
-        if maxSteps != 8 { try onlyWith(scene, option: "--max-steps", value: "\(maxSteps)") }
         guard (1...1000).contains(maxSteps) else {
             throw UsageError(option: "--max-steps", value: "\(maxSteps)", accepted: "a whole number of steps from 1 to 1000")
         }

@@ -61,7 +61,7 @@ struct PeaksCommand: ParsableCommand {
         guard let audio = audio.first else { throw UsageError(option: "--audio", value: "(none)", accepted: "an audio file, several, or a folder") }
         for path in [json, dat].compactMap({ $0 }) { try OutputPaths.checkFile(path) }
         let data = try peaks(of: audio)
-        try write(data, json: json, dat: dat)
+        try Self.write(data, json: json, dat: dat)
         print("wrote \([json, dat].compactMap { $0 }.joined(separator: ", ")): \(data.length) peaks of \(samplesPerPixel) samples at \(data.sampleRate) Hz, \(bits)-bit")
     }
 
@@ -80,13 +80,18 @@ struct PeaksCommand: ParsableCommand {
     }
 
     func peaks(of track: String) throws -> WaveformData {
+        try Self.peaks(of: track, samplesPerPixel: samplesPerPixel, bits: bits)
+    }
+
+    /// A track's peaks (what any thread may do: nothing here is shared).
+    static func peaks(of track: String, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
         let reader = try AudioReader(path: track)
         let data = try WaveformData.scan(reader, samplesPerPixel: samplesPerPixel, bits: bits)
         try DecodeReport.check(reader)
         return data
     }
 
-    func write(_ data: WaveformData, json: String?, dat: String?) throws {
+    static func write(_ data: WaveformData, json: String?, dat: String?) throws {
         if let json { try AtomicFile.write(data.json(), to: json) }
         if let dat { try AtomicFile.write(data.dat(), to: dat) }
     }
@@ -95,10 +100,10 @@ struct PeaksCommand: ParsableCommand {
     private func runBatch() throws {
         let batch = try TrackBatch(audio: audio, jobs: jobs, force: force)
         try batch.checkPatterns([("--json", json), ("--dat", dat)].compactMap { option, pattern in pattern.map { (option, $0) } })
-        let (json, dat) = (self.json, self.dat)
+        let (json, dat, samplesPerPixel, bits) = (self.json, self.dat, self.samplesPerPixel, self.bits)
         let summary = batch.run(outputs: { track in [json, dat].compactMap { $0.map { TrackBatch.output($0, for: track) } } }) { track in
-            let data = try self.peaks(of: track)
-            return { try self.write(data, json: json.map { TrackBatch.output($0, for: track) }, dat: dat.map { TrackBatch.output($0, for: track) }) }
+            let data = try Self.peaks(of: track, samplesPerPixel: samplesPerPixel, bits: bits)
+            return { try Self.write(data, json: json.map { TrackBatch.output($0, for: track) }, dat: dat.map { TrackBatch.output($0, for: track) }) }
         }
         print("waves peaks: " + summary.line(tracks: batch.tracks.count, jobs: batch.jobs))
         if summary.status != 0 { throw ExitCode(summary.status) }

@@ -46,13 +46,6 @@ struct ReplicaOptions: ParsableArguments {
     var dotTint: (RGBA8, RGBA8) = (RGBA8(0xFF, 0x00, 0xFF), RGBA8(0x00, 0xFF, 0xFF))
 
     func check(scene: EffectName) throws {
-        let defaults = defaultValues(of: ReplicaOptions.self)
-        let given: [(String, String, Bool)] = [
-            ("--dot-size", "\(dotSize)", dotSize != defaults.dotSize),
-            ("--instance-delay", "\(instanceDelay)", instanceDelay != defaults.instanceDelay),
-            ("--dot-beat", "\(dotBeat)", dotBeat != defaults.dotBeat), ("--dot-tint", "", dotTint != defaults.dotTint),
-        ]
-        for (option, value, given) in given where given { try onlyWith(scene, option: option, value: value) }
         guard takes(scene, "--dot-size") else { return }
         guard dotSize.isFinite, dotSize > 0, dotSize <= 1000 else {
             throw UsageError(option: "--dot-size", value: "\(dotSize)", accepted: "a size in pixels above 0 up to 1000")
@@ -89,15 +82,6 @@ struct DotsOptions: ParsableArguments {
 
     /// Options given without the scene they shape are a usage error; with it, each is checked.
     func check(scene: EffectName, dotSize: Double) throws {
-        let defaults = defaultValues(of: DotsOptions.self)
-        let given: [(String, String, Bool)] = [
-            ("--dot-spacing", "\(dotSpacing)", dotSpacing != defaults.dotSpacing),
-            ("--corner-radius", "\(cornerRadius)", cornerRadius != defaults.cornerRadius),
-            ("--dot-scale", "\(dotScale.x)x\(dotScale.y)", dotScale != defaults.dotScale),
-            ("--dot-fade", "\(dotFade)", dotFade != defaults.dotFade), ("--curl", "\(curl)", curl != defaults.curl),
-            ("--states", states.map { $0.map { "\($0.state.rawValue)@\($0.at)" }.joined(separator: ",") } ?? "", states != nil),
-        ]
-        for (option, value, given) in given where given { try onlyWith(scene, option: option, value: value) }
         guard takes(scene, "--dot-spacing") else { return }
         guard dotSpacing.isFinite, dotSpacing >= 1, dotSpacing <= 100_000 else {
             throw UsageError(option: "--dot-spacing", value: "\(dotSpacing)", accepted: "pixels from 1 to 100000")
@@ -160,12 +144,6 @@ struct LevelOptions: ParsableArguments {
     var smoothing: LevelSmoothing { LevelSmoothing(attack: attack, release: release) }
 
     func check(scene: EffectName) throws {
-        let defaults = defaultValues(of: LevelOptions.self)
-        let given: [(String, String, Bool)] = [
-            ("--level", "\(level)", level != defaults.level), ("--level-from", levelFrom ?? "", levelFrom != nil),
-            ("--attack", "\(attack)", attack != defaults.attack), ("--release", "\(release)", release != defaults.release),
-        ]
-        for (option, value, given) in given where given { try onlyWith(scene, option: option, value: value) }
         guard takes(scene, "--level") else { return }
         guard level.isFinite, (0...1).contains(level) else {
             throw UsageError(option: "--level", value: "\(level)", accepted: "a number from 0 to 1")

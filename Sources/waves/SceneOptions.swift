@@ -21,13 +21,6 @@ extension EffectName: ExpressibleByArgument {
     public var defaultValueDescription: String { rawValue }
 }
 
-/// Refuses an option the scene does not take, naming the scenes that do (the registry's lists).
-func onlyWith(_ scene: EffectName, option: String, value: String) throws {
-    let takers = Effects.taking(option)
-    guard !takers.isEmpty, !takers.contains(scene) else { return }
-    throw UsageError(option: option, value: value, accepted: onlyWithEffects(takers))
-}
-
 /// "only with the dots or voice effect".
 func onlyWithEffects(_ names: [EffectName]) -> String {
     "only with the " + names.map(\.rawValue).joined(separator: " or ") + " effect"
@@ -269,15 +262,12 @@ struct EffectOptions {
         if let needs = Effects.named(scene)?.needs, needs == "--outline", outline.outline == nil {
             throw UsageError(option: needs, value: "(none)", accepted: "a file of SVG path data with --scene \(scene)")
         }
-        if let path = outline.outline { try onlyWith(scene, option: "--outline", value: path) }
-        if outline.speed != 0 { try onlyWith(scene, option: "--speed", value: "\(outline.speed)") }
         if scene == .outline { _ = try outline.outlinePath() }
         try checkCounts()
         try waveform.check(scene: scene)
         try replica.check(scene: scene)
         try dots.check(scene: scene, dotSize: replica.dotSize)
         try level.check(scene: scene)
-        if voice.style != .classic { try onlyWith(scene, option: "--style", value: voice.style.rawValue) }
         try jelly.check(scene: scene)
         try steps.check(scene: scene)
         try crates.check(scene: scene)

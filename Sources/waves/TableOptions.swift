@@ -27,17 +27,12 @@ struct TableOptions: ParsableArguments {
     var noShadowCache = false
 
     func check(scene: EffectName) throws {
-        if let rowHeight { try onlyWith(scene, option: "--row-height", value: "\(rowHeight)") }
-        if let scroll { try onlyWith(scene, option: "--scroll", value: scroll.rawValue) }
         if let scrollSpeed {
-            try onlyWith(scene, option: "--scroll-speed", value: "\(scrollSpeed)")
             guard scrollSpeed.isFinite, (0...100_000).contains(scrollSpeed) else {
                 throw UsageError(option: "--scroll-speed", value: "\(scrollSpeed)", accepted: "pixels a second from 0 to 100000")
             }
         }
-        if shadow { try onlyWith(scene, option: "--shadow", value: "") }
         if noShadowCache {
-            try onlyWith(scene, option: "--no-shadow-cache", value: "")
             guard shadow else { throw UsageError(option: "--no-shadow-cache", value: "", accepted: "only with --shadow") }
         }
     }

@@ -96,44 +96,29 @@ struct TrackBatch {
     /// are made as needed. A failure is one line on stderr naming the track.
     func run(outputs: (String) -> [String], work: @escaping @Sendable (String) throws -> () throws -> Void) -> Summary {
         let start = Date()
-        var statuses = [Int32?](repeating: nil, count: tracks.count)
-        var skipped = [Bool](repeating: false, count: tracks.count)
-        let lock = NSLock(), writeLock = NSLock()
-        var next = 0
         let planned = tracks.map { outputs($0) }
-        let worker = { [tracks, force] in
-            while true {
-                lock.lock()
-                let i = next
-                next += 1
-                lock.unlock()
-                guard i < tracks.count else { return }
-                if !force && Self.upToDate(planned[i], track: tracks[i]) {
-                    lock.lock(); skipped[i] = true; lock.unlock()
-                    continue
-                }
-                var status: Int32 = 0
-                do {
-                    let write = try work(tracks[i])
-                    writeLock.lock()
-                    defer { writeLock.unlock() }
+        // nil: up to date; 0: written; else the failure's status.
+        let statuses: [Int32?] = ConcurrentItems.run(count: tracks.count, jobs: jobs) { [tracks, force] i, serially in
+            if !force && Self.upToDate(planned[i], track: tracks[i]) { return nil }
+            do {
+                let write = try work(tracks[i])
+                try serially {
                     for path in planned[i] { try Self.makeFolder(for: path) }
                     try write()
-                } catch {
-                    status = ExitStatus.of(error)
-                    let message = ExitStatus.message(of: error)
-                    printError("waves: " + (message.contains(tracks[i]) ? message : "\(tracks[i]): \(message)"))
                 }
-                lock.lock(); statuses[i] = status; lock.unlock()
+                return 0
+            } catch {
+                let message = ExitStatus.message(of: error)
+                printError("waves: " + (message.contains(tracks[i]) ? message : "\(tracks[i]): \(message)"))
+                return ExitStatus.of(error)
             }
         }
-        runOnThreads(jobs, worker)
         var summary = Summary()
-        for (status, skip) in zip(statuses, skipped) {
-            if skip { summary.upToDate += 1; continue }
+        for status in statuses {
+            guard let status else { summary.upToDate += 1; continue }
             if status == 0 { summary.written += 1 } else {
                 summary.failed += 1
-                if summary.status == 0, let status { summary.status = status }
+                if summary.status == 0 { summary.status = status }
             }
         }
         summary.seconds = Date().timeIntervalSince(start)
@@ -161,13 +146,54 @@ struct TrackBatch {
     }
 }
 
-/// Runs `worker` on `count` threads of its own and waits for all of them
-/// (each worker takes its next piece of work from a shared counter).
-func runOnThreads(_ count: Int, _ worker: @escaping @Sendable () -> Void) {
-    let done = DispatchGroup()
-    for _ in 0..<max(1, count) {
-        done.enter()
-        Thread.detachNewThread { worker(); done.leave() }
+/// Items done `jobs` at a time, each on a thread of its own: every index
+/// taken once from a shared counter, its outcome kept in index order. The
+/// `serially` an item is handed runs a step while no other item's does (the
+/// atomic writer keeps one pending file for its signal handler).
+final class ConcurrentItems<Outcome>: @unchecked Sendable {
+    private let lock = NSLock(), serial = NSLock()
+    private var next = 0, done = 0
+    private var outcomes: [Outcome?]
+
+    private init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+
+    /// `finished(index, outcome, items done so far)` runs on the worker's thread after each item.
+    static func run(count: Int, jobs: Int,
+                    _ body: @escaping @Sendable (_ index: Int, _ serially: (() throws -> Void) throws -> Void) -> Outcome,
+                    finished: @escaping @Sendable (Int, Outcome, Int) -> Void = { _, _, _ in }) -> [Outcome] {
+        let state = ConcurrentItems(count: count)
+        let group = DispatchGroup()
+        for _ in 0..<max(1, min(jobs, count)) {
+            group.enter()
+            Thread.detachNewThread {
+                while let i = state.take() {
+                    let outcome = body(i) { step in
+                        state.serial.lock()
+                        defer { state.serial.unlock() }
+                        try step()
+                    }
+                    finished(i, outcome, state.store(outcome, at: i))
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        return state.outcomes.map { $0! }
     }
-    done.wait()
+
+    private func take() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < outcomes.count else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    private func store(_ outcome: Outcome, at index: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        outcomes[index] = outcome
+        done += 1
+        return done
+    }
 }

@@ -85,15 +85,12 @@ struct WaveformOptions: ParsableArguments {
     /// Inputs given to a scene that does not take them are a usage error;
     /// with one that does, the input is opened.
     func check(scene: EffectName) throws {
-        if !tracks.isEmpty { try onlyWith(scene, option: "--audio", value: tracks.joined(separator: " ")) }
         if isBatch {
             throw UsageError(option: "--audio", value: tracks.joined(separator: " "),
                              accepted: "one audio file here (several tracks, or a folder, with waves render waveform or waves peaks)")
         }
         if let jobs { throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "only when several tracks are drawn (waves render waveform --audio with several files or a folder)") }
         if force { throw UsageError(option: "--force", value: "", accepted: "only when several tracks are drawn (waves render waveform --audio with several files or a folder)") }
-        if let peaks { try onlyWith(scene, option: "--peaks", value: peaks) }
-        if let split { try onlyWith(scene, option: "--split", value: split.rawValue) }
         guard takes(scene, "--audio") else { return }
         _ = try scale()
         try checkSegment()
