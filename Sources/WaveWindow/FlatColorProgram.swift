@@ -35,3 +35,38 @@ final class FlatColorProgram {
         glBindVertexArray(0)
     }
 }
+
+/// Points in pixels (two floats each) for `FlatColorProgram`, in one vertex
+/// buffer made once at its largest and rewritten in place: what the text
+/// panel and the frame-time graph draw from.
+final class PixelVertices {
+    let vertexArray: GLuint
+    private let buffer: GLuint
+
+    /// Room for `capacity` points; `configure` runs with the array bound (an index buffer, say).
+    init(capacity: Int, configure: () -> Void = {}) {
+        var array: GLuint = 0, buffer: GLuint = 0
+        glGenVertexArrays(1, &array)
+        glBindVertexArray(array)
+        glGenBuffers(1, &buffer)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer)
+        glBufferData(GLenum(GL_ARRAY_BUFFER), capacity * 8, nil, GLenum(GL_DYNAMIC_DRAW))
+        glEnableVertexAttribArray(0)
+        glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 8, nil)
+        configure()
+        glBindVertexArray(0)
+        (vertexArray, self.buffer) = (array, buffer)
+    }
+
+    deinit {
+        var (array, buffer) = (vertexArray, self.buffer)
+        glDeleteBuffers(1, &buffer)
+        glDeleteVertexArrays(1, &array)
+    }
+
+    /// Rewrites the first points with `floats` (x, y pairs). Allocates nothing.
+    func write(_ floats: UnsafeRawBufferPointer) {
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer)
+        glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, floats.count, floats.baseAddress)
+    }
+}

@@ -63,24 +63,10 @@ final class FrameTimeGraph {
     var area = Rect.zero
     private var vertices = [Float](repeating: 0, count: 2 * Part.vertexCount)
     private let program: FlatColorProgram
-    private var vertexArray: GLuint = 0
-    private var vertexBuffer: GLuint = 0
+    private let points = PixelVertices(capacity: Part.vertexCount)
 
     init(program: FlatColorProgram) {
         self.program = program
-        glGenVertexArrays(1, &vertexArray)
-        glBindVertexArray(vertexArray)
-        glGenBuffers(1, &vertexBuffer)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
-        glBufferData(GLenum(GL_ARRAY_BUFFER), vertices.count * 4, nil, GLenum(GL_DYNAMIC_DRAW))
-        glEnableVertexAttribArray(0)
-        glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 8, nil)
-        glBindVertexArray(0)
-    }
-
-    deinit {
-        glDeleteBuffers(1, &vertexBuffer)
-        glDeleteVertexArrays(1, &vertexArray)
     }
 
     /// The height in `area` (y down) at which `milliseconds` is drawn: its bar's top, the line's point.
@@ -135,10 +121,9 @@ final class FrameTimeGraph {
         guard !area.isEmpty else { return }
         let area = self.area
         let written = vertices.withUnsafeMutableBufferPointer { Self.write(history, in: area, into: $0) }
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
-        vertices.withUnsafeBytes { glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, $0.count, $0.baseAddress) }
+        vertices.withUnsafeBytes { points.write($0) }
         program.use(viewport: viewport)
-        glBindVertexArray(vertexArray)
+        glBindVertexArray(points.vertexArray)
         program.set(.graphBackdrop)
         glDrawArrays(GLenum(GL_TRIANGLES), GLint(Part.backdrop), 6)
         program.set(.cpu)

@@ -9,8 +9,7 @@ import WaveGL
 /// in the demo), never per frame.
 final class TextOverlay {
     private let program: FlatColorProgram
-    private var vertexArray: GLuint = 0
-    private var vertexBuffer: GLuint = 0
+    private let points: PixelVertices
     private var indexBuffer: GLuint = 0
     /// Glyph quads by colour, in the order laid out (the panel is quad 0).
     private var runs: [(firstQuad: Int, quads: Int, ink: HUDInk)] = []
@@ -21,29 +20,23 @@ final class TextOverlay {
 
     init(program: FlatColorProgram) {
         self.program = program
-        glGenVertexArrays(1, &vertexArray)
-        glBindVertexArray(vertexArray)
-        glGenBuffers(1, &vertexBuffer)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
-        glBufferData(GLenum(GL_ARRAY_BUFFER), (Self.maxQuads + 1) * 4 * 8, nil, GLenum(GL_DYNAMIC_DRAW))
-        glEnableVertexAttribArray(0)
-        glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 8, nil)
-        // Two triangles per quad, the same pattern for every quad.
-        var indices: [UInt32] = []
-        for q in 0...UInt32(Self.maxQuads) {
-            let v: UInt32 = q * 4
-            indices += [v, v + 1, v + 2, v, v + 2, v + 3]
+        var indexBuffer: GLuint = 0
+        points = PixelVertices(capacity: (Self.maxQuads + 1) * 4) {
+            // Two triangles per quad, the same pattern for every quad.
+            var indices: [UInt32] = []
+            for q in 0...UInt32(Self.maxQuads) {
+                let v: UInt32 = q * 4
+                indices += [v, v + 1, v + 2, v, v + 2, v + 3]
+            }
+            glGenBuffers(1, &indexBuffer)
+            glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indexBuffer)
+            glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), indices.count * 4, indices, GLenum(GL_STATIC_DRAW))
         }
-        glGenBuffers(1, &indexBuffer)
-        glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indexBuffer)
-        glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), indices.count * 4, indices, GLenum(GL_STATIC_DRAW))
-        glBindVertexArray(0)
+        self.indexBuffer = indexBuffer
     }
 
     deinit {
-        glDeleteBuffers(1, &vertexBuffer)
         glDeleteBuffers(1, &indexBuffer)
-        glDeleteVertexArrays(1, &vertexArray)
     }
 
     /// Shows `layout`'s panel and texts from the next draw on.
@@ -73,15 +66,14 @@ final class TextOverlay {
                 runs.append((firstQuad, quads, text.line.ink))
             }
         }
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
-        glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, vertices.count * 4, vertices)
+        vertices.withUnsafeBytes { points.write($0) }
     }
 
     /// Draws the panel and text into `viewport` (x, y from the bottom left). Allocates nothing.
     func draw(viewport: Viewport) {
         guard !runs.isEmpty else { return }
         program.use(viewport: viewport)
-        glBindVertexArray(vertexArray)
+        glBindVertexArray(points.vertexArray)
         program.set(.panel)
         glDrawElements(GLenum(GL_TRIANGLES), 6, GLenum(GL_UNSIGNED_INT), nil)
         var i = 0
