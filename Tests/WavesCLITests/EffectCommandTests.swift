@@ -13,8 +13,18 @@ final class EffectCommandTests: XCTestCase {
 
     private static let commands = ["render", "demo", "bench"]
 
-    /// Every help of every effect's command, run two at a time (a debug build's help costs about a second).
+    /// Every help of every effect's command, made once for the class (a debug build's help costs about a second).
+    nonisolated(unsafe) private static var madeHelps: [String: String]?
+
     private func helps() throws -> [String: String] {
+        if let made = Self.madeHelps { return made }
+        let made = try makeHelps()
+        Self.madeHelps = made
+        return made
+    }
+
+    /// Run two at a time.
+    private func makeHelps() throws -> [String: String] {
         let invocations = Self.commands.flatMap { command in Effects.names.map { [command, $0] } }
         var results = [WavesBinary.Result?](repeating: nil, count: invocations.count)
         let lock = NSLock()
