@@ -96,8 +96,9 @@ struct BenchEffectCommand<Bundle: EffectBundle>: ParsableCommand {
 /// The short form: `waves render --scene dots ...` is `waves render dots
 /// ...`, rewritten before parsing, so each effect's command parses exactly its
 /// own options whichever form is typed. A parent command with no effect named
-/// runs the sine (its default subcommand). In a bench's short form `--cells`
-/// sweeps whatever the effect counts.
+/// runs the sine (its default subcommand), or in a bench the effect its
+/// preset draws. In a bench's short form `--cells` sweeps whatever the
+/// effect counts.
 enum ShortForm {
     static let commands = ["render", "demo", "bench"]
 
@@ -126,6 +127,12 @@ enum ShortForm {
                 continue
             }
             i += 1
+        }
+        // A bench preset with no effect named draws its own: the table, the waveform, the jelly (pacing), the sine (raster).
+        if scene == nil, arguments[at] == "bench", !(rest.first.map(Effects.names.contains) ?? false),
+           let p = rest.firstIndex(where: { $0 == "--preset" || $0.hasPrefix("--preset=") }) {
+            let preset = rest[p] == "--preset" ? (p + 1 < rest.count ? rest[p + 1] : "") : String(rest[p].dropFirst("--preset=".count))
+            scene = ["table": "table", "waveform": "waveform", "pacing": "jelly", "raster": "sine"][preset]
         }
         guard let scene else { return arguments }
         if let named = rest.first, Effects.names.contains(named) {

@@ -44,7 +44,8 @@ final class BenchCLITests: XCTestCase {
     func testASweepOfAnEffectWithoutACountIsAUsageError() throws {
         try expectRejected(["--scene", "waveform"], status: 64, naming: "--scene")
         try expectRejected(["--preset", "table", "--scene", "dots"], status: 64, naming: "--scene")
-        try expectRejected(["--scene", "dots", "--cells", "100001"], status: 64, naming: "--cells")
+        // The short form's --cells is the dots' own count option.
+        try expectRejected(["--scene", "dots", "--cells", "100001"], status: 64, naming: "--dots")
         try expectRejected(["--scene", "voice", "--level-from", "missing.wav"], status: 66, naming: "missing.wav")
         // Dot options are checked before the sweep lays out its screen.
         try expectRejected(["--scene", "dots", "--dot-spacing", "0"], status: 64, naming: "--dot-spacing")
