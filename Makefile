@@ -84,7 +84,7 @@ test: deps check-shaders
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= dat json path level
 FUZZ      := .build/fuzz
-FUZZ_SWIFTC := swiftc -swift-version 5 -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld
+FUZZ_SWIFTC := swiftc -swift-version 5 -package-name waves -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld
 WAVECORE_SOURCES  := $(shell find Sources/WaveCore -name '*.swift' | sort)
 WAVEAUDIO_SOURCES := $(wildcard Sources/WaveAudio/*.swift)
 

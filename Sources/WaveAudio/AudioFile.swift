@@ -76,7 +76,7 @@ public final class AudioReader: SampleSource {
         try self.init(input: InputFile.open(path))
     }
 
-    public init(input: InputFile) throws {
+    package init(input: InputFile) throws {
         self.input = input
         path = input.name
         guard input.size > 0 else { throw AudioError.unreadable(path: input.name, reason: "the file is empty") }
