@@ -55,7 +55,8 @@ let package = Package(
         // The products' modules: `import WavesKit` (or `import WavesGL`) brings
         // every module they re-export, and the few types that join two of them.
         .target(name: "WavesKit", dependencies: ["WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO"]),
-        .target(name: "WavesGL", dependencies: ["WavesKit", "WaveGL"]),
+        // WavesGL names the modules its documentation links to as well (DocC resolves links in direct dependencies only).
+        .target(name: "WavesGL", dependencies: ["WavesKit", "WaveGL", "WaveCore", "WaveEffects", "WaveImageIO"]),
         .executableTarget(
             name: "waves",
             dependencies: [
