@@ -122,11 +122,11 @@ $(FUZZ)/libWaveCore.a: $(WAVECORE_SOURCES) $(FUZZ)/include/CPixelFill/module.mod
 
 FUZZ_LINK := -I $(FUZZ) -I $(FUZZ)/include $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
 $(FUZZ)/fuzz-dat: Fuzz/DatPeaksFuzz.swift Fuzz/PeaksCheck.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
-	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile -I Sources/CPortAudio $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
 $(FUZZ)/fuzz-json: Fuzz/JSONPeaksFuzz.swift Fuzz/PeaksCheck.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
-	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile -I Sources/CPortAudio $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
 $(FUZZ)/fuzz-level: Fuzz/LevelStreamFuzz.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
-	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile -I Sources/CPortAudio $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
 $(FUZZ)/fuzz-path: Fuzz/PathDataFuzz.swift Sources/WaveEffects/PathData.swift Sources/WaveEffects/Outline.swift $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
 	$(FUZZ_SWIFTC) -module-name WaveEffects $(filter %.swift,$^) $(FUZZ_LINK) -o $@
 
