@@ -11,7 +11,7 @@ PACKAGES := pkg-config libpng-dev libgl-dev libegl-dev libglfw3-dev libstb-dev l
 	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg librsvg2-bin libcairo2 time \
 	          portaudio19-dev
 
-.PHONY: deps build release demo test shaders check-shaders bench gpu-bundle clean install install-files uninstall fuzz fuzz-build
+.PHONY: deps build release demo test examples docs shaders check-shaders bench gpu-bundle clean install install-files uninstall fuzz fuzz-build
 
 # make install: the binary, its man page (generated from the command
 # definitions by swift-argument-parser's generate-manual), bash, zsh and
@@ -67,10 +67,30 @@ check-shaders: deps
 	@glslangValidator -l -S frag -DMASKED Shaders/pictures.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED Shaders/pictures.frag.glsl; exit 1; }
 	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 4 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl)"
 
-test: deps check-shaders
+# The example apps (Examples/: a package that depends on this one by path,
+# as an app would) and the library products' documentation are built first:
+# the tests run the examples (WavesCLITests.ExampleTests).
+test: deps check-shaders examples docs
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build
+
+# make examples: Examples/.build/debug/render-waveform and gl-window (the
+# Waves modules they use are built again there, in the examples' own build).
+examples: deps
+	$(SWIFT) build --package-path Examples
+
+# make docs: DocC documentation of the library products, WavesKit and
+# WavesGL (their catalogs: Sources/WavesKit/WavesKit.docc and
+# Sources/WavesGL/WavesGL.docc), and of the modules they bring, as one
+# static site in .build/docs/Waves; a broken link fails the build.
+DOCS := .build/docs/Waves
+DOC_TARGETS := WavesKit WavesGL WaveCore WaveEffects WaveAudio WaveImageIO WaveGL
+docs: deps
+	@mkdir -p $(dir $(DOCS))
+	$(SWIFT) package --allow-writing-to-directory $(dir $(DOCS)) generate-documentation \
+	  --enable-experimental-combined-documentation --warnings-as-errors $(addprefix --target ,$(DOC_TARGETS)) --output-path $(DOCS)
+	@echo "docs: $(DOCS); to read them: python3 -m http.server -d $(DOCS) 8000, then http://localhost:8000/documentation/waveskit"
 
 # make fuzz: libFuzzer targets for the readers of untrusted bytes (Fuzz/*.swift):
 # dat (.dat peaks), json (peaks by content, then JSON), path (SVG path data,
@@ -84,7 +104,7 @@ test: deps check-shaders
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= dat json path level
 FUZZ      := .build/fuzz
-FUZZ_SWIFTC := swiftc -swift-version 5 -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld
+FUZZ_SWIFTC := swiftc -swift-version 5 -package-name waves -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld
 WAVECORE_SOURCES  := $(shell find Sources/WaveCore -name '*.swift' | sort)
 WAVEAUDIO_SOURCES := $(wildcard Sources/WaveAudio/*.swift)
 
@@ -102,11 +122,11 @@ $(FUZZ)/libWaveCore.a: $(WAVECORE_SOURCES) $(FUZZ)/include/CPixelFill/module.mod
 
 FUZZ_LINK := -I $(FUZZ) -I $(FUZZ)/include $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
 $(FUZZ)/fuzz-dat: Fuzz/DatPeaksFuzz.swift Fuzz/PeaksCheck.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
-	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile -I Sources/CPortAudio $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
 $(FUZZ)/fuzz-json: Fuzz/JSONPeaksFuzz.swift Fuzz/PeaksCheck.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
-	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile -I Sources/CPortAudio $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
 $(FUZZ)/fuzz-level: Fuzz/LevelStreamFuzz.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
-	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile -I Sources/CPortAudio $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
 $(FUZZ)/fuzz-path: Fuzz/PathDataFuzz.swift Sources/WaveEffects/PathData.swift Sources/WaveEffects/Outline.swift $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
 	$(FUZZ_SWIFTC) -module-name WaveEffects $(filter %.swift,$^) $(FUZZ_LINK) -o $@
 
@@ -162,7 +182,7 @@ gpu-bundle: deps
 	@echo "gpu bundle: .gpu/waves ($$(du -h .gpu/waves | cut -f1)), $$(ls .gpu/gl/*.deb .gpu/debs/*.deb | wc -l) packages; run it as the README says (Running on an NVIDIA GPU)"
 
 clean:
-	rm -rf .build .build-gpu .build-bench test-artifacts bench .gpu
+	rm -rf .build .build-gpu .build-bench test-artifacts bench .gpu Examples/.build
 
 # Without deps: a user without root installs into PREFIX=$HOME/.local once the build packages are there.
 install:

@@ -3,13 +3,21 @@ import PackageDescription
 
 // Waves: one wave, two ways to animate it (redraw on the CPU every tick, or
 // rasterise once and slide a texture on the GPU), measured side by side.
+// Apps use the two library products (WavesKit: the scene model, effects,
+// audio, PNG and the CPU renderer; WavesGL: the GL renderer as well); the
+// `waves` tool, the benchmark and the window reach the modules' `package`
+// declarations, which no app sees (docs/architecture.md, "Products").
 let package = Package(
     name: "Waves",
     products: [
         .executable(name: "waves", targets: ["waves"]),
+        .library(name: "WavesKit", targets: ["WavesKit"]),
+        .library(name: "WavesGL", targets: ["WavesGL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation` (make docs): the DocC catalogs in Sources/WavesKit and Sources/WavesGL.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Pure Swift: the layer model, paths, the rasteriser and paint, the
@@ -44,6 +52,11 @@ let package = Package(
         .target(name: "WaveWindow", dependencies: ["WaveCore", "WaveGL", "CGL", "CGLFW", "CStbEasyFont"]),
         // Measures any Renderer; GPU timing and uploads reach it through WaveCore's protocols.
         .target(name: "WaveBench", dependencies: ["WaveCore", "CMallocCounter"]),
+        // The products' modules: `import WavesKit` (or `import WavesGL`) brings
+        // every module they re-export, and the few types that join two of them.
+        .target(name: "WavesKit", dependencies: ["WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO"]),
+        // WavesGL names the modules its documentation links to as well (DocC resolves links in direct dependencies only).
+        .target(name: "WavesGL", dependencies: ["WavesKit", "WaveGL", "WaveCore", "WaveEffects", "WaveImageIO"]),
         .executableTarget(
             name: "waves",
             dependencies: [

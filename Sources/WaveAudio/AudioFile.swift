@@ -110,7 +110,7 @@ public final class AudioReader: SampleSource {
 
     /// Opens `input`; `channel` reads that channel alone (0 the first), where
     /// the track has it (a mono track's one channel for any), instead of the mix.
-    public init(input: InputFile, channel: Int? = nil) throws {
+    package init(input: InputFile, channel: Int? = nil) throws {
         self.input = input
         path = input.name
         guard input.size > 0 else { throw AudioError.unreadable(path: input.name, reason: "the file is empty") }

@@ -7,13 +7,13 @@ import Foundation
 /// unlinked temporary file, so every later reader (libsndfile seeks, a
 /// counting pass and a peaks pass) reads the same bytes at any offset and
 /// the stream itself is read exactly once.
-public final class InputFile: @unchecked Sendable {
+package final class InputFile: @unchecked Sendable {
     /// As given on the command line ("-" for standard input).
-    public let argument: String
+    package let argument: String
     /// For messages: the argument, or "standard input" for "-".
-    public let name: String
+    package let name: String
     /// The bytes' length.
-    public let size: Int
+    package let size: Int
     /// Open for reading at any offset (pread): the file itself, or the unlinked copy of a stream.
     private let descriptor: Int32
 
@@ -35,7 +35,7 @@ public final class InputFile: @unchecked Sendable {
     /// The input named `argument` ("-": standard input): a missing file is
     /// `AudioError.missing`, a folder or an unreadable file `.unreadable`, a
     /// stream that cannot be copied `.cannotWrite` (the temporary folder).
-    public static func open(_ argument: String) throws -> InputFile {
+    package static func open(_ argument: String) throws -> InputFile {
         lock.lock()
         defer { lock.unlock() }
         if let input = streams[argument] { return input }
@@ -117,7 +117,7 @@ public final class InputFile: @unchecked Sendable {
     }
 
     /// Reads up to `buffer.count` bytes at `offset` (fewer only at the end); -1 on a read error.
-    public func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard offset >= 0, offset < size, let base = buffer.baseAddress else { return 0 }
         let wanted = min(buffer.count, size - offset)
         var done = 0
@@ -133,7 +133,7 @@ public final class InputFile: @unchecked Sendable {
 
     /// The whole input, for the readers of small text and peaks files;
     /// refused past `limit` bytes.
-    public func bytes(limit: Int = 1 << 30) throws -> Data {
+    package func bytes(limit: Int = 1 << 30) throws -> Data {
         guard size <= limit else {
             throw AudioError.unreadable(path: name, reason: "\(size) bytes, more than the \(limit >> 20) MiB accepted")
         }

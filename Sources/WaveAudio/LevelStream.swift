@@ -1,7 +1,7 @@
 import Foundation
 
 /// One line of the live level stream (`--level-from -`).
-public enum LevelLine: Equatable, Sendable {
+package enum LevelLine: Equatable, Sendable {
     /// Empty, or white space only: nothing to do.
     case blank
     /// A number from 0 to 1.
@@ -17,22 +17,22 @@ public enum LevelLine: Equatable, Sendable {
 /// most `maxLineBytes` bytes however long a line is (a stream of 10 MB with
 /// no line break holds 128 bytes, not 10 MB): past the limit the line's
 /// bytes are dropped until its end and it becomes `.tooLong`.
-public struct LevelStream {
+package struct LevelStream {
     /// The longest line read: a level written as a number with room to spare
     /// ("0.25", "1e-3", "0.123456789012345678" with white space around it).
-    public static let maxLineBytes = 128
+    package static let maxLineBytes = 128
 
     /// Lines ended so far (the line number of the last one emitted).
-    public private(set) var lineNumber = 0
+    package private(set) var lineNumber = 0
     private var line: [UInt8] = []
     private var overlong = false
 
-    public init() {
+    package init() {
         line.reserveCapacity(Self.maxLineBytes)
     }
 
     /// Takes the next bytes of the stream; `emit` gets each line they end, with its number (from 1).
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (Int, LevelLine) -> Void) {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (Int, LevelLine) -> Void) {
         for b in bytes {
             if b == 0x0A {
                 endLine(emit)
@@ -48,7 +48,7 @@ public struct LevelStream {
     }
 
     /// The stream has ended: a last line without its line break is still a line.
-    public mutating func finish(_ emit: (Int, LevelLine) -> Void) {
+    package mutating func finish(_ emit: (Int, LevelLine) -> Void) {
         if !line.isEmpty || overlong { endLine(emit) }
     }
 
@@ -62,7 +62,7 @@ public struct LevelStream {
 
     /// One line's bytes (without its line break; a final carriage return
     /// and white space around the number are ignored).
-    public static func parse<Bytes: Collection>(_ bytes: Bytes) -> LevelLine where Bytes.Element == UInt8 {
+    package static func parse<Bytes: Collection>(_ bytes: Bytes) -> LevelLine where Bytes.Element == UInt8 {
         if bytes.count > maxLineBytes { return .tooLong }
         let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: CharacterSet.whitespaces.union(["\r"]))
         if text.isEmpty { return .blank }
@@ -73,7 +73,7 @@ public struct LevelStream {
 
     /// The one warning line for a line that is not a level (without "waves: "),
     /// nil for a level or a blank line.
-    public static func warning(line number: Int, _ line: LevelLine) -> String? {
+    package static func warning(line number: Int, _ line: LevelLine) -> String? {
         switch line {
         case .blank, .level: return nil
         case let .notALevel(text):
@@ -85,7 +85,7 @@ public struct LevelStream {
 
     /// Reads `descriptor` to its end (or a read error), a 4 KiB buffer at a
     /// time, and emits its lines; memory stays at the buffer and one line.
-    public static func read(_ descriptor: Int32, _ emit: (Int, LevelLine) -> Void) {
+    package static func read(_ descriptor: Int32, _ emit: (Int, LevelLine) -> Void) {
         var stream = LevelStream()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
         defer { buffer.deallocate() }

@@ -8,41 +8,41 @@ import WaveCore
 /// run loop does. Per run: how far the ball is from the ideal trajectory at
 /// each frame's measured time, the timer's late, doubled and skipped
 /// callbacks, and the visible stutter.
-public enum BallPreset {
+package enum BallPreset {
     /// Rows of the chart's trace: the first seconds of each driver's run.
-    public static let traceSeconds = 3.0
+    package static let traceSeconds = 3.0
 
     /// Whether the ball's shown animation time stood still or jumped: it
     /// advanced by under a quarter, or over 1.75 times, the measured time since the last frame.
-    public static func stutters(shownStep: Double, measuredStep: Double) -> Bool {
+    package static func stutters(shownStep: Double, measuredStep: Double) -> Bool {
         guard measuredStep > 0 else { return false }
         return shownStep < 0.25 * measuredStep || shownStep > 1.75 * measuredStep
     }
 }
 
 /// One (strategy, driver) run.
-public struct BallRow: Codable, Equatable {
-    public var backend: String
-    public var driver: String
-    public var seconds: Double
-    public var frames: Int
+package struct BallRow: Codable, Equatable {
+    package var backend: String
+    package var driver: String
+    package var seconds: Double
+    package var frames: Int
     /// Frames drawn more than 1.5 intervals after the last.
-    public var missed: Int
+    package var missed: Int
     /// The ball's distance from the ideal trajectory at each frame's
     /// measured time, pixels, over the frames whose shown time is in the
     /// same fall as the measured one (across the restart at the top, any
     /// lag is the whole drop for a frame, and says nothing more).
-    public var errorMaxPx: Double
-    public var errorP99Px: Double
+    package var errorMaxPx: Double
+    package var errorP99Px: Double
     /// The largest |measured - shown| animation time over the run, ms: how far the ball's clock drifted.
-    public var lagMaxMs: Double
+    package var lagMaxMs: Double
     /// The timer driver's callbacks (nil for the others): run, late (over a quarter interval), doubled (turns that ran two or more), skipped.
-    public var callbacks: Int?
-    public var late: Int?
-    public var doubled: Int?
-    public var skipped: Int?
+    package var callbacks: Int?
+    package var late: Int?
+    package var doubled: Int?
+    package var skipped: Int?
     /// Frames whose shown time stood still or jumped (`BallPreset.stutters`).
-    public var stutter: Int
+    package var stutter: Int
 
     enum CodingKeys: String, CodingKey {
         case backend, driver, seconds, frames, missed, callbacks, late, doubled, skipped, stutter
@@ -53,24 +53,24 @@ public struct BallRow: Codable, Equatable {
 }
 
 /// One driver's first seconds, for the chart: each frame's measured time and the ball's height drawn, pixels from the top.
-public struct BallTrace: Codable, Equatable {
-    public var driver: String
-    public var times: [Double]
-    public var y: [Double]
+package struct BallTrace: Codable, Equatable {
+    package var driver: String
+    package var times: [Double]
+    package var y: [Double]
 }
 
 /// `--preset pacing --scene ball`'s figures (the `ball` object of the JSON).
-public struct BallReport: Codable, Equatable {
-    public var displayPeriodMs: Double
-    public var frameInterval: Int
-    public var busyMs: Double
-    public var busyPattern: String
-    public var timerMode: String
+package struct BallReport: Codable, Equatable {
+    package var displayPeriodMs: Double
+    package var frameInterval: Int
+    package var busyMs: Double
+    package var busyPattern: String
+    package var timerMode: String
     /// Scene pixels from the top of the fall to its bottom.
-    public var travelPx: Double
-    public var rows: [BallRow]
+    package var travelPx: Double
+    package var rows: [BallRow]
     /// The first strategy's runs, the first `BallPreset.traceSeconds` of each.
-    public var traces: [BallTrace]
+    package var traces: [BallTrace]
 
     enum CodingKeys: String, CodingKey {
         case rows, traces
@@ -83,7 +83,7 @@ public struct BallReport: Codable, Equatable {
     }
 
     /// The terminal table.
-    public func table(renderer: String) -> String {
+    package func table(renderer: String) -> String {
         let header = ["strategy", "driver", "frames", "missed", "error max px", "error p99 px", "lag max ms", "callbacks", "late", "doubled",
                       "skipped", "stutter"]
         let body = rows.map { r -> [String] in
@@ -107,7 +107,7 @@ public struct BallReport: Codable, Equatable {
 extension BenchRunner {
     /// Runs the ball under each driver for `seconds`, each strategy.
     /// `makeScene` makes the ball's scene for a driver (its size the pacing screen's).
-    public func runBall(seconds: Double, busy: BusyWork?, frameInterval: Int, timerMode: RunLoopTimer.Mode,
+    package func runBall(seconds: Double, busy: BusyWork?, frameInterval: Int, timerMode: RunLoopTimer.Mode,
                         makeScene: (DriverClock.Driver) throws -> Scene, progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
         guard seconds.isFinite, seconds > 0 else { throw BenchError.invalid("the pacing preset needs a positive duration") }
         guard (1...3).contains(frameInterval) else { throw BenchError.invalid("the frame interval is 1, 2 or 3") }
@@ -194,18 +194,18 @@ extension BenchRunner {
 /// trajectory: the display driver's points lie on it, the timer's drift and
 /// stutter away from it under the loop's work, the fixed driver's trail it
 /// by a step.
-public struct BallChart {
-    public let report: BallReport
-    public let renderer: String
+package struct BallChart {
+    package let report: BallReport
+    package let renderer: String
 
-    public init(report: BallReport, renderer: String) {
+    package init(report: BallReport, renderer: String) {
         self.report = report
         self.renderer = renderer
     }
 
     static let colors = ["display": "#2f9e44", "timer": "#d9480f", "fixed": "#1971c2"]
 
-    public func svg() -> String {
+    package func svg() -> String {
         let size = BenchChart.size, p = BenchChart.plot
         let end = Swift.max(0.5, report.traces.flatMap(\.times).max() ?? 1)
         let travel = Swift.max(1, report.travelPx)

@@ -6,24 +6,24 @@ import WaveCore
 /// both axes logarithmic, one solid line per strategy for its CPU time and
 /// a dashed one for its GPU time where that was measured. Written as SVG by
 /// hand: a few dozen elements need no library.
-public struct BenchChart {
-    public struct Series {
-        public var label: String
-        public var color: String
-        public var dashed: Bool
+package struct BenchChart {
+    package struct Series {
+        package var label: String
+        package var color: String
+        package var dashed: Bool
         /// (x, ms), x ascending: cells in a sweep, seconds in the pacing chart.
-        public var points: [(x: Double, y: Double)]
+        package var points: [(x: Double, y: Double)]
     }
 
-    public var title: String
+    package var title: String
     /// What the x axis counts.
-    public var unit: String
-    public var subtitle: String
-    public var series: [Series]
+    package var unit: String
+    package var subtitle: String
+    package var series: [Series]
     /// Footnotes: what the chart leaves out, and how to read it on this renderer.
-    public var notes: [String]
+    package var notes: [String]
 
-    public init(report: BenchReport) {
+    package init(report: BenchReport) {
         let sweep = report.results.filter { $0.preset == nil }
         let size = sweep.first.map { "\($0.cellSize[0])x\($0.cellSize[1])" } ?? "?"
         unit = sweep.first?.unit ?? "cells"
@@ -80,7 +80,7 @@ public struct BenchChart {
         return from...max(to, from + 1)
     }
 
-    public func svg() -> String {
+    package func svg() -> String {
         let xs = Self.decades(series.flatMap { $0.points.map(\.x) })
         let ys = Self.decades(series.flatMap { $0.points.map(\.y) })
         let p = Self.plot

@@ -47,34 +47,34 @@ import WaveCore
 ///   presets): what the strategy did to the pixels of one frame, counted by
 ///   the strategy itself on a frame drawn after the timed ones, at the last
 ///   measured time (see `PixelsPerFrame`).
-public struct BenchReport: Codable, Equatable {
-    public var version = 2
-    public var renderer: String
-    public var machine: Machine
-    public var results: [BenchResult]
+package struct BenchReport: Codable, Equatable {
+    package var version = 2
+    package var renderer: String
+    package var machine: Machine
+    package var results: [BenchResult]
     /// The waves version and the commit it was built from ("unknown" outside an install).
-    public var wavesVersion = "unknown"
-    public var commit = "unknown"
+    package var wavesVersion = "unknown"
+    package var commit = "unknown"
     /// When the run ended, ISO 8601 (UTC).
-    public var date = BenchReport.now()
+    package var date = BenchReport.now()
     /// "headless" or "window".
-    public var mode = "headless"
+    package var mode = "headless"
     /// Unmeasured frames before each row's measured ones.
-    public var warmup = 0
+    package var warmup = 0
     /// True when Ctrl-C stopped the run: the results are the rows finished before it.
-    public var interrupted = false
+    package var interrupted = false
     /// `--preset waveform`'s figures (absent otherwise).
-    public var waveform: WaveformReport?
+    package var waveform: WaveformReport?
     /// `--preset pacing`'s figures (absent otherwise).
-    public var pacing: PacingReport?
+    package var pacing: PacingReport?
     /// `--preset raster`'s figures (absent otherwise).
-    public var raster: RasterReport?
+    package var raster: RasterReport?
     /// `--preset pacing --scene ball`'s figures (absent otherwise).
-    public var ball: BallReport?
+    package var ball: BallReport?
     /// `--preset table`: the floor, copying the frame once a frame paced the same way (absent otherwise).
-    public var tableFloor: TableFloor?
+    package var tableFloor: TableFloor?
 
-    public init(renderer: String, machine: Machine = .current, results: [BenchResult]) {
+    package init(renderer: String, machine: Machine = .current, results: [BenchResult]) {
         self.renderer = renderer
         self.machine = machine
         self.results = results
@@ -93,7 +93,7 @@ public struct BenchReport: Codable, Equatable {
     }
 
     /// Pretty-printed, keys sorted (the encoder keeps no other order stable).
-    public func jsonData() throws -> Data {
+    package func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(self)
@@ -102,13 +102,13 @@ public struct BenchReport: Codable, Equatable {
     }
 }
 
-public struct Machine: Codable, Equatable {
-    public var cpus: Int
-    public var os: String
+package struct Machine: Codable, Equatable {
+    package var cpus: Int
+    package var os: String
     /// /proc/cpuinfo's model name ("unknown" where there is none).
-    public var cpuModel: String
+    package var cpuModel: String
 
-    public init(cpus: Int, os: String, cpuModel: String = Machine.cpuModelName()) {
+    package init(cpus: Int, os: String, cpuModel: String = Machine.cpuModelName()) {
         self.cpus = cpus
         self.os = os
         self.cpuModel = cpuModel
@@ -119,7 +119,7 @@ public struct Machine: Codable, Equatable {
         case cpuModel = "cpu_model"
     }
 
-    public static func cpuModelName() -> String {
+    package static func cpuModelName() -> String {
         guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
               let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
               let value = line.split(separator: ":", maxSplits: 1).last else { return "unknown" }
@@ -127,7 +127,7 @@ public struct Machine: Codable, Equatable {
     }
 
     /// Online processors, and the distribution (os-release) with the kernel (uname).
-    public static var current: Machine {
+    package static var current: Machine {
         Machine(cpus: sysconf(Int32(_SC_NPROCESSORS_ONLN)), os: osDescription())
     }
 
@@ -148,42 +148,42 @@ public struct Machine: Codable, Equatable {
 }
 
 /// One (backend, cells) measurement. Times in milliseconds.
-public struct BenchResult: Codable, Equatable {
-    public var backend: String
-    public var cells: Int
-    public var cellSize: [Int]
-    public var frames: Int
-    public var cpuMs: Stats
-    public var processCpuMs: Stats
-    public var gpuMs: Stats?
-    public var wallMs: Stats
-    public var rasterMs: Stats?
-    public var uploadMs: Stats?
-    public var fps: Double
-    public var uploadBytesPerFrame: Int
-    public var allocationsPerFrame: Double
-    public var peakRssMb: Double
+package struct BenchResult: Codable, Equatable {
+    package var backend: String
+    package var cells: Int
+    package var cellSize: [Int]
+    package var frames: Int
+    package var cpuMs: Stats
+    package var processCpuMs: Stats
+    package var gpuMs: Stats?
+    package var wallMs: Stats
+    package var rasterMs: Stats?
+    package var uploadMs: Stats?
+    package var fps: Double
+    package var uploadBytesPerFrame: Int
+    package var allocationsPerFrame: Double
+    package var peakRssMb: Double
     // Additions (see BenchReport).
-    public var driverAllocationsPerFrame: Double?
-    public var writeOnceMs: Double?
-    public var preset: String?
-    public var processCpuPercent: Double?
-    public var framesMissed: Int?
-    public var seconds: Double?
-    public var screenSize: [Int]?
-    public var pacing: String?
+    package var driverAllocationsPerFrame: Double?
+    package var writeOnceMs: Double?
+    package var preset: String?
+    package var processCpuPercent: Double?
+    package var framesMissed: Int?
+    package var seconds: Double?
+    package var screenSize: [Int]?
+    package var pacing: String?
     /// The table preset's phase: "idle", "scrolling" or "idle again".
-    public var phase: String?
+    package var phase: String?
     /// The table preset's scrolling speed, pixels a second.
-    public var scrollSpeed: Double?
+    package var scrollSpeed: Double?
     /// What the count counts when it is not cells ("dots", "panels").
-    public var unit: String?
+    package var unit: String?
     /// A scene with a simulation (the crates): thread CPU a measured frame spent stepping it, ms (part of `cpu_ms`).
-    public var physicsMs: Double?
+    package var physicsMs: Double?
     /// One frame's pixels as the strategy counted them.
-    public var pixelsPerFrame: PixelsPerFrame?
+    package var pixelsPerFrame: PixelsPerFrame?
 
-    public init(backend: String, cells: Int, cellSize: [Int], frames: Int, cpuMs: Stats, processCpuMs: Stats,
+    package init(backend: String, cells: Int, cellSize: [Int], frames: Int, cpuMs: Stats, processCpuMs: Stats,
                 gpuMs: Stats?, wallMs: Stats, rasterMs: Stats?, uploadMs: Stats?, fps: Double,
                 uploadBytesPerFrame: Int, allocationsPerFrame: Double, peakRssMb: Double) {
         self.backend = backend
@@ -226,7 +226,7 @@ public struct BenchResult: Codable, Equatable {
 
     /// The schema's figures always appear, unmeasured ones as null (the
     /// synthesised encoder would leave them out); additions only when set.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(backend, forKey: .backend)
         try c.encode(cells, forKey: .cells)
@@ -265,22 +265,22 @@ public struct BenchResult: Codable, Equatable {
 
 /// One frame's pixels as its strategy counted them (`PixelCounts`): the
 /// tuning chapter's overlays as numbers.
-public struct PixelsPerFrame: Codable, Equatable {
+package struct PixelsPerFrame: Codable, Equatable {
     /// Pixels whose coverage or colour the CPU computed (rasteriser spans,
     /// blurs, pictures sampled or painted again), every pass counted.
-    public var cpuRasterized: Int
+    package var cpuRasterized: Int
     /// Stores into the frame: clears, copies, paint and fragments.
-    public var written: Int
+    package var written: Int
     /// The stores that composited over the pixel (on GL, every fragment of a blended draw).
-    public var blended: Int
+    package var blended: Int
     /// Pixels stored into masks, shadows and pictures drawn for this frame.
-    public var offscreen: Int
+    package var offscreen: Int
     /// Pixels of the frame painted in software this frame, each once (the updated-regions overlay).
-    public var updated: Int
+    package var updated: Int
     /// The most writes blended at one pixel.
-    public var mostBlendedLayers: Int
+    package var mostBlendedLayers: Int
 
-    public init(counting counts: PixelCounts) {
+    package init(counting counts: PixelCounts) {
         cpuRasterized = counts.totals.rasterized
         written = counts.totals.written
         blended = counts.totals.blended

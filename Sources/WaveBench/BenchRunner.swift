@@ -2,10 +2,10 @@ import Foundation
 import WaveCore
 
 /// How far a run has got, for a progress bar.
-public struct BenchProgress: Sendable {
-    public var done: Int
-    public var total: Int
-    public var label: String
+package struct BenchProgress: Sendable {
+    package var done: Int
+    package var total: Int
+    package var label: String
 }
 
 /// Runs the sweep: for every backend and cell count, prepare, warm up, then
@@ -13,25 +13,25 @@ public struct BenchProgress: Sendable {
 /// Both strategies share the host's GPU context; without one, the CPU
 /// strategy still runs (no upload) and the GL rows are left out with a
 /// notice, or the run fails when only GL was asked for.
-public final class BenchRunner {
-    public let config: BenchConfig
-    public let host: BenchHost
+package final class BenchRunner {
+    package let config: BenchConfig
+    package let host: BenchHost
     /// Things a person should know about the run (GL missing, say); one line each.
-    public private(set) var notices: [String] = []
+    package private(set) var notices: [String] = []
 
-    public init(config: BenchConfig, host: BenchHost) {
+    package init(config: BenchConfig, host: BenchHost) {
         self.config = config
         self.host = host
     }
 
     /// GL_RENDERER of the shared context, or "none".
-    public var rendererName: String { host.deviceName ?? "none" }
+    package var rendererName: String { host.deviceName ?? "none" }
 
     // MARK: The sweep
 
     /// `estimate`: told before the sweep how many seconds it should take,
     /// from two timed frames of the largest scene per strategy.
-    public func run(progress: ((BenchProgress) -> Void)? = nil, estimate: ((Double) -> Void)? = nil) throws -> BenchReport {
+    package func run(progress: ((BenchProgress) -> Void)? = nil, estimate: ((Double) -> Void)? = nil) throws -> BenchReport {
         try config.validate()
         let backends = try usableBackends()
         let perRow = config.warmup + config.frames
@@ -140,7 +140,7 @@ public final class BenchRunner {
     /// still), after `config.warmup` unpaced frames: by the display's vsync
     /// in a window whose swaps it really paces, otherwise by sleeping to
     /// absolute deadlines. One row per strategy and phase.
-    public func runTable(seconds: Double, scrollSpeed: Double = TablePreset.scrollSpeed,
+    package func runTable(seconds: Double, scrollSpeed: Double = TablePreset.scrollSpeed,
                          progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
         guard seconds.isFinite, seconds > 0 else { throw BenchError.invalid("the table preset needs a positive duration") }
         let backends = try usableBackends()

@@ -3,41 +3,41 @@ import WaveCore
 
 /// The times one frame's work took, as the strategy itself measures them
 /// (thread CPU time, seconds). Plain values: filling it allocates nothing.
-public struct FrameWork {
+package struct FrameWork {
     /// The strategy's own CPU time (`Figure.cpuMs`): everything below.
-    public var cpu = 0.0
+    package var cpu = 0.0
     /// CPU strategy: the renderer's draw (rebuilding and rasterising the paths).
-    public var raster: Double?
+    package var raster: Double?
     /// CPU strategy: uploading the pixels into a texture.
-    public var upload: Double?
+    package var upload: Double?
 
-    public init() {}
+    package init() {}
 }
 
 /// What a GPU backend adds to a run, supplied by the caller (the command
 /// line wires the GL module in): the benchmark itself imports no GL.
-public struct BenchHost {
+package struct BenchHost {
     /// GL_RENDERER, or nil where no GPU backend could be made.
-    public var deviceName: String?
+    package var deviceName: String?
     /// Why there is no GPU backend (for notices).
-    public var unavailableReason: String?
+    package var unavailableReason: String?
     /// A renderer of `backend` on the shared context.
-    public var makeRenderer: (Backend) throws -> Renderer
+    package var makeRenderer: (Backend) throws -> Renderer
     /// Uploads CPU frames where frames end on a GPU; nil without one.
-    public var makeUploader: () throws -> FrameUploader?
-    public var makeTimer: () throws -> GPUTiming?
+    package var makeUploader: () throws -> FrameUploader?
+    package var makeTimer: () throws -> GPUTiming?
     /// Waits for the GPU (glFinish); nothing without one.
-    public var finishGPU: () -> Void = {}
+    package var finishGPU: () -> Void = {}
     /// Throws if the GPU backend reported errors since the last check.
-    public var checkErrors: (String) throws -> Void = { _ in }
+    package var checkErrors: (String) throws -> Void = { _ in }
     /// Windowed runs: shows a frame (blit and swap).
-    public var show: ((Presentable) -> Void)?
+    package var show: ((Presentable) -> Void)?
     /// Windowed runs: vsync's refresh interval where the display paces swaps.
-    public var vsyncInterval: (() -> Double?)?
+    package var vsyncInterval: (() -> Double?)?
     /// Windowed runs: swaps wait for the display (true) or not.
-    public var setVsync: ((Bool) -> Void)?
+    package var setVsync: ((Bool) -> Void)?
 
-    public init(deviceName: String?, unavailableReason: String?, makeRenderer: @escaping (Backend) throws -> Renderer,
+    package init(deviceName: String?, unavailableReason: String?, makeRenderer: @escaping (Backend) throws -> Renderer,
                 makeUploader: @escaping () throws -> FrameUploader?, makeTimer: @escaping () throws -> GPUTiming?) {
         self.deviceName = deviceName
         self.unavailableReason = unavailableReason
@@ -47,7 +47,7 @@ public struct BenchHost {
     }
 
     /// Only the CPU strategy, without uploads: a machine with no GPU backend.
-    public static func cpuOnly(reason: String) -> BenchHost {
+    package static func cpuOnly(reason: String) -> BenchHost {
         BenchHost(deviceName: nil, unavailableReason: reason, makeRenderer: { backend in
             guard backend == .cpu else { throw RendererError.unavailable(.gl, reason: reason) }
             return CPURenderer() // the chooser's CPU renderer; the chooser itself lives with GL
@@ -59,7 +59,7 @@ public struct BenchHost {
 /// the measurement's, not the strategy's: they stay out of the allocation
 /// count (Mesa allocates in glBeginQuery) as they stay out of the
 /// strategy's thread CPU time.
-public final class GPUBracket {
+package final class GPUBracket {
     let timer: GPUTiming?
     /// Allocations counted in the frame's window before the last pause, and
     /// of those the ones made by code outside the project (the GL driver).
@@ -87,14 +87,14 @@ public final class GPUBracket {
         foreign += waves_malloc_counter_foreign()
     }
 
-    public func begin() {
+    package func begin() {
         guard let timer else { return }
         pause()
         timer.begin()
         waves_malloc_counter_start()
     }
 
-    public func end() {
+    package func end() {
         guard let timer else { return }
         pause()
         timer.end()
@@ -105,23 +105,23 @@ public final class GPUBracket {
 /// One strategy as the benchmark drives it: a renderer drawing into a
 /// target the benchmark owns, plus, for the CPU strategy where a GPU is,
 /// the upload of every frame (as a phone uploads its backing store).
-public final class BenchStrategy {
-    public let backend: Backend
-    public let renderer: Renderer
+package final class BenchStrategy {
+    package let backend: Backend
+    package let renderer: Renderer
     private let uploader: FrameUploader?
     private let host: BenchHost
-    public private(set) var target: RenderTarget?
+    package private(set) var target: RenderTarget?
 
-    public init(_ backend: Backend, host: BenchHost) throws {
+    package init(_ backend: Backend, host: BenchHost) throws {
         self.backend = backend
         self.host = host
         renderer = try host.makeRenderer(backend)
         uploader = backend == .cpu ? try host.makeUploader() : nil
     }
 
-    public var uploadBytesPerFrame: Int { uploader?.bytesPerUpload ?? 0 }
+    package var uploadBytesPerFrame: Int { uploader?.bytesPerUpload ?? 0 }
 
-    public func prepare(scene: Scene) throws {
+    package func prepare(scene: Scene) throws {
         try renderer.prepare(scene: scene)
         if backend == .cpu {
             // Rows in GL's order where they are uploaded: the upload is a straight copy.

@@ -91,9 +91,9 @@ final class CairoLibrary {
     }
 }
 
-public struct CairoUnavailable: Error, CustomStringConvertible {
-    public let reason: String
-    public var description: String { "cairo is not available: \(reason)" }
+package struct CairoUnavailable: Error, CustomStringConvertible {
+    package let reason: String
+    package var description: String { "cairo is not available: \(reason)" }
 }
 
 /// One scene drawn by cairo into its own image surface, frame by frame:
@@ -102,7 +102,7 @@ public struct CairoUnavailable: Error, CustomStringConvertible {
 /// pixels, filled with its colour inside its clip (anti-aliased, non-zero,
 /// cairo's defaults). Only what the raster preset measures: trees of fixed
 /// shapes with solid fills (the sine cells).
-public final class CairoFrame: OutlineSink {
+package final class CairoFrame: OutlineSink {
     let cairo: CairoLibrary
     let scene: Scene
     private let evaluator: LayerTreeEvaluator?
@@ -120,7 +120,7 @@ public final class CairoFrame: OutlineSink {
         }
     }
 
-    public init(scene: Scene) throws {
+    package init(scene: Scene) throws {
         let cairo = try CairoLibrary.shared.get()
         let evaluator = try scene.tree?.makeEvaluator()
         guard Self.supports(evaluator) else { throw CairoUnavailable(reason: "the scene has content other than solid fixed shapes") }
@@ -145,10 +145,10 @@ public final class CairoFrame: OutlineSink {
         cairo.surfaceDestroy(surface)
     }
 
-    public var version: String { cairo.version }
+    package var version: String { cairo.version }
 
     /// The frame at `time`, drawn the way the CPU strategy draws it.
-    public func draw(time: Double) {
+    package func draw(time: Double) {
         let background = scene.background
         cairo.setOperator(context, CairoLibrary.operatorSource)
         setColor(background)
@@ -185,13 +185,13 @@ public final class CairoFrame: OutlineSink {
         cairo.setSourceRGBA(context, Double(c.r) / 255, Double(c.g) / 255, Double(c.b) / 255, Double(c.a) / 255)
     }
 
-    public func move(to x: Double, _ y: Double) { cairo.moveTo(context, x, y) }
-    public func line(to x: Double, _ y: Double) { cairo.lineTo(context, x, y) }
-    public func close() { cairo.closePath(context) }
+    package func move(to x: Double, _ y: Double) { cairo.moveTo(context, x, y) }
+    package func line(to x: Double, _ y: Double) { cairo.lineTo(context, x, y) }
+    package func close() { cairo.closePath(context) }
 
     /// The last frame as RGBA (cairo stores premultiplied native-endian
     /// ARGB words; un-premultiplied here).
-    public func image() -> RGBAImage {
+    package func image() -> RGBAImage {
         let w = scene.width, h = scene.height
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
         guard let data = cairo.imageData(surface) else { return RGBAImage(width: w, height: h, pixels: pixels) }

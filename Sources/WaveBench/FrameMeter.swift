@@ -38,8 +38,8 @@ final class SampleColumn {
 /// calls on this thread (Mesa's llvmpipe does).
 /// GPU results are collected after `finish`, outside every window, so the
 /// frame they belong to is known and collecting costs the frame nothing.
-public final class FrameMeter {
-    public let strategy: BenchStrategy
+package final class FrameMeter {
+    package let strategy: BenchStrategy
     private let timer: GPUTiming?
     private let bracket: GPUBracket
     private let cpu, processCPU, wall, raster, upload: SampleColumn
@@ -49,18 +49,18 @@ public final class FrameMeter {
     private var gpuSink: ((Double) -> Void)!
     /// Heap allocations in measured frames by the project's own code (the
     /// executable, the Swift runtime and Foundation): the figure that must be 0.
-    public private(set) var allocations: UInt64 = 0
+    package private(set) var allocations: UInt64 = 0
     /// Those made on this thread inside other libraries: the GL driver's
     /// (llvmpipe allocates inside draws and uploads), reported apart.
-    public private(set) var driverAllocations: UInt64 = 0
-    public private(set) var measuredFrames = 0
+    package private(set) var driverAllocations: UInt64 = 0
+    package private(set) var measuredFrames = 0
     /// Windowed runs: shows each finished frame (a blit and a buffer swap,
     /// which waits for vsync when the window paces by it). Part of the
     /// frame's wall time, not of the strategy's own work.
-    public var present: (() -> Void)?
+    package var present: (() -> Void)?
 
     /// `capacity`: the most measured frames this meter will record.
-    public init(strategy: BenchStrategy, timer: GPUTiming?, capacity: Int) {
+    package init(strategy: BenchStrategy, timer: GPUTiming?, capacity: Int) {
         self.strategy = strategy
         self.timer = timer
         bracket = GPUBracket(timer: timer)
@@ -78,7 +78,7 @@ public final class FrameMeter {
     /// Makes one frame for scene time `time`; records it when `measured`.
     /// Returns the wall time at which the frame was complete.
     @discardableResult
-    public func frame(time: Double, measured: Bool) throws -> Double {
+    package func frame(time: Double, measured: Bool) throws -> Double {
         var work = FrameWork()
         let wallStart = Clocks.wall(), processStart = Clocks.processCPU()
         bracket.startCounting()
@@ -109,25 +109,25 @@ public final class FrameMeter {
     }
 
     /// Waits for outstanding timer queries (the end of a run).
-    public func drainGPU() {
+    package func drainGPU() {
         timer?.drain(gpuSink)
         recordingGPU = false
     }
 
-    public struct Summary {
-        public var frames: Int
-        public var cpuMs: Stats
-        public var processCpuMs: Stats
-        public var wallMs: Stats
-        public var gpuMs: Stats?
-        public var rasterMs: Stats?
-        public var uploadMs: Stats?
-        public var allocationsPerFrame: Double
-        public var driverAllocationsPerFrame: Double
+    package struct Summary {
+        package var frames: Int
+        package var cpuMs: Stats
+        package var processCpuMs: Stats
+        package var wallMs: Stats
+        package var gpuMs: Stats?
+        package var rasterMs: Stats?
+        package var uploadMs: Stats?
+        package var allocationsPerFrame: Double
+        package var driverAllocationsPerFrame: Double
     }
 
     /// Median and p95 of everything recorded; nil before any measured frame.
-    public func summary() -> Summary? {
+    package func summary() -> Summary? {
         guard measuredFrames > 0, let cpuMs = cpu.stats(), let processCpuMs = processCPU.stats(),
               let wallMs = wall.stats() else { return nil }
         return Summary(frames: measuredFrames, cpuMs: cpuMs, processCpuMs: processCpuMs, wallMs: wallMs,
@@ -138,7 +138,7 @@ public final class FrameMeter {
 }
 
 /// The process's peak resident set so far, in MiB (ru_maxrss is in KiB on Linux).
-public func peakResidentMegabytes() -> Double {
+package func peakResidentMegabytes() -> Double {
     // VmHWM: the peak since the last reset (`resetPeakResident`), else since the start.
     if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
@@ -152,7 +152,7 @@ public func peakResidentMegabytes() -> Double {
 
 /// Starts a new peak (Linux: writing 5 to /proc/self/clear_refs resets
 /// VmHWM), so each row's peak is its own, not the process's so far.
-public func resetPeakResident() {
+package func resetPeakResident() {
     let fd = open("/proc/self/clear_refs", O_WRONLY)
     guard fd >= 0 else { return }
     _ = write(fd, "5", 1)

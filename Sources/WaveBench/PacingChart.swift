@@ -7,14 +7,14 @@ import WaveCore
 /// interval pacing), y logarithmic. The uncapped run's line climbs (the
 /// death spiral) until a frame passes the stop; the capped and budgeted
 /// ones stay level.
-public struct PacingChart {
-    public var title: String
-    public var subtitle: String
+package struct PacingChart {
+    package var title: String
+    package var subtitle: String
     /// Per run: (seconds since it began, interval ms).
-    public var series: [BenchChart.Series]
+    package var series: [BenchChart.Series]
 
     /// Nil where no run kept its intervals (a scene without a simulation).
-    public init?(report: BenchReport) {
+    package init?(report: BenchReport) {
         guard let pacing = report.pacing else { return nil }
         let rows = pacing.rows.filter { $0.intervalsMs != nil && $0.pacing != "free" }
         guard !rows.isEmpty else { return nil }
@@ -34,7 +34,7 @@ public struct PacingChart {
         }
     }
 
-    public func svg() -> String {
+    package func svg() -> String {
         let size = BenchChart.size, p = BenchChart.plot
         let ys = BenchChart.decades(series.flatMap { $0.points.map(\.y) })
         let end = Swift.max(0.1, series.flatMap { $0.points.map(\.x) }.max() ?? 1)

@@ -14,10 +14,10 @@ import WaveCore
 /// cap: where a step costs more than it simulates, every late frame owes
 /// more steps and the frames grow longer and longer (the death spiral).
 /// That run stops at its first frame of over `spiralStop` seconds.
-public enum PacingPreset {
-    public static let name = "pacing"
+package enum PacingPreset {
+    package static let name = "pacing"
     /// The display period frames are judged against where none is measured (60 Hz).
-    public static let defaultPeriod = 1.0 / 60
+    package static let defaultPeriod = 1.0 / 60
 
     /// Room for every frame of a run: unpaced, a small scene on a fast
     /// machine draws tens of thousands a second; a run ends early (and says
@@ -25,42 +25,42 @@ public enum PacingPreset {
     static func capacity(seconds: Double) -> Int { Int(min(seconds * 50_000, 5_000_000)) + 16 }
 
     /// An uncapped run ends at its first frame longer than this.
-    public static let spiralStop = 0.5
+    package static let spiralStop = 0.5
 }
 
 /// One (strategy, pacing) run.
-public struct PacingRow: Codable, Equatable {
-    public var backend: String
-    public var pacing: String
-    public var seconds: Double
-    public var frames: Int
-    public var intervalP50Ms: Double
-    public var intervalP99Ms: Double
+package struct PacingRow: Codable, Equatable {
+    package var backend: String
+    package var pacing: String
+    package var seconds: Double
+    package var frames: Int
+    package var intervalP50Ms: Double
+    package var intervalP99Ms: Double
     /// Intervals over 1.5 display periods.
-    public var missed: Int
+    package var missed: Int
     /// Intervals under half a display period.
-    public var bunched: Int
+    package var bunched: Int
     /// Largest |n/60 - measured time| over the run: what animating by an assumed 1/60 s a frame gets wrong.
-    public var assumedFrameErrorMs: Double
-    public var maxStepsPerFrame: Int
-    public var meanStepsPerFrame: Double
+    package var assumedFrameErrorMs: Double
+    package var maxStepsPerFrame: Int
+    package var meanStepsPerFrame: Double
     /// Frame time the fixed-timestep cap dropped, seconds.
-    public var droppedSeconds: Double
-    public var cpuMs: Stats
-    public var processCpuPercent: Double
+    package var droppedSeconds: Double
+    package var cpuMs: Stats
+    package var processCpuPercent: Double
     /// The most physics steps a frame may run; nil: no cap (the spiral's run).
-    public var cap: Int?
+    package var cap: Int?
     /// The scene's simulation: thread CPU a frame spent stepping, ms (nil: no simulation).
-    public var physicsMs: Double?
+    package var physicsMs: Double?
     /// The mean interval of the run's first and last tenth of frames, ms: flat when paced, growing in a spiral.
-    public var firstIntervalsMs: Double
-    public var lastIntervalsMs: Double
+    package var firstIntervalsMs: Double
+    package var lastIntervalsMs: Double
     /// With a simulation: every frame's interval, ms, in order (what the spiral chart draws).
-    public var intervalsMs: [Double]?
+    package var intervalsMs: [Double]?
     /// The physics budget the run kept to (`--physics-budget`), nil: none.
-    public var physicsBudget: Double?
+    package var physicsBudget: Double?
     /// What the budget did, in order ("t 0.26 s: coarser step, 1/60 s (...)"); nil without a budget.
-    public var remedies: [String]?
+    package var remedies: [String]?
 
     enum CodingKeys: String, CodingKey {
         case backend, pacing, seconds, frames, missed, bunched, cap, remedies
@@ -81,14 +81,14 @@ public struct PacingRow: Codable, Equatable {
 }
 
 /// `--preset pacing`'s figures (the `pacing` object of the JSON).
-public struct PacingReport: Codable, Equatable {
-    public var displayPeriodMs: Double
-    public var physicsStepMs: Double
-    public var maxSteps: Int
-    public var stallMs: Double
+package struct PacingReport: Codable, Equatable {
+    package var displayPeriodMs: Double
+    package var physicsStepMs: Double
+    package var maxSteps: Int
+    package var stallMs: Double
     /// "window (vsync paced)", "window (swaps not paced: no vsync)" or "headless".
-    public var host: String
-    public var rows: [PacingRow]
+    package var host: String
+    package var rows: [PacingRow]
 
     enum CodingKeys: String, CodingKey {
         case rows, host
@@ -99,7 +99,7 @@ public struct PacingReport: Codable, Equatable {
     }
 
     /// The terminal table.
-    public func table(renderer: String) -> String {
+    package func table(renderer: String) -> String {
         let physics = rows.contains { $0.physicsMs != nil }
         let header = ["strategy", "pacing", "cap", "budget", "frames", "p50 ms", "p99 ms", "first/last ms", "missed", "bunched", "1/60 error ms",
                       "steps/frame max", "mean", "dropped s", "CPU ms"] + (physics ? ["physics ms"] : []) + ["process CPU %"]
@@ -139,7 +139,7 @@ public struct PacingReport: Codable, Equatable {
 extension BenchRunner {
     /// Runs every usable strategy under every pacing the host offers.
     /// `physicsBudget`: with a simulation, one more run per strategy, under the timer with the cap, keeping to it (`PhysicsBudget`).
-    public func runPacing(seconds: Double, stallMilliseconds: Double, step: Double, maxSteps: Int, physicsBudget: Double? = nil,
+    package func runPacing(seconds: Double, stallMilliseconds: Double, step: Double, maxSteps: Int, physicsBudget: Double? = nil,
                           progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
         guard seconds.isFinite, seconds > 0 else { throw BenchError.invalid("the pacing preset needs a positive duration") }
         let backends = try usableBackends()

@@ -3,15 +3,15 @@ import WaveCore
 
 /// A one-line progress bar on stderr, redrawn in place at most ten times a
 /// second. Callers make one only when stderr is a terminal.
-public final class ProgressBar {
+package final class ProgressBar {
     private let width: Int
     private var lastDraw = -Double.infinity
     private var drawn = false
     private let start = Clocks.wall()
 
-    public init(width: Int = 24) { self.width = width }
+    package init(width: Int = 24) { self.width = width }
 
-    public func update(_ progress: BenchProgress) {
+    package func update(_ progress: BenchProgress) {
         let now = Clocks.wall()
         guard progress.done >= progress.total || now - lastDraw >= 0.1 else { return }
         lastDraw = now
@@ -34,7 +34,7 @@ public final class ProgressBar {
     }
 
     /// Clears the bar so the report starts on a clean line.
-    public func finish() {
+    package func finish() {
         if drawn { fputs("\r\u{1B}[K", stderr); fflush(stderr) }
         drawn = false
     }

@@ -7,30 +7,30 @@ import WaveCore
 /// steep wave. Thread CPU time, in interleaved rounds: each round times a
 /// batch of frames of each in turn (the order rotating), so a noisy
 /// neighbour slows all three alike; the figures are medians over rounds.
-public enum RasterPreset {
-    public static let name = "raster"
+package enum RasterPreset {
+    package static let name = "raster"
 
     /// One measured frame: a single sine cell filling the frame.
-    public struct Case: Equatable, Sendable {
-        public var width: Int
-        public var height: Int
-        public var amplitude: Double
-        public var cycles: Int
+    package struct Case: Equatable, Sendable {
+        package var width: Int
+        package var height: Int
+        package var amplitude: Double
+        package var cycles: Int
 
-        public init(width: Int, height: Int, amplitude: Double = 0.125, cycles: Int = 1) {
+        package init(width: Int, height: Int, amplitude: Double = 0.125, cycles: Int = 1) {
             self.width = width
             self.height = height
             self.amplitude = amplitude
             self.cycles = cycles
         }
 
-        public var label: String {
+        package var label: String {
             "\(width)x\(height)" + (amplitude == 0.125 && cycles == 1 ? "" : " steep (amplitude \(amplitude), \(cycles) cycles)")
         }
     }
 
     /// The sizes and its steep wave.
-    public static let cases = [Case(width: 320, height: 80), Case(width: 800, height: 200),
+    package static let cases = [Case(width: 320, height: 80), Case(width: 800, height: 200),
                                Case(width: 1920, height: 1080), Case(width: 800, height: 200, amplitude: 0.45, cycles: 5)]
 
     /// Scene time advances 1/60 s a frame, so every frame has its own
@@ -41,7 +41,7 @@ public enum RasterPreset {
     static let minimumRounds = 11
 
     /// Measures every case for about `seconds` each.
-    public static func run(cases: [Case] = cases, seconds: Double, makeScene: (Case) throws -> Scene,
+    package static func run(cases: [Case] = cases, seconds: Double, makeScene: (Case) throws -> Scene,
                            isInterrupted: () -> Bool = { false },
                            progress: ((BenchProgress) -> Void)? = nil) throws -> RasterReport {
         var report = RasterReport()
@@ -124,13 +124,13 @@ public enum RasterPreset {
 }
 
 /// `--preset raster`'s figures (JSON "raster"). Microseconds of thread CPU per frame, medians over rounds.
-public struct RasterReport: Codable, Equatable {
+package struct RasterReport: Codable, Equatable {
     /// cairo's version, or null when it could not be loaded (then `cairo_unavailable` says why).
-    public var cairoVersion: String?
-    public var cairoUnavailable: String?
-    public var rows: [RasterRow] = []
-    public var interrupted = false
-    public var method = "thread CPU time per frame, medians over interleaved rounds of batches (Waves, cairo, memset in rotating order); scene time 1/60 s a frame"
+    package var cairoVersion: String?
+    package var cairoUnavailable: String?
+    package var rows: [RasterRow] = []
+    package var interrupted = false
+    package var method = "thread CPU time per frame, medians over interleaved rounds of batches (Waves, cairo, memset in rotating order); scene time 1/60 s a frame"
 
     enum CodingKeys: String, CodingKey {
         case rows, method, interrupted
@@ -139,26 +139,26 @@ public struct RasterReport: Codable, Equatable {
     }
 }
 
-public struct RasterRow: Codable, Equatable {
-    public var frame: String
-    public var width: Int
-    public var height: Int
-    public var amplitude: Double
-    public var cycles: Int
-    public var rounds: Int
-    public var framesPerBatch: Int
+package struct RasterRow: Codable, Equatable {
+    package var frame: String
+    package var width: Int
+    package var height: Int
+    package var amplitude: Double
+    package var cycles: Int
+    package var rounds: Int
+    package var framesPerBatch: Int
     /// Waves' CPU strategy: clear, outline rebuild, rasterise, paint.
-    public var wavesUs: Double
+    package var wavesUs: Double
     /// cairo: clear (paint), the same outline through cairo's path calls, fill.
-    public var cairoUs: Double?
+    package var cairoUs: Double?
     /// Writing the frame once (wmemset): the floor under any redraw.
-    public var memsetUs: Double
+    package var memsetUs: Double
     /// cairo's time over ours (above 1: Waves is faster).
-    public var cairoOverWaves: Double?
+    package var cairoOverWaves: Double?
     /// Our time over the floor's.
-    public var wavesOverMemset: Double
+    package var wavesOverMemset: Double
     /// How far cairo's frame is from ours, per channel (0...255): a check that both draw the same.
-    public var cairoDifference: FrameDifference?
+    package var cairoDifference: FrameDifference?
 
     init(frame: String, width: Int, height: Int, amplitude: Double, cycles: Int, rounds: Int, framesPerBatch: Int,
          wavesUs: Double, memsetUs: Double) {
@@ -196,11 +196,11 @@ public struct RasterRow: Codable, Equatable {
 }
 
 /// Per-channel difference of two images of one size: mean and largest, 0...255.
-public struct FrameDifference: Codable, Equatable {
-    public var mean: Double
-    public var max: Int
+package struct FrameDifference: Codable, Equatable {
+    package var mean: Double
+    package var max: Int
 
-    public init(_ a: RGBAImage, _ b: RGBAImage) {
+    package init(_ a: RGBAImage, _ b: RGBAImage) {
         var total = 0, largest = 0
         let n = Swift.min(a.pixels.count, b.pixels.count)
         for i in 0..<n {
@@ -215,7 +215,7 @@ public struct FrameDifference: Codable, Equatable {
 
 extension RasterReport {
     /// The terminal table: one line per frame size.
-    public func table(machine: Machine) -> String {
+    package func table(machine: Machine) -> String {
         let header = ["frame", "waves us", "cairo us", "memset us", "cairo/waves", "waves/memset", "cairo differs (mean/max of 255)"]
         let rows = self.rows.map { r -> [String] in
             [r.frame, String(format: "%.1f", r.wavesUs), r.cairoUs.map { String(format: "%.1f", $0) } ?? "-",
@@ -230,7 +230,7 @@ extension RasterReport {
             + "\(method)\n"
     }
 
-    public var csv: String {
+    package var csv: String {
         var lines = ["frame,width,height,amplitude,cycles,rounds,frames_per_batch,waves_us,cairo_us,memset_us,cairo_over_waves,waves_over_memset"]
         for r in rows {
             lines.append([BenchReport.csvField(r.frame), "\(r.width)", "\(r.height)", "\(r.amplitude)", "\(r.cycles)", "\(r.rounds)",

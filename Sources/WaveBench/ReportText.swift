@@ -5,7 +5,7 @@ import WaveCore
 extension BenchReport {
     /// One row per result under a header line; unmeasured figures are empty
     /// fields. Columns follow the JSON keys, statistics split in two.
-    public var csv: String {
+    package var csv: String {
         var columns = ["backend", "cells", "cell_width", "cell_height", "frames"]
         for figure in Figure.allCases.map(\.rawValue) {
             columns += [figure + "_median", figure + "_p95"]
@@ -36,7 +36,7 @@ extension BenchReport {
     }
 
     /// The sweep as a table for a terminal (medians, with cpu_ms's p95).
-    public var sweepTable: String {
+    package var sweepTable: String {
         let unit = results.first?.unit ?? "cells"
         let physics = results.contains { $0.physicsMs != nil }
         let header = ["backend", unit, Figure.cpuMs.label, "CPU p95"] + (physics ? ["physics ms"] : [])
@@ -73,7 +73,7 @@ extension BenchReport {
     }
 
     /// The table preset beside the published figures: a row per strategy and phase.
-    public var presetTable: String {
+    package var presetTable: String {
         let header = ["strategy", "phase", "process CPU %", "frames drawn", "missed", "fps", Figure.cpuMs.label,
                       Figure.processCpuMs.label, Figure.gpuMs.label, "allocs/f", "driver allocs/f"]
         let rows = results.map { r -> [String] in

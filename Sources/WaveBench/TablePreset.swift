@@ -5,21 +5,21 @@ import WaveCore
 /// a table of waving cells (`--scene table`: rows of 88 px, cells reused),
 /// at 60 frames per second, in three phases of equal length: still, then
 /// scrolled at a constant speed, then still again.
-public enum TablePreset {
-    public static let name = "table"
+package enum TablePreset {
+    package static let name = "table"
     /// A 375x667 point screen; the table's rows are 88 (a 44-point row at
     /// 2x): 8 rows fill the screen at a row's top, so 9 cells are made and reused.
-    public static let screen = (width: 375, height: 667)
-    public static let rows = 100
-    public static let framesPerSecond = 60.0
+    package static let screen = (width: 375, height: 667)
+    package static let rows = 100
+    package static let framesPerSecond = 60.0
     /// The scrolling phase's speed, pixels a second (about 11 rows a second).
-    public static let scrollSpeed = 1000.0
+    package static let scrollSpeed = 1000.0
     /// The phases, in order: idle, scrolling, idle again.
-    public static let phases = ["idle", "scrolling", "idle again"]
+    package static let phases = ["idle", "scrolling", "idle again"]
     /// What the phones measured, printed beside ours.
-    public static let published = "published (phone): redraw 7-10% CPU all the time; translate (replicator) CPU only while scrolling, ~0% idle"
+    package static let published = "published (phone): redraw 7-10% CPU all the time; translate (replicator) CPU only while scrolling, ~0% idle"
 
-    public static func request(snapsToPixel: Bool) -> SceneRequest {
+    package static func request(snapsToPixel: Bool) -> SceneRequest {
         SceneRequest(width: screen.width, height: screen.height, count: rows, snapsToPixel: snapsToPixel)
     }
 }
@@ -120,11 +120,11 @@ enum PacedRun {
 /// rectangles as the translate strategy's copies are), paced at 60 fps the
 /// same way. After 16 ms of sleep the caches are cold, so this is what a
 /// frame that rewrites every pixel costs at the least on this machine.
-public struct TableFloor: Codable, Equatable {
+package struct TableFloor: Codable, Equatable {
     /// Process CPU over wall time, percent.
-    public var processCpuPercent: Double
+    package var processCpuPercent: Double
     /// Median thread CPU time of one frame's copy, ms.
-    public var copyMs: Double
+    package var copyMs: Double
 
     enum CodingKeys: String, CodingKey {
         case processCpuPercent = "process_cpu_percent"

@@ -7,16 +7,16 @@ import WaveCore
 /// copies) paced at 60 frames per second, with and without snapping; how the
 /// cost changes as the played part of the view grows; frames that really
 /// need drawing; "amplitude phasing"; and how fast audio decodes to peaks.
-public enum WaveformPreset {
-    public static let name = "waveform"
-    public static let view = (width: 375, height: 100)
+package enum WaveformPreset {
+    package static let name = "waveform"
+    package static let view = (width: 375, height: 100)
     /// Pixels of bars over the whole track, as in the post.
-    public static let travel = 680.0
+    package static let travel = 680.0
     /// Bars 1 px wide with a 1 px gap: the post's 1-point bars on a 1x screen.
-    public static let bar = (width: 1, gap: 1)
-    public static let framesPerSecond = 60.0
-    public static let playedFractions = [0.0, 0.25, 0.5, 0.75, 1.0]
-    public static let published = [
+    package static let bar = (width: 1, gap: 1)
+    package static let framesPerSecond = 60.0
+    package static let playedFractions = [0.0, 0.25, 0.5, 0.75, 1.0]
+    package static let published = [
         "naive per-frame redraw: 17 FPS, falling to 10 FPS as more bars were played (gradient fills cost more)",
         "cached bars as a mask: 60 FPS at about 50% GPU and about 10% CPU",
         "bars drawn twice in two clipped regions: under 20% GPU at 60 FPS",
@@ -24,13 +24,13 @@ public enum WaveformPreset {
     ]
 
     /// The three strategies measured.
-    public struct Strategy: Sendable {
-        public let name: String
-        public let backend: Backend
-        public let splitMethod: SplitMethod
+    package struct Strategy: Sendable {
+        package let name: String
+        package let backend: Backend
+        package let splitMethod: SplitMethod
     }
 
-    public static let strategies = [
+    package static let strategies = [
         Strategy(name: "cpu", backend: .cpu, splitMethod: .twoClips),
         Strategy(name: "gl-mask", backend: .gl, splitMethod: .mask),
         Strategy(name: "gl-two-clips", backend: .gl, splitMethod: .twoClips),
@@ -39,7 +39,7 @@ public enum WaveformPreset {
     /// Of a 60 Hz sequence from `origin` for `seconds`, the frames after the
     /// first that the scene's layer tree says cannot differ from the one
     /// before (no change between the two times): a player could skip them.
-    public static func unchangedFrames(in scene: Scene, from origin: Double, seconds: Double) throws -> (frames: Int, unchanged: Int) {
+    package static func unchangedFrames(in scene: Scene, from origin: Double, seconds: Double) throws -> (frames: Int, unchanged: Int) {
         let count = max(2, Int((seconds * framesPerSecond).rounded()))
         let needed = try ChangeSchedule.framesNeeded(in: scene, at: (0..<count).map { origin + Double($0) / framesPerSecond })
         return (count, count - needed)
@@ -47,10 +47,10 @@ public enum WaveformPreset {
 
     /// How the waveform's bars move and where its playhead is, as the effect
     /// defines them: the content offset u(t) and the playhead's column.
-    public struct Playback {
-        public var offset: (Double) -> Double
-        public var playheadColumn: (Double) -> Int
-        public init(offset: @escaping (Double) -> Double, playheadColumn: @escaping (Double) -> Int) {
+    package struct Playback {
+        package var offset: (Double) -> Double
+        package var playheadColumn: (Double) -> Int
+        package init(offset: @escaping (Double) -> Double, playheadColumn: @escaping (Double) -> Int) {
             self.offset = offset
             self.playheadColumn = playheadColumn
         }
@@ -66,7 +66,7 @@ public enum WaveformPreset {
     /// that mean swings over the frames (largest minus smallest): 0 when
     /// every frame is pixel-aligned, about 0.5 when 1 px bars go from sharp
     /// to blurred.
-    public static func phasing(frames: [(image: RGBAImage, time: Double)], background: RGBA8, unplayed color: RGBA8,
+    package static func phasing(frames: [(image: RGBAImage, time: Double)], background: RGBA8, unplayed color: RGBA8,
                                playback: Playback, pitch: Int, barWidth: Int) -> Double? {
         guard frames.count > 1 else { return nil }
         let span = Double(color.g) - Double(background.g)
@@ -101,26 +101,26 @@ public enum WaveformPreset {
 }
 
 /// One strategy's paced run.
-public struct WaveformRow: Codable, Equatable {
-    public var strategy: String
-    public var snap: Bool
+package struct WaveformRow: Codable, Equatable {
+    package var strategy: String
+    package var snap: Bool
     /// Frames drawn only when the picture changes (`ChangeSchedule`); false: every tick.
-    public var scheduled: Bool
-    public var cpuMs: Stats
-    public var processCpuMs: Stats
-    public var gpuMs: Stats?
-    public var processCpuPercent: Double
-    public var framesDrawn: Int
-    public var framesMissed: Int
-    public var fps: Double
+    package var scheduled: Bool
+    package var cpuMs: Stats
+    package var processCpuMs: Stats
+    package var gpuMs: Stats?
+    package var processCpuPercent: Double
+    package var framesDrawn: Int
+    package var framesMissed: Int
+    package var fps: Double
     /// Of a 60 Hz sequence (a minute of it), the frames per second whose offset or playhead changed.
-    public var framesNeedingDrawPerSecond: Double
+    package var framesNeedingDrawPerSecond: Double
     /// Of that minute, the frames that could have been skipped.
-    public var framesUnchanged: Int
-    public var phasing: Double?
-    public var allocationsPerFrame: Double
+    package var framesUnchanged: Int
+    package var phasing: Double?
+    package var allocationsPerFrame: Double
     /// One frame's pixels as the strategy counted them (see `PixelsPerFrame`).
-    public var pixelsPerFrame: PixelsPerFrame?
+    package var pixelsPerFrame: PixelsPerFrame?
 
     enum CodingKeys: String, CodingKey {
         case strategy, snap, scheduled, fps, phasing
@@ -133,12 +133,12 @@ public struct WaveformRow: Codable, Equatable {
 }
 
 /// The cost at one played fraction of the view (unpaced frames, medians in ms).
-public struct PlayedPoint: Codable, Equatable {
-    public var strategy: String
-    public var playedFraction: Double
-    public var cpuMs: Double
-    public var processCpuMs: Double
-    public var gpuMs: Double?
+package struct PlayedPoint: Codable, Equatable {
+    package var strategy: String
+    package var playedFraction: Double
+    package var cpuMs: Double
+    package var processCpuMs: Double
+    package var gpuMs: Double?
 
     enum CodingKeys: String, CodingKey {
         case strategy
@@ -147,14 +147,14 @@ public struct PlayedPoint: Codable, Equatable {
 }
 
 /// Decoding a whole file to bar peaks.
-public struct DecodeResult: Codable, Equatable {
-    public var format: String
-    public var audioSeconds: Double
-    public var decodeSeconds: Double
+package struct DecodeResult: Codable, Equatable {
+    package var format: String
+    package var audioSeconds: Double
+    package var decodeSeconds: Double
     /// Seconds of audio per second of decoding.
-    public var realtimeFactor: Double
+    package var realtimeFactor: Double
 
-    public init(format: String, audioSeconds: Double, decodeSeconds: Double) {
+    package init(format: String, audioSeconds: Double, decodeSeconds: Double) {
         self.format = format
         self.audioSeconds = audioSeconds
         self.decodeSeconds = decodeSeconds
@@ -167,17 +167,17 @@ public struct DecodeResult: Codable, Equatable {
     }
 }
 
-public struct WaveformReport: Codable, Equatable {
-    public var trackSeconds: Double
-    public var pixelsPerSecond: Double
-    public var viewSize: [Int]
-    public var barWidth: Int
-    public var barGap: Int
-    public var seconds: Double
-    public var rows: [WaveformRow]
-    public var played: [PlayedPoint]
-    public var decode: [DecodeResult]
-    public var published: [String]
+package struct WaveformReport: Codable, Equatable {
+    package var trackSeconds: Double
+    package var pixelsPerSecond: Double
+    package var viewSize: [Int]
+    package var barWidth: Int
+    package var barGap: Int
+    package var seconds: Double
+    package var rows: [WaveformRow]
+    package var played: [PlayedPoint]
+    package var decode: [DecodeResult]
+    package var published: [String]
 
     enum CodingKeys: String, CodingKey {
         case seconds, rows, played, decode, published
@@ -187,14 +187,14 @@ public struct WaveformReport: Codable, Equatable {
 }
 
 /// One view of the track for the preset: its scene and how it moves.
-public struct WaveformPresetView {
-    public var scene: Scene
+package struct WaveformPresetView {
+    package var scene: Scene
     /// The unplayed bars' colour (solid), for reading phasing off frames.
-    public var unplayed: RGBA8
+    package var unplayed: RGBA8
     /// How the bars move and where the playhead is.
-    public var playback: WaveformPreset.Playback
+    package var playback: WaveformPreset.Playback
 
-    public init(scene: Scene, unplayed: RGBA8, playback: WaveformPreset.Playback) {
+    package init(scene: Scene, unplayed: RGBA8, playback: WaveformPreset.Playback) {
         self.scene = scene
         self.unplayed = unplayed
         self.playback = playback
@@ -203,17 +203,17 @@ public struct WaveformPresetView {
 
 /// What the waveform preset needs from its caller (the command line builds
 /// the track and the effect).
-public struct WaveformPresetInput {
-    public var trackSeconds: Double
+package struct WaveformPresetInput {
+    package var trackSeconds: Double
     /// The bars' grid, for finding them in frames.
-    public var pitch = WaveformPreset.bar.width + WaveformPreset.bar.gap
-    public var barWidth = WaveformPreset.bar.width
+    package var pitch = WaveformPreset.bar.width + WaveformPreset.bar.gap
+    package var barWidth = WaveformPreset.bar.width
     /// The view at a played fraction of its width, snapped or not, composed one way.
-    public var view: (_ playedFraction: Double, _ snap: Bool, _ composition: SplitMethod) throws -> WaveformPresetView
+    package var view: (_ playedFraction: Double, _ snap: Bool, _ composition: SplitMethod) throws -> WaveformPresetView
     /// Decoding speed, measured by the caller (it owns the audio code).
-    public var decode: () throws -> [DecodeResult]
+    package var decode: () throws -> [DecodeResult]
 
-    public init(trackSeconds: Double, view: @escaping (Double, Bool, SplitMethod) throws -> WaveformPresetView,
+    package init(trackSeconds: Double, view: @escaping (Double, Bool, SplitMethod) throws -> WaveformPresetView,
                 decode: @escaping () throws -> [DecodeResult]) {
         self.trackSeconds = trackSeconds
         self.view = view
@@ -225,7 +225,7 @@ extension BenchRunner {
     /// Runs the waveform preset: paced rows for every strategy with and
     /// without snapping, the played-fraction sweep (`config.frames` unpaced
     /// frames each), phasing, and decoding.
-    public func runWaveform(_ input: WaveformPresetInput, seconds: Double,
+    package func runWaveform(_ input: WaveformPresetInput, seconds: Double,
                             progress: ((BenchProgress) -> Void)? = nil) throws -> BenchReport {
         guard seconds.isFinite, seconds > 0 else { throw BenchError.invalid("the waveform preset needs a positive duration") }
         let usable = try usableBackends()

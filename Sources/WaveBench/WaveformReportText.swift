@@ -3,7 +3,7 @@ import WaveCore
 
 /// The waveform preset as text (the terminal) and as a chart (SVG).
 extension WaveformReport {
-    public func table(renderer: String, cpus: Int) -> String {
+    package func table(renderer: String, cpus: Int) -> String {
         let header = ["strategy", "snap", "frames", "process CPU %", "fps", "missed", Figure.cpuMs.label, Figure.processCpuMs.label,
                       Figure.gpuMs.label, "need draw/s", "phasing", "allocs/f"]
         let rows = self.rows.map { r -> [String] in
@@ -52,18 +52,18 @@ extension WaveformReport {
 
 /// Two panels: process CPU % per strategy (snap off and on) beside the
 /// published phone figures, and CPU ms per frame as the played part grows.
-public struct WaveformChart {
-    public let report: WaveformReport
-    public let renderer: String
+package struct WaveformChart {
+    package let report: WaveformReport
+    package let renderer: String
 
-    public init(report: WaveformReport, renderer: String) {
+    package init(report: WaveformReport, renderer: String) {
         self.report = report
         self.renderer = renderer
     }
 
     static let colors = ["cpu": "#d9480f", "gl-mask": "#1971c2", "gl-two-clips": "#2f9e44"]
 
-    public func svg() -> String {
+    package func svg() -> String {
         var out = SVGWriter(width: 900, height: 520)
         out.text("The waveform preset: process CPU at 60 fps, and cost as more of the view is played", x: 20, y: 30, size: 17,
                  weight: "bold")
@@ -114,7 +114,7 @@ public struct WaveformChart {
 
 extension WaveformReport {
     /// One row per paced run (the played sweep and decoding are in the JSON).
-    public var csv: String {
+    package var csv: String {
         var lines = ["strategy,snap,scheduled,process_cpu_percent,fps,frames_drawn,frames_missed,cpu_ms_median,cpu_ms_p95,"
             + "process_cpu_ms_median,gpu_ms_median,frames_needing_draw_per_second,phasing,allocations_per_frame"]
         for r in rows {

@@ -3,7 +3,7 @@ import Foundation
 /// Figures, units and strategy names, formatted in one place: the demo's
 /// heads-up display, the terminal tables, CSV/JSON keys and the chart all
 /// read them from here, so one figure has one name and one meaning.
-public enum Figure: String, CaseIterable, Sendable {
+package enum Figure: String, CaseIterable, Sendable {
     /// Thread CPU time of the strategy's own frame work: the renderer's draw,
     /// plus (CPU strategy, where frames end on a GPU) the upload of its pixels.
     /// Showing the frame (blit, swap) is not part of it, in the demo or the bench.
@@ -20,7 +20,7 @@ public enum Figure: String, CaseIterable, Sendable {
     case uploadMs = "upload_ms"
 
     /// A short label for tables and the heads-up display.
-    public var label: String {
+    package var label: String {
         switch self {
         case .cpuMs: "CPU ms"
         case .processCpuMs: "process CPU ms"
@@ -32,11 +32,11 @@ public enum Figure: String, CaseIterable, Sendable {
     }
 }
 
-public enum Format {
+package enum Format {
     /// What each strategy does for `scene`, as a caption: the GL strategy
     /// caches only what stays still; what changes shape every frame it
     /// computes on the GPU every frame, and the caption says so.
-    public static func strategy(_ backend: Backend, for scene: Scene? = nil) -> String {
+    package static func strategy(_ backend: Backend, for scene: Scene? = nil) -> String {
         switch backend {
         case .cpu: return "CPU: redraw every frame"
         case .gl:
@@ -49,7 +49,7 @@ public enum Format {
     }
 
     /// The strategy's short name for tables.
-    public static func strategyShort(_ backend: Backend) -> String {
+    package static func strategyShort(_ backend: Backend) -> String {
         switch backend {
         case .cpu: "redraw (cpu)"
         case .gl: "translate (gl)"
@@ -57,7 +57,7 @@ public enum Format {
     }
 
     /// Milliseconds with as many decimals as small values need; "-" when unmeasured.
-    public static func milliseconds(_ value: Double?) -> String {
+    package static func milliseconds(_ value: Double?) -> String {
         guard let value else { return "-" }
         switch value {
         case ..<0.1: return String(format: "%.4f", value)
@@ -67,15 +67,15 @@ public enum Format {
     }
 
     /// `figure` as "CPU 0.123 ms" (the heads-up display's and the title bar's form).
-    public static func perFrame(_ figure: Figure, _ value: Double?) -> String {
+    package static func perFrame(_ figure: Figure, _ value: Double?) -> String {
         let name = figure.label.replacingOccurrences(of: " ms", with: "")
         return "\(name) \(milliseconds(value)) ms/frame"
     }
 
-    public static func framesPerSecond(_ value: Double) -> String { String(format: "%.1f fps", value) }
+    package static func framesPerSecond(_ value: Double) -> String { String(format: "%.1f fps", value) }
 
     /// A pixel count, short: "870", "12.3k", "1.25M".
-    public static func pixels(_ n: Int) -> String {
+    package static func pixels(_ n: Int) -> String {
         switch n {
         case ..<1000: return "\(n)"
         case ..<1_000_000: return String(format: "%.1fk", Double(n) / 1000)
@@ -84,7 +84,7 @@ public enum Format {
     }
 
     /// Allocations per frame: whole numbers without decimals.
-    public static func count(_ perFrame: Double) -> String {
+    package static func count(_ perFrame: Double) -> String {
         perFrame == perFrame.rounded() ? String(format: "%.0f", perFrame) : String(format: "%.3f", perFrame)
     }
 }

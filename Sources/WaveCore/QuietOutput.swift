@@ -14,9 +14,9 @@ import Foundation
 /// descriptor is closed, /dev/null stands in for the call and it is closed
 /// again afterwards, so nothing opened meanwhile can take its number (the
 /// binary also opens /dev/null on a closed descriptor 2 at start).
-public final class QuietOutput: @unchecked Sendable {
-    public static let stderr = QuietOutput(descriptor: STDERR_FILENO, stream: Glibc.stderr)
-    public static let stdout = QuietOutput(descriptor: STDOUT_FILENO, stream: Glibc.stdout)
+package final class QuietOutput: @unchecked Sendable {
+    package static let stderr = QuietOutput(descriptor: STDERR_FILENO, stream: Glibc.stderr)
+    package static let stdout = QuietOutput(descriptor: STDOUT_FILENO, stream: Glibc.stdout)
 
     private let descriptor: Int32
     private let stream: UnsafeMutablePointer<FILE>
@@ -31,7 +31,7 @@ public final class QuietOutput: @unchecked Sendable {
         self.stream = stream
     }
 
-    public func run<T>(_ body: () throws -> T) rethrows -> T {
+    package func run<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         if depth == 0 { silence() }

@@ -55,7 +55,7 @@ public struct Crates: Equatable, Sendable {
     }
 
     /// The world these options describe, at time 0.
-    public var world: CrateWorld {
+    package var world: CrateWorld {
         var world = CrateWorld(width: Double(width), height: Double(height), gravity: gravity.map { ($0.x, $0.y) },
                                extra: Swift.max(0, count - CrateWorld.chapterFrames.count), seed: seed)
         world.crates = Array(world.crates.prefix(count))

@@ -54,29 +54,29 @@ public struct Effect: Sendable {
     /// What the request's count means, nil for an effect without one.
     public let count: Count?
     /// Options (command-line names) that only this effect, and others listing them, take.
-    public let options: [String]
+    package let options: [String]
     /// An input it cannot be drawn without (the demo leaves it out when absent).
     public let needs: String?
     /// Whether a bench sweep or the pacing preset may run it.
-    public let paced: Bool
+    package let paced: Bool
     /// The states it can be switched between (`SceneRequest.states`), in the order the demo's keys 1, 2, 3... name them.
     public let states: [String]
     /// How close the GL strategy's frames are to the CPU's.
-    public let agreement: Agreement
-    public let make: @Sendable (EffectSettings, SceneRequest) throws -> Scene
+    package let agreement: Agreement
+    package let make: @Sendable (EffectSettings, SceneRequest) throws -> Scene
 
     /// The most a GL frame of the effect differs from the CPU's frame, on
     /// the 0...255 scale of a channel: the mean over every channel of every
     /// pixel, the largest anywhere, and why it is not 0.
-    public struct Agreement: Sendable {
-        public let mean: Double
-        public let max: Int
-        public let why: String
+    package struct Agreement: Sendable {
+        package let mean: Double
+        package let max: Int
+        package let why: String
 
         /// Coverage computed by the same rule on both (or cached and moved by whole pixels).
-        public static let sameCoverage = Agreement(mean: 1, max: 8, why: "the same coverage rule, in single precision on the GPU")
+        package static let sameCoverage = Agreement(mean: 1, max: 8, why: "the same coverage rule, in single precision on the GPU")
         /// Pictures painted once and turned or moved between pixels on the GPU.
-        public static let sampledPictures = Agreement(
+        package static let sampledPictures = Agreement(
             mean: 1, max: 64,
             why: "turned pictures are sampled bilinearly between their texels (as Core Animation samples a rasterized layer)")
     }
@@ -85,11 +85,11 @@ public struct Effect: Sendable {
         /// "cells", "dots", "panels".
         public let unit: String
         /// The option that sets it.
-        public let option: String
+        package let option: String
         /// The counts a bench sweep runs when none are given.
-        public let sweep: [Int]
+        package let sweep: [Int]
         /// The largest count a sweep may ask for.
-        public let sweepLimit: Int
+        package let sweepLimit: Int
         /// Whether more of them stack the scene taller (cells, panels), or share one screen (dots).
         public let stacks: Bool
         /// The count when none is asked for (a request's 0).
@@ -98,7 +98,7 @@ public struct Effect: Sendable {
         public let limit: @Sendable (EffectSettings, SceneRequest) -> Int
     }
 
-    public init(name: EffectName, summary: String, count: Count? = nil, options: [String] = [], needs: String? = nil,
+    package init(name: EffectName, summary: String, count: Count? = nil, options: [String] = [], needs: String? = nil,
                 paced: Bool = false, states: [String] = [], agreement: Agreement = .sameCoverage,
                 make: @escaping @Sendable (EffectSettings, SceneRequest) throws -> Scene) {
         self.name = name; self.summary = summary; self.count = count; self.options = options; self.needs = needs
@@ -247,5 +247,5 @@ public enum Effects {
     public static var names: [String] { all.map(\.name.rawValue) }
 
     /// The effects an option shapes (empty: an option every effect takes).
-    public static func taking(_ option: String) -> [EffectName] { all.filter { $0.options.contains(option) }.map(\.name) }
+    package static func taking(_ option: String) -> [EffectName] { all.filter { $0.options.contains(option) }.map(\.name) }
 }

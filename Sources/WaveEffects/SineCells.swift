@@ -218,7 +218,7 @@ extension SineCells {
     }
 
     /// The effect as the demo and the bench drive it.
-    public static func maker(wave: WaveParameters = WaveParameters(), background: RGBA8 = Scene.defaultBackground) -> SceneMaker {
+    package static func maker(wave: WaveParameters = WaveParameters(), background: RGBA8 = Scene.defaultBackground) -> SceneMaker {
         { try SineCells($0, wave: wave, background: background).scene() }
     }
 }

@@ -13,9 +13,9 @@ import WaveCore
 /// (5.4 ms). So callers that show frames keep the pixmap's rows bottom to
 /// top (a negative row stride), as GL does, and the blit never flips; a
 /// top-down pixmap still shows upright, through the flipping blit.
-public final class CPUFramePresenter: FrameUploader, Presentable {
-    public private(set) var width = 0
-    public private(set) var height = 0
+package final class CPUFramePresenter: FrameUploader, Presentable {
+    package private(set) var width = 0
+    package private(set) var height = 0
     private var bottomUp = true
     private let caps: GLCapabilities
     private var pages: Pages?
@@ -24,7 +24,7 @@ public final class CPUFramePresenter: FrameUploader, Presentable {
     private var sourceFramebuffer: GLuint = 0
 
     /// Needs the context's limits, and the context current.
-    public init(caps: GLCapabilities) {
+    package init(caps: GLCapabilities) {
         self.caps = caps
         glGenTextures(1, &texture)
         glGenFramebuffers(1, &sourceFramebuffer)
@@ -35,10 +35,10 @@ public final class CPUFramePresenter: FrameUploader, Presentable {
         glDeleteFramebuffers(1, &sourceFramebuffer)
     }
 
-    public var bytesPerUpload: Int { width * height * 4 }
+    package var bytesPerUpload: Int { width * height * 4 }
 
     /// Sizes the texture; does nothing when the size is unchanged.
-    public func prepare(width: Int, height: Int) throws {
+    package func prepare(width: Int, height: Int) throws {
         if width == self.width && height == self.height { return }
         let pages = try Pages(width: width, height: height, caps: caps, what: "CPU frame")
         glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), texture)
@@ -54,7 +54,7 @@ public final class CPUFramePresenter: FrameUploader, Presentable {
 
     /// Uploads the whole pixmap in memory order (texture row 0 is the row at
     /// the lowest address), with its row stride as the unpack row length.
-    public func upload(_ pixmap: Pixmap) {
+    package func upload(_ pixmap: Pixmap) {
         guard let pages, pixmap.width == width, pixmap.height == height, let base = pixmap.memory.baseAddress else { return }
         bottomUp = pixmap.isBottomUp
         let stride = abs(pixmap.rowStride)
@@ -70,7 +70,7 @@ public final class CPUFramePresenter: FrameUploader, Presentable {
 
     /// Blits the scene's top rows, upright, to the top left of `viewport`
     /// in the framebuffer bound for drawing.
-    public func present(to viewport: Viewport) {
+    package func present(to viewport: Viewport) {
         guard let pages else { return }
         let shown = min(height, viewport.height), columns = GLint(min(width, viewport.width))
         let top = viewport.y + viewport.height

@@ -199,6 +199,30 @@ public final class WindowGLContext: GLContext {
     }
 }
 
+/// A context the app made itself (its own GLFW, SDL or Qt window, say), for
+/// a `GLRenderer` to draw with: OpenGL 3.3 core or later, made current by
+/// the app's own call. The renderer makes it current before it prepares a
+/// scene; the app keeps it current on the thread that draws.
+///
+/// ```swift
+/// let renderer = try GLRenderer(context: AppGLContext { glfwMakeContextCurrent(window) })
+/// ```
+public final class AppGLContext: GLContext {
+    public let platform: String
+    private let makeCurrentBody: () throws -> Void
+    public private(set) lazy var capabilities = GLCapabilities.query()
+
+    /// `makeCurrent` makes the app's context current on this thread; it is
+    /// called once here, and again whenever the renderer needs the context.
+    public init(platform: String = "the app's context", makeCurrent: @escaping () throws -> Void) throws {
+        self.platform = platform
+        makeCurrentBody = makeCurrent
+        try makeCurrent()
+    }
+
+    public func makeCurrent() throws { try makeCurrentBody() }
+}
+
 extension GLContext {
     /// Waits until every GL command issued on the current context is done.
     public func finish() { glFinish() }

@@ -3,7 +3,7 @@ import CGL
 
 /// GL failures, carrying what a person needs: the EGL/GLFW error code and
 /// the driver's message, or the shader info log.
-public enum GLError: Error, CustomStringConvertible {
+package enum GLError: Error, CustomStringConvertible {
     case egl(step: String, code: Int32)
     case glfw(step: String, code: Int32, message: String)
     case shader(name: String, log: String)
@@ -12,7 +12,7 @@ public enum GLError: Error, CustomStringConvertible {
     case limit(what: String, needed: Int, available: Int)
     case glErrors(after: String, codes: [UInt32])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .egl(step, code):
             "EGL: \(step) failed with \(eglErrorName(code)) (0x\(String(code, radix: 16)))"
@@ -64,7 +64,7 @@ func eglErrorName(_ code: Int32) -> String {
 }
 
 /// Every pending glGetError code (the queue can hold several).
-public func pendingGLErrors() -> [UInt32] {
+package func pendingGLErrors() -> [UInt32] {
     var codes: [UInt32] = []
     while codes.count < 16 {
         let code = glGetError()
@@ -75,7 +75,7 @@ public func pendingGLErrors() -> [UInt32] {
 }
 
 /// Throws if GL reported any error since the last check.
-public func checkGLErrors(_ step: String) throws {
+package func checkGLErrors(_ step: String) throws {
     let codes = pendingGLErrors()
     if !codes.isEmpty { throw GLError.glErrors(after: step, codes: codes) }
 }

@@ -19,7 +19,7 @@ func setColor(_ location: GLint, _ c: RGBA8) {
 
 /// A new 2D texture, bound to the active unit, filtered by `filter`
 /// (GL_NEAREST or GL_LINEAR) and clamped at its edges.
-public func makeClampedTexture(filter: Int32) -> GLuint {
+package func makeClampedTexture(filter: Int32) -> GLuint {
     var texture: GLuint = 0
     glGenTextures(1, &texture)
     glBindTexture(GLenum(GL_TEXTURE_2D), texture)

@@ -22,7 +22,7 @@ public final class GLRenderer: Renderer, PixelCounting {
     /// buffer; every fragment drawn into the frame adds one to the stencil
     /// where it lands (all of them blend), an occlusion query counts every
     /// fragment (the rest are offscreen: masks), and clears and copies count themselves.
-    public var pixelCounts: PixelCounts? {
+    package var pixelCounts: PixelCounts? {
         didSet { tree?.counts = pixelCounts }
     }
     /// A page of stencil values, read back when counting.
@@ -32,7 +32,7 @@ public final class GLRenderer: Renderer, PixelCounting {
     /// Rows no copy writes whole, cleared to the background first (every row where nothing is copied).
     private var rowsToClear: [Range<Int>] = []
     /// Distinct fixed shapes of the prepared scene, each one cached picture.
-    public var pictureCount: Int { tree?.fixedShapeCount ?? 0 }
+    package var pictureCount: Int { tree?.fixedShapeCount ?? 0 }
     /// How cached shapes move by fractions of a pixel; takes effect at the next `prepare`.
     public var subpixel = SubpixelMode.linear {
         didSet { if subpixel != oldValue { scene = nil } }
@@ -47,12 +47,12 @@ public final class GLRenderer: Renderer, PixelCounting {
     }
     /// The sub-pixel phases of the clip copies (1 for whole-pixel motion, 16
     /// or 8 for exact), nil where no copies are drawn.
-    public var copyPhases: Int? { tree?.clipCopies?.phases }
+    package var copyPhases: Int? { tree?.clipCopies?.phases }
     /// The most phases of the cached shapes the shader picks from for exact
     /// motion (16 or 8), nil where none has more than one.
-    public var exactPhases: Int? { tree?.mostPhases.flatMap { $0 > 1 ? $0 : nil } }
+    package var exactPhases: Int? { tree?.mostPhases.flatMap { $0 > 1 ? $0 : nil } }
     /// Copies a frame makes, nil where no copies are drawn.
-    public var copiesPerFrame: Int? { tree?.clipCopies?.copiesPerFrame }
+    package var copiesPerFrame: Int? { tree?.clipCopies?.copiesPerFrame }
     /// Set by `prepare` when exact motion was asked for but the scene is drawn
     /// by the filtering shader instead, saying why.
     public private(set) var subpixelNotice: String?
@@ -224,7 +224,7 @@ public final class GLRenderer: Renderer, PixelCounting {
 /// Errors are typed at the boundary: a driver limit or failure, or no
 /// context or window, reaches callers outside the GL modules as
 /// `RendererError.unavailable` with the driver's words.
-public func unavailableOnGLError<T>(_ body: () throws -> T) throws -> T {
+package func unavailableOnGLError<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as GLError {

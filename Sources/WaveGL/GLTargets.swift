@@ -25,7 +25,7 @@ extension GLDrawTarget {
 public final class GLFramebufferTarget: GLDrawTarget, Presentable {
     public let width: Int
     public let height: Int
-    public let pages: Pages
+    package let pages: Pages
     public var storesPremultiplied = false
     private var texture: GLuint = 0
     private var framebuffer: GLuint = 0
@@ -98,7 +98,7 @@ public final class GLFramebufferTarget: GLDrawTarget, Presentable {
 
     /// Blits the scene's top rows (from the first page), upright, to the top
     /// left of `viewport` in the framebuffer bound for drawing.
-    public func present(to viewport: Viewport) {
+    package func present(to viewport: Viewport) {
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
         if pages.count > 1 {
             glFramebufferTextureLayer(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, 0)

@@ -4,7 +4,7 @@ import WaveCore
 /// GPU time per frame from GL_TIME_ELAPSED queries, read a few frames later
 /// so that asking never stalls the pipeline. Timer queries cannot nest: use
 /// one timer's begin/end around one strategy's work at a time.
-public final class GPUTimer: GPUTiming {
+package final class GPUTimer: GPUTiming {
     private var queries = [GLuint](repeating: 0, count: 6)
     private var pending = [Bool](repeating: false, count: 6)
     private var next = 0
@@ -12,7 +12,7 @@ public final class GPUTimer: GPUTiming {
     /// returned about 3.5e6 ms (seen in `waves bench --warmup 0`).
     private var awaitingFirst = true
 
-    public init() {
+    package init() {
         glGenQueries(GLsizei(queries.count), &queries)
     }
 
@@ -20,11 +20,11 @@ public final class GPUTimer: GPUTiming {
 
     /// Call `collect` once a frame (after `end`) to receive results; a slot
     /// whose result has not arrived when it is reused loses it.
-    public func begin() {
+    package func begin() {
         glBeginQuery(GLenum(GL_TIME_ELAPSED), queries[next])
     }
 
-    public func end() {
+    package func end() {
         glEndQuery(GLenum(GL_TIME_ELAPSED))
         pending[next] = true
         next = (next + 1) % queries.count
@@ -32,7 +32,7 @@ public final class GPUTimer: GPUTiming {
 
     /// Reads every finished query, oldest first, without waiting; calls
     /// `each` with each result in milliseconds.
-    public func collect(_ each: (Double) -> Void) {
+    package func collect(_ each: (Double) -> Void) {
         for i in 0..<queries.count {
             let slot = (next + i) % queries.count
             guard pending[slot] else { continue }
@@ -51,7 +51,7 @@ public final class GPUTimer: GPUTiming {
     }
 
     /// Waits for every outstanding query (end of a run, not per frame).
-    public func drain(_ each: (Double) -> Void) {
+    package func drain(_ each: (Double) -> Void) {
         glFinish()
         collect(each)
     }

@@ -4,14 +4,14 @@ import WaveCore
 /// A frame taller than the driver's largest texture, split into equal
 /// pages of at most GL_MAX_TEXTURE_SIZE rows: one layer of a texture array
 /// each (the benchmark's 1000 cells of 80 rows are 80,000 rows).
-public struct Pages: Equatable, Sendable {
-    public let count: Int
+package struct Pages: Equatable, Sendable {
+    package let count: Int
     /// Rows of every page; the last may hold fewer of the frame's rows.
-    public let rows: Int
-    public let height: Int
+    package let rows: Int
+    package let height: Int
 
     /// Pages for `height` rows of a `width`-pixel frame within `caps`.
-    public init(width: Int, height: Int, caps: GLCapabilities, what: String) throws {
+    package init(width: Int, height: Int, caps: GLCapabilities, what: String) throws {
         guard width <= caps.maxTextureSize else {
             throw GLError.limit(what: "a \(width)-pixel-wide \(what) (GL_MAX_TEXTURE_SIZE)", needed: width, available: caps.maxTextureSize)
         }
@@ -24,7 +24,7 @@ public struct Pages: Equatable, Sendable {
     }
 
     /// The frame's rows held by `page`.
-    public func frameRows(of page: Int) -> Int { min(rows, height - page * rows) }
+    package func frameRows(of page: Int) -> Int { min(rows, height - page * rows) }
 }
 
 /// Reads the bound read framebuffer's `width` x `height` pixels from (x, y),
@@ -40,7 +40,7 @@ func readFramebuffer(x: Int = 0, y: Int = 0, width: Int, height: Int) -> RGBAIma
 /// What a window shows of `framebuffer`'s bottom-left `width` x `height`
 /// pixels, rows top to bottom: its colours as stored (premultiplied, so a
 /// translucent frame shows as over black) with alpha 255, the HUD included.
-public func readShownPixels(framebuffer: GLuint, width: Int, height: Int) -> RGBAImage {
+package func readShownPixels(framebuffer: GLuint, width: Int, height: Int) -> RGBAImage {
     glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
     var image = readFramebuffer(width: width, height: height)
     for i in stride(from: 3, to: image.pixels.count, by: 4) { image.pixels[i] = 255 }

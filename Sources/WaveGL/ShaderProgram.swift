@@ -2,14 +2,14 @@ import CGL
 
 /// A linked GL program built from two embedded `Shaders/` files. Compile and
 /// link failures throw with the driver's info log.
-public final class ShaderProgram {
-    public let id: GLuint
-    public let name: String
+package final class ShaderProgram {
+    package let id: GLuint
+    package let name: String
 
     /// The program of two `Shaders/` files, by file name, the fragment
     /// shader specialised by `defines` (each becomes `#define NAME` after
     /// its version line).
-    public convenience init(vertex: String, fragment: String, defines: [String] = []) throws {
+    package convenience init(vertex: String, fragment: String, defines: [String] = []) throws {
         guard let vertexSource = EmbeddedShaders.files[vertex] else { throw Self.missing(vertex) }
         guard var fragmentSource = EmbeddedShaders.files[fragment] else { throw Self.missing(fragment) }
         if !defines.isEmpty, let versionEnd = fragmentSource.firstIndex(of: "\n") {
@@ -21,7 +21,7 @@ public final class ShaderProgram {
     }
 
     /// The program of two sources, each with a name for messages.
-    public init(vertex: (name: String, source: String), fragment: (name: String, source: String)) throws {
+    package init(vertex: (name: String, source: String), fragment: (name: String, source: String)) throws {
         name = "\(vertex.name) + \(fragment.name)"
         let vs = try Self.compile(vertex.source, named: vertex.name, type: GLenum(GL_VERTEX_SHADER))
         defer { glDeleteShader(vs) }
@@ -43,10 +43,10 @@ public final class ShaderProgram {
     deinit { glDeleteProgram(id) }
 
     /// The location of a uniform (-1 if the linker dropped it).
-    public func uniform(_ name: String) -> GLint { glGetUniformLocation(id, name) }
+    package func uniform(_ name: String) -> GLint { glGetUniformLocation(id, name) }
 
     /// Every shader the project has, by file name.
-    public static var sources: [String: String] { EmbeddedShaders.files }
+    package static var sources: [String: String] { EmbeddedShaders.files }
 
     private static func missing(_ file: String) -> GLError {
         GLError.shader(name: file, log: "no such file in Shaders/ (run 'make shaders')")

@@ -6,11 +6,11 @@ import WaveCore
 /// is renamed into place whole (`AtomicFile`), like every output.
 
 /// The animated formats, chosen by the output's extension.
-public enum AnimationFormat: String, CaseIterable, Sendable {
+package enum AnimationFormat: String, CaseIterable, Sendable {
     case mp4, webm, gif, apng
 
     /// `.mp4`, `.webm`, `.gif`, `.apng`, or `.png` for a sequence of more than one frame.
-    public init?(path: String, frames: Int) {
+    package init?(path: String, frames: Int) {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "mp4": self = .mp4
         case "webm": self = .webm
@@ -35,16 +35,16 @@ public enum AnimationFormat: String, CaseIterable, Sendable {
     }
 
     /// GIF frame delays are whole centiseconds: the rate a GIF really plays at for `fps`.
-    public static func gifRate(_ fps: Double) -> Double { 100 / Swift.max(1, (100 / fps).rounded()) }
+    package static func gifRate(_ fps: Double) -> Double { 100 / Swift.max(1, (100 / fps).rounded()) }
 }
 
-public enum AnimationError: Error, CustomStringConvertible, Equatable {
+package enum AnimationError: Error, CustomStringConvertible, Equatable {
     /// No ffmpeg on the PATH (exit 69).
     case ffmpegMissing
     /// ffmpeg ran and failed (exit 73), with its last words.
     case ffmpegFailed(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .ffmpegMissing:
             "ffmpeg is not installed: .mp4, .webm, .gif and animated .png are made by the ffmpeg program (apt-get install ffmpeg)"
@@ -54,17 +54,17 @@ public enum AnimationError: Error, CustomStringConvertible, Equatable {
 }
 
 /// One ffmpeg process encoding frames of one size into `temporaryPath`.
-public final class AnimationEncoder {
+package final class AnimationEncoder {
     private let pid: pid_t
     private var input: Int32
     private let log: String
     private let path: String
 
     /// The ffmpeg program on the PATH, or nil.
-    public static var ffmpeg: String? { ExternalTool.find("ffmpeg") }
+    package static var ffmpeg: String? { ExternalTool.find("ffmpeg") }
 
     /// Starts ffmpeg writing `format` to `temporaryPath` (named `path` in errors).
-    public init(format: AnimationFormat, width: Int, height: Int, fps: Double, temporaryPath: String, path: String) throws {
+    package init(format: AnimationFormat, width: Int, height: Int, fps: Double, temporaryPath: String, path: String) throws {
         guard let ffmpeg = Self.ffmpeg else { throw AnimationError.ffmpegMissing }
         self.path = path
         log = ExternalTool.logPath("ffmpeg")
@@ -91,13 +91,13 @@ public final class AnimationEncoder {
     }
 
     /// Sends one frame (rows top to bottom, the encoder's size).
-    public func append(_ image: RGBAImage) throws {
+    package func append(_ image: RGBAImage) throws {
         try image.pixels.withUnsafeBytes { try send($0) }
     }
 
     /// Sends the last frame drawn into `target`: a CPU pixmap's rows from
     /// where they lie (no copy of the frame), any other target read back.
-    public func append(_ target: RenderTarget) throws {
+    package func append(_ target: RenderTarget) throws {
         guard let pixmap = target as? Pixmap else { return try append(try target.readback()) }
         let view = pixmap.view
         if pixmap.rowStride == pixmap.width { return try send(UnsafeRawBufferPointer(pixmap.memory)) }
@@ -117,7 +117,7 @@ public final class AnimationEncoder {
     }
 
     /// Ends the input and waits for ffmpeg; throws with its last words if it failed.
-    public func finish() throws {
+    package func finish() throws {
         close(input)
         input = -1
         let status = ExternalTool.wait(pid)

@@ -13,10 +13,10 @@ import Foundation
 ///   can be written.
 /// - While a temporary file exists, SIGINT, SIGTERM and SIGHUP remove it
 ///   before the process ends the way the signal asks (`PendingFile`).
-public enum AtomicFile {
+package enum AtomicFile {
     /// Calls `write` with a temporary path beside `path`, then renames it
     /// over `path`; on any failure the temporary file is removed.
-    public static func replace(_ path: String, write: (_ temporaryPath: String) throws -> Void) throws {
+    package static func replace(_ path: String, write: (_ temporaryPath: String) throws -> Void) throws {
         try OutputPaths.checkTarget(path)
         // A symbolic link is written through: its target is replaced, the link kept.
         var target = path
@@ -44,7 +44,7 @@ public enum AtomicFile {
         }
     }
 
-    public static func write(_ data: Data, to path: String) throws {
+    package static func write(_ data: Data, to path: String) throws {
         try replace(path) { temporary in
             let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw failure(path) }
@@ -63,7 +63,7 @@ public enum AtomicFile {
         }
     }
 
-    public static func write(_ text: String, to path: String) throws {
+    package static func write(_ text: String, to path: String) throws {
         try write(Data(text.utf8), to: path)
     }
 
@@ -76,7 +76,7 @@ public enum AtomicFile {
 /// only unlinks it and re-raises the signal with its default action (so the
 /// process still ends as the signal asked). The path lives in memory made
 /// once; the handler touches nothing else.
-public enum PendingFile {
+package enum PendingFile {
     private static let capacity = Int(PATH_MAX) + 1
     nonisolated(unsafe) private static let buffer: UnsafeMutablePointer<CChar> = {
         let b = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)

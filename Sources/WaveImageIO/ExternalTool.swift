@@ -2,9 +2,9 @@ import Foundation
 
 /// Programs waves hands work to (ffmpeg for animations, rsvg-convert for
 /// PNG charts): found on the PATH, run with posix_spawn and waited for.
-public enum ExternalTool {
+package enum ExternalTool {
     /// The program `name` on the PATH, or nil.
-    public static func find(_ name: String) -> String? {
+    package static func find(_ name: String) -> String? {
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
@@ -54,7 +54,7 @@ public enum ExternalTool {
 
     /// Runs `program` with `arguments` to its end; returns its exit status
     /// (128 + s for a signal) and the last line it wrote to stderr.
-    public static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, lastWords: String?) {
+    package static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, lastWords: String?) {
         let log = logPath((program as NSString).lastPathComponent)
         defer { unlink(log) }
         let pid: pid_t
@@ -65,10 +65,10 @@ public enum ExternalTool {
 }
 
 /// A chart as PNG: the SVG drawn by rsvg-convert (Debian's librsvg2-bin).
-public enum ChartPNG {
-    public static var available: Bool { ExternalTool.find("rsvg-convert") != nil }
+package enum ChartPNG {
+    package static var available: Bool { ExternalTool.find("rsvg-convert") != nil }
 
-    public static func write(svg: String, to path: String) throws {
+    package static func write(svg: String, to path: String) throws {
         guard let tool = ExternalTool.find("rsvg-convert") else {
             throw FileError.cannotWrite(path: path, reason: "PNG charts are drawn by rsvg-convert, which is not installed (apt-get install librsvg2-bin), or write .svg")
         }

@@ -3,10 +3,10 @@ import WaveCore
 
 /// Checks made before any rendering, so a bad output path costs nothing and
 /// writes nothing.
-public enum OutputPaths {
+package enum OutputPaths {
     /// The folder a file would be written into must exist and be writable,
     /// and the file itself, if it exists, must be one `AtomicFile` may replace.
-    public static func checkFile(_ path: String) throws {
+    package static func checkFile(_ path: String) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try checkFolder(folder, for: path)
         try checkTarget(path)
@@ -15,7 +15,7 @@ public enum OutputPaths {
     /// An existing output must be a regular, writable file: a folder, a
     /// device, a FIFO or a socket is refused (and left untouched), as is a
     /// read-only file. A symbolic link is judged by what it points to.
-    public static func checkTarget(_ path: String) throws {
+    package static func checkTarget(_ path: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else { return } // nothing there yet (or a dangling link: replaced)
         let kind = info.st_mode & S_IFMT
@@ -32,7 +32,7 @@ public enum OutputPaths {
 
     /// `folder` must exist, be a folder, and take a new file: one is really
     /// created and removed (access() says yes to root on /proc and the like).
-    public static func checkFolder(_ folder: String, for path: String? = nil) throws {
+    package static func checkFolder(_ folder: String, for path: String? = nil) throws {
         try requireFolder(folder, for: path)
         let probe = folder + "/.waves-\(getpid()).probe"
         let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -54,7 +54,7 @@ public enum OutputPaths {
     /// mix with stale ones, unless `overwrite`: the new frames then replace
     /// the old ones in place, and `removeStaleFrames` removes those past the
     /// new sequence once it is whole (a failed run loses nothing).
-    public static func prepareSequenceFolder(_ folder: String, overwrite: Bool) throws {
+    package static func prepareSequenceFolder(_ folder: String, overwrite: Bool) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw FileError.cannotWrite(path: folder, reason: "it is a file, not a folder for the frames") }
@@ -74,7 +74,7 @@ public enum OutputPaths {
     }
 
     /// After a whole new sequence of `count` frames: the earlier sequence's frames past it.
-    public static func removeStaleFrames(in folder: String, keeping count: Int) throws {
+    package static func removeStaleFrames(in folder: String, keeping count: Int) throws {
         for name in existingFrames(in: folder) {
             guard let index = Int(name.dropFirst(6).dropLast(4)), index >= count else { continue }
             if unlink(folder + "/" + name) != 0 { throw AtomicFile.failure(folder + "/" + name) }
@@ -91,15 +91,15 @@ public enum OutputPaths {
     }
 
     /// frame-0000.png, frame-0001.png, ... (at least four digits).
-    public static func frameName(_ index: Int) -> String {
+    package static func frameName(_ index: Int) -> String {
         let digits = String(index)
         return "frame-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".png"
     }
 }
 
 /// Renders frames at the given times and writes each as a PNG.
-public enum FrameWriter {
-    public static func write(renderer: Renderer, into target: RenderTarget, times: [Double], folder: String,
+package enum FrameWriter {
+    package static func write(renderer: Renderer, into target: RenderTarget, times: [Double], folder: String,
                              progress: ((Int, Int) -> Void)? = nil) throws {
         try OutputPaths.checkFolder(folder)
         for (i, t) in times.enumerated() {

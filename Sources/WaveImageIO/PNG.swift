@@ -41,14 +41,14 @@ public enum PNG {
     }
 
     /// Writes the PNG to stdout (`--out -`), as it is encoded.
-    public static func writeToStandardOutput(_ image: RGBAImage) throws {
+    package static func writeToStandardOutput(_ image: RGBAImage) throws {
         try image.pixels.withUnsafeBytes { bytes in
             try writeToStandardOutput(Rows(image: image, bytes: bytes))
         }
     }
 
     /// Writes the last frame drawn into `target` to stdout, as `write(_:to:)` does to a file.
-    public static func writeToStandardOutput(_ target: RenderTarget) throws {
+    package static func writeToStandardOutput(_ target: RenderTarget) throws {
         if let pixmap = target as? Pixmap { return try writeToStandardOutput(Rows(pixmap)) }
         try writeToStandardOutput(try target.readback())
     }

@@ -6,38 +6,38 @@ import Foundation
 /// Values from the chapter (../shared/BACKGROUND.md): a 300x300 space,
 /// gravity 1000 px/s² downwards, crates of 32 and 64 px (mass 100,
 /// friction 0.5, elasticity 0.8), walls of radius 1 with the same surface.
-public struct CrateWorld: Equatable, Sendable {
+package struct CrateWorld: Equatable, Sendable {
     /// A crate: its centre and size in scene pixels (y down), at rest at time 0.
-    public struct Crate: Equatable, Sendable {
-        public var x: Double, y: Double, width: Double, height: Double
+    package struct Crate: Equatable, Sendable {
+        package var x: Double, y: Double, width: Double, height: Double
     }
 
-    public static let chapterSize = 300.0
-    public static let chapterGravity = 1000.0
-    public static let surface = PhysicsWorld.Surface(friction: 0.5, elasticity: 0.8)
-    public static let mass = 100.0
-    public static let wallRadius = 1.0
+    package static let chapterSize = 300.0
+    package static let chapterGravity = 1000.0
+    package static let surface = PhysicsWorld.Surface(friction: 0.5, elasticity: 0.8)
+    package static let mass = 100.0
+    package static let wallRadius = 1.0
     /// How much deeper than the chapter's the walls are, outwards: a crate would have to cross 100 px in a step
     /// (12,000 px/s at 1/120 s) to pass the middle of one.
-    public static let wallDepth = 100.0
+    package static let wallDepth = 100.0
     /// The chapter's five crates as view frames (x, y, side) in its 300x300 view, y down.
-    public static let chapterFrames: [(x: Double, y: Double, side: Double)] = [
+    package static let chapterFrames: [(x: Double, y: Double, side: Double)] = [
         (0, 0, 32), (32, 0, 32), (64, 0, 64), (128, 0, 32), (0, 32, 64),
     ]
 
-    public var width: Double
-    public var height: Double
+    package var width: Double
+    package var height: Double
     /// Pixels per second squared, y down.
-    public var gravity: (x: Double, y: Double)
-    public var crates: [Crate]
+    package var gravity: (x: Double, y: Double)
+    package var crates: [Crate]
 
-    public static func == (a: CrateWorld, b: CrateWorld) -> Bool {
+    package static func == (a: CrateWorld, b: CrateWorld) -> Bool {
         a.width == b.width && a.height == b.height && a.gravity == b.gravity && a.crates == b.crates
     }
 
     /// The chapter's scene scaled to `width` x `height` (sizes, positions and
     /// gravity by the smaller side's ratio to 300), plus `extra` seeded crates.
-    public init(width: Double, height: Double, gravity: (x: Double, y: Double)? = nil, extra: Int = 0, seed: UInt64 = 1) {
+    package init(width: Double, height: Double, gravity: (x: Double, y: Double)? = nil, extra: Int = 0, seed: UInt64 = 1) {
         self.width = width
         self.height = height
         let scale = Swift.min(width, height) / Self.chapterSize
@@ -66,7 +66,7 @@ public struct CrateWorld: Equatable, Sendable {
 
     /// The side of a seeded crate's cell: the chapter's small crate and a half (scaled), or less where `extra`
     /// cells do not fit the frame below the chapter's crates; nil where they would be under 3 px.
-    public static func cellSide(width: Double, height: Double, extra: Int) -> Double {
+    package static func cellSide(width: Double, height: Double, extra: Int) -> Double {
         let scale = Swift.min(width, height) / chapterSize
         let below = height - 100 * scale
         var cell = 32 * scale * 1.5
@@ -75,13 +75,13 @@ public struct CrateWorld: Equatable, Sendable {
     }
 
     /// The most crates a `width` x `height` frame holds (cells of at least 3 px).
-    public static func capacity(width: Double, height: Double) -> Int {
+    package static func capacity(width: Double, height: Double) -> Int {
         let scale = Swift.min(width, height) / chapterSize
         return chapterFrames.count + Int(width / 3) * Swift.max(0, Int((height - 100 * scale) / 3))
     }
 
     /// A world holding these walls and crates at rest, at time 0.
-    public func makeWorld() -> PhysicsWorld {
+    package func makeWorld() -> PhysicsWorld {
         let world = PhysicsWorld(height: height, gravity: gravity)
         // The chapter's radius-1 walls, deep enough outwards that no crate passes through one (see addWalls).
         world.addWalls(width: width, radius: Self.wallRadius, depth: Self.wallDepth, surface: Self.surface)

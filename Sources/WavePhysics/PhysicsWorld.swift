@@ -9,14 +9,14 @@ import WaveCore
 ///
 /// Deterministic: the same bodies stepped by the same steps give the same
 /// state, bit for bit (Chipmunk is single-threaded here and uses no clock).
-public final class PhysicsWorld {
+package final class PhysicsWorld {
     /// A box body's placement in the scene: its centre and its angle in radians (clockwise on screen).
-    public struct Placement: Equatable, Sendable {
-        public var x: Double
-        public var y: Double
-        public var angle: Double
+    package struct Placement: Equatable, Sendable {
+        package var x: Double
+        package var y: Double
+        package var angle: Double
 
-        public init(x: Double, y: Double, angle: Double) {
+        package init(x: Double, y: Double, angle: Double) {
             self.x = x
             self.y = y
             self.angle = angle
@@ -24,29 +24,29 @@ public final class PhysicsWorld {
     }
 
     /// How a surface meets another: Chipmunk's friction and elasticity.
-    public struct Surface: Equatable, Sendable {
-        public var friction: Double
-        public var elasticity: Double
+    package struct Surface: Equatable, Sendable {
+        package var friction: Double
+        package var elasticity: Double
 
-        public init(friction: Double, elasticity: Double) {
+        package init(friction: Double, elasticity: Double) {
             self.friction = friction
             self.elasticity = elasticity
         }
     }
 
     /// The frame's height: Chipmunk's y is `height - y`.
-    public let height: Double
+    package let height: Double
     private let space: OpaquePointer
     private var shapes: [OpaquePointer] = []
     private var bodies: [OpaquePointer] = []
     /// Every box's size, in the order added.
-    public private(set) var sizes: [(width: Double, height: Double)] = []
+    package private(set) var sizes: [(width: Double, height: Double)] = []
     /// Seconds simulated: the steps taken, added up.
-    public private(set) var time = 0.0
-    public private(set) var steps = 0
+    package private(set) var time = 0.0
+    package private(set) var steps = 0
 
     /// An empty world `height` pixels tall (its y-flip) with `gravity` in pixels per second squared, y down.
-    public init(height: Double, gravity: (x: Double, y: Double)) {
+    package init(height: Double, gravity: (x: Double, y: Double)) {
         self.height = height
         // Debian's Chipmunk is a debug build: its first space prints two lines on stdout.
         space = QuietOutput.stdout.run { cpSpaceNew() }
@@ -61,7 +61,7 @@ public final class PhysicsWorld {
     }
 
     /// Gravity in scene pixels per second squared, y down (the accelerometer's tilt).
-    public var gravity: (x: Double, y: Double) {
+    package var gravity: (x: Double, y: Double) {
         didSet { cpSpaceSetGravity(space, cpVect(x: gravity.x, y: -gravity.y)) }
     }
 
@@ -73,7 +73,7 @@ public final class PhysicsWorld {
     // MARK: Building
 
     /// A static wall from (x0, y0) to (x1, y1), `radius` pixels thick on each side.
-    public func addWall(from x0: Double, _ y0: Double, to x1: Double, _ y1: Double, radius: Double, surface: Surface) {
+    package func addWall(from x0: Double, _ y0: Double, to x1: Double, _ y1: Double, radius: Double, surface: Surface) {
         let shape = cpSegmentShapeNew(cpSpaceGetStaticBody(space), toChipmunk(x0, y0), toChipmunk(x1, y1), radius)!
         cpShapeSetFriction(shape, surface.friction)
         cpShapeSetElasticity(shape, surface.elasticity)
@@ -85,7 +85,7 @@ public final class PhysicsWorld {
     /// (the chapter's segments of that radius on the edges), each `depth` pixels thicker outwards: Chipmunk
     /// has no continuous collision, so a crate moving further in a step than half its size plus a wall's
     /// thickness would pass through it; a deep wall pushes it back in instead.
-    public func addWalls(width: Double, radius: Double, depth: Double = 0, surface: Surface) {
+    package func addWalls(width: Double, radius: Double, depth: Double = 0, surface: Surface) {
         let d = depth, r = radius + depth
         addWall(from: -d, -d, to: width + d, -d, radius: r, surface: surface)
         addWall(from: width + d, -d, to: width + d, height + d, radius: r, surface: surface)
@@ -95,7 +95,7 @@ public final class PhysicsWorld {
 
     /// A box `width` x `height` of `mass` (its moment a box's) centred at (x, y), at rest; its index.
     @discardableResult
-    public func addBox(x: Double, y: Double, width: Double, height: Double, angle: Double = 0, mass: Double,
+    package func addBox(x: Double, y: Double, width: Double, height: Double, angle: Double = 0, mass: Double,
                        surface: Surface) -> Int {
         let body = cpBodyNew(mass, cpMomentForBox(mass, width, height))!
         cpBodySetPosition(body, toChipmunk(x, y))
@@ -111,31 +111,31 @@ public final class PhysicsWorld {
         return bodies.count - 1
     }
 
-    public var count: Int { bodies.count }
+    package var count: Int { bodies.count }
 
     // MARK: Stepping and reading
 
     /// One step of `seconds` (a fixed step: the same steps give the same world).
-    public func step(_ seconds: Double) {
+    package func step(_ seconds: Double) {
         cpSpaceStep(space, seconds)
         time += seconds
         steps += 1
     }
 
     /// Box `index`'s placement in the scene.
-    public func placement(_ index: Int) -> Placement {
+    package func placement(_ index: Int) -> Placement {
         let body = bodies[index]
         let (x, y) = toScene(cpBodyGetPosition(body))
         return Placement(x: x, y: y, angle: -cpBodyGetAngle(body))
     }
 
     /// Sets box `index` moving at (x, y) pixels per second, y down.
-    public func kick(_ index: Int, x: Double, y: Double) {
+    package func kick(_ index: Int, x: Double, y: Double) {
         cpBodySetVelocity(bodies[index], cpVect(x: x, y: -y))
     }
 
     /// Box `index`'s velocity in scene pixels per second, y down.
-    public func velocity(_ index: Int) -> (x: Double, y: Double) {
+    package func velocity(_ index: Int) -> (x: Double, y: Double) {
         let v = cpBodyGetVelocity(bodies[index])
         return (v.x, -v.y)
     }

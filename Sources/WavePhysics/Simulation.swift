@@ -8,34 +8,34 @@ import WaveCore
 /// made coarser from some time on (the physics budget's remedy): the
 /// schedule of steps is part of the inputs, so the same schedule gives the
 /// same world.
-public final class Simulation {
+package final class Simulation {
     /// From which time each step size holds: the first from 0, each later from a time the one before reaches exactly.
-    public private(set) var schedule: [(from: Double, step: Double)]
+    package private(set) var schedule: [(from: Double, step: Double)]
     private let make: () -> PhysicsWorld
-    public private(set) var world: PhysicsWorld
+    package private(set) var world: PhysicsWorld
     /// The schedule entry the world is in, and the steps it has taken there.
     private var segment = 0, stepsInSegment = 0
     /// Gravity changes (pixels per second squared, y down), each taking effect at the first step that starts at or
     /// after its time: timed inputs, so a replay from 0 meets them where the first run did (the demo's tilt).
-    public private(set) var gravityChanges: [(from: Double, gravity: (x: Double, y: Double))] = []
+    package private(set) var gravityChanges: [(from: Double, gravity: (x: Double, y: Double))] = []
     /// Changes the world has met.
     private var gravityMet = 0
     /// Steps run since this was made (every world's, when time went back) and the thread CPU seconds they took.
-    public private(set) var stepsRun = 0
-    public private(set) var steppingSeconds = 0.0
+    package private(set) var stepsRun = 0
+    package private(set) var steppingSeconds = 0.0
 
     /// `step`: seconds a step (1/120 by default, the chapter's); `make` builds the world at time 0.
-    public init(step: Double = 1.0 / 120, make: @escaping () -> PhysicsWorld) {
+    package init(step: Double = 1.0 / 120, make: @escaping () -> PhysicsWorld) {
         schedule = [(0, step)]
         self.make = make
         world = make()
     }
 
     /// Seconds a step now (the schedule's last).
-    public var step: Double { schedule[schedule.count - 1].step }
+    package var step: Double { schedule[schedule.count - 1].step }
 
     /// The time the world has reached: its segment's start plus its whole steps there.
-    public var time: Double { schedule[segment].from + Double(stepsInSegment) * schedule[segment].step }
+    package var time: Double { schedule[segment].from + Double(stepsInSegment) * schedule[segment].step }
 
     /// Whole steps of `entry` from its start up to t (a time a hair under a whole step counts that step).
     private func steps(_ entry: Int, upTo t: Double) -> Int {
@@ -46,7 +46,7 @@ public final class Simulation {
 
     /// Brings the world to time t; returns the steps it ran.
     @discardableResult
-    public func advance(to t: Double) -> Int {
+    package func advance(to t: Double) -> Int {
         // Back in time: before the segment's start (less the tolerance its last step was counted with), or fewer
         // whole steps into it than taken (the same rule that counts them, so a time read twice never rewinds).
         let owed = steps(segment, upTo: t)
@@ -93,11 +93,11 @@ public final class Simulation {
 
     /// The gravity last asked for (the latest change listed, which the world
     /// meets at its time), else the world's.
-    public var gravity: (x: Double, y: Double) { gravityChanges.last?.gravity ?? world.gravity }
+    package var gravity: (x: Double, y: Double) { gravityChanges.last?.gravity ?? world.gravity }
 
     /// Sets gravity from time t on (or from the world's time, if later: the
     /// past is not rewritten). Later changes already listed are dropped.
-    public func setGravity(_ gravity: (x: Double, y: Double), from t: Double) {
+    package func setGravity(_ gravity: (x: Double, y: Double), from t: Double) {
         let from = Swift.max(t, time)
         gravityChanges.removeAll { $0.from >= from }
         gravityMet = Swift.min(gravityMet, gravityChanges.count)
@@ -108,7 +108,7 @@ public final class Simulation {
     /// schedule's last entry; earlier times keep theirs). Returns whether it
     /// changed: false where the world is back in an earlier entry.
     @discardableResult
-    public func changeStep(to step: Double) -> Bool {
+    package func changeStep(to step: Double) -> Bool {
         guard segment == schedule.count - 1, step > 0, step.isFinite else { return false }
         if stepsInSegment == 0 {
             schedule[segment].step = step

@@ -19,7 +19,7 @@ public final class BenchWindow {
     }
 
     /// Shows `frame`'s top rows in the whole window and swaps.
-    public func show(_ frame: Presentable) {
+    package func show(_ frame: Presentable) {
         let size = context.framebufferSize
         glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), 0)
         glViewport(0, 0, GLsizei(size.width), GLsizei(size.height))

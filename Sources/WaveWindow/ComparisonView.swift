@@ -25,9 +25,9 @@ public struct DemoEffect {
     public var states: [String]
     /// The largest count the effect draws at a scene height (cells need a row each).
     public var maxCount: (Int) -> Int
-    public var makeScene: SceneMaker
+    package var makeScene: SceneMaker
 
-    public init(name: String, countLabel: String, count: Int, states: [String] = [], maxCount: @escaping (Int) -> Int = { $0 },
+    package init(name: String, countLabel: String, count: Int, states: [String] = [], maxCount: @escaping (Int) -> Int = { $0 },
                 makeScene: @escaping SceneMaker) {
         self.name = name; self.countLabel = countLabel; self.count = count; self.states = states; self.maxCount = maxCount
         self.makeScene = makeScene
@@ -78,7 +78,7 @@ public final class ComparisonView {
         self.halves = halves
     }
 
-    public func meter(_ backend: Backend) -> StrategyMeter? { halves.first { $0.backend == backend }?.meter }
+    package func meter(_ backend: Backend) -> StrategyMeter? { halves.first { $0.backend == backend }?.meter }
 
     /// Why the GL half is drawn by the CPU (its scene is past the driver's limits), or nil.
     public var glFallback: String? { halves.first { $0.backend == .gl }?.fallback }

@@ -26,7 +26,7 @@ public final class ComparisonWindow {
         public var duration: Double?
         public var wantsScreenshot: Bool
         /// What starts the next frame: the display (vsync), a plain 1/60 s timer, or nothing.
-        public var pacing: Pacing = .vsync
+        package var pacing: Pacing = .vsync
         /// Milliseconds slept inside one frame every second (0: none).
         public var stallMilliseconds = 0.0
         /// How the GL half moves cached content by fractions of a pixel at the start (S cycles it).
@@ -43,7 +43,7 @@ public final class ComparisonWindow {
         /// The display shown at the start (H cycles it).
         public var hud = HUDMode.compact
         /// Work on the loop's thread every frame or while tracking (nil: none).
-        public var busy: BusyWork?
+        package var busy: BusyWork?
         /// Draw every Nth refresh (a display link's frameInterval).
         public var frameInterval = 1
         /// More lines for the display, asked twice a second (the microphone's meter).

@@ -24,7 +24,7 @@ public struct ColorValue: Equatable, Sendable {
 
 /// `source` at `coverage` (0...1) over `destination`, non-premultiplied.
 @inline(__always)
-public func composite(_ source: ColorValue, coverage: Double, onto destination: RGBA8) -> RGBA8 {
+package func composite(_ source: ColorValue, coverage: Double, onto destination: RGBA8) -> RGBA8 {
     let sa = source.a / 255 * coverage
     if destination.a == 255 {
         // Onto an opaque pixel the result is opaque and nothing is divided (the same rule, out = 1).
@@ -47,6 +47,6 @@ public func composite(_ source: ColorValue, coverage: Double, onto destination: 
 }
 
 /// An 8-bit colour at `coverage` over `destination`.
-public func sourceOver(_ source: RGBA8, coverage: Double, onto destination: RGBA8) -> RGBA8 {
+package func sourceOver(_ source: RGBA8, coverage: Double, onto destination: RGBA8) -> RGBA8 {
     composite(ColorValue(source), coverage: coverage, onto: destination)
 }

@@ -25,14 +25,14 @@ import Glibc
 /// render's 1 GiB of them is mostly never touched). Adding edges and
 /// resolving them into pixels allocate nothing. Memory the system cannot
 /// give is `ResourceError.outOfMemory` (exit 71), not a trap.
-public final class CoverageRasterizer {
+package final class CoverageRasterizer {
     /// Sub-pixel steps per pixel on each axis.
-    public static let subpixels = 256
+    package static let subpixels = 256
     /// The accumulated value of a fully covered pixel: dy (256) times 2*256.
     static let fullCoverage: Int32 = 256 * 512
 
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     /// Per row, width + 1 accumulators: column W collects what spills past the right edge.
     private let stride: Int
     private let accumulation: UnsafeMutablePointer<Int32>
@@ -43,7 +43,7 @@ public final class CoverageRasterizer {
 
     /// Rows outside this band receive nothing. Exact clipping, because a
     /// row's coverage depends only on the edge pieces inside that row.
-    public var clipRows: Range<Int> {
+    package var clipRows: Range<Int> {
         get { state.pointee.clipTop..<state.pointee.clipBottom }
         set { state.pointee.clipTop = newValue.lowerBound; state.pointee.clipBottom = newValue.upperBound }
     }
@@ -65,7 +65,7 @@ public final class CoverageRasterizer {
     }
     private let state: UnsafeMutablePointer<PenState>
 
-    public init(width: Int, height: Int) throws {
+    package init(width: Int, height: Int) throws {
         precondition(width > 0 && height > 0)
         self.width = width
         self.height = height
@@ -98,7 +98,7 @@ public final class CoverageRasterizer {
 
     // MARK: Paths (pixel coordinates, y down)
 
-    public func move(to x: Double, _ y: Double) {
+    package func move(to x: Double, _ y: Double) {
         close()
         let (nx, ny) = (Self.finite(x), Self.finite(y))
         let inside = isInBox(nx, ny)
@@ -110,7 +110,7 @@ public final class CoverageRasterizer {
     }
 
     @inline(__always)
-    public func line(to x: Double, _ y: Double) {
+    package func line(to x: Double, _ y: Double) {
         // A point in the box is finite already (NaN fails every comparison).
         let raw = isInBox(x, y)
         let (nx, ny) = raw ? (x, y) : (Self.finite(x), Self.finite(y))
@@ -135,7 +135,7 @@ public final class CoverageRasterizer {
     }
 
     /// Closes the current sub-path back to its start.
-    public func close() {
+    package func close() {
         let pen = state
         if pen.pointee.inside && pen.pointee.startInside {
             addEdge(pen.pointee.fx, pen.pointee.fy, pen.pointee.startFX, pen.pointee.startFY)
@@ -212,7 +212,7 @@ public final class CoverageRasterizer {
     }
 
     /// The largest distance allowed between a curve and its straight segments, in pixels.
-    public static let flatteningTolerance = 0.05
+    package static let flatteningTolerance = 0.05
 
     /// Segments for a quadratic: with n equal parameter steps each chord is
     /// within |p0 - 2 p1 + p2| / (4 n^2) of the curve (the second derivative
@@ -244,7 +244,7 @@ public final class CoverageRasterizer {
     /// No division per row: x where the edge crosses each row boundary is
     /// stepped exactly (quotient and remainder), equal to
     /// ax + floor(dx * (y - ay) / dy) at every boundary.
-    public func addEdge(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
+    package func addEdge(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
         if y0 == y1 { return }
         let winding: Int32 = y1 > y0 ? 1 : -1
         // Walk top to bottom; the winding keeps the direction.
@@ -399,7 +399,7 @@ public final class CoverageRasterizer {
     /// every pixel of those rows exactly once, left to right (runs of equal
     /// coverage in one call), and clears them for the next path.
     @inline(__always)
-    public func resolve<Blitter: CoverageBlitter>(rows: Range<Int>, into blitter: inout Blitter) {
+    package func resolve<Blitter: CoverageBlitter>(rows: Range<Int>, into blitter: inout Blitter) {
         let rows = rows.clamped(to: 0..<height)
         let top = state.pointee.touchedTop, bottom = state.pointee.touchedBottom
         for row in rows {
@@ -471,6 +471,6 @@ func floorDiv(_ n: Int, _ d: Int) -> Int {
 
 /// Where coverage goes: told, row by row and left to right, that pixels
 /// [x0, x1) are covered by level/255 (level 0...255).
-public protocol CoverageBlitter {
+package protocol CoverageBlitter {
     mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int)
 }

@@ -5,7 +5,7 @@
 
 /// One fill, prepared: for a solid colour, its 256 coverage levels over the
 /// scene's background, the common case of a layer over clear background.
-public final class FillProgram {
+package final class FillProgram {
     let fill: Fill
     let sourcePacked: UInt32
     let isOpaqueSolid: Bool
@@ -14,7 +14,7 @@ public final class FillProgram {
     /// background (level 0 the background itself); nil for gradients.
     let overBackground: UnsafeMutablePointer<UInt32>?
 
-    public init(fill: Fill, background: RGBA8) {
+    package init(fill: Fill, background: RGBA8) {
         self.fill = fill
         backgroundPacked = background.packed
         switch fill {
@@ -67,7 +67,7 @@ public final class FillProgram {
 }
 
 /// One shape's paint as the rasteriser's blitter, for one frame, inside its columns.
-public struct PaintBlitter: CoverageBlitter {
+package struct PaintBlitter: CoverageBlitter {
     let view: PixmapView
     let fill: FillProgram
     let columns: Range<Int>
@@ -80,7 +80,7 @@ public struct PaintBlitter: CoverageBlitter {
     /// at level i is simply this table's entry i.
     let levels: UnsafeMutablePointer<UInt32>?
 
-    public init(view: PixmapView, fill: FillProgram, clears: Bool = false, columns: Range<Int>? = nil) {
+    package init(view: PixmapView, fill: FillProgram, clears: Bool = false, columns: Range<Int>? = nil) {
         self.view = view
         self.fill = fill
         self.columns = columns ?? 0..<view.width
@@ -89,7 +89,7 @@ public struct PaintBlitter: CoverageBlitter {
     }
 
     @inline(__always)
-    public mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
+    package mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
         let x0 = Swift.max(x0, columns.lowerBound), x1 = Swift.min(x1, columns.upperBound)
         if x0 >= x1 { return }
         let out = view.row(row)
@@ -112,20 +112,20 @@ public struct PaintBlitter: CoverageBlitter {
 
 /// Coverage levels as bytes (0...255), one per pixel: what the GL backend
 /// uploads once as a coverage texture, and what tests read.
-public struct CoverageBytes: CoverageBlitter {
+package struct CoverageBytes: CoverageBlitter {
     let rowZero: UnsafeMutablePointer<UInt8>
     let rowStride: Int
     /// Only these columns are written (every one of them, uncovered ones as 0).
     let columns: Range<Int>
 
-    public init(rowZero: UnsafeMutablePointer<UInt8>, rowStride: Int, columns: Range<Int> = 0..<Int.max) {
+    package init(rowZero: UnsafeMutablePointer<UInt8>, rowStride: Int, columns: Range<Int> = 0..<Int.max) {
         self.rowZero = rowZero
         self.rowStride = rowStride
         self.columns = columns
     }
 
     @inline(__always)
-    public mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
+    package mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
         let a = Swift.max(x0, columns.lowerBound), b = Swift.min(x1, columns.upperBound)
         if a < b { (rowZero + row * rowStride + a).update(repeating: UInt8(truncatingIfNeeded: level), count: b - a) }
     }

@@ -8,25 +8,25 @@ import CPixelFill
 /// Sets `count` pixels from `start` to `value`: the C library's wmemset (a
 /// 4-byte memset, vectorised for the machine) for long runs, a loop for short ones.
 @inline(__always)
-public func fillPixels(_ start: UnsafeMutablePointer<UInt32>, with value: UInt32, count: Int) {
+package func fillPixels(_ start: UnsafeMutablePointer<UInt32>, with value: UInt32, count: Int) {
     if count >= 64 { return waves_fill_pixels(start, value, count) }
     start.update(repeating: value, count: count)
 }
 
 /// Where row r of an image lies: `rowZero + r * rowStride` (words; a negative
 /// stride stores the rows bottom to top). Plain values: passing it allocates nothing.
-public struct PixmapView {
-    public let rowZero: UnsafeMutablePointer<UInt32>
-    public let width: Int
-    public let height: Int
-    public let rowStride: Int
+package struct PixmapView {
+    package let rowZero: UnsafeMutablePointer<UInt32>
+    package let width: Int
+    package let height: Int
+    package let rowStride: Int
 
-    public init(rowZero: UnsafeMutablePointer<UInt32>, width: Int, height: Int, rowStride: Int) {
+    package init(rowZero: UnsafeMutablePointer<UInt32>, width: Int, height: Int, rowStride: Int) {
         self.rowZero = rowZero; self.width = width; self.height = height; self.rowStride = rowStride
     }
 
     @inline(__always)
-    public func row(_ r: Int) -> UnsafeMutablePointer<UInt32> { rowZero + r * rowStride }
+    package func row(_ r: Int) -> UnsafeMutablePointer<UInt32> { rowZero + r * rowStride }
 }
 
 /// Packed RGBA words (R in the lowest byte), `width` a row, rows `rowStride`
@@ -37,9 +37,9 @@ public final class Pixmap: RenderTarget {
     public let height: Int
     /// Words from row r to row r + 1 (top to bottom): at least `width` in
     /// magnitude; negative when rows are stored bottom to top.
-    public let rowStride: Int
+    package let rowStride: Int
     /// The lowest address and the words from there to the end of the last row in memory.
-    public let memory: UnsafeMutableBufferPointer<UInt32>
+    package let memory: UnsafeMutableBufferPointer<UInt32>
     private let owned: Bool
 
     /// Its own memory: `rowStride` words a row (default `width`; `-width` for bottom-up rows).
@@ -56,7 +56,7 @@ public final class Pixmap: RenderTarget {
 
     /// The caller's memory: row 0 (the top row) starts at `rowZero`, row r
     /// at `rowZero + r * rowStride`; it must outlive the pixmap.
-    public init(wrapping rowZero: UnsafeMutablePointer<UInt32>, width: Int, height: Int, rowStride: Int) {
+    package init(wrapping rowZero: UnsafeMutablePointer<UInt32>, width: Int, height: Int, rowStride: Int) {
         precondition(width > 0 && height > 0 && abs(rowStride) >= width)
         self.width = width
         self.height = height
@@ -69,9 +69,9 @@ public final class Pixmap: RenderTarget {
     deinit { if owned { memory.deallocate() } }
 
     /// Rows stored bottom to top.
-    public var isBottomUp: Bool { rowStride < 0 }
+    package var isBottomUp: Bool { rowStride < 0 }
 
-    public var view: PixmapView {
+    package var view: PixmapView {
         let rowZero = rowStride >= 0 ? memory.baseAddress! : memory.baseAddress! + (height - 1) * -rowStride
         return PixmapView(rowZero: rowZero, width: width, height: height, rowStride: rowStride)
     }
@@ -82,7 +82,7 @@ public final class Pixmap: RenderTarget {
     }
 
     /// Every pixel of `rows` set to `color`.
-    public func fill(_ color: RGBA8, rows: Range<Int>) {
+    package func fill(_ color: RGBA8, rows: Range<Int>) {
         let rows = rows.clamped(to: 0..<height)
         if rows.isEmpty { return }
         let v = view

@@ -5,11 +5,11 @@
 /// approximation), on coverage held as floats. Running sums: the cost per
 /// pixel does not grow with the radius. Nothing allocated: the caller owns
 /// the buffers.
-public enum ShadowBlur {
+package enum ShadowBlur {
     /// The three boxes' widths for a radius (1: no blur): the first `m` of
     /// width w, the rest w + 2, where w is the largest odd width under the
     /// ideal sqrt(12 sigma^2 / 3 + 1) and m makes the variance nearest sigma^2.
-    public static func boxWidths(radius: Double) -> (Int, Int, Int) {
+    package static func boxWidths(radius: Double) -> (Int, Int, Int) {
         let sigma = radius / 2
         guard sigma > 0.25 else { return (1, 1, 1) }
         let ideal = (4 * sigma * sigma + 1).squareRoot()
@@ -26,14 +26,14 @@ public enum ShadowBlur {
     /// layer turns and scales its shadow (a scale that differs across and
     /// down blurs by their geometric mean), as its rasterized picture does.
     @inline(__always)
-    public static func placed(_ shadow: Shadow, by m: Affine) -> (dx: Double, dy: Double, radius: Double) {
+    package static func placed(_ shadow: Shadow, by m: Affine) -> (dx: Double, dy: Double, radius: Double) {
         let scale = Swift.abs(m.a * m.d - m.b * m.c).squareRoot()
         return (m.a * shadow.offset.x + m.c * shadow.offset.y, m.b * shadow.offset.x + m.d * shadow.offset.y,
                 Swift.min(Shadow.maxRadius * 4, shadow.radius * (scale.isFinite ? scale : 1)))
     }
 
     /// Pixels the three boxes spread coverage, each way.
-    public static func reach(radius: Double) -> Double {
+    package static func reach(radius: Double) -> Double {
         let (a, b, c) = boxWidths(radius: radius)
         return Double(a / 2 + b / 2 + c / 2)
     }
@@ -41,7 +41,7 @@ public enum ShadowBlur {
     /// Blurs `rows` x `columns` of `buffer` (rows `stride` floats apart) in
     /// place; values outside the region count as 0. `line` holds at least
     /// max(rows, columns) + 1 floats.
-    public static func blur(_ buffer: UnsafeMutablePointer<Float>, stride: Int, rows: Range<Int>, columns: Range<Int>,
+    package static func blur(_ buffer: UnsafeMutablePointer<Float>, stride: Int, rows: Range<Int>, columns: Range<Int>,
                             radius: Double, line: UnsafeMutablePointer<Float>) {
         let (a, b, c) = boxWidths(radius: radius)
         guard c > 1, !rows.isEmpty, !columns.isEmpty else { return }

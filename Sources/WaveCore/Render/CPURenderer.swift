@@ -19,7 +19,7 @@ public final class CPURenderer: Renderer, PixelCounting {
         didSet { treePainter?.counts = pixelCounts }
     }
     /// While set, each frame's pixels are counted (see `PixelCounts`).
-    public var pixelCounts: PixelCounts? {
+    package var pixelCounts: PixelCounts? {
         didSet { treePainter?.counts = pixelCounts }
     }
 

@@ -4,11 +4,11 @@ import Foundation
 /// running out of memory (a 16384x16384 frame under a memory limit) is a
 /// one-line error instead of a trap: `reserve` tries to allocate the bytes
 /// and frees them at once; the real allocation that follows then fits.
-public enum CheckedMemory {
+package enum CheckedMemory {
     /// Below this nothing is checked (small buffers cannot be the problem).
-    public static let threshold = 64 << 20
+    package static let threshold = 64 << 20
 
-    public static func reserve(bytes: Int, for what: @autoclosure () -> String) throws {
+    package static func reserve(bytes: Int, for what: @autoclosure () -> String) throws {
         guard bytes >= threshold else { return }
         guard let block = malloc(bytes) else { throw ResourceError.outOfMemory(bytes: bytes, what: what()) }
         free(block)

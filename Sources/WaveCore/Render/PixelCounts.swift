@@ -12,36 +12,36 @@
 /// Counting is for diagnosis (the demo's O key, one counted frame per
 /// strategy in the benchmark): it costs a pass over each span and, on GL, a
 /// stencil read-back, so timed frames are drawn without it.
-public final class PixelCounts {
+package final class PixelCounts {
     /// One frame's totals, in pixels.
-    public struct Totals: Equatable, Sendable {
+    package struct Totals: Equatable, Sendable {
         /// Pixels whose coverage or colour the CPU computed: every span its
         /// rasteriser resolved (for the frame, a mask, a shadow or a
         /// picture, each pass counted), every pixel it blurred or sampled
         /// from a picture (clears are not counted: nothing is computed).
-        public var rasterized = 0
+        package var rasterized = 0
         /// Stores into the frame, one per pixel per write: clears, copies, paint and fragments.
-        public var written = 0
+        package var written = 0
         /// The stores of `written` that composited over the frame's pixel (read it).
-        public var blended = 0
+        package var blended = 0
         /// Pixels stored into buffers other than the frame, drawn this frame
         /// for it: masks, shadows, pictures painted again.
-        public var offscreen = 0
+        package var offscreen = 0
 
-        public init(rasterized: Int = 0, written: Int = 0, blended: Int = 0, offscreen: Int = 0) {
+        package init(rasterized: Int = 0, written: Int = 0, blended: Int = 0, offscreen: Int = 0) {
             self.rasterized = rasterized; self.written = written; self.blended = blended; self.offscreen = offscreen
         }
     }
 
-    public let width: Int
-    public let height: Int
-    public var totals = Totals()
+    package let width: Int
+    package let height: Int
+    package var totals = Totals()
     /// Per pixel, rows top to bottom: writes that blended there (at most 255).
-    public let blendedLayers: UnsafeMutableBufferPointer<UInt8>
+    package let blendedLayers: UnsafeMutableBufferPointer<UInt8>
     /// Per pixel, rows top to bottom: 1 where software painted it this frame.
-    public let updated: UnsafeMutableBufferPointer<UInt8>
+    package let updated: UnsafeMutableBufferPointer<UInt8>
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = Swift.max(0, width)
         self.height = Swift.max(0, height)
         blendedLayers = .allocate(capacity: self.width * self.height)
@@ -56,7 +56,7 @@ public final class PixelCounts {
     }
 
     /// Starts a frame: no pixel written.
-    public func reset() {
+    package func reset() {
         totals = Totals()
         blendedLayers.update(repeating: 0)
         updated.update(repeating: 0)
@@ -65,7 +65,7 @@ public final class PixelCounts {
     /// Pixels `columns` of scene row `row` stored into the frame once each:
     /// blended or not, painted in software or not. Rows and columns outside the frame are ignored.
     @inline(__always)
-    public func write(row: Int, columns: Range<Int>, blends: Bool, software: Bool) {
+    package func write(row: Int, columns: Range<Int>, blends: Bool, software: Bool) {
         let a = Swift.max(0, columns.lowerBound), b = Swift.min(width, columns.upperBound)
         guard row >= 0, row < height, a < b else { return }
         totals.written += b - a
@@ -82,7 +82,7 @@ public final class PixelCounts {
     }
 
     /// Rows x columns stored into the frame once each.
-    public func write(rows: Range<Int>, columns: Range<Int>, blends: Bool, software: Bool) {
+    package func write(rows: Range<Int>, columns: Range<Int>, blends: Bool, software: Bool) {
         var row = Swift.max(0, rows.lowerBound)
         while row < Swift.min(height, rows.upperBound) {
             write(row: row, columns: columns, blends: blends, software: software)
@@ -92,7 +92,7 @@ public final class PixelCounts {
 
     /// Marks rows x columns as painted in software this frame without counting a store
     /// (the GL strategy's pictures painted again: their fragments are counted as blended where drawn).
-    public func markUpdated(rows: Range<Int>, columns: Range<Int>) {
+    package func markUpdated(rows: Range<Int>, columns: Range<Int>) {
         let a = Swift.max(0, columns.lowerBound), b = Swift.min(width, columns.upperBound)
         guard a < b else { return }
         var row = Swift.max(0, rows.lowerBound)
@@ -103,18 +103,18 @@ public final class PixelCounts {
     }
 
     /// Pixels in the updated region, each once.
-    public var updatedPixels: Int {
+    package var updatedPixels: Int {
         var n = 0
         for v in updated where v != 0 { n += 1 }
         return n
     }
 
     /// The most layers blended at any pixel.
-    public var mostBlendedLayers: Int { Int(blendedLayers.max() ?? 0) }
+    package var mostBlendedLayers: Int { Int(blendedLayers.max() ?? 0) }
 }
 
 /// A renderer that can count what it does to each frame's pixels.
-public protocol PixelCounting: AnyObject {
+package protocol PixelCounting: AnyObject {
     /// While set (to counts of the scene's size), every frame drawn resets
     /// and fills it; nil (the default) counts nothing and costs nothing.
     var pixelCounts: PixelCounts? { get set }

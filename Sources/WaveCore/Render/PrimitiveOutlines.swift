@@ -5,9 +5,9 @@ import Foundation
 /// rasterises fixed ones once into coverage pictures and sends the rest to
 /// its polygon fill. Points go through the item's transform; curves are
 /// flattened after it, so the tolerance holds in scene pixels.
-public enum PrimitiveOutlines {
+package enum PrimitiveOutlines {
     /// The largest distance allowed between a box's corner and its chords, in pixels.
-    public static let roundedRectTolerance = 0.02
+    package static let roundedRectTolerance = 0.02
 
     /// A fixed path under `m`; each quadratic becomes chords within
     /// `CoverageRasterizer.flatteningTolerance` pixels (the transform of a
@@ -22,7 +22,7 @@ public enum PrimitiveOutlines {
     /// rises add up), and a run wholly right of them the same (it reaches no
     /// pixel of the columns): a curve two periods wide emits about one
     /// period's segments, the pixels in the columns unchanged.
-    public static func addPath<Sink: OutlineSink>(_ path: Path, _ m: Affine, columns: Range<Int>? = nil, into sink: Sink) {
+    package static func addPath<Sink: OutlineSink>(_ path: Path, _ m: Affine, columns: Range<Int>? = nil, into sink: Sink) {
         var current = Point(0, 0)
         var first = 0, last = path.subpaths.count
         let culls = columns != nil && m.a == 1 && m.b == 0 && m.c == 0 && m.d == 1
@@ -149,7 +149,7 @@ public enum PrimitiveOutlines {
     /// smaller side) under `m`, as chords within
     /// `roundedRectTolerance` pixels of the arcs at the
     /// transform's largest scale; clockwise on screen, or anticlockwise (a hole).
-    public static func addRoundedRect<Sink: OutlineSink>(_ r: Rect, radius: Double, _ m: Affine, clockwise: Bool = true,
+    package static func addRoundedRect<Sink: OutlineSink>(_ r: Rect, radius: Double, _ m: Affine, clockwise: Bool = true,
                                                          into sink: Sink) {
         let radius = Swift.max(0, Swift.min(radius, r.width / 2, r.height / 2))
         @inline(__always) func point(_ x: Double, _ y: Double, first: Bool) {
@@ -200,7 +200,7 @@ public enum PrimitiveOutlines {
 
     /// A border: the outer edge clockwise and the inner edge (inset by the
     /// width, its radius reduced as much) anticlockwise, filled non-zero.
-    public static func addBorder<Sink: OutlineSink>(_ r: Rect, radius: Double, width: Double, _ m: Affine, into sink: Sink) {
+    package static func addBorder<Sink: OutlineSink>(_ r: Rect, radius: Double, width: Double, _ m: Affine, into sink: Sink) {
         addRoundedRect(r, radius: radius, m, clockwise: true, into: sink)
         let w = Swift.min(width, r.width / 2, r.height / 2)
         let inner = Rect(x: r.x + w, y: r.y + w, width: r.width - 2 * w, height: r.height - 2 * w)
@@ -211,11 +211,11 @@ public enum PrimitiveOutlines {
 
 /// Points in a layer's coordinates passed on in scene pixels (a dynamic
 /// path emits in its layer's coordinates).
-public final class TransformingSink<Target: OutlineSink>: OutlineSink {
-    public let target: Target
-    public var transform = Affine.identity
+package final class TransformingSink<Target: OutlineSink>: OutlineSink {
+    package let target: Target
+    package var transform = Affine.identity
 
-    public init(_ target: Target) { self.target = target }
+    package init(_ target: Target) { self.target = target }
 
     @inline(__always) public func move(to x: Double, _ y: Double) {
         let p = transform.apply(x, y)

@@ -4,17 +4,17 @@
 /// pixels and moves them as one (the GL strategy's instanced pictures).
 /// A layer can be cached so only where nothing under it animates: its own
 /// placement, opacity and timing may, since they only move the picture.
-public struct RasterPicture: Sendable {
+package struct RasterPicture: Sendable {
     /// The layer as it looks wherever it is: its name, placement, opacity
     /// and timing taken away (and its sublayers' names), so that layers
     /// that look alike are one picture.
-    public let look: Layer
+    package let look: Layer
     /// The pixels' extent in the layer's own coordinates: whole pixels, one
     /// spare each side (nil: it draws nothing).
-    public private(set) var bounds: Rect?
+    package private(set) var bounds: Rect?
     /// Painted once (`shouldRasterize`); false: a shadowed layer not cached,
     /// painted again every frame (what Core Animation's offscreen pass does).
-    public let isCached: Bool
+    package let isCached: Bool
 
     init(look: Layer, isCached: Bool = true) {
         self.look = look
@@ -24,10 +24,10 @@ public struct RasterPicture: Sendable {
     /// The most pixels a picture may have (16 MB of RGBA): a larger layer
     /// (a long track's bars) is drawn item by item, as Core Animation limits
     /// the size of what it rasterizes.
-    public static let maxPixels = 4 << 20
+    package static let maxPixels = 4 << 20
     /// The most rows a picture may have (a taller one is drawn item by item;
     /// wider ones are cut into tiles, taller ones are not).
-    public static let maxRows = 4000
+    package static let maxRows = 4000
 
     /// The layer's look (see `look`).
     static func look(of layer: Layer) -> Layer {
@@ -50,7 +50,7 @@ public struct RasterPicture: Sendable {
     /// Whether the layer looks the same at every time in its own
     /// coordinates: its bounds' origin, contents and replicator step never
     /// animated, and its mask and sublayers wholly still.
-    public static func canCache(_ layer: Layer) -> Bool {
+    package static func canCache(_ layer: Layer) -> Bool {
         guard layer.boundsOrigin.x.isConstant, layer.boundsOrigin.y.isConstant, hasStillContents(layer) else { return false }
         if let r = layer.replicator, !r.instanceTransform.timelines.allSatisfy(\.isConstant) { return false }
         return (layer.mask.map(isStill) ?? true) && layer.sublayers.allSatisfy(isStill)
@@ -94,7 +94,7 @@ public struct RasterPicture: Sendable {
 
     /// The pixels over `bounds`, straight alpha over transparent: what the
     /// CPU strategy draws for the layer at an identity placement.
-    public func paint() throws -> RGBAImage {
+    package func paint() throws -> RGBAImage {
         guard let painter = try Painter(self) else { return RGBAImage(width: 0, height: 0, fill: RGBA8(0, 0, 0, 0)) }
         painter.paint()
         return try painter.pixmap.readback()
@@ -102,14 +102,14 @@ public struct RasterPicture: Sendable {
 
     /// A picture's painter, made once: `paint()` paints it again into the
     /// same pixels, allocating nothing (a picture not cached, every frame).
-    public final class Painter {
+    package final class Painter {
         private let painter: TreePainter
-        public let pixmap: Pixmap
+        package let pixmap: Pixmap
         /// Times painted since made.
-        public private(set) var paints = 0
+        package private(set) var paints = 0
 
         /// Nil where the picture draws nothing.
-        public init?(_ picture: RasterPicture) throws {
+        package init?(_ picture: RasterPicture) throws {
             guard let bounds = picture.bounds else { return nil }
             let tree = try LayerTreeEvaluator(root: picture.placed(at: Point(bounds.x, bounds.y)), sources: DrivenSources([]))
             let width = Int(bounds.width), height = Int(bounds.height)
@@ -119,7 +119,7 @@ public struct RasterPicture: Sendable {
         }
 
         /// Clears to transparent and paints the look.
-        public func paint() {
+        package func paint() {
             pixmap.fill(RGBA8(0, 0, 0, 0))
             painter.draw(time: 0, into: pixmap.view)
             paints += 1

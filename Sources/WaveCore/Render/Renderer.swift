@@ -87,7 +87,7 @@ public enum RendererError: Error, CustomStringConvertible {
 
 /// Moves a CPU frame to the GPU, as a phone uploads its backing store: part
 /// of the CPU strategy's cost wherever its frames end on a screen.
-public protocol FrameUploader: AnyObject {
+package protocol FrameUploader: AnyObject {
     func prepare(width: Int, height: Int) throws
     /// Uploads the whole pixmap. Allocates nothing.
     func upload(_ pixmap: Pixmap)
@@ -96,7 +96,7 @@ public protocol FrameUploader: AnyObject {
 }
 
 /// GPU time of bracketed work, read frames later so asking never stalls.
-public protocol GPUTiming: AnyObject {
+package protocol GPUTiming: AnyObject {
     func begin()
     func end()
     /// Reports each finished result (milliseconds) without waiting.
@@ -107,7 +107,7 @@ public protocol GPUTiming: AnyObject {
 
 /// A frame that can be shown in a region of the current window: its top
 /// rows, upright, at the region's top left.
-public protocol Presentable: AnyObject {
+package protocol Presentable: AnyObject {
     func present(to viewport: Viewport)
 }
 

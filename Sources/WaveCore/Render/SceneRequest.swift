@@ -39,4 +39,4 @@ public struct SceneRequest: Equatable, Sendable {
 
 /// An effect as the demo drives it: the scene for a request (which it may
 /// adjust to fit, a cell count to the height, say).
-public typealias SceneMaker = (SceneRequest) throws -> Scene
+package typealias SceneMaker = (SceneRequest) throws -> Scene

@@ -6,8 +6,8 @@ import Foundation
 /// everything else, and painted per pixel with its colour, opacity and tint,
 /// inside its clip and under its mask. Buffers are made once per scene;
 /// drawing a frame allocates nothing.
-public final class TreePainter {
-    public let evaluator: LayerTreeEvaluator
+package final class TreePainter {
+    package let evaluator: LayerTreeEvaluator
     private let rasterizer: CoverageRasterizer
     private let sink: TransformingSink<CoverageRasterizer>
     /// This frame's presentation, kept from frame to frame.
@@ -35,15 +35,15 @@ public final class TreePainter {
     /// Per compiled node: the clip it alone draws, painted with the background folded in.
     private let soleClips: [Alone?]
     /// The rows a frame must clear first: those no sole clip writes whole.
-    public let rowsToClear: [Range<Int>]
+    package let rowsToClear: [Range<Int>]
     /// Where every item of every frame is a sole clip (no other contents, copies or masks): each clip with its path
     /// and paint, top to bottom, drawn from its x alone (`LayerTreeEvaluator.x(of:at:)`) without evaluating the tree.
     private let clipsAlone: [Alone]?
     /// While set, every frame's work is counted into it (see `PixelCounts`); the caller resets it.
-    public var counts: PixelCounts?
+    package var counts: PixelCounts?
 
     /// `background`: what the frame is cleared to, which shapes alone in their clips paint over directly.
-    public init(evaluator: LayerTreeEvaluator, rasterizer: CoverageRasterizer, background: RGBA8) {
+    package init(evaluator: LayerTreeEvaluator, rasterizer: CoverageRasterizer, background: RGBA8) {
         self.evaluator = evaluator
         self.rasterizer = rasterizer
         sink = TransformingSink(rasterizer)
@@ -106,7 +106,7 @@ public final class TreePainter {
     /// every pixel there written once, its paint over the background at
     /// the coverage (0: the background itself). What the CPU strategy draws
     /// for a sole clip, and what the GL strategy's clip copies are painted from.
-    public static func paintAlone(_ path: Path, _ transform: Affine, rows: Range<Int>, columns: Range<Int>, paint: FillProgram,
+    package static func paintAlone(_ path: Path, _ transform: Affine, rows: Range<Int>, columns: Range<Int>, paint: FillProgram,
                                   rasterizer: CoverageRasterizer, into view: PixmapView, counting counts: PixelCounts? = nil) {
         rasterizer.clipRows = rows
         PrimitiveOutlines.addPath(path, transform, columns: columns, into: rasterizer)
@@ -117,7 +117,7 @@ public final class TreePainter {
     }
 
     /// Evaluates the tree at t and draws every item over what `view` holds.
-    public func draw(time: Double, into view: PixmapView) {
+    package func draw(time: Double, into view: PixmapView) {
         if let clipsAlone {
             // Only sole clips: each one's x is all the frame needs.
             var k = 0

@@ -13,7 +13,7 @@ public enum Fill: Equatable, Hashable, Sendable {
 
     /// The colour at pixel (x, y)'s centre.
     @inline(__always)
-    public func color(x: Int, y: Int) -> ColorValue {
+    package func color(x: Int, y: Int) -> ColorValue {
         switch self {
         case let .solid(c): ColorValue(c)
         case let .linearGradient(g): g.color(atX: Double(x) + 0.5, y: Double(y) + 0.5)
@@ -45,7 +45,7 @@ public struct LinearGradient: Equatable, Hashable, Sendable {
     }
 
     @inline(__always)
-    public func color(atX x: Double, y: Double) -> ColorValue {
+    package func color(atX x: Double, y: Double) -> ColorValue {
         ColorValue(startColor).mixed(with: ColorValue(endColor), position(atX: x, y: y))
     }
 }

@@ -49,10 +49,10 @@ public struct Scene: Equatable, Sendable {
 /// What the GL strategy does with a scene's content: caches it (rasterised
 /// once, moved on the GPU), computes it on the GPU every frame (content
 /// whose outline changes), or some of each.
-public enum GPUWork: Equatable, Sendable { case cached, computedEveryFrame, mixed }
+package enum GPUWork: Equatable, Sendable { case cached, computedEveryFrame, mixed }
 
 extension Scene {
-    public var gpuWork: GPUWork {
+    package var gpuWork: GPUWork {
         var cached = false, computed = false
         if let tree { Self.classify(tree.root, cached: &cached, computed: &computed) }
         return cached && computed ? .mixed : computed ? .computedEveryFrame : .cached
@@ -88,7 +88,7 @@ public struct LayerTree: Equatable, Sendable {
     /// start empty). `drawsCopies`: the replicators whose copies the backend
     /// draws itself (one `.copies` item each, not an item per copy);
     /// `rasterizes`: layers that ask for it are one cached picture each.
-    public func makeEvaluator(drawsCopies: ((Layer) -> Bool)? = nil, rasterizes: Bool = false) throws -> LayerTreeEvaluator {
+    package func makeEvaluator(drawsCopies: ((Layer) -> Bool)? = nil, rasterizes: Bool = false) throws -> LayerTreeEvaluator {
         try LayerTreeEvaluator(root: root, sources: DrivenSources(sources), drawsCopies: drawsCopies, rasterizes: rasterizes)
     }
 }

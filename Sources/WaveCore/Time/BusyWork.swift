@@ -4,34 +4,34 @@
 /// during which a default-mode timer stalls (`RunLoopTimer.Mode`). The
 /// work is a spin on the thread's CPU clock, so it costs what it says
 /// however the machine schedules it.
-public struct BusyWork: Equatable, Sendable {
-    public enum Pattern: String, CaseIterable, Sendable {
+package struct BusyWork: Equatable, Sendable {
+    package enum Pattern: String, CaseIterable, Sendable {
         /// The work every frame.
         case every
         /// The work only while tracking: 0.5 s of every 2 s.
         case tracking
     }
 
-    public var milliseconds: Double
-    public var pattern: Pattern
+    package var milliseconds: Double
+    package var pattern: Pattern
 
-    public init(milliseconds: Double, pattern: Pattern = .every) {
+    package init(milliseconds: Double, pattern: Pattern = .every) {
         self.milliseconds = milliseconds
         self.pattern = pattern
     }
 
     /// The tracking bursts: from 1 s into every 2 s, for half a second.
-    public static let burstPeriod = 2.0, burstStart = 1.0, burstLength = 0.5
+    package static let burstPeriod = 2.0, burstStart = 1.0, burstLength = 0.5
 
     /// Whether the loop is tracking `elapsed` seconds after it started.
-    public func isTracking(at elapsed: Double) -> Bool {
+    package func isTracking(at elapsed: Double) -> Bool {
         guard pattern == .tracking, elapsed.isFinite, elapsed >= 0 else { return false }
         let phase = elapsed.truncatingRemainder(dividingBy: Self.burstPeriod)
         return phase >= Self.burstStart && phase < Self.burstStart + Self.burstLength
     }
 
     /// Does the frame's work, `elapsed` seconds after the loop started.
-    public func run(at elapsed: Double) {
+    package func run(at elapsed: Double) {
         guard milliseconds > 0, pattern == .every || isTracking(at: elapsed) else { return }
         let end = Clocks.threadCPU() + milliseconds / 1000
         while Clocks.threadCPU() < end {}

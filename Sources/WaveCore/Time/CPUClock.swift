@@ -1,13 +1,13 @@
 import Foundation
 
 /// Clocks for measuring what a strategy costs.
-public enum Clocks {
+package enum Clocks {
     /// CPU time of the calling thread, in seconds: what this thread's own work cost.
-    public static func threadCPU() -> Double { read(CLOCK_THREAD_CPUTIME_ID) }
+    package static func threadCPU() -> Double { read(CLOCK_THREAD_CPUTIME_ID) }
     /// CPU time of the whole process (all threads, driver threads included), in seconds.
-    public static func processCPU() -> Double { read(CLOCK_PROCESS_CPUTIME_ID) }
+    package static func processCPU() -> Double { read(CLOCK_PROCESS_CPUTIME_ID) }
     /// Monotonic wall time, in seconds.
-    public static func wall() -> Double { read(CLOCK_MONOTONIC) }
+    package static func wall() -> Double { read(CLOCK_MONOTONIC) }
 
     @inline(__always)
     private static func read(_ clock: clockid_t) -> Double {

@@ -72,9 +72,9 @@ public final class DriverClock: ComputedValues, FrameClocked, @unchecked Sendabl
 
     // MARK: FrameClocked
 
-    public func willWait(at now: Double) { timer?.willWait(at: now) }
+    package func willWait(at now: Double) { timer?.willWait(at: now) }
 
-    public func frame(at time: Double, wall now: Double, waitEnded: Double, tracking: Bool) {
+    package func frame(at time: Double, wall now: Double, waitEnded: Double, tracking: Bool) {
         // A paused loop (its time stands still) drops the timer's callbacks: the animation stays where it is.
         let paused = fed && time == measured
         fed = true
@@ -127,14 +127,14 @@ public final class DriverClock: ComputedValues, FrameClocked, @unchecked Sendabl
 /// point of each turn where it runs its sources (after its own work, before
 /// drawing), the frame's measured scene time, the wall time, when its wait
 /// ended (the turn began) and whether it is tracking (a scroll's bursts).
-public protocol FrameClocked: AnyObject {
+package protocol FrameClocked: AnyObject {
     func frame(at time: Double, wall now: Double, waitEnded: Double, tracking: Bool)
     func willWait(at now: Double)
 }
 
 extension Scene {
     /// Its computed sources that read the frame loop's clock.
-    public var frameClocked: [FrameClocked] { computedValues(FrameClocked.self) }
+    package var frameClocked: [FrameClocked] { computedValues(FrameClocked.self) }
 }
 
 /// A repeating timer on its own clock, delivered the way a run loop
@@ -216,7 +216,7 @@ public final class RunLoopTimer: @unchecked Sendable {
     func record(due: Double) { recorder.record(due) }
 
     /// The loop is about to wait: due times from now on find it idle.
-    public func willWait(at now: Double) { waitingSince = now }
+    package func willWait(at now: Double) { waitingSince = now }
 
     /// The loop runs its sources at `now`, its wait having ended at
     /// `waitEnded`: returns the callbacks run. Due times from `willWait`

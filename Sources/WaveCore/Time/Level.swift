@@ -153,7 +153,7 @@ public protocol SimulatedValues: ComputedValues {
 
 extension Scene {
     /// Its computed sources of one kind (simulations, scroll views), each once however many channels read it.
-    public func computedValues<Kind>(_ kind: Kind.Type) -> [Kind] {
+    package func computedValues<Kind>(_ kind: Kind.Type) -> [Kind] {
         var found: [Kind] = []
         for source in tree?.sources ?? [] {
             guard case let .simulated(s) = source, let values = s.simulation as? Kind,
@@ -167,25 +167,25 @@ extension Scene {
     private var simulations: [SimulatedValues] { computedValues(SimulatedValues.self) }
 
     /// Seconds a physics step now (nil: no simulation).
-    public var physicsStep: Double? { simulations.first?.step }
+    package var physicsStep: Double? { simulations.first?.step }
 
     /// Gravity in its simulations now (nil: none has gravity).
-    public var gravity: Point? { simulations.lazy.compactMap(\.gravity).first }
+    package var gravity: Point? { simulations.lazy.compactMap(\.gravity).first }
 
     /// Tilts: gravity from time t on in every simulation (the demo's arrow keys).
-    public func setGravity(_ gravity: Point, from t: Double) {
+    package func setGravity(_ gravity: Point, from t: Double) {
         for s in simulations { s.setGravity(gravity, from: t) }
     }
 
     /// Makes every simulation step `step` seconds from the time it has reached on (see `PhysicsBudget`);
     /// false where one could not (it was back in time), and the loop keeps its step.
     @discardableResult
-    public func changePhysicsStep(to step: Double) -> Bool {
+    package func changePhysicsStep(to step: Double) -> Bool {
         simulations.reduce(true) { $1.changeStep(to: step) && $0 }
     }
 
     /// The steps its simulations have run and the thread CPU seconds they took, each simulation counted once.
-    public var simulationCost: (steps: Int, seconds: Double)? {
+    package var simulationCost: (steps: Int, seconds: Double)? {
         let all = simulations
         guard !all.isEmpty else { return nil }
         return all.reduce((0, 0.0)) { ($0.0 + $1.cost.steps, $0.1 + $1.cost.seconds) }

@@ -6,7 +6,7 @@ import Foundation
 /// 1/60 s a frame drifts from the measured time.
 
 /// What starts the next frame.
-public enum Pacing: String, CaseIterable, Sendable {
+package enum Pacing: String, CaseIterable, Sendable {
     /// The display: each frame ends in a buffer swap that waits for the next refresh.
     case vsync
     /// A plain timer: sleep 1/60 s after each frame, whatever the frame took.
@@ -16,24 +16,24 @@ public enum Pacing: String, CaseIterable, Sendable {
 }
 
 /// Frame-interval statistics against a display period.
-public struct PacingStats: Equatable, Sendable {
-    public var frames: Int
+package struct PacingStats: Equatable, Sendable {
+    package var frames: Int
     /// Median and 99th percentile frame interval, milliseconds.
-    public var intervalP50: Double
-    public var intervalP99: Double
+    package var intervalP50: Double
+    package var intervalP99: Double
     /// Intervals over 1.5 display periods: the display showed the previous frame again.
-    public var missed: Int
+    package var missed: Int
     /// Intervals under half a display period: two frames in one refresh, one never shown.
-    public var bunched: Int
+    package var bunched: Int
     /// The largest |n * assumed - (t_n - t_0)| over the frames, milliseconds:
     /// how far an animation that assumes `assumed` seconds a frame (1/60)
     /// is from the measured time.
-    public var assumedFrameError: Double
+    package var assumedFrameError: Double
 
     /// `times`: when each frame started (seconds, increasing); `period`: the
     /// display's refresh period in seconds; `assumed`: what a frame-counting
     /// animation takes a frame to be. Nil with fewer than two frames.
-    public init?(frameStarts times: [Double], period: Double, assumed: Double = 1.0 / 60) {
+    package init?(frameStarts times: [Double], period: Double, assumed: Double = 1.0 / 60) {
         guard times.count >= 2, period > 0 else { return nil }
         var intervals: [Double] = []
         intervals.reserveCapacity(times.count - 1)

@@ -12,34 +12,34 @@
 /// - else frames longer than the refresh period times the interval: the
 ///   interval goes up (30 FPS, then 20), so frames come evenly.
 /// Pure arithmetic: the loop applies the change and the budget records it.
-public struct PhysicsBudget: Equatable, Sendable {
+package struct PhysicsBudget: Equatable, Sendable {
     /// The most of the simulated time the physics may take (0.5: the chapter's half).
-    public let share: Double
+    package let share: Double
     /// Refreshes a frame: 1, 2 or 3.
-    public private(set) var frameInterval = 1
+    package private(set) var frameInterval = 1
     /// What it did, in order.
-    public private(set) var actions: [Action] = []
+    package private(set) var actions: [Action] = []
 
-    public static let coarsestStep = 1.0 / 30
-    public static let maxFrameInterval = 3
+    package static let coarsestStep = 1.0 / 30
+    package static let maxFrameInterval = 3
     /// Simulated seconds a decision looks back over.
-    public static let window = 0.25
+    package static let window = 0.25
 
-    public enum Remedy: Equatable, Sendable {
+    package enum Remedy: Equatable, Sendable {
         /// Step this many seconds from now on.
         case step(Double)
         /// Draw every this many refreshes.
         case frameInterval(Int)
     }
 
-    public struct Action: Equatable, Sendable, CustomStringConvertible {
+    package struct Action: Equatable, Sendable, CustomStringConvertible {
         /// The loop's simulated time when it acted (seconds since its first frame).
-        public var time: Double
-        public var remedy: Remedy
+        package var time: Double
+        package var remedy: Remedy
         /// What it saw: physics' share of the simulated time, or the frame's work against its period.
-        public var reason: String
+        package var reason: String
 
-        public var description: String {
+        package var description: String {
             switch remedy {
             case let .step(s): "\(Self.seconds(time)): coarser step, 1/\(Int((1 / s).rounded())) s (\(reason))"
             case let .frameInterval(n): "\(Self.seconds(time)): frame rate lowered to every \(n == 2 ? "2nd" : "3rd") refresh (\(reason))"
@@ -54,17 +54,17 @@ public struct PhysicsBudget: Equatable, Sendable {
 
     private var physics = 0.0, simulated = 0.0, work = 0.0, frames = 0
 
-    public init(share: Double) { self.share = share }
+    package init(share: Double) { self.share = share }
 
     /// The shares a budget may be: more than 0, at most 1.
-    public static func validShare(_ share: Double) -> Bool { share.isFinite && share > 0 && share <= 1 }
+    package static func validShare(_ share: Double) -> Bool { share.isFinite && share > 0 && share <= 1 }
 
     /// Adds one frame: `physics` thread CPU seconds spent stepping,
     /// `simulated` seconds the steps covered, `work` seconds the frame took
     /// (stepping and drawing, not waiting); `step` the step now, `period`
     /// the display's refresh period, `time` the scene time. Returns the
     /// remedy to apply now (the loop changes the step or its pacing).
-    public mutating func frame(physics: Double, simulated: Double, work: Double, step: Double, period: Double,
+    package mutating func frame(physics: Double, simulated: Double, work: Double, step: Double, period: Double,
                                time: Double) -> Remedy? {
         self.physics += physics
         self.simulated += simulated

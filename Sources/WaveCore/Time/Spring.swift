@@ -71,18 +71,18 @@ public struct Spring: Equatable, Hashable, Sendable {
     /// The exact step over h seconds as a matrix: (x, v) after h is
     /// (a x + b v, c x + d v). A linear spring's fixed step needs no
     /// approximation: stepping is exact up to rounding, whatever h.
-    public func step(_ h: Double) -> SpringStep {
+    package func step(_ h: Double) -> SpringStep {
         let unitX = solution(x0: 1, v0: 0, at: h), unitV = solution(x0: 0, v0: 1, at: h)
         return SpringStep(a: unitX.x, b: unitV.x, c: unitX.v, d: unitV.v)
     }
 }
 
 /// One fixed step of a spring (see `Spring.step`).
-public struct SpringStep: Equatable, Hashable, Sendable {
-    public var a: Double, b: Double, c: Double, d: Double
+package struct SpringStep: Equatable, Hashable, Sendable {
+    package var a: Double, b: Double, c: Double, d: Double
 
     @inline(__always)
-    public func apply(_ s: (x: Double, v: Double)) -> (x: Double, v: Double) {
+    package func apply(_ s: (x: Double, v: Double)) -> (x: Double, v: Double) {
         (a * s.x + b * s.v, c * s.x + d * s.v)
     }
 }
@@ -94,27 +94,27 @@ public struct SpringStep: Equatable, Hashable, Sendable {
 /// A frame that owes more than `maxSteps` steps (a stall) runs `maxSteps`
 /// and drops the rest: the animation falls behind the wall clock instead of
 /// asking for ever more steps per frame (the death spiral).
-public struct FixedTimestep: Equatable, Sendable {
-    public private(set) var step: Double
-    public let maxSteps: Int
+package struct FixedTimestep: Equatable, Sendable {
+    package private(set) var step: Double
+    package let maxSteps: Int
     /// Seconds owed but not yet stepped (always below one step after a frame).
-    public private(set) var remainder = 0.0
+    package private(set) var remainder = 0.0
     /// Steps taken since the start.
-    public private(set) var steps = 0
+    package private(set) var steps = 0
     /// Where the current step size began, and the steps of it since: the simulation is at
     /// `origin + stepsOfThisSize * step` seconds (a simulation's schedule computes it the same way).
     private var origin = 0.0, stepsOfThisSize = 0
     /// Seconds of frame time dropped by the cap.
-    public private(set) var dropped = 0.0
+    package private(set) var dropped = 0.0
 
-    public init(step: Double = 1.0 / 120, maxSteps: Int = 8) {
+    package init(step: Double = 1.0 / 120, maxSteps: Int = 8) {
         self.step = step
         self.maxSteps = maxSteps
     }
 
     /// Adds a frame's `seconds` (non-finite or negative counts as 0) and
     /// returns how many steps the frame runs (0 ... maxSteps).
-    public mutating func advance(by seconds: Double) -> Int {
+    package mutating func advance(by seconds: Double) -> Int {
         remainder += seconds.isFinite && seconds > 0 ? seconds : 0
         var taken = Int((remainder / step).rounded(.down))
         if taken > maxSteps {
@@ -133,7 +133,7 @@ public struct FixedTimestep: Equatable, Sendable {
 
     /// Adds time a loop slept on purpose (nothing on screen could change):
     /// every step owed is counted, none dropped, since nothing is late.
-    public mutating func catchUp(by seconds: Double) {
+    package mutating func catchUp(by seconds: Double) {
         remainder += seconds.isFinite && seconds > 0 ? seconds : 0
         let taken = Int((remainder / step).rounded(.down))
         remainder -= Double(taken) * step
@@ -143,13 +143,13 @@ public struct FixedTimestep: Equatable, Sendable {
     }
 
     /// The time the steps have reached.
-    public var stepped: Double { origin + Double(stepsOfThisSize) * step }
+    package var stepped: Double { origin + Double(stepsOfThisSize) * step }
 
     /// The simulation's time including the remainder: what to draw.
-    public var time: Double { stepped + remainder }
+    package var time: Double { stepped + remainder }
 
     /// Steps of `newStep` seconds from `stepped` on (the physics budget's coarser step).
-    public mutating func changeStep(to newStep: Double) {
+    package mutating func changeStep(to newStep: Double) {
         guard newStep > 0, newStep.isFinite else { return }
         origin = stepped
         stepsOfThisSize = 0

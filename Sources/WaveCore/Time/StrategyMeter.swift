@@ -1,16 +1,16 @@
 /// What one strategy costs, summarised over a window of frames (the demo's
 /// heads-up display refreshes it twice a second). Adding a frame does not
 /// allocate.
-public struct StrategyMeter: Sendable {
-    public struct Snapshot: Sendable, Equatable {
-        public var framesPerSecond: Double
+package struct StrategyMeter: Sendable {
+    package struct Snapshot: Sendable, Equatable {
+        package var framesPerSecond: Double
         /// Thread CPU time the strategy's own work took, per frame.
-        public var cpuMilliseconds: Double
+        package var cpuMilliseconds: Double
         /// GPU time per frame from timer queries; nil when none arrived.
-        public var gpuMilliseconds: Double?
-        public var frames: Int
+        package var gpuMilliseconds: Double?
+        package var frames: Int
 
-        public static let empty = Snapshot(framesPerSecond: 0, cpuMilliseconds: 0, gpuMilliseconds: nil, frames: 0)
+        package static let empty = Snapshot(framesPerSecond: 0, cpuMilliseconds: 0, gpuMilliseconds: nil, frames: 0)
     }
 
     private let startedAt: Double
@@ -19,23 +19,23 @@ public struct StrategyMeter: Sendable {
     private var cpuTotal = 0.0
     private var gpuTotal = 0.0
     private var gpuCount = 0
-    public private(set) var latest = Snapshot.empty
+    package private(set) var latest = Snapshot.empty
     /// Every frame since the meter was made (for end-of-run figures).
-    public private(set) var overall = (frames: 0, cpuMilliseconds: 0.0, gpuMilliseconds: 0.0, gpuSamples: 0)
+    package private(set) var overall = (frames: 0, cpuMilliseconds: 0.0, gpuMilliseconds: 0.0, gpuSamples: 0)
 
-    public init(wallNow: Double) {
+    package init(wallNow: Double) {
         startedAt = wallNow
         windowStart = wallNow
     }
 
-    public mutating func addFrame(cpuMilliseconds: Double) {
+    package mutating func addFrame(cpuMilliseconds: Double) {
         frames += 1
         cpuTotal += cpuMilliseconds
         overall.frames += 1
         overall.cpuMilliseconds += cpuMilliseconds
     }
 
-    public mutating func addGPU(milliseconds: Double) {
+    package mutating func addGPU(milliseconds: Double) {
         gpuTotal += milliseconds
         gpuCount += 1
         overall.gpuMilliseconds += milliseconds
@@ -43,7 +43,7 @@ public struct StrategyMeter: Sendable {
     }
 
     /// Closes the window when `interval` has passed; returns true when `latest` changed.
-    public mutating func refresh(atWall now: Double, interval: Double = 0.5) -> Bool {
+    package mutating func refresh(atWall now: Double, interval: Double = 0.5) -> Bool {
         let elapsed = now - windowStart
         guard elapsed >= interval, frames > 0 else { return false }
         latest = Snapshot(framesPerSecond: Double(frames) / elapsed,
@@ -56,7 +56,7 @@ public struct StrategyMeter: Sendable {
     }
 
     /// Averages over everything measured up to `now`.
-    public func overallSnapshot(atWall now: Double) -> Snapshot {
+    package func overallSnapshot(atWall now: Double) -> Snapshot {
         let elapsed = now - startedAt
         return Snapshot(framesPerSecond: elapsed > 0 ? Double(overall.frames) / elapsed : 0,
                  cpuMilliseconds: overall.frames > 0 ? overall.cpuMilliseconds / Double(overall.frames) : 0,

@@ -3,20 +3,20 @@
 /// paths and pictures share a number), and the list's sizes known, so that
 /// `evaluate` walks integers and fills a list kept from frame to frame
 /// without allocating.
-public final class LayerTreeEvaluator {
+package final class LayerTreeEvaluator {
     /// A compiled layer (a class: a frame reads it without copying the layer).
-    public final class Node: @unchecked Sendable {
-        public let layer: Layer
+    package final class Node: @unchecked Sendable {
+        package let layer: Layer
         /// One past the last node of this layer's subtree.
-        public let subtreeEnd: Int
+        package let subtreeEnd: Int
         /// The content number of its contents (-1: none).
-        public let content: Int
+        package let content: Int
         /// The mask layer's subtree, compiled into `maskNodes` (-1: no mask).
-        public let maskRoot: Int
+        package let maskRoot: Int
         /// A replicator whose copies the backend draws (one `.copies` item).
-        public let drawsCopies: Bool
+        package let drawsCopies: Bool
         /// Drawn as one cached picture, this number in `rasterPictures` (-1: item by item).
-        public let rasterized: Int
+        package let rasterized: Int
         /// Its placement, evaluated once where nothing of it is animated.
         let still: StillPlacement?
 
@@ -29,16 +29,16 @@ public final class LayerTreeEvaluator {
 
     /// A layer none of whose geometry or opacity is animated, on its
     /// parent's time: what every frame would evaluate, evaluated once.
-    public struct StillPlacement {
-        public let position: Point
-        public let bounds: Rect
+    package struct StillPlacement {
+        package let position: Point
+        package let bounds: Rect
         /// Its space to its parent's (`toParent`).
-        public let toParent: Affine
+        package let toParent: Affine
         /// Held to 0...1.
-        public let opacity: Double
+        package let opacity: Double
 
         /// Nil where the layer has its own timing or anything of its placement is animated.
-        public init?(_ layer: Layer) {
+        package init?(_ layer: Layer) {
             guard layer.timing.isPassThrough, layer.opacity.isConstant, layer.geometryTimelines.allSatisfy(\.isConstant) else {
                 return nil
             }
@@ -49,27 +49,27 @@ public final class LayerTreeEvaluator {
         }
     }
 
-    public let root: Layer
-    public let sources: DrivenSources
-    public private(set) var nodes: [Node] = []
+    package let root: Layer
+    package let sources: DrivenSources
+    package private(set) var nodes: [Node] = []
     /// Every mask layer's subtree, compiled like the main tree.
-    public private(set) var maskNodes: [Node] = []
+    package private(set) var maskNodes: [Node] = []
     /// Per content number: the contents (for backends that cache by number).
-    public private(set) var contents: [Contents] = []
+    package private(set) var contents: [Contents] = []
     /// Per content number: a fixed path's bounds in its layer's coordinates.
-    public private(set) var contentBounds: [Rect] = []
+    package private(set) var contentBounds: [Rect] = []
     /// The pictures of rasterized layers (see `RasterPicture`): layers that
     /// look alike (the same sublayers, contents and mask) share one.
-    public private(set) var rasterPictures: [RasterPicture] = []
+    package private(set) var rasterPictures: [RasterPicture] = []
     /// Per compiled node: whether a rasterized layer above it draws it in its picture.
-    public private(set) var insideRasterized: [Bool] = []
+    package private(set) var insideRasterized: [Bool] = []
     /// The most items, masks and mask items a frame can hold.
-    public private(set) var capacity = (items: 0, masks: 0, maskItems: 0)
+    package private(set) var capacity = (items: 0, masks: 0, maskItems: 0)
     /// Scratch memory for the dynamic paths that ask for it (the most any one asks).
-    public private(set) var scratch = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    package private(set) var scratch = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
 
     /// The most items a tree may draw in one frame (copies of copies included).
-    public static let maxItems = 1 << 22
+    package static let maxItems = 1 << 22
 
     /// `drawsCopies`: replicators (outside masks) whose copies the backend
     /// draws itself from the layers, given one `.copies` item each.
@@ -77,7 +77,7 @@ public final class LayerTreeEvaluator {
     /// masks, not inside another such layer) and can be cached (nothing
     /// under them animates: `RasterPicture.canCache`, and their picture is at
     /// most `RasterPicture.maxPixels`) are one `.rasterized` item each.
-    public init(root: Layer, sources: DrivenSources, drawsCopies: ((Layer) -> Bool)? = nil, rasterizes: Bool = false) throws {
+    package init(root: Layer, sources: DrivenSources, drawsCopies: ((Layer) -> Bool)? = nil, rasterizes: Bool = false) throws {
         self.root = root
         self.sources = sources
         var fixedPaths: [Path: Int] = [:]
@@ -204,7 +204,7 @@ public final class LayerTreeEvaluator {
     }
 
     /// A list sized for this tree (evaluating into it allocates nothing).
-    public func makeList() -> PresentationList {
+    package func makeList() -> PresentationList {
         var list = PresentationList()
         list.reserve(items: capacity.items, masks: capacity.masks, maskItems: capacity.maskItems)
         return list
@@ -214,7 +214,7 @@ public final class LayerTreeEvaluator {
 
     /// The tree at scene time t into `list` (its contents replaced). Live
     /// sources are sampled first, once.
-    public func evaluate(at t: Double, into list: inout PresentationList) {
+    package func evaluate(at t: Double, into list: inout PresentationList) {
         list.removeAll()
         sources.advance(to: t)
         visit(0, nodes: nodes, parent: .identity, opacity: 1, tint: .identity, clip: .unclipped, mask: -1, time: t,
@@ -222,7 +222,7 @@ public final class LayerTreeEvaluator {
     }
 
     /// A new list of the tree at t (allocates: for tests and one-off frames).
-    public func presentation(at t: Double) -> PresentationList {
+    package func presentation(at t: Double) -> PresentationList {
         var list = makeList()
         evaluate(at: t, into: &list)
         return list
@@ -240,7 +240,7 @@ public final class LayerTreeEvaluator {
     /// The transform from a layer's space to its parent's at its local time,
     /// given its position and bounds at that time: position + M (p - anchor).
     @inline(__always)
-    public static func toParent(_ layer: Layer, position: Point, bounds: Rect, at time: Double, sources: DrivenSources?) -> Affine {
+    package static func toParent(_ layer: Layer, position: Point, bounds: Rect, at time: Double, sources: DrivenSources?) -> Affine {
         let ax = bounds.x + layer.anchorPoint.x * bounds.width, ay = bounds.y + layer.anchorPoint.y * bounds.height
         var m = layer.transform.matrix(at: time, sources: sources)
         m.tx += position.x - (m.a * ax + m.c * ay)
@@ -384,7 +384,7 @@ extension LayerTreeEvaluator {
     /// The transform from copy k to copy k + 1 in the replicator's space:
     /// its instance transform (at the replicator's time) about its centre.
     @inline(__always)
-    public static func instanceStep(_ replicator: Replicator, bounds: Rect, at time: Double, sources: DrivenSources?) -> Affine {
+    package static func instanceStep(_ replicator: Replicator, bounds: Rect, at time: Double, sources: DrivenSources?) -> Affine {
         let cx = bounds.midX, cy = bounds.midY
         var step = replicator.instanceTransform.matrix(at: time, sources: sources)
         step.tx += cx - (step.a * cx + step.c * cy)
@@ -394,9 +394,9 @@ extension LayerTreeEvaluator {
 }
 
 /// A layer tree outside what the model can draw, naming the layer.
-public struct LayerTreeError: Error, Equatable, CustomStringConvertible {
-    public let layer: String
-    public let problem: String
+package struct LayerTreeError: Error, Equatable, CustomStringConvertible {
+    package let layer: String
+    package let problem: String
 
-    public var description: String { layer.isEmpty ? "layer tree: \(problem)" : "layer '\(layer)': \(problem)" }
+    package var description: String { layer.isEmpty ? "layer tree: \(problem)" : "layer '\(layer)': \(problem)" }
 }

@@ -7,13 +7,13 @@
 extension LayerTreeEvaluator {
     /// The compiled layer of an item (`mask`: an item of `maskItems`).
     @inline(__always)
-    public func layer(of item: PresentationItem, mask: Bool = false) -> Layer {
+    package func layer(of item: PresentationItem, mask: Bool = false) -> Layer {
         (mask ? maskNodes : nodes)[item.layer].layer
     }
 
     /// Scene rows and columns the item can touch, its clip rounded to whole
     /// pixels (a pixel is inside when its centre is); nil when none.
-    public func area(of item: PresentationItem, mask: Bool = false, width: Int, height: Int)
+    package func area(of item: PresentationItem, mask: Bool = false, width: Int, height: Int)
         -> (rows: Range<Int>, columns: Range<Int>)? {
         guard let reach = reach(of: item, mask: mask) else { return nil }
         let clip = item.clip
@@ -32,7 +32,7 @@ extension LayerTreeEvaluator {
 
     /// The box in scene pixels holding everything the item draws, before
     /// its clip (a replicator's copies: unbounded); nil where it draws nothing.
-    public func reach(of item: PresentationItem, mask: Bool = false) -> Rect? {
+    package func reach(of item: PresentationItem, mask: Bool = false) -> Rect? {
         // The node, not a copy of its layer (a frame does this once an item).
         let node = (mask ? maskNodes : nodes)[item.layer]
         let local: Rect
@@ -75,13 +75,13 @@ extension LayerTreeEvaluator {
 /// An item's colour in scene pixels, its tint applied (channels 0...255):
 /// solid, or a gradient whose position at a pixel centre (x, y) is
 /// alpha x + beta y + gamma, clamped to 0...1.
-public enum ItemPaint: Equatable, Sendable {
+package enum ItemPaint: Equatable, Sendable {
     case solid(ColorValue)
     case gradient(alpha: Double, beta: Double, gamma: Double, start: ColorValue, end: ColorValue)
 
     /// A shape's fill under the item's transform and tint: with T the
     /// transform, t(q) = dot(T^-1 q - s, d) / |d|^2, affine in q.
-    public init(_ fill: Fill, _ item: PresentationItem) {
+    package init(_ fill: Fill, _ item: PresentationItem) {
         switch fill {
         case let .solid(c): self = .solid(item.tint.applied(to: ColorValue(c)))
         case let .linearGradient(g):

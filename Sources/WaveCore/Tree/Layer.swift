@@ -167,7 +167,7 @@ public struct Tint: Equatable, Hashable, Sendable {
 
     /// A colour (0...255 channels) under this tint.
     @inline(__always)
-    public func applied(to c: ColorValue) -> ColorValue { ColorValue(r: c.r * r, g: c.g * g, b: c.b * b, a: c.a * a) }
+    package func applied(to c: ColorValue) -> ColorValue { ColorValue(r: c.r * r, g: c.g * g, b: c.b * b, a: c.a * a) }
 }
 
 /// CAReplicatorLayer's settings: copy k of the sublayers is transformed by

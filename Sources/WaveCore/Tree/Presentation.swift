@@ -5,7 +5,7 @@
 /// frame loop can sleep through frames that would repeat the last.
 
 /// The primitive an item draws.
-public enum Primitive: Equatable, Sendable {
+package enum Primitive: Equatable, Sendable {
     /// A fixed path: the same coverage every frame, under a transform.
     case fixedShape
     /// A path rebuilt every frame from the item's `input`.
@@ -33,49 +33,49 @@ public enum Primitive: Equatable, Sendable {
 }
 
 /// One thing to draw, with everything evaluated.
-public struct PresentationItem: Equatable, Sendable {
+package struct PresentationItem: Equatable, Sendable {
     /// The compiled layer that drew it: an index into the evaluator's
     /// `nodes`, or for an item of `maskItems` into its `maskNodes`.
-    public var layer: Int
+    package var layer: Int
     /// Equal fixed paths and pictures share an id (one cached picture).
-    public var content: Int
-    public var primitive: Primitive
+    package var content: Int
+    package var primitive: Primitive
     /// Layer coordinates to scene pixels.
-    public var transform: Affine
+    package var transform: Affine
     /// The product of the opacities from the root down.
-    public var opacity: Double
+    package var opacity: Double
     /// Replicator tints from the root down.
-    public var tint: Tint
+    package var tint: Tint
     /// Scene pixels outside this rectangle are not drawn (masksToBounds,
     /// as the box around the bounds where a transform rotates them).
-    public var clip: Rect
+    package var clip: Rect
     /// Index into `PresentationList.masks`, or -1.
-    public var mask: Int
+    package var mask: Int
     /// The box's fill colour at this time (channels 0...255, before tint and opacity).
-    public var color: ColorValue
+    package var color: ColorValue
     /// The layer's bounds in its own coordinates at this time (a box fills them).
-    public var bounds: Rect
+    package var bounds: Rect
     /// A dynamic path's input (parameters, position, size).
-    public var input: ShapeInput
+    package var input: ShapeInput
     /// Whether a box item also draws its border.
-    public var drawsBorder: Bool
+    package var drawsBorder: Bool
     /// The layer's local time (its timeline's input).
-    public var time: Double
+    package var time: Double
 }
 
 /// The items of one mask: indices into `PresentationList.maskItems`.
-public struct MaskRange: Equatable, Sendable {
-    public var items: Range<Int>
+package struct MaskRange: Equatable, Sendable {
+    package var items: Range<Int>
 }
 
 /// A frame's presentation, its storage kept from frame to frame (no allocation once sized).
-public struct PresentationList: Equatable, Sendable {
-    public var items: [PresentationItem] = []
-    public var masks: [MaskRange] = []
+package struct PresentationList: Equatable, Sendable {
+    package var items: [PresentationItem] = []
+    package var masks: [MaskRange] = []
     /// The items of every mask layer, drawn as coverage only.
-    public var maskItems: [PresentationItem] = []
+    package var maskItems: [PresentationItem] = []
 
-    public init() {}
+    package init() {}
 
     mutating func removeAll() {
         items.removeAll(keepingCapacity: true)
@@ -93,5 +93,5 @@ public struct PresentationList: Equatable, Sendable {
 /// A clip that clips nothing.
 extension Rect {
     /// A clip that clips nothing (finite, so its edges stay numbers).
-    public static let unclipped = Rect(x: -1e15, y: -1e15, width: 2e15, height: 2e15)
+    package static let unclipped = Rect(x: -1e15, y: -1e15, width: 2e15, height: 2e15)
 }

@@ -9,29 +9,29 @@
 /// reach wherever its clip lets it.
 
 /// One shape's clip, in whole scene pixels.
-public struct SoleClip: Equatable, Sendable {
+package struct SoleClip: Equatable, Sendable {
     /// The compiled node drawing it (`LayerTreeEvaluator.nodes`).
-    public var node: Int
-    public var rows: Range<Int>
-    public var columns: Range<Int>
+    package var node: Int
+    package var rows: Range<Int>
+    package var columns: Range<Int>
     /// The shape's y in scene pixels (its world transform's ty, never animated).
-    public var y: Double
+    package var y: Double
     /// The smallest and largest x translation its layer's timeline can take,
     /// in scene pixels (the world transform's tx); nil where it is unbounded
     /// or not known (a travel that never wraps, an overshooting curve).
-    public var xRange: ClosedRange<Double>?
+    package var xRange: ClosedRange<Double>?
     /// Whether every x it takes is a whole pixel (snapped or still).
-    public var wholeX: Bool
+    package var wholeX: Bool
     /// Its world tx less its layer's x translation (what is still about it).
-    public var xOffset: Double
+    package var xOffset: Double
     /// The nodes whose timings take scene time to its layer's, the root's first and its own last.
-    public var timeChain: [Int]
+    package var timeChain: [Int]
 }
 
 extension SoleClip {
     /// The rows of a `width` x `height` frame that no clip of `clips` spans
     /// whole (every column): what a frame must clear first, as runs.
-    public static func rowsToClear(_ clips: [SoleClip], width: Int, height: Int) -> [Range<Int>] {
+    package static func rowsToClear(_ clips: [SoleClip], width: Int, height: Int) -> [Range<Int>] {
         var cleared = [Bool](repeating: true, count: height)
         for clip in clips where clip.columns == 0..<width { for r in clip.rows { cleared[r] = false } }
         var runs: [Range<Int>] = []
@@ -48,7 +48,7 @@ extension SoleClip {
 
 extension LayerTreeEvaluator {
     /// Every sole clip of the tree drawn in a `width` x `height` frame, by node.
-    public func soleClips(width: Int, height: Int) -> [SoleClip] {
+    package func soleClips(width: Int, height: Int) -> [SoleClip] {
         // Each node's parent, and whether it and everything above it keep still (their placement never animated).
         var parent = [Int](repeating: -1, count: nodes.count)
         var stillChain = [Bool](repeating: false, count: nodes.count)
@@ -137,7 +137,7 @@ extension LayerTreeEvaluator {
     /// Whether the only items any frame can hold are those of the nodes `drawn(node)` says are drawn by
     /// themselves (sole clips a backend writes outright): no other layer has contents, no replicator's
     /// copies are drawn whole, no layer has a mask. Then a frame need evaluate nothing but those nodes.
-    public func itemsAreOnly(_ drawn: (Int) -> Bool) -> Bool {
+    package func itemsAreOnly(_ drawn: (Int) -> Bool) -> Bool {
         maskNodes.isEmpty && nodes.indices.allSatisfy {
             drawn($0) || (nodes[$0].layer.contents == nil && !nodes[$0].drawsCopies && nodes[$0].rasterized < 0)
         }
@@ -147,7 +147,7 @@ extension LayerTreeEvaluator {
     /// `evaluate` finds it, without evaluating the rest of the tree: its
     /// placement is still but for its x translation. Allocates nothing.
     @inline(__always)
-    public func x(of clip: SoleClip, at t: Double) -> Double {
+    package func x(of clip: SoleClip, at t: Double) -> Double {
         var time = t, k = 0
         while k < clip.timeChain.count {
             time = Self.localTime(nodes[clip.timeChain[k]].layer.timing, time)
@@ -163,7 +163,7 @@ extension Timeline where Value == Double {
     /// from and to (linear or discrete timing only: a curve may overshoot),
     /// a keyframe animation's values, each cumulative pass's further on (the
     /// last of n passes by n - 1 steps).
-    public var valueRange: ClosedRange<Double>? {
+    package var valueRange: ClosedRange<Double>? {
         var low = value, high = value
         func take(_ values: [Double], cumulative: Bool, timing: MediaTiming) -> Bool {
             guard let first = values.first, let last = values.last else { return true }
@@ -196,7 +196,7 @@ extension Timeline where Value == Double {
 
     /// Whether every value it takes is a whole number: whole still values and
     /// discrete keyframes of whole values (whole-pixel steps).
-    public var takesOnlyWholeValues: Bool {
+    package var takesOnlyWholeValues: Bool {
         guard value == value.rounded() else { return false }
         return animations.allSatisfy { animation in
             guard case let .keyframes(a) = animation, a.calculation == .discrete else { return false }

@@ -87,7 +87,7 @@ extension LayerTreeEvaluator {
     /// the frame at t: `t` itself while something moves continuously, nil
     /// when nothing ever changes again (a still scene). A discrete keyframe
     /// animation gives the time of its next step.
-    public func nextChange(after t: Double) -> Double? {
+    package func nextChange(after t: Double) -> Double? {
         delay(0, nodes: nodes, parentTime: t).map { t + $0 }
     }
 
