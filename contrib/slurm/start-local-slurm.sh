@@ -18,7 +18,9 @@
 # a failure in one line that starts with "start-local-slurm:". Exit status:
 # 0 the node is idle and takes jobs (or the cluster this folder holds was
 # already up); 1 it could not be started (what this run started is stopped
-# again; the logs stay in the folder); 2 usage (an unknown argument).
+# again; the logs stay in the folder); 2 usage (an unknown argument);
+# 69 it cannot run here: Slurm or munge is not installed, or not root (a
+# test may skip on 69).
 # Rerunning is safe: a cluster that is up is left as it is, a folder whose
 # daemons died is cleared and started again.
 set -euo pipefail
@@ -39,9 +41,10 @@ case ${1:-} in
   *) echo "$prog: unknown argument $1 (it takes none; settings are WAVES_SLURM_DIR, WAVES_SLURM_PORT, WAVES_SLURM_TIMEOUT)" >&2; exit 2 ;;
 esac
 
-[ "$(id -u)" = 0 ] || fail "must run as root (slurmd starts jobs as their users, munged runs as munge); try: sudo $0"
+unavailable() { echo "$prog: $*" >&2; exit 69; }
+[ "$(id -u)" = 0 ] || unavailable "must run as root (slurmd starts jobs as their users, munged runs as munge); try: sudo $0"
 for c in slurmctld slurmd sinfo scontrol munged munge unmunge runuser; do
-  command -v "$c" >/dev/null || fail "$c not found: run 'make cluster-deps' (Debian's slurm-wlm and munge)"
+  command -v "$c" >/dev/null || unavailable "$c not found: run 'make cluster-deps' (Debian's slurm-wlm and munge)"
 done
 case $port in ''|*[!0-9]*) fail "WAVES_SLURM_PORT=$port is not a port number" ;; esac
 case $timeout in ''|*[!0-9]*) fail "WAVES_SLURM_TIMEOUT=$timeout is not a whole number of seconds" ;; esac
