@@ -22,8 +22,9 @@
 # Exit status, from the tasks' exit codes (scontrol's ExitCode): 0 all 0;
 # 64 some task said usage; else 75 some task ended 75 after its requeues, or
 # was killed, cancelled or timed out (retry can help); else 65 some items
-# failed for good; 1 this script could not submit or wait (one line says why),
-# 2 its own usage.
+# failed for good; else the highest other status a task exited with (73:
+# waves could not create the results file, say); 1 this script could not
+# submit or wait (one line says why), 2 its own usage.
 set -uo pipefail
 
 prog=run-array
@@ -71,7 +72,7 @@ while [ -n "$(squeue -h -r -j "$job" -o %i 2>/dev/null)" ]; do
   sleep 0.25
 done
 
-usage_seen=0 temporary=0 permanent=0
+usage_seen=0 temporary=0 permanent=0 other=0
 for ((t = 0; t < tasks; t++)); do
   info=$(scontrol -o show job "${job}_$t" 2>/dev/null) || { echo "$prog: task $t: no record" >&2; temporary=1; continue; }
   state=$(sed -n 's/.* JobState=\([^ ]*\).*/\1/p' <<<"$info")
@@ -85,7 +86,8 @@ for ((t = 0; t < tasks; t++)); do
     0) ;;
     64) usage_seen=1 ;;
     65) permanent=1 ;;
-    *) temporary=1 ;;
+    75|'') temporary=1 ;;
+    *) [ "$status" -gt "$other" ] && other=$status ;;
   esac
 done
 
@@ -101,4 +103,4 @@ echo "$prog: array $job: $tasks tasks, $(grep -c . "$results") results in $resul
 [ $usage_seen = 1 ] && exit 64
 [ $temporary = 1 ] && exit 75
 [ $permanent = 1 ] && exit 65
-exit 0
+exit "$other"

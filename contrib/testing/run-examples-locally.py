@@ -13,7 +13,8 @@ it does not check Kubernetes or AWS themselves.
 
 --waves is put first on PATH as `waves` (the examples call `waves`); the
 manifest is copied to DIR/manifest.jsonl (the name both examples use), and
-each index's results land in DIR/results/results-<index>.jsonl. PyYAML is
+each index's results land in DIR/results-<index>.jsonl (Kubernetes) or
+DIR/results/results-<index>.jsonl (AWS Batch, whose command makes the folder). PyYAML is
 needed (the Ray venv has it, as Ray depends on it).
 
 Exit status: 0 every index exited 0; else the worst of them in the
@@ -66,7 +67,7 @@ def main():
     except SystemExit as exit:
         sys.exit(2 if exit.code else 0)
     workdir = os.path.abspath(args.workdir)
-    os.makedirs(os.path.join(workdir, "results"), exist_ok=True)
+    os.makedirs(workdir, exist_ok=True)
     if os.path.abspath(args.manifest) != os.path.join(workdir, "manifest.jsonl"):
         shutil.copyfile(args.manifest, os.path.join(workdir, "manifest.jsonl"))
     bin_folder = tempfile.mkdtemp(prefix="waves-examples-")
