@@ -12,6 +12,7 @@ PACKAGES := pkg-config libpng-dev libgl-dev libegl-dev libglfw3-dev libstb-dev l
 	          portaudio19-dev
 
 .PHONY: deps build release demo test examples docs shaders check-shaders bench gpu-bundle clean install install-files uninstall fuzz fuzz-build
+.PHONY: cluster-deps
 
 # make install: the binary, its man page (generated from the command
 # definitions by swift-argument-parser's generate-manual), bash, zsh and
@@ -34,6 +35,26 @@ deps:
 	    exit 1; \
 	  fi; \
 	fi
+
+# make cluster-deps: what contrib/ needs to run waves batch on a real
+# one-node Slurm (contrib/slurm/start-local-slurm.sh) and a local Ray here:
+# Debian's slurm-wlm (22.05) and munge, as deps installs its packages, and
+# the Ray venv (.build/ray-venv, ray pinned by contrib/ray/requirements.txt).
+cluster-deps:
+	@missing=$$(for p in slurm-wlm munge; do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
+	  done | tr '\n' ' '); \
+	if [ -n "$${missing// }" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing: $$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "missing system packages; run:"; \
+	    echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends $$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+	@contrib/ray/setup-venv.sh >/dev/null
 
 build: deps
 	$(SWIFT) build
