@@ -91,7 +91,7 @@ check-shaders: deps
 # The example apps (Examples/: a package that depends on this one by path,
 # as an app would) and the library products' documentation are built first:
 # the tests run the examples (WavesCLITests.ExampleTests).
-test: deps check-shaders examples docs
+test: deps cluster-deps check-shaders examples docs
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build

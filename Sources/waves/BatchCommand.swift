@@ -83,10 +83,10 @@ struct BatchRunCommand: ParsableCommand {
     @Option(help: "The manifest: one JSON object a line, {\"id\", \"input\", \"output\", \"kind\": \"peaks\" or \"render\", options named as the command names them}; - for standard input.")
     var manifest: String
 
-    @Option(help: "This task's shard: K/N (the items whose line position mod N is K), or auto (the scheduler's array index and count: Slurm, AWS Batch, or a Kubernetes Indexed Job with --shards N) (default: every item).")
+    @Option(help: "This task's shard: K/N (the items whose line position mod N is K), or auto (the scheduler's array index and count: Slurm's; AWS Batch's or a Kubernetes Indexed Job's index with --shards N) (default: every item).")
     var shard: String?
 
-    @Option(parsing: .unconditional, help: "With --shard auto under a Kubernetes Indexed Job: its completions.")
+    @Option(parsing: .unconditional, help: "With --shard auto under an AWS Batch array job (its size) or a Kubernetes Indexed Job (its completions): how many shards there are.")
     var shards: Int?
 
     @Option(parsing: .unconditional, help: "Items done at once (default: the core count).")
@@ -110,7 +110,10 @@ struct BatchRunCommand: ParsableCommand {
         if let jobs, !(1...1024).contains(jobs) {
             throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "a whole number of parallel items from 1 to 1024 (default: the \(cores) cores)")
         }
-        if let results { try OutputPaths.checkFile(results) }
+        if let results {
+            try TrackBatch.makeFolder(for: results)
+            try OutputPaths.checkFile(results)
+        }
         DecodeReport.strict = strict
         DecodeReport.outcome = "did the item with what was read"
         let input = try InputFile.open(manifest)

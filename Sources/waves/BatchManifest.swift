@@ -89,7 +89,9 @@ enum BatchManifest {
 }
 
 /// Which shard this task is: `K/N` as given, or the scheduler's array index
-/// and size from its environment (Slurm, AWS Batch, a Kubernetes Indexed Job).
+/// and size from its environment (Slurm's; AWS Batch's and a Kubernetes
+/// Indexed Job's index, with `--shards N` their size: neither tells a task
+/// how many there are).
 enum BatchShard {
     static func resolve(_ text: String?, shards: Int?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (index: Int, count: Int) {
         guard let text else {
@@ -102,8 +104,9 @@ enum BatchShard {
                 return try checked(id - (number("SLURM_ARRAY_TASK_MIN") ?? 0), count, "SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN")
             }
             if let index = number("AWS_BATCH_JOB_ARRAY_INDEX") {
-                guard let count = number("AWS_BATCH_JOB_ARRAY_SIZE") ?? shards else {
-                    throw UsageError(option: "--shard", value: "auto", accepted: "AWS_BATCH_JOB_ARRAY_SIZE set with AWS_BATCH_JOB_ARRAY_INDEX (or --shards N)")
+                // AWS Batch gives a child job its index only: the array's size is --shards (or a variable the job sets).
+                guard let count = shards ?? number("AWS_BATCH_JOB_ARRAY_SIZE") else {
+                    throw UsageError(option: "--shard", value: "auto", accepted: "--shards N with an AWS Batch array job (AWS_BATCH_JOB_ARRAY_INDEX; N its array size)")
                 }
                 return try checked(index, count, "AWS_BATCH_JOB_ARRAY_INDEX")
             }
@@ -113,7 +116,7 @@ enum BatchShard {
                 }
                 return try checked(index, shards, "JOB_COMPLETION_INDEX")
             }
-            throw UsageError(option: "--shard", value: "auto", accepted: "a scheduler's array index in the environment (SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, AWS_BATCH_JOB_ARRAY_INDEX and AWS_BATCH_JOB_ARRAY_SIZE, or JOB_COMPLETION_INDEX with --shards N); none is set")
+            throw UsageError(option: "--shard", value: "auto", accepted: "a scheduler's array index in the environment (SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT; AWS_BATCH_JOB_ARRAY_INDEX or JOB_COMPLETION_INDEX, each with --shards N); none is set")
         }
         if shards != nil { throw UsageError(option: "--shards", value: "\(shards!)", accepted: "only with --shard auto") }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)

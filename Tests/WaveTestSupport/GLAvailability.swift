@@ -6,17 +6,19 @@ import XCTest
 public enum GLRequirement {
     public static var required: Bool { ProcessInfo.processInfo.environment["WAVES_REQUIRE_GL"] == "1" }
 
-    /// Returns the value `make` builds, or fails (CI) or skips (elsewhere) with the reason.
-    public static func need<T>(_ what: String, file: StaticString = #filePath, line: UInt = #line,
+    /// Returns the value `make` builds, or fails (CI: `flag` set to 1) or
+    /// skips (elsewhere) with the reason. `flag`: WAVES_REQUIRE_GL for a GL
+    /// context and the programs the tests run, WAVES_REQUIRE_CLUSTER for the schedulers.
+    public static func need<T>(_ what: String, flag: String = "WAVES_REQUIRE_GL", file: StaticString = #filePath, line: UInt = #line,
                                _ make: () throws -> T) throws -> T {
         do {
             return try make()
         } catch {
-            if required {
-                XCTFail("WAVES_REQUIRE_GL=1 but \(what) failed: \(error)", file: file, line: line)
+            if ProcessInfo.processInfo.environment[flag] == "1" {
+                XCTFail("\(flag)=1 but \(what) failed: \(error)", file: file, line: line)
                 throw error
             }
-            throw XCTSkip("no GL here (\(what): \(error)); set WAVES_REQUIRE_GL=1 to make this a failure")
+            throw XCTSkip("\(what) is not available here (\(error)); set \(flag)=1 to make this a failure")
         }
     }
 

@@ -1,0 +1,123 @@
+import Foundation
+import WaveAudio
+import WaveTestSupport
+import XCTest
+
+/// `waves batch` driven by real schedulers started on this machine: a
+/// one-node Slurm (contrib/slurm) and a local Ray (contrib/ray), each giving
+/// the outputs `waves peaks` gives alone. `make test` installs both (`make
+/// cluster-deps`); where one cannot start, CI (WAVES_REQUIRE_CLUSTER=1)
+/// fails and says why, and elsewhere the test is skipped.
+final class SchedulerTests: XCTestCase {
+    private var folder: String!
+    private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    override func setUpWithError() throws {
+        folder = try WavesBinary.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder + "/tracks", withIntermediateDirectories: true)
+        // Six short tracks, one long one (a child worth killing while it works) and one that is not audio.
+        for (i, seconds) in [2.0, 3, 4, 5, 6, 7, 240].enumerated() {
+            let track = GeneratedTrack(seconds: seconds, sampleRate: 8000)
+            try AudioWriter.write(to: folder + "/tracks/t\(i).wav", format: .wav, sampleRate: 8000, frames: track.sampleCount) { n, _ in
+                track.sample(n)
+            }
+        }
+        try Data("not a track".utf8).write(to: URL(fileURLWithPath: folder + "/tracks/bad.wav"))
+        let plan = try WavesBinary.run(["batch", "plan", "tracks", "--out", "out/{name}.dat", "--set", "samples-per-pixel=4"], in: folder)
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        try plan.stdout.write(toFile: folder + "/manifest.jsonl", atomically: true, encoding: .utf8)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+
+    private func shell(_ command: String, environment: [String: String?] = [:], timeout: TimeInterval = 180,
+                       onSpawn: ((pid_t) -> Void)? = nil) throws -> WavesBinary.Result {
+        try WavesBinary.execute(["/bin/bash", "-c", command], in: folder, environment: environment, timeout: timeout, onSpawn: onSpawn)
+    }
+
+    /// Every good track's output is the one `waves peaks` writes alone; the results say so, the bad track failed.
+    private func checkCatalogue(results: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let lines = try String(contentsOfFile: folder + "/" + results, encoding: .utf8).split(separator: "\n")
+        let items = try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        XCTAssertEqual(items.compactMap { $0["id"] as? String }.sorted(),
+                       (["tracks/bad.wav"] + (0..<7).map { "tracks/t\($0).wav" }).sorted(), file: file, line: line)
+        for item in items {
+            let failed = item["id"] as? String == "tracks/bad.wav"
+            XCTAssertEqual(item["status"] as? String == "failed", failed, "\(item)", file: file, line: line)
+        }
+        for i in 0..<7 {
+            let alone = try WavesBinary.run(["peaks", "--audio", "tracks/t\(i).wav", "--dat", "alone.dat", "--samples-per-pixel", "4"], in: folder)
+            XCTAssertEqual(alone.status, 0, alone.stderr, file: file, line: line)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/t\(i).dat")),
+                           try Data(contentsOf: URL(fileURLWithPath: folder + "/alone.dat")), "t\(i)", file: file, line: line)
+        }
+    }
+
+    private func stamps() throws -> [Date?] {
+        try (0..<7).map { try FileManager.default.attributesOfItem(atPath: folder + "/out/t\($0).dat")[.modificationDate] as? Date }
+    }
+
+    /// A 4-task array, 2 at a time, through contrib/slurm/waves-array.sbatch:
+    /// the catalogue done; the array run again (each finished task run anew,
+    /// as a requeue does) skips every item and changes no output.
+    func testASlurmArrayDoesTheCatalogueAndARerunChangesNothing() throws {
+        let slurmFolder = folder + "/slurm"
+        let environment: [String: String?] = ["WAVES_SLURM_DIR": slurmFolder]
+        let start = try shell("'\(repository)/contrib/slurm/start-local-slurm.sh'", environment: environment)
+        defer { _ = try? shell("'\(repository)/contrib/slurm/stop-local-slurm.sh'", environment: environment) }
+        let conf = try GLRequirement.need("a one-node Slurm (contrib/slurm/start-local-slurm.sh, make cluster-deps)", flag: "WAVES_REQUIRE_CLUSTER") {
+            guard start.status == 0, let line = start.stdout.split(separator: "\n").first(where: { $0.hasPrefix("SLURM_CONF=") }) else {
+                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "exit \(start.status): \(start.stderr)"])
+            }
+            return String(line.dropFirst("SLURM_CONF=".count))
+        }
+        let run = "'\(repository)/contrib/slurm/run-array.sh' --tasks 4 --parallel 2 --timeout 120 --results results.jsonl manifest.jsonl"
+        let environmentForJobs: [String: String?] = ["SLURM_CONF": conf, "WAVES": WavesBinary.path]
+        let first = try shell(run, environment: environmentForJobs)
+        XCTAssertEqual(first.status, 65, "the bad track failed for good: \(first.stderr)")
+        try checkCatalogue(results: "results.jsonl")
+        let before = try stamps()
+        let again = try shell(run.replacingOccurrences(of: "results.jsonl manifest", with: "again.jsonl manifest"), environment: environmentForJobs)
+        XCTAssertEqual(again.status, 65, again.stderr)
+        let statuses = try String(contentsOfFile: folder + "/again.jsonl", encoding: .utf8).split(separator: "\n").map {
+            (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["status"] as? String ?? ""
+        }
+        XCTAssertEqual(statuses.filter { $0 == "skipped" }.count, 7, "\(statuses)")
+        XCTAssertEqual(try stamps(), before, "a rerun changed an output")
+    }
+
+    /// contrib/ray/waves_ray.py with ray.init(num_cpus=2), four chunks: a
+    /// `waves batch` child killed (SIGKILL) while it works is retried by Ray,
+    /// and the outputs are the ones `waves peaks` writes alone.
+    func testRayRetriesAKilledChildAndTheOutputsMatch() throws {
+        try GLRequirement.need("Ray's venv (make cluster-deps)", flag: "WAVES_REQUIRE_CLUSTER") {
+            guard FileManager.default.isExecutableFile(atPath: repository + "/.build/ray-venv/bin/python") else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: repository + "/.build/ray-venv/bin/python"])
+            }
+        }
+        // Kill the first `waves batch` child seen, once it has worked a little.
+        let killed = Killed()
+        let watcher = Thread { [folder = folder!] in
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline && killed.pid == nil {
+                let pgrep = try? WavesBinary.execute(["/usr/bin/pgrep", "-f", "\(WavesBinary.path) batch --manifest -"], in: folder)
+                if let pid = pgrep?.stdout.split(separator: "\n").first.flatMap({ pid_t($0) }) {
+                    Thread.sleep(forTimeInterval: 0.05)
+                    if kill(pid, SIGKILL) == 0 { killed.pid = pid }
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        watcher.start()
+        let ray = try shell("'\(repository)/contrib/ray/waves-ray.sh' --manifest manifest.jsonl --results ray.jsonl --waves '\(WavesBinary.path)' --chunks 4 --timeout 150")
+        XCTAssertNotNil(killed.pid, "no waves batch child was seen to kill: \(ray.stderr)")
+        XCTAssertEqual(ray.status, 65, "the bad track failed for good: \(ray.stderr)")
+        XCTAssert(ray.stderr.contains("Ray retries it"), ray.stderr)
+        try checkCatalogue(results: "ray.jsonl")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").filter { $0.hasSuffix(".tmp") }, [])
+    }
+
+    private final class Killed: @unchecked Sendable {
+        var pid: pid_t?
+    }
+}
