@@ -96,6 +96,9 @@ public final class AudioReader: SampleSource {
     /// The header's data length is longer than the file (libsndfile's log says "should be").
     private let headerTooLong: Bool
     private var interleaved: [Float] = []
+    private var shorts: [Int16] = []
+    /// libsndfile's encoding of the samples (SF_FORMAT_PCM_16, _FLOAT, ...).
+    private let subformat: Int32
 
     /// The largest channel count accepted (libsndfile's own limit) and the sample rates accepted.
     public static let maxChannels = 1024
@@ -140,6 +143,7 @@ public final class AudioReader: SampleSource {
         self.channel = channel.map { min(max(0, $0), Int(info.channels) - 1) }
         // SF_COUNT_MAX (or anything as large) means libsndfile could not find the end.
         announcedFrames = info.frames >= 0 && info.frames < 1 << 48 ? Int(info.frames) : nil
+        subformat = info.format & Int32(SF_FORMAT_SUBMASK)
         let major = info.format & Int32(SF_FORMAT_TYPEMASK)
         if major == Int32(SF_FORMAT_MPEG) {
             // libsndfile reports a variable bitrate where a Xing/Info header gives the
@@ -162,17 +166,7 @@ public final class AudioReader: SampleSource {
         // At most 65,536 samples interleaved, whatever the channel count.
         let frames = min(buffer.count, max(1, 65536 / channels))
         if interleaved.count < frames * channels { interleaved = [Float](repeating: 0, count: frames * channels) }
-        let got = QuietOutput.stderr.run { interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(frames)) } }
-        let n = got > 0 ? min(Int(got), frames) : 0
-        if got < 0 || sf_error(file) != SF_ERR_NO_ERROR {
-            failure = Self.clean(String(cString: sf_strerror(file)))
-        }
-        if n == 0 || failure != nil { finished = true }
-        if framesRead == 0 && n == 0 {
-            if let failure { throw AudioError.unreadable(path: path, reason: "damaged data at the start: \(failure)") }
-            if announcedFrames == 0 { throw AudioError.unreadable(path: path, reason: "the track is empty (no audio frames)") }
-            throw AudioError.unreadable(path: path, reason: "damaged or truncated: not one audio frame decodes")
-        }
+        let n = try decode(frames) { interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(frames)) } }
         if channels == 1 {
             for i in 0..<n { buffer[i] = interleaved[i] }
         } else if let channel {
@@ -184,6 +178,57 @@ public final class AudioReader: SampleSource {
                 for c in 0..<channels { sum += interleaved[i * channels + c] }
                 buffer[i] = sum * scale
             }
+        }
+        return n
+    }
+
+    /// Whether `readSums` reads this track: its samples are whole 16- or
+    /// 8-bit numbers (PCM, as WAV and FLAC mostly hold them), and the mix is
+    /// one channel or the mean of two, which integers give exactly as
+    /// `read(into:)`'s floats do (each sample k/32768, the sum of two and its
+    /// half exact in a float's 24 bits).
+    package var readsExactSums: Bool {
+        let width = subformat == Int32(SF_FORMAT_PCM_16) || subformat == Int32(SF_FORMAT_PCM_S8) || subformat == Int32(SF_FORMAT_PCM_U8)
+        return width && (channels <= 2 || channel != nil)
+    }
+
+    /// How many samples each of `readSums`' values adds up: 1, or 2 for the mix of a stereo track.
+    package var sumCount: Int32 { channels == 2 && channel == nil ? 2 : 1 }
+
+    /// The next frames as integers on the 16-bit scale (an 8-bit sample is
+    /// k * 256), each the sum of the channels mixed (`sumCount` of them: the
+    /// mix is the sum divided by that) or the channel picked; returns how many
+    /// (0 at the end). Only where `readsExactSums`; no float is made.
+    package func readSums(into buffer: UnsafeMutableBufferPointer<Int32>) throws -> Int {
+        if finished { return 0 }
+        let frames = min(buffer.count, max(1, 65536 / channels))
+        if shorts.count < frames * channels { shorts = [Int16](repeating: 0, count: frames * channels) }
+        let n = try decode(frames) { shorts.withUnsafeMutableBufferPointer { sf_readf_short(file, $0.baseAddress, sf_count_t(frames)) } }
+        shorts.withUnsafeBufferPointer { s in
+            if channels == 1 {
+                for i in 0..<n { buffer[i] = Int32(s[i]) }
+            } else if let channel {
+                for i in 0..<n { buffer[i] = Int32(s[i * channels + channel]) }
+            } else {
+                for i in 0..<n { buffer[i] = Int32(s[2 * i]) + Int32(s[2 * i + 1]) }
+            }
+        }
+        return n
+    }
+
+    /// Decodes up to `frames` frames with `read` (libsndfile's call), keeping
+    /// the count, the end and a failure's reason; nothing decodable at all throws.
+    private func decode(_ frames: Int, _ read: () -> sf_count_t) throws -> Int {
+        let got = QuietOutput.stderr.run { read() }
+        let n = got > 0 ? min(Int(got), frames) : 0
+        if got < 0 || sf_error(file) != SF_ERR_NO_ERROR {
+            failure = Self.clean(String(cString: sf_strerror(file)))
+        }
+        if n == 0 || failure != nil { finished = true }
+        if framesRead == 0 && n == 0 {
+            if let failure { throw AudioError.unreadable(path: path, reason: "damaged data at the start: \(failure)") }
+            if announcedFrames == 0 { throw AudioError.unreadable(path: path, reason: "the track is empty (no audio frames)") }
+            throw AudioError.unreadable(path: path, reason: "damaged or truncated: not one audio frame decodes")
         }
         framesRead += n
         return n

@@ -30,6 +30,9 @@ public struct BarPeaks: Equatable, Sendable {
     /// (then `peaks.count > maxBars` and the track is at least that long).
     public static func scan(_ source: SampleSource, samplesPerBar: Int, maxBars: Int = .max) throws -> BarPeaks {
         precondition(samplesPerBar >= 1)
+        if let reader = source as? AudioReader, reader.readsExactSums {
+            return try scanSums(reader, samplesPerBar: samplesPerBar, maxBars: maxBars)
+        }
         let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
         var peaks: [Float] = []
@@ -52,5 +55,35 @@ public struct BarPeaks: Equatable, Sendable {
         }
         if inBar > 0 { peaks.append(current) }
         return BarPeaks(peaks: peaks, samplesPerBar: samplesPerBar, sampleRate: source.sampleRate, sampleCount: total)
+    }
+
+    /// `scan` of a track whose samples are integers, read as integers: bar
+    /// i's peak is the largest |sum| over the sum's full scale (32768 times
+    /// the samples summed), the very float the float path finds.
+    static func scanSums(_ reader: AudioReader, samplesPerBar: Int, maxBars: Int) throws -> BarPeaks {
+        let chunk = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 65536)
+        defer { chunk.deallocate() }
+        let fullScale = Float(32768 * reader.sumCount)
+        var peaks: [Float] = []
+        var current: Int32 = 0, inBar = 0, total = 0
+        while peaks.count <= maxBars {
+            let n = try reader.readSums(into: chunk)
+            if n == 0 { break }
+            var i = 0
+            while i < n {
+                let end = min(n, i + (samplesPerBar - inBar))
+                for j in i..<end { current = max(current, abs(chunk[j])) }
+                inBar += end - i
+                i = end
+                if inBar == samplesPerBar {
+                    peaks.append(min(Float(current) / fullScale, 1))
+                    current = 0
+                    inBar = 0
+                }
+            }
+            total += n
+        }
+        if inBar > 0 { peaks.append(min(Float(current) / fullScale, 1)) }
+        return BarPeaks(peaks: peaks, samplesPerBar: samplesPerBar, sampleRate: reader.sampleRate, sampleCount: total)
     }
 }

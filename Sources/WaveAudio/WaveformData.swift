@@ -39,6 +39,9 @@ public struct WaveformData: Equatable, Sendable {
     /// Scans a mono source (channels are already mixed by the reader).
     public static func scan(_ source: SampleSource, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
         precondition(samplesPerPixel >= 1 && (bits == 8 || bits == 16))
+        if let reader = source as? AudioReader, reader.readsExactSums {
+            return try scanSums(reader, samplesPerPixel: samplesPerPixel, bits: bits)
+        }
         let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
         var data: [Int] = []
@@ -61,6 +64,40 @@ public struct WaveformData: Equatable, Sendable {
         }
         if count > 0 { flush() }
         return WaveformData(sampleRate: source.sampleRate, samplesPerPixel: samplesPerPixel, bits: bits, data: data)
+    }
+
+    /// `scan` of a track whose samples are integers, read as integers: the
+    /// same values (a mix of two is their sum halved, rounded half away from
+    /// zero, as the float path's `rounded()` does), without a float made.
+    static func scanSums(_ reader: AudioReader, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
+        let chunk = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 65536)
+        defer { chunk.deallocate() }
+        let halves = reader.sumCount == 2
+        var data: [Int] = []
+        var low = Int32.max, high = Int32.min, count = 0
+        while true {
+            let n = try reader.readSums(into: chunk)
+            if n == 0 { break }
+            var i = 0
+            while i < n {
+                // The rest of this group, or of the chunk.
+                let end = min(n, i + (samplesPerPixel - count))
+                for j in i..<end {
+                    let sum = chunk[j]
+                    let v = halves ? (sum >= 0 ? (sum + 1) >> 1 : -((-sum + 1) >> 1)) : sum
+                    low = min(low, v)
+                    high = max(high, v)
+                }
+                count += end - i
+                i = end
+                if count == samplesPerPixel {
+                    data += bits == 8 ? [Int(low) / 256, Int(high) / 256] : [Int(low), Int(high)]
+                    low = .max; high = .min; count = 0
+                }
+            }
+        }
+        if count > 0 { data += bits == 8 ? [Int(low) / 256, Int(high) / 256] : [Int(low), Int(high)] }
+        return WaveformData(sampleRate: reader.sampleRate, samplesPerPixel: samplesPerPixel, bits: bits, data: data)
     }
 
     /// Peaks per bar of `samplesPerBar` samples: for bar i, the largest

@@ -54,6 +54,50 @@ final class PeaksTests: XCTestCase {
         XCTAssertEqual(try BarPeaks.scan(try AudioReader(path: half), samplesPerBar: 400).peaks[0], stored(0.8) / 2, accuracy: 1e-6)
     }
 
+    /// A source that hides the reader, so the scans take their float path.
+    private final class AsFloats: SampleSource {
+        let reader: AudioReader
+        init(_ reader: AudioReader) { self.reader = reader }
+        var sampleRate: Int { reader.sampleRate }
+        func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int { try reader.read(into: buffer) }
+    }
+
+    /// Integer samples (16-bit WAV and FLAC, 8-bit WAV; mono, stereo with odd
+    /// sums of both signs, one channel picked) read as integers give the very
+    /// peaks, bars and 8- and 16-bit values the float path gives; other
+    /// tracks (3 channels, float samples) keep the float path.
+    func testIntegerSamplesReadAsIntegersGiveTheFloatPathsValues() throws {
+        var made: [(String, Bool)] = []
+        for (name, format, channels) in [("w16.wav", AudioWriter.Format.wav, 1), ("s16.wav", .wav, 2), ("s16.flac", .flac, 2)] {
+            // Full scale both ways, and neighbours whose sums are odd, in every chunk position.
+            try AudioWriter.write(to: folder + "/" + name, format: format, sampleRate: rate, channels: channels, frames: 70_001) { n, c in
+                let v = Float((n * 7919 + c * 104_729) % 65_536 - 32_768) / 32_768
+                return n % 1000 == 0 ? (c == 0 ? 1 : -1) : v
+            }
+            made.append((name, true))
+        }
+        try AudioWriter.write(to: folder + "/three.wav", format: .wav, sampleRate: rate, channels: 3, frames: 5000) { n, c in
+            Float((n * 31 + c * 7) % 2000 - 1000) / 1000
+        }
+        made.append(("three.wav", false))
+        for (name, exact) in made {
+            let path = folder + "/" + name
+            XCTAssertEqual(try AudioReader(path: path).readsExactSums, exact, name)
+            for channel in [nil, 1] as [Int?] {
+                for (spp, bits) in [(2, 16), (3, 8), (256, 8), (1000, 16)] {
+                    let integers = try WaveformData.scan(try AudioReader(path: path, channel: channel), samplesPerPixel: spp, bits: bits)
+                    let floats = try WaveformData.scan(AsFloats(try AudioReader(path: path, channel: channel)), samplesPerPixel: spp, bits: bits)
+                    XCTAssertEqual(integers, floats, "\(name) channel \(String(describing: channel)) \(spp) \(bits)")
+                }
+                for bar in [1, 7, 400, 65_537] {
+                    let integers = try BarPeaks.scan(try AudioReader(path: path, channel: channel), samplesPerBar: bar)
+                    let floats = try BarPeaks.scan(AsFloats(try AudioReader(path: path, channel: channel)), samplesPerBar: bar)
+                    XCTAssertEqual(integers, floats, "\(name) channel \(String(describing: channel)) bars of \(bar)")
+                }
+            }
+        }
+    }
+
     func testTheBarGridIsAnchoredToSampleIndices() throws {
         XCTAssertEqual(BarPeaks.samplesPerBar(sampleRate: 44100, pitch: 3, pixelsPerSecond: 50), 2646)
         XCTAssertEqual(BarPeaks.samplesPerBar(sampleRate: 8000, pitch: 1, pixelsPerSecond: 1e9), 1, "at least one sample")
