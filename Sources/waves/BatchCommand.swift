@@ -229,7 +229,7 @@ struct BatchRun {
             let command = try RenderEffectCommand<WaveformBundle>.parse(["--audio", item.input, "--out", item.output] + item.arguments)
             try command.settings.checkOneImagePerTrack()
             let size = try command.settings.size.validated()
-            var wave = command.effect.options(look: command.look)
+            var wave = command.options
             let waveform = wave.waveform
             // Every option but the track checked once here, as the command checks them (on the generated track).
             wave.waveform.tracks = []

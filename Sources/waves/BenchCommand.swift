@@ -345,8 +345,8 @@ struct BenchSettings: ParsableArguments {
         var wave = wave
         if preset == .table { wave.scene = .table }
         try wave.check()
-        try wave.steps.refuseMaxSteps(where: "a sweep")
-        try wave.crates.refuseBudget(where: "a sweep")
+        if takes(wave.scene, "--max-steps") { try wave.steps.refuseMaxSteps(where: "a sweep") }
+        if takes(wave.scene, "--physics-budget") { try wave.crates.refuseBudget(where: "a sweep") }
         let effect = Effects.named(wave.scene)!
         var settings = try wave.settings()
         // Still but for the preset's own scrolling phase.

@@ -2,28 +2,51 @@ import ArgumentParser
 import WaveEffects
 
 /// One command per effect under `render`, `demo` and `bench` (`waves render
-/// waveform ...`): each effect's bundle declares only the option groups that
-/// shape it, so a help lists that effect's options and the command's own,
-/// nothing else. `--scene NAME` on the parent command stays the short form.
+/// waveform ...`): each effect's bundle names the option groups that shape
+/// it (up to three), and its commands declare those groups side by side with
+/// the look and the command's own, so a help lists that effect's options and
+/// the command's, nothing else. Groups are never nested: a debug build's
+/// ArgumentParser checks a nested group again at every level, and the tests
+/// start the debug binary hundreds of times. `--scene NAME` on the parent
+/// command stays the short form.
 
-/// The option groups of one effect, as its commands declare them.
-protocol EffectBundle: ParsableArguments {
-    static var effect: EffectName { get }
-    /// Puts the groups this bundle parsed into `options` (the others keep their defaults).
+/// An option group an effect takes: it puts what it parsed into `EffectOptions`.
+protocol EffectGroup: ParsableArguments {
     func fill(_ options: inout EffectOptions)
 }
 
+/// The empty slot of a bundle with fewer than three groups.
+struct NoGroup: EffectGroup {
+    func fill(_ options: inout EffectOptions) {}
+}
+
+/// The option groups of one effect, as its commands declare them, and their titles in its help.
+protocol EffectBundle {
+    associatedtype First: EffectGroup
+    associatedtype Second: EffectGroup = NoGroup
+    associatedtype Third: EffectGroup = NoGroup
+    static var effect: EffectName { get }
+    static var titles: [String] { get }
+}
+
 extension EffectBundle {
-    /// The effect's options: the look, this bundle's groups, every other group's defaults.
-    func options(look: LookOptions) -> EffectOptions {
+    static var summary: String { Effects.named(effect)?.summary ?? effect.rawValue }
+    static func title(_ index: Int) -> String { index < titles.count ? titles[index] : "" }
+
+    /// The effect's options: the look, the groups its command parsed, every other group's defaults.
+    static func options(look: LookOptions, _ first: First, _ second: Second, _ third: Third) -> EffectOptions {
         var options = EffectOptions()
-        options.scene = Self.effect
+        options.scene = effect
         options.look = look
-        fill(&options)
+        first.fill(&options)
+        second.fill(&options)
+        third.fill(&options)
         return options
     }
 
-    static var summary: String { Effects.named(effect)?.summary ?? effect.rawValue }
+    static var renderCommand: ParsableCommand.Type { RenderEffectCommand<Self>.self }
+    static var demoCommand: ParsableCommand.Type { DemoEffectCommand<Self>.self }
+    static var benchCommand: ParsableCommand.Type { BenchEffectCommand<Self>.self }
 }
 
 /// Every effect's bundle, in the registry's order (a test checks they match).
@@ -41,12 +64,6 @@ enum EffectBundles {
     static var bench: [ParsableCommand.Type] { all.map { $0.benchCommand } }
 }
 
-extension EffectBundle {
-    static var renderCommand: ParsableCommand.Type { RenderEffectCommand<Self>.self }
-    static var demoCommand: ParsableCommand.Type { DemoEffectCommand<Self>.self }
-    static var benchCommand: ParsableCommand.Type { BenchEffectCommand<Self>.self }
-}
-
 // MARK: - The commands
 
 /// `waves render NAME`.
@@ -55,11 +72,15 @@ struct RenderEffectCommand<Bundle: EffectBundle>: ParsableCommand {
         CommandConfiguration(commandName: Bundle.effect.rawValue, abstract: "Render " + Bundle.summary + ".")
     }
 
-    @OptionGroup var effect: Bundle
+    @OptionGroup(title: Bundle.title(0)) var first: Bundle.First
+    @OptionGroup(title: Bundle.title(1)) var second: Bundle.Second
+    @OptionGroup(title: Bundle.title(2)) var third: Bundle.Third
     @OptionGroup(title: "Look") var look: LookOptions
     @OptionGroup(title: "Render") var settings: RenderSettings
 
-    func run() throws { try settings.run(effect.options(look: look)) }
+    var options: EffectOptions { Bundle.options(look: look, first, second, third) }
+
+    func run() throws { try settings.run(options) }
 }
 
 /// `waves demo NAME`.
@@ -69,11 +90,13 @@ struct DemoEffectCommand<Bundle: EffectBundle>: ParsableCommand {
                              discussion: DemoSettings.keysAndDisplay)
     }
 
-    @OptionGroup var effect: Bundle
+    @OptionGroup(title: Bundle.title(0)) var first: Bundle.First
+    @OptionGroup(title: Bundle.title(1)) var second: Bundle.Second
+    @OptionGroup(title: Bundle.title(2)) var third: Bundle.Third
     @OptionGroup(title: "Look") var look: LookOptions
     @OptionGroup(title: "Demo") var settings: DemoSettings
 
-    func run() throws { try settings.run(effect.options(look: look)) }
+    func run() throws { try settings.run(Bundle.options(look: look, first, second, third)) }
 }
 
 /// `waves bench NAME`.
@@ -82,12 +105,14 @@ struct BenchEffectCommand<Bundle: EffectBundle>: ParsableCommand {
         CommandConfiguration(commandName: Bundle.effect.rawValue, abstract: "Measure both strategies: " + Bundle.summary + ".")
     }
 
-    @OptionGroup var effect: Bundle
+    @OptionGroup(title: Bundle.title(0)) var first: Bundle.First
+    @OptionGroup(title: Bundle.title(1)) var second: Bundle.Second
+    @OptionGroup(title: Bundle.title(2)) var third: Bundle.Third
     @OptionGroup(title: "Look") var look: LookOptions
     @OptionGroup(title: "Bench") var settings: BenchSettings
 
     func run() throws {
-        var options = effect.options(look: look)
+        var options = Bundle.options(look: look, first, second, third)
         options.countsAreLists = true
         try settings.run(options)
     }
@@ -148,71 +173,87 @@ enum ShortForm {
 
 // MARK: - The bundles
 
-struct SineBundle: EffectBundle {
+enum SineBundle: EffectBundle {
+    typealias First = SineWaveOptions
+    typealias Second = CellsOption
     static let effect = EffectName.sine
-    @OptionGroup(title: "Wave") var sine: SineWaveOptions
-    @OptionGroup(title: "Cells") var cells: CellsOption
-    func fill(_ options: inout EffectOptions) { (options.sine, options.cells) = (sine, cells) }
+    static let titles = ["Wave", "Cells"]
 }
 
-struct TableBundle: EffectBundle {
+enum TableBundle: EffectBundle {
+    typealias First = TableOptions
+    typealias Second = SineWaveOptions
     static let effect = EffectName.table
-    @OptionGroup(title: "Table") var table: TableOptions
-    @OptionGroup(title: "Each row's wave") var sine: SineWaveOptions
-    func fill(_ options: inout EffectOptions) { (options.table, options.sine) = (table, sine) }
+    static let titles = ["Table", "Each row's wave"]
 }
 
-struct DotsBundle: EffectBundle {
+enum DotsBundle: EffectBundle {
+    typealias First = ReplicaOptions
+    typealias Second = DotsOptions
+    typealias Third = LevelOptions
     static let effect = EffectName.dots
-    @OptionGroup(title: "Dots") var replica: ReplicaOptions
-    @OptionGroup(title: "The row and its states") var dots: DotsOptions
-    @OptionGroup(title: "Level") var level: LevelOptions
-    func fill(_ options: inout EffectOptions) { (options.replica, options.dots, options.level) = (replica, dots, level) }
+    static let titles = ["Dots", "The row and its states", "Level"]
 }
 
-struct VoiceBundle: EffectBundle {
+enum VoiceBundle: EffectBundle {
+    typealias First = VoiceOptions
+    typealias Second = CellsOption
+    typealias Third = LevelOptions
     static let effect = EffectName.voice
-    @OptionGroup(title: "Voice") var voice: VoiceOptions
-    @OptionGroup(title: "Panels") var cells: CellsOption
-    @OptionGroup(title: "Level") var level: LevelOptions
-    func fill(_ options: inout EffectOptions) { (options.voice, options.cells, options.level) = (voice, cells, level) }
+    static let titles = ["Voice", "Panels", "Level"]
 }
 
-struct JellyBundle: EffectBundle {
+enum JellyBundle: EffectBundle {
+    typealias First = JellyOptions
+    typealias Second = StepOptions
     static let effect = EffectName.jelly
-    @OptionGroup(title: "Jelly") var jelly: JellyOptions
-    @OptionGroup(title: "Frame loop") var steps: StepOptions
-    func fill(_ options: inout EffectOptions) { (options.jelly, options.steps) = (jelly, steps) }
+    static let titles = ["Jelly", "Frame loop"]
 }
 
-struct RingBundle: EffectBundle {
+enum RingBundle: EffectBundle {
+    typealias First = ReplicaOptions
     static let effect = EffectName(rawValue: "ring")
-    @OptionGroup(title: "Ring") var replica: ReplicaOptions
-    func fill(_ options: inout EffectOptions) { options.replica = replica }
+    static let titles = ["Ring"]
 }
 
-struct CratesBundle: EffectBundle {
+enum CratesBundle: EffectBundle {
+    typealias First = CratesOptions
+    typealias Second = StepOptions
     static let effect = EffectName.crates
-    @OptionGroup(title: "Crates") var crates: CratesOptions
-    @OptionGroup(title: "Frame loop") var steps: StepOptions
-    func fill(_ options: inout EffectOptions) { (options.crates, options.steps) = (crates, steps) }
+    static let titles = ["Crates", "Frame loop"]
 }
 
-struct BallBundle: EffectBundle {
+enum BallBundle: EffectBundle {
+    typealias First = BallOptions
+    typealias Second = StepOptions
     static let effect = EffectName.ball
-    @OptionGroup(title: "Ball") var ball: BallOptions
-    @OptionGroup(title: "Frame loop") var steps: StepOptions
-    func fill(_ options: inout EffectOptions) { (options.ball, options.steps) = (ball, steps) }
+    static let titles = ["Ball", "Frame loop"]
 }
 
-struct WaveformBundle: EffectBundle {
+enum WaveformBundle: EffectBundle {
+    typealias First = WaveformOptions
     static let effect = EffectName.waveform
-    @OptionGroup(title: "Waveform") var waveform: WaveformOptions
-    func fill(_ options: inout EffectOptions) { options.waveform = waveform }
+    static let titles = ["Waveform"]
 }
 
-struct OutlineBundle: EffectBundle {
+enum OutlineBundle: EffectBundle {
+    typealias First = OutlineOptions
     static let effect = EffectName.outline
-    @OptionGroup(title: "Outline") var outline: OutlineOptions
-    func fill(_ options: inout EffectOptions) { options.outline = outline }
+    static let titles = ["Outline"]
 }
+
+// MARK: - Each group into the effect's options
+
+extension SineWaveOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.sine = self } }
+extension CellsOption: EffectGroup { func fill(_ options: inout EffectOptions) { options.cells = self } }
+extension OutlineOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.outline = self } }
+extension WaveformOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.waveform = self } }
+extension ReplicaOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.replica = self } }
+extension DotsOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.dots = self } }
+extension LevelOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.level = self } }
+extension VoiceOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.voice = self } }
+extension JellyOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.jelly = self } }
+extension StepOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.steps = self } }
+extension CratesOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.crates = self } }
+extension TableOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.table = self } }
+extension BallOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.ball = self } }

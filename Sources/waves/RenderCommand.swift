@@ -80,9 +80,9 @@ struct RenderSettings: ParsableArguments {
         }
         if wave.scene == .waveform && wave.waveform.isBatch { return try renderTracks(wave, size: size) }
         try wave.check()
-        try wave.steps.refuseMaxSteps(where: "render")
-        try wave.crates.refuseBudget(where: "render")
-        try wave.ball.refuseLoopOptions(where: "render")
+        if takes(wave.scene, "--max-steps") { try wave.steps.refuseMaxSteps(where: "render") }
+        if takes(wave.scene, "--physics-budget") { try wave.crates.refuseBudget(where: "render") }
+        if takes(wave.scene, "--driver") { try wave.ball.refuseLoopOptions(where: "render") }
         let scene = try wave.makeScene(width: size.width, height: size.height)
         var frames = self.frames, step = 1 / fps
         if loop {

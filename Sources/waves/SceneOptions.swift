@@ -161,31 +161,50 @@ struct OutlineOptions: ParsableArguments {
     }
 }
 
-/// Every group's defaults: parsing no arguments gives each (it cannot fail).
+/// Every group's defaults: parsing no arguments gives each (it cannot
+/// fail). Parsed once a process, when first asked for: a debug build's
+/// ArgumentParser checks a group's definitions each time it parses one.
 func defaultValues<Group: ParsableArguments>(of group: Group.Type = Group.self) -> Group {
-    (try? Group.parse([])) ?? Group()
+    GroupDefaults.lock.lock()
+    defer { GroupDefaults.lock.unlock() }
+    if let made = GroupDefaults.made[ObjectIdentifier(group)] as? Group { return made }
+    let made = (try? Group.parse([])) ?? Group()
+    GroupDefaults.made[ObjectIdentifier(group)] = made
+    return made
+}
+
+private enum GroupDefaults {
+    static let lock = NSLock()
+    nonisolated(unsafe) static var made: [ObjectIdentifier: Any] = [:]
 }
 
 /// Every option that picks and shapes an effect: the effect, its look, and
-/// every effect's group. A command fills the groups it declares (the short
-/// form `--scene NAME` declares all, hidden from its help; `waves render
-/// NAME` only the effect's); the rest keep their defaults.
+/// every effect's group. A command fills the groups it declares (`waves
+/// render NAME` the effect's); a group it does not is its defaults, made
+/// only when read.
 struct EffectOptions {
     var scene: EffectName = .sine
-    var look: LookOptions = defaultValues()
-    var sine: SineWaveOptions = defaultValues()
-    var cells: CellsOption = defaultValues()
-    var outline: OutlineOptions = defaultValues()
-    var waveform: WaveformOptions = defaultValues()
-    var replica: ReplicaOptions = defaultValues()
-    var dots: DotsOptions = defaultValues()
-    var level: LevelOptions = defaultValues()
-    var voice: VoiceOptions = defaultValues()
-    var jelly: JellyOptions = defaultValues()
-    var steps: StepOptions = defaultValues()
-    var crates: CratesOptions = defaultValues()
-    var table: TableOptions = defaultValues()
-    var ball: BallOptions = defaultValues()
+    /// The groups the command parsed, by type.
+    private var given: [ObjectIdentifier: Any] = [:]
+
+    private func group<Group: ParsableArguments>(_ type: Group.Type) -> Group {
+        given[ObjectIdentifier(type)] as? Group ?? defaultValues(of: type)
+    }
+
+    var look: LookOptions { get { group(LookOptions.self) } set { given[ObjectIdentifier(LookOptions.self)] = newValue } }
+    var sine: SineWaveOptions { get { group(SineWaveOptions.self) } set { given[ObjectIdentifier(SineWaveOptions.self)] = newValue } }
+    var cells: CellsOption { get { group(CellsOption.self) } set { given[ObjectIdentifier(CellsOption.self)] = newValue } }
+    var outline: OutlineOptions { get { group(OutlineOptions.self) } set { given[ObjectIdentifier(OutlineOptions.self)] = newValue } }
+    var waveform: WaveformOptions { get { group(WaveformOptions.self) } set { given[ObjectIdentifier(WaveformOptions.self)] = newValue } }
+    var replica: ReplicaOptions { get { group(ReplicaOptions.self) } set { given[ObjectIdentifier(ReplicaOptions.self)] = newValue } }
+    var dots: DotsOptions { get { group(DotsOptions.self) } set { given[ObjectIdentifier(DotsOptions.self)] = newValue } }
+    var level: LevelOptions { get { group(LevelOptions.self) } set { given[ObjectIdentifier(LevelOptions.self)] = newValue } }
+    var voice: VoiceOptions { get { group(VoiceOptions.self) } set { given[ObjectIdentifier(VoiceOptions.self)] = newValue } }
+    var jelly: JellyOptions { get { group(JellyOptions.self) } set { given[ObjectIdentifier(JellyOptions.self)] = newValue } }
+    var steps: StepOptions { get { group(StepOptions.self) } set { given[ObjectIdentifier(StepOptions.self)] = newValue } }
+    var crates: CratesOptions { get { group(CratesOptions.self) } set { given[ObjectIdentifier(CratesOptions.self)] = newValue } }
+    var table: TableOptions { get { group(TableOptions.self) } set { given[ObjectIdentifier(TableOptions.self)] = newValue } }
+    var ball: BallOptions { get { group(BallOptions.self) } set { given[ObjectIdentifier(BallOptions.self)] = newValue } }
     /// Whether a count option (`--cells`, `--dots`, `--rows`, `--crates`) is a bench's list of counts to sweep.
     var countsAreLists = false
 
@@ -232,26 +251,33 @@ struct EffectOptions {
         var settings = EffectSettings()
         settings.background = look.background ?? Scene.defaultBackground
         settings.color = look.color
-        settings.sine.amplitude = sine.amplitude
-        settings.sine.baseline = sine.baseline
-        settings.sine.cycles = sine.cycles
-        settings.sine.period = sine.period
-        settings.sine.direction = sine.direction
+        // Only the groups the effect takes are read (the others would be parsed for their defaults).
+        if takes(scene, "--amplitude") {
+            settings.sine.amplitude = sine.amplitude
+            settings.sine.baseline = sine.baseline
+            settings.sine.cycles = sine.cycles
+            settings.sine.period = sine.period
+            settings.sine.direction = sine.direction
+        }
         if openingInputs && scene == .outline {
             var made = Outline(width: 1, height: 1, path: try outline.outlinePath())
             made.pixelsPerSecond = outline.speed
             settings.outline = made
         }
-        settings.waveform = try waveform.template()
-        if openingInputs && scene == .waveform { settings.waveformSource = try waveform.input() }
-        settings.dots = dots.dots(replica: replica)
-        settings.voice.style = voice.style
+        if takes(scene, "--audio") {
+            settings.waveform = try waveform.template()
+            if openingInputs { settings.waveformSource = try waveform.input() }
+        }
+        if takes(scene, "--dot-size") { settings.dots = dots.dots(replica: replica) }
+        if takes(scene, "--style") { settings.voice.style = voice.style }
         if openingInputs && takes(scene, "--level") { settings.level = try level.levelSource() }
-        settings.jelly = try jelly.template()
-        settings.crates.gravity = crates.gravity
-        settings.crates.step = steps.physicsStep ?? settings.crates.step
-        settings.table = table.template()
-        settings.ball = ball.template(step: steps.physicsStep)
+        if takes(scene, "--block-size") { settings.jelly = try jelly.template() }
+        if takes(scene, "--gravity") {
+            settings.crates.gravity = crates.gravity
+            settings.crates.step = steps.physicsStep ?? settings.crates.step
+        }
+        if takes(scene, "--rows") { settings.table = table.template() }
+        if takes(scene, "--driver") { settings.ball = ball.template(step: steps.physicsStep) }
         return settings
     }
 
@@ -263,31 +289,25 @@ struct EffectOptions {
             throw UsageError(option: needs, value: "(none)", accepted: "a file of SVG path data with --scene \(scene)")
         }
         if scene == .outline { _ = try outline.outlinePath() }
-        try checkCounts()
-        try waveform.check(scene: scene)
-        try replica.check(scene: scene)
-        try dots.check(scene: scene, dotSize: replica.dotSize)
-        try level.check(scene: scene)
-        try jelly.check(scene: scene)
-        try steps.check(scene: scene)
-        try crates.check(scene: scene)
-        try table.check(scene: scene)
-        try ball.check(scene: scene)
+        try checkCount()
+        // The groups the effect takes (the others are defaults, and are not made).
+        if takes(scene, "--audio") { try waveform.check(scene: scene) }
+        if takes(scene, "--dot-size") { try replica.check(scene: scene) }
+        if takes(scene, "--dot-spacing") { try dots.check(scene: scene, dotSize: replica.dotSize) }
+        if takes(scene, "--level") { try level.check(scene: scene) }
+        if takes(scene, "--block-size") { try jelly.check(scene: scene) }
+        if takes(scene, "--physics-step") { try steps.check(scene: scene) }
+        if takes(scene, "--gravity") { try crates.check(scene: scene) }
+        if takes(scene, "--rows") { try table.check(scene: scene) }
+        if takes(scene, "--driver") { try ball.check(scene: scene) }
     }
 
-    /// A count option belongs to the effects it counts, and (but in a bench's list) is one whole number in range.
-    private func checkCounts() throws {
-        for option in ["--cells", "--dots", "--rows", "--crates"] {
-            guard let text = countText(option) else { continue }
-            let counted = Effects.all.filter { $0.count?.option == option }
-            guard let effect = counted.first(where: { $0.name == scene }) else {
-                throw UsageError(option: option, value: text, accepted: onlyWithEffects(counted.map(\.name)))
-            }
-            guard !countsAreLists else { continue }
-            let limit = option == "--cells" ? Scene.maxHeight : effect.count?.sweepLimit ?? 1
-            guard let count = Int(text), (1...limit).contains(count) else {
-                throw UsageError(option: option, value: text, accepted: "a whole number of \(effect.count?.unit ?? "items") from 1 to \(limit)")
-            }
+    /// The effect's count option (`--cells`, `--dots`, `--rows`, `--crates`), but in a bench's list, is one whole number in range.
+    private func checkCount() throws {
+        guard !countsAreLists, let count = Effects.named(scene)?.count, let text = countText(count.option) else { return }
+        let limit = count.option == "--cells" ? Scene.maxHeight : count.sweepLimit
+        guard let value = Int(text), (1...limit).contains(value) else {
+            throw UsageError(option: count.option, value: text, accepted: "a whole number of \(count.unit) from 1 to \(limit)")
         }
     }
 }
