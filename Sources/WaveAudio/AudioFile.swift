@@ -5,7 +5,7 @@ import WaveCore
 /// Audio in, through libsndfile: any format it reads (WAV, FLAC, Ogg/Vorbis,
 /// Opus, MP3 with Debian 12's 1.2), recognised by content, streamed in
 /// chunks and mixed to mono as the mean of the channels (or one channel
-/// picked), so memory does not grow with the track; a segment of any mono
+/// picked; 16- and 8-bit PCM also as integers, for the peaks), so memory does not grow with the track; a segment of any mono
 /// source; and the project's own tracks written.
 
 /// Mono samples (-1...1) read in order, a chunk at a time.
@@ -183,22 +183,18 @@ public final class AudioReader: SampleSource {
     }
 
     /// Whether `readSums` reads this track: its samples are whole 16- or
-    /// 8-bit numbers (PCM, as WAV and FLAC mostly hold them), and the mix is
-    /// one channel or the mean of two, which integers give exactly as
-    /// `read(into:)`'s floats do (each sample k/32768, the sum of two and its
-    /// half exact in a float's 24 bits).
-    package var readsExactSums: Bool {
-        let width = subformat == Int32(SF_FORMAT_PCM_16) || subformat == Int32(SF_FORMAT_PCM_S8) || subformat == Int32(SF_FORMAT_PCM_U8)
-        return width && (channels <= 2 || channel != nil)
+    /// 8-bit numbers (PCM, as WAV and FLAC mostly hold them).
+    package var readsIntegers: Bool {
+        subformat == Int32(SF_FORMAT_PCM_16) || subformat == Int32(SF_FORMAT_PCM_S8) || subformat == Int32(SF_FORMAT_PCM_U8)
     }
 
-    /// How many samples each of `readSums`' values adds up: 1, or 2 for the mix of a stereo track.
-    package var sumCount: Int32 { channels == 2 && channel == nil ? 2 : 1 }
+    /// How many samples each of `readSums`' values adds up: the channels mixed, or 1 for a channel picked.
+    package var sumCount: Int32 { channel == nil ? Int32(channels) : 1 }
 
     /// The next frames as integers on the 16-bit scale (an 8-bit sample is
-    /// k * 256), each the sum of the channels mixed (`sumCount` of them: the
-    /// mix is the sum divided by that) or the channel picked; returns how many
-    /// (0 at the end). Only where `readsExactSums`; no float is made.
+    /// k * 256), each the sum of the channels (`sumCount` of them) or the
+    /// channel picked; returns how many (0 at the end). Only where
+    /// `readsIntegers`; no float is made.
     package func readSums(into buffer: UnsafeMutableBufferPointer<Int32>) throws -> Int {
         if finished { return 0 }
         let frames = min(buffer.count, max(1, 65536 / channels))
@@ -209,8 +205,14 @@ public final class AudioReader: SampleSource {
                 for i in 0..<n { buffer[i] = Int32(s[i]) }
             } else if let channel {
                 for i in 0..<n { buffer[i] = Int32(s[i * channels + channel]) }
-            } else {
+            } else if channels == 2 {
                 for i in 0..<n { buffer[i] = Int32(s[2 * i]) + Int32(s[2 * i + 1]) }
+            } else {
+                for i in 0..<n {
+                    var sum: Int32 = 0
+                    for c in 0..<channels { sum += Int32(s[i * channels + c]) }
+                    buffer[i] = sum
+                }
             }
         }
         return n

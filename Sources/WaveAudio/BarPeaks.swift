@@ -30,7 +30,7 @@ public struct BarPeaks: Equatable, Sendable {
     /// (then `peaks.count > maxBars` and the track is at least that long).
     public static func scan(_ source: SampleSource, samplesPerBar: Int, maxBars: Int = .max) throws -> BarPeaks {
         precondition(samplesPerBar >= 1)
-        if let reader = source as? AudioReader, reader.readsExactSums {
+        if let reader = source as? AudioReader, reader.readsIntegers {
             return try scanSums(reader, samplesPerBar: samplesPerBar, maxBars: maxBars)
         }
         let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 65536)
@@ -57,13 +57,13 @@ public struct BarPeaks: Equatable, Sendable {
         return BarPeaks(peaks: peaks, samplesPerBar: samplesPerBar, sampleRate: source.sampleRate, sampleCount: total)
     }
 
-    /// `scan` of a track whose samples are integers, read as integers: bar
-    /// i's peak is the largest |sum| over the sum's full scale (32768 times
-    /// the samples summed), the very float the float path finds.
+    /// `scan` of a track whose samples are integers, read and mixed as the
+    /// peaks are (`WaveformData.scanSums`: the sum over the channels,
+    /// truncated toward zero): bar i's peak is the largest |mix| / 32768.
     static func scanSums(_ reader: AudioReader, samplesPerBar: Int, maxBars: Int) throws -> BarPeaks {
         let chunk = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
-        let fullScale = Float(32768 * reader.sumCount)
+        let count = reader.sumCount
         var peaks: [Float] = []
         var current: Int32 = 0, inBar = 0, total = 0
         while peaks.count <= maxBars {
@@ -72,18 +72,18 @@ public struct BarPeaks: Equatable, Sendable {
             var i = 0
             while i < n {
                 let end = min(n, i + (samplesPerBar - inBar))
-                for j in i..<end { current = max(current, abs(chunk[j])) }
+                for j in i..<end { current = max(current, abs(count == 1 ? chunk[j] : chunk[j] / count)) }
                 inBar += end - i
                 i = end
                 if inBar == samplesPerBar {
-                    peaks.append(min(Float(current) / fullScale, 1))
+                    peaks.append(min(Float(current) / 32768, 1))
                     current = 0
                     inBar = 0
                 }
             }
             total += n
         }
-        if inBar > 0 { peaks.append(min(Float(current) / fullScale, 1)) }
+        if inBar > 0 { peaks.append(min(Float(current) / 32768, 1)) }
         return BarPeaks(peaks: peaks, samplesPerBar: samplesPerBar, sampleRate: reader.sampleRate, sampleCount: total)
     }
 }

@@ -36,10 +36,11 @@ public struct WaveformData: Equatable, Sendable {
     /// The largest magnitude a value can have (128 or 32768).
     var fullScale: Double { bits == 8 ? 128 : 32768 }
 
-    /// Scans a mono source (channels are already mixed by the reader).
+    /// Scans a mono source (channels are already mixed by the reader: the
+    /// mean of its floats, rounded; an integer track's as audiowaveform mixes it).
     public static func scan(_ source: SampleSource, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
         precondition(samplesPerPixel >= 1 && (bits == 8 || bits == 16))
-        if let reader = source as? AudioReader, reader.readsExactSums {
+        if let reader = source as? AudioReader, reader.readsIntegers {
             return try scanSums(reader, samplesPerPixel: samplesPerPixel, bits: bits)
         }
         let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 65536)
@@ -66,37 +67,38 @@ public struct WaveformData: Equatable, Sendable {
         return WaveformData(sampleRate: source.sampleRate, samplesPerPixel: samplesPerPixel, bits: bits, data: data)
     }
 
-    /// `scan` of a track whose samples are integers, read as integers: the
-    /// same values (a mix of two is their sum halved, rounded half away from
-    /// zero, as the float path's `rounded()` does), without a float made.
+    /// `scan` of a track whose samples are integers (16- or 8-bit PCM: WAV,
+    /// FLAC), read as integers and mixed as audiowaveform mixes them: the
+    /// channels' sum divided by their count, truncated toward zero. So the
+    /// peaks of such a track are audiowaveform's, byte for byte; one channel
+    /// (or one picked) is the float path's too.
     static func scanSums(_ reader: AudioReader, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
         let chunk = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
-        let halves = reader.sumCount == 2
+        let count = reader.sumCount
         var data: [Int] = []
-        var low = Int32.max, high = Int32.min, count = 0
+        var low = Int32.max, high = Int32.min, inGroup = 0
         while true {
             let n = try reader.readSums(into: chunk)
             if n == 0 { break }
             var i = 0
             while i < n {
                 // The rest of this group, or of the chunk.
-                let end = min(n, i + (samplesPerPixel - count))
+                let end = min(n, i + (samplesPerPixel - inGroup))
                 for j in i..<end {
-                    let sum = chunk[j]
-                    let v = halves ? (sum >= 0 ? (sum + 1) >> 1 : -((-sum + 1) >> 1)) : sum
+                    let v = count == 1 ? chunk[j] : chunk[j] / count
                     low = min(low, v)
                     high = max(high, v)
                 }
-                count += end - i
+                inGroup += end - i
                 i = end
-                if count == samplesPerPixel {
+                if inGroup == samplesPerPixel {
                     data += bits == 8 ? [Int(low) / 256, Int(high) / 256] : [Int(low), Int(high)]
-                    low = .max; high = .min; count = 0
+                    low = .max; high = .min; inGroup = 0
                 }
             }
         }
-        if count > 0 { data += bits == 8 ? [Int(low) / 256, Int(high) / 256] : [Int(low), Int(high)] }
+        if inGroup > 0 { data += bits == 8 ? [Int(low) / 256, Int(high) / 256] : [Int(low), Int(high)] }
         return WaveformData(sampleRate: reader.sampleRate, samplesPerPixel: samplesPerPixel, bits: bits, data: data)
     }
 

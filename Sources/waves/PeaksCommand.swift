@@ -11,8 +11,10 @@ struct PeaksCommand: ParsableCommand {
         commandName: "peaks",
         abstract: "Write an audio file's peaks as audiowaveform JSON or .dat.",
         discussion: """
-            Channels are mixed to mono (their mean). Values: round(sample * 32768) held to 16 bits; 8-bit values are \
-            that / 256, truncated toward zero, as audiowaveform writes them.
+            Channels are mixed to mono: in a 16- or 8-bit PCM track (WAV, FLAC) as audiowaveform mixes them, the \
+            samples' sum divided by their count, truncated toward zero (so those peaks are audiowaveform's, byte for byte); \
+            in others (MP3, Ogg, float WAV) the mean of the decoded samples, as round(mean * 32768) held to 16 bits. \
+            8-bit values are the 16-bit ones / 256, truncated toward zero, as audiowaveform writes them.
 
             Several tracks (--audio a.mp3 b.flac, or a folder: every audio file directly in it) are read in parallel \
             (--jobs), each output named by a pattern holding {name} (the track's name without its extension); an output \

@@ -62,38 +62,70 @@ final class PeaksTests: XCTestCase {
         func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int { try reader.read(into: buffer) }
     }
 
-    /// Integer samples (16-bit WAV and FLAC, 8-bit WAV; mono, stereo with odd
-    /// sums of both signs, one channel picked) read as integers give the very
-    /// peaks, bars and 8- and 16-bit values the float path gives; other
-    /// tracks (3 channels, float samples) keep the float path.
-    func testIntegerSamplesReadAsIntegersGiveTheFloatPathsValues() throws {
-        var made: [(String, Bool)] = []
-        for (name, format, channels) in [("w16.wav", AudioWriter.Format.wav, 1), ("s16.wav", .wav, 2), ("s16.flac", .flac, 2)] {
+    /// audiowaveform's peaks of a PCM track, computed here from each
+    /// channel's samples on its own: each frame the channels' sum divided by
+    /// their count, truncated toward zero (C's integer division), then each
+    /// group's min and max, 8-bit values those / 256 truncated.
+    private func audiowaveformPeaks(_ path: String, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
+        let channels = try AudioReader(path: path).channels
+        let samples = try (0..<channels).map { c -> [Int] in
+            let source = AsFloats(try AudioReader(path: path, channel: c))
+            let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096)
+            defer { chunk.deallocate() }
+            var all: [Int] = []
+            while case let n = try source.read(into: chunk), n > 0 { all += chunk[..<n].map { Int($0 * 32768) } }
+            return all
+        }
+        let mixed = (0..<samples[0].count).map { i in samples.reduce(0) { $0 + $1[i] } / channels }
+        var data: [Int] = []
+        for start in stride(from: 0, to: mixed.count, by: samplesPerPixel) {
+            let group = mixed[start..<min(mixed.count, start + samplesPerPixel)]
+            data += [group.min()!, group.max()!].map { bits == 8 ? $0 / 256 : $0 }
+        }
+        return WaveformData(sampleRate: rate, samplesPerPixel: samplesPerPixel, bits: bits, data: data)
+    }
+
+    /// PCM tracks (16-bit WAV and FLAC, mono, stereo and three channels, odd
+    /// sums of both signs in every chunk position) read as integers give
+    /// audiowaveform's peaks, and the bars of those mixes; one channel (the
+    /// track's only one, or one picked) gives what the float path gives; a
+    /// track that is not PCM (Ogg) keeps the float path.
+    func testPCMTracksGiveAudiowaveformsPeaks() throws {
+        var made: [(name: String, integers: Bool)] = []
+        for (name, format, channels) in [("w16.wav", AudioWriter.Format.wav, 1), ("s16.wav", .wav, 2), ("s16.flac", .flac, 2),
+                                         ("three.wav", .wav, 3), ("s.ogg", .ogg, 2)] {
             // Full scale both ways, and neighbours whose sums are odd, in every chunk position.
             try AudioWriter.write(to: folder + "/" + name, format: format, sampleRate: rate, channels: channels, frames: 70_001) { n, c in
                 let v = Float((n * 7919 + c * 104_729) % 65_536 - 32_768) / 32_768
-                return n % 1000 == 0 ? (c == 0 ? 1 : -1) : v
+                return n % 1000 == 0 ? (c == 0 ? 1 : -1) : v * (format == .ogg ? 0.5 : 1)
             }
-            made.append((name, true))
+            made.append((name, format != .ogg))
         }
-        try AudioWriter.write(to: folder + "/three.wav", format: .wav, sampleRate: rate, channels: 3, frames: 5000) { n, c in
-            Float((n * 31 + c * 7) % 2000 - 1000) / 1000
-        }
-        made.append(("three.wav", false))
-        for (name, exact) in made {
+        for (name, integers) in made {
             let path = folder + "/" + name
-            XCTAssertEqual(try AudioReader(path: path).readsExactSums, exact, name)
-            for channel in [nil, 1] as [Int?] {
-                for (spp, bits) in [(2, 16), (3, 8), (256, 8), (1000, 16)] {
-                    let integers = try WaveformData.scan(try AudioReader(path: path, channel: channel), samplesPerPixel: spp, bits: bits)
+            let reader = try AudioReader(path: path)
+            XCTAssertEqual(reader.readsIntegers, integers, name)
+            for (spp, bits) in [(2, 16), (3, 8), (256, 8), (1000, 16)] {
+                let peaks = try WaveformData.scan(try AudioReader(path: path), samplesPerPixel: spp, bits: bits)
+                if integers {
+                    XCTAssertEqual(peaks, try audiowaveformPeaks(path, samplesPerPixel: spp, bits: bits), "\(name) \(spp) \(bits)")
+                }
+                for channel in [0, reader.channels - 1] {
+                    let picked = try WaveformData.scan(try AudioReader(path: path, channel: channel), samplesPerPixel: spp, bits: bits)
                     let floats = try WaveformData.scan(AsFloats(try AudioReader(path: path, channel: channel)), samplesPerPixel: spp, bits: bits)
-                    XCTAssertEqual(integers, floats, "\(name) channel \(String(describing: channel)) \(spp) \(bits)")
+                    XCTAssertEqual(picked, floats, "\(name) channel \(channel) \(spp) \(bits)")
                 }
-                for bar in [1, 7, 400, 65_537] {
-                    let integers = try BarPeaks.scan(try AudioReader(path: path, channel: channel), samplesPerBar: bar)
-                    let floats = try BarPeaks.scan(AsFloats(try AudioReader(path: path, channel: channel)), samplesPerBar: bar)
-                    XCTAssertEqual(integers, floats, "\(name) channel \(String(describing: channel)) bars of \(bar)")
+            }
+            for bar in [1, 7, 400, 65_537] {
+                let bars = try BarPeaks.scan(try AudioReader(path: path), samplesPerBar: bar)
+                if integers {
+                    // The bars of the mix the peaks hold: the largest |value| of each bar's samples.
+                    let mix = try audiowaveformPeaks(path, samplesPerPixel: bar, bits: 16).data
+                    let expected = stride(from: 0, to: mix.count, by: 2).map { Float(max(abs(mix[$0]), abs(mix[$0 + 1]))) / 32768 }
+                    XCTAssertEqual(bars.peaks, expected, "\(name) bars of \(bar)")
                 }
+                let picked = try BarPeaks.scan(try AudioReader(path: path, channel: 0), samplesPerBar: bar)
+                XCTAssertEqual(picked, try BarPeaks.scan(AsFloats(try AudioReader(path: path, channel: 0)), samplesPerBar: bar), "\(name) channel 0 bars of \(bar)")
             }
         }
     }
