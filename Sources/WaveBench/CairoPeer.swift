@@ -96,48 +96,24 @@ package struct CairoUnavailable: Error, CustomStringConvertible {
     package var description: String { "cairo is not available: \(reason)" }
 }
 
-/// One scene drawn by cairo into its own image surface, frame by frame:
-/// clear to the background, then the layer tree evaluated (the same
-/// evaluator the CPU strategy uses) and each item's outline, in scene
-/// pixels, filled with its colour inside its clip (anti-aliased, non-zero,
-/// cairo's defaults). Only what the raster preset measures: trees of fixed
-/// shapes with solid fills (the sine cells).
-package final class CairoFrame: OutlineSink {
+/// cairo as a `PeerCanvas`: one image surface and its context.
+package final class CairoCanvas: PeerCanvas {
     let cairo: CairoLibrary
-    let scene: Scene
-    private let evaluator: LayerTreeEvaluator?
-    private var list: PresentationList
     private let surface: OpaquePointer
     private let context: OpaquePointer
+    private let width: Int, height: Int
 
-    /// Whether every shape of the compiled tree is fixed, filled with a solid colour, unmasked (nothing else is drawn here).
-    private static func supports(_ evaluator: LayerTreeEvaluator?) -> Bool {
-        guard let evaluator else { return true }
-        return evaluator.maskNodes.isEmpty && evaluator.nodes.allSatisfy { node in
-            guard let contents = node.layer.contents else { return true }
-            guard case let .shape(shape) = contents, case .fixed = shape.path, case .solid = shape.fill else { return false }
-            return true
-        }
-    }
-
-    package init(scene: Scene) throws {
+    package init(width: Int, height: Int) throws {
         let cairo = try CairoLibrary.shared.get()
-        let evaluator = try scene.tree?.makeEvaluator()
-        guard Self.supports(evaluator) else { throw CairoUnavailable(reason: "the scene has content other than solid fixed shapes") }
-        guard let surface = cairo.imageSurfaceCreate(CairoLibrary.formatARGB32, Int32(scene.width), Int32(scene.height)),
+        guard let surface = cairo.imageSurfaceCreate(CairoLibrary.formatARGB32, Int32(width), Int32(height)),
               cairo.surfaceStatus(surface) == 0 else {
-            throw CairoUnavailable(reason: "cairo could not make a \(scene.width)x\(scene.height) image")
+            throw CairoUnavailable(reason: "cairo could not make a \(width)x\(height) image")
         }
         guard let context = cairo.create(surface), cairo.status(context) == 0 else {
             cairo.surfaceDestroy(surface)
             throw CairoUnavailable(reason: "cairo could not make a drawing context")
         }
-        self.cairo = cairo
-        self.scene = scene
-        self.surface = surface
-        self.context = context
-        self.evaluator = evaluator
-        list = evaluator?.makeList() ?? PresentationList()
+        (self.cairo, self.surface, self.context, self.width, self.height) = (cairo, surface, context, width, height)
     }
 
     deinit {
@@ -145,69 +121,36 @@ package final class CairoFrame: OutlineSink {
         cairo.surfaceDestroy(surface)
     }
 
-    package var version: String { cairo.version }
+    package var version: String { "cairo " + cairo.version }
 
-    /// The frame at `time`, drawn the way the CPU strategy draws it.
-    package func draw(time: Double) {
-        let background = scene.background
+    package func clear(_ c: RGBA8) {
         cairo.setOperator(context, CairoLibrary.operatorSource)
-        setColor(background)
+        cairo.setSourceRGBA(context, Double(c.r) / 255, Double(c.g) / 255, Double(c.b) / 255, Double(c.a) / 255)
         cairo.paint(context)
         cairo.setOperator(context, CairoLibrary.operatorOver)
-        if let evaluator {
-            evaluator.evaluate(at: time, into: &list)
-            let frame = Rect(x: 0, y: 0, width: Double(scene.width), height: Double(scene.height))
-            for index in list.items.indices {
-                let item = list.items[index]
-                guard case let .shape(shape)? = evaluator.layer(of: item).contents, case let .fixed(path) = shape.path,
-                      case let .solid(color) = shape.fill else { continue }
-                let clip = item.clip.intersection(frame)
-                if clip.isEmpty { continue }
-                let clips = clip != frame
-                if clips {
-                    cairo.save(context)
-                    cairo.rectangle(context, clip.x, clip.y, clip.width, clip.height)
-                    cairo.clip(context)
-                }
-                // The same outline the CPU strategy emits (runs outside the clip's columns folded).
-                PrimitiveOutlines.addPath(path, item.transform, columns: Int(clip.x.rounded(.down))..<Int(clip.maxX.rounded(.up)),
-                                          into: self)
-                let c = item.tint.applied(to: ColorValue(color))
-                cairo.setSourceRGBA(context, c.r / 255, c.g / 255, c.b / 255, c.a / 255 * item.opacity)
-                cairo.fill(context)
-                if clips { cairo.restore(context) }
-            }
-        }
-        cairo.surfaceFlush(surface)
     }
 
-    private func setColor(_ c: RGBA8) {
-        cairo.setSourceRGBA(context, Double(c.r) / 255, Double(c.g) / 255, Double(c.b) / 255, Double(c.a) / 255)
+    package func begin(clip: Rect?) {
+        guard let clip else { return }
+        cairo.save(context)
+        cairo.rectangle(context, clip.x, clip.y, clip.width, clip.height)
+        cairo.clip(context)
     }
+
+    package func fill(_ c: ColorValue, opacity: Double, clipped: Bool) {
+        cairo.setSourceRGBA(context, c.r / 255, c.g / 255, c.b / 255, c.a / 255 * opacity)
+        cairo.fill(context)
+        if clipped { cairo.restore(context) }
+    }
+
+    package func finish() { cairo.surfaceFlush(surface) }
 
     package func move(to x: Double, _ y: Double) { cairo.moveTo(context, x, y) }
     package func line(to x: Double, _ y: Double) { cairo.lineTo(context, x, y) }
     package func close() { cairo.closePath(context) }
 
-    /// The last frame as RGBA (cairo stores premultiplied native-endian
-    /// ARGB words; un-premultiplied here).
     package func image() -> RGBAImage {
-        let w = scene.width, h = scene.height
-        var pixels = [UInt8](repeating: 0, count: w * h * 4)
-        guard let data = cairo.imageData(surface) else { return RGBAImage(width: w, height: h, pixels: pixels) }
-        let stride = Int(cairo.imageStride(surface))
-        for y in 0..<h {
-            let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<w {
-                let argb = row[x]
-                let a = argb >> 24, i = (y * w + x) * 4
-                @inline(__always) func channel(_ shift: UInt32) -> UInt8 {
-                    let v = (argb >> shift) & 0xFF
-                    return a == 0 ? 0 : UInt8(min(255, (v * 255 + a / 2) / a))
-                }
-                pixels[i] = channel(16); pixels[i + 1] = channel(8); pixels[i + 2] = channel(0); pixels[i + 3] = UInt8(a)
-            }
-        }
-        return RGBAImage(width: w, height: h, pixels: pixels)
+        guard let data = cairo.imageData(surface) else { return RGBAImage(width: width, height: height) }
+        return unpremultiplied(UnsafeRawPointer(data), stride: Int(cairo.imageStride(surface)), width: width, height: height)
     }
 }

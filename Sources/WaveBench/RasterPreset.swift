@@ -2,7 +2,8 @@ import Foundation
 import WaveCore
 
 /// `--preset raster`: the CPU strategy's frame (clear, outline rebuild,
-/// rasterise, paint) beside cairo's fill of the same polygon and the floor
+/// rasterise, paint) beside cairo's (and, pointed at a build, Blend2D's)
+/// fill of the same polygon and the floor
 /// under both, writing the frame once, at the sizes a UI meets and on a
 /// steep wave. Thread CPU time, in interleaved rounds: each round times a
 /// batch of frames of each in turn (the order rotating), so a noisy
@@ -41,7 +42,8 @@ package enum RasterPreset {
     static let minimumRounds = 11
 
     /// Measures every case for about `seconds` each.
-    package static func run(cases: [Case] = cases, seconds: Double, makeScene: (Case) throws -> Scene,
+    /// `blend2d`: the folder of a native Blend2D build (its lib/libblend2d.so), raced beside cairo; nil: none.
+    package static func run(cases: [Case] = cases, seconds: Double, blend2d: String? = nil, makeScene: (Case) throws -> Scene,
                            isInterrupted: () -> Bool = { false },
                            progress: ((BenchProgress) -> Void)? = nil) throws -> RasterReport {
         var report = RasterReport()
@@ -49,34 +51,43 @@ package enum RasterPreset {
         case let .success(cairo): report.cairoVersion = cairo.version
         case let .failure(error): report.cairoUnavailable = error.reason
         }
+        if let blend2d {
+            switch Blend2DLibrary.load(blend2d) {
+            case let .success(library): report.blend2dVersion = library.version
+            case let .failure(error): throw error
+            }
+        }
         for (index, item) in cases.enumerated() where !isInterrupted() {
             progress?(BenchProgress(done: index, total: cases.count, label: "raster preset: \(item.label)"))
-            report.rows.append(try measure(item, seconds: seconds, scene: try makeScene(item)))
+            report.rows.append(try measure(item, seconds: seconds, scene: try makeScene(item), blend2d: blend2d))
         }
         progress?(BenchProgress(done: cases.count, total: cases.count, label: "raster preset"))
         report.interrupted = isInterrupted()
         return report
     }
 
-    static func measure(_ item: Case, seconds: Double, scene: Scene) throws -> RasterRow {
+    static func measure(_ item: Case, seconds: Double, scene: Scene, blend2d: String? = nil) throws -> RasterRow {
         let renderer = CPURenderer()
         try renderer.prepare(scene: scene)
         let pixmap = Pixmap(width: scene.width, height: scene.height)
-        let cairo = try? CairoFrame(scene: scene)
-        var frame = 0
+        // The peers: cairo where it loads, Blend2D where a build was named.
+        let cairo = try? PeerFrame(scene: scene) { try CairoCanvas(width: $0, height: $1) }
+        let blend = try blend2d.flatMap { folder in try PeerFrame(scene: scene) { try Blend2DCanvas(library: folder, width: $0, height: $1) } }
 
+        var frame = 0
         let ours: (Int) -> Void = { n in
             for _ in 0..<n {
                 try? renderer.draw(time: Double(frame) * frameInterval, into: pixmap)
                 frame += 1
             }
         }
-        var cairoFrame = 0
-        let theirs: ((Int) -> Void)? = cairo.map { cairo in
-            { n in
+        func peer(_ peer: PeerFrame?) -> ((Int) -> Void)? {
+            guard let peer else { return nil }
+            var frame = 0
+            return { n in
                 for _ in 0..<n {
-                    cairo.draw(time: Double(cairoFrame) * frameInterval)
-                    cairoFrame += 1
+                    peer.draw(time: Double(frame) * frameInterval)
+                    frame += 1
                 }
             }
         }
@@ -84,21 +95,21 @@ package enum RasterPreset {
         let floor: (Int) -> Void = { n in
             for i in 0..<n { fillPixels(memory.baseAddress!, with: 0xFF10_182A &+ UInt32(truncatingIfNeeded: i), count: memory.count) }
         }
+        let workers: [((Int) -> Void)?] = [ours, peer(cairo), peer(blend), floor]
 
         // Warm up, then size the batches from our own frame time.
         let warm = Clocks.threadCPU()
         ours(10)
-        theirs?(10)
-        let perFrame = max(1e-7, (Clocks.threadCPU() - warm) / 20)
+        let perFrame = max(1e-7, (Clocks.threadCPU() - warm) / 10)
+        for work in workers.dropFirst() { work?(10) }
         let batch = max(4, min(5000, Int(batchSeconds / perFrame)))
 
-        var samples: [[Double]] = [[], [], []]
-        let workers: [((Int) -> Void)?] = [ours, theirs, floor]
+        var samples = [[Double]](repeating: [], count: workers.count)
         let start = Clocks.wall()
         var round = 0
         while round < minimumRounds || Clocks.wall() - start < seconds {
-            for k in 0..<3 {
-                let which = (round + k) % 3
+            for k in workers.indices {
+                let which = (round + k) % workers.count
                 guard let work = workers[which] else { continue }
                 let t0 = Clocks.threadCPU()
                 work(batch)
@@ -109,14 +120,20 @@ package enum RasterPreset {
 
         var row = RasterRow(frame: item.label, width: scene.width, height: scene.height, amplitude: item.amplitude,
                             cycles: item.cycles, rounds: round, framesPerBatch: batch,
-                            wavesUs: Stats(samples[0])?.median ?? 0, memsetUs: Stats(samples[2])?.median ?? 0)
-        if let cairo, let cairoUs = Stats(samples[1])?.median {
-            row.cairoUs = cairoUs
-            // The same frame from both, compared: they must be drawing the same thing.
-            let time = 0.37
-            try renderer.draw(time: time, into: pixmap)
+                            wavesUs: Stats(samples[0])?.median ?? 0, memsetUs: Stats(samples[3])?.median ?? 0)
+        // The same frame from each, compared: they must be drawing the same thing.
+        let time = 0.37
+        try renderer.draw(time: time, into: pixmap)
+        let ourFrame = try pixmap.readback()
+        if let cairo, let us = Stats(samples[1])?.median {
+            row.cairoUs = us
             cairo.draw(time: time)
-            row.cairoDifference = FrameDifference(try pixmap.readback(), cairo.image())
+            row.cairoDifference = FrameDifference(ourFrame, cairo.image())
+        }
+        if let blend, let us = Stats(samples[2])?.median {
+            row.blend2dUs = us
+            blend.draw(time: time)
+            row.blend2dDifference = FrameDifference(ourFrame, blend.image())
         }
         row.round()
         return row
@@ -128,14 +145,17 @@ package struct RasterReport: Codable, Equatable {
     /// cairo's version, or null when it could not be loaded (then `cairo_unavailable` says why).
     package var cairoVersion: String?
     package var cairoUnavailable: String?
+    /// Blend2D's version, where a build was named (`--blend2d`); null without one.
+    package var blend2dVersion: String?
     package var rows: [RasterRow] = []
     package var interrupted = false
-    package var method = "thread CPU time per frame, medians over interleaved rounds of batches (Waves, cairo, memset in rotating order); scene time 1/60 s a frame"
+    package var method = "thread CPU time per frame, medians over interleaved rounds of batches (Waves, cairo, Blend2D, memset in rotating order); scene time 1/60 s a frame"
 
     enum CodingKeys: String, CodingKey {
         case rows, method, interrupted
         case cairoVersion = "cairo_version"
         case cairoUnavailable = "cairo_unavailable"
+        case blend2dVersion = "blend2d_version"
     }
 }
 
@@ -159,6 +179,12 @@ package struct RasterRow: Codable, Equatable {
     package var wavesOverMemset: Double
     /// How far cairo's frame is from ours, per channel (0...255): a check that both draw the same.
     package var cairoDifference: FrameDifference?
+    /// Blend2D: clear (fill all), the same outline as a Blend2D path, fill; one thread.
+    package var blend2dUs: Double?
+    /// Blend2D's time over ours (above 1: Waves is faster).
+    package var blend2dOverWaves: Double?
+    /// How far Blend2D's frame is from ours, per channel (0...255).
+    package var blend2dDifference: FrameDifference?
 
     init(frame: String, width: Int, height: Int, amplitude: Double, cycles: Int, rounds: Int, framesPerBatch: Int,
          wavesUs: Double, memsetUs: Double) {
@@ -180,6 +206,8 @@ package struct RasterRow: Codable, Equatable {
         memsetUs = rounded(memsetUs, places: 3)
         cairoUs = cairoUs.map { rounded($0, places: 3) }
         cairoOverWaves = cairoUs.map { rounded($0 / wavesUs, places: 2) }
+        blend2dUs = blend2dUs.map { rounded($0, places: 3) }
+        blend2dOverWaves = blend2dUs.map { rounded($0 / wavesUs, places: 2) }
         wavesOverMemset = rounded(wavesUs / max(memsetUs, 0.001), places: 2)
     }
 
@@ -192,6 +220,9 @@ package struct RasterRow: Codable, Equatable {
         case cairoOverWaves = "cairo_over_waves"
         case wavesOverMemset = "waves_over_memset"
         case cairoDifference = "cairo_difference"
+        case blend2dUs = "blend2d_us"
+        case blend2dOverWaves = "blend2d_over_waves"
+        case blend2dDifference = "blend2d_difference"
     }
 }
 
@@ -216,26 +247,31 @@ package struct FrameDifference: Codable, Equatable {
 extension RasterReport {
     /// The terminal table: one line per frame size.
     package func table(machine: Machine) -> String {
-        let header = ["frame", "waves us", "cairo us", "memset us", "cairo/waves", "waves/memset", "cairo differs (mean/max of 255)"]
+        let blend = blend2dVersion != nil
+        let header = ["frame", "waves us", "cairo us"] + (blend ? ["blend2d us"] : []) + ["memset us", "cairo/waves"]
+            + (blend ? ["blend2d/waves"] : []) + ["waves/memset", "cairo differs (mean/max of 255)"] + (blend ? ["blend2d differs"] : [])
+        func us(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "-" }
+        func ratio(_ v: Double?) -> String { v.map { String(format: "%.2fx", $0) } ?? "-" }
+        func differs(_ d: FrameDifference?) -> String { d.map { String(format: "%.3f / %d", $0.mean, $0.max) } ?? "-" }
         let rows = self.rows.map { r -> [String] in
-            [r.frame, String(format: "%.1f", r.wavesUs), r.cairoUs.map { String(format: "%.1f", $0) } ?? "-",
-             String(format: "%.1f", r.memsetUs), r.cairoOverWaves.map { String(format: "%.2fx", $0) } ?? "-",
-             String(format: "%.2fx", r.wavesOverMemset),
-             r.cairoDifference.map { String(format: "%.3f / %d", $0.mean, $0.max) } ?? "-"]
+            [r.frame, us(r.wavesUs), us(r.cairoUs)] + (blend ? [us(r.blend2dUs)] : []) + [us(r.memsetUs), ratio(r.cairoOverWaves)]
+                + (blend ? [ratio(r.blend2dOverWaves)] : []) + [ratio(r.wavesOverMemset), differs(r.cairoDifference)]
+                + (blend ? [differs(r.blend2dDifference)] : [])
         }
-        let peer = cairoVersion.map { "cairo \($0) (libcairo.so.2, its default antialiasing)" }
-            ?? "no cairo: \(cairoUnavailable ?? "not loaded")"
+        let peer = (cairoVersion.map { "cairo \($0) (libcairo.so.2, its default antialiasing)" } ?? "no cairo: \(cairoUnavailable ?? "not loaded")")
+            + (blend2dVersion.map { ", Blend2D \($0) (one thread)" } ?? "")
         return "waves bench --preset raster: one anti-aliased sine fill per frame, \(peer); \(machine.cpuModel), \(machine.cpus) CPUs\n"
             + BenchReport.table(header: header, rows: rows)
             + "\(method)\n"
     }
 
     package var csv: String {
-        var lines = ["frame,width,height,amplitude,cycles,rounds,frames_per_batch,waves_us,cairo_us,memset_us,cairo_over_waves,waves_over_memset"]
+        var lines = ["frame,width,height,amplitude,cycles,rounds,frames_per_batch,waves_us,cairo_us,memset_us,cairo_over_waves,waves_over_memset,blend2d_us,blend2d_over_waves"]
         for r in rows {
             lines.append([BenchReport.csvField(r.frame), "\(r.width)", "\(r.height)", "\(r.amplitude)", "\(r.cycles)", "\(r.rounds)",
                           "\(r.framesPerBatch)", "\(r.wavesUs)", r.cairoUs.map { "\($0)" } ?? "", "\(r.memsetUs)",
-                          r.cairoOverWaves.map { "\($0)" } ?? "", "\(r.wavesOverMemset)"].joined(separator: ","))
+                          r.cairoOverWaves.map { "\($0)" } ?? "", "\(r.wavesOverMemset)",
+                          r.blend2dUs.map { "\($0)" } ?? "", r.blend2dOverWaves.map { "\($0)" } ?? ""].joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -83,6 +83,9 @@ struct BenchSettings: ParsableArguments {
     @Option(help: "table (waves bench table): the published phone experiment (a 375x667 screen of the scrolling table paced at 60 fps: idle, scrolling at --scroll-speed, 1000 px/s unless given, idle again; --shadow, --no-shadow-cache apply); waveform (waves bench waveform): the published audio player; pacing (waves bench jelly, dots, voice, crates or ball): the effect under a plain timer, unpaced and, in a window with vsync, vsync; raster (waves bench sine): the CPU strategy's frame beside cairo's fill of the same polygon and a plain memset, at 320x80, 800x200, 1920x1080 and on a steep wave. A preset replaces the sweep, so the counts, --size and --frames do not apply; with no effect named, table and raster draw their own, pacing the jelly.")
     var preset: Preset?
 
+    @Option(help: "--preset raster: also race a native Blend2D build (not a Debian package: built from its public sources), this folder's lib/libblend2d.so, one thread.")
+    var blend2d: String?
+
     @Option(name: .customLong("track-minutes"), parsing: .unconditional, help: "The waveform preset's track length in minutes (default: 10, as published).")
     var trackMinutes: Double?
 
@@ -116,7 +119,7 @@ struct BenchSettings: ParsableArguments {
                                               step: wave.steps.physicsStep ?? 1.0 / 120, maxSteps: wave.steps.maxSteps,
                                               physicsBudget: wave.crates.physicsBudget, progress: bar?.update)
             case .raster:
-                var raster = try RasterPreset.run(seconds: seconds ?? 3, makeScene: Self.rasterScene,
+                var raster = try RasterPreset.run(seconds: seconds ?? 3, blend2d: blend2d, makeScene: Self.rasterScene,
                                                   isInterrupted: config.isInterrupted, progress: bar?.update)
                 raster.interrupted = raster.interrupted || Interruption.requested
                 report = BenchReport(renderer: "none (CPU only)", results: [])
@@ -235,6 +238,9 @@ struct BenchSettings: ParsableArguments {
         }
         config.frames = frames
         config.warmup = warmup
+        if let blend2d, preset != .raster {
+            throw UsageError(option: "--blend2d", value: blend2d, accepted: "only with --preset raster")
+        }
         if let trackMinutes {
             guard preset == .waveform else {
                 throw UsageError(option: "--track-minutes", value: "\(trackMinutes)", accepted: "only with --preset waveform")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WaveAudio
+import WaveBench
 import WaveCore
 import WaveImageIO
 
@@ -27,7 +28,7 @@ enum ExitStatus {
             if case .unavailable = renderer { return unavailable }
             return 70
         case is ResourceError: return 71
-        case is MicrophoneError: return unavailable
+        case is MicrophoneError, is Blend2DUnavailable: return unavailable
         case let animation as AnimationError:
             if case .ffmpegMissing = animation { return unavailable }
             return cannotCreate
@@ -41,7 +42,7 @@ enum ExitStatus {
     static func message(of error: Error) -> String {
         switch error {
         case is SceneError, is UsageError, is FileError, is RendererError, is LayerTreeError, is PathError, is AudioError,
-             is ResourceError, is AnimationError, is MicrophoneError:
+             is ResourceError, is AnimationError, is MicrophoneError, is Blend2DUnavailable:
             return "\(error)"
         default:
             return oneLine(Waves.message(for: error))

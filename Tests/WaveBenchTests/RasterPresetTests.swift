@@ -1,3 +1,4 @@
+import Foundation
 import WaveBench
 import WaveCore
 import WaveEffects
@@ -18,22 +19,39 @@ final class RasterPresetTests: XCTestCase {
     /// gentle and a steep wave: cairo samples coverage its own way, so the
     /// tolerance is a little wider than between our own backends.
     func testCairoDrawsTheSameFrameAsTheCPUStrategy() throws {
+        try checkPeerDrawsTheSameFrame { try CairoCanvas(width: $0, height: $1) }
+    }
+
+    /// The same against a native Blend2D build where `WAVES_BLEND2D` names
+    /// one (it is not a Debian package: CI has none, so there this test
+    /// checks that a missing build is one clear refusal).
+    func testBlend2DDrawsTheSameFrameAsTheCPUStrategy() throws {
+        guard let folder = ProcessInfo.processInfo.environment["WAVES_BLEND2D"] else {
+            XCTAssertThrowsError(try Blend2DCanvas(library: "/nonexistent/blend2d", width: 8, height: 8)) { error in
+                XCTAssert("\(error)".contains("/nonexistent/blend2d/lib/libblend2d.so"), "\(error)")
+            }
+            return
+        }
+        try checkPeerDrawsTheSameFrame { try Blend2DCanvas(library: folder, width: $0, height: $1) }
+    }
+
+    private func checkPeerDrawsTheSameFrame(_ canvas: @escaping (Int, Int) throws -> any PeerCanvas) throws {
         // CI installs libcairo2 (make deps); elsewhere a machine without it skips.
         try GLRequirement.need("loading libcairo.so.2 (apt-get install libcairo2)") {
-            _ = try CairoFrame(scene: try scene(RasterPreset.Case(width: 8, height: 8)))
+            _ = try CairoCanvas(width: 8, height: 8)
         }
         for item in [RasterPreset.Case(width: 320, height: 80), RasterPreset.Case(width: 200, height: 100, amplitude: 0.45, cycles: 5)] {
             let scene = try scene(item)
             let renderer = CPURenderer()
             try renderer.prepare(scene: scene)
             let pixmap = Pixmap(width: scene.width, height: scene.height)
-            let cairo = try CairoFrame(scene: scene)
+            let peer = try XCTUnwrap(try PeerFrame(scene: scene, canvas: canvas))
             for time in [0.0, 0.37, 0.8123] {
                 try renderer.draw(time: time, into: pixmap)
-                cairo.draw(time: time)
-                let difference = FrameDifference(try pixmap.readback(), cairo.image())
-                XCTAssertLessThan(difference.mean, 0.1, "\(item.label) at t=\(time)")
-                XCTAssertLessThanOrEqual(difference.max, 24, "\(item.label) at t=\(time)")
+                peer.draw(time: time)
+                let difference = FrameDifference(try pixmap.readback(), peer.image())
+                XCTAssertLessThan(difference.mean, 0.1, "\(peer.version): \(item.label) at t=\(time)")
+                XCTAssertLessThanOrEqual(difference.max, 24, "\(peer.version): \(item.label) at t=\(time)")
             }
         }
     }
