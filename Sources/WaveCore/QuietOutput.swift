@@ -9,11 +9,14 @@ import Foundation
 /// space (Debian's build prints two lines there, which would corrupt a PNG
 /// written to standard output).
 ///
-/// Process-wide while it lasts (descriptors are): calls nest, and a thread
-/// printing meanwhile (none does) would be silenced too. Where the
-/// descriptor is closed, /dev/null stands in for the call and it is closed
-/// again afterwards, so nothing opened meanwhile can take its number (the
-/// binary also opens /dev/null on a closed descriptor 2 at start).
+/// Process-wide while it lasts (descriptors are): calls nest, and calls on
+/// other threads run at the same time (a batch decodes tracks in
+/// parallel), the descriptor silenced until the last one ends. Waves' own
+/// lines go through `write`, to where the descriptor pointed before, so a
+/// line printed by one thread while another decodes is never lost. Where
+/// the descriptor is closed, /dev/null stands in for the call and it is
+/// closed again afterwards, so nothing opened meanwhile can take its number
+/// (the binary also opens /dev/null on a closed descriptor 2 at start).
 package final class QuietOutput: @unchecked Sendable {
     package static let stderr = QuietOutput(descriptor: STDERR_FILENO, stream: Glibc.stderr)
     package static let stdout = QuietOutput(descriptor: STDOUT_FILENO, stream: Glibc.stdout)
@@ -33,14 +36,33 @@ package final class QuietOutput: @unchecked Sendable {
 
     package func run<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
-        defer { lock.unlock() }
         if depth == 0 { silence() }
         depth += 1
+        lock.unlock()
         defer {
+            lock.lock()
             depth -= 1
             if depth == 0 { restore() }
+            lock.unlock()
         }
         return try body()
+    }
+
+    /// Writes `bytes` where the descriptor pointed before any silencing (nowhere where it was closed).
+    package func write(_ bytes: UnsafeRawBufferPointer) {
+        lock.lock()
+        defer { lock.unlock() }
+        let target = silenced ? saved : descriptor
+        guard target >= 0, var next = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let written = Glibc.write(target, next, left)
+            if written < 0 && errno == EINTR { continue }
+            // A reader that went away, or a full disk: the line is dropped, never the process.
+            guard written > 0 else { return }
+            next += written
+            left -= written
+        }
     }
 
     private func silence() {

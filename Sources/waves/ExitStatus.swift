@@ -87,7 +87,6 @@ struct UsageError: Error, CustomStringConvertible {
 func printError(_ text: String, newline: Bool = true) {
     // write(2), whose failure (stderr closed or full) is ignored: FileHandle's would end the process.
     let line = text + (newline ? "\n" : "")
-    line.utf8CString.withUnsafeBufferPointer { bytes in
-        _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count - 1)
-    }
+    // Through QuietOutput: while another thread's libsndfile call has stderr silenced, the line still reaches it.
+    Array(line.utf8).withUnsafeBytes { QuietOutput.stderr.write($0) }
 }
