@@ -82,7 +82,12 @@ final class SchedulerTests: XCTestCase {
         let taskResults = folder + "/results-1.jsonl"
         let written = { (try? FileManager.default.attributesOfItem(atPath: taskResults)[.modificationDate]) as? Date }
         let firstWrite = written()
-        let requeue = try shell("scontrol requeue \(job)_1", environment: ["SLURM_CONF": conf])
+        // A task just ended may still be completing for a moment: Slurm refuses to requeue it until it is done.
+        var requeue = try shell("scontrol requeue \(job)_1", environment: ["SLURM_CONF": conf])
+        for _ in 0..<40 where requeue.status != 0 {
+            Thread.sleep(forTimeInterval: 0.25)
+            requeue = try shell("scontrol requeue \(job)_1", environment: ["SLURM_CONF": conf])
+        }
         XCTAssertEqual(requeue.status, 0, requeue.stderr)
         let deadline = Date().addingTimeInterval(90)
         var rerun = false
