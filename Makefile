@@ -21,8 +21,10 @@ PREFIX ?= /usr/local
 CONFIG ?= release
 COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -modified)
 
-deps:
-	@missing=$$(for p in $(PACKAGES); do \
+# The Debian packages named, those missing installed: as root with apt-get,
+# otherwise the exact command is printed and make stops.
+define install_packages
+	@missing=$$(for p in $(1); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
 	  done | tr '\n' ' '); \
 	if [ -n "$${missing// }" ]; then \
@@ -35,25 +37,17 @@ deps:
 	    exit 1; \
 	  fi; \
 	fi
+endef
+
+deps:
+	$(call install_packages,$(PACKAGES))
 
 # make cluster-deps: what contrib/ needs to run waves batch on a real
 # one-node Slurm (contrib/slurm/start-local-slurm.sh) and a local Ray here:
 # Debian's slurm-wlm (22.05) and munge, as deps installs its packages, and
 # the Ray venv (.build/ray-venv, ray pinned by contrib/ray/requirements.txt).
 cluster-deps:
-	@missing=$$(for p in slurm-wlm munge; do \
-	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
-	  done | tr '\n' ' '); \
-	if [ -n "$${missing// }" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing: $$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-	  else \
-	    echo "missing system packages; run:"; \
-	    echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends $$missing"; \
-	    exit 1; \
-	  fi; \
-	fi
+	$(call install_packages,slurm-wlm munge)
 	@contrib/ray/setup-venv.sh >/dev/null
 
 build: deps

@@ -45,8 +45,7 @@ final class Blend2DLibrary {
 
     private init(_ handle: UnsafeMutableRawPointer, file: String) throws {
         func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-            guard let pointer = dlsym(handle, name) else { throw Blend2DUnavailable(reason: "\(file) has no \(name) (Blend2D 0.21's C API)") }
-            return unsafeBitCast(pointer, to: type)
+            try loadSymbol(handle, name, as: type) { Blend2DUnavailable(reason: "\(file) has no \($0) (Blend2D 0.21's C API)") }
         }
         imageInit = try symbol("bl_image_init_as", as: ImageInit.self)
         imageDestroy = try symbol("bl_image_destroy", as: Destroy.self)

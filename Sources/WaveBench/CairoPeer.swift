@@ -52,8 +52,7 @@ final class CairoLibrary {
 
     private init(_ handle: UnsafeMutableRawPointer) throws {
         func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-            guard let pointer = dlsym(handle, name) else { throw CairoUnavailable(reason: "libcairo.so.2 has no \(name)") }
-            return unsafeBitCast(pointer, to: type)
+            try loadSymbol(handle, name, as: type) { CairoUnavailable(reason: "libcairo.so.2 has no \($0)") }
         }
         imageSurfaceCreate = try symbol("cairo_image_surface_create", as: SurfaceCreate.self)
         create = try symbol("cairo_create", as: ContextCreate.self)

@@ -1,3 +1,4 @@
+import Foundation
 import WaveCore
 
 /// The raster preset's peers (cairo, Blend2D): vector libraries loaded at
@@ -78,6 +79,12 @@ package final class PeerFrame {
     }
 
     package func image() -> RGBAImage { canvas.image() }
+}
+
+/// A C function of a library loaded at run time, as `type`; `missing` is the error where it has none.
+func loadSymbol<T>(_ handle: UnsafeMutableRawPointer, _ name: String, as type: T.Type, missing: (String) -> Error) throws -> T {
+    guard let pointer = dlsym(handle, name) else { throw missing(name) }
+    return unsafeBitCast(pointer, to: type)
 }
 
 /// Premultiplied native-endian ARGB words (cairo's ARGB32, Blend2D's PRGB32) as RGBA, not premultiplied.
