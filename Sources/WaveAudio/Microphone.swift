@@ -34,7 +34,8 @@ public final class Microphone: @unchecked Sendable {
 
     /// Opens the default input device and starts feeding `level` (its target set once a block).
     public init(feeding level: LiveLevel) throws {
-        try Self.quietly { Pa_Initialize() }.check("PortAudio could not start")
+        // ALSA and JACK print their search for devices on stderr: silenced, as libsndfile's notes are.
+        try QuietOutput.stderr.run { Pa_Initialize() }.check("PortAudio could not start")
         let device = Pa_GetDefaultInputDevice()
         guard device != paNoDevice, let info = Pa_GetDeviceInfo(device) else {
             Pa_Terminate()
@@ -46,7 +47,7 @@ public final class Microphone: @unchecked Sendable {
         var parameters = PaStreamParameters(device: device, channelCount: 1, sampleFormat: PaSampleFormat(paFloat32),
                                             suggestedLatency: info.pointee.defaultLowInputLatency, hostApiSpecificStreamInfo: nil)
         var opened: UnsafeMutableRawPointer?
-        let status = Self.quietly {
+        let status = QuietOutput.stderr.run {
             Pa_OpenStream(&opened, &parameters, nil, rate, UInt(frames), PaStreamFlags(paNoFlag), nil, nil)
         }
         guard status == paNoError.rawValue, let opened else {
@@ -106,19 +107,6 @@ public final class Microphone: @unchecked Sendable {
     public static func level(decibels: Double) -> Double { Swift.min(1, Swift.max(0, (decibels + 60) / 60)) }
 
     private static func text(_ status: PaError) -> String { String(cString: Pa_GetErrorText(status)) }
-
-    /// `body` with stderr sent to /dev/null: ALSA and JACK print their search for devices there.
-    private static func quietly<T>(_ body: () -> T) -> T {
-        fflush(stderr)
-        let saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY)
-        if saved >= 0 && null >= 0 { dup2(null, STDERR_FILENO) }
-        defer {
-            fflush(stderr)
-            if saved >= 0 { dup2(saved, STDERR_FILENO); close(saved) }
-            if null >= 0 { close(null) }
-        }
-        return body()
-    }
 }
 
 private extension PaError {
