@@ -182,36 +182,34 @@ public final class AudioReader: SampleSource {
         return n
     }
 
-    /// Whether `readSums` reads this track: its samples are whole 16- or
+    /// Whether `readMix` reads this track: its samples are whole 16- or
     /// 8-bit numbers (PCM, as WAV and FLAC mostly hold them).
     package var readsIntegers: Bool {
         subformat == Int32(SF_FORMAT_PCM_16) || subformat == Int32(SF_FORMAT_PCM_S8) || subformat == Int32(SF_FORMAT_PCM_U8)
     }
 
-    /// How many samples each of `readSums`' values adds up: the channels mixed, or 1 for a channel picked.
-    package var sumCount: Int32 { channel == nil ? Int32(channels) : 1 }
-
     /// The next frames as integers on the 16-bit scale (an 8-bit sample is
-    /// k * 256), each the sum of the channels (`sumCount` of them) or the
-    /// channel picked; returns how many (0 at the end). Only where
-    /// `readsIntegers`; no float is made.
-    package func readSums(into buffer: UnsafeMutableBufferPointer<Int32>) throws -> Int {
+    /// k * 256), mixed as audiowaveform mixes them: the channels' sum over
+    /// their count, truncated toward zero (or the channel picked). Returns
+    /// how many (0 at the end). Only where `readsIntegers`; no float is made.
+    package func readMix(into buffer: UnsafeMutableBufferPointer<Int32>) throws -> Int {
         if finished { return 0 }
         let frames = min(buffer.count, max(1, 65536 / channels))
         if shorts.count < frames * channels { shorts = [Int16](repeating: 0, count: frames * channels) }
         let n = try decode(frames) { shorts.withUnsafeMutableBufferPointer { sf_readf_short(file, $0.baseAddress, sf_count_t(frames)) } }
+        let count = Int32(channels)
         shorts.withUnsafeBufferPointer { s in
             if channels == 1 {
                 for i in 0..<n { buffer[i] = Int32(s[i]) }
             } else if let channel {
                 for i in 0..<n { buffer[i] = Int32(s[i * channels + channel]) }
             } else if channels == 2 {
-                for i in 0..<n { buffer[i] = Int32(s[2 * i]) + Int32(s[2 * i + 1]) }
+                for i in 0..<n { buffer[i] = (Int32(s[2 * i]) + Int32(s[2 * i + 1])) / 2 }
             } else {
                 for i in 0..<n {
                     var sum: Int32 = 0
                     for c in 0..<channels { sum += Int32(s[i * channels + c]) }
-                    buffer[i] = sum
+                    buffer[i] = sum / count
                 }
             }
         }

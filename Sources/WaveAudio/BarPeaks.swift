@@ -31,7 +31,7 @@ public struct BarPeaks: Equatable, Sendable {
     public static func scan(_ source: SampleSource, samplesPerBar: Int, maxBars: Int = .max) throws -> BarPeaks {
         precondition(samplesPerBar >= 1)
         if let reader = source as? AudioReader, reader.readsIntegers {
-            return try scanSums(reader, samplesPerBar: samplesPerBar, maxBars: maxBars)
+            return try scanIntegers(reader, samplesPerBar: samplesPerBar, maxBars: maxBars)
         }
         let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
@@ -58,21 +58,20 @@ public struct BarPeaks: Equatable, Sendable {
     }
 
     /// `scan` of a track whose samples are integers, read and mixed as the
-    /// peaks are (`WaveformData.scanSums`: the sum over the channels,
+    /// peaks are (`AudioReader.readMix`: the sum over the channels,
     /// truncated toward zero): bar i's peak is the largest |mix| / 32768.
-    static func scanSums(_ reader: AudioReader, samplesPerBar: Int, maxBars: Int) throws -> BarPeaks {
+    static func scanIntegers(_ reader: AudioReader, samplesPerBar: Int, maxBars: Int) throws -> BarPeaks {
         let chunk = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
-        let count = reader.sumCount
         var peaks: [Float] = []
         var current: Int32 = 0, inBar = 0, total = 0
         while peaks.count <= maxBars {
-            let n = try reader.readSums(into: chunk)
+            let n = try reader.readMix(into: chunk)
             if n == 0 { break }
             var i = 0
             while i < n {
                 let end = min(n, i + (samplesPerBar - inBar))
-                for j in i..<end { current = max(current, abs(count == 1 ? chunk[j] : chunk[j] / count)) }
+                for j in i..<end { current = max(current, abs(chunk[j])) }
                 inBar += end - i
                 i = end
                 if inBar == samplesPerBar {

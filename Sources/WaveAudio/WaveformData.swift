@@ -41,7 +41,7 @@ public struct WaveformData: Equatable, Sendable {
     public static func scan(_ source: SampleSource, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
         precondition(samplesPerPixel >= 1 && (bits == 8 || bits == 16))
         if let reader = source as? AudioReader, reader.readsIntegers {
-            return try scanSums(reader, samplesPerPixel: samplesPerPixel, bits: bits)
+            return try scanIntegers(reader, samplesPerPixel: samplesPerPixel, bits: bits)
         }
         let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
@@ -72,23 +72,21 @@ public struct WaveformData: Equatable, Sendable {
     /// channels' sum divided by their count, truncated toward zero. So the
     /// peaks of such a track are audiowaveform's, byte for byte; one channel
     /// (or one picked) is the float path's too.
-    static func scanSums(_ reader: AudioReader, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
+    static func scanIntegers(_ reader: AudioReader, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
         let chunk = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
-        let count = reader.sumCount
         var data: [Int] = []
         var low = Int32.max, high = Int32.min, inGroup = 0
         while true {
-            let n = try reader.readSums(into: chunk)
+            let n = try reader.readMix(into: chunk)
             if n == 0 { break }
             var i = 0
             while i < n {
                 // The rest of this group, or of the chunk.
                 let end = min(n, i + (samplesPerPixel - inGroup))
                 for j in i..<end {
-                    let v = count == 1 ? chunk[j] : chunk[j] / count
-                    low = min(low, v)
-                    high = max(high, v)
+                    low = min(low, chunk[j])
+                    high = max(high, chunk[j])
                 }
                 inGroup += end - i
                 i = end
