@@ -26,7 +26,7 @@ struct BallOptions: ParsableArguments {
             transform: parseWhole("1, 2 or 3"))
     var frameInterval: Int?
 
-    func check(scene: EffectName) throws {
+    func check() throws {
         if let busy {
             guard busy.isFinite, (0...1000).contains(busy) else {
                 throw UsageError(option: "--busy", value: "\(busy)", accepted: "milliseconds from 0 to 1000")

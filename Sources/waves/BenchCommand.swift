@@ -306,7 +306,7 @@ struct BenchSettings: ParsableArguments {
             if !wave.waveform.tracks.isEmpty || wave.waveform.peaks != nil, trackMinutes != nil {
                 throw UsageError(option: "--track-minutes", value: "\(trackMinutes!)", accepted: "only without --audio or --peaks")
             }
-            try wave.waveform.check(scene: .waveform)
+            try wave.waveform.check()
             return config
         }
         if preset == .pacing {

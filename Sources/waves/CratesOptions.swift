@@ -17,7 +17,7 @@ struct CratesOptions: ParsableArguments {
             help: "In waves demo or bench --preset pacing: the share of the simulated time physics may take (the chapter's 0.5); over it the step is made coarser (to 1/30 s at most), and frames longer than the refresh lower the frame rate to every 2nd or 3rd refresh (default: off).")
     var physicsBudget: Double?
 
-    func check(scene: EffectName) throws {
+    func check() throws {
         if let physicsBudget {
             guard PhysicsBudget.validShare(physicsBudget) else {
                 throw UsageError(option: "--physics-budget", value: "\(physicsBudget)", accepted: "a share of the simulated time above 0 and at most 1 (the chapter's 0.5)")

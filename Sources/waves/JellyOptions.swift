@@ -47,9 +47,8 @@ struct JellyOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Seconds the block rests at each end (default: 0.3).")
     var rest: Double?
 
-    /// Options given without `--scene jelly` are a usage error; with it, each is checked.
-    func check(scene: EffectName) throws {
-        guard takes(scene, "--block-size") else { return }
+    /// The spring's options, checked (the block's size waits for the scene's).
+    func check() throws {
         _ = try spring()
     }
 
@@ -104,7 +103,7 @@ struct StepOptions: ParsableArguments {
             transform: parseWhole("a whole number of steps from 1 to 1000"))
     var maxSteps: Int = 8
 
-    func check(scene: EffectName) throws {
+    func check() throws {
         guard (1...1000).contains(maxSteps) else {
             throw UsageError(option: "--max-steps", value: "\(maxSteps)", accepted: "a whole number of steps from 1 to 1000")
         }

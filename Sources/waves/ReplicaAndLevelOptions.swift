@@ -45,8 +45,7 @@ struct ReplicaOptions: ParsableArguments {
     @Option(name: .customLong("dot-tint"), help: "The tint's two colours FROM,TO (default: #FF00FF,#00FFFF).", transform: parseColorPair)
     var dotTint: (RGBA8, RGBA8) = (RGBA8(0xFF, 0x00, 0xFF), RGBA8(0x00, 0xFF, 0xFF))
 
-    func check(scene: EffectName) throws {
-        guard takes(scene, "--dot-size") else { return }
+    func check() throws {
         guard dotSize.isFinite, dotSize > 0, dotSize <= 1000 else {
             throw UsageError(option: "--dot-size", value: "\(dotSize)", accepted: "a size in pixels above 0 up to 1000")
         }
@@ -80,9 +79,8 @@ struct DotsOptions: ParsableArguments {
             transform: parseStates)
     var states: [Dots.StateSwitch]?
 
-    /// Options given without the scene they shape are a usage error; with it, each is checked.
-    func check(scene: EffectName, dotSize: Double) throws {
-        guard takes(scene, "--dot-spacing") else { return }
+    /// Each of the row's options within its bounds.
+    func check(dotSize: Double) throws {
         guard dotSpacing.isFinite, dotSpacing >= 1, dotSpacing <= 100_000 else {
             throw UsageError(option: "--dot-spacing", value: "\(dotSpacing)", accepted: "pixels from 1 to 100000")
         }
@@ -143,8 +141,7 @@ struct LevelOptions: ParsableArguments {
 
     var smoothing: LevelSmoothing { LevelSmoothing(attack: attack, release: release) }
 
-    func check(scene: EffectName) throws {
-        guard takes(scene, "--level") else { return }
+    func check() throws {
         guard level.isFinite, (0...1).contains(level) else {
             throw UsageError(option: "--level", value: "\(level)", accepted: "a number from 0 to 1")
         }

@@ -281,9 +281,9 @@ struct EffectOptions {
         return settings
     }
 
-    /// Checks that hold whatever the size: every option given belongs to
-    /// the scene (the registry's lists), the input it needs is there, read
-    /// and parsed, so a bad input costs nothing.
+    /// Checks that hold whatever the size: the groups the effect takes
+    /// (each effect's command parses no other), its count, and the input it
+    /// needs there, read and parsed, so a bad input costs nothing.
     func check() throws {
         if let needs = Effects.named(scene)?.needs, needs == "--outline", outline.outline == nil {
             throw UsageError(option: needs, value: "(none)", accepted: "a file of SVG path data with --scene \(scene)")
@@ -291,15 +291,15 @@ struct EffectOptions {
         if scene == .outline { _ = try outline.outlinePath() }
         try checkCount()
         // The groups the effect takes (the others are defaults, and are not made).
-        if takes(scene, "--audio") { try waveform.check(scene: scene) }
-        if takes(scene, "--dot-size") { try replica.check(scene: scene) }
-        if takes(scene, "--dot-spacing") { try dots.check(scene: scene, dotSize: replica.dotSize) }
-        if takes(scene, "--level") { try level.check(scene: scene) }
-        if takes(scene, "--block-size") { try jelly.check(scene: scene) }
-        if takes(scene, "--physics-step") { try steps.check(scene: scene) }
-        if takes(scene, "--gravity") { try crates.check(scene: scene) }
-        if takes(scene, "--rows") { try table.check(scene: scene) }
-        if takes(scene, "--driver") { try ball.check(scene: scene) }
+        if takes(scene, "--audio") { try waveform.check() }
+        if takes(scene, "--dot-size") { try replica.check() }
+        if takes(scene, "--dot-spacing") { try dots.check(dotSize: replica.dotSize) }
+        if takes(scene, "--level") { try level.check() }
+        if takes(scene, "--block-size") { try jelly.check() }
+        if takes(scene, "--physics-step") { try steps.check() }
+        if takes(scene, "--gravity") { try crates.check() }
+        if takes(scene, "--rows") { try table.check() }
+        if takes(scene, "--driver") { try ball.check() }
     }
 
     /// The effect's count option (`--cells`, `--dots`, `--rows`, `--crates`), but in a bench's list, is one whole number in range.

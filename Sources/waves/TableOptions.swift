@@ -26,7 +26,7 @@ struct TableOptions: ParsableArguments {
     @Flag(name: .customLong("no-shadow-cache"), help: "With --shadow: do not rasterize the cards (shouldRasterize off): the GL strategy paints every card and its shadow again every frame, as the CPU strategy does.")
     var noShadowCache = false
 
-    func check(scene: EffectName) throws {
+    func check() throws {
         if let scrollSpeed {
             guard scrollSpeed.isFinite, (0...100_000).contains(scrollSpeed) else {
                 throw UsageError(option: "--scroll-speed", value: "\(scrollSpeed)", accepted: "pixels a second from 0 to 100000")

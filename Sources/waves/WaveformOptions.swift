@@ -82,16 +82,15 @@ struct WaveformOptions: ParsableArguments {
         return input
     }
 
-    /// Inputs given to a scene that does not take them are a usage error;
-    /// with one that does, the input is opened.
-    func check(scene: EffectName) throws {
+    /// One input here (a batch is the render's and the peaks' own), the
+    /// scale and the segment checked, and the input opened.
+    func check() throws {
         if isBatch {
             throw UsageError(option: "--audio", value: tracks.joined(separator: " "),
                              accepted: "one audio file here (several tracks, or a folder, with waves render waveform or waves peaks)")
         }
         if let jobs { throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "only when several tracks are drawn (waves render waveform --audio with several files or a folder)") }
         if force { throw UsageError(option: "--force", value: "", accepted: "only when several tracks are drawn (waves render waveform --audio with several files or a folder)") }
-        guard takes(scene, "--audio") else { return }
         _ = try scale()
         try checkSegment()
         _ = try input()
