@@ -183,9 +183,7 @@ struct BatchRun {
             return result
         }, finished: { [items, progress] i, result, done in
             let item = items[i]
-            if result.code != 0, let reason = result.reason {
-                printError("waves: " + (reason.contains(item.input) ? reason : "\(item.id): \(reason)"))
-            }
+            if result.code != 0, let reason = result.reason { printFailure(reason, of: item.input, id: item.id) }
             switch progress {
             case .json: printError(Self.json(["done": done, "total": items.count, "id": item.id, "status": result.status]))
             case .bar: bar?.update(done: done)
@@ -226,7 +224,7 @@ struct BatchRun {
                 return { try PeaksCommand.write(data, json: json, dat: dat) }
             }
         case .render:
-            let command = try RenderEffectCommand<WaveformBundle>.parse(["--audio", item.input, "--out", item.output] + item.arguments)
+            let command = try EffectCommand<RenderSettings, WaveformBundle>.parse(["--audio", item.input, "--out", item.output] + item.arguments)
             try command.settings.checkOneImagePerTrack()
             let size = try command.settings.size.validated()
             var wave = command.options

@@ -92,7 +92,10 @@ struct BenchSettings: ParsableArguments {
     @Option(parsing: .unconditional, help: "Seconds a preset runs each strategy for (the table preset: each of its three phases, default 3; the pacing preset 5; the waveform preset 5 per row; the raster preset 3 per frame size).")
     var seconds: Double?
 
-    func run(_ wave: EffectOptions) throws {
+    func run(_ effect: EffectOptions) throws {
+        // A bench's count option is the list of counts it sweeps.
+        var wave = effect
+        wave.countsAreLists = true
         var config = try makeConfig(wave)
         // Every output is checked before anything runs, so a bad path costs nothing; all are written at the end.
         for path in [json, csv, chart].compactMap({ $0 }) { try OutputPaths.checkFile(path) }

@@ -44,9 +44,9 @@ extension EffectBundle {
         return options
     }
 
-    static var renderCommand: ParsableCommand.Type { RenderEffectCommand<Self>.self }
-    static var demoCommand: ParsableCommand.Type { DemoEffectCommand<Self>.self }
-    static var benchCommand: ParsableCommand.Type { BenchEffectCommand<Self>.self }
+    static var renderCommand: ParsableCommand.Type { EffectCommand<RenderSettings, Self>.self }
+    static var demoCommand: ParsableCommand.Type { EffectCommand<DemoSettings, Self>.self }
+    static var benchCommand: ParsableCommand.Type { EffectCommand<BenchSettings, Self>.self }
 }
 
 /// Every effect's bundle, in the registry's order (a test checks they match).
@@ -66,55 +66,48 @@ enum EffectBundles {
 
 // MARK: - The commands
 
-/// `waves render NAME`.
-struct RenderEffectCommand<Bundle: EffectBundle>: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: Bundle.effect.rawValue, abstract: "Render " + Bundle.summary + ".")
-    }
+/// What a command (render, demo, bench) adds to an effect's groups: its
+/// own options, under its title, and what it does with them all.
+protocol EffectCommandSettings: ParsableArguments {
+    static var title: String { get }
+    static func configuration(effect: EffectName, summary: String) -> CommandConfiguration
+    func run(_ options: EffectOptions) throws
+}
+
+/// `waves render NAME`, `waves demo NAME`, `waves bench NAME`.
+struct EffectCommand<Settings: EffectCommandSettings, Bundle: EffectBundle>: ParsableCommand {
+    static var configuration: CommandConfiguration { Settings.configuration(effect: Bundle.effect, summary: Bundle.summary) }
 
     @OptionGroup(title: Bundle.title(0)) var first: Bundle.First
     @OptionGroup(title: Bundle.title(1)) var second: Bundle.Second
     @OptionGroup(title: Bundle.title(2)) var third: Bundle.Third
     @OptionGroup(title: "Look") var look: LookOptions
-    @OptionGroup(title: "Render") var settings: RenderSettings
+    @OptionGroup(title: Settings.title) var settings: Settings
 
     var options: EffectOptions { Bundle.options(look: look, first, second, third) }
 
     func run() throws { try settings.run(options) }
 }
 
-/// `waves demo NAME`.
-struct DemoEffectCommand<Bundle: EffectBundle>: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: Bundle.effect.rawValue, abstract: "Both strategies side by side: " + Bundle.summary + ".",
-                             discussion: DemoSettings.keysAndDisplay)
+extension RenderSettings: EffectCommandSettings {
+    static let title = "Render"
+    static func configuration(effect: EffectName, summary: String) -> CommandConfiguration {
+        CommandConfiguration(commandName: effect.rawValue, abstract: "Render " + summary + ".")
     }
-
-    @OptionGroup(title: Bundle.title(0)) var first: Bundle.First
-    @OptionGroup(title: Bundle.title(1)) var second: Bundle.Second
-    @OptionGroup(title: Bundle.title(2)) var third: Bundle.Third
-    @OptionGroup(title: "Look") var look: LookOptions
-    @OptionGroup(title: "Demo") var settings: DemoSettings
-
-    func run() throws { try settings.run(Bundle.options(look: look, first, second, third)) }
 }
 
-/// `waves bench NAME`.
-struct BenchEffectCommand<Bundle: EffectBundle>: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: Bundle.effect.rawValue, abstract: "Measure both strategies: " + Bundle.summary + ".")
+extension DemoSettings: EffectCommandSettings {
+    static let title = "Demo"
+    static func configuration(effect: EffectName, summary: String) -> CommandConfiguration {
+        CommandConfiguration(commandName: effect.rawValue, abstract: "Both strategies side by side: " + summary + ".",
+                             discussion: keysAndDisplay)
     }
+}
 
-    @OptionGroup(title: Bundle.title(0)) var first: Bundle.First
-    @OptionGroup(title: Bundle.title(1)) var second: Bundle.Second
-    @OptionGroup(title: Bundle.title(2)) var third: Bundle.Third
-    @OptionGroup(title: "Look") var look: LookOptions
-    @OptionGroup(title: "Bench") var settings: BenchSettings
-
-    func run() throws {
-        var options = Bundle.options(look: look, first, second, third)
-        options.countsAreLists = true
-        try settings.run(options)
+extension BenchSettings: EffectCommandSettings {
+    static let title = "Bench"
+    static func configuration(effect: EffectName, summary: String) -> CommandConfiguration {
+        CommandConfiguration(commandName: effect.rawValue, abstract: "Measure both strategies: " + summary + ".")
     }
 }
 

@@ -107,7 +107,6 @@ struct PeaksCommand: ParsableCommand {
             let data = try Self.peaks(of: track, samplesPerPixel: samplesPerPixel, bits: bits)
             return { try Self.write(data, json: json.map { TrackBatch.output($0, for: track) }, dat: dat.map { TrackBatch.output($0, for: track) }) }
         }
-        print("waves peaks: " + summary.line(tracks: batch.tracks.count, jobs: batch.jobs))
-        if summary.status != 0 { throw ExitCode(summary.status) }
+        try batch.finish(summary, command: "peaks")
     }
 }

@@ -160,8 +160,7 @@ struct RenderSettings: ParsableArguments {
             let target = try Self.drawTrack(track, settings: settings, request: request, time: time, start: start, end: end, peaks: peaks)
             return { try PNG.write(target, to: TrackBatch.output(pattern, for: track)) }
         }
-        print("waves render: " + summary.line(tracks: batch.tracks.count, jobs: batch.jobs))
-        if summary.status != 0 { throw ExitCode(summary.status) }
+        try batch.finish(summary, command: "render")
     }
 
     /// The waveform of one track at `time`, drawn by the CPU strategy (what a

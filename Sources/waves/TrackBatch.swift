@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import WaveAudio
 import WaveImageIO
@@ -108,8 +109,7 @@ struct TrackBatch {
                 }
                 return 0
             } catch {
-                let message = ExitStatus.message(of: error)
-                printError("waves: " + (message.contains(tracks[i]) ? message : "\(tracks[i]): \(message)"))
+                printFailure(ExitStatus.message(of: error), of: tracks[i])
                 return ExitStatus.of(error)
             }
         }
@@ -123,6 +123,12 @@ struct TrackBatch {
         }
         summary.seconds = Date().timeIntervalSince(start)
         return summary
+    }
+
+    /// The summary line on stdout, then the first failure's status as the process's (none: 0).
+    func finish(_ summary: Summary, command: String) throws {
+        print("waves \(command): " + summary.line(tracks: tracks.count, jobs: jobs))
+        if summary.status != 0 { throw ExitCode(summary.status) }
     }
 
     /// Every output exists and was modified after the track.
@@ -196,4 +202,9 @@ final class ConcurrentItems<Outcome>: @unchecked Sendable {
         done += 1
         return done
     }
+}
+
+/// A track's failure, one line on stderr: the message, led by the track's name (`id`) where it does not name the file.
+func printFailure(_ message: String, of input: String, id: String? = nil) {
+    printError("waves: " + (message.contains(input) ? message : "\(id ?? input): \(message)"))
 }
