@@ -1,7 +1,8 @@
 #version 330 core
-// The demo's pixel overlays (the O key): one quad over a strategy's half,
-// from the quad's corner number alone (no vertex buffer), reading that
-// half's per-pixel counts (overlay.frag.glsl).
+// A quad over the viewport from its corner number alone (no vertex buffer):
+// the demo's pixel overlays (the O key) over a strategy's half, and the
+// CPU frame shown in place (frame.frag.glsl). The overlays read that
+// half's per-pixel counts (overlay.frag.glsl) at v_uv.
 
 out vec2 v_uv; // the counts' texture, rows top to bottom
 

@@ -23,8 +23,13 @@ package struct BenchHost {
     package var unavailableReason: String?
     /// A renderer of `backend` on the shared context.
     package var makeRenderer: (Backend) throws -> Renderer
-    /// Uploads CPU frames where frames end on a GPU; nil without one.
+    /// Hands CPU frames to the GPU where frames end on one (drawn in memory it
+    /// reads in place where the driver can share it, else copied); nil without one.
     package var makeUploader: () throws -> FrameUploader?
+    /// The copying hand-over, wherever frames end on a GPU (the raster preset races it against the shared one).
+    package var makeCopyingUploader: () throws -> FrameUploader? = { nil }
+    /// Whether `makeUploader` shares the frame's memory with the GPU.
+    package var sharesFrames = false
     package var makeTimer: () throws -> GPUTiming?
     /// Waits for the GPU (glFinish); nothing without one.
     package var finishGPU: () -> Void = {}
@@ -146,12 +151,14 @@ package final class BenchStrategy {
             gpu.end()
             return
         }
+        // Where the GPU reads the frame in place, it is drawn there (once the GPU has read the last one).
+        let frame: RenderTarget = uploader?.sharedPixmap() ?? target
         let start = Clocks.threadCPU()
-        try renderer.draw(time: time, into: target)
+        try renderer.draw(time: time, into: frame)
         let raster = Clocks.threadCPU() - start
         times.raster = raster
         times.cpu = raster
-        guard let uploader, let pixmap = target as? Pixmap else { return }
+        guard let uploader, let pixmap = frame as? Pixmap else { return }
         // Only the upload is GPU work here; the bracket holds it alone.
         gpu.begin()
         let uploadStart = Clocks.threadCPU()

@@ -37,6 +37,9 @@ package final class CPUFramePresenter: FrameUploader, Presentable {
 
     package var bytesPerUpload: Int { width * height * 4 }
 
+    /// This presenter copies every frame (`SharedFramePresenter` does not).
+    package func sharedPixmap() -> Pixmap? { nil }
+
     /// Sizes the texture; does nothing when the size is unchanged.
     package func prepare(width: Int, height: Int) throws {
         if width == self.width && height == self.height { return }

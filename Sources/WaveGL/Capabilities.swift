@@ -15,12 +15,18 @@ public struct GLCapabilities: Equatable, Sendable {
     /// glCopyImageSubData is there (GL 4.3 or ARB_copy_image); without it
     /// whole-pixel copies into a texture go through glBlitFramebuffer (GL 3.0).
     public var copiesImages: Bool
+    /// GL_MAX_TEXTURE_BUFFER_SIZE where buffers can stay mapped while the GPU
+    /// reads them (GL 4.4 or ARB_buffer_storage): the most texels of a CPU
+    /// frame shown from the memory it was drawn into; 0: none, every frame is copied.
+    public var maxSharedFrameTexels: Int
 
-    public init(maxTextureSize: Int, maxArrayLayers: Int, maxCoverageBytes: Int = 512 << 20, copiesImages: Bool = true) {
+    public init(maxTextureSize: Int, maxArrayLayers: Int, maxCoverageBytes: Int = 512 << 20, copiesImages: Bool = true,
+                maxSharedFrameTexels: Int = 0) {
         self.maxTextureSize = maxTextureSize
         self.maxArrayLayers = maxArrayLayers
         self.maxCoverageBytes = maxCoverageBytes
         self.copiesImages = copiesImages
+        self.maxSharedFrameTexels = maxSharedFrameTexels
     }
 
     /// The current context's limits.
@@ -30,13 +36,16 @@ public struct GLCapabilities: Equatable, Sendable {
         glGetIntegerv(GLenum(GL_MAX_ARRAY_TEXTURE_LAYERS), &layers)
         glGetIntegerv(GLenum(GL_MAJOR_VERSION), &major)
         glGetIntegerv(GLenum(GL_MINOR_VERSION), &minor)
-        var copies = major > 4 || (major == 4 && minor >= 3)
-        if !copies {
-            glGetIntegerv(GLenum(GL_NUM_EXTENSIONS), &extensions)
-            copies = (0..<GLuint(max(0, extensions))).contains { i in
-                glGetStringi(GLenum(GL_EXTENSIONS), i).map { String(cString: $0) == "GL_ARB_copy_image" } ?? false
-            }
+        glGetIntegerv(GLenum(GL_NUM_EXTENSIONS), &extensions)
+        func has(_ name: String) -> Bool {
+            (0..<GLuint(max(0, extensions))).contains { i in glGetStringi(GLenum(GL_EXTENSIONS), i).map { String(cString: $0) == name } ?? false }
         }
-        return GLCapabilities(maxTextureSize: Int(size), maxArrayLayers: Int(layers), copiesImages: copies)
+        let copies = major > 4 || (major == 4 && minor >= 3) || has("GL_ARB_copy_image")
+        var texels: GLint = 0
+        if major > 4 || (major == 4 && minor >= 4) || has("GL_ARB_buffer_storage") {
+            glGetIntegerv(GLenum(GL_MAX_TEXTURE_BUFFER_SIZE), &texels)
+        }
+        return GLCapabilities(maxTextureSize: Int(size), maxArrayLayers: Int(layers), copiesImages: copies,
+                              maxSharedFrameTexels: Int(max(0, texels)))
     }
 }

@@ -621,6 +621,25 @@ void main() {
     stateBorder = hidden || box.y <= 0.0 ? vec4(0.0) : vec4(b.rgb, 1.0) * b.a * opacity;
 }
 """#,
+        "frame.frag.glsl": #"""
+#version 330 core
+// The CPU strategy's frame shown from the memory it was drawn into
+// (`SharedFramePresenter`): a buffer texture of RGBA8 words, rows stored
+// top to bottom as the CPU rasteriser writes them fastest, read texel by
+// texel (so the flip costs nothing); drawn over the viewport the frame's top
+// rows fill (overlay.vert.glsl's quad), without blending.
+
+uniform samplerBuffer u_frame;
+uniform ivec2 u_origin;   // the framebuffer pixel of the frame's bottom-left shown pixel
+uniform int u_width;      // texels a row
+uniform int u_bottomRow;  // the frame's row shown at u_origin.y (rows above it are the rows before it)
+out vec4 fragColor;
+
+void main() {
+    ivec2 p = ivec2(gl_FragCoord.xy) - u_origin;
+    fragColor = texelFetch(u_frame, (u_bottomRow - p.y) * u_width + p.x);
+}
+"""#,
         "item.frag.glsl": #"""
 #version 330 core
 // One presentation item of the layer tree (WaveCore's Tree/), drawn by one
@@ -802,9 +821,10 @@ void main() {
 """#,
         "overlay.vert.glsl": #"""
 #version 330 core
-// The demo's pixel overlays (the O key): one quad over a strategy's half,
-// from the quad's corner number alone (no vertex buffer), reading that
-// half's per-pixel counts (overlay.frag.glsl).
+// A quad over the viewport from its corner number alone (no vertex buffer):
+// the demo's pixel overlays (the O key) over a strategy's half, and the
+// CPU frame shown in place (frame.frag.glsl). The overlays read that
+// half's per-pixel counts (overlay.frag.glsl) at v_uv.
 
 out vec2 v_uv; // the counts' texture, rows top to bottom
 

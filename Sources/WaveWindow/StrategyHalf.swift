@@ -21,7 +21,7 @@ final class StrategyHalf {
     private let context: GLContext
     /// The CPU strategy: a bottom-up pixmap (GL's row order), uploaded and blitted.
     private var pixmap: Pixmap?
-    private var presenter: CPUFramePresenter?
+    private var presenter: (FrameUploader & Presentable)?
     /// The GL strategy: an area of the framebuffer drawn into directly.
     private var region: GLFramebufferRegion?
     /// Why this GL half is drawn by the CPU (the driver's words), or nil.
@@ -69,7 +69,7 @@ final class StrategyHalf {
             }
         }
         renderer = try BackendChooser.make(.cpu, for: scene).renderer
-        presenter = CPUFramePresenter(caps: context.capabilities)
+        presenter = try SharedFramePresenter.make(caps: context.capabilities)
         region = nil
     }
 
@@ -118,8 +118,10 @@ final class StrategyHalf {
         timer.begin()
         let start = Clocks.threadCPU()
         if let pixmap, let presenter {
-            try renderer.draw(time: time, into: pixmap)
-            presenter.upload(pixmap)
+            // Drawn where the GPU reads it, where the driver shares the frame's memory.
+            let frame = presenter.sharedPixmap() ?? pixmap
+            try renderer.draw(time: time, into: frame)
+            presenter.upload(frame)
         } else if let countingTarget {
             try renderer.draw(time: time, into: countingTarget)
         } else if let region {

@@ -122,9 +122,13 @@ struct BenchSettings: ParsableArguments {
                                               step: wave.steps.physicsStep ?? 1.0 / 120, maxSteps: wave.steps.maxSteps,
                                               physicsBudget: wave.crates.physicsBudget, progress: bar?.update)
             case .raster:
-                var raster = try RasterPreset.run(seconds: seconds ?? 3, blend2d: blend2d, makeScene: Self.rasterScene,
+                let copying = try runner.host.makeCopyingUploader()
+                let shared = runner.host.sharesFrames ? try runner.host.makeUploader() : nil
+                var raster = try RasterPreset.run(seconds: seconds ?? 3, blend2d: blend2d, copying: copying, shared: shared,
+                                                  makeScene: Self.rasterScene,
                                                   isInterrupted: config.isInterrupted, progress: bar?.update)
                 raster.interrupted = raster.interrupted || Interruption.requested
+                raster.renderer = copying == nil ? nil : runner.host.deviceName
                 report = BenchReport(renderer: "none (CPU only)", results: [])
                 report.raster = raster
                 report.interrupted = raster.interrupted
@@ -198,7 +202,8 @@ struct BenchSettings: ParsableArguments {
     /// scene, at most 1920x1080); headless otherwise, saying why.
     private func makeRunner(_ config: BenchConfig, subpixel: SubpixelMode) -> BenchRunner {
         if preset == .raster {
-            return BenchRunner(config: config, host: .cpuOnly(reason: "the raster preset measures CPU rasterisers only"))
+            // CPU rasterisers only; a headless context, where one can be made, takes the CPU strategy's uploads.
+            return BenchRunner(config: config, host: BenchHosts.headless(subpixel: subpixel))
         }
         if !headless {
             let screen = preset == .table ? TablePreset.screen

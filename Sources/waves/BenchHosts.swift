@@ -31,9 +31,11 @@ enum BenchHosts {
                 try context.makeCurrent()
                 return try BackendChooser.renderer(backend, context: context, subpixel: subpixel)
             },
-            makeUploader: { CPUFramePresenter(caps: context.capabilities) },
+            makeUploader: { try SharedFramePresenter.make(caps: context.capabilities) },
             makeTimer: { GPUTimer() })
         host.finishGPU = { context.finish() }
+        host.makeCopyingUploader = { CPUFramePresenter(caps: context.capabilities) }
+        host.sharesFrames = context.capabilities.maxSharedFrameTexels > 0
         host.checkErrors = { step in try unavailableOnGLError { try checkGLErrors(step) } }
         if let window {
             host.show = { window.show($0) }

@@ -71,7 +71,8 @@ enum BenchSchema {
     /// `--preset raster`'s object: cairo's version (or why there is none) and one row per frame.
     static func checkRaster(_ value: Any, _ fail: (String) -> Void) {
         guard let raster = value as? [String: Any] else { return fail("raster is not an object") }
-        expectKeys(raster, required: ["rows", "method", "interrupted"], optional: ["cairo_version", "cairo_unavailable"], at: "raster", fail)
+        expectKeys(raster, required: ["rows", "method", "interrupted"],
+                   optional: ["cairo_version", "cairo_unavailable", "blend2d_version", "renderer"], at: "raster", fail)
         if (raster["cairo_version"] == nil) == (raster["cairo_unavailable"] == nil) {
             fail("raster has neither or both of cairo_version and cairo_unavailable")
         }
@@ -79,9 +80,15 @@ enum BenchSchema {
         let numbers = ["amplitude", "waves_us", "memset_us", "waves_over_memset"]
         let wholes = ["width", "height", "cycles", "rounds", "frames_per_batch"]
         for (i, row) in rows.enumerated() {
-            expectKeys(row, required: ["frame"] + numbers + wholes, optional: ["cairo_us", "cairo_over_waves", "cairo_difference"],
-                       at: "raster.rows[\(i)]", fail)
+            let measuredWhereAvailable = ["cairo_us", "cairo_over_waves", "blend2d_us", "blend2d_over_waves", "waves_drawn_alone_us",
+                                          "waves_uploading_us", "upload_us", "uploading_over_waves", "waves_shared_us",
+                                          "shared_hand_over_us", "shared_over_waves"]
+            expectKeys(row, required: ["frame"] + numbers + wholes,
+                       optional: measuredWhereAvailable + ["cairo_difference", "blend2d_difference"], at: "raster.rows[\(i)]", fail)
             for key in numbers where !(row[key] is NSNumber) { fail("raster.rows[\(i)].\(key) is not a number") }
+            for key in measuredWhereAvailable where row[key] != nil && !(row[key] is NSNumber) {
+                fail("raster.rows[\(i)].\(key) is not a number")
+            }
             for key in wholes where integer(row[key]) == nil { fail("raster.rows[\(i)].\(key) is not a whole number") }
             if let difference = row["cairo_difference"] as? [String: Any] {
                 expectKeys(difference, required: ["mean", "max"], optional: [], at: "raster.rows[\(i)].cairo_difference", fail)

@@ -2,6 +2,7 @@ import Foundation
 import WaveBench
 import WaveCore
 import WaveEffects
+import WaveGL
 import WaveTestSupport
 import XCTest
 
@@ -73,5 +74,39 @@ final class RasterPresetTests: XCTestCase {
         let table = report.table(machine: .current)
         XCTAssertTrue(table.contains("64x16"), table)
         XCTAssertEqual(report.csv.split(separator: "\n").count, 3)
+    }
+
+    /// Beside a GL context the preset times our draw three more ways (alone,
+    /// each frame copied into a texture, drawn in memory the GPU reads), and
+    /// the shared frame is what the CPU rasteriser drew, pixel for pixel.
+    func testTheDrawIsTimedBesideAGLContextCopiedAndShared() throws {
+        let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
+        try context.makeCurrent()
+        let caps = context.capabilities
+        XCTAssertGreaterThan(caps.maxSharedFrameTexels, 0, "llvmpipe (GL 4.5) maps buffers persistently")
+        let shared = try SharedFramePresenter(caps: caps)
+        let cases = [RasterPreset.Case(width: 64, height: 16)]
+        let report = try RasterPreset.run(cases: cases, seconds: 0.05, copying: CPUFramePresenter(caps: caps), shared: shared,
+                                          makeScene: scene)
+        let row = try XCTUnwrap(report.rows.first)
+        for (name, value) in [("alone", row.wavesDrawnAloneUs), ("copied", row.wavesUploadingUs), ("copy", row.uploadUs),
+                              ("shared", row.wavesSharedUs)] {
+            XCTAssertGreaterThan(try XCTUnwrap(value, name), 0, name)
+        }
+        XCTAssertEqual(try XCTUnwrap(row.sharedOverWaves), try XCTUnwrap(row.wavesSharedUs) / row.wavesDrawnAloneUs!, accuracy: 0.006)
+        XCTAssertTrue(report.table(machine: .current).contains("shared: draw us"))
+        var whole = BenchReport(renderer: context.renderer, results: [])
+        whole.raster = report
+        XCTAssertEqual(BenchSchema.problems(in: try whole.jsonData()), [])
+
+        // What the GPU reads is the frame the rasteriser drew there.
+        let frame = try XCTUnwrap(shared.sharedPixmap())
+        let renderer = CPURenderer()
+        let scene = try scene(cases[0])
+        try renderer.prepare(scene: scene)
+        try renderer.draw(time: 0.37, into: frame)
+        let own = Pixmap(width: 64, height: 16)
+        try renderer.draw(time: 0.37, into: own)
+        assertImagesMatch(try frame.readback(), try own.readback(), mean: 0, max: 0, name: "shared-frame")
     }
 }

@@ -436,6 +436,21 @@ final class PresentTests: XCTestCase {
                 presenter.upload(pixmap)
                 assertImagesMatch(shown(presenter), expected, mean: 0, max: 0, name: "present-cpu-bottom-up-\(bottomUp)")
             }
+            // Drawn in memory the GPU reads (no copy), shown through the buffer texture: the same pixels, twice
+            // (the second frame waits on the first's fence), and another pixmap handed over is copied in.
+            let shared = try SharedFramePresenter(caps: context.capabilities)
+            try shared.prepare(width: 64, height: 300)
+            for _ in 0..<2 {
+                let frame = try XCTUnwrap(shared.sharedPixmap())
+                try cpu.draw(time: 19.0 / 64, into: frame)
+                shared.upload(frame)
+                assertImagesMatch(shown(shared), expected, mean: 0, max: 0, name: "present-cpu-shared")
+            }
+            let own = Pixmap(width: 64, height: 300, rowStride: -64)
+            try cpu.draw(time: 19.0 / 64, into: own)
+            _ = shared.sharedPixmap()?.fill(RGBA8(255, 0, 0))
+            shared.upload(own)
+            assertImagesMatch(shown(shared), expected, mean: 0, max: 0, name: "present-cpu-shared-copied-in")
             let gl = try GLRenderer(context: context)
             try gl.prepare(scene: scene)
             let target = try XCTUnwrap(try gl.makeTarget() as? GLFramebufferTarget)

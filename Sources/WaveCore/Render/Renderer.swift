@@ -85,13 +85,21 @@ public enum RendererError: Error, CustomStringConvertible {
     }
 }
 
-/// Moves a CPU frame to the GPU, as a phone uploads its backing store: part
-/// of the CPU strategy's cost wherever its frames end on a screen.
+/// Moves a CPU frame to the GPU, as a phone hands its backing store to the
+/// compositor: part of the CPU strategy's cost wherever its frames end on a
+/// screen. Either the frame is drawn into memory the GPU reads in place
+/// (`sharedPixmap()`: nothing is copied), or into the caller's own pixmap,
+/// which `upload` copies.
 package protocol FrameUploader: AnyObject {
     func prepare(width: Int, height: Int) throws
-    /// Uploads the whole pixmap. Allocates nothing.
+    /// Where the GPU reads the uploader's own memory: the pixmap to draw the
+    /// next frame into, once the GPU has finished reading the last one
+    /// (waits for it). nil: draw into a pixmap of your own and `upload` it.
+    /// Allocates nothing.
+    func sharedPixmap() -> Pixmap?
+    /// Hands the frame over: copies `pixmap` unless it is the shared one. Allocates nothing.
     func upload(_ pixmap: Pixmap)
-    /// Bytes one upload moves.
+    /// Bytes one upload copies (0 where the frame is shared).
     var bytesPerUpload: Int { get }
 }
 
