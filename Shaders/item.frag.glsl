@@ -16,7 +16,13 @@
 //                     sampled bilinearly between them, or turned or scaled)
 //   PICTURE_RGBA      a picture's texels, read the same way (their alpha
 //                     is the coverage, their colour the paint)
-//   (neither)         a polygon in scene pixels, rebuilt every frame (a
+//   RECT              an axis-aligned rectangle's exact coverage, the
+//                     product of the pixel's overlaps with its columns and
+//                     rows (u_rect): a box away from its corners, drawn
+//                     apart from them (the corners take the polygon below),
+//                     which a software driver shades for a fraction of the
+//                     polygon's cost
+//   (none of these)   a polygon in scene pixels, rebuilt every frame (a
 //                     dynamic path, a box): for each edge crossing the
 //                     pixel's row near it (its row's run of 16 columns),
 //                     the exact area it adds to the pixel's right, summed
@@ -57,6 +63,7 @@ uniform int u_firstColumn;    // the scene column its runs start at
 uniform int u_buckets;        // runs a row
 
 uniform sampler2D u_mask;     // MASKED: this page's mask coverage (red)
+uniform vec4 u_rect;          // RECT: x0, y0, x1, y1 of the rectangle in scene pixels (y down)
 
 out vec4 fragColor;
 
@@ -125,6 +132,10 @@ void main() {
     // Premultiplied texels (filtered as such): back to a colour and its coverage.
     coverage = sampled.a;
     color = vec4(coverage > 0.0 ? sampled.rgb / coverage : vec3(0.0), 1.0) * u_color;
+#elif defined(RECT)
+    vec2 pixel = vec2(floor(local.x), float(row));
+    vec2 overlap = clamp(min(pixel + 1.0, u_rect.zw) - max(pixel, u_rect.xy), 0.0, 1.0);
+    coverage = overlap.x * overlap.y;
 #else
     coverage = polygonCoverage(floor(local.x), row);
 #endif

@@ -71,6 +71,8 @@ package struct BenchReport: Codable, Equatable {
     package var raster: RasterReport?
     /// `--preset pacing --scene ball`'s figures (absent otherwise).
     package var ball: BallReport?
+    /// `--preset primitives`'s figures (absent otherwise).
+    package var primitives: PrimitivesReport?
     /// `--preset table`: the floor, copying the frame once a frame paced the same way (absent otherwise).
     package var tableFloor: TableFloor?
 
@@ -81,7 +83,7 @@ package struct BenchReport: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, renderer, machine, results, waveform, pacing, raster, ball, commit, date, mode, warmup, interrupted
+        case version, renderer, machine, results, waveform, pacing, raster, ball, primitives, commit, date, mode, warmup, interrupted
         case tableFloor = "table_floor"
         case wavesVersion = "waves_version"
     }
@@ -182,6 +184,8 @@ package struct BenchResult: Codable, Equatable {
     package var physicsMs: Double?
     /// One frame's pixels as the strategy counted them.
     package var pixelsPerFrame: PixelsPerFrame?
+    /// The primitives preset's primitive ("box", "dynamic path").
+    package var primitive: String?
 
     package init(backend: String, cells: Int, cellSize: [Int], frames: Int, cpuMs: Stats, processCpuMs: Stats,
                 gpuMs: Stats?, wallMs: Stats, rasterMs: Stats?, uploadMs: Stats?, fps: Double,
@@ -203,7 +207,7 @@ package struct BenchResult: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case backend, cells, frames, fps, preset, seconds, pacing, unit, phase
+        case backend, cells, frames, fps, preset, seconds, pacing, unit, phase, primitive
         case cellSize = "cell_size"
         case cpuMs = "cpu_ms"
         case processCpuMs = "process_cpu_ms"
@@ -255,6 +259,7 @@ package struct BenchResult: Codable, Equatable {
         try c.encodeIfPresent(unit, forKey: .unit)
         try c.encodeIfPresent(physicsMs, forKey: .physicsMs)
         try c.encodeIfPresent(pixelsPerFrame, forKey: .pixelsPerFrame)
+        try c.encodeIfPresent(primitive, forKey: .primitive)
     }
 
     private func encodeOrNull(_ value: Stats?, _ key: CodingKeys,

@@ -17,7 +17,7 @@ package final class BenchRunner {
     package let config: BenchConfig
     package let host: BenchHost
     /// Things a person should know about the run (GL missing, say); one line each.
-    package private(set) var notices: [String] = []
+    package internal(set) var notices: [String] = []
 
     package init(config: BenchConfig, host: BenchHost) {
         self.config = config

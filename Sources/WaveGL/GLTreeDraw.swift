@@ -30,10 +30,12 @@ final class GLTreeDraw: GLLayerDraw {
     private struct Program {
         let program: ShaderProgram
         let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow, firstColumn, buckets: GLint
-        let whole, tileStep, phases, phase: GLint
+        let whole, tileStep, phases, phase, rect: GLint
     }
-    /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask.
-    private var programs: [Program?] = Array(repeating: nil, count: 32)
+    /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask, rectangle.
+    private var programs: [Program?] = Array(repeating: nil, count: 64)
+    /// A variant's bit for a rectangle's coverage (a box away from its corners).
+    private static let rect = 32
 
     private struct CachedPicture {
         var texture: GLuint
@@ -59,6 +61,8 @@ final class GLTreeDraw: GLLayerDraw {
         var rows: Range<Int>; var columns: Range<Int>; var variant: Int; var fill: Int; var border: Int
         /// A mask's box on whole pixels: its coverage is its alpha inside `rows` x `columns`, a scissored clear.
         var clearsTo: Double? = nil
+        /// An axis-aligned box: drawn as a rectangle's coverage but for its corners' pixels (the polygon's).
+        var split: BoxSplit? = nil
     }
     private var planned: [Planned?] = []
     private var plannedMasks: [Planned?] = []
@@ -303,13 +307,17 @@ final class GLTreeDraw: GLLayerDraw {
 
     private func makePrograms(_ layer: Layer, masked: Bool, asMask: Bool) throws {
         let masked = masked || layer.mask != nil
-        if let v = Self.variant(layer.contents, masked: masked && !asMask, asMask: asMask), programs[v] == nil {
+        let base = Self.variant(layer.contents, masked: masked && !asMask, asMask: asMask)
+        var needed = base.map { [$0] } ?? []
+        if let base, case .box? = layer.contents { needed.append(base | Self.rect) }
+        for v in needed where programs[v] == nil {
             var defines: [String] = []
             if v & 3 == 1 { defines.append("PICTURE_COVERAGE") }
             if v & 3 == 2 { defines.append("PICTURE_RGBA") }
             if v & 4 != 0 { defines.append("GRADIENT") }
             if v & 8 != 0 { defines.append("MASKED") }
             if v & 16 != 0 { defines.append("AS_MASK") }
+            if v & Self.rect != 0 { defines.append("RECT") }
             let program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "item.frag.glsl", defines: defines)
             glUseProgram(program.id)
             for (name, unit) in [("u_picture", 0), ("u_tiles", 0), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4)] {
@@ -324,7 +332,7 @@ final class GLTreeDraw: GLLayerDraw {
                                   firstRow: program.uniform("u_firstRow"), firstColumn: program.uniform("u_firstColumn"),
                                   buckets: program.uniform("u_buckets"), whole: program.uniform("u_whole"),
                                   tileStep: program.uniform("u_tileStep"), phases: program.uniform("u_phases"),
-                                  phase: program.uniform("u_phase"))
+                                  phase: program.uniform("u_phase"), rect: program.uniform("u_rect"))
         }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: true) }
         for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask) }
@@ -420,6 +428,7 @@ final class GLTreeDraw: GLLayerDraw {
                     polygons.begin()
                     PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: polygons)
                     p.fill = polygons.finish(rows: area.rows, columns: area.columns)
+                    p.split = BoxSplit(item, box)
                 }
                 if item.primitive == .boxBorder || item.drawsBorder {
                     polygons.begin()
@@ -660,8 +669,30 @@ final class GLTreeDraw: GLLayerDraw {
             }
         case let .box(box)?:
             if p.fill >= 0 {
-                setPaint(.solid(item.tint.applied(to: item.color)), program)
-                drawPolygon(p.fill, p, program)
+                let color = item.tint.applied(to: item.color)
+                setPaint(.solid(color), program)
+                if let split = p.split, let rect = programs[p.variant | Self.rect] {
+                    // The corners' pixels take the polygon's coverage; the rest, the rectangle's.
+                    let (left, middle, right) = split.columns(within: p.columns), (top, sides, bottom) = split.rows(within: p.rows)
+                    if setScissor(top, left, viewport, pageTop) { drawPolygon(p.fill, p, program) }
+                    if setScissor(top, right, viewport, pageTop) { drawPolygon(p.fill, p, program) }
+                    if setScissor(bottom, left, viewport, pageTop) { drawPolygon(p.fill, p, program) }
+                    if setScissor(bottom, right, viewport, pageTop) { drawPolygon(p.fill, p, program) }
+                    glUseProgram(rect.program.id)
+                    glUniform4f(rect.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
+                    glUniform1i(rect.pageTop, GLint(pageTop))
+                    glUniform1f(rect.opacity, GLfloat(item.opacity))
+                    glUniform4f(rect.rect, GLfloat(split.x0), GLfloat(split.y0), GLfloat(split.x1), GLfloat(split.y1))
+                    setPaint(.solid(color), rect)
+                    paintsThisFrame -= 1 // one paint, drawn in parts
+                    if setScissor(sides, left, viewport, pageTop) { glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4) }
+                    if setScissor(sides, right, viewport, pageTop) { glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4) }
+                    if setScissor(p.rows, middle, viewport, pageTop) { glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4) }
+                    glUseProgram(program.program.id)
+                    _ = setScissor(p.rows, p.columns, viewport, pageTop)
+                } else {
+                    drawPolygon(p.fill, p, program)
+                }
             }
             if p.border >= 0 {
                 setPaint(.solid(item.tint.applied(to: box.borderColor)), program)
@@ -674,6 +705,15 @@ final class GLTreeDraw: GLLayerDraw {
         case nil:
             break
         }
+    }
+
+    /// Sets the scissor to `rows` (scene rows) x `columns` on this page; false where that is empty.
+    private func setScissor(_ rows: Range<Int>, _ columns: Range<Int>, _ viewport: Viewport, _ pageTop: Int) -> Bool {
+        let first = Swift.max(rows.lowerBound, pageTop), last = Swift.min(rows.upperBound, pageTop + viewport.height)
+        guard first < last, !columns.isEmpty else { return false }
+        glScissor(GLint(viewport.x + columns.lowerBound), GLint(viewport.y + viewport.height - (last - pageTop)),
+                  GLsizei(columns.count), GLsizei(last - first))
+        return true
     }
 
     /// Items whose paint the shader evaluated per pixel this frame (a
@@ -740,5 +780,40 @@ final class GLTreeDraw: GLLayerDraw {
             pictureBound = picture.texture
         }
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+    }
+}
+
+/// An axis-aligned box (its transform neither turns nor shears it) in
+/// scene pixels, and the pixel columns and rows that hold its corners' arcs:
+/// elsewhere its coverage is the rectangle's, a closed form per pixel.
+struct BoxSplit {
+    let x0, y0, x1, y1: Double
+    /// The pixels from the left edge to past the left corners' arcs, and from the right corners' arcs on.
+    let left: Int, right: Int
+    let top: Int, bottom: Int
+
+    init?(_ item: PresentationItem, _ box: Box) {
+        let m = item.transform, r = item.bounds, radius = Swift.max(0, box.cornerRadius)
+        guard m.isAxisAligned, m.a > 0, m.d > 0 else { return nil }
+        (x0, x1, y0, y1) = (m.a * r.x + m.tx, m.a * r.maxX + m.tx, m.d * r.y + m.ty, m.d * r.maxY + m.ty)
+        @inline(__always) func usable(_ v: Double) -> Bool { v.isFinite && abs(v) < 1e7 }
+        guard usable(x0), usable(x1), usable(y0), usable(y1), x0 < x1, y0 < y1 else { return nil }
+        left = Int((x0 + m.a * radius).rounded(.up))
+        right = Int((x1 - m.a * radius).rounded(.down))
+        top = Int((y0 + m.d * radius).rounded(.up))
+        bottom = Int((y1 - m.d * radius).rounded(.down))
+        guard left <= right, top <= bottom else { return nil }
+    }
+
+    typealias Thirds = (Range<Int>, Range<Int>, Range<Int>)
+
+    /// `columns` in three: up to the left corners' end, between the corners, from the right corners on.
+    func columns(within columns: Range<Int>) -> Thirds { Self.thirds(columns, left, right) }
+    /// `rows` in three: the top corners' rows, those between, the bottom corners'.
+    func rows(within rows: Range<Int>) -> Thirds { Self.thirds(rows, top, bottom) }
+
+    private static func thirds(_ all: Range<Int>, _ a: Int, _ b: Int) -> Thirds {
+        let a = Swift.min(Swift.max(a, all.lowerBound), all.upperBound), b = Swift.min(Swift.max(b, a), all.upperBound)
+        return (all.lowerBound..<a, a..<b, b..<all.upperBound)
     }
 }

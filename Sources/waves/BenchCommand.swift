@@ -42,7 +42,7 @@ struct BenchCommand: ParsableCommand {
         defaultSubcommand: EffectBundles.standard.benchCommand
     )
 
-    enum Preset: String, ExpressibleByArgument, CaseIterable { case table, waveform, pacing, raster }
+    enum Preset: String, ExpressibleByArgument, CaseIterable { case table, waveform, pacing, raster, primitives }
 
 }
 
@@ -80,7 +80,7 @@ struct BenchSettings: ParsableArguments {
     @Option(parsing: .unconditional, help: "--preset pacing: sleep this many milliseconds inside one frame every second (0 to 1000; default 0).")
     var stall: Double?
 
-    @Option(help: "table (waves bench table): the published phone experiment (a 375x667 screen of the scrolling table paced at 60 fps: idle, scrolling at --scroll-speed, 1000 px/s unless given, idle again; --shadow, --no-shadow-cache apply); waveform (waves bench waveform): the published audio player; pacing (waves bench jelly, dots, voice, crates or ball): the effect under a plain timer, unpaced and, in a window with vsync, vsync; raster (waves bench sine): the CPU strategy's frame beside cairo's fill of the same polygon and a plain memset, at 320x80, 800x200, 1920x1080 and on a steep wave. A preset replaces the sweep, so the counts, --size and --frames do not apply; with no effect named, table and raster draw their own, pacing the jelly.")
+    @Option(help: "table (waves bench table): the published phone experiment (a 375x667 screen of the scrolling table paced at 60 fps: idle, scrolling at --scroll-speed, 1000 px/s unless given, idle again; --shadow, --no-shadow-cache apply); waveform (waves bench waveform): the published audio player; pacing (waves bench jelly, dots, voice, crates or ball): the effect under a plain timer, unpaced and, in a window with vsync, vsync; raster (waves bench sine): the CPU strategy's frame beside cairo's fill of the same polygon and a plain memset, at 320x80, 800x200, 1920x1080 and on a steep wave (and, beside a GL context, our draw with each frame copied to the GPU or drawn where it reads it); primitives: each primitive of the layer tree alone on the table's screen (boxes still and moving, a fixed path in a clip, a dynamic path, replicated boxes, a picture, a mask, rasterized layers with shadows), both strategies, process CPU a frame over --frames frames. A preset replaces the sweep, so the counts and --size do not apply, nor --frames but to primitives; with no effect named, table, raster and primitives draw their own, pacing the jelly.")
     var preset: Preset?
 
     @Option(help: "--preset raster: also race a native Blend2D build (not a Debian package: built from its public sources), this folder's lib/libblend2d.so, one thread.")
@@ -132,6 +132,10 @@ struct BenchSettings: ParsableArguments {
                 report = BenchReport(renderer: "none (CPU only)", results: [])
                 report.raster = raster
                 report.interrupted = raster.interrupted
+            case .primitives:
+                report = try runner.runPrimitives(Primitives.all.map { item in
+                    PrimitivesPreset.Case(name: item.name, drawnBy: item.drawnBy, makeScene: item.make)
+                }, progress: bar?.update)
             case .waveform: report = try runner.runWaveform(try WaveformPresetWiring.input(minutes: trackMinutes ?? 10,
                                                                                            audio: wave.waveform.input()),
                                                             seconds: seconds ?? 5, progress: bar?.update)
@@ -155,6 +159,8 @@ struct BenchSettings: ParsableArguments {
 
         if let raster = report.raster {
             print(raster.table(machine: report.machine), terminator: "")
+        } else if let primitives = report.primitives {
+            print(primitives.table(renderer: report.renderer), terminator: "")
         } else if let pacing = report.pacing {
             print(pacing.table(renderer: report.renderer), terminator: "")
         } else if let ball = report.ball {
@@ -258,7 +264,7 @@ struct BenchSettings: ParsableArguments {
             }
         }
         if let seconds {
-            guard preset != nil else {
+            guard preset != nil, preset != .primitives else {
                 throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "only with --preset table, waveform, pacing or raster")
             }
             guard seconds.isFinite, seconds > 0, seconds <= 3600 else {
@@ -290,6 +296,13 @@ struct BenchSettings: ParsableArguments {
             if chart.lowercased().hasSuffix(".png") && !ChartPNG.available {
                 throw FileError.cannotWrite(path: chart, reason: "PNG charts are drawn by rsvg-convert, which is not installed (apt-get install librsvg2-bin), or write .svg")
             }
+        }
+        if preset == .primitives {
+            guard wave.scene == .sine else {
+                throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "nothing with --preset primitives, which draws its own scenes")
+            }
+            if let chart { throw UsageError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the primitives preset writes --json and --csv)") }
+            return config
         }
         if preset == .raster {
             // The frames are the issue's: the sine at three sizes and one steep wave.

@@ -1,5 +1,6 @@
 import Foundation
 import WaveAudio
+import WaveEffects
 import WaveImageIO
 import WaveTestSupport
 import XCTest
@@ -96,6 +97,19 @@ final class BenchCLITests: XCTestCase {
         XCTAssertEqual(rows.map { "\($0["width"] ?? "")x\($0["height"] ?? "")" }, ["320x80", "800x200", "1920x1080", "800x200"])
         let csv = try String(contentsOfFile: folder + "/r.csv", encoding: .utf8)
         XCTAssertEqual(csv.split(separator: "\n").count, 5, csv)
+    }
+
+    /// `--preset primitives`: a row per primitive on the table's screen, in
+    /// the documented JSON; what it fixes is refused.
+    func testThePrimitivesPresetWritesARowPerPrimitive() throws {
+        try expectRejected(["--preset", "primitives", "--chart", "p.svg"], status: 64, naming: "--chart")
+        try expectRejected(["--preset", "primitives", "--scene", "dots"], status: 64, naming: "--scene")
+        try expectRejected(["--preset", "primitives", "--seconds", "2"], status: 64, naming: "--seconds")
+        let root = try benchJSON(["--headless", "--preset", "primitives", "--frames", "2", "--warmup", "1"], printing: "GL draws it as")
+        let primitives = try XCTUnwrap(root["primitives"] as? [String: Any])
+        let rows = try XCTUnwrap(primitives["rows"] as? [[String: Any]])
+        XCTAssertEqual(rows.compactMap { $0["primitive"] as? String }, Primitives.all.map(\.name))
+        XCTAssertEqual((root["results"] as? [Any])?.count, 2 * Primitives.all.count)
     }
 
     func testPacingOptionsOutsideTheirPresetAreUsageErrors() throws {

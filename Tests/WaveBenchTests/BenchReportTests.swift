@@ -60,6 +60,27 @@ final class BenchReportTests: XCTestCase {
         }
     }
 
+    /// The primitives preset: a row per primitive, both strategies measured
+    /// on the table's screen, and its JSON against the schema.
+    func testPrimitivesPresetMeasuresEachPrimitiveBothWays() throws {
+        var config = tinySweep
+        config.frames = 2
+        let cases = Primitives.all.prefix(2).map { PrimitivesPreset.Case(name: $0.name, drawnBy: $0.drawnBy, makeScene: $0.make) }
+        let report = try BenchRunner(config: config, host: try headlessHost()).runPrimitives(Array(cases))
+        let primitives = try XCTUnwrap(report.primitives)
+        XCTAssertEqual(primitives.rows.map(\.primitive), ["box", "box, moving"])
+        XCTAssertEqual(primitives.screenSize, [375, 667])
+        for row in primitives.rows {
+            XCTAssertGreaterThan(try XCTUnwrap(row.cpuProcessMs), 0)
+            XCTAssertGreaterThan(try XCTUnwrap(row.glProcessMs), 0)
+            XCTAssertEqual(try XCTUnwrap(row.glOverCpu), row.glProcessMs! / row.cpuProcessMs!, accuracy: 0.006)
+        }
+        XCTAssertEqual(report.results.count, 4, "a cpu and a gl row a primitive")
+        XCTAssertEqual(report.results.map(\.cellSize), Array(repeating: [375, 667], count: 4))
+        XCTAssertEqual(BenchSchema.problems(in: try report.jsonData()), [])
+        XCTAssertTrue(primitives.table(renderer: report.renderer).contains("box, moving"))
+    }
+
     func testTablePresetRowsCarryTheirAdditions() throws {
         var config = tinySweep
         config.warmup = 2

@@ -12,12 +12,13 @@ enum BenchSchema {
         var problems: [String] = []
         func fail(_ text: String) { problems.append(text) }
         expectKeys(root, required: ["version", "renderer", "machine", "results", "waves_version", "commit", "date", "mode", "warmup",
-                                    "interrupted"], optional: ["waveform", "pacing", "raster", "table_floor", "ball"], at: "root", fail)
+                                    "interrupted"], optional: ["waveform", "pacing", "raster", "table_floor", "ball", "primitives"], at: "root", fail)
         if !["headless", "window"].contains(root["mode"] as? String ?? "") { fail("mode is not headless or window") }
         if !(root["interrupted"] is Bool) { fail("interrupted is not a boolean") }
         if (root["date"] as? String).flatMap({ ISO8601DateFormatter().date(from: $0) }) == nil { fail("date is not ISO 8601") }
         if let pacing = root["pacing"] { checkPacing(pacing, fail) }
         if let raster = root["raster"] { checkRaster(raster, fail) }
+        if let primitives = root["primitives"] { checkPrimitives(primitives, fail) }
         if let ball = root["ball"] { checkBall(ball, fail) }
         if let floor = root["table_floor"] {
             if let floor = floor as? [String: Any] {
@@ -65,6 +66,18 @@ enum BenchSchema {
         for (i, trace) in traces.enumerated() {
             expectKeys(trace, required: ["driver", "times", "y"], optional: [], at: "ball.traces[\(i)]", fail)
             if (trace["times"] as? [Any])?.count != (trace["y"] as? [Any])?.count { fail("ball.traces[\(i)]: times and y differ in length") }
+        }
+    }
+
+    /// `--preset primitives`'s object: the screen and one row per primitive.
+    static func checkPrimitives(_ value: Any, _ fail: (String) -> Void) {
+        guard let primitives = value as? [String: Any] else { return fail("primitives is not an object") }
+        expectKeys(primitives, required: ["rows", "method", "screen_size"], optional: [], at: "primitives", fail)
+        guard let rows = primitives["rows"] as? [[String: Any]], !rows.isEmpty else { return fail("primitives.rows is not a non-empty array") }
+        let numbers = ["cpu_process_ms", "gl_process_ms", "gl_thread_ms", "gl_over_cpu"]
+        for (i, row) in rows.enumerated() {
+            expectKeys(row, required: ["primitive", "drawn_by"], optional: numbers, at: "primitives.rows[\(i)]", fail)
+            for key in numbers where row[key] != nil && !(row[key] is NSNumber) { fail("primitives.rows[\(i)].\(key) is not a number") }
         }
     }
 
@@ -128,7 +141,7 @@ enum BenchSchema {
     static let nullableStatsKeys = ["gpu_ms", "raster_ms", "upload_ms"]
     static let requiredKeys = ["backend", "cells", "cell_size", "frames", "fps", "upload_bytes_per_frame",
                                "allocations_per_frame", "peak_rss_mb"] + statsKeys + nullableStatsKeys
-    static let additions = ["driver_allocations_per_frame", "write_once_ms", "preset", "process_cpu_percent", "frames_missed", "seconds", "screen_size", "pacing", "unit", "physics_ms", "phase", "scroll_speed", "pixels_per_frame"]
+    static let additions = ["driver_allocations_per_frame", "write_once_ms", "preset", "process_cpu_percent", "frames_missed", "seconds", "screen_size", "pacing", "unit", "physics_ms", "phase", "scroll_speed", "pixels_per_frame", "primitive"]
 
     private static func checkResult(_ row: [String: Any], at path: String, _ fail: (String) -> Void) {
         expectKeys(row, required: requiredKeys, optional: additions, at: path, fail)

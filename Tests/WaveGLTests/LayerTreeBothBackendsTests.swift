@@ -98,8 +98,54 @@ final class LayerTreeBothBackendsTests: XCTestCase {
         XCTAssertEqual(pendingGLErrors(), [])
     }
 
+    /// The bench's primitives (`--preset primitives`), each alone on the
+    /// table's screen at fractional offsets: an axis-aligned box is drawn as
+    /// a rectangle's coverage with its corners' pixels apart, and must still
+    /// be the CPU's (mean 1/255, max 8/255 where motion stays exact; the
+    /// moving picture is sampled between texels).
+    func testEveryBenchPrimitiveMatchesTheCPUOnGL() throws {
+        let times = [0.0, 0.137, 0.61, 1.2345]
+        for item in Primitives.all {
+            let scene = try item.make(375, 667)
+            let gl = try Frames.render(try glRenderer(), scene, at: times)
+            let cpu = try Frames.render(CPURenderer(), scene, at: times)
+            XCTAssertEqual(pendingGLErrors(), [])
+            for i in times.indices {
+                assertImagesMatch(gl[i], cpu[i], mean: 1, max: item.name.hasPrefix("picture") ? 96 : 8,
+                                  name: "primitive-\(item.name.replacingOccurrences(of: " ", with: "-"))-\(i)")
+            }
+        }
+    }
+
+    /// Boxes whose transform keeps them axis-aligned are split (the
+    /// rectangle's closed form away from the corners), turned ones are not,
+    /// and the split partitions the box's pixels.
+    func testAnAxisAlignedBoxIsSplitAtItsCornersPixels() throws {
+        var card = Layer(name: "card", frame: Rect(x: 10.3, y: 20.6, width: 100, height: 40),
+                         contents: .box(Box(color: RGBA8(200, 100, 50), cornerRadius: 8)))
+        let tree = LayerTree(root: Layer(name: "root", frame: Rect(x: 0, y: 0, width: 200, height: 100), sublayers: [card]))
+        let evaluator = try tree.makeEvaluator(drawsCopies: { _ in false }, rasterizes: true)
+        var list = evaluator.makeList()
+        evaluator.evaluate(at: 0, into: &list)
+        let item = try XCTUnwrap(list.items.first)
+        let box = Box(color: RGBA8(200, 100, 50), cornerRadius: 8)
+        let split = try XCTUnwrap(BoxSplit(item, box))
+        XCTAssertEqual([split.left, split.right, split.top, split.bottom], [19, 102, 29, 52])
+        let (left, middle, right) = split.columns(within: 10..<111)
+        XCTAssertEqual([left, middle, right], [10..<19, 19..<102, 102..<111])
+        let (top, sides, bottom) = split.rows(within: 20..<61)
+        XCTAssertEqual([top, sides, bottom], [20..<29, 29..<52, 52..<61])
+        card.transform.rotation = Timeline(0.1)
+        let turned = LayerTree(root: Layer(name: "root", frame: Rect(x: 0, y: 0, width: 200, height: 100), sublayers: [card]))
+        let turnedEvaluator = try turned.makeEvaluator(drawsCopies: { _ in false }, rasterizes: true)
+        var turnedList = turnedEvaluator.makeList()
+        turnedEvaluator.evaluate(at: 0, into: &turnedList)
+        XCTAssertNil(BoxSplit(try XCTUnwrap(turnedList.items.first), box))
+    }
+
     func testATreeFrameAllocatesNothingOnEitherBackend() throws {
-        for c in try TreeScenes.all() {
+        // Every tree scene, and the bench's moving cards (boxes drawn in parts).
+        for c in try TreeScenes.all().map({ (name: $0.name, scene: $0.scene) }) + [(name: "cards", scene: try Primitives.all[1].make(375, 667))] {
             for renderer in [CPURenderer(), try glRenderer()] as [Renderer] {
                 try renderer.prepare(scene: c.scene)
                 let target = try renderer.makeTarget()
