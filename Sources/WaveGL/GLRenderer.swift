@@ -39,9 +39,11 @@ public final class GLRenderer: Renderer, PixelCounting {
     }
     /// Draw shapes alone in their clips (a table of cells) as whole-pixel
     /// copies of painted phases (`GLClipCopies`) where the scene allows,
-    /// rather than with the shader. Set for software renderers (llvmpipe,
-    /// softpipe), where a copy is a memcpy and a shader pass is CPU work on
-    /// every pixel; a real GPU keeps the shader. Takes effect at the next `prepare`.
+    /// rather than with the shader, and axis-aligned boxes as a rectangle's
+    /// coverage with only their corners' pixels through the polygon's loop
+    /// (`BoxSplit`). Set for software renderers (llvmpipe, softpipe), where a
+    /// copy is a memcpy and a shader pass is CPU work on every pixel; a real
+    /// GPU keeps the shader and one draw a box. Takes effect at the next `prepare`.
     public var prefersCopies: Bool {
         didSet { if prefersCopies != oldValue { scene = nil } }
     }
@@ -97,7 +99,8 @@ public final class GLRenderer: Renderer, PixelCounting {
         var filtered = false
         if let layers = scene.tree {
             let draw = try unavailableOnGLError {
-                try GLTreeDraw(layers, scene: scene, caps: caps, subpixel: subpixel, copiesClips: prefersCopies)
+                try GLTreeDraw(layers, scene: scene, caps: caps, subpixel: subpixel, copiesClips: prefersCopies,
+                               splitsBoxes: prefersCopies)
             }
             filtered = draw.filtersMovingContent
             tree = draw

@@ -36,6 +36,8 @@ final class GLTreeDraw: GLLayerDraw {
     private var programs: [Program?] = Array(repeating: nil, count: 64)
     /// A variant's bit for a rectangle's coverage (a box away from its corners).
     private static let rect = 32
+    /// Boxes are split at their corners' pixels (`BoxSplit`).
+    private let splitsBoxes: Bool
 
     private struct CachedPicture {
         var texture: GLuint
@@ -90,8 +92,12 @@ final class GLTreeDraw: GLLayerDraw {
     let rasterPictures: GLRasterPictures?
 
     /// `copiesClips`: draw shapes alone in their clips as copies of painted pictures where they qualify (software drivers).
-    init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear, copiesClips: Bool = false) throws {
+    /// `splitsBoxes`: draw an axis-aligned box as a rectangle's coverage and its corners' pixels apart (software
+    /// drivers, which shade the polygon's loop on the CPU; a GPU would only take more draws).
+    init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear, copiesClips: Bool = false,
+         splitsBoxes: Bool = false) throws {
         self.subpixel = subpixel
+        self.splitsBoxes = splitsBoxes
         let levels = tree.sources
         evaluator = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: levels) }, rasterizes: true)
         list = evaluator.makeList()
@@ -309,7 +315,7 @@ final class GLTreeDraw: GLLayerDraw {
         let masked = masked || layer.mask != nil
         let base = Self.variant(layer.contents, masked: masked && !asMask, asMask: asMask)
         var needed = base.map { [$0] } ?? []
-        if let base, case .box? = layer.contents { needed.append(base | Self.rect) }
+        if let base, splitsBoxes, case .box? = layer.contents { needed.append(base | Self.rect) }
         for v in needed where programs[v] == nil {
             var defines: [String] = []
             if v & 3 == 1 { defines.append("PICTURE_COVERAGE") }
@@ -428,7 +434,7 @@ final class GLTreeDraw: GLLayerDraw {
                     polygons.begin()
                     PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: polygons)
                     p.fill = polygons.finish(rows: area.rows, columns: area.columns)
-                    p.split = BoxSplit(item, box)
+                    p.split = splitsBoxes ? BoxSplit(item, box) : nil
                 }
                 if item.primitive == .boxBorder || item.drawsBorder {
                     polygons.begin()

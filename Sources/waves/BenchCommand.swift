@@ -23,7 +23,7 @@ struct BenchCommand: ParsableCommand {
             "allocations_per_frame", "peak_rss_mb"; where they apply "unit", "write_once_ms", \
             "driver_allocations_per_frame", "pixels_per_frame" (one frame counted by the strategy: "cpu_rasterized", \
             "written", "blended", "offscreen", "updated", "most_blended_layers") and the table preset's "preset", "process_cpu_percent", "frames_missed", \
-            "seconds", "screen_size", "pacing", "phase", "scroll_speed"]}, plus a "waveform", "pacing" or "raster" object for those presets \
+            "seconds", "screen_size", "pacing", "phase", "scroll_speed"]}, plus a "waveform", "pacing", "raster" or "primitives" object for those presets \
             and, for the table preset, "table_floor" (copying the frame once a frame, paced the same way). \
             docs/benchmark.md's "JSON schema" section lists every key.
 
@@ -35,6 +35,7 @@ struct BenchCommand: ParsableCommand {
               waves bench --headless --frames 120 --json results.json --chart results.svg
               waves bench --preset table
               waves bench --preset raster --json raster.json
+              waves bench --headless --preset primitives --frames 120
               waves bench dots --headless --dots 10,100,1000 --frames 120
               waves bench --headless --preset pacing --seconds 5 --stall 100
             """,

@@ -105,14 +105,21 @@ final class LayerTreeBothBackendsTests: XCTestCase {
     /// moving picture is sampled between texels).
     func testEveryBenchPrimitiveMatchesTheCPUOnGL() throws {
         let times = [0.0, 0.137, 0.61, 1.2345]
+        let renderer = try glRenderer()
+        let software = renderer.prefersCopies
+        defer { renderer.prefersCopies = software }
         for item in Primitives.all {
             let scene = try item.make(375, 667)
-            let gl = try Frames.render(try glRenderer(), scene, at: times)
             let cpu = try Frames.render(CPURenderer(), scene, at: times)
-            XCTAssertEqual(pendingGLErrors(), [])
-            for i in times.indices {
-                assertImagesMatch(gl[i], cpu[i], mean: 1, max: item.name.hasPrefix("picture") ? 96 : 8,
-                                  name: "primitive-\(item.name.replacingOccurrences(of: " ", with: "-"))-\(i)")
+            // As a software driver draws it (boxes split, clips copied), and as a GPU would.
+            for prefersCopies in [true, false] {
+                renderer.prefersCopies = prefersCopies
+                let gl = try Frames.render(renderer, scene, at: times)
+                XCTAssertEqual(pendingGLErrors(), [])
+                for i in times.indices {
+                    assertImagesMatch(gl[i], cpu[i], mean: 1, max: item.name.hasPrefix("picture") ? 96 : 8,
+                                      name: "primitive-\(item.name.replacingOccurrences(of: " ", with: "-"))-\(prefersCopies)-\(i)")
+                }
             }
         }
     }
