@@ -116,7 +116,7 @@ package enum RasterPreset {
         // hold the hand-overs, and the clock's cost is the same in all three).
         func drawing(handedTo uploader: FrameUploader?) throws -> (Int) -> Double {
             try uploader?.prepare(width: scene.width, height: scene.height)
-            let pixmap = Pixmap(width: scene.width, height: scene.height, )
+            let pixmap = Pixmap(width: scene.width, height: scene.height)
             return { n in
                 var drawing = 0.0
                 for _ in 0..<n {
@@ -132,9 +132,10 @@ package enum RasterPreset {
         }
         let handedOver: [((Int) -> Double)?] = copying == nil && shared == nil ? []
             : [try drawing(handedTo: nil), try copying.map { try drawing(handedTo: $0) }, try shared.map { try drawing(handedTo: $0) }]
-        let workers: [((Int) -> Void)?] = [ours, peer(cairo), peer(blend), floor] + handedOver.map { worker in
-            worker.map { work in { _ = work($0) } }
-        }
+        let peers: [((Int) -> Void)?] = [ours, peer(cairo), peer(blend), floor]
+        // The hand-over workers follow the others: worker `first + k` is `handedOver[k]`.
+        let first = peers.count
+        let workers = peers + handedOver.map { worker in worker.map { work in { _ = work($0) } } }
 
         // Warm up, then size the batches from our own frame time.
         let warm = Clocks.threadCPU()
@@ -155,8 +156,8 @@ package enum RasterPreset {
                 // last left its own in the caches; the batch times the frames that follow.
                 work(warmFrames)
                 let t0 = Clocks.threadCPU()
-                if which >= 4, let drawing = handedOver[which - 4] {
-                    draws[which - 4].append(drawing(batch) / Double(batch) * 1e6)
+                if which >= first, let drawing = handedOver[which - first] {
+                    draws[which - first].append(drawing(batch) / Double(batch) * 1e6)
                 } else {
                     work(batch)
                 }
@@ -170,11 +171,11 @@ package enum RasterPreset {
                             wavesUs: Stats(samples[0])?.median ?? 0, memsetUs: Stats(samples[3])?.median ?? 0)
         if !handedOver.isEmpty {
             row.wavesDrawnAloneUs = Stats(draws[0])?.median
-            if let drawn = Stats(draws[1])?.median, let whole = Stats(samples[5])?.median {
+            if let drawn = Stats(draws[1])?.median, let whole = Stats(samples[first + 1])?.median {
                 row.wavesUploadingUs = drawn
                 row.uploadUs = whole - drawn
             }
-            if let drawn = Stats(draws[2])?.median, let whole = Stats(samples[6])?.median {
+            if let drawn = Stats(draws[2])?.median, let whole = Stats(samples[first + 2])?.median {
                 row.wavesSharedUs = drawn
                 row.sharedHandOverUs = whole - drawn
             }

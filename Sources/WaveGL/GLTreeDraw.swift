@@ -570,11 +570,8 @@ final class GLTreeDraw: GLLayerDraw {
               list.items[last + 1].mask == item.mask {
             last += 1
         }
-        let top = Swift.max(p.rows.lowerBound, pageTop), bottom = Swift.min(p.rows.upperBound, pageTop + viewport.height)
-        guard top < bottom, let rasterPictures else { return last }
+        guard let rasterPictures, setScissor(p.rows, p.columns, viewport, pageTop) else { return last }
         glEnable(GLenum(GL_SCISSOR_TEST))
-        glScissor(GLint(viewport.x + p.columns.lowerBound), GLint(viewport.y + viewport.height - (bottom - pageTop)),
-                  GLsizei(p.columns.count), GLsizei(bottom - top))
         // Every instance from the first item's to the last one's last tile.
         let end = (planned[last]?.fill ?? p.fill) + rasterPictures.instances(of: list.items[last].content)
         rasterPictures.draw(first: p.fill, end - p.fill, masked: item.mask >= 0, viewport: viewport, pageTop: pageTop)

@@ -19,7 +19,9 @@ final class StrategyHalf {
     private let graph: FrameTimeGraph
     private let timer = GPUTimer()
     private let context: GLContext
-    /// The CPU strategy: a bottom-up pixmap (GL's row order), uploaded and blitted.
+    /// The CPU strategy where its presenter copies frames: a bottom-up pixmap
+    /// (GL's row order), uploaded and blitted; nil where the frame is drawn in
+    /// the presenter's memory, which the GPU reads in place.
     private var pixmap: Pixmap?
     private var presenter: (FrameUploader & Presentable)?
     /// The GL strategy: an area of the framebuffer drawn into directly.
@@ -88,10 +90,12 @@ final class StrategyHalf {
         }
         if counts != nil { try setCounting(true, scene: scene) }
         if let presenter {
-            if pixmap?.width != scene.width || pixmap?.height != scene.height {
+            try presenter.prepare(width: scene.width, height: scene.height)
+            if presenter.sharedPixmap() != nil {
+                pixmap = nil
+            } else if pixmap?.width != scene.width || pixmap?.height != scene.height {
                 pixmap = Pixmap(width: scene.width, height: scene.height, rowStride: -scene.width)
             }
-            try presenter.prepare(width: scene.width, height: scene.height)
         }
     }
 
@@ -117,9 +121,8 @@ final class StrategyHalf {
         }
         timer.begin()
         let start = Clocks.threadCPU()
-        if let pixmap, let presenter {
-            // Drawn where the GPU reads it, where the driver shares the frame's memory.
-            let frame = presenter.sharedPixmap() ?? pixmap
+        // Drawn where the GPU reads it, where the driver shares the frame's memory.
+        if let presenter, let frame = presenter.sharedPixmap() ?? pixmap {
             try renderer.draw(time: time, into: frame)
             presenter.upload(frame)
         } else if let countingTarget {
