@@ -1,4 +1,5 @@
 import Foundation
+import WaveCore
 
 /// An input named on the command line (`--audio`, `--peaks`, `--outline`,
 /// `--level-from`), opened once per process whatever its form: a regular
@@ -71,6 +72,8 @@ package final class InputFile: @unchecked Sendable {
             close(fd)
             throw AudioError.unreadable(path: display, reason: "it is a folder")
         case S_IFREG:
+            // No output of this process may replace it.
+            ProtectedInputs.add(argument)
             return (InputFile(argument: argument, descriptor: fd, size: Int(info.st_size)), false)
         default:
             // A pipe, a FIFO, a terminal, a socket or a device: read to its end once, into a copy.
@@ -137,7 +140,7 @@ package final class InputFile: @unchecked Sendable {
         guard size <= limit else {
             throw AudioError.unreadable(path: name, reason: "\(size) bytes, more than the \(limit >> 20) MiB accepted")
         }
-        var data = Data(count: size)
+        var data = try CheckedMemory.allocating(bytes: size, for: "reading \(name)") { Data(count: size) }
         let got = data.withUnsafeMutableBytes { read(at: 0, into: $0) }
         guard got == size else {
             throw AudioError.unreadable(path: name, reason: got < 0 ? String(cString: strerror(errno)) : "it changed while read")

@@ -1,4 +1,5 @@
 import Foundation
+import WaveCore
 
 /// Peaks interchange with BBC audiowaveform (doc/DataFormat.md there):
 /// minimum and maximum sample values per group of `samplesPerPixel` samples,
@@ -45,7 +46,7 @@ public struct WaveformData: Equatable, Sendable {
         }
         let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
-        var data: [Int] = []
+        var data = try reservedPeaks(frames: (source as? AudioReader)?.announcedFrames, samplesPerPixel: samplesPerPixel)
         var low = Int.max, high = Int.min, count = 0
         func flush() {
             data += bits == 8 ? [low / 256, high / 256] : [low, high]
@@ -67,6 +68,19 @@ public struct WaveformData: Equatable, Sendable {
         return WaveformData(sampleRate: source.sampleRate, samplesPerPixel: samplesPerPixel, bits: bits, data: data)
     }
 
+    /// An empty peaks array with room for a track of `frames` (where the
+    /// reader announces them), asked of the system first: a long track at a
+    /// fine resolution is one line (exit 71) where its peaks cannot fit.
+    static func reservedPeaks(frames: Int?, samplesPerPixel: Int) throws -> [Int] {
+        var data: [Int] = []
+        guard let frames, frames > 0 else { return data }
+        let values = (frames / samplesPerPixel + 1) * 2
+        try CheckedMemory.allocating(bytes: values * MemoryLayout<Int>.stride, for: "the peaks of \(frames) frames at \(samplesPerPixel) samples a pair") {
+            data.reserveCapacity(values)
+        }
+        return data
+    }
+
     /// `scan` of a track whose samples are integers (16- or 8-bit PCM: WAV,
     /// FLAC), read as integers and mixed as audiowaveform mixes them: the
     /// channels' sum divided by their count, truncated toward zero. So the
@@ -75,7 +89,7 @@ public struct WaveformData: Equatable, Sendable {
     static func scanIntegers(_ reader: AudioReader, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
         let chunk = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
-        var data: [Int] = []
+        var data = try reservedPeaks(frames: reader.announcedFrames, samplesPerPixel: samplesPerPixel)
         var low = Int32.max, high = Int32.min, inGroup = 0
         while true {
             let n = try reader.readMix(into: chunk)

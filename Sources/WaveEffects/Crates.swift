@@ -27,6 +27,8 @@ public struct Crates: Equatable, Sendable {
 
     /// The most crates a scene holds.
     public static let maxCount = 10_000
+    /// The latest scene time drawn (an hour): every step from 0 is simulated to reach a time.
+    public static let latestTime = 3600.0
 
     public init(width: Int, height: Int) {
         self.width = width

@@ -121,7 +121,9 @@ final class GLRasterPictures {
                                 available: caps.maxTextureSize)
         }
         // The atlas, premultiplied; each tile's drawn rect, its origin in its layer, the atlas columns it may read.
-        var texels = [UInt8](repeating: 0, count: atlas.width * atlas.height * 4)
+        var texels = try CheckedMemory.allocating(bytes: atlas.width * atlas.height * 4, for: "a \(atlas.width)x\(atlas.height) atlas of rasterized layers") {
+            [UInt8](repeating: 0, count: atlas.width * atlas.height * 4)
+        }
         var table: [Float] = []
         repainted = [Repainted?](repeating: nil, count: images.count)
         paintedThisFrame = [Bool](repeating: false, count: images.count)

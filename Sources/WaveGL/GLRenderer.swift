@@ -130,6 +130,7 @@ public final class GLRenderer: Renderer, PixelCounting {
         target.storesPremultiplied = !(tree?.clipCopies?.drawsEverything ?? false)
         glBindVertexArray(emptyVertexArray)
         tree?.prepareFrame(time: time)
+        if let failure = tree?.polygons.takeFailure() { throw failure }
         for page in 0..<target.pageCount {
             let (viewport, pageTop) = target.bindPage(page)
             glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
@@ -230,6 +231,8 @@ public final class GLRenderer: Renderer, PixelCounting {
 package func unavailableOnGLError<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
+    } catch let GLError.glErrors(step, codes) where codes.contains(UInt32(GL_OUT_OF_MEMORY)) {
+        throw ResourceError.driverOutOfMemory(what: step)
     } catch let error as GLError {
         throw RendererError.unavailable(.gl, reason: "\(error)")
     } catch let error as GLContextError {

@@ -49,8 +49,9 @@ public final class GLFramebufferTarget: GLDrawTarget, Presentable {
         glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, 0)
         let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
-            glDeleteFramebuffers(1, &framebuffer)
-            glDeleteTextures(1, &texture)
+            // A texture the driver could not store leaves the framebuffer incomplete: its GL_OUT_OF_MEMORY says why.
+            defer { glDeleteFramebuffers(1, &framebuffer); glDeleteTextures(1, &texture) }
+            try checkGLErrors("making a \(width)x\(pages.rows)x\(pages.count) render target")
             throw GLError.framebuffer(status: status)
         }
         try checkGLErrors("making a \(width)x\(pages.rows)x\(pages.count) render target")
@@ -112,16 +113,15 @@ public final class GLFramebufferTarget: GLDrawTarget, Presentable {
     }
 
     public func readback() throws -> RGBAImage {
-        try CheckedMemory.reserve(bytes: width * height * 4, for: "reading back a \(width)x\(height) frame")
-        let rowBytes = width * 4
-        var image = RGBAImage(width: width, height: height)
+        var image = try CheckedMemory.allocating(bytes: width * height * 4, for: "reading back a \(width)x\(height) frame") {
+            RGBAImage(width: width, height: height)
+        }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         for p in 0..<pages.count {
             glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, GLint(p))
-            // A page's top row is scene row p * rows; the last page may be part-filled.
-            let page = readFramebuffer(width: width, height: pages.rows)
-            let start = p * pages.rows * rowBytes, count = pages.frameRows(of: p) * rowBytes
-            image.pixels.replaceSubrange(start..<start + count, with: page.pixels.prefix(count))
+            // A page's top row is scene row p * rows (GL's row rows - 1); the last page may be part-filled.
+            let rows = pages.frameRows(of: p)
+            readFramebuffer(y: pages.rows - rows, width: width, height: rows, into: &image, fromRow: p * pages.rows)
         }
         if pages.count > 1 {
             glFramebufferTextureLayer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), texture, 0, 0)
@@ -154,9 +154,10 @@ public final class GLFramebufferRegion: GLDrawTarget {
     }
 
     public func readback() throws -> RGBAImage {
-        try CheckedMemory.reserve(bytes: width * height * 4, for: "reading back a \(width)x\(height) frame")
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
-        var image = readFramebuffer(x: viewport.x, y: viewport.y, width: viewport.width, height: viewport.height)
+        var image = try CheckedMemory.allocating(bytes: width * height * 4, for: "reading back a \(width)x\(height) frame") {
+            readFramebuffer(x: viewport.x, y: viewport.y, width: viewport.width, height: viewport.height)
+        }
         try unavailableOnGLError { try checkGLErrors("reading the area back") }
         if storesPremultiplied { image.unpremultiply() }
         return image

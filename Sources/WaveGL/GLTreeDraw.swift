@@ -55,7 +55,7 @@ final class GLTreeDraw: GLLayerDraw {
     /// Per content number: its texture (fixed paths and pictures).
     private var pictures: [CachedPicture?]
 
-    private let polygons = PolygonRows()
+    let polygons = PolygonRows()
     /// A dynamic path's points, in its layer's coordinates, on to `polygons`.
     private let polygonSink: TransformingSink<PolygonRows>
     /// Per item this frame: its area, its shader variant and its polygons' first row slots (-1: none; copies: `fill` is their state's first row).
@@ -208,7 +208,9 @@ final class GLTreeDraw: GLLayerDraw {
                 try fits(bytes: one * phases, caps, &bytes)
                 // The same outline the CPU strategy emits for this path moved by whole pixels (and phase j/phases more).
                 let rasterizer = try CoverageRasterizer(width: tileWidth, height: h)
-                var coverage = [UInt8](repeating: 0, count: one * phases)
+                var coverage = try CheckedMemory.allocating(bytes: one * phases, for: "a shape's coverage picture of \(tileWidth)x\(h)") {
+                    [UInt8](repeating: 0, count: one * phases)
+                }
                 for tile in 0..<tiles {
                     for phase in 0..<phases {
                         let left = x0 + Double(tile * step) - Double(phase) / Double(phases)
@@ -231,7 +233,9 @@ final class GLTreeDraw: GLLayerDraw {
                                         needed: Swift.max(image.width, image.height), available: caps.maxTextureSize)
                 }
                 try fits(bytes: image.width * image.height * 4, caps, &bytes)
-                var texels = image.pixels
+                var texels = try CheckedMemory.allocating(bytes: image.pixels.count, for: "a \(image.width)x\(image.height) picture") {
+                    image.pixels.withUnsafeBufferPointer { Array($0) }
+                }
                 for i in stride(from: 0, to: texels.count, by: 4) {
                     let a = Int(texels[i + 3])
                     for c in 0..<3 { texels[i + c] = UInt8((Int(texels[i + c]) * a + 127) / 255) }

@@ -31,10 +31,29 @@ package struct Pages: Equatable, Sendable {
 /// rows top to bottom (GL's are bottom to top: flipped once, here).
 func readFramebuffer(x: Int = 0, y: Int = 0, width: Int, height: Int) -> RGBAImage {
     var image = RGBAImage(width: width, height: height)
-    glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-    glReadPixels(GLint(x), GLint(y), GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &image.pixels)
-    image.flipRows()
+    readFramebuffer(x: x, y: y, width: width, height: height, into: &image, fromRow: 0)
     return image
+}
+
+/// The same pixels read into `image`'s rows from `fromRow` on, in place
+/// (a paged frame is read page by page into one image: no copy of a page).
+func readFramebuffer(x: Int = 0, y: Int = 0, width: Int, height: Int, into image: inout RGBAImage, fromRow: Int) {
+    precondition(width == image.width && fromRow + height <= image.height)
+    let row = width * 4
+    image.pixels.withUnsafeMutableBytes { bytes in
+        let first = bytes.baseAddress! + fromRow * row
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        glReadPixels(GLint(x), GLint(y), GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), first)
+        // GL's rows run bottom to top: swapped in place, through one row of scratch.
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: row, alignment: 16)
+        defer { scratch.deallocate() }
+        for r in 0..<height / 2 {
+            let top = first + r * row, bottom = first + (height - 1 - r) * row
+            scratch.copyMemory(from: top, byteCount: row)
+            top.copyMemory(from: bottom, byteCount: row)
+            bottom.copyMemory(from: scratch, byteCount: row)
+        }
+    }
 }
 
 /// What a window shows of `framebuffer`'s bottom-left `width` x `height`

@@ -30,6 +30,32 @@ final class PolygonRows: OutlineSink {
         leftCover.reserveCapacity(rowSlots + 4096)
     }
 
+    /// Memory a frame's tables could not have (its draw fails with it, exit 71); nil while all went well.
+    private(set) var failure: ResourceError?
+
+    /// Makes room in `array` for `count` elements where it has less: the
+    /// growth checked first (`CheckedMemory`), then made whole at once.
+    private func grow<T>(_ array: inout [T], to count: Int) -> Bool {
+        guard failure == nil else { return false }
+        guard array.capacity < count else { return true }
+        let capacity = Swift.max(count, 2 * array.capacity)
+        do {
+            try CheckedMemory.allocating(bytes: capacity * MemoryLayout<T>.stride, for: "a frame's polygon tables") {
+                array.reserveCapacity(capacity)
+            }
+            return true
+        } catch {
+            failure = error as? ResourceError ?? .outOfMemory(bytes: capacity * MemoryLayout<T>.stride, what: "a frame's polygon tables")
+            return false
+        }
+    }
+
+    /// Clears the failure once reported.
+    func takeFailure() -> ResourceError? {
+        defer { failure = nil }
+        return failure
+    }
+
     func removeAll() {
         edges.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
@@ -82,6 +108,9 @@ final class PolygonRows: OutlineSink {
         let first = rowRange.lowerBound, count = rowRange.count
         let buckets = Self.buckets(columns), slots = count * buckets, left = Double(columns.lowerBound)
         // While loops: in a debug build a for-in loop allocates.
+        // The tables grow only where a frame needs more than any before: asked of the system first, so a
+        // frame too large for the memory left is `failure` (the renderer's draw throws it), not a trap.
+        guard grow(&rows, to: rows.count + slots * 4), grow(&rowCursor, to: slots), grow(&leftCover, to: slots + buckets) else { return base }
         var k = 0
         while k < slots { rows.append(0); rows.append(0); rows.append(0); rows.append(0); k += 1 }
         while rowCursor.count < slots { rowCursor.append(0) }
@@ -120,6 +149,7 @@ final class PolygonRows: OutlineSink {
                 }
             }
         }
+        guard grow(&entries, to: Int(total)) else { return base }
         while entries.count < Int(total) { entries.append(0) }
         edges.withUnsafeBufferPointer { edge in
             entries.withUnsafeMutableBufferPointer { entry in

@@ -5,6 +5,8 @@ import Foundation
 /// failed or interrupted run) sees a partial file. Failures are
 /// `FileError`s, the project's "cannot create output" errors (status 73).
 ///
+/// - An output that is a symbolic link is refused unless `followsLinks`,
+///   and one that is an input of the run (`ProtectedInputs`) always is.
 /// - Only regular files are replaced: a device, FIFO or socket given as the
 ///   output is refused and left untouched (a rename would replace the node
 ///   itself), as is a folder; an existing read-only file is refused, not
@@ -14,15 +16,23 @@ import Foundation
 /// - While a temporary file exists, SIGINT, SIGTERM and SIGHUP remove it
 ///   before the process ends the way the signal asks (`PendingFile`).
 package enum AtomicFile {
+    /// Whether an output that is a symbolic link is written through (its
+    /// target replaced, the link kept): `--follow-links`. Off, such an
+    /// output is refused.
+    nonisolated(unsafe) package static var followsLinks = false
+
+    /// The help of every command's `--follow-links`.
+    package static let followLinksHelp = "Write an output that is a symbolic link to what it points to (replaced whole, the link kept); without it such an output is refused."
+
     /// Calls `write` with a temporary path beside `path`, then renames it
     /// over `path`; on any failure the temporary file is removed.
     package static func replace(_ path: String, write: (_ temporaryPath: String) throws -> Void) throws {
         try OutputPaths.checkTarget(path)
-        // A symbolic link is written through: its target is replaced, the link kept.
+        // A symbolic link is refused by checkTarget unless links are followed: then its target is replaced, the link kept.
         var target = path
-        if let resolved = realpath(path, nil) {
-            var info = stat()
-            if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK { target = String(cString: resolved) }
+        var info = stat()
+        if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
+            target = String(cString: resolved)
             free(resolved)
         }
         let url = URL(fileURLWithPath: target)
@@ -34,6 +44,10 @@ package enum AtomicFile {
         let temporary = folder + "/" + PendingFile.nextName()
         PendingFile.begin(temporary)
         defer { PendingFile.end() }
+        // Made here, exclusively: a link planted at the temporary name is never written through.
+        let made = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard made >= 0 else { throw failure(path) }
+        close(made)
         do {
             try write(temporary)
             if let oldMode { chmod(temporary, oldMode) }
@@ -67,7 +81,7 @@ package enum AtomicFile {
         try write(Data(text.utf8), to: path)
     }
 
-    static func failure(_ path: String) -> FileError {
+    package static func failure(_ path: String) -> FileError {
         .cannotWrite(path: path, reason: errno == EACCES ? "permission denied" : String(cString: strerror(errno)))
     }
 }

@@ -14,19 +14,37 @@ package enum OutputPaths {
 
     /// An existing output must be a regular, writable file: a folder, a
     /// device, a FIFO or a socket is refused (and left untouched), as is a
-    /// read-only file. A symbolic link is judged by what it points to.
+    /// read-only file. A symbolic link in the output's place is refused
+    /// unless `AtomicFile.followsLinks` (then what it points to is judged,
+    /// and a link to nothing is still refused). An output that is one of
+    /// the run's inputs (`ProtectedInputs`) is refused.
     package static func checkTarget(_ path: String) throws {
+        var link = stat()
+        if lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK {
+            let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            guard AtomicFile.followsLinks else {
+                throw FileError.refused(path: path, reason: "it is a symbolic link (to \(destination)); outputs are never written through a link (--follow-links writes to what it points to)")
+            }
+            var target = stat()
+            guard stat(path, &target) == 0 else {
+                throw FileError.refused(path: path, reason: "it is a symbolic link to nothing (\(destination)); left untouched")
+            }
+        }
+        if let input = ProtectedInputs.input(replacedBy: path) {
+            throw FileError.refused(path: path, reason: input == path ? "it is an input of this run; an output never replaces an input"
+                                            : "it is an input of this run (\(input)); an output never replaces an input")
+        }
         var info = stat()
-        guard stat(path, &info) == 0 else { return } // nothing there yet (or a dangling link: replaced)
+        guard stat(path, &info) == 0 else { return } // nothing there yet
         let kind = info.st_mode & S_IFMT
-        if kind == S_IFDIR { throw FileError.cannotWrite(path: path, reason: "it is a folder (give a file name)") }
+        if kind == S_IFDIR { throw FileError.refused(path: path, reason: "it is a folder (give a file name)") }
         guard kind == S_IFREG else {
             let what = kind == S_IFIFO ? "a FIFO" : kind == S_IFSOCK ? "a socket" : kind == S_IFCHR || kind == S_IFBLK ? "a device" : "not a regular file"
-            throw FileError.cannotWrite(path: path, reason: "it is \(what), not a regular file; left untouched")
+            throw FileError.refused(path: path, reason: "it is \(what), not a regular file; left untouched")
         }
         // No write bit at all is read-only even for root, whom access() lets write anything.
         guard access(path, W_OK) == 0, info.st_mode & 0o222 != 0 else {
-            throw FileError.cannotWrite(path: path, reason: "it is read-only; left untouched")
+            throw FileError.refused(path: path, reason: "it is read-only; left untouched")
         }
     }
 

@@ -10,11 +10,14 @@ public enum FileError: Error, CustomStringConvertible, Equatable {
     case cannotWrite(path: String, reason: String)
     /// The file could not be read or is not a PNG libpng can decode.
     case cannotRead(path: String, reason: String)
+    /// The output is refused for what is in its place (an input of the run,
+    /// a link, a folder, a device, a read-only file): a retry cannot help.
+    case refused(path: String, reason: String)
 
     public var description: String {
         switch self {
         case let .missingFolder(path): "cannot write \(path): the folder does not exist"
-        case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
+        case let .cannotWrite(path, reason), let .refused(path, reason): "cannot write \(path): \(reason)"
         case let .cannotRead(path, reason): "cannot read \(path): \(reason)"
         }
     }

@@ -16,9 +16,15 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Do a manifest of tracks (peaks or waveform images), a shard at a time, safe to run again.",
         discussion: """
-            Exit statuses: 0 every item ok or skipped; 65 some items failed for good (bad input: a retry cannot help; \
-            the others are done); 75 some failed for a reason a retry can help (no space, an I/O error, out of memory); \
-            64 bad usage. docs/cli.md, "Catalogues", and contrib/ hold the schedulers' recipes.
+            Every output must resolve under the output root (--output-root: by default the manifest's folder, or the \
+            current folder for a manifest on standard input): an item whose output is an absolute path or climbs out with \
+            .. (or through a link) fails (65) unless --allow-outside-root. No output may be an input of the manifest, and \
+            an output that is a symbolic link is refused unless --follow-links, whoever runs it (root too).
+
+            Exit statuses: 0 every item ok or skipped; 65 some items failed for good (bad input, an output outside the \
+            root: a retry cannot help; the others are done); 75 some failed for a reason a retry can help (no space, an \
+            I/O error, out of memory); 64 bad usage; 66 the manifest is missing; 73 the results file cannot be written. \
+            docs/cli.md, "Catalogues", and contrib/ hold the schedulers' recipes.
 
             Examples:
               waves batch plan tracks/ --out 'out/{name}.dat' > manifest.jsonl
@@ -53,7 +59,14 @@ struct BatchPlanCommand: ParsableCommand {
     @Option(name: .customLong("set"), help: "An option of every item, NAME=VALUE as the command names it (samples-per-pixel=512, fit=true, size=1800x140); repeatable.")
     var settings: [String] = []
 
+    @Option(name: .customLong("output-root"), help: "The folder every output must resolve under (default: the current folder).")
+    var outputRoot: String?
+
+    @Flag(name: .customLong("allow-outside-root"), help: "Plan outputs outside the output root too.")
+    var allowOutsideRoot = false
+
     func run() throws {
+        let root = try OutputRoot(outputRoot ?? ".", allowsOutside: allowOutsideRoot)
         let kind = try self.kind.map { text in
             guard let kind = BatchItem.Kind(rawValue: text) else { throw UsageError(option: "--kind", value: text, accepted: "peaks or render") }
             return kind
@@ -67,7 +80,7 @@ struct BatchPlanCommand: ParsableCommand {
             let value = String(parts[1])
             options.append((String(parts[0]), value == "true" ? true : value == "false" ? false : Int(value).map { $0 as Any } ?? Double(value).map { $0 as Any } ?? value))
         }
-        print(try BatchManifest.plan(folders: inputs, pattern: out, kind: kind, options: options), terminator: "")
+        print(try BatchManifest.plan(folders: inputs, pattern: out, kind: kind, options: options, root: root), terminator: "")
     }
 }
 
@@ -80,8 +93,14 @@ struct BatchRunCommand: ParsableCommand {
 
     enum Progress: String, ExpressibleByArgument, CaseIterable { case bar, json, none }
 
-    @Option(help: "The manifest: one JSON object a line, {\"id\", \"input\", \"output\", \"kind\": \"peaks\" or \"render\", options named as the command names them}; - for standard input.")
+    @Option(help: "The manifest: one JSON object a line, {\"id\", \"input\", \"output\", \"kind\": \"peaks\" or \"render\", options named as the command names them}; - for standard input. An item with no \"id\" is named by its input (ids given must differ); with no \"kind\", an output ending .png is render, any other peaks.")
     var manifest: String
+
+    @Option(name: .customLong("output-root"), help: "The folder every item's output must resolve under (default: the manifest's folder; the current folder for -).")
+    var outputRoot: String?
+
+    @Flag(name: .customLong("allow-outside-root"), help: "Let items write outside the output root (absolute paths, .. or links that leave it).")
+    var allowOutsideRoot = false
 
     @Option(help: "This task's shard: K/N (the items whose line position mod N is K), or auto (the scheduler's array index and count: Slurm's; AWS Batch's or a Kubernetes Indexed Job's index with --shards N) (default: every item).")
     var shard: String?
@@ -92,7 +111,7 @@ struct BatchRunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Items done at once (default: the core count).")
     var jobs: Int?
 
-    @Option(help: "Write one JSON line per item of the shard: id, input, output, status (ok, skipped, failed), reason, seconds, peak_rss_mb.")
+    @Option(help: "Write one JSON line per item of the shard as it ends (so a killed run's file lists what finished): id, input, output, status (ok, skipped, failed), reason, exit_status, seconds, peak_rss_mb.")
     var results: String?
 
     @Option(help: "Progress on stderr: bar (a terminal's default), json (one JSON line per item done) or none (the default elsewhere).")
@@ -104,15 +123,15 @@ struct BatchRunCommand: ParsableCommand {
     @Flag(help: "An item whose decoding stopped early (damaged or truncated) fails instead of being done with what was read.")
     var strict = false
 
+    @Flag(name: .customLong("follow-links"), help: ArgumentHelp(AtomicFile.followLinksHelp))
+    var followLinks = false
+
     func run() throws {
         let (index, count) = try BatchShard.resolve(shard, shards: shards)
+        AtomicFile.followsLinks = followLinks
         let cores = ProcessInfo.processInfo.activeProcessorCount
         if let jobs, !(1...1024).contains(jobs) {
             throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "a whole number of parallel items from 1 to 1024 (default: the \(cores) cores)")
-        }
-        if let results {
-            try TrackBatch.makeFolder(for: results)
-            try OutputPaths.checkFile(results)
         }
         DecodeReport.strict = strict
         DecodeReport.outcome = "did the item with what was read"
@@ -120,11 +139,21 @@ struct BatchRunCommand: ParsableCommand {
         guard let text = String(data: try input.bytes(limit: 1 << 30), encoding: .utf8) else {
             throw AudioError.unreadable(path: input.name, reason: "the manifest is not UTF-8 text")
         }
-        let items = BatchManifest.shard(try BatchManifest.parse(text, name: input.name), index: index, count: count)
+        let all = try BatchManifest.parse(text, name: input.name)
+        let root = try OutputRoot(outputRoot ?? (manifest == "-" ? "." : URL(fileURLWithPath: manifest).deletingLastPathComponent().path),
+                                  allowsOutside: allowOutsideRoot)
+        // No item of any shard may write over an input of another.
+        ProtectedInputs.add(all.map(\.input))
+        let log = try results.map { path in
+            try TrackBatch.makeFolder(for: path)
+            return try ResultsLog(path: path)
+        }
+        let items = BatchManifest.shard(all, index: index, count: count)
         let show = progress ?? (isatty(STDERR_FILENO) == 1 ? .bar : .none)
-        let outcome = BatchRun(items: items, jobs: min(jobs ?? cores, max(1, items.count)), force: force, progress: show).run()
-        if let results { try AtomicFile.write(outcome.resultLines, to: results) }
+        let outcome = BatchRun(items: items, jobs: min(jobs ?? cores, max(1, items.count)), force: force, progress: show,
+                               root: root, log: log).run()
         print("waves batch: shard \(index)/\(count): " + outcome.summary)
+        try log?.finish()
         if outcome.status != 0 { throw ExitCode(outcome.status) }
     }
 }
@@ -136,6 +165,9 @@ struct BatchRun {
     let jobs: Int
     let force: Bool
     let progress: BatchRunCommand.Progress
+    let root: OutputRoot
+    /// Where each item's line goes as it ends (nil: no --results).
+    let log: ResultsLog?
 
     struct Result {
         var status = "failed", reason: String?, seconds = 0.0, peakRSS = 0.0
@@ -146,12 +178,17 @@ struct BatchRun {
     /// What one item does off the main thread: its output's bytes made, then written.
     typealias Work = () throws -> () throws -> Void
 
-    func run() -> (summary: String, resultLines: String, status: Int32) {
+    func run() -> (summary: String, status: Int32) {
         let start = Date()
         var results = [Result](repeating: Result(), count: items.count)
         var works = [Work?](repeating: nil, count: items.count)
         for (i, item) in items.enumerated() {
-            do { works[i] = try BatchRun.prepare(item) } catch { results[i] = Self.failure(error, item: item) }
+            do {
+                try root.check(item.output)
+                // An output that is an input, a link or not a regular file fails here, before any work.
+                try OutputPaths.checkTarget(item.output)
+                works[i] = try BatchRun.prepare(item)
+            } catch { results[i] = Self.failure(error, item: item) }
         }
         Self.removeStaleTemporaries(items.map(\.output))
         let bar = progress == .bar ? FrameProgress(total: items.count, unit: "item") : nil
@@ -181,8 +218,9 @@ struct BatchRun {
             result.seconds = Date().timeIntervalSince(began)
             result.peakRSS = Self.peakRSSMegabytes()
             return result
-        }, finished: { [items, progress] i, result, done in
+        }, finished: { [items, progress, log] i, result, done in
             let item = items[i]
+            log?.append(Self.line(item, result))
             if result.code != 0, let reason = result.reason { printFailure(reason, of: item.input, id: item.id) }
             switch progress {
             case .json: printError(Self.json(["done": done, "total": items.count, "id": item.id, "status": result.status]))
@@ -196,13 +234,16 @@ struct BatchRun {
         let failed = results.count - ok - skipped
         let rate = seconds > 0 && ok > 0 ? String(format: ", %.1f tracks/s", Double(ok) / seconds) : ""
         let summary = "\(items.count) items: \(ok) ok, \(skipped) skipped, \(failed) failed in " + String(format: "%.2f s", seconds) + rate
-        let lines = zip(items, results).map { item, r in
-            Self.json(["id": item.id, "input": item.input, "output": item.output, "status": r.status, "reason": r.reason ?? NSNull(),
-                       "seconds": (r.seconds * 1000).rounded() / 1000, "peak_rss_mb": (r.peakRSS * 10).rounded() / 10]) + "\n"
-        }.joined()
         let codes = results.map(\.code).filter { $0 != 0 }
         let status: Int32 = codes.isEmpty ? 0 : codes.contains(where: Self.retryable) ? 75 : 65
-        return (summary, lines, status)
+        return (summary, status)
+    }
+
+    /// An item's line of the results file.
+    static func line(_ item: BatchItem, _ r: Result) -> String {
+        json(["id": item.id, "input": item.input, "output": item.output, "status": r.status, "reason": r.reason ?? NSNull(),
+              "exit_status": r.code == 0 ? NSNull() : NSNumber(value: retryable(r.code) ? 75 : 65),
+              "seconds": (r.seconds * 1000).rounded() / 1000, "peak_rss_mb": (r.peakRSS * 10).rounded() / 10]) + "\n"
     }
 
     /// The item's options parsed and checked by its command, its work ready
@@ -246,6 +287,8 @@ struct BatchRun {
     static func failure(_ error: Error, item: BatchItem) -> Result {
         var result = Result()
         result.code = ExitStatus.of(error)
+        // An output refused for what is in its place fails for good, whatever its status alone.
+        if case .refused? = error as? FileError { result.code = ExitStatus.badData }
         let message = ExitStatus.message(of: error)
         result.reason = message
         return result

@@ -1,5 +1,7 @@
 import Foundation
 import WaveAudio
+import WaveImageIO
+import WaveCore
 
 /// `waves batch`'s manifest: one JSON object a line, `{"id", "input",
 /// "output", "kind": "peaks"|"render", ...options}`, the options named as
@@ -27,7 +29,7 @@ enum BatchManifest {
     /// number (exit 65): a broken manifest does nothing rather than part of a shard.
     static func parse(_ text: String, name: String) throws -> [BatchItem] {
         var items: [BatchItem] = []
-        var outputs: [String: Int] = [:]
+        var outputs: [String: Int] = [:], ids: [String: Int] = [:]
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
@@ -40,7 +42,13 @@ enum BatchManifest {
             guard let output = object["output"] as? String, !output.isEmpty else { throw refuse("no \"output\" (the file to write)") }
             let kindText = object["kind"] as? String ?? (output.lowercased().hasSuffix(".png") ? "render" : "peaks")
             guard let kind = BatchItem.Kind(rawValue: kindText) else { throw refuse("\"kind\" \(kindText): expected peaks or render") }
-            let id = (object["id"] as? String) ?? (object["id"] as? NSNumber)?.stringValue ?? input
+            let given = (object["id"] as? String) ?? (object["id"] as? NSNumber)?.stringValue
+            if object["id"] != nil && given == nil { throw refuse("\"id\": expected a string or a number") }
+            if let given {
+                if let other = ids[given] { throw refuse("\"id\" \(given) is line \(other)'s too: ids given must differ (an item with none is named by its input)") }
+                ids[given] = number
+            }
+            let id = given ?? input
             if let other = outputs[output] { throw refuse("\"output\" \(output) is line \(other)'s too: each item writes its own") }
             outputs[output] = number
             var arguments: [String] = []
@@ -74,9 +82,20 @@ enum BatchManifest {
 
     /// A manifest of every audio file in `folders` (as the folder mode finds
     /// them, in name order), each written to `pattern`, with `options`.
-    static func plan(folders: [String], pattern: String, kind: BatchItem.Kind, options: [(String, Any)]) throws -> String {
+    static func plan(folders: [String], pattern: String, kind: BatchItem.Kind, options: [(String, Any)], root: OutputRoot) throws -> String {
+        // Each input named must be there: a folder, or a file (a typo plans nothing).
+        for input in folders where input != "-" {
+            var info = stat()
+            guard stat(input, &info) == 0 else { throw AudioError.missing(path: input) }
+        }
         let batch = try TrackBatch(audio: folders, jobs: 1, force: false)
         try batch.checkPatterns([("--out", pattern)])
+        for track in batch.tracks {
+            let output = TrackBatch.output(pattern, for: track)
+            do { try root.check(output) } catch {
+                throw UsageError(option: "--out", value: pattern, accepted: "outputs under the output root \(root.path) (\(output) is not; --output-root or --allow-outside-root)")
+            }
+        }
         var lines: [String] = []
         for track in batch.tracks {
             var object: [String: Any] = ["id": track, "input": track, "output": TrackBatch.output(pattern, for: track), "kind": kind.rawValue]
@@ -99,18 +118,25 @@ enum BatchShard {
             return (0, 1)
         }
         if text == "auto" {
-            func number(_ key: String) -> Int? { environment[key].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
-            if let id = number("SLURM_ARRAY_TASK_ID"), let count = number("SLURM_ARRAY_TASK_COUNT") {
-                return try checked(id - (number("SLURM_ARRAY_TASK_MIN") ?? 0), count, "SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN")
+            // A variable that is set must be a whole number: "abc" is named, not taken for "none is set".
+            func number(_ key: String) throws -> Int? {
+                guard let text = environment[key] else { return nil }
+                guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                    throw UsageError(option: "--shard", value: "auto", accepted: "a whole number in \(key) (it is '\(text)')")
+                }
+                return value
             }
-            if let index = number("AWS_BATCH_JOB_ARRAY_INDEX") {
+            if let id = try number("SLURM_ARRAY_TASK_ID"), let count = try number("SLURM_ARRAY_TASK_COUNT") {
+                return try checked(id - (try number("SLURM_ARRAY_TASK_MIN") ?? 0), count, "SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN")
+            }
+            if let index = try number("AWS_BATCH_JOB_ARRAY_INDEX") {
                 // AWS Batch gives a child job its index only: the array's size is --shards (or a variable the job sets).
-                guard let count = shards ?? number("AWS_BATCH_JOB_ARRAY_SIZE") else {
+                guard let count = try shards ?? number("AWS_BATCH_JOB_ARRAY_SIZE") else {
                     throw UsageError(option: "--shard", value: "auto", accepted: "--shards N with an AWS Batch array job (AWS_BATCH_JOB_ARRAY_INDEX; N its array size)")
                 }
                 return try checked(index, count, "AWS_BATCH_JOB_ARRAY_INDEX")
             }
-            if let index = number("JOB_COMPLETION_INDEX") {
+            if let index = try number("JOB_COMPLETION_INDEX") {
                 guard let shards else {
                     throw UsageError(option: "--shard", value: "auto", accepted: "--shards N with a Kubernetes Indexed Job (JOB_COMPLETION_INDEX; N its completions)")
                 }
@@ -131,5 +157,80 @@ enum BatchShard {
             throw UsageError(option: "--shard", value: "auto", accepted: "an index from 0 to the count less 1 (\(source) is \(index) of \(count))")
         }
         return (index, count)
+    }
+}
+
+/// The folder a batch's outputs must stay in: an item's output (made
+/// absolute from the current folder, its links and `..` resolved as far as
+/// it exists) must lie under it, unless the operator allows outside.
+/// Running as root changes nothing.
+struct OutputRoot {
+    /// The root, resolved.
+    let path: String
+    let allowsOutside: Bool
+
+    init(_ folder: String, allowsOutside: Bool) throws {
+        guard TrackBatch.isFolder(folder) else {
+            throw UsageError(option: "--output-root", value: folder, accepted: "an existing folder")
+        }
+        path = ProtectedInputs.resolved(folder)
+        self.allowsOutside = allowsOutside
+    }
+
+    /// Refuses (65) an output that resolves outside the root.
+    func check(_ output: String) throws {
+        guard !allowsOutside else { return }
+        let resolved = ProtectedInputs.resolved(output)
+        guard resolved == path || resolved.hasPrefix(path == "/" ? "/" : path + "/") else {
+            throw OutsideOutputRoot(output: output, resolved: resolved, root: path)
+        }
+    }
+}
+
+/// An item's output that leaves the output root (exit 65: bad data in the manifest).
+struct OutsideOutputRoot: Error, CustomStringConvertible {
+    let output: String, resolved: String, root: String
+    var description: String {
+        "cannot write \(output): it is outside the output root \(root)" + (resolved == output ? "" : " (it resolves to \(resolved))")
+            + "; --output-root or --allow-outside-root"
+    }
+}
+
+/// `--results`: one JSON line an item, written with one write(2) the moment
+/// the item ends, so a run killed at any point leaves a file that lists
+/// exactly the items that finished (in the order they did). The file is
+/// this run's: made or emptied when the run starts, never through a link.
+final class ResultsLog: @unchecked Sendable {
+    private let path: String
+    private let descriptor: Int32
+    private let lock = NSLock()
+    private var failure: FileError?
+
+    init(path: String) throws {
+        try OutputPaths.checkFile(path)
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o644)
+        guard descriptor >= 0 else { throw AtomicFile.failure(path) }
+        self.path = path
+    }
+
+    deinit { close(descriptor) }
+
+    func append(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        let bytes = Array(line.utf8)
+        var offset = 0
+        while offset < bytes.count && failure == nil {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { failure = AtomicFile.failure(path); break }
+            offset += n
+        }
+    }
+
+    /// The first write that failed, if any (exit 73), once every item is done.
+    func finish() throws {
+        if fsync(descriptor) != 0 && errno != EINVAL && failure == nil { failure = AtomicFile.failure(path) }
+        if let failure { throw failure }
     }
 }

@@ -93,7 +93,11 @@ struct BenchSettings: ParsableArguments {
     @Option(parsing: .unconditional, help: "Seconds a preset runs each strategy for (the table preset: each of its three phases, default 3; the pacing preset 5; the waveform preset 5 per row; the raster preset 3 per frame size).")
     var seconds: Double?
 
+    @Flag(name: .customLong("follow-links"), help: ArgumentHelp(AtomicFile.followLinksHelp))
+    var followLinks = false
+
     func run(_ effect: EffectOptions) throws {
+        AtomicFile.followsLinks = followLinks
         // A bench's count option is the list of counts it sweeps.
         var wave = effect
         wave.countsAreLists = true

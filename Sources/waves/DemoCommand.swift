@@ -80,7 +80,7 @@ struct DemoSettings: ParsableArguments {
     @Option(help: "Window size WxH in pixels (default: 1280x720).", transform: parseSize)
     var size = PixelSize(width: 1280, height: 720)
 
-    @Option(parsing: .unconditional, help: "Quit after this many seconds (headless: measure this many seconds of frames at 60 a second, at most 600; default 2).")
+    @Option(parsing: .unconditional, help: "Quit after this many seconds, at most 86400 (headless: measure this many seconds of frames at 60 a second, at most 600; default 2).")
     var duration: Double?
 
     @Option(help: "Save the last frame of the whole window to this PNG (headless: where the picture goes).")
@@ -110,15 +110,20 @@ struct DemoSettings: ParsableArguments {
     @Option(help: "The display over each half (H cycles it): off, compact (the strategy, its CPU and GPU milliseconds a frame, the frame rate, the effect's line and a graph of the last 180 frames) or full (every line, and the graph).")
     var hud: HUDMode = .compact
 
+    @Flag(name: .customLong("follow-links"), help: ArgumentHelp(AtomicFile.followLinksHelp))
+    var followLinks = false
+
     func run(_ wave: EffectOptions) throws {
+        AtomicFile.followsLinks = followLinks
         let size = try size.validated()
         try checkFinite(time, option: "--time")
-        if let duration, !(duration.isFinite && duration > 0) {
-            throw UsageError(option: "--duration", value: "\(duration)", accepted: "a positive number of seconds")
+        if let duration, !(duration.isFinite && duration > 0 && duration <= 86400) {
+            throw UsageError(option: "--duration", value: "\(duration)", accepted: "a positive number of seconds, at most 86400 (a day)")
         }
         guard stall.isFinite, (0...1000).contains(stall) else {
             throw UsageError(option: "--stall", value: "\(stall)", accepted: "milliseconds from 0 to 1000")
         }
+        try Effects.named(wave.scene)?.checkTime(time, option: "--time", value: "\(time)")
         let picture = screenshot ?? (headless ? "waves-demo.png" : nil)
         if let picture { try OutputPaths.checkFile(picture) }
         try wave.check()

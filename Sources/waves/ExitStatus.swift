@@ -13,6 +13,7 @@ enum ExitStatus {
     static func of(_ error: Error) -> Int32 {
         switch error {
         case is SceneError, is UsageError: return usage
+        case is OutsideOutputRoot: return badData
         case let audio as AudioError:
             switch audio {
             case .missing: return missingInput
@@ -42,7 +43,7 @@ enum ExitStatus {
     static func message(of error: Error) -> String {
         switch error {
         case is SceneError, is UsageError, is FileError, is RendererError, is LayerTreeError, is PathError, is AudioError,
-             is ResourceError, is AnimationError, is MicrophoneError, is Blend2DUnavailable:
+             is ResourceError, is AnimationError, is MicrophoneError, is Blend2DUnavailable, is OutsideOutputRoot:
             return "\(error)"
         default:
             return oneLine(Waves.message(for: error))

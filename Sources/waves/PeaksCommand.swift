@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WaveAudio
+import WaveCore
 import WaveImageIO
 
 /// `waves peaks`: an audio file's min/max peaks in BBC audiowaveform's
@@ -53,7 +54,11 @@ struct PeaksCommand: ParsableCommand {
     @Flag(help: "Refuse (exit 65, nothing written) a track whose decoding stopped early (damaged or truncated) instead of writing the peaks of what was read, with a warning.")
     var strict = false
 
+    @Flag(name: .customLong("follow-links"), help: ArgumentHelp(AtomicFile.followLinksHelp))
+    var followLinks = false
+
     func run() throws {
+        AtomicFile.followsLinks = followLinks
         DecodeReport.strict = strict
         DecodeReport.outcome = "wrote the peaks of what was read"
         try checkOptions()
@@ -61,6 +66,7 @@ struct PeaksCommand: ParsableCommand {
         if let jobs { throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "only when several tracks are read (--audio with several files or a folder)") }
         if force { throw UsageError(option: "--force", value: "", accepted: "only when several tracks are read (--audio with several files or a folder)") }
         guard let audio = audio.first else { throw UsageError(option: "--audio", value: "(none)", accepted: "an audio file, several, or a folder") }
+        ProtectedInputs.add(audio)
         for path in [json, dat].compactMap({ $0 }) { try OutputPaths.checkFile(path) }
         let data = try peaks(of: audio)
         try Self.write(data, json: json, dat: dat)
@@ -94,8 +100,10 @@ struct PeaksCommand: ParsableCommand {
     }
 
     static func write(_ data: WaveformData, json: String?, dat: String?) throws {
-        if let json { try AtomicFile.write(data.json(), to: json) }
-        if let dat { try AtomicFile.write(data.dat(), to: dat) }
+        // The encoded file and its copy: at most 7 bytes a value as JSON, twice.
+        let bytes = data.data.count * 14
+        if let json { try AtomicFile.write(try CheckedMemory.allocating(bytes: bytes, for: "the peaks as JSON") { data.json() }, to: json) }
+        if let dat { try AtomicFile.write(try CheckedMemory.allocating(bytes: bytes, for: "the peaks as .dat") { data.dat() }, to: dat) }
     }
 
     /// Every track's peaks, `jobs` at a time, each written to its pattern's files.

@@ -46,7 +46,8 @@ struct RenderSettings: ParsableArguments {
     @Option(parsing: .unconditional, help: "Time in seconds of the (first) frame.")
     var time: Double = 0
 
-    @Option(parsing: .unconditional, help: "Number of frames; more than 1 writes frame-0000.png ... into the --out folder.")
+    @Option(parsing: .unconditional, help: "Number of frames, 1 to 100000; more than 1 writes frame-0000.png ... into the --out folder.",
+            transform: parseWhole("a whole number of frames from 1 to 100000"))
     var frames: Int = 1
 
     @Option(parsing: .unconditional, help: "Frames per second of a sequence.")
@@ -64,7 +65,11 @@ struct RenderSettings: ParsableArguments {
     @Flag(help: "Refuse (exit 65, nothing written) an audio input whose decoding stopped early (damaged or truncated) instead of drawing what was read, with a warning.")
     var strict = false
 
+    @Flag(name: .customLong("follow-links"), help: ArgumentHelp(AtomicFile.followLinksHelp))
+    var followLinks = false
+
     func run(_ wave: EffectOptions) throws {
+        AtomicFile.followsLinks = followLinks
         DecodeReport.strict = strict
         let size = try size.validated()
         try checkFinite(time, option: "--time")
@@ -80,6 +85,8 @@ struct RenderSettings: ParsableArguments {
         }
         if wave.scene == .waveform && wave.waveform.isBatch { return try renderTracks(wave, size: size) }
         try wave.check()
+        try Effects.named(wave.scene)?.checkTime(time + Double(frames - 1) / fps, option: frames > 1 ? "--frames" : "--time",
+                                                 value: frames > 1 ? "\(frames)" : "\(time)")
         if takes(wave.scene, "--max-steps") { try wave.steps.refuseMaxSteps(where: "render") }
         if takes(wave.scene, "--physics-budget") { try wave.crates.refuseBudget(where: "render") }
         if takes(wave.scene, "--driver") { try wave.ball.refuseLoopOptions(where: "render") }
@@ -93,6 +100,7 @@ struct RenderSettings: ParsableArguments {
             frames = max(2, Int((period * fps).rounded()))
             guard frames <= 100_000 else { throw UsageError(option: "--loop", value: "", accepted: "a period of at most 100000 frames at --fps \(fps)") }
             step = period / Double(frames)
+            try Effects.named(wave.scene)?.checkTime(time + period, option: "--loop", value: "")
         }
         if let format = AnimationFormat(path: out ?? "", frames: frames), out != "-" {
             try writeAnimation(scene, format: format, frames: frames, step: step, size: size, wave: wave)
@@ -147,6 +155,7 @@ struct RenderSettings: ParsableArguments {
         let waveform = wave.waveform
         let batch = try TrackBatch(audio: waveform.tracks, jobs: waveform.jobs, force: waveform.force)
         let pattern = out ?? "{name}.png"
+        if let peaks = waveform.peaks { ProtectedInputs.add(peaks) }
         try batch.checkPatterns([("--out", pattern)])
         try checkOneImagePerTrack()
         // Every option but the tracks, checked once (on the generated track).

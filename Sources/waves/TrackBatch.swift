@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WaveAudio
+import WaveCore
 import WaveImageIO
 
 /// Many tracks at once (`--audio tracks/` or `--audio a.mp3 b.flac ...`):
@@ -51,6 +52,8 @@ struct TrackBatch {
         if let jobs, !(1...1024).contains(jobs) {
             throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "a whole number of parallel jobs from 1 to 1024 (default: the \(cores) cores)")
         }
+        // No track may be any track's output.
+        ProtectedInputs.add(tracks)
         self.tracks = tracks
         self.jobs = min(jobs ?? cores, tracks.count)
         self.force = force
@@ -72,6 +75,10 @@ struct TrackBatch {
                 let path = Self.output(pattern, for: track)
                 if let other = seen[path] {
                     throw UsageError(option: option, value: pattern, accepted: "one output per track: \(other) and \(track) would both write \(path)")
+                }
+                // A pattern that names the tracks themselves is refused before any is read.
+                if let input = ProtectedInputs.input(replacedBy: path) {
+                    throw FileError.refused(path: path, reason: "it is an input of this run (\(input)); an output never replaces an input (\(option) \(pattern))")
                 }
                 seen[path] = track
             }

@@ -45,14 +45,19 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(mode, 0o444, "the mode is unchanged")
     }
 
-    /// A replaced file keeps its mode; a symbolic link is written through
-    /// (its target replaced, the link kept).
-    func testAReplacedFileKeepsItsModeAndALinkIsWrittenThrough() throws {
+    /// A replaced file keeps its mode; a symbolic link in the output's place
+    /// is refused (the link and its target untouched), and written through
+    /// with --follow-links (its target replaced, the link kept).
+    func testAReplacedFileKeepsItsModeAndALinkIsWrittenThroughOnlyWhenAsked() throws {
         let target = folder + "/real.png"
         try Data("old".utf8).write(to: URL(fileURLWithPath: target))
         XCTAssertEqual(chmod(target, 0o600), 0)
         XCTAssertEqual(symlink("real.png", folder + "/link.png"), 0)
-        let r = try waves(small + ["--out", "link.png"])
+        let refused = try waves(small + ["--out", "link.png"])
+        XCTAssertEqual(refused.status, 73, refused.stderr)
+        XCTAssert(refused.stderr.contains("symbolic link") && refused.stderr.contains("--follow-links"), refused.stderr)
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "old", "the target is untouched")
+        let r = try waves(small + ["--out", "link.png", "--follow-links"])
         XCTAssertEqual(r.status, 0, r.stderr)
         var info = stat()
         XCTAssertEqual(lstat(folder + "/link.png", &info), 0)
@@ -60,6 +65,7 @@ final class FaultTests: XCTestCase {
         XCTAssertNoThrow(try PNG.read(from: target), "its target holds the PNG")
         XCTAssertEqual(stat(target, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o600, "the mode is kept")
+        XCTAssertEqual(hiddenTemporaries(in: folder), [])
     }
 
     func testALegal250ByteNameIsWritten() throws {

@@ -22,7 +22,7 @@ must be at the same paths on every node (a shared file system); the results
 come back through Ray, not the file system.
 
 Results: JSON lines, one per item, in manifest order: waves batch's own
-lines ({"id","input","output","status","reason","seconds","peak_rss_mb"}),
+lines ({"id","input","output","status","reason","exit_status","seconds","peak_rss_mb"}),
 and for the items of a chunk that never ran to the end a line with status
 "failed" and the reason.
 

@@ -95,9 +95,10 @@ public final class Pixmap: RenderTarget {
     }
 
     public func readback() throws -> RGBAImage {
-        try CheckedMemory.reserve(bytes: width * height * 4, for: "reading back a \(width)x\(height) frame")
         let v = view
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        var pixels = try CheckedMemory.allocating(bytes: width * height * 4, for: "reading back a \(width)x\(height) frame") {
+            [UInt8](repeating: 0, count: width * height * 4)
+        }
         pixels.withUnsafeMutableBytes { out in
             for r in 0..<height {
                 out.baseAddress!.advanced(by: r * width * 4).copyMemory(from: v.row(r), byteCount: width * 4)

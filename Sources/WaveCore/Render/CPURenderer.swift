@@ -46,7 +46,9 @@ public final class CPURenderer: Renderer, PixelCounting {
     /// A pixmap of the scene's size, rows top to bottom.
     public func makeTarget() throws -> RenderTarget {
         guard let scene else { throw RendererError.notPrepared(.cpu) }
-        return Pixmap(width: scene.width, height: scene.height)
+        return try CheckedMemory.allocating(bytes: scene.width * scene.height * 4, for: "a \(scene.width)x\(scene.height) frame") {
+            Pixmap(width: scene.width, height: scene.height)
+        }
     }
 
     public func draw(time: Double, into target: RenderTarget) throws {
