@@ -27,8 +27,14 @@ public struct Crates: Equatable, Sendable {
 
     /// The most crates a scene holds.
     public static let maxCount = 10_000
-    /// The latest scene time drawn (an hour): every step from 0 is simulated to reach a time.
-    public static let latestTime = 3600.0
+    /// The most simulated work a frame may cost, in crate-steps (a crate
+    /// through one step: about 1.2 microseconds here, so about half a minute),
+    /// and the latest scene time drawn whatever the count (an hour).
+    public static let workBudget = 30_000_000.0, latestTimeCap = 3600.0
+
+    /// The latest scene time a frame may be drawn at: every step from 0 is
+    /// simulated to reach a time, each costing in proportion to the crates.
+    public var latestTime: Double { Swift.min(Self.latestTimeCap, Self.workBudget * step / Double(Swift.max(1, count))) }
 
     public init(width: Int, height: Int) {
         self.width = width
@@ -94,7 +100,9 @@ public struct Crates: Equatable, Sendable {
             crates.append(crate)
         }
         let root = Layer(name: "crates", frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), sublayers: crates)
-        return Scene(width: width, height: height, background: background, tree: LayerTree(root: root, sources: sources))
+        var scene = Scene(width: width, height: height, background: background, tree: LayerTree(root: root, sources: sources))
+        scene.latestTime = Scene.LatestTime(seconds: latestTime, why: "\(count) crates simulated from time 0 at \(String(format: "%g", step)) s a step cost work in proportion to the time (at most \(Int(Self.workBudget / 1_000_000)) million crate-steps, and an hour)")
+        return scene
     }
 }
 

@@ -64,9 +64,6 @@ public struct Effect: Sendable {
     /// How close the GL strategy's frames are to the CPU's.
     package let agreement: Agreement
     package let make: @Sendable (EffectSettings, SceneRequest) throws -> Scene
-    /// The latest scene time a frame may be drawn at, where reaching a time
-    /// costs work in proportion to it (a simulation steps from time 0); nil: any.
-    package let latestTime: Double?
 
     /// The most a GL frame of the effect differs from the CPU's frame, on
     /// the 0...255 scale of a channel: the mean over every channel of every
@@ -102,18 +99,10 @@ public struct Effect: Sendable {
     }
 
     package init(name: EffectName, summary: String, count: Count? = nil, options: [String] = [], needs: String? = nil,
-                paced: Bool = false, states: [String] = [], agreement: Agreement = .sameCoverage, latestTime: Double? = nil,
+                paced: Bool = false, states: [String] = [], agreement: Agreement = .sameCoverage,
                 make: @escaping @Sendable (EffectSettings, SceneRequest) throws -> Scene) {
         self.name = name; self.summary = summary; self.count = count; self.options = options; self.needs = needs
-        self.paced = paced; self.states = states; self.agreement = agreement; self.latestTime = latestTime; self.make = make
-    }
-
-    /// Refuses a frame later than `latestTime` before any work: `option` and
-    /// `value` are what asked for it (the last frame at `last` seconds).
-    package func checkTime(_ last: Double, option: String, value: String) throws {
-        guard let latestTime, last > latestTime else { return }
-        throw SceneError(parameter: String(option.drop { $0 == "-" }), value: value,
-                         accepted: "frames at scene times up to \(Int(latestTime)) s (the last asked for is at \(last) s): \(name) simulates every step from time 0 (an hour of scene time costs about a second of CPU)")
+        self.paced = paced; self.states = states; self.agreement = agreement; self.make = make
     }
 
     /// The scene for a request (a count of 0: the effect's standard count).
@@ -207,8 +196,7 @@ public enum Effects {
         Effect(name: .crates, summary: "crates falling in a walled box, stepped by Chipmunk at a fixed step (the timer chapter's physics)",
                count: Effect.Count(unit: "crates", option: "--crates", sweep: [10, 100, 1000, 5000], sweepLimit: Crates.maxCount,
                                    stacks: false, standard: { _, _ in 5 }, limit: { _, _ in Crates.maxCount }),
-               options: ["--crates", "--gravity", "--physics-step", "--max-steps", "--physics-budget"], paced: true, agreement: .sampledPictures,
-               latestTime: Crates.latestTime) { s, r in
+               options: ["--crates", "--gravity", "--physics-step", "--max-steps", "--physics-budget"], paced: true, agreement: .sampledPictures) { s, r in
             var crates = s.crates
             (crates.width, crates.height) = (r.width, r.height)
             crates.count = r.count > 0 ? r.count : 5

@@ -11,7 +11,7 @@ import Foundation
 ///   output is refused and left untouched (a rename would replace the node
 ///   itself), as is a folder; an existing read-only file is refused, not
 ///   replaced.
-/// - Temporary names are short (`.w<pid>-<n>.tmp`), so any legal file name
+/// - Temporary names are short (`.w<pid>-<n>-<host>.tmp`), so any legal file name
 ///   can be written.
 /// - While a temporary file exists, SIGINT, SIGTERM and SIGHUP remove it
 ///   before the process ends the way the signal asks (`PendingFile`).
@@ -60,7 +60,7 @@ package enum AtomicFile {
 
     package static func write(_ data: Data, to path: String) throws {
         try replace(path) { temporary in
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            let fd = open(temporary, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC)
             guard fd >= 0 else { throw failure(path) }
             var failed: FileError?
             data.withUnsafeBytes { bytes in
@@ -100,10 +100,36 @@ package enum PendingFile {
     nonisolated(unsafe) private static var installed = false
     nonisolated(unsafe) private static var counter = 0
 
-    /// `.w<pid>-<n>.tmp`: short, hidden, unique within the process.
+    /// `.w<pid>-<n>-<host>.tmp`: short, hidden, unique within the process;
+    /// `<host>` (`hostTag`) tells whose process it was on a shared file system.
     static func nextName() -> String {
         counter += 1
-        return ".w\(getpid())-\(counter).tmp"
+        return ".w\(getpid())-\(counter)-\(hostTag).tmp"
+    }
+
+    /// Eight hex digits of this machine's name (FNV-1a): a process id means
+    /// something only on the machine that gave it.
+    package static let hostTag: String = {
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        var hash: UInt32 = 2_166_136_261
+        for byte in String(cString: name).utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return String(format: "%08x", hash)
+    }()
+
+    /// Whether `name` is a temporary file left by a process that is gone: one
+    /// of this machine's whose process has ended, or another machine's (or of
+    /// the older form, with no machine) untouched for a day.
+    package static func isStale(_ name: String, in folder: String) -> Bool {
+        guard name.hasPrefix(".w"), name.hasSuffix(".tmp") else { return false }
+        let parts = name.dropFirst(2).dropLast(4).split(separator: "-")
+        guard parts.count >= 2, let pid = Int32(parts[0]), parts[1].allSatisfy(\.isNumber) else { return false }
+        if parts.count == 3 && parts[2] == hostTag {
+            return pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
+        }
+        var info = stat()
+        guard lstat(folder + "/" + name, &info) == 0 else { return false }
+        return Double(time(nil) - info.st_mtim.tv_sec) > 86_400
     }
 
     static func begin(_ path: String) {

@@ -31,7 +31,7 @@ package enum ExternalTool {
         }
         for fd in closing { posix_spawn_file_actions_addclose(&actions, fd) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -74,9 +74,14 @@ package enum ChartPNG {
         }
         try AtomicFile.replace(path) { temporary in
             // The SVG beside it, as a plain file (an AtomicFile inside another would unregister the outer).
-            let source = NSTemporaryDirectory() + "waves-chart-\(getpid()).svg"
-            guard FileManager.default.createFile(atPath: source, contents: Data(svg.utf8)) else { throw AtomicFile.failure(path) }
+            var template = Array((NSTemporaryDirectory() + "waves-chart-XXXXXX.svg").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+            guard fd >= 0 else { throw AtomicFile.failure(path) }
+            let source = String(cString: template)
             defer { unlink(source) }
+            let written = Array(svg.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            guard written == svg.utf8.count else { throw AtomicFile.failure(path) }
             let (status, words) = try ExternalTool.run(tool, ["--format", "png", "--background-color", "white", "-o", temporary, source])
             guard status == 0 else { throw FileError.cannotWrite(path: path, reason: "rsvg-convert failed: \(words ?? "status \(status)")") }
         }

@@ -73,6 +73,10 @@ package enum OutputPaths {
     /// the old ones in place, and `removeStaleFrames` removes those past the
     /// new sequence once it is whole (a failed run loses nothing).
     package static func prepareSequenceFolder(_ folder: String, overwrite: Bool) throws {
+        var link = stat()
+        if lstat(folder, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK && !AtomicFile.followsLinks {
+            throw FileError.refused(path: folder, reason: "it is a symbolic link; frames are never written through a link (--follow-links writes into what it points to)")
+        }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw FileError.cannotWrite(path: folder, reason: "it is a file, not a folder for the frames") }

@@ -145,6 +145,10 @@ struct BatchRunCommand: ParsableCommand {
         // No item of any shard may write over an input of another.
         ProtectedInputs.add(all.map(\.input))
         let log = try results.map { path in
+            let resolved = ProtectedInputs.resolved(path)
+            if let item = all.first(where: { ProtectedInputs.resolved($0.output) == resolved }) {
+                throw UsageError(option: "--results", value: path, accepted: "a file no item writes (item \(item.id)'s output is \(item.output))")
+            }
             try TrackBatch.makeFolder(for: path)
             return try ResultsLog(path: path)
         }
@@ -190,10 +194,11 @@ struct BatchRun {
                 works[i] = try BatchRun.prepare(item)
             } catch { results[i] = Self.failure(error, item: item) }
         }
-        Self.removeStaleTemporaries(items.map(\.output))
+        // Only where an item may write: never in a folder an item was refused.
+        Self.removeStaleTemporaries(items.indices.filter { works[$0] != nil }.map { items[$0].output })
         let bar = progress == .bar ? FrameProgress(total: items.count, unit: "item") : nil
         let prepared = results
-        results = ConcurrentItems.run(count: items.count, jobs: jobs, { [items, works, force] i, serially in
+        results = ConcurrentItems.run(count: items.count, jobs: jobs, { [items, works, force, root] i, serially in
             let item = items[i]
             var result = prepared[i]
             guard let work = works[i] else { return result }
@@ -205,7 +210,10 @@ struct BatchRun {
                 do {
                     let write = try work()
                     try serially {
+                        // Checked again at the moment of writing: a folder swapped for a link since is still refused.
+                        try root.check(item.output)
                         try TrackBatch.makeFolder(for: item.output)
+                        try root.check(item.output)
                         try write()
                         // Recorded once the output is whole: a task killed before this redoes the item.
                         if let fingerprint { try AtomicFile.write(fingerprint, to: Self.sidecar(item.output)) }
@@ -317,13 +325,13 @@ struct BatchRun {
         return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".waves").path
     }
 
-    /// Temporary files (`.w<pid>-<n>.tmp`, the atomic writer's) left in the
-    /// outputs' folders by a process that is gone (a task killed mid-write).
+    /// Temporary files (the atomic writer's) left in the outputs' folders by
+    /// a process that is gone (a task killed mid-write): this machine's whose
+    /// process has ended, another's a day old (`PendingFile.isStale`).
     static func removeStaleTemporaries(_ outputs: [String]) {
         let folders = Set(outputs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
         for folder in folders {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".w") && name.hasSuffix(".tmp") {
-                guard let pid = Int32(name.dropFirst(2).prefix { $0.isNumber }), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where PendingFile.isStale(name, in: folder) {
                 unlink(folder + "/" + name)
             }
         }

@@ -29,7 +29,7 @@ enum BatchManifest {
     /// number (exit 65): a broken manifest does nothing rather than part of a shard.
     static func parse(_ text: String, name: String) throws -> [BatchItem] {
         var items: [BatchItem] = []
-        var outputs: [String: Int] = [:], ids: [String: Int] = [:]
+        var outputs: [String: Int] = [:], ids: [String: (line: Int, given: Bool)] = [:]
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
@@ -44,11 +44,12 @@ enum BatchManifest {
             guard let kind = BatchItem.Kind(rawValue: kindText) else { throw refuse("\"kind\" \(kindText): expected peaks or render") }
             let given = (object["id"] as? String) ?? (object["id"] as? NSNumber)?.stringValue
             if object["id"] != nil && given == nil { throw refuse("\"id\": expected a string or a number") }
-            if let given {
-                if let other = ids[given] { throw refuse("\"id\" \(given) is line \(other)'s too: ids given must differ (an item with none is named by its input)") }
-                ids[given] = number
-            }
             let id = given ?? input
+            // Ids must tell items apart wherever one was given; items with none may share their input as their id.
+            if let other = ids[id], given != nil || other.given {
+                throw refuse("\"id\" \(id) is line \(other.line)'s too: ids must differ (an item with none is named by its input)")
+            }
+            if ids[id] == nil || given != nil { ids[id] = (number, given != nil) }
             if let other = outputs[output] { throw refuse("\"output\" \(output) is line \(other)'s too: each item writes its own") }
             outputs[output] = number
             var arguments: [String] = []

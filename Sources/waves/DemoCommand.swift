@@ -123,7 +123,8 @@ struct DemoSettings: ParsableArguments {
         guard stall.isFinite, (0...1000).contains(stall) else {
             throw UsageError(option: "--stall", value: "\(stall)", accepted: "milliseconds from 0 to 1000")
         }
-        try Effects.named(wave.scene)?.checkTime(time, option: "--time", value: "\(time)")
+        // A scene whose time costs work (a simulation from 0) is checked before the window opens.
+        try wave.makeScene(width: size.width, height: size.height).checkTime(time, option: "--time", value: "\(time)")
         let picture = screenshot ?? (headless ? "waves-demo.png" : nil)
         if let picture { try OutputPaths.checkFile(picture) }
         try wave.check()

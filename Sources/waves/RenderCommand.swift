@@ -85,12 +85,11 @@ struct RenderSettings: ParsableArguments {
         }
         if wave.scene == .waveform && wave.waveform.isBatch { return try renderTracks(wave, size: size) }
         try wave.check()
-        try Effects.named(wave.scene)?.checkTime(time + Double(frames - 1) / fps, option: frames > 1 ? "--frames" : "--time",
-                                                 value: frames > 1 ? "\(frames)" : "\(time)")
         if takes(wave.scene, "--max-steps") { try wave.steps.refuseMaxSteps(where: "render") }
         if takes(wave.scene, "--physics-budget") { try wave.crates.refuseBudget(where: "render") }
         if takes(wave.scene, "--driver") { try wave.ball.refuseLoopOptions(where: "render") }
         let scene = try wave.makeScene(width: size.width, height: size.height)
+        try scene.checkTime(time + Double(frames - 1) / fps, option: frames > 1 ? "--frames" : "--time", value: frames > 1 ? "\(frames)" : "\(time)")
         var frames = self.frames, step = 1 / fps
         if loop {
             guard let period = scene.loopPeriod(), period > 0 else {
@@ -100,7 +99,7 @@ struct RenderSettings: ParsableArguments {
             frames = max(2, Int((period * fps).rounded()))
             guard frames <= 100_000 else { throw UsageError(option: "--loop", value: "", accepted: "a period of at most 100000 frames at --fps \(fps)") }
             step = period / Double(frames)
-            try Effects.named(wave.scene)?.checkTime(time + period, option: "--loop", value: "")
+            try scene.checkTime(time + period, option: "--loop", value: "")
         }
         if let format = AnimationFormat(path: out ?? "", frames: frames), out != "-" {
             try writeAnimation(scene, format: format, frames: frames, step: step, size: size, wave: wave)

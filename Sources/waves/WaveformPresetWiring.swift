@@ -1,4 +1,5 @@
 import Foundation
+import WaveImageIO
 import WaveAudio
 import WaveBench
 import WaveCore
@@ -61,8 +62,12 @@ enum WaveformPresetWiring {
     /// then each decoded to the preset's bar peaks: wall time, files in a
     /// temporary folder removed afterwards.
     static func decodeSpeed(seconds: Double) throws -> [DecodeResult] {
-        let folder = NSTemporaryDirectory() + "waves-decode-\(getpid())"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // A fresh folder of our own (mkdtemp): nothing planted there beforehand is written through.
+        var template = Array((NSTemporaryDirectory() + "waves-decode-XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw FileError.cannotWrite(path: NSTemporaryDirectory(), reason: String(cString: strerror(errno)))
+        }
+        let folder = String(cString: template)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let track = GeneratedTrack(seconds: seconds, sampleRate: 44100)
         let samplesPerBar = BarPeaks.samplesPerBar(sampleRate: 44100, pitch: 2, pixelsPerSecond: WaveformPreset.travel / seconds)

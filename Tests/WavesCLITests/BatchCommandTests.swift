@@ -1,5 +1,6 @@
 import Foundation
 import WaveAudio
+import WaveImageIO
 import WaveTestSupport
 import XCTest
 
@@ -121,8 +122,13 @@ final class BatchCommandTests: XCTestCase {
     func testAKilledRunFinishesCleanlyWhenRunAgain() throws {
         _ = try plan("out/{name}.dat", ["samples-per-pixel=2"])
         try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
-        // What a task killed mid-write leaves: the atomic writer's temporary file, its process gone.
-        try Data("partial".utf8).write(to: URL(fileURLWithPath: folder + "/out/.w999999-1.tmp"))
+        // What a task killed mid-write leaves: the atomic writer's temporary file, its process gone (on this
+        // machine); and another machine's, a day old, and a fresh one of another machine's, which is kept.
+        try Data("partial".utf8).write(to: URL(fileURLWithPath: folder + "/out/.w999999-1-\(PendingFile.hostTag).tmp"))
+        try Data("partial".utf8).write(to: URL(fileURLWithPath: folder + "/out/.w999999-2-0badcafe.tmp"))
+        var old = [timeval(tv_sec: time(nil) - 2 * 86_400, tv_usec: 0), timeval(tv_sec: time(nil) - 2 * 86_400, tv_usec: 0)]
+        XCTAssertEqual(utimes(folder + "/out/.w999999-2-0badcafe.tmp", &old), 0)
+        try Data("in progress".utf8).write(to: URL(fileURLWithPath: folder + "/out/.w1-1-0badcafe.tmp"))
         var child: pid_t = 0
         let killer = Thread {
             Thread.sleep(forTimeInterval: 0.15)
@@ -137,7 +143,7 @@ final class BatchCommandTests: XCTestCase {
         let statuses = try results("rerun.jsonl").map { $0["status"] as? String ?? "" }
         XCTAssertEqual(statuses.filter { $0 == "failed" }.count, 1)
         let left = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").filter { $0.hasSuffix(".tmp") }
-        XCTAssertEqual(left, [], "temporary files left")
+        XCTAssertEqual(left, [".w1-1-0badcafe.tmp"], "only another machine's fresh temporary file is left")
         for i in 0..<6 {
             let alone = try waves(["peaks", "--audio", "tracks/t\(i).wav", "--dat", "alone.dat", "--samples-per-pixel", "2"])
             XCTAssertEqual(alone.status, 0, alone.stderr)

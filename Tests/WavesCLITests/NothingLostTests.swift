@@ -129,6 +129,10 @@ final class NothingLostTests: XCTestCase {
         XCTAssertEqual((try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/out.dat")), outside + "/account")
         XCTAssertEqual(try waves(["peaks", "--audio", "tracks/t0.wav", "--dat", "dangling.dat", "--follow-links"]).status, 73)
         XCTAssertFalse(exists(outside + "/nothere"))
+        // A folder of frames that is a link: refused, nothing written into what it points to.
+        let frames = try waves(["render", "--backend", "cpu", "--size", "40x20", "--frames", "2", "--out", "dir.dat"])
+        XCTAssertEqual(frames.status, 73, frames.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside + "/dir"), [])
         // A batch's results file is never written through a link either.
         try "{\"input\": \"tracks/t0.wav\", \"output\": \"a.dat\"}\n".write(toFile: folder + "/m.jsonl", atomically: true, encoding: .utf8)
         XCTAssertEqual(symlink(outside + "/account", folder + "/r.jsonl"), 0)
@@ -214,6 +218,8 @@ final class NothingLostTests: XCTestCase {
         let started = Date()
         for (arguments, names) in [(["render", "crates", "--time", "1e9", "--out", "c.png"], "3600 s"),
                                    (["render", "crates", "--time", "3000", "--frames", "100000", "--fps", "1", "--out", "frames"], "3600 s"),
+                                   (["render", "crates", "--crates", "10000", "--physics-step", "0.0001", "--time", "3600", "--out", "c.png"],
+                                    "up to 0.3 s"),
                                    (["demo", "crates", "--headless", "--time", "1e9"], "3600 s"),
                                    (["render", "--frames", "1e12"], "from 1 to 100000"),
                                    (["demo", "--headless", "--duration", "1e9"], "at most 86400")] {
@@ -279,6 +285,16 @@ final class NothingLostTests: XCTestCase {
         XCTAssertEqual(duplicate.status, 65, duplicate.stderr)
         XCTAssert(duplicate.stderr.contains("line 2") && duplicate.stderr.contains("\"id\" a"), duplicate.stderr)
         XCTAssertFalse(exists("x.dat") || exists("y.dat"))
+        // A given id that is another item's default (its input) is refused too; items with no id may share an input.
+        let defaulted = try waves(["batch", "--manifest", "-"],
+                                  stdin: "{\"input\": \"tracks/t0.wav\", \"output\": \"x.dat\"}\n{\"id\": \"tracks/t0.wav\", \"input\": \"tracks/t1.wav\", \"output\": \"y.dat\"}\n")
+        XCTAssertEqual(defaulted.status, 65, defaulted.stderr)
+        let shared = try waves(["batch", "--manifest", "-"],
+                               stdin: "{\"input\": \"tracks/t0.wav\", \"output\": \"x.dat\"}\n{\"input\": \"tracks/t0.wav\", \"output\": \"x.png\"}\n")
+        XCTAssertEqual(shared.status, 0, shared.stderr)
+        // The results file is never an item's output.
+        let clash = try waves(["batch", "--manifest", "-", "--results", "x.dat"], stdin: "{\"input\": \"tracks/t0.wav\", \"output\": \"x.dat\"}\n")
+        XCTAssertEqual(clash.status, 64, clash.stderr)
         let help = try waves(["batch", "--help"])
         XCTAssert(help.stdout.contains("73") && help.stdout.contains("--output-root") && help.stdout.contains("--follow-links"), help.stdout)
         let manifestHelp = try waves(["batch", "run", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")

@@ -37,7 +37,7 @@ public final class CPURenderer: Renderer, PixelCounting {
             rasterizer = try CoverageRasterizer(width: scene.width, height: scene.height)
         }
         treePainter = try scene.tree.map {
-            TreePainter(evaluator: try $0.makeEvaluator(), rasterizer: rasterizer!, background: scene.background)
+            try TreePainter(evaluator: try $0.makeEvaluator(), rasterizer: rasterizer!, background: scene.background)
         }
         rowsToClear = treePainter?.rowsToClear ?? [0..<scene.height]
         self.scene = scene

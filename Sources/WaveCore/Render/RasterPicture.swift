@@ -113,7 +113,7 @@ package struct RasterPicture: Sendable {
             guard let bounds = picture.bounds else { return nil }
             let tree = try LayerTreeEvaluator(root: picture.placed(at: Point(bounds.x, bounds.y)), sources: DrivenSources([]))
             let width = Int(bounds.width), height = Int(bounds.height)
-            painter = TreePainter(evaluator: tree, rasterizer: try CoverageRasterizer(width: width, height: height),
+            painter = try TreePainter(evaluator: tree, rasterizer: try CoverageRasterizer(width: width, height: height),
                                   background: RGBA8(0, 0, 0, 0))
             pixmap = Pixmap(width: width, height: height)
         }

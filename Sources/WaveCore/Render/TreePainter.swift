@@ -43,7 +43,7 @@ package final class TreePainter {
     package var counts: PixelCounts?
 
     /// `background`: what the frame is cleared to, which shapes alone in their clips paint over directly.
-    package init(evaluator: LayerTreeEvaluator, rasterizer: CoverageRasterizer, background: RGBA8) {
+    package init(evaluator: LayerTreeEvaluator, rasterizer: CoverageRasterizer, background: RGBA8) throws {
         self.evaluator = evaluator
         self.rasterizer = rasterizer
         sink = TransformingSink(rasterizer)
@@ -59,7 +59,9 @@ package final class TreePainter {
         rowsToClear = SoleClip.rowsToClear(clips, width: rasterizer.width, height: rasterizer.height)
         if evaluator.capacity.masks > 0 {
             let bytes = rasterizer.width * rasterizer.height
-            maskBuffer = .allocate(capacity: bytes)
+            maskBuffer = try CheckedMemory.allocating(bytes: bytes, for: "a \(rasterizer.width)x\(rasterizer.height) mask") {
+                UnsafeMutablePointer<UInt8>.allocate(capacity: bytes)
+            }
             maskBuffer!.initialize(repeating: 0, count: bytes)
         } else {
             maskBuffer = nil
@@ -70,7 +72,9 @@ package final class TreePainter {
         }
         if bordered {
             let bytes = rasterizer.width * rasterizer.height
-            innerBuffer = .allocate(capacity: bytes)
+            innerBuffer = try CheckedMemory.allocating(bytes: bytes, for: "a \(rasterizer.width)x\(rasterizer.height) border's inside") {
+                UnsafeMutablePointer<UInt8>.allocate(capacity: bytes)
+            }
             innerBuffer!.initialize(repeating: 0, count: bytes)
         } else {
             innerBuffer = nil
@@ -83,9 +87,11 @@ package final class TreePainter {
             let width = rasterizer.width + 2 * margin, height = rasterizer.height + 2 * margin
             shadowMargin = margin
             shadowRasterizer = try? CoverageRasterizer(width: width, height: height)
-            shadowBytes = .allocate(capacity: width * height)
+            let (bytes, values) = try CheckedMemory.allocating(bytes: width * height * (1 + MemoryLayout<Float>.stride), for: "a \(width)x\(height) shadow") {
+                (UnsafeMutablePointer<UInt8>.allocate(capacity: width * height), UnsafeMutablePointer<Float>.allocate(capacity: width * height))
+            }
+            (shadowBytes, shadowValues) = (bytes, values)
             shadowBytes!.initialize(repeating: 0, count: width * height)
-            shadowValues = .allocate(capacity: width * height)
             shadowValues!.initialize(repeating: 0, count: width * height)
             shadowLine = .allocate(capacity: Swift.max(width, height) + 1)
             shadowLine!.initialize(repeating: 0, count: Swift.max(width, height) + 1)

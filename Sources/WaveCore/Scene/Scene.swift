@@ -8,6 +8,24 @@ public struct Scene: Equatable, Sendable {
     public var background: RGBA8
     /// Nil: the background alone.
     public var tree: LayerTree?
+    /// The latest scene time a frame may be drawn at, where reaching a time
+    /// costs work in proportion to it (a simulation steps from time 0), and
+    /// why; nil: any time costs the same.
+    package var latestTime: LatestTime?
+
+    package struct LatestTime: Equatable, Sendable {
+        package let seconds: Double
+        package let why: String
+        package init(seconds: Double, why: String) { self.seconds = seconds; self.why = why }
+    }
+
+    /// Refuses (64) a frame later than `latestTime`, before any work: `option`
+    /// and `value` are what asked for it, the last frame at `last` seconds.
+    package func checkTime(_ last: Double, option: String, value: String) throws {
+        guard let latest = latestTime?.seconds, let why = latestTime?.why, last > latest else { return }
+        throw SceneError(parameter: String(option.drop { $0 == "-" }), value: value,
+                         accepted: "frames at scene times up to \(String(format: "%g", latest)) s here (the last asked for is at \(String(format: "%g", last)) s): \(why)")
+    }
 
     /// The default background: a dark blue.
     public static let defaultBackground = RGBA8(0x10, 0x18, 0x2A)
