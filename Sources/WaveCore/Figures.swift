@@ -88,3 +88,9 @@ package enum Format {
         perFrame == perFrame.rounded() ? String(format: "%.0f", perFrame) : String(format: "%.3f", perFrame)
     }
 }
+
+/// "1 item", "2 items", "1 refresh", "3 refreshes": a count and its noun,
+/// plural unless the count is one (the plural is the singular and "s" unless given).
+package func counted(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
+    "\(n) " + (n == 1 ? singular : plural ?? singular + "s")
+}

@@ -22,8 +22,11 @@ public struct Jelly: Equatable, Sendable {
     public var color = RGBA8(0xFF, 0x7A, 0x45)
     /// The block's size (nil: half the height wide, a quarter of it tall).
     public var blockSize: Size?
-    /// UIKit's spring of damping 0.85 over 1 s: SwiftUI's duration and bounce (bounce = 1 - damping).
-    public var spring = Spring(duration: 1, bounce: 0.15)
+    /// UIKit's spring of damping 0.85 over 1 s (`Spring(movingIn:dampingRatio:)`): the move ends at 1 s.
+    public var spring = Spring(movingIn: 1, dampingRatio: 0.85)
+    /// Seconds a move lasts, as UIKit's duration is the move's (the spring within 0.1% of
+    /// the travel by then); nil: the spring's settling duration (a spring given by its constants).
+    public var moveDuration: Double? = 1
     /// Seconds the block rests at each end.
     public var rest = 0.3
 
@@ -43,8 +46,11 @@ public struct Jelly: Equatable, Sendable {
         return (margin + h / 2, Double(height) - margin - h / 2)
     }
 
-    /// Seconds of one move: the spring's settling time, then the rest.
-    public var leg: Double { spring.settlingDuration() + rest }
+    /// Seconds of one move and the rest after it.
+    public var leg: Double { move + rest }
+
+    /// Seconds of one move: its duration, or the spring's settling time.
+    public var move: Double { moveDuration ?? spring.settlingDuration() }
 
     public func validate() throws {
         try Scene.validate(width: width, height: height)
@@ -59,7 +65,10 @@ public struct Jelly: Equatable, Sendable {
             throw SceneError(parameter: "stiffness", value: "\(spring.stiffness)",
                              accepted: "a spring with positive mass and stiffness, damping of 0 or more, and a natural frequency up to 10000 rad/s")
         }
-        guard spring.settlingDuration() < 60 else {
+        if let moveDuration, !(moveDuration.isFinite && moveDuration >= 0.01 && moveDuration <= 60) {
+            throw SceneError(parameter: "spring-duration", value: "\(moveDuration)", accepted: "seconds from 0.01 to 60")
+        }
+        guard moveDuration != nil || spring.settlingDuration() < 60 else {
             throw SceneError(parameter: "damping", value: "\(spring.damping)", accepted: "a spring that settles within 60 s")
         }
         guard rest.isFinite, rest >= 0, rest <= 60 else {
@@ -69,14 +78,14 @@ public struct Jelly: Equatable, Sendable {
 
     public func scene() throws -> Scene {
         try validate()
-        let size = block, (from, to) = ends, leg = self.leg
+        let size = block, (from, to) = ends, leg = self.leg, move = self.move
         let path = JellyPath(from: from, to: to)
         var layer = Layer(name: "jelly", frame: Rect(x: ((Double(width) - size.width) / 2).rounded(), y: from - size.height / 2,
                                                      width: size.width, height: size.height),
                           contents: .shape(Shape(dynamic: path, fill: .solid(color))))
         layer.position.y = Timeline(from, animations: [
-            .spring(SpringAnimation(from: from, to: to, spring: spring, beginTime: 0, duration: leg - rest, fillMode: .forwards)),
-            .spring(SpringAnimation(from: to, to: from, spring: spring, beginTime: leg, duration: leg - rest, fillMode: .forwards)),
+            .spring(SpringAnimation(from: from, to: to, spring: spring, beginTime: 0, duration: move, fillMode: .forwards)),
+            .spring(SpringAnimation(from: to, to: from, spring: spring, beginTime: leg, duration: move, fillMode: .forwards)),
         ])
         // Down and back up, forever: the layer's own time repeats every two moves.
         var loop = Layer(name: "loop", frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), sublayers: [layer])

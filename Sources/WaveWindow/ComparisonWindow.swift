@@ -221,7 +221,8 @@ public final class ComparisonWindow {
             frameStarts.noteSteps(steps)
             if now - lastTitle >= 0.5 {
                 glfwSetWindowTitle(context.window, "Waves: " + view.summary())
-                view.setLoopText(pacing: frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped),
+                view.setLoopText(pacing: frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped,
+                                                      simulates: view.scene.physicsStep != nil),
                                  effect: Self.effectLines(view.scene, budget: budget, step: physics.step, busy: options.busy,
                                                           status: options.statusLines?() ?? []))
                 lastTitle = now
@@ -236,7 +237,8 @@ public final class ComparisonWindow {
                 screenshot = readShownPixels(framebuffer: 0, width: width, height: height)
             }
         }
-        let pacingSummary = frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped).joined(separator: ", ")
+        let pacingSummary = frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped,
+                                                      simulates: view.scene.physicsStep != nil).joined(separator: ", ")
             + ", frames drawn: \(frameStarts.total)" + (options.drawsOnChange ? " (on change)" : "")
         return Outcome(screenshot: screenshot, summary: view.summary() + " | " + pacingSummary,
                        renderer: context.renderer)
@@ -255,8 +257,8 @@ public final class ComparisonWindow {
         guard let g = scene.gravity else { return [] }
         var lines = [String(format: "gravity %.0f, %.0f px/s2 (Left/Right tilt)", g.x, g.y)]
         if let budget {
-            lines.append(String(format: "budget %.2f: step 1/%.0f s, every %d refresh%@", budget.share, 1 / step, budget.frameInterval,
-                                budget.frameInterval == 1 ? "" : "es"))
+            lines.append(String(format: "budget %.2f: step 1/%.0f s, every %@", budget.share, 1 / step,
+                                counted(budget.frameInterval, "refresh", "refreshes")))
         }
         return lines
     }
@@ -400,13 +402,27 @@ struct FrameStarts {
 
     mutating func noteSteps(_ steps: Int) { maxSteps = max(maxSteps, steps) }
 
-    /// Three lines: the pacing and the interval distribution; missed and
-    /// bunched frames and the assume-1/60 error over the ring; the physics cap.
-    func summary(pacing: Pacing, period: Double, dropped: Double) -> [String] {
+    /// The pacing and the interval distribution; where frames are paced
+    /// (a timer, or vsync the display honours), missed and bunched frames and
+    /// the assume-1/60 error over the ring; where the scene `simulates`, the
+    /// physics cap. Unpaced frames (free, or vsync asked of a display that
+    /// does not pace, as Xvfb) miss nothing and have no 1/60 to keep: those
+    /// figures would only mislead, so they are left out and the line says why.
+    func summary(pacing: Pacing, period: Double, dropped: Double, simulates: Bool) -> [String] {
         guard let s = PacingStats(frameStarts: times.ordered, period: period) else { return ["pacing \(pacing.rawValue)"] }
-        return ["pacing \(pacing.rawValue): " + String(format: "interval median %.1f ms, p99 %.1f ms", s.intervalP50, s.intervalP99),
-                String(format: "missed %d, bunched %d, 1/60 error %.0f ms", s.missed, s.bunched, s.assumedFrameError),
-                String(format: "physics steps a frame: at most %d, dropped %.2f s", maxSteps, dropped)]
+        let intervals = String(format: "interval median %.1f ms, p99 %.1f ms", s.intervalP50, s.intervalP99)
+        let vsyncIgnored = pacing == .vsync && s.intervalP50 < 0.5 * period * 1000
+        var lines: [String]
+        if vsyncIgnored {
+            lines = ["pacing vsync, not honoured by this display (no vsync: frames unpaced): " + intervals]
+        } else if pacing == .free {
+            lines = ["pacing free (unpaced): " + intervals]
+        } else {
+            lines = ["pacing \(pacing.rawValue): " + intervals,
+                     String(format: "missed %d, bunched %d, 1/60 error %.0f ms", s.missed, s.bunched, s.assumedFrameError)]
+        }
+        if simulates { lines.append(String(format: "physics steps a frame: at most %d, dropped %.2f s", maxSteps, dropped)) }
+        return lines
     }
 }
 

@@ -225,7 +225,7 @@ struct BenchSettings: ParsableArguments {
                 return BenchRunner(config: config, host: try BenchHosts.windowed(width: screen.width, height: screen.height,
                                                                                 subpixel: subpixel))
             } catch {
-                printError("waves: \(error); running headless")
+                printError("waves: " + headlessFallback(error, doing: "running headless (EGL, no window)"))
             }
         }
         return BenchRunner(config: config, host: BenchHosts.headless(subpixel: subpixel))

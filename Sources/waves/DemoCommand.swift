@@ -163,7 +163,7 @@ struct DemoSettings: ParsableArguments {
                 return
             } catch let error as RendererError {
                 guard case .unavailable = error else { throw error }
-                printError("waves: \(error); rendering the comparison headless instead")
+                printError("waves: " + headlessFallback(error, doing: "rendering the comparison headless instead (EGL, no window)"))
             }
         }
         if pacing != .vsync || stall > 0 || onChange || wave.crates.physicsBudget != nil {
@@ -202,7 +202,7 @@ struct DemoSettings: ParsableArguments {
             let outcome = try HeadlessComparison.render(options: options, frames: frames)
             try PNG.write(outcome.image, to: path)
             print("wrote \(path): the comparison at t = \(options.startTime) s, headless on \(outcome.renderer)")
-            print("measured over \(outcome.frames) frames: \(outcome.summary)")
+            print("measured over \(counted(outcome.frames, "frame")): \(outcome.summary)")
         } catch let error as RendererError {
             guard case .unavailable = error else { throw error }
             // No GL at all: the CPU strategy alone still makes the picture.

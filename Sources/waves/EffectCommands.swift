@@ -250,3 +250,29 @@ extension StepOptions: EffectGroup { func fill(_ options: inout EffectOptions) {
 extension CratesOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.crates = self } }
 extension TableOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.table = self } }
 extension BallOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.ball = self } }
+
+/// `waves render --help`, `waves demo --help`, `waves bench --help`: the
+/// command's own help with the options it takes (its default effect's,
+/// which ArgumentParser leaves out of a parent command's help), then its
+/// effects. Nil for any other arguments.
+enum ParentHelp {
+    /// The commands whose effects are subcommands.
+    static let commands: [String: ParsableCommand.Type] = ["render": RenderCommand.self, "demo": DemoCommand.self, "bench": BenchCommand.self]
+
+    static func text(for arguments: [String]) -> String? {
+        guard arguments.count == 2, ["--help", "-h"].contains(arguments[1]), let command = commands[arguments[0]],
+              let standard = command.configuration.defaultSubcommand else { return nil }
+        let parent: String = Waves.helpMessage(for: command, columns: nil)
+        let own: String = Waves.helpMessage(for: standard, columns: nil)
+        guard let usage = parent.range(of: "USAGE:"), let effects = parent.range(of: "SUBCOMMANDS:"),
+              let ownUsage = own.range(of: "USAGE:") else { return nil }
+        let afterUsage: Substring = own[ownUsage.lowerBound...].drop { $0 != "\n" }
+        let options: String = afterUsage.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name: String = standard.configuration.commandName ?? "the default"
+        let head = String(parent[..<usage.lowerBound]), tail = String(parent[effects.lowerBound...])
+        let verb = arguments[0]
+        return head + "USAGE: waves \(verb) [<effect>] <options>\n\n"
+            + "The options of the default effect, \(name), follow; each effect's are in 'waves \(verb) <effect> --help'.\n\n"
+            + options + "\n\n" + tail
+    }
+}

@@ -91,3 +91,12 @@ func printError(_ text: String, newline: Bool = true) {
     // Through QuietOutput: while another thread's libsndfile call has stderr silenced, the line still reaches it.
     Array(line.utf8).withUnsafeBytes { QuietOutput.stderr.write($0) }
 }
+
+/// What a command says when it wanted a window and goes on headless: the
+/// reason there is no window, then what it does instead (GL is still used:
+/// "the gl backend is unavailable" would say the opposite).
+func headlessFallback(_ error: Error, doing: String) -> String {
+    guard case let .unavailable(_, reason)? = error as? RendererError else { return "\(error); " + doing }
+    let why = reason.hasPrefix("no window: ") ? String(reason.dropFirst("no window: ".count)) : reason
+    return "no window (\(why)); " + doing
+}

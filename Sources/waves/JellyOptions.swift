@@ -29,10 +29,10 @@ struct JellyOptions: ParsableArguments {
             transform: parseBlockSize)
     var blockSize: (width: Double, height: Double)?
 
-    @Option(name: .customLong("spring-duration"), parsing: .unconditional, help: "The spring's duration in seconds (its undamped period), with --bounce (default: 1, as the seed's animateWithDuration:1).")
+    @Option(name: .customLong("spring-duration"), parsing: .unconditional, help: "Seconds a move lasts, as UIKit's animateWithDuration: d usingSpringWithDamping: 1 - bounce defines it (the spring is made to settle within 0.1% of the travel at d), with --bounce (default: 1, as the seed's animateWithDuration:1).")
     var springDuration: Double?
 
-    @Option(parsing: .unconditional, help: "The spring's bounce, above -1 and below 1: 0 critically damped, above 0 bouncy, below 0 overdamped (default: 0.15, the seed's usingSpringWithDamping:0.85).")
+    @Option(parsing: .unconditional, help: "The spring's bounce, above -1 and below 1: 1 less UIKit's damping ratio, 0 critically damped, above 0 bouncy, below 0 overdamped (damping ratio 1 / (1 + bounce)) (default: 0.15, the seed's usingSpringWithDamping:0.85).")
     var bounce: Double?
 
     @Option(parsing: .unconditional, help: "The spring's mass, with --stiffness and --damping instead of a duration and bounce (default: 1).")
@@ -80,14 +80,18 @@ struct JellyOptions: ParsableArguments {
         guard bounce.isFinite, bounce > -1, bounce < 1 else {
             throw UsageError(option: "--bounce", value: "\(bounce)", accepted: "a number above -1 and below 1")
         }
-        return Spring(duration: duration, bounce: bounce)
+        return Spring(movingIn: duration, dampingRatio: bounce >= 0 ? 1 - bounce : 1 / (1 + bounce))
     }
+
+    /// How long a move lasts: the duration given (or 1 s), or, for a spring given by its constants, its settling time.
+    var moveDuration: Double? { mass != nil || stiffness != nil || damping != nil ? nil : springDuration ?? 1 }
 
     /// The block and its spring (the size, colours and background come later).
     func template() throws -> Jelly {
         var effect = Jelly(width: 1, height: 1)
         effect.blockSize = blockSize.map { Size($0.width, $0.height) }
         effect.spring = try spring()
+        effect.moveDuration = moveDuration
         effect.rest = rest ?? effect.rest
         return effect
     }

@@ -135,7 +135,7 @@ struct RenderSettings: ParsableArguments {
             }
             progress?.finish()
             if overwrite { try OutputPaths.removeStaleFrames(in: destination, keeping: frames) }
-            print("wrote \(frames) frames to \(destination)/frame-0000.png ... \(OutputPaths.frameName(frames - 1)) (\(renderer.backend.rawValue) backend)")
+            print("wrote \(counted(frames, "frame")) to \(destination)/frame-0000.png ... \(OutputPaths.frameName(frames - 1)) (\(renderer.backend.rawValue) backend)")
         } else {
             try renderer.draw(time: time, into: target)
             if destination == "-" {

@@ -93,8 +93,8 @@ struct TrackBatch {
 
         func line(tracks: Int, jobs: Int) -> String {
             let rate = seconds > 0 && written > 0 ? String(format: ", %.1f tracks/s", Double(written) / seconds) : ""
-            return "\(tracks) tracks: \(written) written, \(upToDate) up to date, \(failed) failed "
-                + String(format: "(%.2f s on %d job%@%@)", seconds, jobs, jobs == 1 ? "" : "s", rate)
+            return counted(tracks, "track") + ": \(written) written, \(upToDate) up to date, \(failed) failed "
+                + String(format: "(%.2f s on %@%@)", seconds, counted(jobs, "job"), rate)
         }
     }
 

@@ -17,6 +17,11 @@ if fcntl(STDERR_FILENO, F_GETFD) < 0 && errno == EBADF {
 }
 // The short form (--scene NAME) as the effect's own command; the arguments as typed where it cannot be.
 var arguments = Array(CommandLine.arguments.dropFirst())
+// A command whose effects are its subcommands lists its default effect's options in its own help.
+if let help = ParentHelp.text(for: arguments) {
+    print(help)
+    exit(0)
+}
 do {
     arguments = try ShortForm.expand(arguments)
     var command = try Waves.parseAsRoot(arguments)

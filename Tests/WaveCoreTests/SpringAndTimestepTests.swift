@@ -163,4 +163,41 @@ final class SpringAndTimestepTests: XCTestCase {
         XCTAssertEqual(fast.assumedFrameError, 1000, accuracy: 1e-6, "120 frames counted as 2 s in 1 s")
         XCTAssertNil(PacingStats(frameStarts: [1], period: p))
     }
+
+    /// UIKit's animateWithDuration:d usingSpringWithDamping:zeta ends the
+    /// move at d: its spring is mass 1 with the natural frequency at which the
+    /// envelope |(zeta w0) / (w0 sqrt(1 - zeta^2))| e^(-zeta w0 d) (or, at
+    /// zeta = 1, (1 + w0 d) e^(-w0 d)) is 0.001, found as UIKit finds it: 12
+    /// Newton steps from 5 / d (here with a numerical derivative).
+    func testUIKitsSpringEndsTheMoveAtItsDuration() {
+        func uikitFrequency(_ d: Double, _ zeta: Double) -> Double {
+            func f(_ w: Double) -> Double {
+                zeta < 1 ? zeta / (1 - zeta * zeta).squareRoot() * exp(-zeta * w * d) - 0.001 : (1 + w * d) * exp(-w * d) - 0.001
+            }
+            var w = 5 / d
+            for _ in 0..<12 {
+                let h = 1e-6 * w
+                w -= f(w) / ((f(w + h) - f(w - h)) / (2 * h))
+            }
+            return w
+        }
+        for (d, zeta) in [(1.0, 0.85), (1.0, 0.5), (0.5, 0.7), (2.0, 0.3), (0.3, 1.0), (1.0, 0.98)] {
+            let spring = Spring(movingIn: d, dampingRatio: zeta)
+            XCTAssertEqual(spring.naturalFrequency, uikitFrequency(d, zeta), accuracy: 1e-6 * uikitFrequency(d, zeta), "d \(d), zeta \(zeta)")
+            XCTAssertEqual(spring.dampingRatio, zeta, accuracy: 1e-12)
+            XCTAssertEqual(spring.mass, 1)
+        }
+        // The seed's spring: w0 8.68965 (k 75.51); progress at a quarter and half of its second, then done at 1 s.
+        let seed = Spring(movingIn: 1, dampingRatio: 0.85)
+        XCTAssertEqual(seed.naturalFrequency, 8.68965, accuracy: 1e-5)
+        let animation = SpringAnimation(from: 0.0, to: 1.0, spring: seed, duration: 1)
+        XCTAssertEqual(animation.progress(at: 0.25), 0.70295, accuracy: 1e-5)
+        XCTAssertEqual(animation.progress(at: 0.5), 0.98612, accuracy: 1e-5)
+        XCTAssertLessThan(abs(animation.progress(at: 1) - 1), 0.0011, "within 0.1% of the travel when the move ends")
+        // The SwiftUI reading of "1 s" (the undamped period) was still 0.6% short at 1 s and settled at about 1.4 s.
+        XCTAssertGreaterThan(abs(SpringAnimation(from: 0.0, to: 1.0, spring: Spring(duration: 1, bounce: 0.15)).progress(at: 1) - 1), 0.005)
+        // Overdamped (a bounce below 0): still at the target within 0.001 at d.
+        let heavy = Spring(movingIn: 0.8, dampingRatio: 1.6)
+        XCTAssertEqual(heavy.solution(x0: 1, v0: 0, at: 0.8).x, 0.001, accuracy: 1e-6)
+    }
 }

@@ -15,6 +15,7 @@ final class JellyTests: XCTestCase {
         for bounce in [0.5, 0.15, 0, -0.4] {
             var jelly = Jelly(width: 400, height: 160)
             jelly.spring = Spring(duration: 0.7, bounce: bounce)
+            jelly.moveDuration = nil
             let scene = try jelly.scene()
             let times = [0.0, 0.05, 0.11, 0.2, 0.31, 0.5, 1.0, 1.7, 2.3, 3.333]
             let cpu = try Frames.render(CPURenderer(), scene, at: times)
@@ -26,8 +27,8 @@ final class JellyTests: XCTestCase {
     /// The seed's path, integrated here from its own formulas, at the progress the presentation layer's y
     /// gives: before mid-move, at about mid-move, and overshooting.
     func testTheOutlineIsTheSeedsPathAtSeveralProgresses() throws {
-        var jelly = Jelly(width: 240, height: 200)
-        jelly.spring = Spring(duration: 1, bounce: 0.15)
+        // The seed's spring: UIKit's animateWithDuration:1 usingSpringWithDamping:0.85 (the default).
+        let jelly = Jelly(width: 240, height: 200)
         let scene = try jelly.scene()
         let evaluator = try XCTUnwrap(scene.tree).makeEvaluator()
         let (from, to) = jelly.ends, size = jelly.block

@@ -55,7 +55,7 @@ final class BatchCommandTests: XCTestCase {
             let shard = try results("r\(k).jsonl")
             let ids = shard.compactMap { $0["id"] as? String }
             XCTAssertEqual(r.status, ids.contains("tracks/bad.wav") ? 65 : 0, r.stderr)
-            XCTAssert(r.stdout.contains("shard \(k)/4: \(ids.count) items"), r.stdout)
+            XCTAssert(r.stdout.contains("shard \(k)/4: \(ids.count) item\(ids.count == 1 ? "" : "s"):"), r.stdout)
             seen += ids
             for item in shard where item["id"] as? String == "tracks/bad.wav" {
                 XCTAssertEqual(item["status"] as? String, "failed")

@@ -66,11 +66,13 @@ final class DemoCommandTests: XCTestCase {
         XCTAssertGreaterThan(try framesDrawn([]), 20)
     }
 
-    /// The jelly under a plain timer with a stall every second: the window
-    /// reports the pacing it measured and the physics cap holding.
+    /// The crates under a plain timer with a stall every second: the window
+    /// reports the pacing it measured and the physics cap holding; the jelly
+    /// (no simulation) reports no physics, and vsync that Xvfb does not honour
+    /// is said so, with no missed frames or 1/60 error to mislead.
     func testThePacingOfTheWindowIsMeasuredAndTheCapHolds() throws {
         try GLRequirement.needPrograms(["/usr/bin/xvfb-run"], hint: "apt-get install xvfb xauth")
-        let r = try WavesBinary.run(["demo", "--scene", "jelly", "--size", "480x200", "--pacing", "timer", "--stall", "150",
+        let r = try WavesBinary.run(["demo", "--scene", "crates", "--size", "480x200", "--pacing", "timer", "--stall", "150",
                                      "--duration", "2.5"], in: folder,
                                     launcher: ["/usr/bin/xvfb-run", "-a", "-s", "-screen 0 800x600x24"])
         XCTAssertEqual(r.status, 0, r.stderr + r.stdout)
@@ -78,6 +80,12 @@ final class DemoCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("physics steps a frame: at most 8,"), "a 150 ms stall owes 18 steps; the cap runs 8: \(r.stdout)")
         XCTAssertTrue(r.stdout.contains("missed "), r.stdout)
         XCTAssertFalse(r.stdout.contains("missed 0,"), "the stalls are missed frames: \(r.stdout)")
+        let jelly = try WavesBinary.run(["demo", "--scene", "jelly", "--size", "480x200", "--duration", "1"], in: folder,
+                                        launcher: ["/usr/bin/xvfb-run", "-a", "-s", "-screen 0 800x600x24"])
+        XCTAssertEqual(jelly.status, 0, jelly.stderr + jelly.stdout)
+        XCTAssertFalse(jelly.stdout.contains("physics"), "the jelly simulates nothing: \(jelly.stdout)")
+        XCTAssertTrue(jelly.stdout.contains("pacing vsync, not honoured by this display"), jelly.stdout)
+        XCTAssertFalse(jelly.stdout.contains("1/60 error"), jelly.stdout)
     }
 
     func testWithoutADisplayItRendersTheComparisonHeadless() throws {
@@ -85,6 +93,8 @@ final class DemoCommandTests: XCTestCase {
                                     environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("no display"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("unavailable"), "GL is used headless: it is not unavailable: \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("headless"), r.stderr)
         if r.stderr.contains("CPU strategy alone") {
             _ = try GLRequirement.need("the headless comparison") { throw RendererError.unavailable(.gl, reason: r.stderr) }
         }

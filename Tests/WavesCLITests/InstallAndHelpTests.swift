@@ -1,4 +1,5 @@
 import Foundation
+import WaveAudio
 import WaveImageIO
 import WaveTestSupport
 import XCTest
@@ -92,5 +93,34 @@ final class InstallAndHelpTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/-"), "no file named -")
         let slash = try WavesBinary.run(["render", "--backend", "cpu", "--size", "40x20", "--out", "made/"], in: folder)
         XCTAssertEqual(slash.status, 64, slash.stderr)
+    }
+
+    /// `waves render --help`, `demo --help` and `bench --help` list the
+    /// options they take (their default effect's, with the command's own),
+    /// then their effects.
+    func testACommandWithEffectsListsItsOptionsInItsHelp() throws {
+        for (command, options) in [("render", ["--out", "--size", "--frames", "--backend", "--follow-links", "--amplitude"]),
+                                   ("demo", ["--pacing", "--hud", "--overlay", "--headless"]),
+                                   ("bench", ["--frames", "--preset", "--json", "--chart", "--warmup", "--seconds"])] {
+            for flag in ["--help", "-h"] {
+                let r = try WavesBinary.run([command, flag], in: folder)
+                XCTAssertEqual(r.status, 0, r.stderr)
+                for option in options { XCTAssert(r.stdout.contains("  \(option) "), "waves \(command) \(flag) lists \(option): \(r.stdout)") }
+                XCTAssert(r.stdout.contains("SUBCOMMANDS:") && r.stdout.contains("USAGE: waves \(command) [<effect>] <options>"), r.stdout)
+            }
+        }
+    }
+
+    /// Counts read as English: "1 track", "1 job", "1 item", "2 frames".
+    func testOneOfAThingIsSingular() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/one", withIntermediateDirectories: true)
+        let track = GeneratedTrack(seconds: 1, sampleRate: 8000)
+        try AudioWriter.write(to: folder + "/one/a.wav", format: .wav, sampleRate: 8000, frames: track.sampleCount) { n, _ in track.sample(n) }
+        let peaks = try WavesBinary.run(["peaks", "--audio", "one/", "--dat", "out/{name}.dat"], in: folder)
+        XCTAssert(peaks.stdout.contains("1 track: 1 written") && peaks.stdout.contains("on 1 job"), peaks.stdout)
+        let batch = try WavesBinary.run(["batch", "--manifest", "-"], in: folder, stdin: "{\"input\": \"one/a.wav\", \"output\": \"b.dat\"}\n")
+        XCTAssert(batch.stdout.contains("1 item: 1 ok"), batch.stdout)
+        let frames = try WavesBinary.run(["render", "--backend", "cpu", "--size", "40x20", "--frames", "2", "--out", "two"], in: folder)
+        XCTAssert(frames.stdout.contains("wrote 2 frames"), frames.stdout)
     }
 }

@@ -25,6 +25,39 @@ public struct Spring: Equatable, Hashable, Sendable {
         self.init(mass: mass, stiffness: k, damping: zeta * 2 * (mass * k).squareRoot())
     }
 
+    /// UIKit's spring for `animateWithDuration:d usingSpringWithDamping:zeta
+    /// initialSpringVelocity:0`, whose move ends at d: mass 1, and the
+    /// natural frequency at which the motion's envelope has decayed to 0.001
+    /// of the travel at d (UIKit's own epsilon, as its
+    /// `parametersOfSpringAnimation` solves it by Newton's method from 5 / d;
+    /// with no initial velocity the solution has a closed form):
+    /// w0 = ln(zeta / (0.001 sqrt(1 - zeta^2))) / (zeta d) below critical,
+    /// w0 d = 9.23341 at critical ((1 + u) e^-u = 0.001). UIKit holds zeta to
+    /// at most 1; a ratio above 1 (overdamped) is kept here, its w0 the one
+    /// at which the slower mode has decayed to 0.001 at d (found by
+    /// bisection). For d = 1, zeta = 0.85: w0 = 8.68965, k = 75.51.
+    public init(movingIn d: Double, dampingRatio zeta: Double) {
+        let epsilon = 0.001
+        var w0: Double
+        if zeta < 1 {
+            w0 = log(zeta / (epsilon * (1 - zeta * zeta).squareRoot())) / (zeta * d)
+            // A ratio so small that the envelope starts below epsilon (zeta < 0.001): the undamped period is d.
+            if !(w0.isFinite && w0 > 0) { w0 = 2 * Double.pi / d }
+        } else if zeta == 1 {
+            w0 = 9.23341 / d
+        } else {
+            // Overdamped: the unit displacement x(d) falls as w0 grows; bisect for x(d) = epsilon.
+            var low = 1e-6, high = 1e6
+            for _ in 0..<200 {
+                let mid = (low * high).squareRoot()
+                let x = Spring(mass: 1, stiffness: mid * mid, damping: 2 * zeta * mid).solution(x0: 1, v0: 0, at: d).x
+                if x > epsilon { low = mid } else { high = mid }
+            }
+            w0 = high
+        }
+        self.init(mass: 1, stiffness: w0 * w0, damping: 2 * zeta * w0)
+    }
+
     /// The undamped angular frequency sqrt(k / m).
     public var naturalFrequency: Double { (stiffness / mass).squareRoot() }
     /// c / (2 sqrt(k m)): below 1 underdamped, 1 critical, above 1 overdamped.
