@@ -26,7 +26,9 @@ import WaveCore
 ///   the top and bottom edges every 1, 2, 5, 10, 20 or 30 seconds, minutes
 ///   or hours (the first of those at least 60 px apart), each labelled m:ss
 ///   (h:mm:ss from an hour) centred above its bottom tick, in the unplayed
-///   bars' colour, moving with the bars.
+///   bars' colour on a plate of the background (a pixel wider than the
+///   text all round), so a label over the bars stays legible; moving with
+///   the bars.
 public struct Waveform: Equatable, Sendable {
     public var width: Int
     public var height: Int
@@ -191,12 +193,13 @@ public struct Waveform: Equatable, Sendable {
             }
         }
         if axis {
-            var labels = Layer(name: "time axis", frame: frame,
-                               contents: .shape(Shape(path: try axisPath(pixelsPerSecond: fit ? Double(width) / duration : pixelsPerSecond),
-                                                      fill: .solid(unplayed))))
-            labels.transform.translationX = motion
-            labels.shouldRasterize = true
-            sides.append(labels)
+            let (marks, plates) = try axisPaths(pixelsPerSecond: fit ? Double(width) / duration : pixelsPerSecond)
+            for (name, path, color) in [("time axis plates", plates, background), ("time axis", marks, unplayed)] {
+                var layer = Layer(name: name, frame: frame, contents: .shape(Shape(path: path, fill: .solid(color))))
+                layer.transform.translationX = motion
+                layer.shouldRasterize = true
+                sides.append(layer)
+            }
         }
         var root = Layer(name: "waveform", frame: frame, sublayers: sides)
         // A segment: the bars' time 0 is the track's startTime.
@@ -221,11 +224,12 @@ public struct Waveform: Equatable, Sendable {
         return h > 0 ? "\(h):" + String(format: "%02d:%02d", m, s) : "\(m):" + String(format: "%02d", s)
     }
 
-    /// The ticks and labels, in the bars' coordinates (x 0 at the segment's
-    /// start), at the playhead's pixels per second: stb_easy_font's glyphs are
-    /// whole-pixel rectangles, so both strategies draw them alike.
-    private func axisPath(pixelsPerSecond pps: Double) throws -> Path {
-        var builder = PathBuilder()
+    /// The ticks and labels, and the plates behind the labels, in the bars'
+    /// coordinates (x 0 at the segment's start), at the playhead's pixels per
+    /// second: stb_easy_font's glyphs are whole-pixel rectangles, so both
+    /// strategies draw them alike.
+    private func axisPaths(pixelsPerSecond pps: Double) throws -> (marks: Path, plates: Path) {
+        var builder = PathBuilder(), plates = PathBuilder()
         let interval = Self.axisInterval(pixelsPerSecond: pps)
         let tick = Double(min(10, height / 2)), h = Double(height)
         var quads = [UInt8](repeating: 0, count: 64 * 200)
@@ -239,6 +243,7 @@ public struct Waveform: Equatable, Sendable {
             let textWidth = Double(waves_text_width(text)), textHeight = Double(waves_text_height(text))
             let left = x - (textWidth / 2).rounded(.down) + 1, top = h - tick - 1 - textHeight
             if left >= 0 && top >= 0 {
+                try plates.rectangle(x: left - 1, y: top - 1, width: textWidth + 1, height: textHeight + 1)
                 let count = quads.withUnsafeMutableBytes { Int(waves_text_quads(Float(left), Float(top), text, $0.baseAddress, Int32($0.count))) }
                 try quads.withUnsafeBytes { raw in
                     for q in 0..<count {
@@ -250,7 +255,7 @@ public struct Waveform: Equatable, Sendable {
             }
             label += interval
         }
-        return builder.path
+        return (builder.path, plates.path)
     }
 
     /// A rectangle, its corners rounded by quadratic curves (control point at

@@ -263,15 +263,21 @@ public final class ComparisonView {
 
     /// The few that matter: the strategy (or that the CPU draws this GL
     /// half), its CPU and GPU milliseconds a frame in the graph's colours,
-    /// the frame rate, the effect's first line, and an overlay's legend
-    /// while one shows.
+    /// the frame rate, the motion (S) and whether paused (Space), the
+    /// effect's first line, and an overlay's legend while one shows.
     private func compactLines(_ half: StrategyHalf) -> [HUDLine] {
         let s = snapshot(half)
         var lines = [HUDLine(half.fallback == nil ? Format.strategy(half.backend, for: scene) : Self.fallbackNotice)]
-            + costLines(s) + [HUDLine(rateText(s))]
+            + costLines(s) + [HUDLine(rateText(s)), HUDLine("motion \(motionLabel)" + (isPaused ? "  PAUSED" : ""))]
         if let effectLine = effectText.first { lines.append(HUDLine(effectLine)) }
         if pixelOverlay != .off { lines.append(HUDLine(pixelOverlay.legend)) }
         return lines
+    }
+
+    /// The display's lines over the first half, as shown (none while it is off).
+    package var displayedLines: [String] {
+        guard hud != .off, let half = halves.first else { return [] }
+        return (hud == .compact ? compactLines(half) : fullLines(half)).map(\.text)
     }
 
     /// Every line: the figures, the settings, the fall-back, an overlay's

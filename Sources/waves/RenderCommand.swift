@@ -22,7 +22,7 @@ struct RenderCommand: ParsableCommand {
               waves render waveform --audio song.mp3 --time 30 --out bars.png
               waves render dots --size 800x160 --time 3 --out dots.png
               waves render voice --style ios7 --level-from speech.wav --time 2 --out voice.png
-              waves render jelly --bounce 0.6 --frames 120 --out frames/
+              waves render jelly --bounce 0.3 --frames 120 --out frames/
               waves render sine --cells 3 --loop --out loop.mp4
               waves render dots --time 3 --loop --fps 50 --out dots.gif
             Exit statuses: 0 written; 64 bad usage; 65 bad input data; 66 missing input; 69 GL unavailable (--backend gl); \

@@ -351,6 +351,28 @@ final class DemoFramePathTests: XCTestCase {
         }
     }
 
+    /// The compact display says the motion (S) and whether the scene is
+    /// paused (Space), as the full one does.
+    func testTheCompactDisplayShowsTheMotionAndPause() throws {
+        let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
+        try withExtendedLifetime(context) {
+            let offscreen = try OffscreenFramebuffer(width: 200, height: 60)
+            let view = try ComparisonView(request: SceneRequest(width: 200, height: 60, count: 2, snapsToPixel: false),
+                                          effect: DemoEffect(name: "sine", countLabel: "cells", count: 2, makeScene: SineCells.maker()),
+                                          layout: .both, context: context, wallNow: 0)
+            view.drawTarget = offscreen.id
+            try view.resize(width: 200, height: 60)
+            try view.drawFrame(time: 0, wallNow: 0)
+            XCTAssertEqual(view.hud, .compact)
+            XCTAssert(view.displayedLines.contains { $0.hasPrefix("motion ") && !$0.contains("PAUSED") }, "\(view.displayedLines)")
+            view.setPaused(true)
+            try view.drawFrame(time: 0, wallNow: 1)
+            XCTAssert(view.displayedLines.contains { $0.hasPrefix("motion ") && $0.hasSuffix("PAUSED") }, "\(view.displayedLines)")
+            view.showHUD(.off)
+            XCTAssertEqual(view.displayedLines, [])
+        }
+    }
+
     /// The S key: linear, exact, snap and back, each drawn without GL errors.
     func testTheMotionKeyCyclesLinearExactAndSnap() throws {
         let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }

@@ -1,5 +1,6 @@
 import Foundation
 import WaveAudio
+import WaveCore
 import WaveImageIO
 import WaveTestSupport
 import XCTest
@@ -122,5 +123,31 @@ final class InstallAndHelpTests: XCTestCase {
         XCTAssert(batch.stdout.contains("1 item: 1 ok"), batch.stdout)
         let frames = try WavesBinary.run(["render", "--backend", "cpu", "--size", "40x20", "--frames", "2", "--out", "two"], in: folder)
         XCTAssert(frames.stdout.contains("wrote 2 frames"), frames.stdout)
+    }
+
+    /// The README's dots and jelly examples stay inside their picture at
+    /// every moment: the top and bottom rows are the background throughout
+    /// (a curl or an overshoot past the edge would be cut off).
+    func testTheReadmesMovingExamplesStayInsideTheirPicture() throws {
+        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let examples = readme.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("waves render dots ") || $0.hasPrefix("waves render jelly ") }
+        XCTAssertEqual(examples.count, 2, "the README's dots and jelly examples")
+        for example in examples {
+            var words = example.split(separator: " ").map(String.init).dropFirst().map { $0 }
+            for option in ["--out", "--frames", "--time"] {
+                if let i = words.firstIndex(of: option) { words.removeSubrange(i...(i + 1)) }
+            }
+            for step in 0..<27 {
+                let t = Double(step) * 0.15
+                let r = try WavesBinary.run(words + ["--backend", "cpu", "--time", "\(t)", "--out", "edge.png"], in: folder)
+                XCTAssertEqual(r.status, 0, r.stderr)
+                let image = try PNG.read(from: folder + "/edge.png")
+                let background = Scene.defaultBackground
+                for row in [0, image.height - 1] {
+                    XCTAssert((0..<image.width).allSatisfy { image[$0, row] == background }, "\(example) at t = \(t): row \(row) is drawn on")
+                }
+            }
+        }
     }
 }

@@ -87,11 +87,20 @@ final class WaveformImageTests: XCTestCase {
             let label = (x - 12...x + 12).flatMap { lx in (62..<69).map { axis[lx, $0] } }
             XCTAssert(label.contains(unplayed), "a label over x \(x)")
         }
-        // Only ticks and labels were added, all in the unplayed colour.
+        // Only ticks and labels were added, in the unplayed colour, and the labels' plates of the background.
         for y in 0..<80 {
             for x in 0..<800 where axis[x, y] != plain[x, y] {
-                XCTAssertEqual(axis[x, y], unplayed, "x \(x), y \(y)")
+                XCTAssert(axis[x, y] == unplayed || axis[x, y] == background, "x \(x), y \(y): \(axis[x, y])")
             }
+        }
+        // Over bars that fill the picture, each label is still legible: its box holds the text's colour and the
+        // plate's, and the plate hides the bars behind it.
+        let loud = try render(["--audio", "long.wav", "--fit", "--size", "800x80", "--amplitude-scale", "20", "--time", "0", "--axis",
+                               "--bar-width", "1", "--bar-gap", "0"], "loud.png")
+        for x in stride(from: 80, to: 800, by: 80) {
+            let box = (x - 8...x + 8).flatMap { lx in (62..<69).map { loud[lx, $0] } }
+            XCTAssertGreaterThan(box.filter { $0 == unplayed }.count, 5, "the label's strokes over x \(x)")
+            XCTAssertGreaterThan(box.filter { $0 == background }.count, 20, "the plate around them over x \(x)")
         }
         XCTAssertEqual(Waveform.axisInterval(pixelsPerSecond: 50), 2)
         XCTAssertEqual(Waveform.axisInterval(pixelsPerSecond: 0.5), 120)
