@@ -48,10 +48,15 @@ public struct Waveform: Equatable, Sendable {
     public var playhead = 0.5
     public var fit = false
     public var playedTop = RGBA8(0xFF, 0x55, 0x00)
-    public var playedBottom: RGBA8?
+    /// The played gradient's bottom colour (the lesson's played bars are a
+    /// gradient; nil or the top colour: solid).
+    public var playedBottom: RGBA8? = RGBA8(0xFF, 0xA0, 0x30)
     public var unplayed = RGBA8(0xB0, 0xB0, 0xB8)
     public var background = Scene.defaultBackground
-    public var snapToPixel = false
+    /// Whether the bars move by whole device pixels (the lesson's discrete
+    /// keyframes: no amplitude phasing, and about one new frame a second for
+    /// a 680 px track over 10 minutes).
+    public var snapToPixel = true
     /// How each painting is held to its side of the playhead.
     public var composition = SplitMethod.twoClips
     /// The track time of the first sample drawn (a segment's start; 0: the whole track).

@@ -263,12 +263,12 @@ public final class ComparisonView {
 
     /// The few that matter: the strategy (or that the CPU draws this GL
     /// half), its CPU and GPU milliseconds a frame in the graph's colours,
-    /// the frame rate, the motion (S) and whether paused (Space), the
+    /// the frame rate with the motion (S) and whether paused (Space), the
     /// effect's first line, and an overlay's legend while one shows.
     private func compactLines(_ half: StrategyHalf) -> [HUDLine] {
         let s = snapshot(half)
         var lines = [HUDLine(half.fallback == nil ? Format.strategy(half.backend, for: scene) : Self.fallbackNotice)]
-            + costLines(s) + [HUDLine(rateText(s)), HUDLine("motion \(motionLabel)" + (isPaused ? "  PAUSED" : ""))]
+            + costLines(s) + [HUDLine(Format.framesPerSecond(s.framesPerSecond) + "  motion \(motionLabel)" + (isPaused ? "  PAUSED" : ""))]
         if let effectLine = effectText.first { lines.append(HUDLine(effectLine)) }
         if pixelOverlay != .off { lines.append(HUDLine(pixelOverlay.legend)) }
         return lines

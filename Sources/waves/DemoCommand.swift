@@ -101,8 +101,8 @@ struct DemoSettings: ParsableArguments {
     @Option(parsing: .unconditional, help: "In the window, sleep this many milliseconds inside one frame every second, to see the fixed-timestep cap at work (0 to 1000; default 0).")
     var stall: Double = 0
 
-    @Flag(name: .customLong("on-change"), help: "In the window, draw a frame only when the picture may change (the layer tree says when) or a key is pressed, sleeping in between: a paused or still scene, or a snapped waveform, uses no CPU between changes.")
-    var onChange = false
+    @Flag(name: .customLong("on-change"), inversion: .prefixedNo, help: "In the window, draw a frame only when the picture may change (the layer tree says when) or a key is pressed, sleeping in between: a paused or still scene, or a snapped waveform, uses no CPU between changes (default: on for the waveform, whose snapped playhead changes the picture about once a second, as the lesson measured; off for the others).")
+    var onChangeChoice: Bool?
 
     @Option(help: "Over both halves, what each strategy did to the frame's pixels (O cycles it): off, updated (pixels painted in software this frame, yellow) or blended (layers blended at each pixel: green 1, yellow 2, orange 3, red 4+); counting costs both strategies time while an overlay shows.")
     var overlay: PixelOverlayMode = .off
@@ -136,7 +136,7 @@ struct DemoSettings: ParsableArguments {
                                                paused: paused, duration: duration, wantsScreenshot: picture != nil)
         options.pacing = pacing
         options.stallMilliseconds = stall
-        options.drawsOnChange = onChange
+        options.drawsOnChange = onChangeChoice ?? (wave.scene == .waveform)
         options.overlay = overlay
         options.hud = hud
         options.busy = wave.ball.work
@@ -166,7 +166,7 @@ struct DemoSettings: ParsableArguments {
                 printError("waves: " + headlessFallback(error, doing: "rendering the comparison headless instead (EGL, no window)"))
             }
         }
-        if pacing != .vsync || stall > 0 || onChange || wave.crates.physicsBudget != nil {
+        if pacing != .vsync || stall > 0 || onChangeChoice == true || wave.crates.physicsBudget != nil {
             printError("waves: --pacing, --stall, --on-change and --physics-budget pace a window; the headless comparison draws its frames at fixed 1/60 s steps")
         }
         try renderHeadless(options, to: picture ?? "waves-demo.png")
@@ -182,7 +182,7 @@ struct DemoSettings: ParsableArguments {
             var options = wave
             options.scene = effect.name
             let settings = (try? options.settings(openingInputs: false)) ?? EffectSettings()
-            let size = { (height: Int) in SceneRequest(width: halfWidth, height: height, count: 0, snapsToPixel: wave.snap) }
+            let size = { (height: Int) in SceneRequest(width: halfWidth, height: height, count: 0, snapsToPixel: options.snap) }
             var count = 1
             if let c = effect.count {
                 // --cells counts the effect asked for (sine cells or voice panels), not the other's.

@@ -90,8 +90,9 @@ struct LookOptions: ParsableArguments {
     @Option(help: "Background colour, #RRGGBB or #RRGGBBAA (default: #10182A).", transform: parseColor)
     var background: RGBA8?
 
-    @Flag(help: "Round the offset to whole pixels (removes amplitude phasing; slow motion steps).")
-    var snap = false
+    @Flag(name: .customLong("snap"), inversion: .prefixedNo,
+          help: "Round the offset to whole pixels (removes amplitude phasing; slow motion steps) (default: on for the waveform, as the lesson's discrete keyframes step it one device pixel at a time; off for the others).")
+    var snapChoice: Bool?
 
     @Option(name: .customLong("subpixel"), help: "How the GL backend moves cached curves by fractions of a pixel: exact (pictures pre-rasterised at 16 sub-pixel phases, the nearest shown at a whole-pixel offset: the CPU's pixels, no blur; on a software GL driver, sine cells are painted per phase and copied by whole pixels, no shader pass) or linear (bilinear filtering in a shader: a steep edge blurs at half-pixel offsets). A layer tree's cached shapes (waveform bars, an outline) get the same phases where they are only translated; pictures, and turned or scaled shapes, are filtered. (default: exact)")
     var subpixelChoice: SubpixelMode?
@@ -208,7 +209,10 @@ struct EffectOptions {
     /// Whether a count option (`--cells`, `--dots`, `--rows`, `--crates`) is a bench's list of counts to sweep.
     var countsAreLists = false
 
-    var snap: Bool { look.snap }
+    /// Whether motion snaps to whole pixels: as asked, else the effect's own look (the waveform's lesson snaps).
+    var snap: Bool { look.snapChoice ?? Self.snapsByDefault(scene) }
+
+    static func snapsByDefault(_ effect: EffectName) -> Bool { effect == .waveform }
     var subpixel: SubpixelMode { look.subpixel }
 
     func reportSubpixel(of renderer: Renderer) { look.reportSubpixel(of: renderer) }

@@ -62,7 +62,7 @@ struct WaveformOptions: ParsableArguments {
     @Option(name: .customLong("played-color"), help: "Played bars: the gradient's top colour (default: #FF5500).", transform: parseColor)
     var playedColor: RGBA8 = RGBA8(0xFF, 0x55, 0x00)
 
-    @Option(name: .customLong("played-color-bottom"), help: "Played bars: the gradient's bottom colour (default: the top colour).", transform: parseColor)
+    @Option(name: .customLong("played-color-bottom"), help: "Played bars: the gradient's bottom colour (default: #FFA030, the lesson's gradient; the top colour for solid bars).", transform: parseColor)
     var playedColorBottom: RGBA8?
 
     @Option(name: .customLong("unplayed-color"), help: "Unplayed bars' colour (default: #B0B0B8).", transform: parseColor)
@@ -141,7 +141,7 @@ struct WaveformOptions: ParsableArguments {
         effect.playhead = playhead
         effect.fit = fit
         effect.playedTop = playedColor
-        effect.playedBottom = playedColorBottom
+        effect.playedBottom = playedColorBottom ?? effect.playedBottom
         effect.unplayed = unplayedColor
         effect.composition = split ?? effect.composition
         effect.startTime = start ?? 0

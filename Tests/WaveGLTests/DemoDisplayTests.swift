@@ -46,7 +46,7 @@ final class DemoDisplayTests: XCTestCase {
         let half = 640.0 * 720
         let worst = [HUDLine("GL: cached where still, computed on the GPU where it changes"),
                      HUDLine("CPU 12.345 ms/frame", ink: .cpu), HUDLine("GPU 0.0123 ms/frame", ink: .gpu),
-                     HUDLine("123.4 fps (one loop draws both halves)"),
+                     HUDLine("123.4 fps  motion linear  PAUSED"),
                      HUDLine("gravity 259, 966 px/s2 (Left/Right tilt)")]
         let compact = HUDLayout(worst, mode: .compact, halfWidth: 640)
         XCTAssertEqual(compact.scale, HUDLayout.compactScale)

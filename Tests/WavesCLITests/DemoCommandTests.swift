@@ -64,6 +64,9 @@ final class DemoCommandTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(try framesDrawn(["--on-change"]), 2)
         XCTAssertGreaterThan(try framesDrawn([]), 20)
+        // The waveform draws on change by default (the lesson's look), unless told not to.
+        XCTAssertLessThanOrEqual(try framesDrawn(["--scene", "waveform"]), 2)
+        XCTAssertGreaterThan(try framesDrawn(["--scene", "waveform", "--no-on-change"]), 20)
     }
 
     /// The crates under a plain timer with a stall every second: the window

@@ -41,7 +41,9 @@ final class ExampleTests: XCTestCase {
         // Not a blank picture: both sides of the playhead have bars.
         let image = try PNG.read(from: folder + "/example.png")
         let colors = Set(stride(from: 0, to: image.pixels.count, by: 4).map { Array(image.pixels[$0..<$0 + 3]) })
-        XCTAssertTrue(colors.contains([0xFF, 0x55, 0x00]) && colors.contains([0xB0, 0xB0, 0xB8]), "no played and unplayed bars")
+        // Played bars in the lesson's gradient (#FF5500 at the top to #FFA030 at the bottom), unplayed ones plain.
+        let played = colors.contains { $0[0] == 0xFF && (0x55...0xA0).contains($0[1]) && $0[2] <= 0x30 }
+        XCTAssertTrue(played && colors.contains([0xB0, 0xB0, 0xB8]), "no played and unplayed bars")
 
         let missing = try WavesBinary.execute([render, "nothing.wav", "x.png"], in: folder)
         XCTAssertEqual(missing.status, 1)

@@ -33,6 +33,22 @@ final class WaveformCommandTests: XCTestCase {
         }
     }
 
+    /// The defaults are the lesson's look: played bars in the gradient
+    /// (#FF5500 to #FFA030) and motion snapped to whole pixels, so a frame at
+    /// a half-pixel playhead is the snapped frame; --no-snap and a solid
+    /// bottom colour give the other looks.
+    func testTheWaveformsDefaultsAreTheLessonsLook() throws {
+        // t = 10.01 s: u = 10.01 * 50 - 300 = 200.5, half a pixel.
+        let common = ["render", "waveform", "--size", "600x100", "--time", "10.01"]
+        let standard = try WavesBinary.renderPNG(common, backend: "cpu", in: folder, name: "standard.png")
+        let lesson = try WavesBinary.renderPNG(common + ["--snap", "--played-color-bottom", "#FFA030"], backend: "cpu", in: folder, name: "lesson.png")
+        assertImagesMatch(standard, lesson, mean: 0, max: 0, name: "waveform-default-look")
+        let unsnapped = try WavesBinary.renderPNG(common + ["--no-snap"], backend: "cpu", in: folder, name: "unsnapped.png")
+        XCTAssertGreaterThan(ImageComparison.difference(standard, unsnapped).differingPixels, 100, "--no-snap moves by half a pixel")
+        let solid = try WavesBinary.renderPNG(common + ["--played-color-bottom", "#FF5500"], backend: "cpu", in: folder, name: "solid.png")
+        XCTAssertGreaterThan(ImageComparison.difference(standard, solid).differingPixels, 100, "the gradient's lower bars are not #FF5500")
+    }
+
     /// Peaks written by `waves peaks` (16-bit, groups that divide the bars)
     /// draw exactly what the audio draws.
     func testPeaksFilesStandInForTheAudio() throws {

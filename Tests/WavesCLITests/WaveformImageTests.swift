@@ -58,7 +58,8 @@ final class WaveformImageTests: XCTestCase {
         try writeTrack("stereo.wav", channels: 2)
         try writeTrack("left.wav", pick: 0)
         try writeTrack("right.wav", pick: 1)
-        let common = ["--fit", "--time", "7", "--amplitude-scale", "1"]
+        // Solid played bars: a gradient spans the whole picture, not each band.
+        let common = ["--fit", "--time", "7", "--amplitude-scale", "1", "--played-color-bottom", "#FF5500"]
         let split = try render(["--audio", "stereo.wav", "--split-channels", "--size", "400x80"] + common, "split.png")
         let left = try render(["--audio", "left.wav", "--size", "400x40"] + common, "left.png")
         let right = try render(["--audio", "right.wav", "--size", "400x40"] + common, "right.png")
