@@ -1,7 +1,7 @@
 import CGL
 
 /// What the driver allows, read once per context and passed as a plain
-/// value to the planning code (`ScenePlan`, `Pages`), which is therefore
+/// value to the planning code (`Pages`, `GLTreeDraw`'s plan), which is therefore
 /// testable without a context (the bgfx `Caps::Limits` model).
 public struct GLCapabilities: Equatable, Sendable {
     /// GL_MAX_TEXTURE_SIZE: the widest and tallest texture or render target.

@@ -225,12 +225,12 @@ final class GLClipCopies {
     /// from its column `column` and its row `topRow` down.
     private func copy(from texture: GLuint, _ framebuffer: GLuint, rows textureRows: Int, column: Int, topRow: Int,
                       onto rows: Range<Int>, _ columns: Range<Int>, viewport: Viewport, pageTop: Int) {
-        let first = Swift.max(rows.lowerBound, pageTop), last = Swift.min(rows.upperBound, pageTop + viewport.height)
-        guard first < last, column >= 0 else { return }
+        guard column >= 0, let area = PageArea(rows: rows, columns: columns, viewport: viewport, pageTop: pageTop) else { return }
+        let first = area.rows.lowerBound, last = area.rows.upperBound
         // Textures and pages hold their rows bottom to top.
         let sourceY1 = textureRows - (topRow + first - rows.lowerBound), sourceY0 = sourceY1 - (last - first)
-        let targetY1 = viewport.y + viewport.height - (first - pageTop), targetY0 = targetY1 - (last - first)
-        let x = viewport.x + columns.lowerBound, w = columns.count
+        let targetY0 = area.rect.y, targetY1 = targetY0 + area.rect.height
+        let x = area.rect.x, w = area.rect.width
         // A copy of a picture painted once: stored, not blended, not painted now.
         counts?.write(rows: first..<last, columns: columns, blends: false, software: false)
         if let page = pageTexture {

@@ -614,7 +614,7 @@ final class GLCopies {
     /// translate and few copies reach any pixel, else one instanced draw.
     /// `scissor`: the item's area on this page, in the framebuffer (x, y, width, height), set already.
     func draw(_ item: PresentationItem, replicator node: Int, layer: Layer, stateRow: Int, masked: Bool, viewport: Viewport,
-              pageTop: Int, scissor: (x: Int, y: Int, width: Int, height: Int)) {
+              pageTop: Int, scissor: Viewport) {
         guard stateRow >= 0, let replicator = layer.replicator, let record = tables.replicators[node] else { return }
         let instances = Self.instances(layer, record)
         let lattice = allowsLattice ? latticeSteps(item, replicator, record) : nil
@@ -687,7 +687,7 @@ final class GLCopies {
 
     /// The scissor (the item's area on this page) narrowed to the scene
     /// bounds of every copy's reach, so pixels no copy reaches run no shader.
-    private func narrowScissor(_ scissor: (x: Int, y: Int, width: Int, height: Int), to lattice: (reach: (x0: Double, y0: Double, x1: Double, y1: Double), outer: (x: Double, y: Double),
+    private func narrowScissor(_ scissor: Viewport, to lattice: (reach: (x0: Double, y0: Double, x1: Double, y1: Double), outer: (x: Double, y: Double),
                                             inner: (x: Double, y: Double), turns: Bool),
                                counts: (Int, Int), _ world: Affine, viewport: Viewport, pageTop: Int) {
         let outer = (x: Double(counts.0 - 1) * lattice.outer.x, y: Double(counts.0 - 1) * lattice.outer.y)

@@ -1,8 +1,9 @@
 import CGL
 import WaveCore
 
-/// The GL strategy for the layer tree (`Shaders/item.frag.glsl`), drawn
-/// after the flat layers' batches:
+/// The GL strategy for the layer tree (`Shaders/item.frag.glsl`): what
+/// `GLRenderer` draws each frame, once a frame (`prepareFrame`) and then a
+/// page at a time (`draw`):
 /// - a fixed path is rasterised once, by the CPU strategy's rasteriser, into
 ///   a coverage texture; a frame reads it through the item's inverse
 ///   transform (the same pixels at whole-pixel moves, sampled when it turns
@@ -16,7 +17,7 @@ import WaveCore
 ///   the GPU once a frame and drawn in one draw a page (`GLCopies`).
 /// The tree is evaluated on the CPU every frame (the copies of any other
 /// replicator included: that cost grows with the count).
-final class GLTreeDraw: GLLayerDraw {
+final class GLTreeDraw {
     private let evaluator: LayerTreeEvaluator
     private var list: PresentationList
     /// Replicators whose copies are drawn on the GPU (nil: none).
@@ -632,12 +633,10 @@ final class GLTreeDraw: GLLayerDraw {
 
     private func drawItem(_ item: PresentationItem, _ p: Planned, mask asMask: Bool, viewport: Viewport, pageTop: Int) {
         // The item's rows on this page and its columns, as a scissor.
-        let first = Swift.max(p.rows.lowerBound, pageTop), last = Swift.min(p.rows.upperBound, pageTop + viewport.height)
-        guard first < last else { return }
-        let scissor = (x: viewport.x + p.columns.lowerBound, y: viewport.y + viewport.height - (last - pageTop),
-                       width: p.columns.count, height: last - first)
+        guard let area = PageArea(rows: p.rows, columns: p.columns, viewport: viewport, pageTop: pageTop) else { return }
+        let scissor = area.rect, first = area.rows.lowerBound, last = area.rows.upperBound
         glEnable(GLenum(GL_SCISSOR_TEST))
-        glScissor(GLint(scissor.x), GLint(scissor.y), GLsizei(scissor.width), GLsizei(scissor.height))
+        area.setScissor()
         if let alpha = p.clearsTo {
             glClearColor(GLfloat(alpha), GLfloat(alpha), GLfloat(alpha), GLfloat(alpha))
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
@@ -716,10 +715,8 @@ final class GLTreeDraw: GLLayerDraw {
 
     /// Sets the scissor to `rows` (scene rows) x `columns` on this page; false where that is empty.
     private func setScissor(_ rows: Range<Int>, _ columns: Range<Int>, _ viewport: Viewport, _ pageTop: Int) -> Bool {
-        let first = Swift.max(rows.lowerBound, pageTop), last = Swift.min(rows.upperBound, pageTop + viewport.height)
-        guard first < last, !columns.isEmpty else { return false }
-        glScissor(GLint(viewport.x + columns.lowerBound), GLint(viewport.y + viewport.height - (last - pageTop)),
-                  GLsizei(columns.count), GLsizei(last - first))
+        guard let area = PageArea(rows: rows, columns: columns, viewport: viewport, pageTop: pageTop) else { return false }
+        area.setScissor()
         return true
     }
 

@@ -65,3 +65,28 @@ package func readShownPixels(framebuffer: GLuint, width: Int, height: Int) -> RG
     for i in stride(from: 3, to: image.pixels.count, by: 4) { image.pixels[i] = 255 }
     return image
 }
+
+/// Where scene rows and columns land on a page: the one place the page's
+/// rows (top to bottom, the page's first at `pageTop`) become GL's
+/// (bottom to top, within a viewport).
+package struct PageArea: Equatable {
+    /// The rectangle in the framebuffer, GL's origin (bottom left).
+    package let rect: Viewport
+    /// The scene rows it holds (those of the asked rows on this page).
+    package let rows: Range<Int>
+
+    /// Scene `rows` x `columns` on the page whose top row is `pageTop`,
+    /// shown in `viewport`; nil where they meet none of it.
+    package init?(rows: Range<Int>, columns: Range<Int>, viewport: Viewport, pageTop: Int) {
+        let first = Swift.max(rows.lowerBound, pageTop), last = Swift.min(rows.upperBound, pageTop + viewport.height)
+        guard first < last, !columns.isEmpty else { return nil }
+        self.rows = first..<last
+        rect = Viewport(x: viewport.x + columns.lowerBound, y: viewport.y + viewport.height - (last - pageTop),
+                        width: columns.count, height: last - first)
+    }
+
+    /// Makes it the scissor rectangle (the scissor test is the caller's).
+    package func setScissor() {
+        glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+    }
+}

@@ -102,7 +102,7 @@ struct LookOptions: ParsableArguments {
 
     /// Says so on stderr when exact was asked for by name but the GL renderer filters instead.
     func reportSubpixel(of renderer: Renderer) {
-        guard subpixelChoice == .exact, let notice = (renderer as? GLRenderer)?.subpixelNotice else { return }
+        guard subpixelChoice == .exact, let notice = renderer.subpixelNotice else { return }
         printError("waves: \(notice)")
     }
 }

@@ -21,6 +21,23 @@ public protocol Renderer: AnyObject {
     func draw(time: Double, into target: RenderTarget) throws
     /// Returns when the frame is complete (GL waits for the GPU; the CPU has nothing to wait for).
     func finish()
+    /// How content cached once and moved by a fraction of a pixel is drawn
+    /// (a render-once backend's choice, set before `prepare`; a backend that
+    /// redraws every frame draws exact coverage whatever it is set to).
+    var subpixel: SubpixelMode { get set }
+    /// Where `subpixel` is exact but the prepared scene had content the
+    /// backend filtered instead, the line that says so; nil otherwise.
+    var subpixelNotice: String? { get }
+}
+
+extension Renderer {
+    /// A backend that redraws every frame has no subpixel choice to make.
+    public var subpixel: SubpixelMode {
+        get { .exact }
+        set {}
+    }
+
+    public var subpixelNotice: String? { nil }
 }
 
 /// Where a renderer draws; made and owned by the caller.

@@ -2,16 +2,9 @@ import CGL
 import Foundation
 import WaveCore
 
-/// What every GL drawer of a frame is (`GLBatch`, `GLCopyBatch`,
-/// `GLTreeDraw`) and the small pieces of GL state they share: colours, premultiplied blending.
-
-/// What `GLRenderer` asks of a batch each frame.
-protocol GLLayerDraw: AnyObject {
-    /// Once a frame, before any page: work that does not depend on the page.
-    func prepareFrame(time: Double)
-    /// Draws into `viewport` of the bound framebuffer, which shows scene rows from `pageTop` down.
-    func draw(time: Double, viewport: Viewport, pageTop: Int)
-}
+/// The small pieces of GL state the layer tree's drawers (`GLTreeDraw`,
+/// `GLCopies`, `GLClipCopies`, `GLRasterPictures`) share: a colour uniform,
+/// clamped textures, premultiplied blending, coverage texture arrays.
 
 func setColor(_ location: GLint, _ c: RGBA8) {
     glUniform4f(location, GLfloat(c.r) / 255, GLfloat(c.g) / 255, GLfloat(c.b) / 255, GLfloat(c.a) / 255)
@@ -38,7 +31,7 @@ func blendPremultiplied() {
 
 /// Coverage (R8) as layers of the texture array `texture`, filtered
 /// linearly, transparent past its rows (and its columns, unless `wrapS`
-/// repeats them): the cached pictures of both the curve batches and the tree.
+/// repeats them): the tree's cached coverage pictures.
 func uploadCoverage(_ bytes: [UInt8], width: Int, rows: Int, layers: Int, into texture: GLuint, wrapS: Int32 = GL_CLAMP_TO_BORDER) {
     let target = GLenum(GL_TEXTURE_2D_ARRAY)
     glActiveTexture(GLenum(GL_TEXTURE0))
