@@ -136,11 +136,9 @@ public final class GLRenderer: Renderer, PixelCounting {
             glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
             // The rows no copy writes whole, cleared to the background (premultiplied, as every frame is stored).
             for r in rowsToClear.indices {
-                let first = Swift.max(rowsToClear[r].lowerBound, pageTop), last = Swift.min(rowsToClear[r].upperBound, pageTop + viewport.height)
-                if first < last {
-                    clear(Viewport(x: viewport.x, y: viewport.y + viewport.height - (last - pageTop), width: viewport.width,
-                                   height: last - first), to: scene.background)
-                    pixelCounts?.write(rows: first..<last, columns: 0..<scene.width, blends: false, software: false)
+                if let area = PageArea(rows: rowsToClear[r], columns: 0..<viewport.width, viewport: viewport, pageTop: pageTop) {
+                    clear(area.rect, to: scene.background)
+                    pixelCounts?.write(rows: area.rows, columns: 0..<scene.width, blends: false, software: false)
                 }
             }
             tree?.clipCopies?.pageTexture = caps.copiesImages ? target.pageTexture(page) : nil
@@ -240,57 +238,20 @@ package func unavailableOnGLError<T>(_ body: () throws -> T) throws -> T {
     }
 }
 
-/// The one place a backend is chosen from a value. `auto` tries GL first and
-/// falls back to the CPU with a one-line reason (the bgfx model: backends
-/// tried in order). Used by render, demo and bench alike.
-public enum BackendChooser {
-    public struct Choice {
-        public let renderer: Renderer
-        /// Set when `auto` fell back: why GL was not used.
-        public let notice: String?
-    }
-
-    /// A renderer prepared for `scene`. GL can fail to make a context or to
-    /// fit the scene (driver limits): `gl` then throws `unavailable` with
-    /// the driver's reason, and `auto` uses the CPU, saying why. `context`:
-    /// draw on this one (a window's, or one shared by both strategies)
-    /// instead of a new headless context.
-    public static func make(_ choice: BackendChoice, for scene: Scene, context: GLContext? = nil,
-                            subpixel: SubpixelMode = .linear) throws -> Choice {
-        switch choice {
-        case .cpu:
-            return Choice(renderer: try prepared(renderer(.cpu), scene), notice: nil)
-        case .gl:
-            return Choice(renderer: try makeGL(for: scene, context: context, subpixel: subpixel), notice: nil)
-        case .auto:
-            do {
-                return Choice(renderer: try makeGL(for: scene, context: context, subpixel: subpixel), notice: nil)
-            } catch let error as RendererError {
-                return Choice(renderer: try prepared(renderer(.cpu), scene), notice: "using the CPU backend: \(error)")
+/// The GL backend, as `BackendChooser` (WaveCore) knows it: `register()`
+/// adds it, once, so a program or an app that links WaveGL can choose GL
+/// by value (`auto`, `gl`). A host given to the chooser is the `GLContext`
+/// to draw on (a window's, or one both strategies share); none: a new
+/// headless one.
+public enum GLBackend {
+    /// Adds GL to the chooser (again: the same maker).
+    public static func register() {
+        BackendChooser.register(.gl) { host, subpixel in
+            try unavailableOnGLError {
+                let gl = try GLRenderer(context: host as? GLContext)
+                gl.subpixel = subpixel
+                return gl
             }
         }
-    }
-
-    /// A GL renderer prepared for `scene`; a GL failure becomes `unavailable`
-    /// with the driver's reason (scene errors pass through).
-    public static func makeGL(for scene: Scene, context: GLContext? = nil, subpixel: SubpixelMode = .linear) throws -> Renderer {
-        try scene.validate()
-        return try prepared(renderer(.gl, context: context, subpixel: subpixel), scene)
-    }
-
-    /// An unprepared renderer of `backend` (GL on `context`, or a new
-    /// headless one): what the benchmark makes once per strategy.
-    public static func renderer(_ backend: Backend, context: GLContext? = nil, subpixel: SubpixelMode = .linear) throws -> Renderer {
-        guard backend == .gl else { return CPURenderer() }
-        return try unavailableOnGLError {
-            let gl = try GLRenderer(context: context)
-            gl.subpixel = subpixel
-            return gl
-        }
-    }
-
-    private static func prepared(_ renderer: Renderer, _ scene: Scene) throws -> Renderer {
-        try renderer.prepare(scene: scene)
-        return renderer
     }
 }

@@ -40,6 +40,7 @@ final class StrategyHalf {
     var subpixel: SubpixelMode
 
     init(_ backend: Backend, scene: Scene, context: GLContext, wallNow: Double, subpixel: SubpixelMode = .exact) throws {
+        GLBackend.register()
         self.backend = backend
         self.subpixel = subpixel
         self.context = context
@@ -59,7 +60,7 @@ final class StrategyHalf {
     private func choose(for scene: Scene) throws {
         if backend == .gl {
             do {
-                renderer = try BackendChooser.makeGL(for: scene, context: context, subpixel: subpixel)
+                renderer = try BackendChooser.prepared(.gl, for: scene, host: context, subpixel: subpixel)
                 presenter = nil
                 pixmap = nil
                 region = GLFramebufferRegion(viewport: Viewport(x: 0, y: 0, width: scene.width, height: scene.height))
@@ -81,7 +82,7 @@ final class StrategyHalf {
             try choose(for: scene) // back to GL if it fits now
         } else {
             do {
-                (renderer as? GLRenderer)?.subpixel = subpixel
+                renderer.subpixel = subpixel
                 try renderer.prepare(scene: scene)
             } catch let error as RendererError where backend == .gl {
                 guard case .unavailable = error else { throw error }

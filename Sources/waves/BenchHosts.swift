@@ -29,7 +29,7 @@ enum BenchHosts {
             unavailableReason: "the GL context could not be made current",
             makeRenderer: { backend in
                 try context.makeCurrent()
-                return try BackendChooser.renderer(backend, context: context, subpixel: subpixel)
+                return try BackendChooser.renderer(backend, host: context, subpixel: subpixel)
             },
             makeUploader: { try SharedFramePresenter.make(caps: context.capabilities) },
             makeTimer: { GPUTimer() })

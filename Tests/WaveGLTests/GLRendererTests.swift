@@ -274,4 +274,21 @@ final class GLRendererTests: XCTestCase {
         XCTAssertFalse(gl.rendererName.isEmpty)
         XCTAssertNotEqual(gl.rendererName, "unknown")
     }
+
+    /// The chooser knows the backends that registered: GL once `GLBackend`
+    /// registered it; `auto` falls back to the CPU, saying why, where GL's
+    /// maker fails; a backend never registered is unavailable.
+    func testTheChooserMakesTheBackendsThatRegistered() throws {
+        let scene = try SineCells(width: 64, height: 32).scene()
+        BackendChooser.register(.gl) { _, _ in throw RendererError.unavailable(.gl, reason: "a test's GL") }
+        let fallback = try BackendChooser.make(.auto, for: scene)
+        XCTAssertEqual(fallback.renderer.backend, .cpu)
+        XCTAssert(fallback.notice?.contains("a test's GL") == true, "\(String(describing: fallback.notice))")
+        XCTAssertThrowsError(try BackendChooser.make(.gl, for: scene)) { XCTAssert($0 is RendererError) }
+        GLBackend.register()
+        let gl = try GLRequirement.need("a GL renderer") { try BackendChooser.make(.gl, for: scene, subpixel: .exact).renderer }
+        XCTAssert(gl is GLRenderer)
+        XCTAssertEqual(gl.subpixel, .exact)
+        XCTAssertEqual(try BackendChooser.make(.cpu, for: scene).renderer.backend, .cpu)
+    }
 }
