@@ -61,13 +61,22 @@ release: deps
 demo: release
 	$(RELEASE) demo
 
-# Regenerates Sources/WaveGL/EmbeddedShaders.swift from Shaders/*.glsl.
+# Regenerates Sources/WaveGL/EmbeddedShaders.swift from Shaders/*.glsl, and
+# Shaders/timeline_codes.inc (the constants copies_state.frag.glsl reads
+# timeline records with, for the offline validator) from WaveCore's
+# TimelineCode, through the test that holds the two equal.
 shaders:
 	./Scripts/embed-shaders.sh > Sources/WaveGL/EmbeddedShaders.swift
+	WAVES_WRITE_GENERATED=1 $(SWIFT) test --filter TimelineCodeTests
 
 check-shaders: deps
+	@# A shader that reads timeline records gets the generated constants after its version line, as at run time.
+	@mkdir -p .build/shaders
 	@for f in Shaders/*.glsl; do \
 	  stage=$$(case $$f in *.vert.glsl) echo vert;; *.frag.glsl) echo frag;; esac); \
+	  if grep -q 'KIND_BASIC' $$f; then \
+	    { head -n 1 $$f; cat Shaders/timeline_codes.inc; tail -n +2 $$f; } > .build/shaders/$$(basename $$f); f=.build/shaders/$$(basename $$f); \
+	  fi; \
 	  glslangValidator -S $$stage $$f >/dev/null || { glslangValidator -S $$stage $$f; exit 1; }; \
 	done
 	@# item.frag.glsl (the layer tree's items): each source, with and without a gradient and masks.

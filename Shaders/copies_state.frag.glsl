@@ -16,20 +16,21 @@
 //   3: corner radius, border width, |det| (layer area to scene area), 0;
 //   4, 5: fill and border, premultiplied, opacity and tint applied.
 //
-// Timeline records (texels of u_program, 1024 a row):
+// Timeline records (texels of u_program, 1024 a row), their codes the
+// constants WaveGL puts after the version line, generated from WaveCore's
+// TimelineCode (KIND_, FLAG_, FUNCTION_, SOURCE_, BOUNCE_OUT; for the
+// offline validator, Shaders/timeline_codes.inc holds the same):
 //   property: model value; (animations, 0, 0, 0); then each animation, the
 //     topmost first: (kind, texels, flags, function), then by kind:
-//     basic 0 and keyframes 1 (linear) / 2 (discrete): (begin, duration,
+//     KIND_BASIC and KIND_KEYFRAMES_LINEAR / _DISCRETE: (begin, duration,
 //       speed, offset), (active duration, start, end, cycle), the cubic
 //       curve; basic: from, to; keyframes: (values, has key times, 0, 0),
 //       the values, the key times four a texel;
-//     spring 3: the same three timing texels, from, to, (w0, zeta, v0, 0);
-//     driven 4: (gain, bias, lower, upper), (source kind, a, b, c), from, to.
-//   flags: 1 autoreverses, 2 fills backwards, 4 fills forwards, 8 duration infinite.
-//   function: 0 linear, 1 the cubic curve, 2 bounce-out.
-//   source kinds: 0 constant a; 1 recorded, b values from texel a of
-//     u_samples (four a texel) at c a second; 2 live, a history of 1024
-//     (time, value) texels from texel a, oldest first.
+//     KIND_SPRING: the same three timing texels, from, to, (w0, zeta, v0, 0);
+//     KIND_DRIVEN: (gain, bias, lower, upper), (source kind, a, b, c), from, to.
+//   source kinds: SOURCE_CONSTANT a; SOURCE_RECORDED, b values from texel a
+//     of u_samples (four a texel) at c a second; SOURCE_LIVE, a history of
+//     1024 (time, value) texels from texel a, oldest first.
 
 uniform sampler2D u_program;
 uniform sampler2D u_samples;
@@ -75,12 +76,11 @@ float bezier(float s, float a, float b) {
 // WaveCore's TimingFunction.value.
 float eased(float p, int function, vec4 curve) {
     float x = clamp(p, 0.0, 1.0);
-    if (function == 0) return x;
-    if (function == 2) {
-        if (x < 4.0 / 11.0) return 121.0 * x * x / 16.0;
-        if (x < 8.0 / 11.0) return 363.0 / 40.0 * x * x - 99.0 / 10.0 * x + 17.0 / 5.0;
-        if (x < 9.0 / 10.0) return 4356.0 / 361.0 * x * x - 35442.0 / 1805.0 * x + 16061.0 / 1805.0;
-        return 54.0 / 5.0 * x * x - 513.0 / 25.0 * x + 268.0 / 25.0;
+    if (function == FUNCTION_LINEAR) return x;
+    if (function == FUNCTION_BOUNCE_OUT) {
+        int i = 0;
+        while (i + 1 < BOUNCE_OUT.length() && x >= BOUNCE_OUT[i].x) i++;
+        return (BOUNCE_OUT[i].y * x + BOUNCE_OUT[i].z) * x + BOUNCE_OUT[i].w;
     }
     float lo = 0.0, hi = 1.0;
     for (int i = 0; i < 24; i++) {
@@ -94,12 +94,12 @@ float eased(float p, int function, vec4 curve) {
 bool simpleTime(float t, vec4 timing, vec4 span, int flags, out float s) {
     float running = (t - timing.x) * timing.z;
     s = 0.0;
-    if (running < 0.0) { s = span.y; return (flags & 2) != 0; }
-    if (running >= span.x) { s = span.z; return (flags & 4) != 0; }
+    if (running < 0.0) { s = span.y; return (flags & FLAG_FILLS_BACKWARDS) != 0; }
+    if (running >= span.x) { s = span.z; return (flags & FLAG_FILLS_FORWARDS) != 0; }
     float local = running + timing.w;
-    if ((flags & 8) != 0) { s = local; return true; }
+    if ((flags & FLAG_INFINITE_DURATION) != 0) { s = local; return true; }
     float r = mod(local, span.w);
-    s = (flags & 1) != 0 && r > timing.y ? span.w - r : r;
+    s = (flags & FLAG_AUTOREVERSES) != 0 && r > timing.y ? span.w - r : r;
     return true;
 }
 
@@ -151,7 +151,7 @@ vec4 keyframes(int at, float p, bool discrete) {
 float source(vec4 s, float t) {
     int kind = int(s.x);
     float v = s.y;
-    if (kind == 1) {
+    if (kind == SOURCE_RECORDED) {
         int base = int(s.y), n = int(s.z);
         float position = t * s.w;
         if (position <= 0.0) {
@@ -164,7 +164,7 @@ float source(vec4 s, float t) {
             float a = sampleTexel(base + i / 4)[i % 4], b = sampleTexel(base + (i + 1) / 4)[(i + 1) % 4];
             v = a + (b - a) * f;
         }
-    } else if (kind == 2) {
+    } else if (kind == SOURCE_LIVE) {
         // The newest sample at or before t (oldest first, 1024 of them), then between it and the next.
         int base = int(s.y);
         vec4 newest = sampleTexel(base + 1023);
@@ -196,7 +196,7 @@ vec4 property(int at, float t) {
     for (int j = 0; j < count; j++) {
         vec4 h = fetch(a);
         int kind = int(h.x), flags = int(h.z), function = int(h.w);
-        if (kind == 4) {
+        if (kind == KIND_DRIVEN) {
             vec4 map = fetch(a + 1);
             float x = clamp(map.x * source(fetch(a + 2), t) + map.y, map.z, map.w);
             return mix(fetch(a + 3), fetch(a + 4), x);
@@ -204,10 +204,10 @@ vec4 property(int at, float t) {
         vec4 timing = fetch(a + 1);
         float s;
         if (simpleTime(t, timing, fetch(a + 2), flags, s)) {
-            if (kind == 3) return mix(fetch(a + 4), fetch(a + 5), springProgress(s, fetch(a + 6)));
+            if (kind == KIND_SPRING) return mix(fetch(a + 4), fetch(a + 5), springProgress(s, fetch(a + 6)));
             float p = eased(s / timing.y, function, fetch(a + 3));
-            if (kind == 0) return mix(fetch(a + 4), fetch(a + 5), p);
-            return keyframes(a + 4, p, kind == 2);
+            if (kind == KIND_BASIC) return mix(fetch(a + 4), fetch(a + 5), p);
+            return keyframes(a + 4, p, kind == KIND_KEYFRAMES_DISCRETE);
         }
         a += int(h.y);
     }

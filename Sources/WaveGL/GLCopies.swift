@@ -244,20 +244,12 @@ final class GLCopies {
                                                   components: (V) -> SIMD4<Float>) -> Int? {
         var texels: [SIMD4<Float>] = [components(timeline.value), SIMD4(Float(timeline.animations.count), 0, 0, 0)]
         @inline(__always) func f(_ x: Double) -> Float { x.isInfinite ? (x > 0 ? huge : -huge) : Float(x) }
-        func timing(_ m: MediaTiming, kind: Int, length: Int, function: TimingFunction) {
-            var flags = 0
-            if m.autoreverses { flags |= 1 }
-            if m.fillMode == .backwards || m.fillMode == .both { flags |= 2 }
-            if m.fillMode == .forwards || m.fillMode == .both { flags |= 4 }
-            if m.duration.isInfinite { flags |= 8 }
-            var code: Float = 1, curve = SIMD4<Float>(0, 0, 1, 1)
-            switch function {
-            case let .curve(c):
-                if c == .linear { code = 0 }
-                curve = SIMD4(Float(c.x1), Float(c.y1), Float(c.x2), Float(c.y2))
-            case .bounceOut: code = 2
-            }
-            texels.append(SIMD4(Float(kind), Float(length), Float(flags), code))
+        // The codes are TimelineCode's, which the shader's constants are generated from.
+        func timing(_ m: MediaTiming, kind: TimelineCode.Kind, length: Int, function: TimingFunction) {
+            var curve = SIMD4<Float>(0, 0, 1, 1)
+            if case let .curve(c) = function { curve = SIMD4(Float(c.x1), Float(c.y1), Float(c.x2), Float(c.y2)) }
+            texels.append(SIMD4(Float(kind.rawValue), Float(length), Float(TimelineCode.Flags(m).rawValue),
+                                Float(TimelineCode.Function(function).rawValue)))
             texels.append(SIMD4(f(m.beginTime), f(m.duration), f(m.speed), f(m.timeOffset)))
             texels.append(SIMD4(f(m.activeDuration), f(m.startTime), f(m.endTime), f(m.cycle)))
             texels.append(curve)
@@ -266,14 +258,14 @@ final class GLCopies {
             switch animation {
             case let .basic(a):
                 guard !a.isCumulative else { return nil }
-                timing(a.timing, kind: 0, length: 6, function: a.function)
+                timing(a.timing, kind: TimelineCode.Kind(animation), length: 6, function: a.function)
                 texels.append(components(a.from))
                 texels.append(components(a.to))
             case let .keyframes(k):
                 let n = k.values.count
                 guard n >= 1, n <= 4096, !k.isCumulative else { return nil }
                 let times = k.keyTimes ?? []
-                timing(k.timing, kind: k.calculation == .discrete ? 2 : 1, length: 5 + n + (times.count + 3) / 4, function: k.function)
+                timing(k.timing, kind: TimelineCode.Kind(animation), length: 5 + n + (times.count + 3) / 4, function: k.function)
                 texels.append(SIMD4(Float(n), times.isEmpty ? 0 : 1, 0, 0))
                 for v in k.values { texels.append(components(v)) }
                 var i = 0
@@ -284,14 +276,14 @@ final class GLCopies {
                     i += 4
                 }
             case let .spring(s):
-                timing(s.timing, kind: 3, length: 7, function: .linear)
+                timing(s.timing, kind: TimelineCode.Kind(animation), length: 7, function: .linear)
                 texels.append(components(s.from))
                 texels.append(components(s.to))
                 texels.append(SIMD4(Float(s.spring.naturalFrequency), Float(s.spring.dampingRatio), Float(-s.initialVelocity), 0))
             case let .driven(d):
                 // One that begins later (a state entered later) is evaluated on the CPU.
                 guard d.begin == -.infinity, let source = sourceRecord(d.source, levels: levels, into: &tables) else { return nil }
-                texels.append(SIMD4(4, 5, 0, 0))
+                texels.append(SIMD4(Float(TimelineCode.Kind(animation).rawValue), 5, 0, 0))
                 texels.append(SIMD4(f(d.gain), f(d.bias), f(d.lower), f(d.upper)))
                 texels.append(source)
                 texels.append(components(d.from))
@@ -310,7 +302,7 @@ final class GLCopies {
         let record: SIMD4<Float>
         switch levels[index] {
         case let .constant(c):
-            record = SIMD4(0, Float(c.isFinite ? c : 0), 0, 0)
+            record = SIMD4(Float(TimelineCode.Source.constant.rawValue), Float(c.isFinite ? c : 0), 0, 0)
         case let .envelope(e):
             guard !e.values.isEmpty, e.values.count <= maxSamples else { return nil }
             let base = tables.samples.count
@@ -321,7 +313,7 @@ final class GLCopies {
                 tables.samples.append(packed)
                 i += 4
             }
-            record = SIMD4(1, Float(base), Float(e.values.count), Float(e.rate))
+            record = SIMD4(Float(TimelineCode.Source.recorded.rawValue), Float(base), Float(e.values.count), Float(e.rate))
         case .simulated:
             // Stepped on the CPU: the copies are evaluated there.
             return nil
@@ -332,7 +324,7 @@ final class GLCopies {
                 tables.samples.append(contentsOf: Array(repeating: SIMD4<Float>(-huge, 0, 0, 0), count: base + rowTexels - tables.samples.count))
             }
             tables.live.append((index, base))
-            record = SIMD4(2, Float(base), 0, 0)
+            record = SIMD4(Float(TimelineCode.Source.live.rawValue), Float(base), 0, 0)
         }
         tables.sourceRecords[index] = record
         return record
@@ -534,6 +526,25 @@ final class GLCopies {
         glViewport(savedViewport[0], savedViewport[1], savedViewport[2], savedViewport[3])
         if blending { glEnable(GLenum(GL_BLEND)) }
         if scissoring { glEnable(GLenum(GL_SCISSOR_TEST)) }
+    }
+
+    /// What the state pass wrote this frame to its target `target` (0: each
+    /// instance's centre and half reach, ...; see the shader), the first
+    /// `count` instances from state row `row` on: the GPU's evaluation of the
+    /// copies' timelines, read back (allocates: for tests).
+    func readState(target: Int, fromRow row: Int = 0, count: Int) -> [SIMD4<Float>] {
+        let rows = (count + Self.rowTexels - 1) / Self.rowTexels
+        var values = [SIMD4<Float>](repeating: .zero, count: rows * Self.rowTexels)
+        var previous: GLint = 0
+        glGetIntegerv(GLenum(GL_READ_FRAMEBUFFER_BINDING), &previous)
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), stateFramebuffer)
+        glReadBuffer(GLenum(GL_COLOR_ATTACHMENT0 + Int32(target)))
+        values.withUnsafeMutableBytes { bytes in
+            glReadPixels(0, GLint(row), GLsizei(Self.rowTexels), GLsizei(rows), GLenum(GL_RGBA), GLenum(GL_FLOAT), bytes.baseAddress)
+        }
+        glReadBuffer(GLenum(GL_COLOR_ATTACHMENT0))
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), GLuint(previous))
+        return Array(values.prefix(count))
     }
 
     private func assignRows(_ items: [PresentationItem], mask: Bool, into rows: inout [Int], next: inout Int) {

@@ -8,12 +8,14 @@ package final class ShaderProgram {
 
     /// The program of two `Shaders/` files, by file name, the fragment
     /// shader specialised by `defines` (each becomes `#define NAME` after
-    /// its version line).
+    /// its version line); one that reads timeline records (it names
+    /// `KIND_BASIC`) gets the generated constants after them (`TimelineCodeGLSL`).
     package convenience init(vertex: String, fragment: String, defines: [String] = []) throws {
         guard let vertexSource = EmbeddedShaders.files[vertex] else { throw Self.missing(vertex) }
         guard var fragmentSource = EmbeddedShaders.files[fragment] else { throw Self.missing(fragment) }
-        if !defines.isEmpty, let versionEnd = fragmentSource.firstIndex(of: "\n") {
-            let lines = defines.map { "#define \($0)\n" }.joined()
+        let prelude = fragmentSource.contains("KIND_BASIC") ? TimelineCodeGLSL.source : ""
+        if !defines.isEmpty || !prelude.isEmpty, let versionEnd = fragmentSource.firstIndex(of: "\n") {
+            let lines = defines.map { "#define \($0)\n" }.joined() + prelude
             fragmentSource.insert(contentsOf: lines, at: fragmentSource.index(after: versionEnd))
         }
         let name = defines.isEmpty ? fragment : fragment + " [" + defines.joined(separator: " ") + "]"

@@ -27,15 +27,25 @@ public enum TimingFunction: Equatable, Hashable, Sendable {
         }
     }
 
+    /// The bounce-out's parabolas, each a t^2 + b t + c below its end:
     /// t < 4/11: 121 t^2 / 16; t < 8/11: 363/40 t^2 - 99/10 t + 17/5;
     /// t < 9/10: 4356/361 t^2 - 35442/1805 t + 16061/1805;
-    /// else 54/5 t^2 - 513/25 t + 268/25.
+    /// else 54/5 t^2 - 513/25 t + 268/25. One table, read by `bounceOut`
+    /// and written into the GL strategy's shader (`TimelineCode`).
+    package static let bounceOutPieces: [(end: Double, a: Double, b: Double, c: Double)] = [
+        (4.0 / 11, 121.0 / 16, 0, 0),
+        (8.0 / 11, 363.0 / 40, -99.0 / 10, 17.0 / 5),
+        (9.0 / 10, 4356.0 / 361, -35442.0 / 1805, 16061.0 / 1805),
+        (.infinity, 54.0 / 5, -513.0 / 25, 268.0 / 25),
+    ]
+
     @inline(__always)
     public static func bounceOut(_ t: Double) -> Double {
-        if t < 4.0 / 11 { return 121 * t * t / 16 }
-        if t < 8.0 / 11 { return 363.0 / 40 * t * t - 99.0 / 10 * t + 17.0 / 5 }
-        if t < 9.0 / 10 { return 4356.0 / 361 * t * t - 35442.0 / 1805 * t + 16061.0 / 1805 }
-        return 54.0 / 5 * t * t - 513.0 / 25 * t + 268.0 / 25
+        // While loop over the table: in a debug build a for-in loop allocates.
+        var i = 0
+        while i + 1 < bounceOutPieces.count && t >= bounceOutPieces[i].end { i += 1 }
+        let p = bounceOutPieces[i]
+        return p.a * t * t + p.b * t + p.c
     }
 
     var isValid: Bool {
