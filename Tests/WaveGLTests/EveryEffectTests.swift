@@ -38,11 +38,21 @@ final class EveryEffectThroughBothBackendsTests: XCTestCase {
             request.count = effect.count?.standard(settings, request) ?? 1
             let scene = try effect.scene(settings, request)
             let times = [0, 0.35, 1.1, 2.45]
-            let gl = try Frames.render(try glRenderer(), scene, at: times)
             let cpu = try Frames.render(CPURenderer(), scene, at: times)
-            XCTAssertEqual(pendingGLErrors(), [])
-            for i in times.indices {
-                assertImagesMatch(gl[i], cpu[i], mean: effect.agreement.mean, max: effect.agreement.max, name: "effect-\(effect.name)-\(i)")
+            // Under both driver policies: a software driver's (clip copies, split boxes) and a GPU's, forced here too,
+            // so the paths a real GPU takes are drawn and checked on llvmpipe.
+            let renderer = try glRenderer(), policy = renderer.prefersCopies
+            var gl: [RGBAImage] = []
+            for prefersCopies in [!policy, policy] {
+                renderer.prefersCopies = prefersCopies
+                defer { renderer.prefersCopies = policy }
+                // The driver's own policy last: its frames are the ones counted below.
+                gl = try Frames.render(renderer, scene, at: times)
+                XCTAssertEqual(pendingGLErrors(), [])
+                let name = "effect-\(effect.name)-\(prefersCopies ? "software" : "gpu")-policy"
+                for i in times.indices {
+                    assertImagesMatch(gl[i], cpu[i], mean: effect.agreement.mean, max: effect.agreement.max, name: "\(name)-\(i)")
+                }
             }
             // Each strategy counts its pixels (`PixelCounts`) without changing them: every pixel written at least once
             // (cleared, copied or painted over the background), the CPU painting all of them in software, GL none.
