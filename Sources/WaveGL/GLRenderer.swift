@@ -1,4 +1,5 @@
 import CGL
+import Foundation
 import WaveCore
 
 /// The render-once strategy behind the common renderer protocol: `prepare`
@@ -68,7 +69,7 @@ public final class GLRenderer: Renderer, PixelCounting {
         self.context = try context ?? HeadlessGLContext()
         try self.context.makeCurrent()
         caps = self.context.capabilities
-        prefersCopies = Self.isSoftware(renderer: self.context.renderer)
+        prefersCopies = try Self.policy(renderer: self.context.renderer, environment: ProcessInfo.processInfo.environment)
         // The quad comes from gl_VertexID; core profile still wants a vertex array bound.
         glGenVertexArrays(1, &emptyVertexArray)
         try checkGLErrors("creating the GL renderer")
@@ -83,6 +84,22 @@ public final class GLRenderer: Renderer, PixelCounting {
     public var rendererName: String { context.renderer }
 
     /// Whether GL_RENDERER names one of Mesa's CPU rasterisers.
+    /// The driver policy: a software driver's (clip copies, split boxes)
+    /// where the renderer is one, unless `WAVES_GL_POLICY` names it
+    /// (`software` or `gpu`: what a real GPU would be given, on llvmpipe too).
+    static func policy(renderer: String, environment: [String: String]) throws -> Bool {
+        switch environment["WAVES_GL_POLICY"] {
+        case nil, "": return isSoftware(renderer: renderer)
+        case "software": return true
+        case "gpu": return false
+        case let other?:
+            throw RendererError.unavailable(.gl, reason: "WAVES_GL_POLICY \(other): expected software or gpu (or unset: the driver's own)")
+        }
+    }
+
+    /// The driver policy in words.
+    public var policyName: String { prefersCopies ? "software-driver policy" : "GPU policy" }
+
     static func isSoftware(renderer: String) -> Bool {
         let name = renderer.lowercased()
         return ["llvmpipe", "softpipe", "swrast", "software rasterizer"].contains { name.contains($0) }
@@ -221,6 +238,17 @@ public final class GLRenderer: Renderer, PixelCounting {
 
     /// Waits for the GPU to finish the frame.
     public func finish() { glFinish() }
+
+    /// Every item of the frame at `time` with its mechanism and why (the tree's plan).
+    public func explain(time: Double) throws -> [ItemPlan] {
+        guard scene != nil else { throw RendererError.notPrepared(.gl) }
+        guard let tree else { return [] }
+        // As a frame begins (the state pass draws a quad: core GL wants a vertex array bound).
+        glBindVertexArray(emptyVertexArray)
+        let plan = tree.explain(time: time)
+        try unavailableOnGLError { try checkGLErrors("explaining the frame") }
+        return plan
+    }
 }
 
 /// Errors are typed at the boundary: a driver limit or failure, or no

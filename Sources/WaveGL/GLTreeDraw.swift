@@ -389,6 +389,71 @@ final class GLTreeDraw {
         maskOnPage = -1
     }
 
+    /// This frame's items (after `prepareFrame(time:)`), each with the
+    /// mechanism its plan chose and why, as `waves render --explain` lists them.
+    func explain(time: Double) -> [ItemPlan] {
+        prepareFrame(time: time)
+        // Where the clips' copies draw every item, the plan was not made: the list is evaluated here.
+        if clipCopies?.drawsEveryItem == true { evaluator.evaluate(at: time, into: &list) }
+        var out: [ItemPlan] = []
+        for (mask, items, plans) in [(false, list.items, planned), (true, list.maskItems, plannedMasks)] {
+            for (i, item) in items.enumerated() {
+                let layer = evaluator.layer(of: item, mask: mask)
+                let plan = i < plans.count ? plans[i] : nil
+                let (mechanism, reason) = explanation(item, plan, mask: mask, layer: layer)
+                out.append(ItemPlan(item: out.count, layer: layer.name + (mask ? " (mask)" : ""), primitive: item.primitive.name,
+                                    mechanism: mechanism, reason: reason))
+            }
+        }
+        return out
+    }
+
+    /// The mechanism of one planned item and why: read from what the plan recorded.
+    private func explanation(_ item: PresentationItem, _ p: Planned?, mask: Bool, layer: Layer) -> (String, String) {
+        if !mask, let clipCopies, clipCopies.draws(item.layer) {
+            return ("clip copy", "a fixed shape alone in its clip and moved by whole pixels: copied from its picture painted once "
+                        + "(the software-driver policy: a copy is a memcpy there)")
+        }
+        switch item.primitive {
+        case .rasterized:
+            return ("atlas instance", "a rasterized layer (shouldRasterize): painted once into the atlas, drawn as one instance of its run")
+        case .copies:
+            return ("copies' state pass", "a replicator of boxes: each copy's timelines evaluated on the GPU, then one draw a page "
+                        + "(a lattice quad where its steps only translate, else instanced)")
+        default:
+            break
+        }
+        guard let p else { return ("none", "outside the frame or its clip: nothing to draw") }
+        if let alpha = p.clearsTo {
+            return ("scissored clear", "a mask box on whole pixels with square corners: its coverage is its alpha (\(alpha)) there, a clear")
+        }
+        switch item.primitive {
+        case .dynamicShape:
+            return ("polygon rows", "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU")
+        case .fixedShape:
+            guard item.content >= 0, item.content < pictures.count, let picture = pictures[item.content] else {
+                return ("coverage picture", "a fixed path rasterised once")
+            }
+            return picture.phases > 1
+                ? ("coverage picture, \(picture.phases) phases", "a fixed path rasterised once at \(picture.phases) sub-pixel phases: "
+                       + "the nearest drawn at whole-pixel offsets (exact motion)")
+                : ("coverage picture, filtered", "a fixed path rasterised once and sampled between its texels "
+                       + (subpixel == .exact ? "(turned or scaled, or past the driver's layers or the budget for phases)" : "(linear motion asked)"))
+        case .picture:
+            return ("RGBA picture", "uploaded once and sampled through the item's inverse transform")
+        case .box where p.split != nil:
+            return ("split box", "an axis-aligned box on a software driver: the rectangle's exact coverage in three scissored bands, "
+                        + "the polygon only on its corners' pixels")
+        case .box:
+            return ("box polygon", "its rounded outline as points, its coverage computed on the GPU in one draw"
+                        + (splitsBoxes ? " (a software driver splits only an axis-aligned box with room between its corners)" : " (the GPU policy)"))
+        case .boxBorder:
+            return ("border polygon", "the border's outline as points, its coverage computed on the GPU")
+        default:
+            return ("shader", "drawn by the item shader")
+        }
+    }
+
     private func plan(_ items: [PresentationItem], mask: Bool, into planned: inout [Planned?]) {
         planned.removeAll(keepingCapacity: true)
         var i = 0

@@ -65,6 +65,9 @@ struct RenderSettings: ParsableArguments {
     @Flag(help: "Refuse (exit 65, nothing written) an audio input whose decoding stopped early (damaged or truncated) instead of drawing what was read, with a warning.")
     var strict = false
 
+    @Flag(help: "Draw nothing: list every item of the frame at --time with the mechanism the backend draws it by and why (GL: the tree's plan under the driver's policy; WAVES_GL_POLICY=gpu shows a GPU's plan on a software driver).")
+    var explain = false
+
     @Flag(name: .customLong("follow-links"), help: ArgumentHelp(AtomicFile.followLinksHelp))
     var followLinks = false
 
@@ -105,6 +108,7 @@ struct RenderSettings: ParsableArguments {
             try writeAnimation(scene, format: format, frames: frames, step: step, size: size, wave: wave)
             return
         }
+        if explain { return try printPlan(scene, wave: wave) }
         let sequence = frames > 1
         var destination = out ?? (sequence ? "." : "wave.png")
         // A sequence's folder named with a trailing slash ("frames/") is the same folder.
@@ -144,6 +148,28 @@ struct RenderSettings: ParsableArguments {
             }
             try PNG.write(target, to: destination)
             print("wrote \(destination) (\(size), t = \(time) s, \(renderer.backend.rawValue) backend)")
+        }
+    }
+
+    /// `--explain`: every item of the frame at --time, its mechanism and why, as a table on stdout.
+    private func printPlan(_ scene: Scene, wave: EffectOptions) throws {
+        if out != nil || frames != 1 || loop {
+            throw UsageError(option: "--explain", value: "", accepted: "one frame and no output (it draws nothing: --time picks the frame)")
+        }
+        let choice = try BackendChooser.make(backend, for: scene, subpixel: wave.subpixel)
+        if let notice = choice.notice { printError("waves: \(notice)") }
+        let renderer = choice.renderer
+        let plan = try renderer.explain(time: time)
+        print("waves render \(wave.scene) --explain: \(renderer.backend.rawValue) backend (\(renderer.rendererName)), "
+              + "\(scene.width)x\(scene.height), the frame at t = \(time) s: " + counted(plan.count, "item"))
+        let widths = [4, max(5, plan.map(\.layer.count).max() ?? 0), max(9, plan.map(\.primitive.count).max() ?? 0),
+                      max(9, plan.map(\.mechanism.count).max() ?? 0)]
+        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        print([pad("item", widths[0]), pad("layer", widths[1]), pad("primitive", widths[2]), pad("mechanism", widths[3]), "why"]
+            .joined(separator: "  "))
+        for p in plan {
+            print([pad("\(p.item)", widths[0]), pad(p.layer, widths[1]), pad(p.primitive, widths[2]), pad(p.mechanism, widths[3]), p.reason]
+                .joined(separator: "  "))
         }
     }
 

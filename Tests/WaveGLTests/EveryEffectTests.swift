@@ -53,6 +53,18 @@ final class EveryEffectThroughBothBackendsTests: XCTestCase {
                 for i in times.indices {
                     assertImagesMatch(gl[i], cpu[i], mean: effect.agreement.mean, max: effect.agreement.max, name: "\(name)-\(i)")
                 }
+                // The plan names a mechanism and a reason for every item of the frame, one the planner knows.
+                let plan = try renderer.explain(time: times[1])
+                let items = try XCTUnwrap(scene.tree).makeEvaluator().presentation(at: times[1])
+                // (A replicator's copies are one item here, each copy one on the CPU.)
+                XCTAssertEqual(plan.isEmpty, items.items.isEmpty && items.maskItems.isEmpty, name)
+                XCTAssertLessThanOrEqual(plan.count, items.items.count + items.maskItems.count, name)
+                for p in plan {
+                    XCTAssert(["clip copy", "atlas instance", "copies' state pass", "none", "scissored clear", "polygon rows", "RGBA picture",
+                               "split box", "box polygon", "border polygon", "coverage picture, filtered"].contains(p.mechanism)
+                              || p.mechanism.hasPrefix("coverage picture, "), "\(name): \(p)")
+                    XCTAssertFalse(p.reason.isEmpty, "\(name): \(p)")
+                }
             }
             // Each strategy counts its pixels (`PixelCounts`) without changing them: every pixel written at least once
             // (cleared, copied or painted over the background), the CPU painting all of them in software, GL none.

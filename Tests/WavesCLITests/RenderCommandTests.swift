@@ -223,4 +223,26 @@ final class OutlineCommandTests: XCTestCase {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/o.png"))
     }
+
+    /// `--explain` draws nothing and lists every item with its mechanism and
+    /// why, under the driver's policy or the one WAVES_GL_POLICY names: the
+    /// table's boxes are split on a software driver and one draw each on a GPU.
+    func testExplainListsEveryItemsMechanism() throws {
+        let software = try WavesBinary.run(["render", "table", "--explain", "--time", "0.5", "--backend", "gl"], in: folder,
+                                           environment: ["WAVES_GL_POLICY": "software"])
+        if software.status == 69 { _ = try GLRequirement.need("the GL backend") { throw RendererError.unavailable(.gl, reason: software.stderr) } }
+        XCTAssertEqual(software.status, 0, software.stderr)
+        XCTAssert(software.stdout.contains("item  layer") && software.stdout.contains("split box"), software.stdout)
+        let gpu = try WavesBinary.run(["render", "table", "--explain", "--time", "0.5", "--backend", "gl"], in: folder,
+                                      environment: ["WAVES_GL_POLICY": "gpu"])
+        XCTAssertEqual(gpu.status, 0, gpu.stderr)
+        XCTAssert(gpu.stdout.contains("box polygon") && !gpu.stdout.contains("split box"), gpu.stdout)
+        let cpu = try WavesBinary.run(["render", "dots", "--explain", "--backend", "cpu"], in: folder)
+        XCTAssert(cpu.stdout.contains("CPU redraw"), cpu.stdout)
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [], [], "nothing written")
+        let bad = try WavesBinary.run(["render", "--explain", "--backend", "gl"], in: folder, environment: ["WAVES_GL_POLICY": "fast"])
+        XCTAssertEqual(bad.status, 69, bad.stderr)
+        XCTAssert(bad.stderr.contains("WAVES_GL_POLICY fast: expected software or gpu"), bad.stderr)
+        XCTAssertEqual(try WavesBinary.run(["render", "--explain", "--out", "x.png"], in: folder).status, 64)
+    }
 }

@@ -51,6 +51,18 @@ public final class CPURenderer: Renderer, PixelCounting {
         }
     }
 
+    /// Every item is redrawn: its outline rebuilt and rasterised on the CPU, every frame.
+    public func explain(time: Double) throws -> [ItemPlan] {
+        guard let evaluator = treePainter?.evaluator else { throw RendererError.notPrepared(.cpu) }
+        let list = evaluator.presentation(at: time)
+        return (list.items.map { ($0, false) } + list.maskItems.map { ($0, true) }).enumerated().map { n, entry in
+            let (item, mask) = entry
+            let layer = mask ? evaluator.maskNodes[item.layer].layer : evaluator.nodes[item.layer].layer
+            return ItemPlan(item: n, layer: layer.name + (mask ? " (mask)" : ""), primitive: item.primitive.name, mechanism: "CPU redraw",
+                            reason: "redrawn every frame: its outline rebuilt and rasterised in software (the CPU strategy)")
+        }
+    }
+
     public func draw(time: Double, into target: RenderTarget) throws {
         guard let scene else { throw RendererError.notPrepared(.cpu) }
         guard let pixmap = target as? Pixmap else { throw RendererError.wrongTarget(.cpu, "expected a Pixmap") }

@@ -28,6 +28,27 @@ public protocol Renderer: AnyObject {
     /// Where `subpixel` is exact but the prepared scene had content the
     /// backend filtered instead, the line that says so; nil otherwise.
     var subpixelNotice: String? { get }
+    /// Every item of the frame at `time`, with the mechanism that draws it
+    /// and why (prepared first; allocates: not for every frame).
+    func explain(time: Double) throws -> [ItemPlan]
+}
+
+/// How one presentation item is drawn, and why: what `waves render --explain` lists.
+public struct ItemPlan: Equatable, Sendable {
+    /// The item's place in the frame's list (masks' items after the others).
+    public let item: Int
+    /// Its layer's name.
+    public let layer: String
+    /// What it draws (a fixed shape, a dynamic shape, a box, a picture, copies, a rasterized layer, a shadow).
+    public let primitive: String
+    /// The mechanism that draws it.
+    public let mechanism: String
+    /// Why that one.
+    public let reason: String
+
+    public init(item: Int, layer: String, primitive: String, mechanism: String, reason: String) {
+        self.item = item; self.layer = layer; self.primitive = primitive; self.mechanism = mechanism; self.reason = reason
+    }
 }
 
 extension Renderer {
@@ -38,6 +59,9 @@ extension Renderer {
     }
 
     public var subpixelNotice: String? { nil }
+
+    /// A renderer that keeps no plan explains nothing.
+    public func explain(time: Double) throws -> [ItemPlan] { [] }
 }
 
 /// Where a renderer draws; made and owned by the caller.

@@ -32,6 +32,22 @@ package enum Primitive: Equatable, Sendable {
     case shadow
 }
 
+extension Primitive {
+    /// In words, for explanations.
+    package var name: String {
+        switch self {
+        case .fixedShape: "fixed shape"
+        case .dynamicShape: "dynamic shape"
+        case .box: "box"
+        case .boxBorder: "box border"
+        case .picture: "picture"
+        case .copies: "replicator's copies"
+        case .rasterized: "rasterized layer"
+        case .shadow: "shadow"
+        }
+    }
+}
+
 /// One thing to draw, with everything evaluated.
 package struct PresentationItem: Equatable, Sendable {
     /// The compiled layer that drew it: an index into the evaluator's
