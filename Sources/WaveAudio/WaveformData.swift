@@ -141,9 +141,12 @@ public struct WaveformData: Equatable, Sendable {
 
     /// The groups that hold samples [start, start + count): the segment to a
     /// group's precision (its first group begins up to one group before `start`).
+    /// A count past the end (`Int.max`: to the end) is held there, never overflowing.
     public func segment(start: Int, count: Int) -> WaveformData {
-        let first = min(length, max(0, start) / samplesPerPixel)
-        let end = min(length, (max(0, start) + max(0, count) + samplesPerPixel - 1) / samplesPerPixel)
+        let from = max(0, start), span = max(0, count)
+        let stop = span > Int.max - from ? Int.max : from + span
+        let first = min(length, from / samplesPerPixel)
+        let end = min(length, stop / samplesPerPixel + (stop % samplesPerPixel == 0 ? 0 : 1))
         let width = 2 * max(1, channels)
         var segment = self
         segment.data = Array(data[(first * width)..<(max(first, end) * width)])

@@ -248,4 +248,17 @@ final class PeaksTests: XCTestCase {
         }
         XCTAssertThrowsError(try AudioReader(path: folder + "/none.wav")) { XCTAssertEqual($0 as? AudioError, .missing(path: folder + "/none.wav")) }
     }
+
+    /// A segment to the end (a count of Int.max, as --start without --end
+    /// asks) holds the groups from the start's on, and never overflows;
+    /// neither does a start past the end or a count past Int.max's reach.
+    func testASegmentToTheEndNeverOverflows() {
+        let data = WaveformData(sampleRate: 8000, samplesPerPixel: 100, bits: 16, data: (0..<40).map { $0 % 2 == 0 ? -$0 : $0 })
+        XCTAssertEqual(data.length, 20)
+        XCTAssertEqual(data.segment(start: 550, count: .max).length, 15, "groups 5 to 19: the one holding sample 550 on")
+        XCTAssertEqual(data.segment(start: 550, count: .max).data, Array(data.data[10...]))
+        XCTAssertEqual(data.segment(start: .max, count: .max).length, 0)
+        XCTAssertEqual(data.segment(start: 0, count: 250).length, 3)
+        XCTAssertEqual(data.segment(start: -5, count: .max).length, 20)
+    }
 }

@@ -130,4 +130,21 @@ final class WaveformCommandTests: XCTestCase {
             XCTAssertEqual(files(), before, "\(arguments) wrote something")
         }
     }
+
+    /// --start without --end from a peaks file (JSON or .dat, fitted or not)
+    /// draws the track from there on: it used to trap on an overflow (exit 132).
+    func testStartWithoutEndFromAPeaksFileDrawsTheRest() throws {
+        try writeTrack("t.wav")
+        XCTAssertEqual(try waves(["peaks", "--audio", "t.wav", "--json", "p.json", "--dat", "p.dat"]).status, 0)
+        for peaks in ["p.json", "p.dat"] {
+            for extra in [[], ["--fit"]] {
+                let r = try waves(["render", "waveform", "--peaks", peaks, "--start", "0.5", "--backend", "cpu", "--out", "s.png"] + extra)
+                XCTAssertEqual(r.status, 0, "\(peaks) \(extra): \(r.stderr)")
+            }
+        }
+        let past = try waves(["render", "waveform", "--peaks", "p.json", "--start", "1000", "--backend", "cpu", "--out", "s.png"])
+        XCTAssertEqual(past.status, 65, past.stderr)
+        XCTAssert(past.stderr.contains("no peaks from --start on"), past.stderr)
+        XCTAssertEqual(past.stderr.split(separator: "\n").count, 1, past.stderr)
+    }
 }
