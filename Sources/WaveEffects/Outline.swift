@@ -32,9 +32,8 @@ public struct Outline: Equatable, Sendable {
         let frame = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         var shape = Layer(name: "outline", frame: frame, contents: .shape(Shape(path: path, fill: .solid(color))))
         shape.transform.translationX = .travel(start: 0, pixelsPerSecond: pixelsPerSecond, snapsToPixel: snapToPixel)
-        let scene = Scene(width: width, height: height, background: background,
-                          tree: LayerTree(root: Layer(name: "outline scene", frame: frame, sublayers: [shape])))
-        try scene.validate()
-        return scene
+        // Checked once, where it is drawn: a renderer's prepare validates every scene.
+        return Scene(width: width, height: height, background: background,
+                     tree: LayerTree(root: Layer(name: "outline scene", frame: frame, sublayers: [shape])))
     }
 }

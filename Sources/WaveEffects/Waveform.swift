@@ -209,9 +209,8 @@ public struct Waveform: Equatable, Sendable {
         var root = Layer(name: "waveform", frame: frame, sublayers: sides)
         // A segment: the bars' time 0 is the track's startTime.
         if startTime > 0 { root.timing = MediaTiming(duration: .infinity, timeOffset: -startTime, fillMode: .both) }
-        let scene = Scene(width: width, height: height, background: background, tree: LayerTree(root: root))
-        try scene.validate()
-        return scene
+        // Checked once, where it is drawn: a renderer's prepare validates every scene.
+        return Scene(width: width, height: height, background: background, tree: LayerTree(root: root))
     }
 
     /// Seconds between the axis' ticks: the first of 1, 2, 5, 10, 20, 30

@@ -46,10 +46,10 @@ public enum BackendChooser {
         }
     }
 
-    /// A renderer of `backend` prepared for `scene` (scene errors pass through).
+    /// A renderer of `backend` prepared for `scene` (scene errors pass
+    /// through: the renderer's prepare is where a scene is validated, once).
     public static func prepared(_ backend: Backend, for scene: Scene, host: AnyObject? = nil,
                                 subpixel: SubpixelMode = .linear) throws -> Renderer {
-        try scene.validate()
         let made = try renderer(backend, host: host, subpixel: subpixel)
         try made.prepare(scene: scene)
         return made
