@@ -38,15 +38,18 @@ public final class GLRenderer: Renderer, PixelCounting {
     public var subpixel = SubpixelMode.linear {
         didSet { if subpixel != oldValue { scene = nil } }
     }
-    /// Draw shapes alone in their clips (a table of cells) as whole-pixel
-    /// copies of painted phases (`GLClipCopies`) where the scene allows,
-    /// rather than with the shader, and axis-aligned boxes as a rectangle's
-    /// coverage with only their corners' pixels through the polygon's loop
-    /// (`BoxSplit`). Set for software renderers (llvmpipe, softpipe), where a
-    /// copy is a memcpy and a shader pass is CPU work on every pixel; a real
-    /// GPU keeps the shader and one draw a box. Takes effect at the next `prepare`.
+    /// The driver policy the tree is planned by (`GLPlan.swift`): a
+    /// software renderer's (llvmpipe, softpipe: clip copies, split boxes)
+    /// or a GPU's, from the driver's name unless `WAVES_GL_POLICY` names
+    /// one. Takes effect at the next `prepare`.
+    public var policy: DriverPolicy {
+        didSet { if policy != oldValue { scene = nil } }
+    }
+
+    /// Whether the policy is a software driver's (tests switch it).
     public var prefersCopies: Bool {
-        didSet { if prefersCopies != oldValue { scene = nil } }
+        get { policy == .software }
+        set { policy = newValue ? .software : .gpu }
     }
     /// The sub-pixel phases of the clip copies (1 for whole-pixel motion, 16
     /// or 8 for exact), nil where no copies are drawn.
@@ -69,7 +72,7 @@ public final class GLRenderer: Renderer, PixelCounting {
         self.context = try context ?? HeadlessGLContext()
         try self.context.makeCurrent()
         caps = self.context.capabilities
-        prefersCopies = try Self.policy(renderer: self.context.renderer, environment: ProcessInfo.processInfo.environment)
+        policy = try Self.policy(renderer: self.context.renderer, environment: ProcessInfo.processInfo.environment)
         // The quad comes from gl_VertexID; core profile still wants a vertex array bound.
         glGenVertexArrays(1, &emptyVertexArray)
         try checkGLErrors("creating the GL renderer")
@@ -87,18 +90,15 @@ public final class GLRenderer: Renderer, PixelCounting {
     /// The driver policy: a software driver's (clip copies, split boxes)
     /// where the renderer is one, unless `WAVES_GL_POLICY` names it
     /// (`software` or `gpu`: what a real GPU would be given, on llvmpipe too).
-    static func policy(renderer: String, environment: [String: String]) throws -> Bool {
+    static func policy(renderer: String, environment: [String: String]) throws -> DriverPolicy {
         switch environment["WAVES_GL_POLICY"] {
-        case nil, "": return isSoftware(renderer: renderer)
-        case "software": return true
-        case "gpu": return false
+        case nil, "": return isSoftware(renderer: renderer) ? .software : .gpu
+        case "software": return .software
+        case "gpu": return .gpu
         case let other?:
             throw RendererError.unavailable(.gl, reason: "WAVES_GL_POLICY \(other): expected software or gpu (or unset: the driver's own)")
         }
     }
-
-    /// The driver policy in words.
-    public var policyName: String { prefersCopies ? "software-driver policy" : "GPU policy" }
 
     static func isSoftware(renderer: String) -> Bool {
         let name = renderer.lowercased()
@@ -116,8 +116,7 @@ public final class GLRenderer: Renderer, PixelCounting {
         var filtered = false
         if let layers = scene.tree {
             let draw = try unavailableOnGLError {
-                try GLTreeDraw(layers, scene: scene, caps: caps, subpixel: subpixel, copiesClips: prefersCopies,
-                               splitsBoxes: prefersCopies)
+                try GLTreeDraw(layers, scene: scene, caps: caps, subpixel: subpixel, policy: policy)
             }
             filtered = draw.filtersMovingContent
             tree = draw
@@ -238,6 +237,8 @@ public final class GLRenderer: Renderer, PixelCounting {
 
     /// Waits for the GPU to finish the frame.
     public func finish() { glFinish() }
+
+    public var planPolicy: String? { policy.name }
 
     /// Every item of the frame at `time` with its mechanism and why (the tree's plan).
     public func explain(time: Double) throws -> [ItemPlan] {

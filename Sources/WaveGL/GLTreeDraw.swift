@@ -92,13 +92,11 @@ final class GLTreeDraw {
     /// Rasterized layers: one atlas, one instanced draw a run (nil: none).
     let rasterPictures: GLRasterPictures?
 
-    /// `copiesClips`: draw shapes alone in their clips as copies of painted pictures where they qualify (software drivers).
-    /// `splitsBoxes`: draw an axis-aligned box as a rectangle's coverage and its corners' pixels apart (software
-    /// drivers, which shade the polygon's loop on the CPU; a GPU would only take more draws).
-    init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear, copiesClips: Bool = false,
-         splitsBoxes: Bool = false) throws {
+    /// `policy`: the driver's (`GLPlan.swift`): clip copies and split boxes, or neither.
+    init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear, policy: DriverPolicy = .gpu) throws {
         self.subpixel = subpixel
-        self.splitsBoxes = splitsBoxes
+        splitsBoxes = policy.splitsBoxes
+        let copiesClips = policy.copiesClips
         let levels = tree.sources
         evaluator = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: levels) }, rasterizes: true)
         list = evaluator.makeList()
@@ -408,49 +406,23 @@ final class GLTreeDraw {
         return out
     }
 
-    /// The mechanism of one planned item and why: read from what the plan recorded.
+    /// The mechanism of one planned item and why (`GLPlan.swift`): read from what the plan recorded.
     private func explanation(_ item: PresentationItem, _ p: Planned?, mask: Bool, layer: Layer) -> (String, String) {
-        if !mask, let clipCopies, clipCopies.draws(item.layer) {
-            return ("clip copy", "a fixed shape alone in its clip and moved by whole pixels: copied from its picture painted once "
-                        + "(the software-driver policy: a copy is a memcpy there)")
-        }
+        func said(_ m: GLMechanism) -> (String, String) { (m.name, m.reason) }
+        if !mask, let clipCopies, clipCopies.draws(item.layer) { return said(.clipCopy) }
+        if item.primitive == .rasterized { return said(.atlasInstance) }
+        if item.primitive == .copies { return said(.copiesStatePass) }
+        guard let p else { return said(.notDrawn) }
+        if p.clearsTo != nil { return said(.scissoredClear) }
         switch item.primitive {
-        case .rasterized:
-            return ("atlas instance", "a rasterized layer (shouldRasterize): painted once into the atlas, drawn as one instance of its run")
-        case .copies:
-            return ("copies' state pass", "a replicator of boxes: each copy's timelines evaluated on the GPU, then one draw a page "
-                        + "(a lattice quad where its steps only translate, else instanced)")
-        default:
-            break
-        }
-        guard let p else { return ("none", "outside the frame or its clip: nothing to draw") }
-        if let alpha = p.clearsTo {
-            return ("scissored clear", "a mask box on whole pixels with square corners: its coverage is its alpha (\(alpha)) there, a clear")
-        }
-        switch item.primitive {
-        case .dynamicShape:
-            return ("polygon rows", "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU")
+        case .dynamicShape: return said(.polygonRows)
         case .fixedShape:
-            guard item.content >= 0, item.content < pictures.count, let picture = pictures[item.content] else {
-                return ("coverage picture", "a fixed path rasterised once")
-            }
-            return picture.phases > 1
-                ? ("coverage picture, \(picture.phases) phases", "a fixed path rasterised once at \(picture.phases) sub-pixel phases: "
-                       + "the nearest drawn at whole-pixel offsets (exact motion)")
-                : ("coverage picture, filtered", "a fixed path rasterised once and sampled between its texels "
-                       + (subpixel == .exact ? "(turned or scaled, or past the driver's layers or the budget for phases)" : "(linear motion asked)"))
-        case .picture:
-            return ("RGBA picture", "uploaded once and sampled through the item's inverse transform")
-        case .box where p.split != nil:
-            return ("split box", "an axis-aligned box on a software driver: the rectangle's exact coverage in three scissored bands, "
-                        + "the polygon only on its corners' pixels")
-        case .box:
-            return ("box polygon", "its rounded outline as points, its coverage computed on the GPU in one draw"
-                        + (splitsBoxes ? " (a software driver splits only an axis-aligned box with room between its corners)" : " (the GPU policy)"))
-        case .boxBorder:
-            return ("border polygon", "the border's outline as points, its coverage computed on the GPU")
-        default:
-            return ("shader", "drawn by the item shader")
+            let phases = item.content >= 0 && item.content < pictures.count ? pictures[item.content]?.phases ?? 1 : 1
+            return phases > 1 ? ("coverage picture, \(phases) phases", GLMechanism.phasedPicture.reason) : said(.filteredPicture)
+        case .picture: return said(.rgbaPicture)
+        case .box: return said(p.split != nil ? .splitBox : .boxPolygon)
+        case .boxBorder: return said(.borderPolygon)
+        default: return said(.notDrawn)
         }
     }
 

@@ -160,7 +160,8 @@ struct RenderSettings: ParsableArguments {
         if let notice = choice.notice { printError("waves: \(notice)") }
         let renderer = choice.renderer
         let plan = try renderer.explain(time: time)
-        print("waves render \(wave.scene) --explain: \(renderer.backend.rawValue) backend (\(renderer.rendererName)), "
+        print("waves render \(wave.scene) --explain: \(renderer.backend.rawValue) backend (\(renderer.rendererName)"
+              + (renderer.planPolicy.map { ", \($0)" } ?? "") + "), "
               + "\(scene.width)x\(scene.height), the frame at t = \(time) s: " + counted(plan.count, "item"))
         let widths = [4, max(5, plan.map(\.layer.count).max() ?? 0), max(9, plan.map(\.primitive.count).max() ?? 0),
                       max(9, plan.map(\.mechanism.count).max() ?? 0)]

@@ -31,6 +31,8 @@ public protocol Renderer: AnyObject {
     /// Every item of the frame at `time`, with the mechanism that draws it
     /// and why (prepared first; allocates: not for every frame).
     func explain(time: Double) throws -> [ItemPlan]
+    /// The policy its plan follows, in words (GL: a software driver's or a GPU's); nil: none.
+    var planPolicy: String? { get }
 }
 
 /// How one presentation item is drawn, and why: what `waves render --explain` lists.
@@ -62,6 +64,8 @@ extension Renderer {
 
     /// A renderer that keeps no plan explains nothing.
     public func explain(time: Double) throws -> [ItemPlan] { [] }
+
+    public var planPolicy: String? { nil }
 }
 
 /// Where a renderer draws; made and owned by the caller.

@@ -1,0 +1,84 @@
+/// How the GL strategy draws the layer tree's items, in one file: the two
+/// driver policies and every mechanism with its reason. `GLTreeDraw` plans
+/// each item of a frame by them (`plan`), and `waves render --explain` lists
+/// each item's mechanism with the reason written here.
+///
+/// | item | software driver (llvmpipe) | GPU |
+/// | --- | --- | --- |
+/// | a fixed shape alone in its clip, moved by whole pixels (cells, bars) | clip copy | coverage picture |
+/// | a fixed shape | coverage picture (N phases, or filtered) | the same |
+/// | a dynamic shape (a path rebuilt every frame) | polygon rows | the same |
+/// | an axis-aligned box with room between its corners | split box | box polygon |
+/// | any other box, a border | box polygon, border polygon | the same |
+/// | a mask's box on whole pixels | scissored clear | the same |
+/// | a picture | RGBA picture | the same |
+/// | a replicator of boxes | copies' state pass (one draw a page) | the same |
+/// | a rasterized layer | atlas instance | the same |
+
+/// What differs between a software driver and a GPU.
+public struct DriverPolicy: Equatable, Sendable {
+    /// Shapes alone in their clips drawn as whole-pixel copies of their
+    /// painted picture (`GLClipCopies`): on a software driver a copy is a
+    /// memcpy and a shader pass is CPU work on every pixel.
+    public let copiesClips: Bool
+    /// Axis-aligned boxes drawn as the rectangle's exact coverage, the
+    /// polygon's loop only on their corners' pixels (`BoxSplit`): llvmpipe
+    /// pays for the loop's code in every block; a GPU keeps one draw a box.
+    public let splitsBoxes: Bool
+    public let name: String
+
+    public static let software = DriverPolicy(copiesClips: true, splitsBoxes: true, name: "software-driver policy")
+    public static let gpu = DriverPolicy(copiesClips: false, splitsBoxes: false, name: "GPU policy")
+}
+
+/// Every way the GL strategy draws an item, and why it is the one.
+package enum GLMechanism: CaseIterable, Sendable {
+    case clipCopy, atlasInstance, copiesStatePass, polygonRows, phasedPicture, filteredPicture, rgbaPicture
+    case splitBox, boxPolygon, borderPolygon, scissoredClear, notDrawn
+
+    package var name: String {
+        switch self {
+        case .clipCopy: "clip copy"
+        case .atlasInstance: "atlas instance"
+        case .copiesStatePass: "copies' state pass"
+        case .polygonRows: "polygon rows"
+        case .phasedPicture: "coverage picture, phases"
+        case .filteredPicture: "coverage picture, filtered"
+        case .rgbaPicture: "RGBA picture"
+        case .splitBox: "split box"
+        case .boxPolygon: "box polygon"
+        case .borderPolygon: "border polygon"
+        case .scissoredClear: "scissored clear"
+        case .notDrawn: "none"
+        }
+    }
+
+    package var reason: String {
+        switch self {
+        case .clipCopy:
+            "a fixed shape alone in its clip and moved by whole pixels: copied from its picture painted once (the software-driver policy: a copy is a memcpy there)"
+        case .atlasInstance:
+            "a rasterized layer (shouldRasterize): painted once into the atlas, drawn as one instance of its run"
+        case .copiesStatePass:
+            "a replicator of boxes: each copy's timelines evaluated on the GPU, then one draw a page (a lattice quad where its steps only translate, else instanced)"
+        case .polygonRows:
+            "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU"
+        case .phasedPicture:
+            "a fixed path rasterised once at sub-pixel phases: the nearest drawn at whole-pixel offsets (exact motion)"
+        case .filteredPicture:
+            "a fixed path rasterised once and sampled between its texels (linear motion asked; or turned or scaled, or past the driver's layers or the budget for phases)"
+        case .rgbaPicture:
+            "uploaded once and sampled through the item's inverse transform"
+        case .splitBox:
+            "an axis-aligned box on a software driver: the rectangle's exact coverage in three scissored bands, the polygon only on its corners' pixels"
+        case .boxPolygon:
+            "its rounded outline as points, its coverage computed on the GPU in one draw (a GPU's policy; a software driver splits only an axis-aligned box with room between its corners)"
+        case .borderPolygon:
+            "the border's outline as points, its coverage computed on the GPU"
+        case .scissoredClear:
+            "a mask's box on whole pixels with square corners: its coverage is its alpha there, a clear"
+        case .notDrawn:
+            "outside the frame or its clip: nothing to draw"
+        }
+    }
+}
