@@ -186,6 +186,9 @@ package struct BenchResult: Codable, Equatable {
     package var pixelsPerFrame: PixelsPerFrame?
     /// The primitives preset's primitive ("box", "dynamic path").
     package var primitive: String?
+    /// The last measured frame's items by the mechanism that drew them
+    /// (`Renderer.explain`: "clip copy": 100, ...; the CPU's "CPU redraw").
+    package var mechanisms: [String: Int]?
 
     package init(backend: String, cells: Int, cellSize: [Int], frames: Int, cpuMs: Stats, processCpuMs: Stats,
                 gpuMs: Stats?, wallMs: Stats, rasterMs: Stats?, uploadMs: Stats?, fps: Double,
@@ -207,7 +210,7 @@ package struct BenchResult: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case backend, cells, frames, fps, preset, seconds, pacing, unit, phase, primitive
+        case backend, cells, frames, fps, preset, seconds, pacing, unit, phase, primitive, mechanisms
         case cellSize = "cell_size"
         case cpuMs = "cpu_ms"
         case processCpuMs = "process_cpu_ms"
@@ -260,6 +263,7 @@ package struct BenchResult: Codable, Equatable {
         try c.encodeIfPresent(physicsMs, forKey: .physicsMs)
         try c.encodeIfPresent(pixelsPerFrame, forKey: .pixelsPerFrame)
         try c.encodeIfPresent(primitive, forKey: .primitive)
+        try c.encodeIfPresent(mechanisms, forKey: .mechanisms)
     }
 
     private func encodeOrNull(_ value: Stats?, _ key: CodingKeys,

@@ -99,6 +99,8 @@ package final class BenchRunner {
             result.physicsMs = rounded((end.seconds - start.seconds) * 1000 / Double(config.frames), places: 5)
         }
         result.pixelsPerFrame = strategy.countPixels(time: Double(config.warmup + config.frames - 1) * config.frameInterval)
+        let plan = try strategy.renderer.explain(time: Double(config.warmup + config.frames - 1) * config.frameInterval)
+        if !plan.isEmpty { result.mechanisms = plan.reduce(into: [:]) { $0[$1.mechanism, default: 0] += 1 } }
         if strategy.backend == .cpu, config.measureWriteOnce {
             // After the measured frames: it overwrites the last frame.
             result.writeOnceMs = strategy.writeOnceMilliseconds(repeats: min(config.frames, 100)).map { rounded($0, places: 5) }

@@ -141,7 +141,7 @@ enum BenchSchema {
     static let nullableStatsKeys = ["gpu_ms", "raster_ms", "upload_ms"]
     static let requiredKeys = ["backend", "cells", "cell_size", "frames", "fps", "upload_bytes_per_frame",
                                "allocations_per_frame", "peak_rss_mb"] + statsKeys + nullableStatsKeys
-    static let additions = ["driver_allocations_per_frame", "write_once_ms", "preset", "process_cpu_percent", "frames_missed", "seconds", "screen_size", "pacing", "unit", "physics_ms", "phase", "scroll_speed", "pixels_per_frame", "primitive"]
+    static let additions = ["driver_allocations_per_frame", "write_once_ms", "preset", "process_cpu_percent", "frames_missed", "seconds", "screen_size", "pacing", "unit", "physics_ms", "phase", "scroll_speed", "pixels_per_frame", "primitive", "mechanisms"]
 
     private static func checkResult(_ row: [String: Any], at path: String, _ fail: (String) -> Void) {
         expectKeys(row, required: requiredKeys, optional: additions, at: path, fail)
@@ -166,6 +166,11 @@ enum BenchSchema {
         if let v = row["unit"], !["dots", "panels", "crates", "rows"].contains(v as? String ?? "") { fail("\(path).unit is not \"dots\", \"panels\", \"crates\" or \"rows\"") }
         if let v = row["phase"], !["idle", "scrolling", "idle again"].contains(v as? String ?? "") { fail("\(path).phase is not \"idle\", \"scrolling\" or \"idle again\"") }
         if let v = row["pixels_per_frame"] { checkPixels(v, at: "\(path).pixels_per_frame", fail) }
+        if let v = row["mechanisms"] {
+            guard let counts = v as? [String: Any], !counts.isEmpty, counts.values.allSatisfy({ (integer($0) ?? 0) >= 1 }) else {
+                return fail("\(path).mechanisms is not an object of whole numbers >= 1")
+            }
+        }
     }
 
     /// A counted frame: whole numbers >= 0, the blended stores among the written ones.
