@@ -29,6 +29,23 @@ public struct DriverPolicy: Equatable, Sendable {
 
     public static let software = DriverPolicy(copiesClips: true, splitsBoxes: true, name: "software-driver policy")
     public static let gpu = DriverPolicy(copiesClips: false, splitsBoxes: false, name: "GPU policy")
+
+    /// The policy `WAVES_GL_POLICY` names (`software` or `gpu`), nil where it
+    /// is unset; another value is a usage error (the CLI checks it at start).
+    public static func asked(in environment: [String: String]) throws -> DriverPolicy? {
+        switch environment["WAVES_GL_POLICY"] {
+        case nil, "": return nil
+        case "software": return .software
+        case "gpu": return .gpu
+        case let other?: throw DriverPolicyError(value: other)
+        }
+    }
+}
+
+/// `WAVES_GL_POLICY` set to something else than `software` or `gpu`.
+public struct DriverPolicyError: Error, CustomStringConvertible {
+    public let value: String
+    public var description: String { "WAVES_GL_POLICY \(value): expected software or gpu (or unset: the driver's own)" }
 }
 
 /// Every way the GL strategy draws an item, and why it is the one.

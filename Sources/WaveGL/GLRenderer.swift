@@ -86,20 +86,15 @@ public final class GLRenderer: Renderer, PixelCounting {
 
     public var rendererName: String { context.renderer }
 
-    /// Whether GL_RENDERER names one of Mesa's CPU rasterisers.
     /// The driver policy: a software driver's (clip copies, split boxes)
     /// where the renderer is one, unless `WAVES_GL_POLICY` names it
     /// (`software` or `gpu`: what a real GPU would be given, on llvmpipe too).
     static func policy(renderer: String, environment: [String: String]) throws -> DriverPolicy {
-        switch environment["WAVES_GL_POLICY"] {
-        case nil, "": return isSoftware(renderer: renderer) ? .software : .gpu
-        case "software": return .software
-        case "gpu": return .gpu
-        case let other?:
-            throw RendererError.unavailable(.gl, reason: "WAVES_GL_POLICY \(other): expected software or gpu (or unset: the driver's own)")
-        }
+        guard let asked = try DriverPolicy.asked(in: environment) else { return isSoftware(renderer: renderer) ? .software : .gpu }
+        return asked
     }
 
+    /// Whether GL_RENDERER names one of Mesa's CPU rasterisers.
     static func isSoftware(renderer: String) -> Bool {
         let name = renderer.lowercased()
         return ["llvmpipe", "softpipe", "swrast", "software rasterizer"].contains { name.contains($0) }

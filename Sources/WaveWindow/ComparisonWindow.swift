@@ -222,7 +222,7 @@ public final class ComparisonWindow {
             if now - lastTitle >= 0.5 {
                 glfwSetWindowTitle(context.window, "Waves: " + view.summary())
                 view.setLoopText(pacing: frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped,
-                                                      simulates: view.scene.physicsStep != nil),
+                                                      simulates: view.scene.physicsStep != nil, onChange: options.drawsOnChange),
                                  effect: Self.effectLines(view.scene, budget: budget, step: physics.step, busy: options.busy,
                                                           status: options.statusLines?() ?? []))
                 lastTitle = now
@@ -238,7 +238,7 @@ public final class ComparisonWindow {
             }
         }
         let pacingSummary = frameStarts.summary(pacing: options.pacing, period: period, dropped: physics.dropped,
-                                                      simulates: view.scene.physicsStep != nil).joined(separator: ", ")
+                                                      simulates: view.scene.physicsStep != nil, onChange: options.drawsOnChange).joined(separator: ", ")
             + ", frames drawn: \(frameStarts.total)" + (options.drawsOnChange ? " (on change)" : "")
         return Outcome(screenshot: screenshot, summary: view.summary() + " | " + pacingSummary,
                        renderer: context.renderer)
@@ -408,12 +408,16 @@ struct FrameStarts {
     /// physics cap. Unpaced frames (free, or vsync asked of a display that
     /// does not pace, as Xvfb) miss nothing and have no 1/60 to keep: those
     /// figures would only mislead, so they are left out and the line says why.
-    func summary(pacing: Pacing, period: Double, dropped: Double, simulates: Bool) -> [String] {
+    func summary(pacing: Pacing, period: Double, dropped: Double, simulates: Bool, onChange: Bool = false) -> [String] {
         guard let s = PacingStats(frameStarts: times.ordered, period: period) else { return ["pacing \(pacing.rawValue)"] }
         let intervals = String(format: "interval median %.1f ms, p99 %.1f ms", s.intervalP50, s.intervalP99)
-        let vsyncIgnored = pacing == .vsync && s.intervalP50 < 0.5 * period * 1000
+        // Vsync that holds puts the median on a whole number of refreshes (one, or two for a slow frame).
+        let refreshes = s.intervalP50 / (period * 1000), nearest = refreshes.rounded()
+        let vsyncIgnored = pacing == .vsync && (nearest < 1 || abs(refreshes - nearest) > 0.15)
         var lines: [String]
-        if vsyncIgnored {
+        if onChange {
+            lines = ["pacing \(pacing.rawValue), drawing only on change (no frame is missed by not drawing it): " + intervals]
+        } else if vsyncIgnored {
             lines = ["pacing vsync, not honoured by this display (no vsync: frames unpaced): " + intervals]
         } else if pacing == .free {
             lines = ["pacing free (unpaced): " + intervals]

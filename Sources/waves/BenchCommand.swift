@@ -22,7 +22,8 @@ struct BenchCommand: ParsableCommand {
             "wall_ms", "raster_ms" and "upload_ms" (CPU rows; null on GL rows); "fps", "upload_bytes_per_frame", \
             "allocations_per_frame", "peak_rss_mb"; where they apply "unit", "write_once_ms", \
             "driver_allocations_per_frame", "pixels_per_frame" (one frame counted by the strategy: "cpu_rasterized", \
-            "written", "blended", "offscreen", "updated", "most_blended_layers") and the table preset's "preset", "process_cpu_percent", "frames_missed", \
+            "written", "blended", "offscreen", "updated", "most_blended_layers"), "mechanisms" (that frame's items by the \
+            mechanism that drew them, as render --explain names them) and the table preset's "preset", "process_cpu_percent", "frames_missed", \
             "seconds", "screen_size", "pacing", "phase", "scroll_speed"]}, plus a "waveform", "pacing", "raster" or "primitives" object for those presets \
             and, for the table preset, "table_floor" (copying the frame once a frame, paced the same way). \
             docs/benchmark.md's "JSON schema" section lists every key.

@@ -58,8 +58,9 @@ struct DemoSettings: ParsableArguments {
         graph: the last 180 frames (3 s at 60 a second), newest at the right, orange bars CPU ms, a blue line \
         GPU ms, 0 at the bottom to 25 ms at the top (a frame over 25 ms reaches the top), and the white line at \
         16.7 ms, one refresh at 60 Hz (a frame above it cannot keep 60 fps).
-        Full adds: the effect, its count, the half's size in pixels, "motion" (linear, exact or snap: how the GL \
-        half moves by fractions of a pixel), "t" the scene time in seconds, PAUSED; in a window, the pacing over \
+        Compact shows "motion" (linear, exact or snap: how the GL half moves by fractions of a pixel) and PAUSED \
+        beside the rate. Full adds: the effect, its count, the half's size in pixels, "t" the scene time in \
+        seconds; in a window, the pacing over \
         the last 240 frames: the median and "p99" (99th percentile) interval between frame starts, "missed" \
         (intervals over 1.5 refreshes), "bunched" (under half a refresh), "1/60 error" (how far an animation that \
         counts 1/60 s a frame is from the clock), the most physics steps a frame ran and the seconds the cap \
@@ -101,7 +102,7 @@ struct DemoSettings: ParsableArguments {
     @Option(parsing: .unconditional, help: "In the window, sleep this many milliseconds inside one frame every second, to see the fixed-timestep cap at work (0 to 1000; default 0).")
     var stall: Double = 0
 
-    @Flag(name: .customLong("on-change"), inversion: .prefixedNo, help: "In the window, draw a frame only when the picture may change (the layer tree says when) or a key is pressed, sleeping in between: a paused or still scene, or a snapped waveform, uses no CPU between changes (default: on for the waveform, whose snapped playhead changes the picture about once a second, as the lesson measured; off for the others).")
+    @Flag(name: .customLong("on-change"), inversion: .prefixedNo, help: "In the window, draw a frame only when the picture may change (the layer tree says when) or a key is pressed, sleeping in between: a paused or still scene, or a snapped waveform, uses no CPU between changes (default: on for the waveform, whose snapped motion changes the picture only when the playhead crosses a whole pixel: about once a second with --fit over a long track, as the lesson measured, as often as it scrolls a pixel otherwise; off for the others).")
     var onChangeChoice: Bool?
 
     @Option(help: "Over both halves, what each strategy did to the frame's pixels (O cycles it): off, updated (pixels painted in software this frame, yellow) or blended (layers blended at each pixel: green 1, yellow 2, orange 3, red 4+); counting costs both strategies time while an overlay shows.")

@@ -29,7 +29,7 @@ struct JellyOptions: ParsableArguments {
             transform: parseBlockSize)
     var blockSize: (width: Double, height: Double)?
 
-    @Option(name: .customLong("spring-duration"), parsing: .unconditional, help: "Seconds a move lasts, as UIKit's animateWithDuration: d usingSpringWithDamping: 1 - bounce defines it (the spring is made to settle within 0.1% of the travel at d), with --bounce (default: 1, as the seed's animateWithDuration:1).")
+    @Option(name: .customLong("spring-duration"), parsing: .unconditional, help: "Seconds a move lasts, as UIKit's animateWithDuration: d usingSpringWithDamping: 1 - bounce defines it (the spring made as UIKit makes it: within 0.1% of the travel at d for the seed's damping; a very bouncy spring is still moving then, as in UIKit), with --bounce (default: 1, as the seed's animateWithDuration:1).")
     var springDuration: Double?
 
     @Option(parsing: .unconditional, help: "The spring's bounce, above -1 and below 1: 1 less UIKit's damping ratio, 0 critically damped, above 0 bouncy, below 0 overdamped (damping ratio 1 / (1 + bounce)) (default: 0.15, the seed's usingSpringWithDamping:0.85).")
@@ -80,7 +80,12 @@ struct JellyOptions: ParsableArguments {
         guard bounce.isFinite, bounce > -1, bounce < 1 else {
             throw UsageError(option: "--bounce", value: "\(bounce)", accepted: "a number above -1 and below 1")
         }
-        return Spring(movingIn: duration, dampingRatio: bounce >= 0 ? 1 - bounce : 1 / (1 + bounce))
+        let spring = Spring(movingIn: duration, dampingRatio: bounce >= 0 ? 1 - bounce : 1 / (1 + bounce))
+        guard spring.isValid else {
+            throw UsageError(option: "--spring-duration", value: "\(duration)",
+                             accepted: "a duration long enough for --bounce \(bounce) (the spring it makes must stay under 10000 rad/s)")
+        }
+        return spring
     }
 
     /// How long a move lasts: the duration given (or 1 s), or, for a spring given by its constants, its settling time.

@@ -86,6 +86,9 @@ struct RenderSettings: ParsableArguments {
             throw UsageError(option: "--fps", value: "\(fps)",
                              accepted: "a positive number small enough that every frame's time is finite")
         }
+        if explain && (out != nil || frames != 1 || loop || (wave.scene == .waveform && wave.waveform.isBatch)) {
+            throw UsageError(option: "--explain", value: "", accepted: "one frame of one scene and no output (it draws nothing: --time picks the frame)")
+        }
         if wave.scene == .waveform && wave.waveform.isBatch { return try renderTracks(wave, size: size) }
         try wave.check()
         if takes(wave.scene, "--max-steps") { try wave.steps.refuseMaxSteps(where: "render") }
@@ -153,9 +156,6 @@ struct RenderSettings: ParsableArguments {
 
     /// `--explain`: every item of the frame at --time, its mechanism and why, as a table on stdout.
     private func printPlan(_ scene: Scene, wave: EffectOptions) throws {
-        if out != nil || frames != 1 || loop {
-            throw UsageError(option: "--explain", value: "", accepted: "one frame and no output (it draws nothing: --time picks the frame)")
-        }
         let choice = try BackendChooser.make(backend, for: scene, subpixel: wave.subpixel)
         if let notice = choice.notice { printError("waves: \(notice)") }
         let renderer = choice.renderer

@@ -62,7 +62,7 @@ struct WaveformOptions: ParsableArguments {
     @Option(name: .customLong("played-color"), help: "Played bars: the gradient's top colour (default: #FF5500).", transform: parseColor)
     var playedColor: RGBA8 = RGBA8(0xFF, 0x55, 0x00)
 
-    @Option(name: .customLong("played-color-bottom"), help: "Played bars: the gradient's bottom colour (default: #FFA030, the lesson's gradient; the top colour for solid bars).", transform: parseColor)
+    @Option(name: .customLong("played-color-bottom"), help: "Played bars: the gradient's bottom colour (default: #FFA030, the lesson's gradient, with the default top colour; with another --played-color, that colour: solid bars).", transform: parseColor)
     var playedColorBottom: RGBA8?
 
     @Option(name: .customLong("unplayed-color"), help: "Unplayed bars' colour (default: #B0B0B8).", transform: parseColor)
@@ -141,7 +141,9 @@ struct WaveformOptions: ParsableArguments {
         effect.playhead = playhead
         effect.fit = fit
         effect.playedTop = playedColor
-        effect.playedBottom = playedColorBottom ?? effect.playedBottom
+        // The lesson's gradient goes with its own top colour; another top colour alone is solid.
+        let standard = Waveform(width: 1, height: 1, peaks: [], duration: 1)
+        effect.playedBottom = playedColorBottom ?? (playedColor == standard.playedTop ? standard.playedBottom : playedColor)
         effect.unplayed = unplayedColor
         effect.composition = split ?? effect.composition
         effect.startTime = start ?? 0

@@ -15,8 +15,12 @@ if fcntl(STDERR_FILENO, F_GETFD) < 0 && errno == EBADF {
     let null = open("/dev/null", O_WRONLY)
     if null >= 0 && null != STDERR_FILENO { dup2(null, STDERR_FILENO); close(null) }
 }
-// GL joins the CPU among the backends the chooser knows.
+// GL joins the CPU among the backends the chooser knows; a policy named in the environment must be one.
 GLBackend.register()
+do { _ = try DriverPolicy.asked(in: ProcessInfo.processInfo.environment) } catch {
+    printError("waves: \(error)")
+    exit(ExitStatus.usage)
+}
 // The short form (--scene NAME) as the effect's own command; the arguments as typed where it cannot be.
 var arguments = Array(CommandLine.arguments.dropFirst())
 // A command whose effects are its subcommands lists its default effect's options in its own help.

@@ -196,6 +196,8 @@ final class SpringAndTimestepTests: XCTestCase {
         XCTAssertLessThan(abs(animation.progress(at: 1) - 1), 0.0011, "within 0.1% of the travel when the move ends")
         // The SwiftUI reading of "1 s" (the undamped period) was still 0.6% short at 1 s and settled at about 1.4 s.
         XCTAssertGreaterThan(abs(SpringAnimation(from: 0.0, to: 1.0, spring: Spring(duration: 1, bounce: 0.15)).progress(at: 1) - 1), 0.005)
+        // A ratio near 0 still moves: at least one undamped period in d.
+        XCTAssertGreaterThanOrEqual(Spring(movingIn: 1, dampingRatio: 0.001).naturalFrequency, 2 * Double.pi - 1e-9)
         // Overdamped (a bounce below 0): still at the target within 0.001 at d.
         let heavy = Spring(movingIn: 0.8, dampingRatio: 1.6)
         XCTAssertEqual(heavy.solution(x0: 1, v0: 0, at: 0.8).x, 0.001, accuracy: 1e-6)

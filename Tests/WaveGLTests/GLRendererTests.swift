@@ -281,6 +281,7 @@ final class GLRendererTests: XCTestCase {
     func testTheChooserMakesTheBackendsThatRegistered() throws {
         let scene = try SineCells(width: 64, height: 32).scene()
         BackendChooser.register(.gl) { _, _ in throw RendererError.unavailable(.gl, reason: "a test's GL") }
+        defer { GLBackend.register() }
         let fallback = try BackendChooser.make(.auto, for: scene)
         XCTAssertEqual(fallback.renderer.backend, .cpu)
         XCTAssert(fallback.notice?.contains("a test's GL") == true, "\(String(describing: fallback.notice))")

@@ -241,8 +241,14 @@ final class OutlineCommandTests: XCTestCase {
         XCTAssert(cpu.stdout.contains("CPU redraw"), cpu.stdout)
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [], [], "nothing written")
         let bad = try WavesBinary.run(["render", "--explain", "--backend", "gl"], in: folder, environment: ["WAVES_GL_POLICY": "fast"])
-        XCTAssertEqual(bad.status, 69, bad.stderr)
+        XCTAssertEqual(bad.status, 64, bad.stderr)
+        XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1, bad.stderr)
         XCTAssert(bad.stderr.contains("WAVES_GL_POLICY fast: expected software or gpu"), bad.stderr)
-        XCTAssertEqual(try WavesBinary.run(["render", "--explain", "--out", "x.png"], in: folder).status, 64)
+        // It draws nothing, however asked: one frame, no output, no batch, no animation.
+        for extra in [["--out", "x.png"], ["--loop"], ["--frames", "3"], ["--loop", "--out", "a.gif"]] {
+            XCTAssertEqual(try WavesBinary.run(["render", "--explain"] + extra, in: folder).status, 64, "\(extra)")
+        }
+        XCTAssertEqual(try WavesBinary.run(["render", "waveform", "--audio", "a.wav", "b.wav", "--explain"], in: folder).status, 64)
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [], [], "nothing written")
     }
 }

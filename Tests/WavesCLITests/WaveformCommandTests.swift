@@ -47,6 +47,10 @@ final class WaveformCommandTests: XCTestCase {
         XCTAssertGreaterThan(ImageComparison.difference(standard, unsnapped).differingPixels, 100, "--no-snap moves by half a pixel")
         let solid = try WavesBinary.renderPNG(common + ["--played-color-bottom", "#FF5500"], backend: "cpu", in: folder, name: "solid.png")
         XCTAssertGreaterThan(ImageComparison.difference(standard, solid).differingPixels, 100, "the gradient's lower bars are not #FF5500")
+        // Another top colour alone is solid: no fade to the lesson's orange.
+        let green = try WavesBinary.renderPNG(common + ["--played-color", "#00FF00"], backend: "cpu", in: folder, name: "green.png")
+        let colours = Set(stride(from: 0, to: green.pixels.count, by: 4).map { Array(green.pixels[$0..<$0 + 3]) })
+        XCTAssertFalse(colours.contains { $0[0] > 0xE0 && $0[1] > 0x20 && $0[1] < 0xD0 && $0[2] < 0x40 }, "no orange among the green bars")
     }
 
     /// Peaks written by `waves peaks` (16-bit, groups that divide the bars)

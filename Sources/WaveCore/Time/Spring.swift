@@ -36,13 +36,17 @@ public struct Spring: Equatable, Hashable, Sendable {
     /// at most 1; a ratio above 1 (overdamped) is kept here, its w0 the one
     /// at which the slower mode has decayed to 0.001 at d (found by
     /// bisection). For d = 1, zeta = 0.85: w0 = 8.68965, k = 75.51.
+    /// UIKit's envelope term leaves a lightly damped spring still moving at
+    /// d (about 0.001 / zeta of the travel: 1% at zeta 0.1), as it does in
+    /// UIKit, which then snaps; w0 is held to at least one undamped period
+    /// in d, so a ratio near 0 (where that term is below 0.001 from the
+    /// start) still moves.
     public init(movingIn d: Double, dampingRatio zeta: Double) {
         let epsilon = 0.001
         var w0: Double
         if zeta < 1 {
             w0 = log(zeta / (epsilon * (1 - zeta * zeta).squareRoot())) / (zeta * d)
-            // A ratio so small that the envelope starts below epsilon (zeta < 0.001): the undamped period is d.
-            if !(w0.isFinite && w0 > 0) { w0 = 2 * Double.pi / d }
+            if !(w0.isFinite && w0 >= 2 * Double.pi / d) { w0 = 2 * Double.pi / d }
         } else if zeta == 1 {
             w0 = 9.23341 / d
         } else {
