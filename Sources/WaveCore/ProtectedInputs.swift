@@ -39,14 +39,6 @@ package enum ProtectedInputs {
         return paths[resolved]
     }
 
-    /// Forgets every input (for tests that run commands in one process).
-    package static func removeAll() {
-        lock.lock()
-        defer { lock.unlock() }
-        identities.removeAll()
-        paths.removeAll()
-    }
-
     private static func identity(of path: String) -> Identity? {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }

@@ -19,17 +19,7 @@ package enum OutputPaths {
     /// and a link to nothing is still refused). An output that is one of
     /// the run's inputs (`ProtectedInputs`) is refused.
     package static func checkTarget(_ path: String) throws {
-        var link = stat()
-        if lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK {
-            let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
-            guard AtomicFile.followsLinks else {
-                throw FileError.refused(path: path, reason: "it is a symbolic link (to \(destination)); outputs are never written through a link (--follow-links writes to what it points to)")
-            }
-            var target = stat()
-            guard stat(path, &target) == 0 else {
-                throw FileError.refused(path: path, reason: "it is a symbolic link to nothing (\(destination)); left untouched")
-            }
-        }
+        try checkLink(path, holding: "outputs")
         if let input = ProtectedInputs.input(replacedBy: path) {
             throw FileError.refused(path: path, reason: input == path ? "it is an input of this run; an output never replaces an input"
                                             : "it is an input of this run (\(input)); an output never replaces an input")
@@ -45,6 +35,22 @@ package enum OutputPaths {
         // No write bit at all is read-only even for root, whom access() lets write anything.
         guard access(path, W_OK) == 0, info.st_mode & 0o222 != 0 else {
             throw FileError.refused(path: path, reason: "it is read-only; left untouched")
+        }
+    }
+
+    /// The link policy, for an output file or a folder of frames: a symbolic
+    /// link in `path`'s place is refused unless `AtomicFile.followsLinks`,
+    /// and a link to nothing is refused even then.
+    static func checkLink(_ path: String, holding what: String) throws {
+        var link = stat()
+        guard lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK else { return }
+        let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+        guard AtomicFile.followsLinks else {
+            throw FileError.refused(path: path, reason: "it is a symbolic link (to \(destination)); \(what) are never written through a link (--follow-links writes to what it points to)")
+        }
+        var target = stat()
+        guard stat(path, &target) == 0 else {
+            throw FileError.refused(path: path, reason: "it is a symbolic link to nothing (\(destination)); left untouched")
         }
     }
 
@@ -73,10 +79,7 @@ package enum OutputPaths {
     /// the old ones in place, and `removeStaleFrames` removes those past the
     /// new sequence once it is whole (a failed run loses nothing).
     package static func prepareSequenceFolder(_ folder: String, overwrite: Bool) throws {
-        var link = stat()
-        if lstat(folder, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK && !AtomicFile.followsLinks {
-            throw FileError.refused(path: folder, reason: "it is a symbolic link; frames are never written through a link (--follow-links writes into what it points to)")
-        }
+        try checkLink(folder, holding: "frames")
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw FileError.cannotWrite(path: folder, reason: "it is a file, not a folder for the frames") }

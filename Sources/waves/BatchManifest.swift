@@ -91,15 +91,13 @@ enum BatchManifest {
         }
         let batch = try TrackBatch(audio: folders, jobs: 1, force: false)
         try batch.checkPatterns([("--out", pattern)])
+        var lines: [String] = []
         for track in batch.tracks {
             let output = TrackBatch.output(pattern, for: track)
             do { try root.check(output) } catch {
                 throw UsageError(option: "--out", value: pattern, accepted: "outputs under the output root \(root.path) (\(output) is not; --output-root or --allow-outside-root)")
             }
-        }
-        var lines: [String] = []
-        for track in batch.tracks {
-            var object: [String: Any] = ["id": track, "input": track, "output": TrackBatch.output(pattern, for: track), "kind": kind.rawValue]
+            var object: [String: Any] = ["id": track, "input": track, "output": output, "kind": kind.rawValue]
             for (key, value) in options { object[key] = value }
             lines.append(String(data: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
                                 encoding: .utf8) ?? "")

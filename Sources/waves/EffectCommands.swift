@@ -118,7 +118,8 @@ extension BenchSettings: EffectCommandSettings {
 /// preset draws. In a bench's short form `--cells` sweeps whatever the
 /// effect counts.
 enum ShortForm {
-    static let commands = ["render", "demo", "bench"]
+    /// The commands whose effects are subcommands (`ParentHelp.commands`).
+    static var commands: Dictionary<String, ParsableCommand.Type>.Keys { ParentHelp.commands.keys }
 
     static func expand(_ arguments: [String]) throws -> [String] {
         // The command is the first argument ('waves render ...'): a later "render" is an option's value.

@@ -321,16 +321,23 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
 /// graph written and uploaded every frame) allocates nothing between
 /// refreshes of its text.
 final class DemoFramePathTests: XCTestCase {
-    func testADemoFrameAllocatesNothing() throws {
+    /// Both halves of sine cells, `width` x `height`, drawn into an offscreen framebuffer on a headless context.
+    private func withSineView(width: Int, height: Int, cells: Int, subpixel: SubpixelMode = .exact,
+                              _ body: (ComparisonView) throws -> Void) throws {
         let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
         try withExtendedLifetime(context) {
-            let offscreen = try OffscreenFramebuffer(width: 240, height: 90)
-            let view = try ComparisonView(request: SceneRequest(width: 240, height: 90, count: 3, snapsToPixel: false),
-                                          effect: DemoEffect(name: "sine", countLabel: "cells", count: 3, makeScene: SineCells.maker()),
-                                          layout: .both,
-                                          context: context, wallNow: 0)
+            let offscreen = try OffscreenFramebuffer(width: width, height: height)
+            let view = try ComparisonView(request: SceneRequest(width: width, height: height, count: cells, snapsToPixel: false),
+                                          effect: DemoEffect(name: "sine", countLabel: "cells", count: cells, makeScene: SineCells.maker()),
+                                          layout: .both, context: context, wallNow: 0, subpixel: subpixel)
             view.drawTarget = offscreen.id
-            try view.resize(width: 240, height: 90)
+            try view.resize(width: width, height: height)
+            try withExtendedLifetime(offscreen) { try body(view) }
+        }
+    }
+
+    func testADemoFrameAllocatesNothing() throws {
+        try withSineView(width: 240, height: 90, cells: 3) { view in
             XCTAssertEqual(view.hud, .compact, "the display starts compact")
             for (n, mode) in HUDMode.allCases.enumerated() {
                 view.showHUD(mode)
@@ -354,14 +361,7 @@ final class DemoFramePathTests: XCTestCase {
     /// The compact display says the motion (S) and whether the scene is
     /// paused (Space), as the full one does.
     func testTheCompactDisplayShowsTheMotionAndPause() throws {
-        let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
-        try withExtendedLifetime(context) {
-            let offscreen = try OffscreenFramebuffer(width: 200, height: 60)
-            let view = try ComparisonView(request: SceneRequest(width: 200, height: 60, count: 2, snapsToPixel: false),
-                                          effect: DemoEffect(name: "sine", countLabel: "cells", count: 2, makeScene: SineCells.maker()),
-                                          layout: .both, context: context, wallNow: 0)
-            view.drawTarget = offscreen.id
-            try view.resize(width: 200, height: 60)
+        try withSineView(width: 200, height: 60, cells: 2) { view in
             try view.drawFrame(time: 0, wallNow: 0)
             XCTAssertEqual(view.hud, .compact)
             XCTAssert(view.displayedLines.contains { $0.contains("  motion ") && !$0.contains("PAUSED") }, "\(view.displayedLines)")
@@ -375,14 +375,7 @@ final class DemoFramePathTests: XCTestCase {
 
     /// The S key: linear, exact, snap and back, each drawn without GL errors.
     func testTheMotionKeyCyclesLinearExactAndSnap() throws {
-        let context = try GLRequirement.need("a headless GL context") { try HeadlessGLContext() }
-        try withExtendedLifetime(context) {
-            let offscreen = try OffscreenFramebuffer(width: 200, height: 60)
-            let view = try ComparisonView(request: SceneRequest(width: 200, height: 60, count: 2, snapsToPixel: false),
-                                          effect: DemoEffect(name: "sine", countLabel: "cells", count: 2, makeScene: SineCells.maker()),
-                                          layout: .both, context: context, wallNow: 0, subpixel: .linear)
-            view.drawTarget = offscreen.id
-            try view.resize(width: 200, height: 60)
+        try withSineView(width: 200, height: 60, cells: 2, subpixel: .linear) { view in
             var seen: [String] = []
             for step in 0..<4 {
                 seen.append(view.motionLabel)

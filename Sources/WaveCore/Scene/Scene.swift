@@ -22,9 +22,9 @@ public struct Scene: Equatable, Sendable {
     /// Refuses (64) a frame later than `latestTime`, before any work: `option`
     /// and `value` are what asked for it, the last frame at `last` seconds.
     package func checkTime(_ last: Double, option: String, value: String) throws {
-        guard let latest = latestTime?.seconds, let why = latestTime?.why, last > latest else { return }
+        guard let latestTime, last > latestTime.seconds else { return }
         throw SceneError(parameter: String(option.drop { $0 == "-" }), value: value,
-                         accepted: "frames at scene times up to \(String(format: "%g", latest)) s here (the last asked for is at \(String(format: "%g", last)) s): \(why)")
+                         accepted: "frames at scene times up to \(String(format: "%g", latestTime.seconds)) s here (the last asked for is at \(String(format: "%g", last)) s): \(latestTime.why)")
     }
 
     /// The default background: a dark blue.
