@@ -5,8 +5,9 @@ import Foundation
 /// input a command names before it starts (a folder run's tracks, a batch's
 /// items), so an output is refused before anything is drawn. An output is
 /// the same file as an input when both are one inode on one device (a hard
-/// link, a symbolic link, another spelling of the path), or, for files not
-/// made yet, when both resolve to the same absolute path.
+/// link, a symbolic link, another spelling of the path) and the input's
+/// path still names that inode, or, for files not made yet, when both
+/// resolve to the same absolute path.
 package enum ProtectedInputs {
     private struct Identity: Hashable { let device: UInt64, inode: UInt64 }
 
@@ -35,7 +36,8 @@ package enum ProtectedInputs {
         let resolved = Self.resolved(output)
         lock.lock()
         defer { lock.unlock() }
-        if let identity, let input = identities[identity] { return input }
+        // Still that input: a file deleted since may have left its inode to another (the output's).
+        if let identity, let input = identities[identity], Self.identity(of: input) == identity { return input }
         return paths[resolved]
     }
 
