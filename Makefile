@@ -11,7 +11,7 @@ PACKAGES := pkg-config libpng-dev libgl-dev libegl-dev libglfw3-dev libstb-dev l
 	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg librsvg2-bin libcairo2 time \
 	          portaudio19-dev
 
-.PHONY: deps build release demo test examples docs shaders check-shaders bench gpu-bundle clean install install-files uninstall fuzz fuzz-build
+.PHONY: deps build release demo test examples docs shaders generated check-shaders bench gpu-bundle clean install install-files uninstall fuzz fuzz-build
 .PHONY: cluster-deps
 
 # make install: the binary, its man page (generated from the command
@@ -68,6 +68,12 @@ demo: release
 shaders:
 	./Scripts/embed-shaders.sh > Sources/WaveGL/EmbeddedShaders.swift
 	WAVES_WRITE_GENERATED=1 $(SWIFT) test --filter TimelineCodeTests
+
+# Rewrites what is generated from declarations: the shaders' constants
+# (above) and docs/cli.md's tables of each effect's options, through the
+# tests that hold them equal.
+generated: shaders
+	WAVES_WRITE_GENERATED=1 $(SWIFT) test --filter DeclaredParametersTests/testTheCommandLineDocsOptionTablesAreTheDeclarations
 
 check-shaders: deps
 	@# A shader that reads timeline records gets the generated constants after its version line, as at run time.

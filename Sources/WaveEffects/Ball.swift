@@ -38,6 +38,16 @@ public struct Ball: Sendable {
     /// Scene pixels from the top to the bottom of the fall.
     public var travel: Double { (Self.bottom - Self.top) * placement.scale }
 
+    /// The ball's own parameters, declared once: how its frames learn the time (a render draws the ideal ball, so only a frame loop takes them).
+    public static let parameters = ParameterList(defaults: Ball(width: 1, height: 1), [
+        .choice("driver", \.driver,
+                help: "How each frame learns the time: display (the loop's measured time, a display link's), timer (a real 1/60 s timer on its own clock, each callback adding 1/60 s, as the chapter's first listing) or fixed (fixed steps of --physics-step, the ball drawn between the last two). The headless demo has no frame loop to time: it draws the ideal ball.",
+                scope: .frameLoop),
+        .choice("timer-mode", \.timerMode,
+                help: "With --driver timer: the timer's run-loop mode: default (stalls while the loop tracks, see --busy-pattern) or common (fires in every mode).",
+                scope: .frameLoop),
+    ])
+
     public func validate() throws {
         try Scene.validate(width: width, height: height)
         guard Swift.min(width, height) >= 30 else {

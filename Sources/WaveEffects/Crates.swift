@@ -41,6 +41,22 @@ public struct Crates: Equatable, Sendable {
         self.height = height
     }
 
+    /// The crates' own parameter, declared once (their count is the effect's; the step is the frame loop's).
+    public static let parameters = ParameterList(defaults: Crates(width: 1, height: 1), [
+        .value("gravity", \.gravity, valueName: "x,y",
+               accepted: "X,Y: two finite numbers of pixels per second squared, y down, each at most 1000000 either way (for example 0,1000)",
+               help: "Gravity X,Y in pixels per second squared, y down.",
+               defaultText: "0,1000 in the chapter's 300x300 box, scaled to the frame",
+               parse: { text in
+                   let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+                   guard parts.count == 2, let x = ParameterText.parseNumber(String(parts[0])),
+                         let y = ParameterText.parseNumber(String(parts[1])) else { return nil }
+                   return .some(Point(x, y))
+               },
+               show: { $0.map { ParameterText.number($0.x) + "," + ParameterText.number($0.y) } },
+               holds: { $0.map { abs($0.x) <= 1e6 && abs($0.y) <= 1e6 } ?? true }),
+    ])
+
     public func validate() throws {
         try Scene.validate(width: width, height: height)
         guard (1...Self.maxCount).contains(count) else {
@@ -51,12 +67,7 @@ public struct Crates: Equatable, Sendable {
             throw SceneError(parameter: "crates", value: "\(count)",
                              accepted: "at most \(fits) crates in a \(width)x\(height) frame (each at least 2 px)")
         }
-        if let gravity {
-            guard gravity.x.isFinite, gravity.y.isFinite, abs(gravity.x) <= 1e6, abs(gravity.y) <= 1e6 else {
-                throw SceneError(parameter: "gravity", value: "\(gravity.x),\(gravity.y)",
-                                 accepted: "two finite numbers X,Y in pixels per second squared, each at most 1000000 either way")
-            }
-        }
+        try Self.parameters.check(self)
         guard step.isFinite, step >= 0.0001, step <= 0.1 else {
             throw SceneError(parameter: "physics-step", value: "\(step)", accepted: "seconds from 0.0001 to 0.1")
         }

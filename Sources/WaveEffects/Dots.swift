@@ -80,46 +80,58 @@ public struct Dots: Equatable, Sendable {
         self.height = height
     }
 
+    /// The row's own parameters, declared once (the replicated dot's are `ReplicatedDot`'s, shared with the ring).
+    public static let parameters = ParameterList(defaults: Dots(width: 1, height: 1), replicaParameters() + [
+        .number("dot-spacing", \.spacing, 1...100_000, what: "pixels", valueName: "pixels",
+                help: "Pixels from one dot's centre to the next."),
+        .value("corner-radius", \.cornerRadius, valueName: "pixels", accepted: "pixels from 0 to half the dot size",
+               help: "The dot's corner radius in pixels.", parse: { ParameterText.parseNumber($0) }, show: { ParameterText.number($0) },
+               holds: { $0 >= 0 }, acceptedFor: { "pixels from 0 to half the dot size (\(ParameterText.number($0.dotSize / 2)))" },
+               holdsIn: { $0.cornerRadius <= $0.dotSize / 2 }),
+        .value("dot-scale", \.maxScale, valueName: "XxY", accepted: "XxY, two numbers above 0 up to 1000, for example 1.4x15",
+               help: "The scale XxY a dot swings to at level 1.",
+               parse: { text in
+                   let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+                   guard parts.count == 2, let x = ParameterText.parseNumber(String(parts[0])),
+                         let y = ParameterText.parseNumber(String(parts[1])) else { return nil }
+                   return Scale(x: x, y: y)
+               },
+               show: { ParameterText.number($0.x) + "x" + ParameterText.number($0.y) },
+               holds: { [$0.x, $0.y].allSatisfy { $0 > 0 && $0 <= 1000 } }),
+        .number("curl", \.curl, -Double.pi...Double.pi, what: "radians", valueName: "radians",
+                help: "Radians each dot turns more than the one before at the height of the row's curl, 0 for a straight row."),
+        .number("dot-fade", \.fade, 0...1, what: "an opacity", valueName: "opacity", help: "The opacity a dot fades to."),
+        .value("states", \.states, valueName: "states",
+               accepted: "NAME@SECONDS separated by commas, NAME idle, speak or listen, each later than the last, at most 1000 (for example speak@0,listen@3,idle@6)",
+               help: "The voice assistant's states in turn, NAME@SECONDS separated by commas: idle (grey, at rest), speak (the replicated animation) or listen (following the level); each switch moves every property from where it is to the next state's start over 0.33 s.",
+               defaultText: "one state, listen with --level-from, else speak",
+               parse: { text in
+                   var switches: [StateSwitch] = []
+                   for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+                       let parts = item.split(separator: "@", omittingEmptySubsequences: false)
+                       guard parts.count == 2, let state = State(rawValue: parts[0].trimmingCharacters(in: .whitespaces)),
+                             let at = ParameterText.parseNumber(String(parts[1])) else { return nil }
+                       switches.append(StateSwitch(state, at: at))
+                   }
+                   return .some(switches)
+               },
+               show: { $0.map { $0.map { "\($0.state.rawValue)@\(ParameterText.number($0.at))" }.joined(separator: ",") } },
+               holds: { states in
+                   guard let states else { return true }
+                   let times = states.map(\.at)
+                   return !states.isEmpty && states.count <= 1000 && times.allSatisfy { $0 >= 0 && $0 <= 1e6 }
+                       && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }
+               }),
+    ])
+
     public func validate() throws {
         try Scene.validate(width: width, height: height)
-        guard dotSize.isFinite, dotSize > 0, dotSize <= 1000 else {
-            throw SceneError(parameter: "dot-size", value: "\(dotSize)", accepted: "a size in pixels above 0 up to 1000")
-        }
-        guard spacing.isFinite, spacing >= 1, spacing <= Double(width) * 2 + 1000 else {
-            throw SceneError(parameter: "dot-spacing", value: "\(spacing)", accepted: "pixels from 1 to twice the width")
-        }
-        guard cornerRadius.isFinite, cornerRadius >= 0, cornerRadius <= dotSize / 2 else {
-            throw SceneError(parameter: "corner-radius", value: "\(cornerRadius)",
-                             accepted: "pixels from 0 to half the dot size (\(dotSize / 2))")
-        }
+        try Self.parameters.check(self)
         if let count, !(1...Self.maxCount).contains(count) {
             throw SceneError(parameter: "dots", value: "\(count)", accepted: "a whole number from 1 to \(Self.maxCount)")
         }
         guard borderWidth.isFinite, borderWidth >= 0, borderWidth <= dotSize / 2 else {
             throw SceneError(parameter: "border-width", value: "\(borderWidth)", accepted: "pixels from 0 to half the dot size")
-        }
-        guard delay.isFinite, delay >= 0, delay <= 60 else {
-            throw SceneError(parameter: "instance-delay", value: "\(delay)", accepted: "seconds from 0 to 60")
-        }
-        guard curl.isFinite, abs(curl) <= Double.pi else {
-            throw SceneError(parameter: "curl", value: "\(curl)", accepted: "radians from -3.14159 to 3.14159")
-        }
-        guard beat.isFinite, beat >= 0.001, beat <= 3600 else {
-            throw SceneError(parameter: "dot-beat", value: "\(beat)", accepted: "seconds from 0.001 to 3600")
-        }
-        guard fade.isFinite, (0...1).contains(fade) else {
-            throw SceneError(parameter: "dot-fade", value: "\(fade)", accepted: "an opacity from 0 to 1")
-        }
-        guard [maxScale.x, maxScale.y].allSatisfy({ $0.isFinite && $0 > 0 && $0 <= 1000 }) else {
-            throw SceneError(parameter: "dot-scale", value: "\(maxScale.x)x\(maxScale.y)", accepted: "two numbers above 0 up to 1000")
-        }
-        if let states {
-            let times = states.map(\.at)
-            guard !states.isEmpty, states.count <= 1000, times.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1e6 }),
-                  zip(times, times.dropFirst()).allSatisfy({ $0 < $1 }) else {
-                throw SceneError(parameter: "states", value: states.map { "\($0.state.rawValue)@\($0.at)" }.joined(separator: ","),
-                                 accepted: "1 to 1000 states, each NAME@SECONDS (idle, speak or listen; from 0 to 1000000 s, each later than the last)")
-            }
         }
     }
 
@@ -296,6 +308,38 @@ public struct Scale: Equatable, Sendable {
 }
 
 /// Two colours an animation runs between.
+/// A replicated dot's look and beat (the dots' row, the ring), its parameters declared once.
+public protocol ReplicatedDot {
+    var dotSize: Double { get set }
+    var delay: Double { get set }
+    var beat: Double { get set }
+    var tint: ColorRamp { get set }
+}
+
+extension ReplicatedDot {
+    static func replicaParameters() -> [Parameter<Self>] {
+        [
+            .number("dot-size", \.dotSize, 0...1000, above: true, what: "a size in pixels", valueName: "pixels",
+                    help: "A dot's side in pixels at scale 1."),
+            .number("instance-delay", \.delay, 0...60, what: "seconds", valueName: "seconds",
+                    help: "Seconds each dot runs behind the one before."),
+            .number("dot-beat", \.beat, 0.001...3600, what: "seconds", valueName: "seconds",
+                    help: "Seconds of one scale swing (and of the fade; the tint takes twice as long)."),
+            .value("dot-tint", \.tint, valueName: "colors",
+                   accepted: "two colours FROM,TO as #RRGGBB or #RRGGBBAA, for example '#FF00FF,#00FFFF'",
+                   help: "The tint's two colours FROM,TO.",
+                   parse: { text in
+                       let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+                       guard parts.count == 2, let a = RGBA8(hex: String(parts[0])), let b = RGBA8(hex: String(parts[1])) else { return nil }
+                       return ColorRamp(from: a, to: b)
+                   },
+                   show: { $0.from.hex + "," + $0.to.hex }),
+        ]
+    }
+}
+
+extension Dots: ReplicatedDot {}
+
 public struct ColorRamp: Equatable, Sendable {
     public var from: RGBA8
     public var to: RGBA8

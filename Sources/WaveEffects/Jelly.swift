@@ -22,11 +22,12 @@ public struct Jelly: Equatable, Sendable {
     public var color = RGBA8(0xFF, 0x7A, 0x45)
     /// The block's size (nil: half the height wide, a quarter of it tall).
     public var blockSize: Size?
-    /// UIKit's spring of damping 0.85 over 1 s (`Spring(movingIn:dampingRatio:)`): the move ends at 1 s.
-    public var spring = Spring(movingIn: 1, dampingRatio: 0.85)
-    /// Seconds a move lasts, as UIKit's duration is the move's (the spring within 0.1% of
-    /// the travel by then); nil: the spring's settling duration (a spring given by its constants).
-    public var moveDuration: Double? = 1
+    /// Seconds a move lasts, as UIKit's `animateWithDuration:` (nil: 1 s, or the settling time of a spring given by its constants).
+    public var springDuration: Double?
+    /// 1 less UIKit's damping ratio (nil: 0.15, the seed's usingSpringWithDamping:0.85).
+    public var bounce: Double?
+    /// A spring by its constants instead of a duration and bounce (mass nil: 1).
+    public var mass: Double?, stiffness: Double?, damping: Double?
     /// Seconds the block rests at each end.
     public var rest = 0.3
 
@@ -49,6 +50,74 @@ public struct Jelly: Equatable, Sendable {
     /// Seconds of one move and the rest after it.
     public var leg: Double { move + rest }
 
+    /// Whether the spring is given by its constants.
+    public var isPhysical: Bool { mass != nil || stiffness != nil || damping != nil }
+
+    /// The spring: by its constants, or UIKit's for the duration and bounce
+    /// (`Spring(movingIn:dampingRatio:)`: within 0.1% of the travel at the
+    /// duration; the seed's damping 0.85 over 1 s ends its move at 1 s).
+    public var spring: Spring {
+        if isPhysical { return Spring(mass: mass ?? 1, stiffness: stiffness ?? 0, damping: damping ?? 0) }
+        let bounce = self.bounce ?? 0.15
+        return Spring(movingIn: springDuration ?? 1, dampingRatio: bounce >= 0 ? 1 - bounce : 1 / (1 + bounce))
+    }
+
+    /// Seconds a move lasts, as UIKit's duration is the move's; nil: the spring's settling duration (a spring given by its constants).
+    public var moveDuration: Double? { isPhysical ? nil : springDuration ?? 1 }
+
+    /// The jelly's parameters, declared once; the spring is either a duration and bounce or its constants (`springRule`).
+    public static let parameters = ParameterList(defaults: Jelly(width: 1, height: 1), [
+        .value("block-size", \.blockSize, valueName: "WxH", accepted: "WxH in pixels, each at least 1, for example 100x100",
+               help: "The block's WxH in pixels, at most the width by half the height.",
+               defaultText: "half the scene's height wide, a quarter of it tall",
+               parse: { text in
+                   let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+                   guard parts.count == 2, let w = ParameterText.parseNumber(String(parts[0])),
+                         let h = ParameterText.parseNumber(String(parts[1])) else { return nil }
+                   return .some(Size(w, h))
+               },
+               show: { $0.map { ParameterText.number($0.width) + "x" + ParameterText.number($0.height) } },
+               holds: { $0.map { $0.width >= 1 && $0.height >= 1 } ?? true }),
+        .number("spring-duration", \.springDuration, 0.01...60, what: "seconds", valueName: "seconds",
+                help: "Seconds a move lasts, as UIKit's animateWithDuration: d usingSpringWithDamping: 1 - bounce defines it (the spring made as UIKit makes it: within 0.1% of the travel at d for the seed's damping; a very bouncy spring is still moving then, as in UIKit), with --bounce.",
+                defaultText: "1, as the seed's animateWithDuration:1"),
+        .number("bounce", \.bounce, -1...1, above: true, below: true, what: "a number", valueName: "bounce",
+                help: "The spring's bounce: 1 less UIKit's damping ratio, 0 critically damped, above 0 bouncy, below 0 overdamped (damping ratio 1 / (1 + bounce)).",
+                defaultText: "0.15, the seed's usingSpringWithDamping:0.85"),
+        .number("mass", \.mass, 1e-6...1e9, what: "a number", valueName: "kg",
+                help: "The spring's mass, with --stiffness and --damping instead of a duration and bounce.", defaultText: "1"),
+        .number("stiffness", \.stiffness, 1e-6...1e9, what: "a number", valueName: "N/m",
+                help: "The spring's stiffness (N/m), with --damping.", defaultText: "none"),
+        .number("damping", \.damping, 0...1e9, what: "a number", valueName: "N s/m",
+                help: "The spring's damping (N s/m), with --stiffness.", defaultText: "none"),
+        .number("rest", \.rest, 0...60, what: "seconds", valueName: "seconds", help: "Seconds the block rests at each end."),
+    ], rules: [springRule])
+
+    /// Either a duration and bounce, or the constants (stiffness and damping together); the spring made must be one the step can follow.
+    static func springRule(_ jelly: Jelly) throws {
+        let either = "either a duration and bounce, or --stiffness and --damping (and --mass), not both"
+        if jelly.isPhysical {
+            if let duration = jelly.springDuration {
+                throw SceneError(parameter: "spring-duration", value: ParameterText.number(duration), accepted: either)
+            }
+            if let bounce = jelly.bounce { throw SceneError(parameter: "bounce", value: ParameterText.number(bounce), accepted: either) }
+            guard jelly.stiffness != nil, jelly.damping != nil else {
+                throw SceneError(parameter: jelly.stiffness == nil ? "stiffness" : "damping", value: "(none)",
+                                 accepted: "--stiffness and --damping together (with --mass, default 1)")
+            }
+            guard jelly.spring.isValid else {
+                throw SceneError(parameter: "stiffness", value: ParameterText.number(jelly.stiffness ?? 0),
+                                 accepted: "a spring whose natural frequency sqrt(k/m) is at most 10000 rad/s")
+            }
+            guard jelly.spring.settlingDuration() < 60 else {
+                throw SceneError(parameter: "damping", value: ParameterText.number(jelly.damping ?? 0), accepted: "a spring that settles within 60 s")
+            }
+        } else if !jelly.spring.isValid {
+            throw SceneError(parameter: "spring-duration", value: ParameterText.number(jelly.springDuration ?? 1),
+                             accepted: "a duration long enough for --bounce \(ParameterText.number(jelly.bounce ?? 0.15)) (the spring it makes must stay under 10000 rad/s)")
+        }
+    }
+
     /// Seconds of one move: its duration, or the spring's settling time.
     public var move: Double { moveDuration ?? spring.settlingDuration() }
 
@@ -61,19 +130,7 @@ public struct Jelly: Equatable, Sendable {
                                  accepted: "WxH from 1x1 up to the width by half the height (\(width)x\(height / 2))")
             }
         }
-        guard spring.isValid else {
-            throw SceneError(parameter: "stiffness", value: "\(spring.stiffness)",
-                             accepted: "a spring with positive mass and stiffness, damping of 0 or more, and a natural frequency up to 10000 rad/s")
-        }
-        if let moveDuration, !(moveDuration.isFinite && moveDuration >= 0.01 && moveDuration <= 60) {
-            throw SceneError(parameter: "spring-duration", value: "\(moveDuration)", accepted: "seconds from 0.01 to 60")
-        }
-        guard moveDuration != nil || spring.settlingDuration() < 60 else {
-            throw SceneError(parameter: "damping", value: "\(spring.damping)", accepted: "a spring that settles within 60 s")
-        }
-        guard rest.isFinite, rest >= 0, rest <= 60 else {
-            throw SceneError(parameter: "rest", value: "\(rest)", accepted: "seconds from 0 to 60")
-        }
+        try Self.parameters.check(self)
     }
 
     public func scene() throws -> Scene {

@@ -28,21 +28,56 @@ public struct EffectSettings: Sendable {
     public var background = Scene.defaultBackground
     /// The fill colour asked for (nil: each effect's own).
     public var color: RGBA8?
-    public var sine = WaveParameters()
     public var outline: Outline?
     public var waveform = Waveform(width: 1, height: 1, peaks: [], duration: 1)
     /// The waveform's audio or peaks (nil: the effect cannot be drawn).
     public var waveformSource: (any WaveformSource)?
-    public var dots = Dots(width: 1, height: 1)
-    public var voice = Voice(width: 1, height: 1)
-    public var jelly = Jelly(width: 1, height: 1)
-    public var crates = Crates(width: 1, height: 1)
-    public var table = Table(width: 1, height: 1)
-    public var ball = Ball(width: 1, height: 1)
     /// The level the dots and the voice follow.
     public var level = Level.constant(Voice.defaultLevel)
+    /// The effect's declared parameters as typed (by name, without dashes; a flag's text is ignored).
+    public var given: [String: String] = [:]
+    /// Changes a caller makes to an effect's settings after its parameters (a bench's fixed layout), by settings type.
+    private var adjustments: [@Sendable (inout Any) -> Void] = []
+
+    /// Changes `Model` (an effect's settings) after its parameters are applied.
+    public mutating func adjust<Model>(_ type: Model.Type, _ change: @escaping @Sendable (inout Model) -> Void) {
+        adjustments.append { value in
+            guard var model = value as? Model else { return }
+            change(&model)
+            value = model
+        }
+    }
+
+    /// `model` with the adjustments made to its type.
+    public func adjusted<Model>(_ model: Model) -> Model {
+        var value: Any = model
+        for adjustment in adjustments { adjustment(&value) }
+        return value as? Model ?? model
+    }
 
     public init() {}
+}
+
+/// What an effect's declared parameters set: the effect's own settings
+/// (`base`), and the shared inputs some effects take, declared once each: the
+/// level (dots, voice) and the frame loop (jelly, crates, ball).
+public struct EffectModel<Base>: @unchecked Sendable {
+    public var base: Base
+    public var level = LevelInput()
+    package var loop = FrameLoopSettings()
+
+    public init(_ base: Base) { self.base = base }
+}
+
+extension ParameterList {
+    /// An effect's parameters: its own, then the shared ones it takes (the level; the frame loop's, by name).
+    package static func effect<Base>(_ own: ParameterList<Base>, level: Bool = false, loop: [String] = [])
+        -> ParameterList<EffectModel<Base>> where Model == EffectModel<Base> {
+        var list = ParameterList<EffectModel<Base>>.empty.with(own, at: \.base)
+        if level { list = list.with(LevelInput.parameters, at: \.level) }
+        if !loop.isEmpty { list = list.with(FrameLoopSettings.parameters.only(loop), at: \.loop) }
+        return list
+    }
 }
 
 /// One effect: its name and summary, what its count counts, the options
@@ -55,6 +90,12 @@ public struct Effect: Sendable {
     public let count: Count?
     /// Options (command-line names) that only this effect, and others listing them, take.
     package let options: [String]
+    /// The parameters it declares (its count's besides), in the order its help lists them.
+    public let parameters: [ParameterInfo]
+    /// Refuses given parameters that are not of their kind or out of range (before any size is known).
+    package let checkGiven: @Sendable ([String: String]) throws -> Void
+    /// Whether its parameters, count included, are declared (an effect not yet moved declares none).
+    package let declared: Bool
     /// An input it cannot be drawn without (the demo leaves it out when absent).
     public let needs: String?
     /// Whether a bench sweep or the pacing preset may run it.
@@ -92,6 +133,12 @@ public struct Effect: Sendable {
         package let sweepLimit: Int
         /// Whether more of them stack the scene taller (cells, panels), or share one screen (dots).
         public let stacks: Bool
+        /// The most one scene may ask for.
+        package let most: Int
+        /// What the count option does, for its help.
+        package let help: String
+        /// The count when none is asked for, in words.
+        package let standardText: String
         /// The count when none is asked for (a request's 0).
         public let standard: @Sendable (EffectSettings, SceneRequest) -> Int
         /// The largest count for a request's size (the demo's Up key).
@@ -103,11 +150,64 @@ public struct Effect: Sendable {
                 make: @escaping @Sendable (EffectSettings, SceneRequest) throws -> Scene) {
         self.name = name; self.summary = summary; self.count = count; self.options = options; self.needs = needs
         self.paced = paced; self.states = states; self.agreement = agreement; self.make = make
+        self.parameters = []
+        self.declared = false
+        self.checkGiven = { _ in }
     }
 
+    /// An effect whose parameters are declared: its model (the effect's
+    /// settings with every default) takes the given values, checked, and the
+    /// scene is made from it. `options` names options the effect takes that
+    /// are not declared parameters (its inputs).
+    package init<Model>(name: EffectName, summary: String, count: Count? = nil, parameters: ParameterList<Model>,
+                        model: @escaping @Sendable () -> Model, options: [String] = [], needs: String? = nil,
+                        paced: Bool = false, states: [String] = [], agreement: Agreement = .sameCoverage,
+                        make: @escaping @Sendable (Model, EffectSettings, SceneRequest) throws -> Scene) {
+        self.name = name; self.summary = summary; self.count = count; self.needs = needs
+        self.paced = paced; self.states = states; self.agreement = agreement
+        self.parameters = parameters.infos
+        self.declared = true
+        self.options = (count.map { [$0.option] } ?? []) + parameters.infos.map(\.option) + options
+        self.checkGiven = { given in _ = try parameters.applying(given, to: model()) }
+        self.make = { settings, request in try make(try parameters.applying(settings.given, to: model()), settings, request) }
+    }
+
+    /// The count option as a parameter, for the command line's help and the docs.
+    package var countInfo: ParameterInfo? {
+        guard let count else { return nil }
+        return ParameterInfo(name: String(count.option.dropFirst(2)),
+                             help: count.help + "; waves bench: the counts to sweep, a comma-separated list", valueName: "n",
+                             accepted: count.accepted,
+                             defaultText: count.standardText + "; waves bench: " + count.sweep.map(String.init).joined(separator: ","), isFlag: false, choices: [], scope: .scene,
+                             requires: nil, sweeps: true)
+    }
+
+    /// Every parameter the command line shows for the effect: its count first, then its declared parameters.
+    public var allParameters: [ParameterInfo] { declared ? (countInfo.map { [$0] } ?? []) + parameters : [] }
     /// The scene for a request (a count of 0: the effect's standard count).
     public func scene(_ settings: EffectSettings, _ request: SceneRequest) throws -> Scene {
         try make(settings, request)
+    }
+}
+
+extension Effect.Count {
+    package init(unit: String, option: String, sweep: [Int], sweepLimit: Int, most: Int? = nil, stacks: Bool,
+                 help: String = "", standardText: String = "",
+                 standard: @escaping @Sendable (EffectSettings, SceneRequest) -> Int,
+                 limit: @escaping @Sendable (EffectSettings, SceneRequest) -> Int) {
+        self.unit = unit; self.option = option; self.sweep = sweep; self.sweepLimit = sweepLimit; self.most = most ?? sweepLimit
+        self.stacks = stacks; self.help = help; self.standardText = standardText; self.standard = standard; self.limit = limit
+    }
+
+    /// What one scene's count accepts.
+    package var accepted: String { "a whole number of \(unit) from 1 to \(most)" }
+
+    /// One count as typed, checked.
+    package func value(_ text: String) throws -> Int {
+        guard let value = Int(text), (1...most).contains(value) else {
+            throw SceneError(parameter: String(option.dropFirst(2)), value: text, accepted: accepted)
+        }
+        return value
     }
 }
 
@@ -115,10 +215,11 @@ public enum Effects {
     /// Every effect, in the order the demo's E key cycles through them.
     public static let all: [Effect] = [
         Effect(name: .sine, summary: "waving cells: a sine band moved by one translation (the replicator post's waving view)",
-               count: Effect.Count(unit: "cells", option: "--cells", sweep: [1, 10, 100, 1000], sweepLimit: 10_000, stacks: true,
+               count: Effect.Count(unit: "cells", option: "--cells", sweep: [1, 10, 100, 1000], sweepLimit: 10_000, most: Scene.maxHeight,
+                                   stacks: true, help: "Cells stacked vertically, each with its own phase (k/N of a cycle)", standardText: "1",
                                    standard: { _, _ in 1 }, limit: { _, r in Swift.max(1, r.height) }),
-               options: ["--amplitude", "--baseline", "--cycles", "--period", "--direction"], paced: true) { s, r in
-            var wave = s.sine
+               parameters: WaveParameters.parameters, model: { WaveParameters() }, paced: true) { wave, s, r in
+            var wave = wave
             wave.color = s.color ?? wave.color
             var request = r
             request.count = Swift.max(1, r.count)
@@ -126,14 +227,12 @@ public enum Effects {
         },
         Effect(name: .table, summary: "a scrolling table of waving cells, only the rows in view made, reused as they scroll (the waving-view post's table)",
                count: Effect.Count(unit: "rows", option: "--rows", sweep: [10, 100, 1000, 10_000], sweepLimit: Table.maxRows, stacks: false,
+                                   help: "Rows in the table, only the rows in view having cells", standardText: "100",
                                    standard: { _, _ in 100 }, limit: { _, _ in Table.maxRows }),
-               options: ["--rows", "--amplitude", "--baseline", "--cycles", "--period", "--direction", "--row-height", "--scroll", "--scroll-speed",
-                         "--shadow", "--no-shadow-cache"],
-               paced: true) { s, r in
-            var table = s.table
+               parameters: Table.parameters, model: { Table(width: 1, height: 1) }, paced: true) { table, s, r in
+            var table = table
             (table.width, table.height) = (r.width, r.height)
             table.rows = r.count > 0 ? r.count : 100
-            table.wave = s.sine
             table.wave.color = s.color ?? table.wave.color
             table.background = s.background
             table.snapToPixel = r.snapsToPixel
@@ -141,12 +240,13 @@ public enum Effects {
         },
         Effect(name: .dots, summary: "a replicated row of dots, each one animation a little later, curling (the replicator chapter)",
                count: Effect.Count(unit: "dots", option: "--dots", sweep: [10, 100, 1000, 10_000], sweepLimit: 100_000, stacks: false,
-                                   standard: { s, r in Swift.max(1, Int(Double(r.width) / s.dots.spacing)) },
+                                   help: "Dots in all, more than fit one row continuing on further rows",
+                                   standardText: "as many as fit one row of the width",
+                                   standard: { s, r in Swift.max(1, Int(Double(r.width) / Dots.parameters.applyingLeniently(s.given, to: Dots(width: 1, height: 1)).spacing)) },
                                    limit: { _, _ in Dots.maxCount }),
-               options: ["--dots", "--dot-size", "--dot-spacing", "--corner-radius", "--instance-delay", "--dot-scale", "--dot-fade",
-                         "--dot-beat", "--dot-tint", "--curl", "--level", "--level-from", "--attack", "--release", "--states"],
-               paced: true, states: Dots.State.allCases.map(\.rawValue)) { s, r in
-            var dots = s.dots
+               parameters: .effect(Dots.parameters, level: true), model: { EffectModel(Dots(width: 1, height: 1)) },
+               paced: true, states: Dots.State.allCases.map(\.rawValue)) { model, s, r in
+            var dots = model.base
             dots.width = r.width
             dots.height = r.height
             dots.count = r.count > 0 ? r.count : nil
@@ -159,13 +259,15 @@ public enum Effects {
                 let initial = dots.states ?? [Dots.StateSwitch(dots.isMicrophone ? .listen : .speak, at: 0)]
                 dots.states = initial.filter { $0.at < first.at } + keyed
             }
-            return try dots.scene()
+            return try s.adjusted(dots).scene()
         },
         Effect(name: .voice, summary: "layered curves along an attenuated sine following a level (siriwave)",
-               count: Effect.Count(unit: "panels", option: "--cells", sweep: [1, 10, 100], sweepLimit: 10_000, stacks: true,
+               count: Effect.Count(unit: "panels", option: "--cells", sweep: [1, 10, 100], sweepLimit: 10_000, most: Scene.maxHeight,
+                                   stacks: true, help: "Panels stacked vertically, each with its own phase", standardText: "1",
                                    standard: { _, _ in 1 }, limit: { _, r in Voice.maxCount(height: r.height) }),
-               options: ["--style", "--level", "--level-from", "--attack", "--release"], paced: true) { s, r in
-            var voice = s.voice
+               parameters: .effect(Voice.parameters, level: true), model: { EffectModel(Voice(width: 1, height: 1)) },
+               paced: true) { model, s, r in
+            var voice = model.base
             voice.width = r.width
             voice.height = r.height
             voice.count = Swift.max(1, r.count)
@@ -175,9 +277,9 @@ public enum Effects {
             return try voice.scene()
         },
         Effect(name: .jelly, summary: "a block on a spring whose edges bow as it moves (the CADisplayLink post)",
-               options: ["--block-size", "--spring-duration", "--bounce", "--mass", "--stiffness", "--damping", "--physics-step", "--max-steps", "--rest"],
-               paced: true) { s, r in
-            var jelly = s.jelly
+               parameters: .effect(Jelly.parameters, loop: ["physics-step", "max-steps"]),
+               model: { EffectModel(Jelly(width: 1, height: 1)) }, paced: true) { model, s, r in
+            var jelly = model.base
             jelly.width = r.width
             jelly.height = r.height
             jelly.background = s.background
@@ -186,31 +288,37 @@ public enum Effects {
         },
         Effect(name: EffectName(rawValue: "ring"), summary: "a ring of dots turning, a pulse running round it (a replicator turned about its centre)",
                count: Effect.Count(unit: "dots", option: "--dots", sweep: [10, 100, 1000], sweepLimit: 100_000, stacks: false,
+                                   help: "Dots round the ring", standardText: "12",
                                    standard: { _, _ in 12 }, limit: { _, _ in Replicator.maxCount }),
-               options: ["--dots", "--dot-size", "--instance-delay", "--dot-beat", "--dot-tint"], paced: true) { s, r in
-            var ring = Ring(width: r.width, height: r.height)
-            (ring.count, ring.dotSize, ring.delay, ring.beat, ring.tint) = (r.count > 0 ? r.count : 12, s.dots.dotSize, s.dots.delay, s.dots.beat, s.dots.tint)
+               parameters: .effect(Ring.parameters), model: { EffectModel(Ring(width: 1, height: 1)) }, paced: true) { model, s, r in
+            var ring = model.base
+            (ring.width, ring.height, ring.count) = (r.width, r.height, r.count > 0 ? r.count : 12)
             (ring.background, ring.color) = (s.background, s.color ?? ring.color)
             return try ring.scene()
         },
         Effect(name: .crates, summary: "crates falling in a walled box, stepped by Chipmunk at a fixed step (the timer chapter's physics)",
                count: Effect.Count(unit: "crates", option: "--crates", sweep: [10, 100, 1000, 5000], sweepLimit: Crates.maxCount,
-                                   stacks: false, standard: { _, _ in 5 }, limit: { _, _ in Crates.maxCount }),
-               options: ["--crates", "--gravity", "--physics-step", "--max-steps", "--physics-budget"], paced: true, agreement: .sampledPictures) { s, r in
-            var crates = s.crates
+                                   stacks: false, help: "Crates in all, the chapter's five first, then seeded ones", standardText: "5",
+                                   standard: { _, _ in 5 }, limit: { _, _ in Crates.maxCount }),
+               parameters: .effect(Crates.parameters, loop: ["physics-step", "max-steps", "physics-budget"]),
+               model: { EffectModel(Crates(width: 1, height: 1)) }, paced: true, agreement: .sampledPictures) { model, s, r in
+            var crates = model.base
             (crates.width, crates.height) = (r.width, r.height)
             crates.count = r.count > 0 ? r.count : 5
+            crates.step = model.loop.physicsStep ?? crates.step
             crates.background = s.background
             crates.color = s.color ?? crates.color
             return try crates.scene()
         },
         Effect(name: .ball, summary: "the timer chapter's bouncing ball, its frames timed by a display link, a 1/60 s timer or fixed steps",
-               options: ["--driver", "--timer-mode", "--busy", "--busy-pattern", "--frame-interval", "--physics-step", "--max-steps"], paced: true) { s, r in
-            var ball = s.ball
+               parameters: .effect(Ball.parameters, loop: ["busy", "busy-pattern", "frame-interval", "physics-step", "max-steps"]),
+               model: { EffectModel(Ball(width: 1, height: 1)) }, paced: true) { model, s, r in
+            var ball = model.base
             (ball.width, ball.height) = (r.width, r.height)
+            ball.step = model.loop.physicsStep ?? ball.step
             ball.background = s.background
             ball.color = s.color ?? ball.color
-            return try ball.scene()
+            return try s.adjusted(ball).scene()
         },
         Effect(name: .waveform, summary: "an audio track's bars, played and unplayed either side of a playhead (SoundCloud's waveform)",
                options: ["--audio", "--peaks", "--bar-width", "--bar-gap", "--pixels-per-second", "--amplitude-scale", "--bar-radius",

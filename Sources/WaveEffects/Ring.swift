@@ -36,16 +36,14 @@ public struct Ring: Equatable, Sendable {
         guard (1...Replicator.maxCount).contains(count) else {
             throw SceneError(parameter: "dots", value: "\(count)", accepted: "a whole number from 1 to \(Replicator.maxCount)")
         }
-        guard dotSize.isFinite, dotSize > 0, dotSize * 4 <= Double(Swift.min(width, height)) else {
+        try Self.parameters.check(self)
+        guard dotSize * 4 <= Double(Swift.min(width, height)) else {
             throw SceneError(parameter: "dot-size", value: "\(dotSize)", accepted: "a size in pixels above 0 up to a quarter of the smaller side")
         }
-        guard delay.isFinite, delay >= 0, delay <= 60 else {
-            throw SceneError(parameter: "instance-delay", value: "\(delay)", accepted: "seconds from 0 to 60")
-        }
-        guard beat.isFinite, beat >= 0.001, beat <= 3600 else {
-            throw SceneError(parameter: "dot-beat", value: "\(beat)", accepted: "seconds from 0.001 to 3600")
-        }
     }
+
+    /// The ring's parameters: the replicated dot's, declared once (`ReplicatedDot`).
+    public static let parameters = ParameterList(defaults: Ring(width: 1, height: 1), replicaParameters())
 
     public func scene() throws -> Scene {
         try validate()
@@ -68,3 +66,5 @@ public struct Ring: Equatable, Sendable {
         return Scene(width: width, height: height, background: background, tree: LayerTree(root: ring))
     }
 }
+
+extension Ring: ReplicatedDot {}

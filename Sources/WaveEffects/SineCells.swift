@@ -185,23 +185,27 @@ public struct WaveParameters: Equatable, Sendable {
 
     public init() {}
 
+    /// The wave's parameters, declared once (the sine's cells and the table's rows).
+    public static let parameters = ParameterList(defaults: WaveParameters(), [
+        .number("amplitude", \.amplitude, 0...0.5, what: "a fraction of the cell height", valueName: "fraction",
+                help: "Wave amplitude as a fraction of the cell height."),
+        .number("baseline", \.baseline, 0...1, what: "a fraction of the cell height", valueName: "fraction",
+                help: "Wave baseline as a fraction of the cell height from its top."),
+        .whole("cycles", \.cycles, 1...(Scene.maxRenderDimension / 2), what: "cycles",
+               help: "Whole cycles across the width, at most half the cell's width.",
+               why: "only whole cycles make the wave wrap without a seam"),
+        .number("period", \.period, 0...1e6, above: true, what: "seconds", valueName: "seconds",
+                help: "Seconds for one full width of travel."),
+        .choice("direction", \.direction, help: "Direction of travel."),
+    ])
+
+    /// The parameters in range, and the cycles within half the cell's width.
     public func validate(width: Int) throws {
-        guard (0...0.5).contains(amplitude) else {
-            throw SceneError(parameter: "amplitude", value: "\(amplitude)",
-                             accepted: "a number from 0 to 0.5 (a fraction of the cell height)")
-        }
-        guard (0...1).contains(baseline) else {
-            throw SceneError(parameter: "baseline", value: "\(baseline)",
-                             accepted: "a number from 0 to 1 (a fraction of the cell height, from its top)")
-        }
+        try Self.parameters.check(self)
         let maxCycles = Swift.max(1, width / 2)
-        guard (1...maxCycles).contains(cycles) else {
+        guard cycles <= maxCycles else {
             throw SceneError(parameter: "cycles", value: "\(cycles)",
                              accepted: "a whole number from 1 to \(maxCycles) (half the width): only whole cycles make the wave wrap without a seam")
-        }
-        guard period.isFinite, period > 0 else {
-            throw SceneError(parameter: "period", value: "\(period)",
-                             accepted: "a positive, finite number of seconds")
         }
     }
 }

@@ -54,6 +54,21 @@ public struct Table: Equatable, Sendable {
     /// The row height drawn: the one asked for, else the default row or the whole height where that is less.
     public var row: Int { rowHeight ?? Swift.min(Self.defaultRowHeight, height) }
 
+    /// The table's own parameters, declared once, then each row's wave's (its rows are its count).
+    public static let parameters = ParameterList(defaults: Table(width: 1, height: 1), [
+        .whole("row-height", \.rowHeight, (2 * margin + 2)...4096, what: "pixels",
+               help: "Row height in whole pixels, at most the height.",
+               defaultText: "88, a phone's 44-point row at 2x, or the height where that is less"),
+        .choice("scroll", \.scroll,
+                help: "What scrolls the table: fling (a flick every 4 s, down and up in turn, decelerating 0.998 a millisecond as a scroll view does), constant (a steady speed, down and back), or none (still until the demo's wheel, drag or Page keys)."),
+        .number("scroll-speed", \.scrollSpeed, 0...100_000, what: "pixels a second", valueName: "pixels-per-second",
+                help: "Pixels a second: a flick's start speed or the constant speed.", defaultText: "2500 for a flick, 600 constant"),
+        .flag("shadow", \.shadow, help: "Each card casts a blurred shadow (black, half opacity, 4 px down, 6 px blur)."),
+        .flag("no-shadow-cache", \.cachesShadow, sets: false,
+              help: "With --shadow: do not rasterize the cards (shouldRasterize off): the GL strategy paints every card and its shadow again every frame, as the CPU strategy does.",
+              requires: "shadow"),
+    ]).with(WaveParameters.parameters, at: \.wave)
+
     public func validate() throws {
         try Scene.validate(width: width, height: height)
         guard (1...Self.maxRows).contains(rows) else {
@@ -66,9 +81,7 @@ public struct Table: Equatable, Sendable {
             throw SceneError(parameter: "row-height", value: "\(row)",
                              accepted: "whole pixels from \(2 * Self.margin + 2) to the height (\(height)), at most 4096")
         }
-        guard speed.isFinite, speed >= 0, speed <= 100_000 else {
-            throw SceneError(parameter: "scroll-speed", value: "\(speed)", accepted: "pixels a second from 0 to 100000")
-        }
+        try Self.parameters.check(self)
         try wave.validate(width: width - 2 * Self.margin)
     }
 

@@ -37,6 +37,11 @@ public struct Voice: Equatable, Sendable {
     /// A clearly visible level when no input drives it.
     public static let defaultLevel = 0.8
 
+    /// The voice's own parameter, declared once (its panels are its count; the level is `LevelInput`'s).
+    public static let parameters = ParameterList(defaults: Voice(width: 1, height: 1), [
+        .choice("style", \.style, help: "classic (siriwave) or ios7 (SCSiriWaveformView)."),
+    ])
+
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height

@@ -112,21 +112,23 @@ struct BenchSettings: ParsableArguments {
         var report: BenchReport
         do {
             switch preset {
-            case .table: report = try runner.runTable(seconds: seconds ?? 3, scrollSpeed: wave.table.scrollSpeed ?? TablePreset.scrollSpeed,
+            case .table: report = try runner.runTable(seconds: seconds ?? 3, scrollSpeed: try wave.declared(Table.parameters, defaults: Table(width: 1, height: 1)).scrollSpeed ?? TablePreset.scrollSpeed,
                                                       progress: bar?.update)
             case .pacing where wave.scene == .ball:
-                let settings = try wave.settings()
-                report = try runner.runBall(seconds: seconds ?? 5, busy: wave.ball.work, frameInterval: wave.ball.frameInterval ?? 1,
-                                            timerMode: settings.ball.timerMode, makeScene: { driver in
-                                                var ball = settings.ball
-                                                (ball.width, ball.height, ball.driver) = (Self.ballScreen.width, Self.ballScreen.height, driver)
-                                                (ball.background, ball.color) = (settings.background, settings.color ?? ball.color)
-                                                return try ball.scene()
+                let settings = try wave.settings(), loop = try wave.frameLoop()
+                let ball = try wave.declared(Ball.parameters, defaults: Ball(width: 1, height: 1))
+                report = try runner.runBall(seconds: seconds ?? 5, busy: loop.work, frameInterval: loop.frameInterval ?? 1,
+                                            timerMode: ball.timerMode, makeScene: { driver in
+                                                var each = settings
+                                                each.adjust(Ball.self) { $0.driver = driver }
+                                                return try Effects.named(.ball)!.scene(each, SceneRequest(
+                                                    width: Self.ballScreen.width, height: Self.ballScreen.height, count: 0, snapsToPixel: false))
                                             }, progress: bar?.update)
             case .pacing:
+                let loop = try wave.frameLoop()
                 report = try runner.runPacing(seconds: seconds ?? 5, stallMilliseconds: stall ?? 0,
-                                              step: wave.steps.physicsStep ?? 1.0 / 120, maxSteps: wave.steps.maxSteps,
-                                              physicsBudget: wave.crates.physicsBudget, progress: bar?.update)
+                                              step: loop.physicsStep ?? FrameLoopSettings.standardStep, maxSteps: loop.maxSteps,
+                                              physicsBudget: loop.physicsBudget, progress: bar?.update)
             case .raster:
                 let copying = try runner.host.makeCopyingUploader()
                 let shared = runner.host.sharesFrames ? try runner.host.makeUploader() : nil
@@ -315,10 +317,8 @@ struct BenchSettings: ParsableArguments {
             guard wave.scene == .sine else {
                 throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "sine (or nothing) with --preset raster")
             }
-            let defaults = WaveParameters()
-            if wave.sine.amplitude != defaults.amplitude || wave.sine.cycles != defaults.cycles {
-                throw UsageError(option: wave.sine.amplitude != defaults.amplitude ? "--amplitude" : "--cycles",
-                                 value: wave.sine.amplitude != defaults.amplitude ? "\(wave.sine.amplitude)" : "\(wave.sine.cycles)",
+            if let name = ["amplitude", "cycles"].first(where: { wave.given[$0] != nil }) {
+                throw UsageError(option: "--" + name, value: wave.given[name] ?? "",
                                  accepted: "the default with --preset raster, which fixes its frames (320x80, 800x200, 1920x1080 and a steep 800x200 wave)")
             }
             return config
@@ -370,28 +370,31 @@ struct BenchSettings: ParsableArguments {
             throw UsageError(option: "--rows", value: "\(rows)",
                              accepted: "nothing with --preset table: it makes rows enough for its scrolling phase")
         }
-        if preset == .table, let scroll = wave.table.scroll {
-            throw UsageError(option: "--scroll", value: scroll.rawValue,
+        if preset == .table, let scroll = wave.given["scroll"] {
+            throw UsageError(option: "--scroll", value: scroll,
                              accepted: "nothing with --preset table: its middle phase scrolls at a constant --scroll-speed")
         }
         // The table preset draws the scrolling table (the sine's options shape its waves).
         var wave = wave
         if preset == .table { wave.scene = .table }
         try wave.check()
-        if takes(wave.scene, "--max-steps") { try wave.steps.refuseMaxSteps(where: "a sweep") }
-        if takes(wave.scene, "--physics-budget") { try wave.crates.refuseBudget(where: "a sweep") }
+        try wave.refuseLoopParameters(in: "a sweep", allowing: [.frameLoop])
         let effect = Effects.named(wave.scene)!
         var settings = try wave.settings()
         // Still but for the preset's own scrolling phase.
-        if preset == .table { settings.table.scroll = .none }
+        if preset == .table { settings.given["scroll"] = ScrollMode.none.rawValue }
         config.unit = counted.unit
         if wave.scene == .dots {
             // Rows packed from the top, each with room for the tallest swing, in one screen for every
             // count (the size the largest needs): only the number of dots changes. Without --curl the
             // rows are straight: a row that curls is a replicator the GPU cannot nest (docs/benchmark.md).
-            settings.dots.rowPitch = settings.dots.roomyRowPitch
-            if wave.dots.curl == defaultValues(of: DotsOptions.self).curl { settings.dots.curl = 0 }
-            let screen = (width: cell.width, height: Dots.height(count: config.cells.max() ?? 1, width: cell.width, dots: settings.dots))
+            let straight = wave.given["curl"] == nil
+            settings.adjust(Dots.self) { dots in
+                dots.rowPitch = dots.roomyRowPitch
+                if straight { dots.curl = 0 }
+            }
+            let dots = settings.adjusted(try wave.declared(Dots.parameters, defaults: Dots(width: 1, height: 1)))
+            let screen = (width: cell.width, height: Dots.height(count: config.cells.max() ?? 1, width: cell.width, dots: dots))
             config.sceneSize = { _ in screen }
         } else if !counted.stacks {
             // Every count in one cell's screen.

@@ -140,17 +140,18 @@ struct DemoSettings: ParsableArguments {
         options.drawsOnChange = onChangeChoice ?? (wave.scene == .waveform)
         options.overlay = overlay
         options.hud = hud
-        options.busy = wave.ball.work
-        if let microphone = LevelOptions.microphone {
+        let loop = try wave.frameLoop()
+        options.busy = loop.work
+        if let microphone = LevelOpener.microphone {
             options.statusLines = {
                 [microphone.decibels.map { String(format: "mic %@: %.0f dB", microphone.deviceName, $0) } ?? "mic \(microphone.deviceName): listening"]
             }
         }
-        options.frameInterval = wave.ball.frameInterval ?? 1
+        options.frameInterval = loop.frameInterval ?? 1
         options.subpixel = wave.subpixel
-        options.physicsStep = wave.steps.physicsStep ?? 1.0 / 120
-        options.maxSteps = wave.steps.maxSteps
-        options.physicsBudget = wave.crates.physicsBudget
+        options.physicsStep = loop.physicsStep ?? FrameLoopSettings.standardStep
+        options.maxSteps = loop.maxSteps
+        options.physicsBudget = loop.physicsBudget
         if !headless {
             do {
                 let window = try ComparisonWindow(options: options)
@@ -167,7 +168,7 @@ struct DemoSettings: ParsableArguments {
                 printError("waves: " + headlessFallback(error, doing: "rendering the comparison headless instead (EGL, no window)"))
             }
         }
-        if pacing != .vsync || stall > 0 || onChangeChoice == true || wave.crates.physicsBudget != nil {
+        if pacing != .vsync || stall > 0 || onChangeChoice == true || loop.physicsBudget != nil {
             printError("waves: --pacing, --stall, --on-change and --physics-budget pace a window; the headless comparison draws its frames at fixed 1/60 s steps")
         }
         try renderHeadless(options, to: picture ?? "waves-demo.png")

@@ -168,60 +168,51 @@ enum ShortForm {
 // MARK: - The bundles
 
 enum SineBundle: EffectBundle {
-    typealias First = SineWaveOptions
-    typealias Second = CellsOption
+    typealias First = DeclaredOptions<0>
     static let effect = EffectName.sine
-    static let titles = ["Wave", "Cells"]
+    static let titles = ["Wave"]
 }
 
 enum TableBundle: EffectBundle {
-    typealias First = TableOptions
-    typealias Second = SineWaveOptions
+    typealias First = DeclaredOptions<1>
     static let effect = EffectName.table
-    static let titles = ["Table", "Each row's wave"]
+    static let titles = ["Table"]
 }
 
 enum DotsBundle: EffectBundle {
-    typealias First = ReplicaOptions
-    typealias Second = DotsOptions
-    typealias Third = LevelOptions
+    typealias First = DeclaredOptions<2>
     static let effect = EffectName.dots
-    static let titles = ["Dots", "The row and its states", "Level"]
+    static let titles = ["Dots"]
 }
 
 enum VoiceBundle: EffectBundle {
-    typealias First = VoiceOptions
-    typealias Second = CellsOption
-    typealias Third = LevelOptions
+    typealias First = DeclaredOptions<3>
     static let effect = EffectName.voice
-    static let titles = ["Voice", "Panels", "Level"]
+    static let titles = ["Voice"]
 }
 
 enum JellyBundle: EffectBundle {
-    typealias First = JellyOptions
-    typealias Second = StepOptions
+    typealias First = DeclaredOptions<4>
     static let effect = EffectName.jelly
-    static let titles = ["Jelly", "Frame loop"]
+    static let titles = ["Jelly"]
 }
 
 enum RingBundle: EffectBundle {
-    typealias First = ReplicaOptions
+    typealias First = DeclaredOptions<5>
     static let effect = EffectName(rawValue: "ring")
     static let titles = ["Ring"]
 }
 
 enum CratesBundle: EffectBundle {
-    typealias First = CratesOptions
-    typealias Second = StepOptions
+    typealias First = DeclaredOptions<6>
     static let effect = EffectName.crates
-    static let titles = ["Crates", "Frame loop"]
+    static let titles = ["Crates"]
 }
 
 enum BallBundle: EffectBundle {
-    typealias First = BallOptions
-    typealias Second = StepOptions
+    typealias First = DeclaredOptions<7>
     static let effect = EffectName.ball
-    static let titles = ["Ball", "Frame loop"]
+    static let titles = ["Ball"]
 }
 
 enum WaveformBundle: EffectBundle {
@@ -238,19 +229,8 @@ enum OutlineBundle: EffectBundle {
 
 // MARK: - Each group into the effect's options
 
-extension SineWaveOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.sine = self } }
-extension CellsOption: EffectGroup { func fill(_ options: inout EffectOptions) { options.cells = self } }
 extension OutlineOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.outline = self } }
 extension WaveformOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.waveform = self } }
-extension ReplicaOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.replica = self } }
-extension DotsOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.dots = self } }
-extension LevelOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.level = self } }
-extension VoiceOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.voice = self } }
-extension JellyOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.jelly = self } }
-extension StepOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.steps = self } }
-extension CratesOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.crates = self } }
-extension TableOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.table = self } }
-extension BallOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.ball = self } }
 
 /// `waves render --help`, `waves demo --help`, `waves bench --help`: the
 /// command's own help with the options it takes (its default effect's,

@@ -91,9 +91,7 @@ struct RenderSettings: ParsableArguments {
         }
         if wave.scene == .waveform && wave.waveform.isBatch { return try renderTracks(wave, size: size) }
         try wave.check()
-        if takes(wave.scene, "--max-steps") { try wave.steps.refuseMaxSteps(where: "render") }
-        if takes(wave.scene, "--physics-budget") { try wave.crates.refuseBudget(where: "render") }
-        if takes(wave.scene, "--driver") { try wave.ball.refuseLoopOptions(where: "render") }
+        try wave.refuseLoopParameters(in: "render", allowing: [])
         let scene = try wave.makeScene(width: size.width, height: size.height)
         try scene.checkTime(time + Double(frames - 1) / fps, option: frames > 1 ? "--frames" : "--time", value: frames > 1 ? "\(frames)" : "\(time)")
         var frames = self.frames, step = 1 / fps

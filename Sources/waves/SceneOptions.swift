@@ -107,31 +107,6 @@ struct LookOptions: ParsableArguments {
     }
 }
 
-/// The waving sine's shape and motion (sine cells, the table's rows).
-struct SineWaveOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Wave amplitude as a fraction of the cell height, 0 to 0.5.")
-    var amplitude: Double = WaveParameters().amplitude
-
-    @Option(parsing: .unconditional, help: "Wave baseline as a fraction of the cell height from its top, 0 to 1.")
-    var baseline: Double = WaveParameters().baseline
-
-    @Option(parsing: .unconditional, help: "Whole cycles across the width (only whole cycles wrap without a seam) (default: 1).",
-            transform: parseWhole("a whole number of cycles from 1: only whole cycles make the wave wrap without a seam"))
-    var cycles: Int = WaveParameters().cycles
-
-    @Option(parsing: .unconditional, help: "Seconds for one full width of travel.")
-    var period: Double = WaveParameters().period
-
-    @Option(help: "Direction of travel: left or right.")
-    var direction: Direction = .left
-}
-
-/// `--cells`: sine cells stacked, or voice panels (a bench sweeps a list of them).
-struct CellsOption: ParsableArguments {
-    @Option(help: "Cells (sine) or voice panels stacked vertically, each with its own phase (k/N of a cycle); waves bench: the counts to sweep, a comma-separated list (default: 1; waves bench: sine 1,10,100,1000, voice 1,10,100).")
-    var cells: String?
-}
-
 /// A user's outline and how fast it travels.
 struct OutlineOptions: ParsableArguments {
     @Option(help: "A file of SVG path data in pixels (- for standard input): M, L, H, V, Q, T, C, S, Z, absolute or relative; cubic curves are drawn as quadratic ones; arcs (A) are refused.")
@@ -186,26 +161,33 @@ private enum GroupDefaults {
 struct EffectOptions {
     var scene: EffectName = .sine
     /// The groups the command parsed, by type.
-    private var given: [ObjectIdentifier: Any] = [:]
+    private var groups: [ObjectIdentifier: Any] = [:]
+    /// The effect's declared parameters as typed, by name (`DeclaredOptions`).
+    var given: [String: String] = [:]
 
     private func group<Group: ParsableArguments>(_ type: Group.Type) -> Group {
-        given[ObjectIdentifier(type)] as? Group ?? defaultValues(of: type)
+        groups[ObjectIdentifier(type)] as? Group ?? defaultValues(of: type)
     }
 
-    var look: LookOptions { get { group(LookOptions.self) } set { given[ObjectIdentifier(LookOptions.self)] = newValue } }
-    var sine: SineWaveOptions { get { group(SineWaveOptions.self) } set { given[ObjectIdentifier(SineWaveOptions.self)] = newValue } }
-    var cells: CellsOption { get { group(CellsOption.self) } set { given[ObjectIdentifier(CellsOption.self)] = newValue } }
-    var outline: OutlineOptions { get { group(OutlineOptions.self) } set { given[ObjectIdentifier(OutlineOptions.self)] = newValue } }
-    var waveform: WaveformOptions { get { group(WaveformOptions.self) } set { given[ObjectIdentifier(WaveformOptions.self)] = newValue } }
-    var replica: ReplicaOptions { get { group(ReplicaOptions.self) } set { given[ObjectIdentifier(ReplicaOptions.self)] = newValue } }
-    var dots: DotsOptions { get { group(DotsOptions.self) } set { given[ObjectIdentifier(DotsOptions.self)] = newValue } }
-    var level: LevelOptions { get { group(LevelOptions.self) } set { given[ObjectIdentifier(LevelOptions.self)] = newValue } }
-    var voice: VoiceOptions { get { group(VoiceOptions.self) } set { given[ObjectIdentifier(VoiceOptions.self)] = newValue } }
-    var jelly: JellyOptions { get { group(JellyOptions.self) } set { given[ObjectIdentifier(JellyOptions.self)] = newValue } }
-    var steps: StepOptions { get { group(StepOptions.self) } set { given[ObjectIdentifier(StepOptions.self)] = newValue } }
-    var crates: CratesOptions { get { group(CratesOptions.self) } set { given[ObjectIdentifier(CratesOptions.self)] = newValue } }
-    var table: TableOptions { get { group(TableOptions.self) } set { given[ObjectIdentifier(TableOptions.self)] = newValue } }
-    var ball: BallOptions { get { group(BallOptions.self) } set { given[ObjectIdentifier(BallOptions.self)] = newValue } }
+    /// The frame loop's settings the effect takes, as given.
+    func frameLoop() throws -> FrameLoopSettings { try declared(FrameLoopSettings.parameters, defaults: FrameLoopSettings()) }
+
+    /// Refuses a parameter given for a frame loop where there is none (`place`: "render", "a sweep"), but those in `allowing`.
+    func refuseLoopParameters(in place: String, allowing: [ParameterInfo.Scope]) throws {
+        for info in Effects.named(scene)?.parameters ?? [] where given[info.name] != nil && info.scope != .scene && !allowing.contains(info.scope) {
+            let commands = info.scope == .pacedLoop ? "waves demo or bench --preset pacing" : "waves demo or waves bench"
+            throw UsageError(option: info.option, value: given[info.name] ?? "", accepted: "only with \(commands) (\(place) has no frame loop)")
+        }
+    }
+
+    /// A declared model of the effect's (its table, its frame loop) with the values given, checked.
+    func declared<Model>(_ parameters: ParameterList<Model>, defaults: Model) throws -> Model {
+        try parameters.applying(given, to: defaults)
+    }
+
+    var look: LookOptions { get { group(LookOptions.self) } set { groups[ObjectIdentifier(LookOptions.self)] = newValue } }
+    var outline: OutlineOptions { get { group(OutlineOptions.self) } set { groups[ObjectIdentifier(OutlineOptions.self)] = newValue } }
+    var waveform: WaveformOptions { get { group(WaveformOptions.self) } set { groups[ObjectIdentifier(WaveformOptions.self)] = newValue } }
     /// Whether a count option (`--cells`, `--dots`, `--rows`, `--crates`) is a bench's list of counts to sweep.
     var countsAreLists = false
 
@@ -240,12 +222,9 @@ struct EffectOptions {
 
     /// The text of a count option (`--cells`, `--dots`, `--rows`, `--crates`), nil where it is not given or not one.
     func countText(_ option: String) -> String? {
+        if Effects.named(scene)?.declared == true { return given[String(option.dropFirst(2))] }
         switch option {
-        case "--cells": cells.cells
-        case "--dots": replica.dots
-        case "--crates": crates.crates
-        case "--rows": table.rows
-        default: nil
+        default: return nil
         }
     }
 
@@ -255,14 +234,8 @@ struct EffectOptions {
         var settings = EffectSettings()
         settings.background = look.background ?? Scene.defaultBackground
         settings.color = look.color
+        settings.given = given
         // Only the groups the effect takes are read (the others would be parsed for their defaults).
-        if takes(scene, "--amplitude") {
-            settings.sine.amplitude = sine.amplitude
-            settings.sine.baseline = sine.baseline
-            settings.sine.cycles = sine.cycles
-            settings.sine.period = sine.period
-            settings.sine.direction = sine.direction
-        }
         if openingInputs && scene == .outline {
             var made = Outline(width: 1, height: 1, path: try outline.outlinePath())
             made.pixelsPerSecond = outline.speed
@@ -272,16 +245,7 @@ struct EffectOptions {
             settings.waveform = try waveform.template()
             if openingInputs { settings.waveformSource = try waveform.input() }
         }
-        if takes(scene, "--dot-size") { settings.dots = dots.dots(replica: replica) }
-        if takes(scene, "--style") { settings.voice.style = voice.style }
-        if openingInputs && takes(scene, "--level") { settings.level = try level.levelSource() }
-        if takes(scene, "--block-size") { settings.jelly = try jelly.template() }
-        if takes(scene, "--gravity") {
-            settings.crates.gravity = crates.gravity
-            settings.crates.step = steps.physicsStep ?? settings.crates.step
-        }
-        if takes(scene, "--rows") { settings.table = table.template() }
-        if takes(scene, "--driver") { settings.ball = ball.template(step: steps.physicsStep) }
+        if openingInputs && takes(scene, "--level") { settings.level = try LevelOpener.open(declared(LevelInput.parameters, defaults: LevelInput())) }
         return settings
     }
 
@@ -294,25 +258,16 @@ struct EffectOptions {
         }
         if scene == .outline { _ = try outline.outlinePath() }
         try checkCount()
+        try Effects.named(scene)?.checkGiven(given)
         // The groups the effect takes (the others are defaults, and are not made).
         if takes(scene, "--audio") { try waveform.check() }
-        if takes(scene, "--dot-size") { try replica.check() }
-        if takes(scene, "--dot-spacing") { try dots.check(dotSize: replica.dotSize) }
-        if takes(scene, "--level") { try level.check() }
-        if takes(scene, "--block-size") { try jelly.check() }
-        if takes(scene, "--physics-step") { try steps.check() }
-        if takes(scene, "--gravity") { try crates.check() }
-        if takes(scene, "--rows") { try table.check() }
-        if takes(scene, "--driver") { try ball.check() }
+        if takes(scene, "--level") { _ = try LevelOpener.open(declared(LevelInput.parameters, defaults: LevelInput())) }
     }
 
     /// The effect's count option (`--cells`, `--dots`, `--rows`, `--crates`), but in a bench's list, is one whole number in range.
     private func checkCount() throws {
         guard !countsAreLists, let count = Effects.named(scene)?.count, let text = countText(count.option) else { return }
-        let limit = count.option == "--cells" ? Scene.maxHeight : count.sweepLimit
-        guard let value = Int(text), (1...limit).contains(value) else {
-            throw UsageError(option: count.option, value: text, accepted: "a whole number of \(count.unit) from 1 to \(limit)")
-        }
+        _ = try count.value(text)
     }
 }
 

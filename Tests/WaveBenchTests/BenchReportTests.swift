@@ -85,7 +85,7 @@ final class BenchReportTests: XCTestCase {
         var config = tinySweep
         config.warmup = 2
         var settings = EffectSettings()
-        settings.table.scroll = .none
+        settings.given["scroll"] = "none"
         config.makeScene = { [settings] in try Effects.named(.table)!.scene(settings, $0) }
         let runner = BenchRunner(config: config, host: try headlessHost())
         let report = try runner.runTable(seconds: 0.25, scrollSpeed: 800)

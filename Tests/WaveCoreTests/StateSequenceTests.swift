@@ -73,8 +73,7 @@ final class StateSequenceTests: XCTestCase {
         for k in 0..<100 { held.switchState(to: k % 2 == 0 ? "idle" : "listen", at: 3 + Double(k)) }
         XCTAssertEqual(held.states.count, SceneRequest.keptStates)
         XCTAssertEqual(held.states.last?.at, 102)
-        var settings = EffectSettings()
-        settings.dots = Dots(width: 1, height: 1)
+        let settings = EffectSettings()
         let scene = try XCTUnwrap(Effects.named(.dots)).scene(settings, request)
         // The dots' own state (speaking, a constant level) until 1.5, grey at rest by 1.83, speaking again after 2.
         let dot = try XCTUnwrap(scene.tree?.root.sublayers.first?.sublayers.first)

@@ -14,8 +14,8 @@ final class JellyTests: XCTestCase {
     func testBothBackendsAgreeThroughAWholeLoop() throws {
         for bounce in [0.5, 0.15, 0, -0.4] {
             var jelly = Jelly(width: 400, height: 160)
-            jelly.spring = Spring(duration: 0.7, bounce: bounce)
-            jelly.moveDuration = nil
+            let spring = Spring(duration: 0.7, bounce: bounce)
+            (jelly.mass, jelly.stiffness, jelly.damping) = (spring.mass, spring.stiffness, spring.damping)
             let scene = try jelly.scene()
             let times = [0.0, 0.05, 0.11, 0.2, 0.31, 0.5, 1.0, 1.7, 2.3, 3.333]
             let cpu = try Frames.render(CPURenderer(), scene, at: times)

@@ -26,6 +26,11 @@ public struct RGBA8: Equatable, Hashable, Sendable, CustomStringConvertible {
         self.init(UInt8(rgba >> 24), UInt8(rgba >> 16 & 0xFF), UInt8(rgba >> 8 & 0xFF), UInt8(rgba & 0xFF))
     }
 
+    /// As typed: `#RRGGBB`, or `#RRGGBBAA` when not opaque.
+    public var hex: String {
+        "#" + (a == 255 ? [r, g, b] : [r, g, b, a]).map { String($0, radix: 16, uppercase: true).leftPadded(to: 2) }.joined()
+    }
+
     public var description: String {
         "#" + [r, g, b, a].map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }

@@ -1,0 +1,138 @@
+import ArgumentParser
+import WaveCore
+import WaveEffects
+
+/// An effect's declared parameters (`Effect.allParameters`, each declared
+/// once in its effect's file) as its command's options: ArgumentParser
+/// learns options from properties, so each effect's command holds a fixed
+/// number of slots named, at run time, after its parameters, in the order
+/// they are declared; a slot the effect does not use is hidden, under a name
+/// no argument can spell (a name holding "=" is split there). What a value
+/// means, its range and its refusal are the declaration's
+/// (`ParameterList.applying`): this file only carries the text.
+struct DeclaredOptions<let effect: Int>: EffectGroup {
+    @Option(name: Slots.name(effect, 0), parsing: .unconditional, help: Slots.help(effect, 0), completion: Slots.completion(effect, 0))
+    var o0: String?
+    @Option(name: Slots.name(effect, 1), parsing: .unconditional, help: Slots.help(effect, 1), completion: Slots.completion(effect, 1))
+    var o1: String?
+    @Option(name: Slots.name(effect, 2), parsing: .unconditional, help: Slots.help(effect, 2), completion: Slots.completion(effect, 2))
+    var o2: String?
+    @Option(name: Slots.name(effect, 3), parsing: .unconditional, help: Slots.help(effect, 3), completion: Slots.completion(effect, 3))
+    var o3: String?
+    @Option(name: Slots.name(effect, 4), parsing: .unconditional, help: Slots.help(effect, 4), completion: Slots.completion(effect, 4))
+    var o4: String?
+    @Option(name: Slots.name(effect, 5), parsing: .unconditional, help: Slots.help(effect, 5), completion: Slots.completion(effect, 5))
+    var o5: String?
+    @Option(name: Slots.name(effect, 6), parsing: .unconditional, help: Slots.help(effect, 6), completion: Slots.completion(effect, 6))
+    var o6: String?
+    @Option(name: Slots.name(effect, 7), parsing: .unconditional, help: Slots.help(effect, 7), completion: Slots.completion(effect, 7))
+    var o7: String?
+    @Option(name: Slots.name(effect, 8), parsing: .unconditional, help: Slots.help(effect, 8), completion: Slots.completion(effect, 8))
+    var o8: String?
+    @Option(name: Slots.name(effect, 9), parsing: .unconditional, help: Slots.help(effect, 9), completion: Slots.completion(effect, 9))
+    var o9: String?
+    @Option(name: Slots.name(effect, 10), parsing: .unconditional, help: Slots.help(effect, 10), completion: Slots.completion(effect, 10))
+    var o10: String?
+    @Option(name: Slots.name(effect, 11), parsing: .unconditional, help: Slots.help(effect, 11), completion: Slots.completion(effect, 11))
+    var o11: String?
+    @Option(name: Slots.name(effect, 12), parsing: .unconditional, help: Slots.help(effect, 12), completion: Slots.completion(effect, 12))
+    var o12: String?
+    @Option(name: Slots.name(effect, 13), parsing: .unconditional, help: Slots.help(effect, 13), completion: Slots.completion(effect, 13))
+    var o13: String?
+    @Option(name: Slots.name(effect, 14), parsing: .unconditional, help: Slots.help(effect, 14), completion: Slots.completion(effect, 14))
+    var o14: String?
+    @Option(name: Slots.name(effect, 15), parsing: .unconditional, help: Slots.help(effect, 15), completion: Slots.completion(effect, 15))
+    var o15: String?
+    @Option(name: Slots.name(effect, 16), parsing: .unconditional, help: Slots.help(effect, 16), completion: Slots.completion(effect, 16))
+    var o16: String?
+    @Option(name: Slots.name(effect, 17), parsing: .unconditional, help: Slots.help(effect, 17), completion: Slots.completion(effect, 17))
+    var o17: String?
+    @Option(name: Slots.name(effect, 18), parsing: .unconditional, help: Slots.help(effect, 18), completion: Slots.completion(effect, 18))
+    var o18: String?
+    @Option(name: Slots.name(effect, 19), parsing: .unconditional, help: Slots.help(effect, 19), completion: Slots.completion(effect, 19))
+    var o19: String?
+    @Option(name: Slots.name(effect, 20), parsing: .unconditional, help: Slots.help(effect, 20), completion: Slots.completion(effect, 20))
+    var o20: String?
+    @Option(name: Slots.name(effect, 21), parsing: .unconditional, help: Slots.help(effect, 21), completion: Slots.completion(effect, 21))
+    var o21: String?
+    @Option(name: Slots.name(effect, 22), parsing: .unconditional, help: Slots.help(effect, 22), completion: Slots.completion(effect, 22))
+    var o22: String?
+    @Option(name: Slots.name(effect, 23), parsing: .unconditional, help: Slots.help(effect, 23), completion: Slots.completion(effect, 23))
+    var o23: String?
+    @Flag(name: Slots.flagName(effect, 0), help: Slots.flagHelp(effect, 0))
+    var f0 = false
+    @Flag(name: Slots.flagName(effect, 1), help: Slots.flagHelp(effect, 1))
+    var f1 = false
+    @Flag(name: Slots.flagName(effect, 2), help: Slots.flagHelp(effect, 2))
+    var f2 = false
+    @Flag(name: Slots.flagName(effect, 3), help: Slots.flagHelp(effect, 3))
+    var f3 = false
+    @Flag(name: Slots.flagName(effect, 4), help: Slots.flagHelp(effect, 4))
+    var f4 = false
+    @Flag(name: Slots.flagName(effect, 5), help: Slots.flagHelp(effect, 5))
+    var f5 = false
+
+    /// The values given, by parameter name (a flag's value is empty).
+    var given: [String: String] {
+        var given: [String: String] = [:]
+        for (slot, value) in [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23].enumerated() {
+            if let value, let info = Slots.option(effect, slot) { given[info.name] = value }
+        }
+        for (slot, named) in [f0, f1, f2, f3, f4, f5].enumerated() where named {
+            if let info = Slots.flag(effect, slot) { given[info.name] = "" }
+        }
+        return given
+    }
+
+    func fill(_ options: inout EffectOptions) { options.given = given }
+}
+
+/// Which parameter each slot of an effect's command carries.
+enum Slots {
+    static let options = 24, flags = 6
+
+    /// The effect's parameters that take a value, and its flags, in order.
+    static func declared(_ effect: Int) -> (options: [ParameterInfo], flags: [ParameterInfo]) {
+        let all = effect < Effects.all.count ? Effects.all[effect].allParameters : []
+        return (all.filter { !$0.isFlag }, all.filter(\.isFlag))
+    }
+
+    static func option(_ effect: Int, _ slot: Int) -> ParameterInfo? {
+        let list = declared(effect).options
+        return slot < list.count ? list[slot] : nil
+    }
+
+    static func flag(_ effect: Int, _ slot: Int) -> ParameterInfo? {
+        let list = declared(effect).flags
+        return slot < list.count ? list[slot] : nil
+    }
+
+    static func name(_ effect: Int, _ slot: Int) -> NameSpecification {
+        .customLong(option(effect, slot)?.name ?? "unused=o\(slot)")
+    }
+
+    static func flagName(_ effect: Int, _ slot: Int) -> NameSpecification {
+        .customLong(flag(effect, slot)?.name ?? "unused=f\(slot)")
+    }
+
+    static func help(_ effect: Int, _ slot: Int) -> ArgumentHelp {
+        guard let info = option(effect, slot) else { return ArgumentHelp(visibility: .private) }
+        return ArgumentHelp(helpLine(info), valueName: info.valueName)
+    }
+
+    static func flagHelp(_ effect: Int, _ slot: Int) -> ArgumentHelp {
+        guard let info = flag(effect, slot) else { return ArgumentHelp(visibility: .private) }
+        return ArgumentHelp(info.help)
+    }
+
+    static func completion(_ effect: Int, _ slot: Int) -> CompletionKind {
+        guard let info = option(effect, slot), !info.choices.isEmpty else { return .default }
+        return .list(info.choices)
+    }
+
+    /// The help, then what is accepted and the default: "... (seconds from 0 to 60; default: 0.3)".
+    static func helpLine(_ info: ParameterInfo) -> String {
+        let sentence = info.help.hasSuffix(".") ? String(info.help.dropLast()) : info.help
+        return sentence + " (" + info.accepted + (info.defaultText.map { "; default: " + $0 } ?? "") + ")."
+    }
+}
