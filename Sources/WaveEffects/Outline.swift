@@ -23,12 +23,15 @@ public struct Outline: Equatable, Sendable {
         self.path = path
     }
 
+    /// The outline's own parameter, declared once (its path data is an input: `EffectInputs`).
+    public static let parameters = ParameterList(defaults: Outline(width: 1, height: 1, path: PathBuilder().path), [
+        .number("speed", \.pixelsPerSecond, -maxSpeed...maxSpeed, what: "pixels per second", valueName: "pixels-per-second",
+                help: "Pixels per second the outline travels left (negative: right)."),
+    ])
+
     public func scene() throws -> Scene {
         try Scene.validate(width: width, height: height)
-        guard pixelsPerSecond.isFinite, abs(pixelsPerSecond) <= Self.maxSpeed else {
-            throw SceneError(parameter: "speed", value: "\(pixelsPerSecond)",
-                             accepted: "a number of pixels per second from -\(Int(Self.maxSpeed)) to \(Int(Self.maxSpeed))")
-        }
+        try Self.parameters.check(self)
         let frame = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         var shape = Layer(name: "outline", frame: frame, contents: .shape(Shape(path: path, fill: .solid(color))))
         shape.transform.translationX = .travel(start: 0, pixelsPerSecond: pixelsPerSecond, snapsToPixel: snapToPixel)

@@ -29,8 +29,7 @@ public struct EffectSettings: Sendable {
     /// The fill colour asked for (nil: each effect's own).
     public var color: RGBA8?
     public var outline: Outline?
-    public var waveform = Waveform(width: 1, height: 1, peaks: [], duration: 1)
-    /// The waveform's audio or peaks (nil: the effect cannot be drawn).
+    /// The waveform's audio or peaks, opened (nil: the effect cannot be drawn).
     public var waveformSource: (any WaveformSource)?
     /// The level the dots and the voice follow.
     public var level = Level.constant(Voice.defaultLevel)
@@ -65,15 +64,18 @@ public struct EffectModel<Base>: @unchecked Sendable {
     public var base: Base
     public var level = LevelInput()
     package var loop = FrameLoopSettings()
+    public var inputs = EffectInputs()
 
     public init(_ base: Base) { self.base = base }
 }
 
 extension ParameterList {
     /// An effect's parameters: its own, then the shared ones it takes (the level; the frame loop's, by name).
-    package static func effect<Base>(_ own: ParameterList<Base>, level: Bool = false, loop: [String] = [])
+    package static func effect<Base>(_ own: ParameterList<Base>, inputs: [String] = [], level: Bool = false, loop: [String] = [])
         -> ParameterList<EffectModel<Base>> where Model == EffectModel<Base> {
-        var list = ParameterList<EffectModel<Base>>.empty.with(own, at: \.base)
+        var list = ParameterList<EffectModel<Base>>.empty
+        if !inputs.isEmpty { list = list.with(EffectInputs.parameters.only(inputs), at: \.inputs) }
+        list = list.with(own, at: \.base)
         if level { list = list.with(LevelInput.parameters, at: \.level) }
         if !loop.isEmpty { list = list.with(FrameLoopSettings.parameters.only(loop), at: \.loop) }
         return list
@@ -94,8 +96,6 @@ public struct Effect: Sendable {
     public let parameters: [ParameterInfo]
     /// Refuses given parameters that are not of their kind or out of range (before any size is known).
     package let checkGiven: @Sendable ([String: String]) throws -> Void
-    /// Whether its parameters, count included, are declared (an effect not yet moved declares none).
-    package let declared: Bool
     /// An input it cannot be drawn without (the demo leaves it out when absent).
     public let needs: String?
     /// Whether a bench sweep or the pacing preset may run it.
@@ -145,29 +145,17 @@ public struct Effect: Sendable {
         public let limit: @Sendable (EffectSettings, SceneRequest) -> Int
     }
 
-    package init(name: EffectName, summary: String, count: Count? = nil, options: [String] = [], needs: String? = nil,
-                paced: Bool = false, states: [String] = [], agreement: Agreement = .sameCoverage,
-                make: @escaping @Sendable (EffectSettings, SceneRequest) throws -> Scene) {
-        self.name = name; self.summary = summary; self.count = count; self.options = options; self.needs = needs
-        self.paced = paced; self.states = states; self.agreement = agreement; self.make = make
-        self.parameters = []
-        self.declared = false
-        self.checkGiven = { _ in }
-    }
-
-    /// An effect whose parameters are declared: its model (the effect's
-    /// settings with every default) takes the given values, checked, and the
-    /// scene is made from it. `options` names options the effect takes that
-    /// are not declared parameters (its inputs).
+    /// An effect: its model (the effect's settings with every default) takes
+    /// the given values of its declared parameters, checked, and the scene is
+    /// made from it.
     package init<Model>(name: EffectName, summary: String, count: Count? = nil, parameters: ParameterList<Model>,
-                        model: @escaping @Sendable () -> Model, options: [String] = [], needs: String? = nil,
+                        model: @escaping @Sendable () -> Model, needs: String? = nil,
                         paced: Bool = false, states: [String] = [], agreement: Agreement = .sameCoverage,
                         make: @escaping @Sendable (Model, EffectSettings, SceneRequest) throws -> Scene) {
         self.name = name; self.summary = summary; self.count = count; self.needs = needs
         self.paced = paced; self.states = states; self.agreement = agreement
         self.parameters = parameters.infos
-        self.declared = true
-        self.options = (count.map { [$0.option] } ?? []) + parameters.infos.map(\.option) + options
+        self.options = (count.map { [$0.option] } ?? []) + parameters.infos.map(\.option)
         self.checkGiven = { given in _ = try parameters.applying(given, to: model()) }
         self.make = { settings, request in try make(try parameters.applying(settings.given, to: model()), settings, request) }
     }
@@ -183,7 +171,7 @@ public struct Effect: Sendable {
     }
 
     /// Every parameter the command line shows for the effect: its count first, then its declared parameters.
-    public var allParameters: [ParameterInfo] { declared ? (countInfo.map { [$0] } ?? []) + parameters : [] }
+    public var allParameters: [ParameterInfo] { (countInfo.map { [$0] } ?? []) + parameters }
     /// The scene for a request (a count of 0: the effect's standard count).
     public func scene(_ settings: EffectSettings, _ request: SceneRequest) throws -> Scene {
         try make(settings, request)
@@ -321,26 +309,28 @@ public enum Effects {
             return try s.adjusted(ball).scene()
         },
         Effect(name: .waveform, summary: "an audio track's bars, played and unplayed either side of a playhead (SoundCloud's waveform)",
-               options: ["--audio", "--peaks", "--bar-width", "--bar-gap", "--pixels-per-second", "--amplitude-scale", "--bar-radius",
-                         "--playhead", "--fit", "--played-color", "--played-color-bottom", "--unplayed-color", "--split",
-                         "--start", "--end", "--axis", "--split-channels", "--jobs", "--force"]) { s, r in
+               parameters: .effect(Waveform.parameters, inputs: ["audio", "peaks", "start", "end", "jobs", "force"]),
+               model: { EffectModel(Waveform(width: 1, height: 1, peaks: [], duration: 1)) }) { model, s, r in
             guard let source = s.waveformSource else {
                 throw SceneError(parameter: "audio", value: "(none)", accepted: "an audio file or a peaks file")
             }
-            var waveform = s.waveform
+            var waveform = model.base
             waveform.width = r.width
             waveform.height = r.height
             waveform.background = s.background
             waveform.snapToPixel = r.snapsToPixel
+            waveform.startTime = model.inputs.start ?? 0
             return try waveform.scene(from: source)
         },
-        Effect(name: .outline, summary: "a user's outline from SVG path data, travelling", options: ["--outline", "--speed"],
-               needs: "--outline") { s, r in
+        Effect(name: .outline, summary: "a user's outline from SVG path data, travelling",
+               parameters: .effect(Outline.parameters, inputs: ["outline"]),
+               model: { EffectModel(Outline(width: 1, height: 1, path: PathBuilder().path)) }, needs: "--outline") { model, s, r in
             guard var outline = s.outline else {
                 throw SceneError(parameter: "outline", value: "(none)", accepted: "a file of SVG path data")
             }
             outline.width = r.width
             outline.height = r.height
+            outline.pixelsPerSecond = model.base.pixelsPerSecond
             outline.background = s.background
             outline.color = s.color ?? outline.color
             outline.snapToPixel = r.snapsToPixel

@@ -47,10 +47,10 @@ public struct Waveform: Equatable, Sendable {
     /// The playhead's column as a fraction of the width (scroll mode).
     public var playhead = 0.5
     public var fit = false
-    public var playedTop = RGBA8(0xFF, 0x55, 0x00)
+    public var playedTop = Waveform.lessonPlayed.top
     /// The played gradient's bottom colour (the lesson's played bars are a
     /// gradient; nil or the top colour: solid).
-    public var playedBottom: RGBA8? = RGBA8(0xFF, 0xA0, 0x30)
+    public var playedBottom: RGBA8? = Waveform.lessonPlayed.bottom
     public var unplayed = RGBA8(0xB0, 0xB0, 0xB8)
     public var background = Scene.defaultBackground
     /// Whether the bars move by whole device pixels (the lesson's discrete
@@ -83,26 +83,54 @@ public struct Waveform: Equatable, Sendable {
     }
 
     /// Checks every option; the error names it and says what is accepted.
+    /// The lesson's played colours: the gradient's top and bottom.
+    public static let lessonPlayed = (top: RGBA8(0xFF, 0x55, 0x00), bottom: RGBA8(0xFF, 0xA0, 0x30))
+
+    /// The played bars' top colour as the command line sets it: the lesson's
+    /// gradient goes with its own top colour; another top colour alone is
+    /// solid (a bottom colour given after it makes a gradient again).
+    public var playedColor: RGBA8 {
+        get { playedTop }
+        set {
+            playedTop = newValue
+            if newValue != Self.lessonPlayed.top { playedBottom = nil }
+        }
+    }
+
+    /// The bars' look and motion, declared once (the track is an input: `EffectInputs`).
+    public static let parameters = ParameterList(defaults: Waveform(width: 1, height: 1, peaks: [], duration: 1), [
+        .whole("bar-width", \.barWidth, 1...4096, what: "pixels", help: "Bar width in whole pixels."),
+        .whole("bar-gap", \.barGap, 0...4096, what: "pixels", help: "Gap between bars in whole pixels."),
+        .number("pixels-per-second", \.pixelsPerSecond, 0...1e6, above: true, what: "a number", valueName: "pixels",
+                help: "Scroll speed, and so the bar grid: samples per bar = round(rate * (width + gap) / pps)."),
+        .value("amplitude-scale", \.amplitudeScale, valueName: "scale", accepted: "a positive, finite number, or auto",
+               help: "Bar height per unit of peak as a fraction of the height, or auto (the loudest bar full height).",
+               defaultText: "auto",
+               parse: { text in text == "auto" ? .some(nil) : ParameterText.parseNumber(text).map { .some($0) } },
+               show: { $0.map(ParameterText.number) ?? "auto" }, holds: { $0.map { $0 > 0 } ?? true }),
+        .number("bar-radius", \.barRadius, 0...4096, what: "pixels", valueName: "pixels",
+                help: "Rounded bar ends: corner radius in pixels (0: square; held to half the bar's width and height)."),
+        .number("playhead", \.playhead, 0...1, what: "a fraction of the width", valueName: "fraction",
+                help: "The fixed playhead's column as a fraction of the width (scroll mode)."),
+        .flag("fit", \.fit,
+              help: "Fit the whole track (or the --start/--end segment) to the width; nothing moves and the playhead crosses it."),
+        .flag("axis", \.axis,
+              help: "Time labels and ticks along the top and bottom edges, in the unplayed bars' colour, as audiowaveform's axis labels: every 1, 2, 5, 10, 20 or 30 seconds, minutes or hours, at least 60 px apart."),
+        .flag("split-channels", \.splitsChannels,
+              help: "One band per channel, top to bottom (audiowaveform's --split-channels), instead of their mix."),
+        .color("played-color", \.playedColor, help: "Played bars: the gradient's top colour."),
+        .value("played-color-bottom", \.playedBottom, valueName: "color", accepted: "a colour as #RRGGBB or #RRGGBBAA",
+               help: "Played bars: the gradient's bottom colour.",
+               defaultText: "#FFA030, the lesson's gradient, with the default top colour; with another --played-color, that colour: solid bars",
+               parse: { RGBA8(hex: $0).map { .some($0) } }, show: { $0?.hex }),
+        .color("unplayed-color", \.unplayed, help: "Unplayed bars' colour."),
+        .choice("split", \.composition,
+                help: "How each painting of the bars is held to its side of the playhead, on both backends: two-clips (two clip layers; scissors on GL) or mask (a mask layer each; drawn into a mask texture first on GL)."),
+    ])
+
     public func validate() throws {
         try Scene.validate(width: width, height: height)
-        guard barWidth >= 1 && barWidth <= 4096 else {
-            throw SceneError(parameter: "bar-width", value: "\(barWidth)", accepted: "a whole number of pixels from 1 to 4096")
-        }
-        guard barGap >= 0 && barGap <= 4096 else {
-            throw SceneError(parameter: "bar-gap", value: "\(barGap)", accepted: "a whole number of pixels from 0 to 4096")
-        }
-        guard pixelsPerSecond.isFinite, pixelsPerSecond > 0, pixelsPerSecond <= 1e6 else {
-            throw SceneError(parameter: "pixels-per-second", value: "\(pixelsPerSecond)", accepted: "a positive, finite number up to 1000000")
-        }
-        if let scale = amplitudeScale, !(scale.isFinite && scale > 0) {
-            throw SceneError(parameter: "amplitude-scale", value: "\(scale)", accepted: "a positive, finite number, or auto")
-        }
-        guard barRadius.isFinite, barRadius >= 0 else {
-            throw SceneError(parameter: "bar-radius", value: "\(barRadius)", accepted: "a number of pixels from 0")
-        }
-        guard playhead.isFinite, (0...1).contains(playhead) else {
-            throw SceneError(parameter: "playhead", value: "\(playhead)", accepted: "a fraction of the width from 0 to 1")
-        }
+        try Self.parameters.check(self)
         guard duration.isFinite, duration > 0 else {
             throw SceneError(parameter: "audio", value: "\(duration) s", accepted: "a track with at least one sample")
         }

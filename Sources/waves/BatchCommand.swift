@@ -273,17 +273,17 @@ struct BatchRun {
                 return { try PeaksCommand.write(data, json: json, dat: dat) }
             }
         case .render:
-            let command = try EffectCommand<RenderSettings, WaveformBundle>.parse(["--audio", item.input, "--out", item.output] + item.arguments)
+            let command = try EffectCommands.parseRender(.waveform, ["--audio", item.input, "--out", item.output] + item.arguments)
             try command.settings.checkOneImagePerTrack()
             let size = try command.settings.size.validated()
             var wave = command.options
-            let waveform = wave.waveform
+            let inputs = try wave.inputs()
             // Every option but the track checked once here, as the command checks them (on the generated track).
-            wave.waveform.tracks = []
+            wave.given["audio"] = nil
             try wave.check()
             let settings = try wave.settings(openingInputs: false)
             let request = wave.request(width: size.width, height: size.height)
-            let (time, start, end) = (command.settings.time, waveform.start ?? 0, waveform.end)
+            let (time, start, end) = (command.settings.time, inputs.start ?? 0, inputs.end)
             return {
                 let target = try RenderSettings.drawTrack(item.input, settings: settings, request: request, time: time,
                                                           start: start, end: end, peaks: nil)

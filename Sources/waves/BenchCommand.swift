@@ -40,8 +40,8 @@ struct BenchCommand: ParsableCommand {
               waves bench dots --headless --dots 10,100,1000 --frames 120
               waves bench --headless --preset pacing --seconds 5 --stall 100
             """,
-        subcommands: EffectBundles.bench,
-        defaultSubcommand: EffectBundles.standard.benchCommand
+        subcommands: EffectCommands.bench,
+        defaultSubcommand: EffectCommands.standardBench
     )
 
     enum Preset: String, ExpressibleByArgument, CaseIterable { case table, waveform, pacing, raster, primitives }
@@ -145,7 +145,7 @@ struct BenchSettings: ParsableArguments {
                     PrimitivesPreset.Case(name: item.name, drawnBy: item.drawnBy, makeScene: item.make)
                 }, progress: bar?.update)
             case .waveform: report = try runner.runWaveform(try WaveformPresetWiring.input(minutes: trackMinutes ?? 10,
-                                                                                           audio: wave.waveform.input()),
+                                                                                           audio: wave.inputs().waveformInput()),
                                                             seconds: seconds ?? 5, progress: bar?.update)
             case nil:
                 report = try runner.run(progress: bar?.update) { seconds in
@@ -326,14 +326,15 @@ struct BenchSettings: ParsableArguments {
         if preset == .waveform {
             // The preset is the waveform: its audio options apply (the generated track by default);
             // the bars, view and playhead are the published experiment's, so options that change them are refused.
-            try wave.waveform.refuseGeometry(reason: "the waveform preset fixes the bars, the view and the playhead")
+            try wave.refuseGiven(Waveform.parameters.infos.map(\.name) + ["start", "end"],
+                                 reason: "the waveform preset fixes the bars, the view and the playhead")
             guard wave.scene == .sine || wave.scene == .waveform else {
                 throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "waveform (or nothing) with --preset waveform")
             }
-            if !wave.waveform.tracks.isEmpty || wave.waveform.peaks != nil, trackMinutes != nil {
+            if wave.given["audio"] != nil || wave.given["peaks"] != nil, trackMinutes != nil {
                 throw UsageError(option: "--track-minutes", value: "\(trackMinutes!)", accepted: "only without --audio or --peaks")
             }
-            try wave.waveform.check()
+            try wave.inputs().checkWaveformInput()
             return config
         }
         if preset == .pacing {

@@ -10,7 +10,11 @@ import WaveEffects
 /// no argument can spell (a name holding "=" is split there). What a value
 /// means, its range and its refusal are the declaration's
 /// (`ParameterList.applying`): this file only carries the text.
-struct DeclaredOptions<let effect: Int>: EffectGroup {
+struct DeclaredOptions<let effect: Int>: ParsableArguments {
+    // A list first (the waveform's --audio), then the options that take a value, then the flags.
+    @Option(name: Slots.listName(effect, 0), parsing: .upToNextOption, help: Slots.listHelp(effect, 0))
+    var l0: [String] = []
+
     @Option(name: Slots.name(effect, 0), parsing: .unconditional, help: Slots.help(effect, 0), completion: Slots.completion(effect, 0))
     var o0: String?
     @Option(name: Slots.name(effect, 1), parsing: .unconditional, help: Slots.help(effect, 1), completion: Slots.completion(effect, 1))
@@ -72,29 +76,43 @@ struct DeclaredOptions<let effect: Int>: EffectGroup {
     @Flag(name: Slots.flagName(effect, 5), help: Slots.flagHelp(effect, 5))
     var f5 = false
 
-    /// The values given, by parameter name (a flag's value is empty).
+    /// The values given, by parameter name (a flag's value is empty; a list's values joined by NUL).
     var given: [String: String] {
         var given: [String: String] = [:]
         for (slot, value) in [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23].enumerated() {
             if let value, let info = Slots.option(effect, slot) { given[info.name] = value }
         }
+        if !l0.isEmpty, let info = Slots.list(effect, 0) { given[info.name] = l0.joined(separator: String(ParameterText.listSeparator)) }
         for (slot, named) in [f0, f1, f2, f3, f4, f5].enumerated() where named {
             if let info = Slots.flag(effect, slot) { given[info.name] = "" }
         }
         return given
     }
 
-    func fill(_ options: inout EffectOptions) { options.given = given }
 }
 
 /// Which parameter each slot of an effect's command carries.
 enum Slots {
-    static let options = 24, flags = 6
+    static let options = 24, flags = 6, lists = 1
 
-    /// The effect's parameters that take a value, and its flags, in order.
-    static func declared(_ effect: Int) -> (options: [ParameterInfo], flags: [ParameterInfo]) {
+    /// The effect's parameters that take a value, its flags and its lists, in order.
+    static func declared(_ effect: Int) -> (options: [ParameterInfo], flags: [ParameterInfo], lists: [ParameterInfo]) {
         let all = effect < Effects.all.count ? Effects.all[effect].allParameters : []
-        return (all.filter { !$0.isFlag }, all.filter(\.isFlag))
+        return (all.filter { !$0.isFlag && !$0.isList }, all.filter(\.isFlag), all.filter(\.isList))
+    }
+
+    static func list(_ effect: Int, _ slot: Int) -> ParameterInfo? {
+        let list = declared(effect).lists
+        return slot < list.count ? list[slot] : nil
+    }
+
+    static func listName(_ effect: Int, _ slot: Int) -> NameSpecification {
+        .customLong(list(effect, slot)?.name ?? "unused=l\(slot)")
+    }
+
+    static func listHelp(_ effect: Int, _ slot: Int) -> ArgumentHelp {
+        guard let info = list(effect, slot) else { return ArgumentHelp(visibility: .private) }
+        return ArgumentHelp(helpLine(info), valueName: info.valueName)
     }
 
     static func option(_ effect: Int, _ slot: Int) -> ParameterInfo? {

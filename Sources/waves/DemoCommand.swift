@@ -31,8 +31,8 @@ struct DemoCommand: ParsableCommand {
               waves demo --headless --screenshot comparison.png
               waves demo table --shadow --overlay blended --headless --screenshot blended.png
             """,
-        subcommands: EffectBundles.demo,
-        defaultSubcommand: EffectBundles.standard.demoCommand
+        subcommands: EffectCommands.demo,
+        defaultSubcommand: EffectCommands.standardDemo
     )
 
 }
@@ -178,7 +178,7 @@ struct DemoSettings: ParsableArguments {
     /// registry's, those whose input is given), each with the user's options
     /// and a count of its own.
     private func effects(_ wave: EffectOptions, halfWidth: Int) -> [DemoEffect] {
-        let drawable = Effects.all.filter { $0.needs == nil || ($0.needs == "--outline" && wave.outline.outline != nil) }
+        let drawable = Effects.all.filter { $0.needs == nil || ($0.needs == "--outline" && wave.given["outline"] != nil) }
         let ordered = drawable.filter { $0.name == wave.scene } + drawable.filter { $0.name != wave.scene }
         return ordered.map { effect in
             var options = wave

@@ -2,71 +2,55 @@ import ArgumentParser
 import WaveEffects
 
 /// One command per effect under `render`, `demo` and `bench` (`waves render
-/// waveform ...`): each effect's bundle names the option groups that shape
-/// it (up to three), and its commands declare those groups side by side with
-/// the look and the command's own, so a help lists that effect's options and
-/// the command's, nothing else. Groups are never nested: a debug build's
-/// ArgumentParser checks a nested group again at every level, and the tests
-/// start the debug binary hundreds of times. `--scene NAME` on the parent
-/// command stays the short form.
+/// waveform ...`), keyed by the effect's place in the registry
+/// (`EffectCommand<RenderSettings, 3>`): its options are the effect's
+/// declared parameters (`DeclaredOptions`), the look and the command's own,
+/// so a help lists that effect's options and the command's, nothing else.
+/// Adding an effect to the registry adds its commands; nothing here names an
+/// effect. Groups are never nested: a debug build's ArgumentParser checks a
+/// nested group again at every level, and the tests start the debug binary
+/// hundreds of times. `--scene NAME` on the parent command stays the short form.
 
-/// An option group an effect takes: it puts what it parsed into `EffectOptions`.
-protocol EffectGroup: ParsableArguments {
-    func fill(_ options: inout EffectOptions)
-}
+/// Every effect's commands, in the registry's order.
+enum EffectCommands {
+    /// The most effects the registry may hold: one command type per place (a test checks the registry fits).
+    static let places = 16
 
-/// The empty slot of a bundle with fewer than three groups.
-struct NoGroup: EffectGroup {
-    func fill(_ options: inout EffectOptions) {}
-}
-
-/// The option groups of one effect, as its commands declare them, and their titles in its help.
-protocol EffectBundle {
-    associatedtype First: EffectGroup
-    associatedtype Second: EffectGroup = NoGroup
-    associatedtype Third: EffectGroup = NoGroup
-    static var effect: EffectName { get }
-    static var titles: [String] { get }
-}
-
-extension EffectBundle {
-    static var summary: String { Effects.named(effect)?.summary ?? effect.rawValue }
-    static func title(_ index: Int) -> String { index < titles.count ? titles[index] : "" }
-
-    /// The effect's options: the look, the groups its command parsed, every other group's defaults.
-    static func options(look: LookOptions, _ first: First, _ second: Second, _ third: Third) -> EffectOptions {
-        var options = EffectOptions()
-        options.scene = effect
-        options.look = look
-        first.fill(&options)
-        second.fill(&options)
-        third.fill(&options)
-        return options
+    static func all<Settings: EffectCommandSettings>(_ settings: Settings.Type) -> [ParsableCommand.Type] {
+        let places: [ParsableCommand.Type] = [
+            EffectCommand<Settings, 0>.self, EffectCommand<Settings, 1>.self, EffectCommand<Settings, 2>.self,
+            EffectCommand<Settings, 3>.self, EffectCommand<Settings, 4>.self, EffectCommand<Settings, 5>.self,
+            EffectCommand<Settings, 6>.self, EffectCommand<Settings, 7>.self, EffectCommand<Settings, 8>.self,
+            EffectCommand<Settings, 9>.self, EffectCommand<Settings, 10>.self, EffectCommand<Settings, 11>.self,
+            EffectCommand<Settings, 12>.self, EffectCommand<Settings, 13>.self, EffectCommand<Settings, 14>.self,
+            EffectCommand<Settings, 15>.self,
+        ]
+        return Array(places.prefix(Effects.all.count))
     }
 
-    static var renderCommand: ParsableCommand.Type { EffectCommand<RenderSettings, Self>.self }
-    static var demoCommand: ParsableCommand.Type { EffectCommand<DemoSettings, Self>.self }
-    static var benchCommand: ParsableCommand.Type { EffectCommand<BenchSettings, Self>.self }
-}
+    static var render: [ParsableCommand.Type] { all(RenderSettings.self) }
+    static var demo: [ParsableCommand.Type] { all(DemoSettings.self) }
+    static var bench: [ParsableCommand.Type] { all(BenchSettings.self) }
 
-/// Every effect's bundle, in the registry's order (a test checks they match).
-enum EffectBundles {
-    static let all: [any EffectBundle.Type] = [
-        SineBundle.self, TableBundle.self, DotsBundle.self, VoiceBundle.self, JellyBundle.self, RingBundle.self,
-        CratesBundle.self, BallBundle.self, WaveformBundle.self, OutlineBundle.self,
-    ]
+    /// The command of an effect named where none is: the first effect's (the sine).
+    static var standardRender: ParsableCommand.Type { render[0] }
+    static var standardDemo: ParsableCommand.Type { demo[0] }
+    static var standardBench: ParsableCommand.Type { bench[0] }
 
-    /// The command of an effect named where none is: the sine's.
-    static let standard: any EffectBundle.Type = SineBundle.self
-
-    static var render: [ParsableCommand.Type] { all.map { $0.renderCommand } }
-    static var demo: [ParsableCommand.Type] { all.map { $0.demoCommand } }
-    static var bench: [ParsableCommand.Type] { all.map { $0.benchCommand } }
+    /// `waves render NAME` parsed from `arguments` (a batch's item).
+    static func parseRender(_ name: EffectName, _ arguments: [String]) throws -> (settings: RenderSettings, options: EffectOptions) {
+        guard let place = Effects.all.firstIndex(where: { $0.name == name }),
+              let command = try render[place].parse(arguments) as? any ParsedEffectCommand,
+              let settings = command.commandSettings as? RenderSettings else {
+            throw UsageError(option: "--scene", value: name.rawValue, accepted: Effects.names.joined(separator: ", "))
+        }
+        return (settings, command.options)
+    }
 }
 
 // MARK: - The commands
 
-/// What a command (render, demo, bench) adds to an effect's groups: its
+/// What a command (render, demo, bench) adds to an effect's options: its
 /// own options, under its title, and what it does with them all.
 protocol EffectCommandSettings: ParsableArguments {
     static var title: String { get }
@@ -74,17 +58,31 @@ protocol EffectCommandSettings: ParsableArguments {
     func run(_ options: EffectOptions) throws
 }
 
-/// `waves render NAME`, `waves demo NAME`, `waves bench NAME`.
-struct EffectCommand<Settings: EffectCommandSettings, Bundle: EffectBundle>: ParsableCommand {
-    static var configuration: CommandConfiguration { Settings.configuration(effect: Bundle.effect, summary: Bundle.summary) }
+/// A parsed effect command: its effect's options and its command's settings.
+protocol ParsedEffectCommand {
+    var options: EffectOptions { get }
+    var commandSettings: any EffectCommandSettings { get }
+}
 
-    @OptionGroup(title: Bundle.title(0)) var first: Bundle.First
-    @OptionGroup(title: Bundle.title(1)) var second: Bundle.Second
-    @OptionGroup(title: Bundle.title(2)) var third: Bundle.Third
+/// `waves render NAME`, `waves demo NAME`, `waves bench NAME`: the effect at `effect` in the registry.
+struct EffectCommand<Settings: EffectCommandSettings, let effect: Int>: ParsableCommand, ParsedEffectCommand {
+    static var configuration: CommandConfiguration {
+        Settings.configuration(effect: Effects.all[effect].name, summary: Effects.all[effect].summary)
+    }
+
+    @OptionGroup(title: Effects.all[effect].name.rawValue.capitalized) var parameters: DeclaredOptions<effect>
     @OptionGroup(title: "Look") var look: LookOptions
     @OptionGroup(title: Settings.title) var settings: Settings
 
-    var options: EffectOptions { Bundle.options(look: look, first, second, third) }
+    var options: EffectOptions {
+        var options = EffectOptions()
+        options.scene = Effects.all[effect].name
+        options.look = look
+        options.given = parameters.given
+        return options
+    }
+
+    var commandSettings: any EffectCommandSettings { settings }
 
     func run() throws { try settings.run(options) }
 }
@@ -164,73 +162,6 @@ enum ShortForm {
         return Array(arguments[...at]) + [scene] + rest
     }
 }
-
-// MARK: - The bundles
-
-enum SineBundle: EffectBundle {
-    typealias First = DeclaredOptions<0>
-    static let effect = EffectName.sine
-    static let titles = ["Wave"]
-}
-
-enum TableBundle: EffectBundle {
-    typealias First = DeclaredOptions<1>
-    static let effect = EffectName.table
-    static let titles = ["Table"]
-}
-
-enum DotsBundle: EffectBundle {
-    typealias First = DeclaredOptions<2>
-    static let effect = EffectName.dots
-    static let titles = ["Dots"]
-}
-
-enum VoiceBundle: EffectBundle {
-    typealias First = DeclaredOptions<3>
-    static let effect = EffectName.voice
-    static let titles = ["Voice"]
-}
-
-enum JellyBundle: EffectBundle {
-    typealias First = DeclaredOptions<4>
-    static let effect = EffectName.jelly
-    static let titles = ["Jelly"]
-}
-
-enum RingBundle: EffectBundle {
-    typealias First = DeclaredOptions<5>
-    static let effect = EffectName(rawValue: "ring")
-    static let titles = ["Ring"]
-}
-
-enum CratesBundle: EffectBundle {
-    typealias First = DeclaredOptions<6>
-    static let effect = EffectName.crates
-    static let titles = ["Crates"]
-}
-
-enum BallBundle: EffectBundle {
-    typealias First = DeclaredOptions<7>
-    static let effect = EffectName.ball
-    static let titles = ["Ball"]
-}
-
-enum WaveformBundle: EffectBundle {
-    typealias First = WaveformOptions
-    static let effect = EffectName.waveform
-    static let titles = ["Waveform"]
-}
-
-enum OutlineBundle: EffectBundle {
-    typealias First = OutlineOptions
-    static let effect = EffectName.outline
-    static let titles = ["Outline"]
-}
-
-// MARK: - Each group into the effect's options
-
-extension OutlineOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.outline = self } }
-extension WaveformOptions: EffectGroup { func fill(_ options: inout EffectOptions) { options.waveform = self } }
 
 /// `waves render --help`, `waves demo --help`, `waves bench --help`: the
 /// command's own help with the options it takes (its default effect's,

@@ -28,8 +28,8 @@ struct RenderCommand: ParsableCommand {
             Exit statuses: 0 written; 64 bad usage; 65 bad input data; 66 missing input; 69 GL unavailable (--backend gl); \
             71 not enough memory; 73 cannot write the output.
             """,
-        subcommands: EffectBundles.render,
-        defaultSubcommand: EffectBundles.standard.renderCommand
+        subcommands: EffectCommands.render,
+        defaultSubcommand: EffectCommands.standardRender
     )
 
 }
@@ -86,10 +86,11 @@ struct RenderSettings: ParsableArguments {
             throw UsageError(option: "--fps", value: "\(fps)",
                              accepted: "a positive number small enough that every frame's time is finite")
         }
-        if explain && (out != nil || frames != 1 || loop || (wave.scene == .waveform && wave.waveform.isBatch)) {
+        let isBatch = try wave.scene == .waveform && wave.inputs().isBatch
+        if explain && (out != nil || frames != 1 || loop || isBatch) {
             throw UsageError(option: "--explain", value: "", accepted: "one frame of one scene and no output (it draws nothing: --time picks the frame)")
         }
-        if wave.scene == .waveform && wave.waveform.isBatch { return try renderTracks(wave, size: size) }
+        if isBatch { return try renderTracks(wave, size: size) }
         try wave.check()
         try wave.refuseLoopParameters(in: "render", allowing: [])
         let scene = try wave.makeScene(width: size.width, height: size.height)
@@ -176,19 +177,18 @@ struct RenderSettings: ParsableArguments {
     /// image per track at --time, drawn by the CPU strategy (each job its own
     /// renderer; GL contexts are not shared between threads), `--jobs` at a time.
     private func renderTracks(_ wave: EffectOptions, size: PixelSize) throws {
-        let waveform = wave.waveform
-        let batch = try TrackBatch(audio: waveform.tracks, jobs: waveform.jobs, force: waveform.force)
+        let inputs = try wave.inputs()
+        let batch = try TrackBatch(audio: inputs.audio, jobs: inputs.jobs, force: inputs.force)
         let pattern = out ?? "{name}.png"
-        if let peaks = waveform.peaks { ProtectedInputs.add(peaks) }
+        if let peaks = inputs.peaks { ProtectedInputs.add(peaks) }
         try batch.checkPatterns([("--out", pattern)])
         try checkOneImagePerTrack()
         // Every option but the tracks, checked once (on the generated track).
         var options = wave
-        options.waveform.tracks = []
-        (options.waveform.jobs, options.waveform.force) = (nil, false)
+        for name in ["audio", "jobs", "force"] { options.given[name] = nil }
         try options.check()
         let settings = try options.settings(openingInputs: false)
-        let (start, end, peaks, time, request) = (waveform.start ?? 0, waveform.end, waveform.peaks, time, wave.request(width: size.width, height: size.height))
+        let (start, end, peaks, time, request) = (inputs.start ?? 0, inputs.end, inputs.peaks, time, wave.request(width: size.width, height: size.height))
         let summary = batch.run(outputs: { [TrackBatch.output(pattern, for: $0)] }) { track in
             let target = try Self.drawTrack(track, settings: settings, request: request, time: time, start: start, end: end, peaks: peaks)
             return { try PNG.write(target, to: TrackBatch.output(pattern, for: track)) }

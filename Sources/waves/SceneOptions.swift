@@ -107,66 +107,26 @@ struct LookOptions: ParsableArguments {
     }
 }
 
-/// A user's outline and how fast it travels.
-struct OutlineOptions: ParsableArguments {
-    @Option(help: "A file of SVG path data in pixels (- for standard input): M, L, H, V, Q, T, C, S, Z, absolute or relative; cubic curves are drawn as quadratic ones; arcs (A) are refused.")
-    var outline: String?
-
-    @Option(parsing: .unconditional, help: "Pixels per second the outline travels left (negative: right), at most 1000000 either way.")
-    var speed: Double = 0
-
-    /// The outline file, read and parsed: a missing file is 66, bytes that
-    /// are not path data (or a coordinate that is not finite) 65.
-    func outlinePath() throws -> Path {
-        guard let outline = self.outline else { throw UsageError(option: "--outline", value: "(none)", accepted: "a file of SVG path data") }
-        let input = try InputFile.open(outline)
-        var data = try input.bytes(limit: 16 << 20)
-        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw AudioError.unreadable(path: input.name, reason: "it is not UTF-8 text")
-        }
-        do {
-            let path = try PathData.parse(text)
-            guard !path.isEmpty else { throw AudioError.unreadable(path: input.name, reason: "it holds no path") }
-            return path
-        } catch let error as PathData.SyntaxError {
-            throw AudioError.unreadable(path: input.name, reason: "\(error)")
-        } catch let error as PathError {
-            throw AudioError.unreadable(path: input.name, reason: "\(error)")
-        }
-    }
-}
-
-/// Every group's defaults: parsing no arguments gives each (it cannot
-/// fail). Parsed once a process, when first asked for: a debug build's
-/// ArgumentParser checks a group's definitions each time it parses one.
-func defaultValues<Group: ParsableArguments>(of group: Group.Type = Group.self) -> Group {
-    GroupDefaults.lock.lock()
-    defer { GroupDefaults.lock.unlock() }
-    if let made = GroupDefaults.made[ObjectIdentifier(group)] as? Group { return made }
-    let made = (try? Group.parse([])) ?? Group()
-    GroupDefaults.made[ObjectIdentifier(group)] = made
-    return made
-}
-
-private enum GroupDefaults {
-    static let lock = NSLock()
-    nonisolated(unsafe) static var made: [ObjectIdentifier: Any] = [:]
-}
-
 /// Every option that picks and shapes an effect: the effect, its look, and
-/// every effect's group. A command fills the groups it declares (`waves
-/// render NAME` the effect's); a group it does not is its defaults, made
-/// only when read.
+/// its declared parameters as given (`DeclaredOptions`), which the effect's
+/// declarations read and check.
 struct EffectOptions {
     var scene: EffectName = .sine
-    /// The groups the command parsed, by type.
-    private var groups: [ObjectIdentifier: Any] = [:]
-    /// The effect's declared parameters as typed, by name (`DeclaredOptions`).
+    /// The effect's declared parameters as typed, by name.
     var given: [String: String] = [:]
+    var look = Self.standardLook
 
-    private func group<Group: ParsableArguments>(_ type: Group.Type) -> Group {
-        groups[ObjectIdentifier(type)] as? Group ?? defaultValues(of: type)
+    /// The look with nothing given, parsed once (an unparsed group's options cannot be read).
+    nonisolated(unsafe) private static let standardLook = (try? LookOptions.parse([])) ?? LookOptions()
+
+    /// The files the effect names, as given.
+    func inputs() throws -> EffectInputs { try declared(EffectInputs.parameters, defaults: EffectInputs()) }
+
+    /// Refuses any of `names` given (`reason`: why this command fixes them).
+    func refuseGiven(_ names: [String], reason: String) throws {
+        if let name = names.first(where: { given[$0] != nil }) {
+            throw UsageError(option: "--" + name, value: given[name] ?? "", accepted: "nothing here: \(reason)")
+        }
     }
 
     /// The frame loop's settings the effect takes, as given.
@@ -185,9 +145,6 @@ struct EffectOptions {
         try parameters.applying(given, to: defaults)
     }
 
-    var look: LookOptions { get { group(LookOptions.self) } set { groups[ObjectIdentifier(LookOptions.self)] = newValue } }
-    var outline: OutlineOptions { get { group(OutlineOptions.self) } set { groups[ObjectIdentifier(OutlineOptions.self)] = newValue } }
-    var waveform: WaveformOptions { get { group(WaveformOptions.self) } set { groups[ObjectIdentifier(WaveformOptions.self)] = newValue } }
     /// Whether a count option (`--cells`, `--dots`, `--rows`, `--crates`) is a bench's list of counts to sweep.
     var countsAreLists = false
 
@@ -221,12 +178,7 @@ struct EffectOptions {
     }
 
     /// The text of a count option (`--cells`, `--dots`, `--rows`, `--crates`), nil where it is not given or not one.
-    func countText(_ option: String) -> String? {
-        if Effects.named(scene)?.declared == true { return given[String(option.dropFirst(2))] }
-        switch option {
-        default: return nil
-        }
-    }
+    func countText(_ option: String) -> String? { given[String(option.dropFirst(2))] }
 
     /// What the options say of every effect, the inputs the chosen one needs
     /// opened (`openingInputs` false: none, for what does not draw).
@@ -235,32 +187,25 @@ struct EffectOptions {
         settings.background = look.background ?? Scene.defaultBackground
         settings.color = look.color
         settings.given = given
-        // Only the groups the effect takes are read (the others would be parsed for their defaults).
-        if openingInputs && scene == .outline {
-            var made = Outline(width: 1, height: 1, path: try outline.outlinePath())
-            made.pixelsPerSecond = outline.speed
-            settings.outline = made
-        }
-        if takes(scene, "--audio") {
-            settings.waveform = try waveform.template()
-            if openingInputs { settings.waveformSource = try waveform.input() }
-        }
-        if openingInputs && takes(scene, "--level") { settings.level = try LevelOpener.open(declared(LevelInput.parameters, defaults: LevelInput())) }
+        guard openingInputs else { return settings }
+        // The inputs the effect names, opened.
+        if takes(scene, "--outline") { settings.outline = Outline(width: 1, height: 1, path: try inputs().outlinePath()) }
+        if takes(scene, "--audio") { settings.waveformSource = try inputs().waveformInput() }
+        if takes(scene, "--level") { settings.level = try LevelOpener.open(declared(LevelInput.parameters, defaults: LevelInput())) }
         return settings
     }
 
-    /// Checks that hold whatever the size: the groups the effect takes
-    /// (each effect's command parses no other), its count, and the input it
-    /// needs there, read and parsed, so a bad input costs nothing.
+    /// Checks that hold whatever the size: the effect's parameters, its
+    /// count, and the inputs it names, read and parsed, so a bad input costs nothing.
     func check() throws {
-        if let needs = Effects.named(scene)?.needs, needs == "--outline", outline.outline == nil {
+        if let needs = Effects.named(scene)?.needs, given[String(needs.dropFirst(2))] == nil {
             throw UsageError(option: needs, value: "(none)", accepted: "a file of SVG path data with --scene \(scene)")
         }
-        if scene == .outline { _ = try outline.outlinePath() }
         try checkCount()
         try Effects.named(scene)?.checkGiven(given)
-        // The groups the effect takes (the others are defaults, and are not made).
-        if takes(scene, "--audio") { try waveform.check() }
+        // The inputs the effect names, opened (read and parsed).
+        if takes(scene, "--outline") { _ = try inputs().outlinePath() }
+        if takes(scene, "--audio") { try inputs().checkWaveformInput() }
         if takes(scene, "--level") { _ = try LevelOpener.open(declared(LevelInput.parameters, defaults: LevelInput())) }
     }
 

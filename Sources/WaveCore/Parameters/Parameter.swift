@@ -25,6 +25,8 @@ public struct ParameterInfo: Sendable, Equatable {
     public let isFlag: Bool
     /// The values it takes, for completions and the docs (empty: any text).
     public let choices: [String]
+    /// A list: the option takes every value up to the next option (`--audio a.wav b.wav`).
+    public internal(set) var isList = false
     /// Where the parameter means something: every command, or only where a frame loop runs.
     public let scope: Scope
     /// Another parameter this one only goes with (its name), nil where none.
@@ -197,6 +199,9 @@ public struct ParameterList<Model>: @unchecked Sendable {
 
 /// How the kinds of value read and show their text.
 public enum ParameterText {
+    /// What joins a list's values in one text.
+    public static let listSeparator: Character = "\u{0}"
+
     /// A number as a person would type it: 1, 0.25, 1e-06.
     public static func number(_ value: Double) -> String {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
@@ -294,9 +299,29 @@ extension Parameter {
                       parse: { Value(rawValue: $0).map { .some($0) } }, show: { $0?.rawValue })
     }
 
+    /// Text, as typed (a file name), or unset.
+    public static func text(_ name: String, _ path: WritableKeyPath<Model, String?>, valueName: String, accepted: String,
+                            help: String, defaultText: String? = nil) -> Parameter {
+        .value(name, path, valueName: valueName, accepted: accepted, help: help, defaultText: defaultText,
+               parse: { $0.isEmpty ? nil : .some($0) }, show: { $0 })
+    }
+
+    /// Several texts (file names), as the command line's values up to the
+    /// next option; given as one text, the values joined by NUL (which no
+    /// file name holds: `ParameterText.listSeparator`).
+    public static func list(_ name: String, _ path: WritableKeyPath<Model, [String]>, valueName: String, help: String,
+                            defaultText: String? = nil) -> Parameter {
+        var parameter = Parameter.value(name, path, valueName: valueName, accepted: "one or more names", help: help,
+                                        defaultText: defaultText,
+                                        parse: { text in text.isEmpty ? nil : text.split(separator: ParameterText.listSeparator).map(String.init) },
+                                        show: { $0.isEmpty ? nil : $0.joined(separator: " ") })
+        parameter.info.isList = true
+        return parameter
+    }
+
     /// A colour, #RRGGBB or #RRGGBBAA.
-    public static func color(_ name: String, _ path: WritableKeyPath<Model, RGBA8>, help: String, defaultText: String? = nil,
-                             model: Model) -> Parameter {
+    public static func color(_ name: String, _ path: WritableKeyPath<Model, RGBA8>, help: String,
+                             defaultText: String? = nil) -> Parameter {
         .value(name, path, valueName: "color", accepted: "a colour as #RRGGBB or #RRGGBBAA", help: help,
                defaultText: defaultText, parse: { RGBA8(hex: $0) }, show: { $0.hex })
     }
