@@ -336,6 +336,16 @@ public enum Effects {
             outline.snapToPixel = r.snapsToPixel
             return try outline.scene()
         },
+        Effect(name: EffectName(rawValue: "ripple"), summary: "ripples growing from the centre and fading, one after another (a replicator's pulse)",
+               count: Effect.Count(unit: "ripples", option: "--ripples", sweep: [1, 10, 100], sweepLimit: Replicator.maxCount, stacks: false,
+                                   help: "Ripples growing at once, evenly spaced over one growth", standardText: "3",
+                                   standard: { _, _ in 3 }, limit: { _, _ in Replicator.maxCount }),
+               parameters: .effect(Ripple.parameters), model: { EffectModel(Ripple(width: 1, height: 1)) }, paced: true) { model, s, r in
+            var ripple = model.base
+            (ripple.width, ripple.height, ripple.count) = (r.width, r.height, r.count > 0 ? r.count : 3)
+            (ripple.background, ripple.color) = (s.background, s.color ?? ripple.color)
+            return try ripple.scene()
+        },
     ]
 
     /// The effect of that name.
