@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "waves",
             dependencies: [
-                "WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO", "WaveGL", "WaveWindow", "WaveBench",
+                "WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO", "WaveGL", "WaveWindow", "WaveBench", "WavesKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

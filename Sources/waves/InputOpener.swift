@@ -2,6 +2,7 @@ import Foundation
 import WaveAudio
 import WaveCore
 import WaveEffects
+import WavesKit
 
 /// Opens the files an effect names (`EffectInputs`, declared with the
 /// effects): the waveform's track or peaks, once a run (decoding is the
@@ -14,15 +15,22 @@ extension EffectInputs {
     var isBatch: Bool { TrackBatch.isBatch(audio) }
 
     /// Opened once: decoding is the expensive part.
-    nonisolated(unsafe) private static var opened: [String: AudioInput] = [:]
+    nonisolated(unsafe) private static var opened: [String: AudioTrack] = [:]
 
     /// The waveform's source: the audio file or peaks, or the generated track.
-    func waveformInput() throws -> AudioInput {
+    func waveformInput() throws -> AudioTrack {
         let key = "\(audioFile ?? "")|\(peaks ?? "")|\(start ?? 0)|\(end ?? -1)"
         if let input = Self.opened[key] { return input }
-        let input = try AudioInput(audio: audioFile, peaks: peaks, start: start ?? 0, end: end)
+        let input = try Self.track(audio: audioFile, peaks: peaks, start: start ?? 0, end: end)
         Self.opened[key] = input
         return input
+    }
+
+    /// A track opened for the command line: a decoding that stops early is reported (`DecodeReport`).
+    static func track(audio: String?, peaks: String?, start: Double, end: Double?) throws -> AudioTrack {
+        let track = try AudioTrack(audio: audio, peaks: peaks, start: start, end: end)
+        track.onStoppedEarly = { try DecodeReport.report(path: $0, $1) }
+        return track
     }
 
     /// One track here (several are the render's and the peaks' own), its
@@ -60,19 +68,28 @@ extension EffectInputs {
     }
 }
 
-/// The command line's audio input is the waveform's source.
-extension AudioInput: WaveformSource, @unchecked Sendable {
-    func samplesPerBar(pitch: Int, pixelsPerSecond: Double) -> Int {
-        BarPeaks.samplesPerBar(sampleRate: sampleRate, pitch: pitch, pixelsPerSecond: pixelsPerSecond)
+/// A track whose decoding stopped early (damaged or truncated): one warning
+/// line on stderr per input, what decoded drawn or written; under `--strict`
+/// (render, peaks) the same line as the error, exit 65, nothing written.
+enum DecodeReport {
+    nonisolated(unsafe) static var strict = false
+    /// What the command does with what was read, for the warning ("drew what was read").
+    nonisolated(unsafe) static var outcome = "drew what was read"
+    nonisolated(unsafe) private static var warned: Set<String> = []
+    private static let lock = NSLock()
+
+    /// Call once `reader` has been read to its end (from any thread: a batch reads tracks in parallel).
+    static func check(_ reader: AudioReader) throws {
+        guard let report = reader.stoppedEarly else { return }
+        try self.report(path: reader.path, report)
     }
 
-    func bars(samplesPerBar: Int, maxBars: Int) throws -> (peaks: [Float], sampleCount: Int, duration: Double) {
-        let bars = try barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars)
-        return (bars.peaks, bars.sampleCount, bars.duration)
-    }
-
-    func channelBars(samplesPerBar: Int, maxBars: Int) throws -> (bands: [[Float]], sampleCount: Int, duration: Double) {
-        let bands = try (0..<channels).map { try barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars, channel: channels > 1 ? $0 : nil) }
-        return (bands.map(\.peaks), bands.map(\.sampleCount).max() ?? 0, bands.map(\.duration).max() ?? 0)
+    /// A track at `path` whose decoding stopped early, for `report`: warned once, or refused under --strict.
+    static func report(path: String, _ report: String) throws {
+        if strict { throw AudioError.stoppedEarly(path: path, report: report) }
+        lock.lock()
+        let first = warned.insert(path).inserted
+        lock.unlock()
+        if first { printError("waves: \(path): \(report); \(outcome)") }
     }
 }

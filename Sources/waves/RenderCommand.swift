@@ -201,7 +201,7 @@ struct RenderSettings: ParsableArguments {
     static func drawTrack(_ track: String, settings: EffectSettings, request: SceneRequest, time: Double,
                           start: Double, end: Double?, peaks: String?) throws -> RenderTarget {
         var settings = settings
-        settings.waveformSource = try AudioInput(audio: track, peaks: peaks, start: start, end: end)
+        settings.waveformSource = try EffectInputs.track(audio: track, peaks: peaks, start: start, end: end)
         let scene = try Effects.named(.waveform)!.scene(settings, request)
         let renderer = try BackendChooser.make(.cpu, for: scene).renderer
         let target = try renderer.makeTarget()

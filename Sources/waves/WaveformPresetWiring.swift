@@ -4,13 +4,14 @@ import WaveAudio
 import WaveBench
 import WaveCore
 import WaveEffects
+import WavesKit
 
 /// Builds `--preset waveform`'s input: the generated track as the effect,
 /// and the decode-speed measurement, which needs the audio module the
 /// benchmark does not import.
 enum WaveformPresetWiring {
     /// The generated track of `minutes`, or the user's `--audio` / `--peaks` (`audio` not generated).
-    static func input(minutes: Double, audio: AudioInput) throws -> WaveformPresetInput {
+    static func input(minutes: Double, audio: AudioTrack) throws -> WaveformPresetInput {
         let generated: Bool
         if case .generated = audio.source { generated = true } else { generated = false }
         let seconds = generated ? minutes * 60 : Double(try audio.sampleCount()) / Double(audio.sampleRate)
@@ -42,7 +43,7 @@ enum WaveformPresetWiring {
         return WaveformPresetInput(trackSeconds: peaks.duration, view: view) {
             switch audio.source {
             case .generated: return try decodeSpeed(seconds: seconds)
-            case let .audio(path): return [try decodeSpeed(of: path, samplesPerBar: samplesPerBar(audio.sampleRate))]
+            case let .audio(path: path): return [try decodeSpeed(of: path, samplesPerBar: samplesPerBar(audio.sampleRate))]
             case .peaks: return []
             }
         }
