@@ -54,13 +54,15 @@ let package = Package(
         .target(name: "WaveBench", dependencies: ["WaveCore", "CMallocCounter"]),
         // The products' modules: `import WavesKit` (or `import WavesGL`) brings
         // every module they re-export, and the few types that join two of them.
+        // Catalogues: many tracks at once, a manifest's items in shards, the output root and the results log.
+        .target(name: "WaveCatalogue", dependencies: ["WaveCore", "WaveAudio", "WaveImageIO"]),
         .target(name: "WavesKit", dependencies: ["WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO"]),
         // WavesGL names the modules its documentation links to as well (DocC resolves links in direct dependencies only).
         .target(name: "WavesGL", dependencies: ["WavesKit", "WaveGL", "WaveCore", "WaveEffects", "WaveImageIO"]),
         .executableTarget(
             name: "waves",
             dependencies: [
-                "WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO", "WaveGL", "WaveWindow", "WaveBench", "WavesKit",
+                "WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO", "WaveGL", "WaveWindow", "WaveBench", "WavesKit", "WaveCatalogue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -22,7 +22,8 @@ package enum ProtectedInputs {
         let resolved = Self.resolved(path)
         lock.lock()
         defer { lock.unlock() }
-        if let identity, identities[identity] == nil { identities[identity] = path }
+        // The first path kept, unless it no longer names that inode (a file deleted since left it to this one).
+        if let identity, identities[identity].map({ Self.identity(of: $0) != identity }) ?? true { identities[identity] = path }
         if paths[resolved] == nil { paths[resolved] = path }
     }
 

@@ -51,10 +51,10 @@ public struct Ball: Sendable {
     public func validate() throws {
         try Scene.validate(width: width, height: height)
         guard Swift.min(width, height) >= 30 else {
-            throw SceneError(parameter: "size", value: "\(width)x\(height)", accepted: "at least 30 pixels each side for the ball")
+            throw ValueError(parameter: "size", value: "\(width)x\(height)", accepted: "at least 30 pixels each side for the ball")
         }
         guard step.isFinite, step >= 1.0 / 10_000, step <= 0.1 else {
-            throw SceneError(parameter: "physics-step", value: "\(step)", accepted: "seconds from 0.0001 to 0.1")
+            throw ValueError(parameter: "physics-step", value: "\(step)", accepted: "seconds from 0.0001 to 0.1")
         }
     }
 

@@ -60,16 +60,16 @@ public struct Crates: Equatable, Sendable {
     public func validate() throws {
         try Scene.validate(width: width, height: height)
         guard (1...Self.maxCount).contains(count) else {
-            throw SceneError(parameter: "crates", value: "\(count)", accepted: "a whole number of crates from 1 to \(Self.maxCount)")
+            throw ValueError(parameter: "crates", value: "\(count)", accepted: "a whole number of crates from 1 to \(Self.maxCount)")
         }
         let fits = CrateWorld.capacity(width: Double(width), height: Double(height))
         guard count <= fits else {
-            throw SceneError(parameter: "crates", value: "\(count)",
+            throw ValueError(parameter: "crates", value: "\(count)",
                              accepted: "at most \(fits) crates in a \(width)x\(height) frame (each at least 2 px)")
         }
         try Self.parameters.check(self)
         guard step.isFinite, step >= 0.0001, step <= 0.1 else {
-            throw SceneError(parameter: "physics-step", value: "\(step)", accepted: "seconds from 0.0001 to 0.1")
+            throw ValueError(parameter: "physics-step", value: "\(step)", accepted: "seconds from 0.0001 to 0.1")
         }
     }
 

@@ -128,10 +128,10 @@ public struct Dots: Equatable, Sendable {
         try Scene.validate(width: width, height: height)
         try Self.parameters.check(self)
         if let count, !(1...Self.maxCount).contains(count) {
-            throw SceneError(parameter: "dots", value: "\(count)", accepted: "a whole number from 1 to \(Self.maxCount)")
+            throw ValueError(parameter: "dots", value: "\(count)", accepted: "a whole number from 1 to \(Self.maxCount)")
         }
         guard borderWidth.isFinite, borderWidth >= 0, borderWidth <= dotSize / 2 else {
-            throw SceneError(parameter: "border-width", value: "\(borderWidth)", accepted: "pixels from 0 to half the dot size")
+            throw ValueError(parameter: "border-width", value: "\(borderWidth)", accepted: "pixels from 0 to half the dot size")
         }
     }
 

@@ -38,7 +38,7 @@ public struct EffectInputs: Equatable, Sendable {
               help: "A file of SVG path data in pixels (- for standard input): M, L, H, V, Q, T, C, S, Z, absolute or relative; cubic curves are drawn as quadratic ones; arcs (A) are refused."),
     ], rules: [{ inputs in
         if let end = inputs.end, end <= inputs.start ?? 0 {
-            throw SceneError(parameter: "end", value: ParameterText.number(end),
+            throw ValueError(parameter: "end", value: ParameterText.number(end),
                              accepted: "seconds after --start (\(ParameterText.number(inputs.start ?? 0))), up to 10000000")
         }
     }])

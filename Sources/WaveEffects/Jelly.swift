@@ -98,22 +98,22 @@ public struct Jelly: Equatable, Sendable {
         let either = "either a duration and bounce, or --stiffness and --damping (and --mass), not both"
         if jelly.isPhysical {
             if let duration = jelly.springDuration {
-                throw SceneError(parameter: "spring-duration", value: ParameterText.number(duration), accepted: either)
+                throw ValueError(parameter: "spring-duration", value: ParameterText.number(duration), accepted: either)
             }
-            if let bounce = jelly.bounce { throw SceneError(parameter: "bounce", value: ParameterText.number(bounce), accepted: either) }
+            if let bounce = jelly.bounce { throw ValueError(parameter: "bounce", value: ParameterText.number(bounce), accepted: either) }
             guard jelly.stiffness != nil, jelly.damping != nil else {
-                throw SceneError(parameter: jelly.stiffness == nil ? "stiffness" : "damping", value: "(none)",
+                throw ValueError(parameter: jelly.stiffness == nil ? "stiffness" : "damping", value: "(none)",
                                  accepted: "--stiffness and --damping together (with --mass, default 1)")
             }
             guard jelly.spring.isValid else {
-                throw SceneError(parameter: "stiffness", value: ParameterText.number(jelly.stiffness ?? 0),
+                throw ValueError(parameter: "stiffness", value: ParameterText.number(jelly.stiffness ?? 0),
                                  accepted: "a spring whose natural frequency sqrt(k/m) is at most 10000 rad/s")
             }
             guard jelly.spring.settlingDuration() < 60 else {
-                throw SceneError(parameter: "damping", value: ParameterText.number(jelly.damping ?? 0), accepted: "a spring that settles within 60 s")
+                throw ValueError(parameter: "damping", value: ParameterText.number(jelly.damping ?? 0), accepted: "a spring that settles within 60 s")
             }
         } else if !jelly.spring.isValid {
-            throw SceneError(parameter: "spring-duration", value: ParameterText.number(jelly.springDuration ?? 1),
+            throw ValueError(parameter: "spring-duration", value: ParameterText.number(jelly.springDuration ?? 1),
                              accepted: "a duration long enough for --bounce \(ParameterText.number(jelly.bounce ?? 0.15)) (the spring it makes must stay under 10000 rad/s)")
         }
     }
@@ -126,7 +126,7 @@ public struct Jelly: Equatable, Sendable {
         if let size = blockSize {
             guard size.width.isFinite, size.height.isFinite, size.width >= 1, size.height >= 1,
                   size.width <= Double(width), size.height <= Double(height) / 2 else {
-                throw SceneError(parameter: "block-size", value: "\(size.width)x\(size.height)",
+                throw ValueError(parameter: "block-size", value: "\(size.width)x\(size.height)",
                                  accepted: "WxH from 1x1 up to the width by half the height (\(width)x\(height / 2))")
             }
         }

@@ -193,7 +193,7 @@ extension Effect.Count {
     /// One count as typed, checked.
     package func value(_ text: String) throws -> Int {
         guard let value = Int(text), (1...most).contains(value) else {
-            throw SceneError(parameter: String(option.dropFirst(2)), value: text, accepted: accepted)
+            throw ValueError(parameter: String(option.dropFirst(2)), value: text, accepted: accepted)
         }
         return value
     }
@@ -312,7 +312,7 @@ public enum Effects {
                parameters: .effect(Waveform.parameters, inputs: ["audio", "peaks", "start", "end", "jobs", "force"]),
                model: { EffectModel(Waveform(width: 1, height: 1, peaks: [], duration: 1)) }) { model, s, r in
             guard let source = s.waveformSource else {
-                throw SceneError(parameter: "audio", value: "(none)", accepted: "an audio file or a peaks file")
+                throw ValueError(parameter: "audio", value: "(none)", accepted: "an audio file or a peaks file")
             }
             var waveform = model.base
             waveform.width = r.width
@@ -326,7 +326,7 @@ public enum Effects {
                parameters: .effect(Outline.parameters, inputs: ["outline"]),
                model: { EffectModel(Outline(width: 1, height: 1, path: PathBuilder().path)) }, needs: "--outline") { model, s, r in
             guard var outline = s.outline else {
-                throw SceneError(parameter: "outline", value: "(none)", accepted: "a file of SVG path data")
+                throw ValueError(parameter: "outline", value: "(none)", accepted: "a file of SVG path data")
             }
             outline.width = r.width
             outline.height = r.height

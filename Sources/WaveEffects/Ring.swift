@@ -34,11 +34,11 @@ public struct Ring: Equatable, Sendable {
     public func validate() throws {
         try Scene.validate(width: width, height: height)
         guard (1...Replicator.maxCount).contains(count) else {
-            throw SceneError(parameter: "dots", value: "\(count)", accepted: "a whole number from 1 to \(Replicator.maxCount)")
+            throw ValueError(parameter: "dots", value: "\(count)", accepted: "a whole number from 1 to \(Replicator.maxCount)")
         }
         try Self.parameters.check(self)
         guard dotSize * 4 <= Double(Swift.min(width, height)) else {
-            throw SceneError(parameter: "dot-size", value: "\(dotSize)", accepted: "a size in pixels above 0 up to a quarter of the smaller side")
+            throw ValueError(parameter: "dot-size", value: "\(dotSize)", accepted: "a size in pixels above 0 up to a quarter of the smaller side")
         }
     }
 

@@ -41,7 +41,7 @@ public struct Ripple: Equatable, Sendable {
     public func validate() throws {
         try Scene.validate(width: width, height: height)
         guard (1...Replicator.maxCount).contains(count) else {
-            throw SceneError(parameter: "ripples", value: "\(count)", accepted: "a whole number from 1 to \(Replicator.maxCount)")
+            throw ValueError(parameter: "ripples", value: "\(count)", accepted: "a whole number from 1 to \(Replicator.maxCount)")
         }
         try Self.parameters.check(self)
     }

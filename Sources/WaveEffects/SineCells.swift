@@ -38,7 +38,7 @@ public struct SineCells: Equatable, Sendable {
     public func validate() throws {
         try Scene.validate(width: width, height: height)
         guard (1...height).contains(cellCount) else {
-            throw SceneError(parameter: "cells", value: "\(cellCount)",
+            throw ValueError(parameter: "cells", value: "\(cellCount)",
                              accepted: "a whole number from 1 to the height (\(height)), so every cell has a row")
         }
         try wave.validate(width: width)
@@ -204,7 +204,7 @@ public struct WaveParameters: Equatable, Sendable {
         try Self.parameters.check(self)
         let maxCycles = Swift.max(1, width / 2)
         guard cycles <= maxCycles else {
-            throw SceneError(parameter: "cycles", value: "\(cycles)",
+            throw ValueError(parameter: "cycles", value: "\(cycles)",
                              accepted: "a whole number from 1 to \(maxCycles) (half the width): only whole cycles make the wave wrap without a seam")
         }
     }

@@ -72,13 +72,13 @@ public struct Table: Equatable, Sendable {
     public func validate() throws {
         try Scene.validate(width: width, height: height)
         guard (1...Self.maxRows).contains(rows) else {
-            throw SceneError(parameter: "rows", value: "\(rows)", accepted: "a whole number of rows from 1 to \(Self.maxRows)")
+            throw ValueError(parameter: "rows", value: "\(rows)", accepted: "a whole number of rows from 1 to \(Self.maxRows)")
         }
         guard width >= 2 * Self.margin + 2, height >= 2 * Self.margin + 2 else {
-            throw SceneError(parameter: "size", value: "\(width)x\(height)", accepted: "at least \(2 * Self.margin + 2) pixels each way for a table")
+            throw ValueError(parameter: "size", value: "\(width)x\(height)", accepted: "at least \(2 * Self.margin + 2) pixels each way for a table")
         }
         guard row >= 2 * Self.margin + 2, row <= height, row <= 4096 else {
-            throw SceneError(parameter: "row-height", value: "\(row)",
+            throw ValueError(parameter: "row-height", value: "\(row)",
                              accepted: "whole pixels from \(2 * Self.margin + 2) to the height (\(height)), at most 4096")
         }
         try Self.parameters.check(self)
@@ -100,7 +100,7 @@ public struct Table: Equatable, Sendable {
         cells.wave = wave
         cells.snapToPixel = snapToPixel
         guard var view = try cells.scene().tree?.root.sublayers.first else {
-            throw SceneError(parameter: "scene", value: "table", accepted: "a waving view (internal: none was made)")
+            throw ValueError(parameter: "scene", value: "table", accepted: "a waving view (internal: none was made)")
         }
         view.name = "waving view"
         var card = Layer(name: "card", frame: Rect(x: Double(m), y: Double(m), width: Double(width - 2 * m), height: Double(row - 2 * m)),

@@ -56,7 +56,7 @@ public struct Voice: Equatable, Sendable {
     public func scene() throws -> Scene {
         try Scene.validate(width: width, height: height)
         guard (1...Self.maxCount(height: height)).contains(count) else {
-            throw SceneError(parameter: "cells", value: "\(count)",
+            throw ValueError(parameter: "cells", value: "\(count)",
                              accepted: "a whole number of voice panels from 1 to an eighth of the height (\(Self.maxCount(height: height)))")
         }
         var layers: [Layer] = []

@@ -132,13 +132,13 @@ public struct Waveform: Equatable, Sendable {
         try Scene.validate(width: width, height: height)
         try Self.parameters.check(self)
         guard duration.isFinite, duration > 0 else {
-            throw SceneError(parameter: "audio", value: "\(duration) s", accepted: "a track with at least one sample")
+            throw ValueError(parameter: "audio", value: "\(duration) s", accepted: "a track with at least one sample")
         }
         guard startTime.isFinite, startTime >= 0 else {
-            throw SceneError(parameter: "start", value: "\(startTime)", accepted: "seconds from 0")
+            throw ValueError(parameter: "start", value: "\(startTime)", accepted: "seconds from 0")
         }
         guard bands.count <= height else {
-            throw SceneError(parameter: "split-channels", value: "\(bands.count) channels",
+            throw ValueError(parameter: "split-channels", value: "\(bands.count) channels",
                              accepted: "at most one channel per pixel of height (\(height))")
         }
     }
@@ -349,11 +349,11 @@ extension Waveform {
             let pps = Waveform.gridPixelsPerSecond(fit: fit, width: width, duration: duration, pixelsPerSecond: pixelsPerSecond)
             return source.samplesPerBar(pitch: effect.pitch, pixelsPerSecond: pps)
         }
-        func refuseLength(samples count: Int, bars: Int?) -> SceneError {
+        func refuseLength(samples count: Int, bars: Int?) -> ValueError {
             let seconds = Int(Double(count) / Double(source.sampleRate))
             let size = bars.map { "this \(seconds) s track would be " + String(Int((Double($0) * Double(effect.pitch)).rounded())) + " px" }
                 ?? "this track would be longer (\(seconds) s of it make more already)"
-            return SceneError(parameter: fit ? "bar-width" : "pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
+            return ValueError(parameter: fit ? "bar-width" : "pixels-per-second", value: fit ? "\(barWidth)" : "\(pixelsPerSecond)",
                               accepted: "bars at most \(Int(Path.maxExtent)) px long in all: \(size) (fewer pixels per second, narrower bars, or --fit)")
         }
         // Only fit mode needs the length before the grid.

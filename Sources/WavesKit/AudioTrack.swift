@@ -82,7 +82,7 @@ public final class AudioTrack: WaveformSource, @unchecked Sendable {
             self.segment = segment(rate: sampleRate)
             verifiedCount = within(track.sampleCount, rate: sampleRate)
         case (_?, _?):
-            throw SceneError(parameter: "peaks", value: peaks ?? "", accepted: "either --audio or --peaks, not both")
+            throw ValueError(parameter: "peaks", value: peaks ?? "", accepted: "either --audio or --peaks, not both")
         }
     }
 
@@ -158,7 +158,7 @@ public final class AudioTrack: WaveformSource, @unchecked Sendable {
         case let .generated(seconds):
             peaks = try BarPeaks.scan(segmented(GeneratedTrack(seconds: seconds)), samplesPerBar: samplesPerBar)
             if peaks.sampleCount == 0 {
-                throw SceneError(parameter: "start", value: "", accepted: "a time within the track (\(Int(seconds)) s)")
+                throw ValueError(parameter: "start", value: "", accepted: "a time within the track (\(Int(seconds)) s)")
             }
         }
         verifiedCount = peaks.sampleCount

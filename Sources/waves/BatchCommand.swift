@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WaveCatalogue
 import WaveAudio
 import WaveCore
 import WaveEffects
@@ -68,14 +69,14 @@ struct BatchPlanCommand: ParsableCommand {
     func run() throws {
         let root = try OutputRoot(outputRoot ?? ".", allowsOutside: allowOutsideRoot)
         let kind = try self.kind.map { text in
-            guard let kind = BatchItem.Kind(rawValue: text) else { throw UsageError(option: "--kind", value: text, accepted: "peaks or render") }
+            guard let kind = BatchItem.Kind(rawValue: text) else { throw ValueError(option: "--kind", value: text, accepted: "peaks or render") }
             return kind
         } ?? (out.lowercased().hasSuffix(".png") ? .render : .peaks)
         var options: [(String, Any)] = []
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, !BatchManifest.fields.contains(String(parts[0])) else {
-                throw UsageError(option: "--set", value: setting, accepted: "NAME=VALUE, NAME an option of the items' command (not id, input, output or kind)")
+                throw ValueError(option: "--set", value: setting, accepted: "NAME=VALUE, NAME an option of the items' command (not id, input, output or kind)")
             }
             let value = String(parts[1])
             options.append((String(parts[0]), value == "true" ? true : value == "false" ? false : Int(value).map { $0 as Any } ?? Double(value).map { $0 as Any } ?? value))
@@ -131,7 +132,7 @@ struct BatchRunCommand: ParsableCommand {
         AtomicFile.followsLinks = followLinks
         let cores = ProcessInfo.processInfo.activeProcessorCount
         if let jobs, !(1...1024).contains(jobs) {
-            throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "a whole number of parallel items from 1 to 1024 (default: the \(cores) cores)")
+            throw ValueError(option: "--jobs", value: "\(jobs)", accepted: "a whole number of parallel items from 1 to 1024 (default: the \(cores) cores)")
         }
         DecodeReport.strict = strict
         DecodeReport.outcome = "did the item with what was read"
@@ -147,7 +148,7 @@ struct BatchRunCommand: ParsableCommand {
         let log = try results.map { path in
             let resolved = ProtectedInputs.resolved(path)
             if let item = all.first(where: { ProtectedInputs.resolved($0.output) == resolved }) {
-                throw UsageError(option: "--results", value: path, accepted: "a file no item writes (item \(item.id)'s output is \(item.output))")
+                throw ValueError(option: "--results", value: path, accepted: "a file no item writes (item \(item.id)'s output is \(item.output))")
             }
             try TrackBatch.makeFolder(for: path)
             return try ResultsLog(path: path)
@@ -259,7 +260,7 @@ struct BatchRun {
     static func prepare(_ item: BatchItem) throws -> Work {
         let reserved = ["audio", "peaks", "out", "json", "dat", "jobs", "force", "strict"]
         if let key = item.arguments.first(where: { reserved.contains(String($0.dropFirst(2))) }) {
-            throw UsageError(option: key, value: "", accepted: "not an item's option: the item's \"input\" and \"output\" name its files, and jobs, force and strict are waves batch's own")
+            throw ValueError(option: key, value: "", accepted: "not an item's option: the item's \"input\" and \"output\" name its files, and jobs, force and strict are waves batch's own")
         }
         switch item.kind {
         case .peaks:

@@ -253,53 +253,53 @@ struct BenchSettings: ParsableArguments {
         let cell = try size.validated()
         config.cellSize = (cell.width, cell.height)
         guard (1...1_000_000).contains(frames) else {
-            throw UsageError(option: "--frames", value: "\(frames)", accepted: "a whole number of frames from 1 to 1000000")
+            throw ValueError(option: "--frames", value: "\(frames)", accepted: "a whole number of frames from 1 to 1000000")
         }
         guard (0...100_000).contains(warmup) else {
-            throw UsageError(option: "--warmup", value: "\(warmup)", accepted: "a whole number of frames from 0 to 100000")
+            throw ValueError(option: "--warmup", value: "\(warmup)", accepted: "a whole number of frames from 0 to 100000")
         }
         config.frames = frames
         config.warmup = warmup
         if let blend2d, preset != .raster {
-            throw UsageError(option: "--blend2d", value: blend2d, accepted: "only with --preset raster")
+            throw ValueError(option: "--blend2d", value: blend2d, accepted: "only with --preset raster")
         }
         if let trackMinutes {
             guard preset == .waveform else {
-                throw UsageError(option: "--track-minutes", value: "\(trackMinutes)", accepted: "only with --preset waveform")
+                throw ValueError(option: "--track-minutes", value: "\(trackMinutes)", accepted: "only with --preset waveform")
             }
             guard trackMinutes.isFinite, trackMinutes >= 0.05, trackMinutes <= 240 else {
-                throw UsageError(option: "--track-minutes", value: "\(trackMinutes)", accepted: "a number of minutes from 0.05 to 240")
+                throw ValueError(option: "--track-minutes", value: "\(trackMinutes)", accepted: "a number of minutes from 0.05 to 240")
             }
         }
         if let seconds {
             guard preset != nil, preset != .primitives else {
-                throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "only with --preset table, waveform, pacing or raster")
+                throw ValueError(option: "--seconds", value: "\(seconds)", accepted: "only with --preset table, waveform, pacing or raster")
             }
             guard seconds.isFinite, seconds > 0, seconds <= 3600 else {
-                throw UsageError(option: "--seconds", value: "\(seconds)", accepted: "a number of seconds above 0, at most 3600")
+                throw ValueError(option: "--seconds", value: "\(seconds)", accepted: "a number of seconds above 0, at most 3600")
             }
         }
         if let stall {
-            guard preset == .pacing else { throw UsageError(option: "--stall", value: "\(stall)", accepted: "only with --preset pacing") }
+            guard preset == .pacing else { throw ValueError(option: "--stall", value: "\(stall)", accepted: "only with --preset pacing") }
             guard stall.isFinite, (0...1000).contains(stall) else {
-                throw UsageError(option: "--stall", value: "\(stall)", accepted: "milliseconds from 0 to 1000")
+                throw ValueError(option: "--stall", value: "\(stall)", accepted: "milliseconds from 0 to 1000")
             }
         }
         if preset == .pacing {
-            if let csv { throw UsageError(option: "--csv", value: csv, accepted: "a sweep or the table or waveform preset (the pacing preset writes --json)") }
+            if let csv { throw ValueError(option: "--csv", value: csv, accepted: "a sweep or the table or waveform preset (the pacing preset writes --json)") }
             if let chart, !Effects.taking("--physics-budget").contains(wave.scene) && wave.scene != .ball {
-                throw UsageError(option: "--chart", value: chart, accepted: "a sweep, the waveform preset, or the pacing preset with --scene crates (a simulation's frame intervals) or --scene ball (the ball's fall per driver)")
+                throw ValueError(option: "--chart", value: chart, accepted: "a sweep, the waveform preset, or the pacing preset with --scene crates (a simulation's frame intervals) or --scene ball (the ball's fall per driver)")
             }
         }
         if preset == .raster, let chart {
-            throw UsageError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the raster preset writes --json and --csv)")
+            throw ValueError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the raster preset writes --json and --csv)")
         }
         if let chart {
             if preset == .table {
-                throw UsageError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the table preset has nothing to chart)")
+                throw ValueError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the table preset has nothing to chart)")
             }
             guard chart.lowercased().hasSuffix(".svg") || chart.lowercased().hasSuffix(".png") else {
-                throw UsageError(option: "--chart", value: chart, accepted: "a file name ending in .svg or .png")
+                throw ValueError(option: "--chart", value: chart, accepted: "a file name ending in .svg or .png")
             }
             if chart.lowercased().hasSuffix(".png") && !ChartPNG.available {
                 throw FileError.cannotWrite(path: chart, reason: "PNG charts are drawn by rsvg-convert, which is not installed (apt-get install librsvg2-bin), or write .svg")
@@ -307,18 +307,18 @@ struct BenchSettings: ParsableArguments {
         }
         if preset == .primitives {
             guard wave.scene == .sine else {
-                throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "nothing with --preset primitives, which draws its own scenes")
+                throw ValueError(option: "--scene", value: wave.scene.rawValue, accepted: "nothing with --preset primitives, which draws its own scenes")
             }
-            if let chart { throw UsageError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the primitives preset writes --json and --csv)") }
+            if let chart { throw ValueError(option: "--chart", value: chart, accepted: "a sweep or the waveform preset (the primitives preset writes --json and --csv)") }
             return config
         }
         if preset == .raster {
             // The frames are the issue's: the sine at three sizes and one steep wave.
             guard wave.scene == .sine else {
-                throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "sine (or nothing) with --preset raster")
+                throw ValueError(option: "--scene", value: wave.scene.rawValue, accepted: "sine (or nothing) with --preset raster")
             }
             if let name = ["amplitude", "cycles"].first(where: { wave.given[$0] != nil }) {
-                throw UsageError(option: "--" + name, value: wave.given[name] ?? "",
+                throw ValueError(option: "--" + name, value: wave.given[name] ?? "",
                                  accepted: "the default with --preset raster, which fixes its frames (320x80, 800x200, 1920x1080 and a steep 800x200 wave)")
             }
             return config
@@ -329,10 +329,10 @@ struct BenchSettings: ParsableArguments {
             try wave.refuseGiven(Waveform.parameters.infos.map(\.name) + ["start", "end"],
                                  reason: "the waveform preset fixes the bars, the view and the playhead")
             guard wave.scene == .sine || wave.scene == .waveform else {
-                throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "waveform (or nothing) with --preset waveform")
+                throw ValueError(option: "--scene", value: wave.scene.rawValue, accepted: "waveform (or nothing) with --preset waveform")
             }
             if wave.given["audio"] != nil || wave.given["peaks"] != nil, trackMinutes != nil {
-                throw UsageError(option: "--track-minutes", value: "\(trackMinutes!)", accepted: "only without --audio or --peaks")
+                throw ValueError(option: "--track-minutes", value: "\(trackMinutes!)", accepted: "only without --audio or --peaks")
             }
             try wave.inputs().checkWaveformInput()
             return config
@@ -343,7 +343,7 @@ struct BenchSettings: ParsableArguments {
             if paced.scene == .sine { paced.scene = .jelly }
             let pacedScenes = Effects.all.filter { $0.paced && $0.name != .sine }.map(\.name.rawValue)
             guard pacedScenes.contains(paced.scene.rawValue) else {
-                throw UsageError(option: "--scene", value: wave.scene.rawValue,
+                throw ValueError(option: "--scene", value: wave.scene.rawValue,
                                  accepted: "\(pacedScenes.joined(separator: ", ")) with --preset pacing (jelly by default)")
             }
             try paced.check()
@@ -361,18 +361,18 @@ struct BenchSettings: ParsableArguments {
         }
         let swept = Effects.all.filter { $0.count != nil }.map(\.name.rawValue)
         guard swept.contains(wave.scene.rawValue) else {
-            throw UsageError(option: "--scene", value: wave.scene.rawValue,
+            throw ValueError(option: "--scene", value: wave.scene.rawValue,
                              accepted: "\(swept.joined(separator: ", ")) (a sweep scales a count; the waveform has --preset waveform)")
         }
         if preset == .table && wave.scene != .sine && wave.scene != .table {
-            throw UsageError(option: "--scene", value: wave.scene.rawValue, accepted: "table (or nothing) with --preset table")
+            throw ValueError(option: "--scene", value: wave.scene.rawValue, accepted: "table (or nothing) with --preset table")
         }
         if preset == .table, let rows = wave.countText("--rows") {
-            throw UsageError(option: "--rows", value: "\(rows)",
+            throw ValueError(option: "--rows", value: "\(rows)",
                              accepted: "nothing with --preset table: it makes rows enough for its scrolling phase")
         }
         if preset == .table, let scroll = wave.given["scroll"] {
-            throw UsageError(option: "--scroll", value: scroll,
+            throw ValueError(option: "--scroll", value: scroll,
                              accepted: "nothing with --preset table: its middle phase scrolls at a constant --scroll-speed")
         }
         // The table preset draws the scrolling table (the sine's options shape its waves).
@@ -410,7 +410,7 @@ struct BenchSettings: ParsableArguments {
             // Each scene stacks the cells (or rows of dots): the tallest must fit the core's bounds.
             let largest = config.size(count: config.cells.max() ?? 1)
             guard largest.height <= Scene.maxHeight, largest.height * largest.width <= Scene.maxPixels else {
-                throw UsageError(option: countOption, value: countText,
+                throw ValueError(option: countOption, value: countText,
                                  accepted: "at most \(Scene.maxHeight) rows (\(Scene.maxPixels) pixels) in all: "
                                      + "\(config.cells.max() ?? 1) \(config.unit) at \(cell.width) px wide make \(largest.width)x\(largest.height)")
             }
@@ -426,7 +426,7 @@ struct BenchSettings: ParsableArguments {
         var values: [T] = []
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let trimmed = item.trimmingCharacters(in: .whitespaces).lowercased()
-            guard let value = make(trimmed) else { throw UsageError(option: option, value: text, accepted: accepted) }
+            guard let value = make(trimmed) else { throw ValueError(option: option, value: text, accepted: accepted) }
             if !values.contains(value) { values.append(value) }
         }
         return values

@@ -119,10 +119,10 @@ struct DemoSettings: ParsableArguments {
         let size = try size.validated()
         try checkFinite(time, option: "--time")
         if let duration, !(duration.isFinite && duration > 0 && duration <= 86400) {
-            throw UsageError(option: "--duration", value: "\(duration)", accepted: "a positive number of seconds, at most 86400 (a day)")
+            throw ValueError(option: "--duration", value: "\(duration)", accepted: "a positive number of seconds, at most 86400 (a day)")
         }
         guard stall.isFinite, (0...1000).contains(stall) else {
-            throw UsageError(option: "--stall", value: "\(stall)", accepted: "milliseconds from 0 to 1000")
+            throw ValueError(option: "--stall", value: "\(stall)", accepted: "milliseconds from 0 to 1000")
         }
         // A scene whose time costs work (a simulation from 0) is checked before the window opens.
         try wave.makeScene(width: size.width, height: size.height).checkTime(time, option: "--time", value: "\(time)")

@@ -1,3 +1,4 @@
+import WaveCore
 import ArgumentParser
 import WaveEffects
 
@@ -42,7 +43,7 @@ enum EffectCommands {
         guard let place = Effects.all.firstIndex(where: { $0.name == name }),
               let command = try render[place].parse(arguments) as? any ParsedEffectCommand,
               let settings = command.commandSettings as? RenderSettings else {
-            throw UsageError(option: "--scene", value: name.rawValue, accepted: Effects.names.joined(separator: ", "))
+            throw ValueError(option: "--scene", value: name.rawValue, accepted: Effects.names.joined(separator: ", "))
         }
         return (settings, command.options)
     }
@@ -131,15 +132,15 @@ enum ShortForm {
             if rest[i] == "--scene" || rest[i].hasPrefix("--scene=") {
                 let value: String
                 if rest[i] == "--scene" {
-                    guard i + 1 < rest.count else { throw UsageError(option: "--scene", value: "(none)", accepted: Effects.names.joined(separator: ", ")) }
+                    guard i + 1 < rest.count else { throw ValueError(option: "--scene", value: "(none)", accepted: Effects.names.joined(separator: ", ")) }
                     value = rest[i + 1]
                     rest.removeSubrange(i...(i + 1))
                 } else {
                     value = String(rest[i].dropFirst("--scene=".count))
                     rest.remove(at: i)
                 }
-                guard Effects.names.contains(value) else { throw UsageError(option: "--scene", value: value, accepted: Effects.names.joined(separator: ", ")) }
-                if let scene, scene != value { throw UsageError(option: "--scene", value: value, accepted: "one effect (--scene \(scene) was given first)") }
+                guard Effects.names.contains(value) else { throw ValueError(option: "--scene", value: value, accepted: Effects.names.joined(separator: ", ")) }
+                if let scene, scene != value { throw ValueError(option: "--scene", value: value, accepted: "one effect (--scene \(scene) was given first)") }
                 scene = value
                 continue
             }
@@ -153,7 +154,7 @@ enum ShortForm {
         }
         guard let scene else { return arguments }
         if let named = rest.first, Effects.names.contains(named) {
-            guard named == scene else { throw UsageError(option: "--scene", value: scene, accepted: "nothing here: the effect is \(named) ('waves \(arguments[at]) \(named)')") }
+            guard named == scene else { throw ValueError(option: "--scene", value: scene, accepted: "nothing here: the effect is \(named) ('waves \(arguments[at]) \(named)')") }
             rest.removeFirst()
         }
         if arguments[at] == "bench", let option = Effects.named(EffectName(rawValue: scene))?.count?.option, option != "--cells" {

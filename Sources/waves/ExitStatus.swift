@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WaveCatalogue
 import WaveAudio
 import WaveBench
 import WaveCore
@@ -12,7 +13,7 @@ enum ExitStatus {
 
     static func of(_ error: Error) -> Int32 {
         switch error {
-        case is SceneError, is UsageError: return usage
+        case is ValueError: return usage
         case is OutsideOutputRoot: return badData
         case let audio as AudioError:
             switch audio {
@@ -42,7 +43,7 @@ enum ExitStatus {
 
     static func message(of error: Error) -> String {
         switch error {
-        case is SceneError, is UsageError, is FileError, is RendererError, is LayerTreeError, is PathError, is AudioError,
+        case is ValueError, is FileError, is RendererError, is LayerTreeError, is PathError, is AudioError,
              is ResourceError, is AnimationError, is MicrophoneError, is Blend2DUnavailable, is OutsideOutputRoot:
             return "\(error)"
         default:
@@ -73,15 +74,6 @@ enum ExitStatus {
         guard !values.isEmpty else { return first }
         return first[..<cut.lowerBound] + ": expected one of: " + values.joined(separator: ", ")
     }
-}
-
-/// Bad input caught by the command line itself: names the option, the value
-/// and what is accepted.
-struct UsageError: Error, CustomStringConvertible {
-    let option: String
-    let value: String
-    let accepted: String
-    var description: String { "\(option) \(value): expected \(accepted)" }
 }
 
 /// A line (or, for progress, part of one) on stderr.

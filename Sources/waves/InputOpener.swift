@@ -1,4 +1,5 @@
 import Foundation
+import WaveCatalogue
 import WaveAudio
 import WaveCore
 import WaveEffects
@@ -37,19 +38,19 @@ extension EffectInputs {
     /// batch options only with several, and the input opened.
     func checkWaveformInput() throws {
         if isBatch {
-            throw UsageError(option: "--audio", value: audio.joined(separator: " "),
+            throw ValueError(option: "--audio", value: audio.joined(separator: " "),
                              accepted: "one audio file here (several tracks, or a folder, with waves render waveform or waves peaks)")
         }
         let several = "only when several tracks are drawn (waves render waveform --audio with several files or a folder)"
-        if let jobs { throw UsageError(option: "--jobs", value: "\(jobs)", accepted: several) }
-        if force { throw UsageError(option: "--force", value: "", accepted: several) }
+        if let jobs { throw ValueError(option: "--jobs", value: "\(jobs)", accepted: several) }
+        if force { throw ValueError(option: "--force", value: "", accepted: several) }
         _ = try waveformInput()
     }
 
     /// The outline's path data, read and parsed: a missing file is 66, bytes
     /// that are not path data (or a coordinate that is not finite) 65.
     func outlinePath() throws -> Path {
-        guard let outline else { throw UsageError(option: "--outline", value: "(none)", accepted: "a file of SVG path data") }
+        guard let outline else { throw ValueError(option: "--outline", value: "(none)", accepted: "a file of SVG path data") }
         let input = try InputFile.open(outline)
         var data = try input.bytes(limit: 16 << 20)
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WaveCatalogue
 import WaveAudio
 import WaveCore
 import WaveImageIO
@@ -63,9 +64,9 @@ struct PeaksCommand: ParsableCommand {
         DecodeReport.outcome = "wrote the peaks of what was read"
         try checkOptions()
         if TrackBatch.isBatch(audio) { return try runBatch() }
-        if let jobs { throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "only when several tracks are read (--audio with several files or a folder)") }
-        if force { throw UsageError(option: "--force", value: "", accepted: "only when several tracks are read (--audio with several files or a folder)") }
-        guard let audio = audio.first else { throw UsageError(option: "--audio", value: "(none)", accepted: "an audio file, several, or a folder") }
+        if let jobs { throw ValueError(option: "--jobs", value: "\(jobs)", accepted: "only when several tracks are read (--audio with several files or a folder)") }
+        if force { throw ValueError(option: "--force", value: "", accepted: "only when several tracks are read (--audio with several files or a folder)") }
+        guard let audio = audio.first else { throw ValueError(option: "--audio", value: "(none)", accepted: "an audio file, several, or a folder") }
         ProtectedInputs.add(audio)
         for path in [json, dat].compactMap({ $0 }) { try OutputPaths.checkFile(path) }
         let data = try peaks(of: audio)
@@ -76,14 +77,14 @@ struct PeaksCommand: ParsableCommand {
     /// The outputs and the peaks' resolution.
     func checkOptions() throws {
         guard json != nil || dat != nil else {
-            throw UsageError(option: "--json", value: "(none)", accepted: "--json FILE or --dat FILE (or both)")
+            throw ValueError(option: "--json", value: "(none)", accepted: "--json FILE or --dat FILE (or both)")
         }
         guard (2...100_000_000).contains(samplesPerPixel) else {
-            throw UsageError(option: "--samples-per-pixel", value: "\(samplesPerPixel)",
+            throw ValueError(option: "--samples-per-pixel", value: "\(samplesPerPixel)",
                              accepted: "a whole number from 2 (audiowaveform's smallest) to 100000000")
         }
         guard bits == 8 || bits == 16 else {
-            throw UsageError(option: "--bits", value: "\(bits)", accepted: "8 or 16")
+            throw ValueError(option: "--bits", value: "\(bits)", accepted: "8 or 16")
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WaveCatalogue
 import WaveCore
 import WaveEffects
 import WaveGL
@@ -77,18 +78,18 @@ struct RenderSettings: ParsableArguments {
         let size = try size.validated()
         try checkFinite(time, option: "--time")
         if loop && frames != 1 {
-            throw UsageError(option: "--loop", value: "", accepted: "either --loop or --frames, not both (--loop chooses the frames)")
+            throw ValueError(option: "--loop", value: "", accepted: "either --loop or --frames, not both (--loop chooses the frames)")
         }
         guard (1...100_000).contains(frames) else {
-            throw UsageError(option: "--frames", value: "\(frames)", accepted: "a whole number from 1 to 100000")
+            throw ValueError(option: "--frames", value: "\(frames)", accepted: "a whole number from 1 to 100000")
         }
         guard fps.isFinite, fps > 0, (time + Double(frames - 1) / fps).isFinite else {
-            throw UsageError(option: "--fps", value: "\(fps)",
+            throw ValueError(option: "--fps", value: "\(fps)",
                              accepted: "a positive number small enough that every frame's time is finite")
         }
         let isBatch = try wave.scene == .waveform && wave.inputs().isBatch
         if explain && (out != nil || frames != 1 || loop || isBatch) {
-            throw UsageError(option: "--explain", value: "", accepted: "one frame of one scene and no output (it draws nothing: --time picks the frame)")
+            throw ValueError(option: "--explain", value: "", accepted: "one frame of one scene and no output (it draws nothing: --time picks the frame)")
         }
         if isBatch { return try renderTracks(wave, size: size) }
         try wave.check()
@@ -98,11 +99,11 @@ struct RenderSettings: ParsableArguments {
         var frames = self.frames, step = 1 / fps
         if loop {
             guard let period = scene.loopPeriod(), period > 0 else {
-                throw UsageError(option: "--loop", value: "", accepted: "a scene that repeats within 60 s (not a travelling outline, a waveform, a level from input, or a still scene)")
+                throw ValueError(option: "--loop", value: "", accepted: "a scene that repeats within 60 s (not a travelling outline, a waveform, a level from input, or a still scene)")
             }
             // Frames spaced period / n, so the last frame leads back to the first exactly.
             frames = max(2, Int((period * fps).rounded()))
-            guard frames <= 100_000 else { throw UsageError(option: "--loop", value: "", accepted: "a period of at most 100000 frames at --fps \(fps)") }
+            guard frames <= 100_000 else { throw ValueError(option: "--loop", value: "", accepted: "a period of at most 100000 frames at --fps \(fps)") }
             step = period / Double(frames)
             try scene.checkTime(time + period, option: "--loop", value: "")
         }
@@ -116,13 +117,13 @@ struct RenderSettings: ParsableArguments {
         // A sequence's folder named with a trailing slash ("frames/") is the same folder.
         while sequence && destination.count > 1 && destination.hasSuffix("/") { destination.removeLast() }
         if destination == "-" && sequence {
-            throw UsageError(option: "--out", value: "-", accepted: "a folder with --frames (stdout takes one PNG)")
+            throw ValueError(option: "--out", value: "-", accepted: "a folder with --frames (stdout takes one PNG)")
         }
         if destination.hasSuffix("/") && !sequence {
-            throw UsageError(option: "--out", value: destination, accepted: "a file name for one frame (a folder only with --frames)")
+            throw ValueError(option: "--out", value: destination, accepted: "a file name for one frame (a folder only with --frames)")
         }
         if overwrite && !sequence {
-            throw UsageError(option: "--overwrite", value: "", accepted: "only with --frames (a single PNG is replaced whole anyway)")
+            throw ValueError(option: "--overwrite", value: "", accepted: "only with --frames (a single PNG is replaced whole anyway)")
         }
         if sequence { try OutputPaths.prepareSequenceFolder(destination, overwrite: overwrite) }
         else if destination != "-" { try OutputPaths.checkFile(destination) }
@@ -212,10 +213,10 @@ struct RenderSettings: ParsableArguments {
     /// One image per track: what a batch of tracks refuses.
     func checkOneImagePerTrack() throws {
         if frames != 1 || loop {
-            throw UsageError(option: loop ? "--loop" : "--frames", value: loop ? "" : "\(frames)", accepted: "one image per track when several are drawn")
+            throw ValueError(option: loop ? "--loop" : "--frames", value: loop ? "" : "\(frames)", accepted: "one image per track when several are drawn")
         }
         if backend == .gl {
-            throw UsageError(option: "--backend", value: "gl", accepted: "cpu or auto when several tracks are drawn (each job draws with its own CPU renderer)")
+            throw ValueError(option: "--backend", value: "gl", accepted: "cpu or auto when several tracks are drawn (each job draws with its own CPU renderer)")
         }
     }
 
@@ -223,7 +224,7 @@ struct RenderSettings: ParsableArguments {
     /// (frame i at time + i * step), written whole or not at all.
     private func writeAnimation(_ scene: Scene, format: AnimationFormat, frames: Int, step: Double, size: PixelSize, wave: EffectOptions) throws {
         guard let destination = out else { return }
-        if overwrite { throw UsageError(option: "--overwrite", value: "", accepted: "only with a folder of frames (an animation is replaced whole)") }
+        if overwrite { throw ValueError(option: "--overwrite", value: "", accepted: "only with a folder of frames (an animation is replaced whole)") }
         try OutputPaths.checkFile(destination)
         guard AnimationEncoder.ffmpeg != nil else { throw AnimationError.ffmpegMissing }
         if format == .gif, abs(AnimationFormat.gifRate(fps) - fps) > 1e-6 {

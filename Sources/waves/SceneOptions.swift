@@ -49,7 +49,7 @@ struct PixelSize: ExpressibleByArgument, CustomStringConvertible {
     /// Both sides whole numbers from 1 to `limit`.
     func validated(option: String = "--size", limit: Int = Scene.maxRenderDimension) throws -> PixelSize {
         guard (1...limit).contains(width), (1...limit).contains(height) else {
-            throw UsageError(option: option, value: description,
+            throw ValueError(option: option, value: description,
                              accepted: "WxH with each side a whole number from 1 to \(limit)")
         }
         return self
@@ -125,7 +125,7 @@ struct EffectOptions {
     /// Refuses any of `names` given (`reason`: why this command fixes them).
     func refuseGiven(_ names: [String], reason: String) throws {
         if let name = names.first(where: { given[$0] != nil }) {
-            throw UsageError(option: "--" + name, value: given[name] ?? "", accepted: "nothing here: \(reason)")
+            throw ValueError(option: "--" + name, value: given[name] ?? "", accepted: "nothing here: \(reason)")
         }
     }
 
@@ -136,7 +136,7 @@ struct EffectOptions {
     func refuseLoopParameters(in place: String, allowing: [ParameterInfo.Scope]) throws {
         for info in Effects.named(scene)?.parameters ?? [] where given[info.name] != nil && info.scope != .scene && !allowing.contains(info.scope) {
             let commands = info.scope == .pacedLoop ? "waves demo or bench --preset pacing" : "waves demo or waves bench"
-            throw UsageError(option: info.option, value: given[info.name] ?? "", accepted: "only with \(commands) (\(place) has no frame loop)")
+            throw ValueError(option: info.option, value: given[info.name] ?? "", accepted: "only with \(commands) (\(place) has no frame loop)")
         }
     }
 
@@ -159,7 +159,7 @@ struct EffectOptions {
     /// The effect's scene for `request`, validated against the contract.
     func makeScene(_ request: SceneRequest) throws -> Scene {
         guard let effect = Effects.named(scene) else {
-            throw UsageError(option: "--scene", value: scene.rawValue, accepted: Effects.names.joined(separator: ", "))
+            throw ValueError(option: "--scene", value: scene.rawValue, accepted: Effects.names.joined(separator: ", "))
         }
         return try effect.scene(try settings(), request)
     }
@@ -199,7 +199,7 @@ struct EffectOptions {
     /// count, and the inputs it names, read and parsed, so a bad input costs nothing.
     func check() throws {
         if let needs = Effects.named(scene)?.needs, given[String(needs.dropFirst(2))] == nil {
-            throw UsageError(option: needs, value: "(none)", accepted: "a file of SVG path data with --scene \(scene)")
+            throw ValueError(option: needs, value: "(none)", accepted: "a file of SVG path data with --scene \(scene)")
         }
         try checkCount()
         try Effects.named(scene)?.checkGiven(given)
@@ -219,7 +219,7 @@ struct EffectOptions {
 /// A time option must be a finite number.
 func checkFinite(_ value: Double, option: String) throws {
     guard value.isFinite else {
-        throw UsageError(option: option, value: "\(value)", accepted: "a finite number of seconds")
+        throw ValueError(option: option, value: "\(value)", accepted: "a finite number of seconds")
     }
 }
 

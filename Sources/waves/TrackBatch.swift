@@ -1,213 +1,22 @@
 import ArgumentParser
-import Foundation
-import WaveAudio
-import WaveCore
-import WaveImageIO
+import WaveCatalogue
 
-/// Many tracks at once (`--audio tracks/` or `--audio a.mp3 b.flac ...`):
-/// each track's outputs named by a pattern (`out/{name}.dat`), tracks
-/// processed in parallel on `--jobs` threads, an output newer than its track
-/// skipped unless `--force`, a bad track reported in one line and the rest
-/// carried on, and one summary line at the end. The work per track is the
-/// caller's; writing the outputs is serialised (the atomic writer holds one
-/// pending file for its signal handler).
-struct TrackBatch {
-    /// The tracks, in name order: each file named, and every audio file
-    /// (by extension: libsndfile's formats) directly in each folder named.
-    let tracks: [String]
-    let jobs: Int
-    let force: Bool
-
-    /// Whether `audio` asks for a batch: several inputs, or a folder.
-    static func isBatch(_ audio: [String]) -> Bool {
-        audio.count > 1 || audio.contains { isFolder($0) }
-    }
-
-    static func isFolder(_ path: String) -> Bool {
-        var folder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
-    }
-
-    /// The audio files directly in a folder (hidden ones left out), by extension.
-    static func audioFiles(in folder: String) throws -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            throw AudioError.unreadable(path: folder, reason: "the folder cannot be listed")
-        }
-        let extensions = Set(AudioReader.readableFormats)
-        return names.filter { !$0.hasPrefix(".") && extensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
-            .sorted().map { (folder.hasSuffix("/") ? folder : folder + "/") + $0 }
-    }
-
-    init(audio: [String], jobs: Int?, force: Bool) throws {
-        var tracks: [String] = []
-        for input in audio {
-            if input == "-" { throw UsageError(option: "--audio", value: "-", accepted: "files or folders when several tracks are read (standard input holds one)") }
-            for track in Self.isFolder(input) ? try Self.audioFiles(in: input) : [input] where !tracks.contains(track) { tracks.append(track) }
-        }
-        guard !tracks.isEmpty else {
-            throw UsageError(option: "--audio", value: audio.joined(separator: " "),
-                             accepted: "files or folders holding audio files (" + AudioReader.readableFormats.joined(separator: ", ") + ")")
-        }
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        if let jobs, !(1...1024).contains(jobs) {
-            throw UsageError(option: "--jobs", value: "\(jobs)", accepted: "a whole number of parallel jobs from 1 to 1024 (default: the \(cores) cores)")
-        }
-        // No track may be any track's output.
-        ProtectedInputs.add(tracks)
-        self.tracks = tracks
-        self.jobs = min(jobs ?? cores, tracks.count)
-        self.force = force
-    }
-
-    /// `pattern` with `{name}` the track's file name without its extension.
-    static func output(_ pattern: String, for track: String) -> String {
-        pattern.replacingOccurrences(of: "{name}", with: URL(fileURLWithPath: track).deletingPathExtension().lastPathComponent)
-    }
-
-    /// Every pattern names each track's output apart (it holds {name}), and no two tracks share one.
-    func checkPatterns(_ patterns: [(option: String, pattern: String)]) throws {
-        for (option, pattern) in patterns {
-            guard pattern.contains("{name}") else {
-                throw UsageError(option: option, value: pattern, accepted: "a pattern holding {name} (the track's name without its extension) when several tracks are read, for example 'out/{name}.dat'")
-            }
-            var seen: [String: String] = [:]
-            for track in tracks {
-                let path = Self.output(pattern, for: track)
-                if let other = seen[path] {
-                    throw UsageError(option: option, value: pattern, accepted: "one output per track: \(other) and \(track) would both write \(path)")
-                }
-                // A pattern that names the tracks themselves is refused before any is read.
-                if let input = ProtectedInputs.input(replacedBy: path) {
-                    throw FileError.refused(path: path, reason: "it is an input of this run (\(input)); an output never replaces an input (\(option) \(pattern))")
-                }
-                seen[path] = track
-            }
-        }
-    }
-
-    struct Summary {
-        var written = 0, upToDate = 0, failed = 0
-        /// The status of the first failure, in track order (0: none failed).
-        var status: Int32 = 0
-        var seconds = 0.0
-
-        func line(tracks: Int, jobs: Int) -> String {
-            let rate = seconds > 0 && written > 0 ? String(format: ", %.1f tracks/s", Double(written) / seconds) : ""
-            return counted(tracks, "track") + ": \(written) written, \(upToDate) up to date, \(failed) failed "
-                + String(format: "(%.2f s on %@%@)", seconds, counted(jobs, "job"), rate)
-        }
-    }
-
-    /// Runs `work` for every track whose outputs (`outputs(track)`) are not
-    /// all newer than it (or every track with `force`), `jobs` at a time;
-    /// `work` returns the writes to make, run one at a time. Output folders
-    /// are made as needed. A failure is one line on stderr naming the track.
+/// How the command line reports a batch of tracks (`TrackBatch`): each
+/// failure one line on stderr naming the track, the summary line on stdout,
+/// and the first failure's status as the process's.
+extension TrackBatch {
+    /// Runs the batch (`TrackBatch.run`), each failure reported as it happens.
     func run(outputs: (String) -> [String], work: @escaping @Sendable (String) throws -> () throws -> Void) -> Summary {
-        let start = Date()
-        let planned = tracks.map { outputs($0) }
-        // nil: up to date; 0: written; else the failure's status.
-        let statuses: [Int32?] = ConcurrentItems.run(count: tracks.count, jobs: jobs) { [tracks, force] i, serially in
-            if !force && Self.upToDate(planned[i], track: tracks[i]) { return nil }
-            do {
-                let write = try work(tracks[i])
-                try serially {
-                    for path in planned[i] { try Self.makeFolder(for: path) }
-                    try write()
-                }
-                return 0
-            } catch {
-                printFailure(ExitStatus.message(of: error), of: tracks[i])
-                return ExitStatus.of(error)
-            }
-        }
-        var summary = Summary()
-        for status in statuses {
-            guard let status else { summary.upToDate += 1; continue }
-            if status == 0 { summary.written += 1 } else {
-                summary.failed += 1
-                if summary.status == 0 { summary.status = status }
-            }
-        }
-        summary.seconds = Date().timeIntervalSince(start)
-        return summary
+        run(outputs: outputs, failed: { track, error in
+            printFailure(ExitStatus.message(of: error), of: track)
+            return ExitStatus.of(error)
+        }, work: work)
     }
 
     /// The summary line on stdout, then the first failure's status as the process's (none: 0).
     func finish(_ summary: Summary, command: String) throws {
         print("waves \(command): " + summary.line(tracks: tracks.count, jobs: jobs))
         if summary.status != 0 { throw ExitCode(summary.status) }
-    }
-
-    /// Every output exists and was modified after the track.
-    static func upToDate(_ outputs: [String], track: String) -> Bool {
-        guard let source = modified(track) else { return false }
-        return outputs.allSatisfy { modified($0).map { $0 > source } ?? false }
-    }
-
-    private static func modified(_ path: String) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-    }
-
-    static func makeFolder(for path: String) throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard !isFolder(folder) else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw FileError.cannotWrite(path: path, reason: "its folder \(folder) cannot be made")
-        }
-    }
-}
-
-/// Items done `jobs` at a time, each on a thread of its own: every index
-/// taken once from a shared counter, its outcome kept in index order. The
-/// `serially` an item is handed runs a step while no other item's does (the
-/// atomic writer keeps one pending file for its signal handler).
-final class ConcurrentItems<Outcome>: @unchecked Sendable {
-    private let lock = NSLock(), serial = NSLock()
-    private var next = 0, done = 0
-    private var outcomes: [Outcome?]
-
-    private init(count: Int) { outcomes = Array(repeating: nil, count: count) }
-
-    /// `finished(index, outcome, items done so far)` runs on the worker's thread after each item.
-    static func run(count: Int, jobs: Int,
-                    _ body: @escaping @Sendable (_ index: Int, _ serially: (() throws -> Void) throws -> Void) -> Outcome,
-                    finished: @escaping @Sendable (Int, Outcome, Int) -> Void = { _, _, _ in }) -> [Outcome] {
-        let state = ConcurrentItems(count: count)
-        let group = DispatchGroup()
-        for _ in 0..<max(1, min(jobs, count)) {
-            group.enter()
-            Thread.detachNewThread {
-                while let i = state.take() {
-                    let outcome = body(i) { step in
-                        state.serial.lock()
-                        defer { state.serial.unlock() }
-                        try step()
-                    }
-                    finished(i, outcome, state.store(outcome, at: i))
-                }
-                group.leave()
-            }
-        }
-        group.wait()
-        return state.outcomes.map { $0! }
-    }
-
-    private func take() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < outcomes.count else { return nil }
-        next += 1
-        return next - 1
-    }
-
-    private func store(_ outcome: Outcome, at index: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        outcomes[index] = outcome
-        done += 1
-        return done
     }
 }
 

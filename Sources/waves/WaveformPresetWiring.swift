@@ -16,7 +16,7 @@ enum WaveformPresetWiring {
         if case .generated = audio.source { generated = true } else { generated = false }
         let seconds = generated ? minutes * 60 : Double(try audio.sampleCount()) / Double(audio.sampleRate)
         guard seconds >= 1 else {
-            throw UsageError(option: audio.optionName, value: audio.path ?? "", accepted: "a track of at least a second "
+            throw ValueError(option: audio.optionName, value: audio.path ?? "", accepted: "a track of at least a second "
                              + "(the preset moves \(Int(WaveformPreset.travel)) px of bars over the whole track)")
         }
         let pps = WaveformPreset.travel / seconds

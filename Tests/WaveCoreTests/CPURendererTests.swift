@@ -142,7 +142,7 @@ final class CPURendererTests: XCTestCase {
         func parameter(_ configure: (inout SineCells) -> Void) -> String? {
             var s = SineCells(width: 100, height: 50)
             configure(&s)
-            do { try s.validate(); return nil } catch let e as SceneError { return e.parameter } catch { return "?" }
+            do { try s.validate(); return nil } catch let e as ValueError { return e.parameter } catch { return "?" }
         }
         XCTAssertNil(parameter { _ in })
         XCTAssertEqual(parameter { $0.wave.amplitude = 0.6 }, "amplitude")

@@ -23,4 +23,19 @@ final class ProtectedInputsTests: XCTestCase {
         XCTAssertNil(ProtectedInputs.input(replacedBy: twin), "a stale inode is not the input")
         XCTAssertEqual(ProtectedInputs.input(replacedBy: input), input, "the input's path still is")
     }
+
+    /// An inode an earlier input left (its path gone) is the new input's once that is added.
+    func testANewInputTakesAnInodeAStaleInputLeft() throws {
+        let folder = NSTemporaryDirectory() + "waves-inputs-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let old = folder + "/old.wav", kept = folder + "/kept.wav", twin = folder + "/twin.wav"
+        try Data("track".utf8).write(to: URL(fileURLWithPath: old))
+        XCTAssertEqual(link(old, kept), 0)
+        ProtectedInputs.add(old)
+        XCTAssertEqual(unlink(old), 0)
+        ProtectedInputs.add(kept)
+        XCTAssertEqual(link(kept, twin), 0)
+        XCTAssertEqual(ProtectedInputs.input(replacedBy: twin), kept, "a hard link of the new input is the input")
+    }
 }

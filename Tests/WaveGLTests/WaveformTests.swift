@@ -164,7 +164,7 @@ final class WaveformTests: XCTestCase {
         func option(_ change: (inout Waveform) -> Void) -> String? {
             var w = waveform()
             change(&w)
-            do { _ = try w.scene(); return nil } catch let e as SceneError { return e.parameter } catch { return "\(error)" }
+            do { _ = try w.scene(); return nil } catch let e as ValueError { return e.parameter } catch { return "\(error)" }
         }
         XCTAssertNil(option { _ in })
         XCTAssertEqual(option { $0.barWidth = 0 }, "bar-width")

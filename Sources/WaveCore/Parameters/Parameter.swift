@@ -122,7 +122,7 @@ public struct Parameter<Model>: @unchecked Sendable {
     /// The refusal of the model's value when it is not accepted.
     public func check(_ model: Model) throws {
         guard holds(model) else {
-            throw SceneError(parameter: name, value: show(model) ?? "(none)", accepted: acceptedFor(model))
+            throw ValueError(parameter: name, value: show(model) ?? "(none)", accepted: acceptedFor(model))
         }
     }
 }
@@ -186,10 +186,10 @@ public struct ParameterList<Model>: @unchecked Sendable {
         for parameter in parameters {
             guard let text = given[parameter.name] else { continue }
             if let other = parameter.info.requires, given[other] == nil {
-                throw SceneError(parameter: parameter.name, value: text, accepted: "only with --\(other)")
+                throw ValueError(parameter: parameter.name, value: text, accepted: "only with --\(other)")
             }
             guard parameter.assign(&model, text) else {
-                throw SceneError(parameter: parameter.name, value: text, accepted: parameter.acceptedFor(model))
+                throw ValueError(parameter: parameter.name, value: text, accepted: parameter.acceptedFor(model))
             }
         }
         try check(model)

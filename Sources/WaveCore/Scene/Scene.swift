@@ -23,7 +23,7 @@ public struct Scene: Equatable, Sendable {
     /// and `value` are what asked for it, the last frame at `last` seconds.
     package func checkTime(_ last: Double, option: String, value: String) throws {
         guard let latestTime, last > latestTime.seconds else { return }
-        throw SceneError(parameter: String(option.drop { $0 == "-" }), value: value,
+        throw ValueError(parameter: String(option.drop { $0 == "-" }), value: value,
                          accepted: "frames at scene times up to \(String(format: "%g", latestTime.seconds)) s here (the last asked for is at \(String(format: "%g", last)) s): \(latestTime.why)")
     }
 
@@ -48,11 +48,11 @@ public struct Scene: Equatable, Sendable {
     /// parameter and what is accepted.
     public static func validate(width: Int, height: Int) throws {
         guard (1...maxRenderDimension).contains(width) else {
-            throw SceneError(parameter: "size", value: "\(width)x\(height)",
+            throw ValueError(parameter: "size", value: "\(width)x\(height)",
                              accepted: "a width from 1 to \(maxRenderDimension) pixels")
         }
         guard (1...maxHeight).contains(height), width * height <= maxPixels else {
-            throw SceneError(parameter: "size", value: "\(width)x\(height)",
+            throw ValueError(parameter: "size", value: "\(width)x\(height)",
                              accepted: "a height from 1 to \(maxHeight) pixels and at most \(maxPixels) pixels in all")
         }
     }
@@ -111,18 +111,30 @@ public struct LayerTree: Equatable, Sendable {
     }
 }
 
-/// An option outside the contract, named as the command line names it.
-public struct SceneError: Error, Equatable, CustomStringConvertible {
+/// A value refused, in one line: the option that gave it, as the command
+/// line names it, the value, and what is accepted. An effect's parameter
+/// outside its contract and a command's bad option alike (exit status 64).
+public struct ValueError: Error, Equatable, CustomStringConvertible {
+    /// The parameter's name, without dashes.
     public let parameter: String
     public let value: String
     public let accepted: String
+    /// The option as the line names it (`--dot-size`, or a manifest's key as written).
+    public let option: String
 
+    /// A parameter's value (`dot-size`: the line says `--dot-size`).
     public init(parameter: String, value: String, accepted: String) {
-        self.parameter = parameter
+        self.init(option: "--" + parameter, value: value, accepted: accepted)
+    }
+
+    /// An option's value, the option as typed (`--shard`).
+    public init(option: String, value: String, accepted: String) {
+        self.parameter = option.hasPrefix("--") ? String(option.dropFirst(2)) : option
+        self.option = option
         self.value = value
         self.accepted = accepted
     }
 
-    public var description: String { "--\(parameter) \(value): expected \(accepted)" }
+    public var description: String { "\(option) \(value): expected \(accepted)" }
 }
 

@@ -8,26 +8,26 @@ import WaveCore
 /// the commands name them (`"samples-per-pixel": 512`, `"fit": true`). The
 /// items in line order are the shards' positions: shard K of N takes the
 /// items whose position mod N is K.
-struct BatchItem: Equatable {
-    enum Kind: String { case peaks, render }
+package struct BatchItem: Equatable {
+    package enum Kind: String { case peaks, render }
 
-    let id: String
-    let input: String
-    let output: String
-    let kind: Kind
+    package let id: String
+    package let input: String
+    package let output: String
+    package let kind: Kind
     /// The options, in the manifest's order, as command-line arguments.
-    let arguments: [String]
+    package let arguments: [String]
     /// The item less its id, keys sorted: what its output depends on, with the input's stamp and Waves' version.
-    let canonical: String
+    package let canonical: String
 }
 
-enum BatchManifest {
+package enum BatchManifest {
     /// The keys every item has; the others are options.
-    static let fields: Set<String> = ["id", "input", "output", "kind"]
+    package static let fields: Set<String> = ["id", "input", "output", "kind"]
 
     /// The items of `text`; a line that is not an item is refused with its
     /// number (exit 65): a broken manifest does nothing rather than part of a shard.
-    static func parse(_ text: String, name: String) throws -> [BatchItem] {
+    package static func parse(_ text: String, name: String) throws -> [BatchItem] {
         var items: [BatchItem] = []
         var outputs: [String: Int] = [:], ids: [String: (line: Int, given: Bool)] = [:]
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -77,13 +77,13 @@ enum BatchManifest {
     }
 
     /// Shard `index` of `count`: the positions whose remainder is `index`.
-    static func shard<T>(_ items: [T], index: Int, count: Int) -> [T] {
+    package static func shard<T>(_ items: [T], index: Int, count: Int) -> [T] {
         items.enumerated().filter { $0.offset % count == index }.map(\.element)
     }
 
     /// A manifest of every audio file in `folders` (as the folder mode finds
     /// them, in name order), each written to `pattern`, with `options`.
-    static func plan(folders: [String], pattern: String, kind: BatchItem.Kind, options: [(String, Any)], root: OutputRoot) throws -> String {
+    package static func plan(folders: [String], pattern: String, kind: BatchItem.Kind, options: [(String, Any)], root: OutputRoot) throws -> String {
         // Each input named must be there: a folder, or a file (a typo plans nothing).
         for input in folders where input != "-" {
             var info = stat()
@@ -95,7 +95,7 @@ enum BatchManifest {
         for track in batch.tracks {
             let output = TrackBatch.output(pattern, for: track)
             do { try root.check(output) } catch {
-                throw UsageError(option: "--out", value: pattern, accepted: "outputs under the output root \(root.path) (\(output) is not; --output-root or --allow-outside-root)")
+                throw ValueError(option: "--out", value: pattern, accepted: "outputs under the output root \(root.path) (\(output) is not; --output-root or --allow-outside-root)")
             }
             var object: [String: Any] = ["id": track, "input": track, "output": output, "kind": kind.rawValue]
             for (key, value) in options { object[key] = value }
@@ -110,10 +110,10 @@ enum BatchManifest {
 /// and size from its environment (Slurm's; AWS Batch's and a Kubernetes
 /// Indexed Job's index, with `--shards N` their size: neither tells a task
 /// how many there are).
-enum BatchShard {
-    static func resolve(_ text: String?, shards: Int?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (index: Int, count: Int) {
+package enum BatchShard {
+    package static func resolve(_ text: String?, shards: Int?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (index: Int, count: Int) {
         guard let text else {
-            if let shards { throw UsageError(option: "--shards", value: "\(shards)", accepted: "only with --shard auto (a Kubernetes Indexed Job's count)") }
+            if let shards { throw ValueError(option: "--shards", value: "\(shards)", accepted: "only with --shard auto (a Kubernetes Indexed Job's count)") }
             return (0, 1)
         }
         if text == "auto" {
@@ -121,7 +121,7 @@ enum BatchShard {
             func number(_ key: String) throws -> Int? {
                 guard let text = environment[key] else { return nil }
                 guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                    throw UsageError(option: "--shard", value: "auto", accepted: "a whole number in \(key) (it is '\(text)')")
+                    throw ValueError(option: "--shard", value: "auto", accepted: "a whole number in \(key) (it is '\(text)')")
                 }
                 return value
             }
@@ -131,29 +131,29 @@ enum BatchShard {
             if let index = try number("AWS_BATCH_JOB_ARRAY_INDEX") {
                 // AWS Batch gives a child job its index only: the array's size is --shards (or a variable the job sets).
                 guard let count = try shards ?? number("AWS_BATCH_JOB_ARRAY_SIZE") else {
-                    throw UsageError(option: "--shard", value: "auto", accepted: "--shards N with an AWS Batch array job (AWS_BATCH_JOB_ARRAY_INDEX; N its array size)")
+                    throw ValueError(option: "--shard", value: "auto", accepted: "--shards N with an AWS Batch array job (AWS_BATCH_JOB_ARRAY_INDEX; N its array size)")
                 }
                 return try checked(index, count, "AWS_BATCH_JOB_ARRAY_INDEX")
             }
             if let index = try number("JOB_COMPLETION_INDEX") {
                 guard let shards else {
-                    throw UsageError(option: "--shard", value: "auto", accepted: "--shards N with a Kubernetes Indexed Job (JOB_COMPLETION_INDEX; N its completions)")
+                    throw ValueError(option: "--shard", value: "auto", accepted: "--shards N with a Kubernetes Indexed Job (JOB_COMPLETION_INDEX; N its completions)")
                 }
                 return try checked(index, shards, "JOB_COMPLETION_INDEX")
             }
-            throw UsageError(option: "--shard", value: "auto", accepted: "a scheduler's array index in the environment (SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT; AWS_BATCH_JOB_ARRAY_INDEX or JOB_COMPLETION_INDEX, each with --shards N); none is set")
+            throw ValueError(option: "--shard", value: "auto", accepted: "a scheduler's array index in the environment (SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT; AWS_BATCH_JOB_ARRAY_INDEX or JOB_COMPLETION_INDEX, each with --shards N); none is set")
         }
-        if shards != nil { throw UsageError(option: "--shards", value: "\(shards!)", accepted: "only with --shard auto") }
+        if shards != nil { throw ValueError(option: "--shards", value: "\(shards!)", accepted: "only with --shard auto") }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1_000_000, (0..<n).contains(k) else {
-            throw UsageError(option: "--shard", value: text, accepted: "K/N with 0 <= K < N (shard K of N), or auto")
+            throw ValueError(option: "--shard", value: text, accepted: "K/N with 0 <= K < N (shard K of N), or auto")
         }
         return (k, n)
     }
 
     private static func checked(_ index: Int, _ count: Int, _ source: String) throws -> (index: Int, count: Int) {
         guard count >= 1, (0..<count).contains(index) else {
-            throw UsageError(option: "--shard", value: "auto", accepted: "an index from 0 to the count less 1 (\(source) is \(index) of \(count))")
+            throw ValueError(option: "--shard", value: "auto", accepted: "an index from 0 to the count less 1 (\(source) is \(index) of \(count))")
         }
         return (index, count)
     }
@@ -163,21 +163,21 @@ enum BatchShard {
 /// absolute from the current folder, its links and `..` resolved as far as
 /// it exists) must lie under it, unless the operator allows outside.
 /// Running as root changes nothing.
-struct OutputRoot {
+package struct OutputRoot {
     /// The root, resolved.
-    let path: String
-    let allowsOutside: Bool
+    package let path: String
+    package let allowsOutside: Bool
 
-    init(_ folder: String, allowsOutside: Bool) throws {
+    package init(_ folder: String, allowsOutside: Bool) throws {
         guard TrackBatch.isFolder(folder) else {
-            throw UsageError(option: "--output-root", value: folder, accepted: "an existing folder")
+            throw ValueError(option: "--output-root", value: folder, accepted: "an existing folder")
         }
         path = ProtectedInputs.resolved(folder)
         self.allowsOutside = allowsOutside
     }
 
     /// Refuses (65) an output that resolves outside the root.
-    func check(_ output: String) throws {
+    package func check(_ output: String) throws {
         guard !allowsOutside else { return }
         let resolved = ProtectedInputs.resolved(output)
         guard resolved == path || resolved.hasPrefix(path == "/" ? "/" : path + "/") else {
@@ -187,9 +187,9 @@ struct OutputRoot {
 }
 
 /// An item's output that leaves the output root (exit 65: bad data in the manifest).
-struct OutsideOutputRoot: Error, CustomStringConvertible {
-    let output: String, resolved: String, root: String
-    var description: String {
+package struct OutsideOutputRoot: Error, CustomStringConvertible {
+    package let output: String, resolved: String, root: String
+    package var description: String {
         "cannot write \(output): it is outside the output root \(root)" + (resolved == output ? "" : " (it resolves to \(resolved))")
             + "; --output-root or --allow-outside-root"
     }
@@ -199,13 +199,13 @@ struct OutsideOutputRoot: Error, CustomStringConvertible {
 /// the item ends, so a run killed at any point leaves a file that lists
 /// exactly the items that finished (in the order they did). The file is
 /// this run's: made or emptied when the run starts, never through a link.
-final class ResultsLog: @unchecked Sendable {
+package final class ResultsLog: @unchecked Sendable {
     private let path: String
     private let descriptor: Int32
     private let lock = NSLock()
     private var failure: FileError?
 
-    init(path: String) throws {
+    package init(path: String) throws {
         try OutputPaths.checkFile(path)
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o644)
         guard descriptor >= 0 else { throw AtomicFile.failure(path) }
@@ -214,7 +214,7 @@ final class ResultsLog: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    func append(_ line: String) {
+    package func append(_ line: String) {
         lock.lock()
         defer { lock.unlock() }
         let bytes = Array(line.utf8)
@@ -228,7 +228,7 @@ final class ResultsLog: @unchecked Sendable {
     }
 
     /// The first write that failed, if any (exit 73), once every item is done.
-    func finish() throws {
+    package func finish() throws {
         if fsync(descriptor) != 0 && errno != EINVAL && failure == nil { failure = AtomicFile.failure(path) }
         if let failure { throw failure }
     }
