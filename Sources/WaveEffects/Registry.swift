@@ -1,3 +1,4 @@
+import Foundation
 import WaveCore
 
 /// The effects, in one list: what the command line's `--scene`, the demo's
@@ -91,9 +92,11 @@ public struct Effect: Sendable {
     /// What the request's count means, nil for an effect without one.
     public let count: Count?
     /// Options (command-line names) that only this effect, and others listing them, take.
-    package let options: [String]
+    package var options: [String] { (count.map { [$0.option] } ?? []) + parameters.map(\.option) }
     /// The parameters it declares (its count's besides), in the order its help lists them.
-    public let parameters: [ParameterInfo]
+    public var parameters: [ParameterInfo] { infos() }
+    /// The declared parameters, made when first read (a command reads only its own effect's).
+    private let infos: @Sendable () -> [ParameterInfo]
     /// Refuses given parameters that are not of their kind or out of range (before any size is known).
     package let checkGiven: @Sendable ([String: String]) throws -> Void
     /// An input it cannot be drawn without (the demo leaves it out when absent).
@@ -148,16 +151,17 @@ public struct Effect: Sendable {
     /// An effect: its model (the effect's settings with every default) takes
     /// the given values of its declared parameters, checked, and the scene is
     /// made from it.
-    package init<Model>(name: EffectName, summary: String, count: Count? = nil, parameters: ParameterList<Model>,
+    package init<Model>(name: EffectName, summary: String, count: Count? = nil,
+                        parameters declare: @autoclosure @escaping @Sendable () -> ParameterList<Model>,
                         model: @escaping @Sendable () -> Model, needs: String? = nil,
                         paced: Bool = false, states: [String] = [], agreement: Agreement = .sameCoverage,
                         make: @escaping @Sendable (Model, EffectSettings, SceneRequest) throws -> Scene) {
         self.name = name; self.summary = summary; self.count = count; self.needs = needs
         self.paced = paced; self.states = states; self.agreement = agreement
-        self.parameters = parameters.infos
-        self.options = (count.map { [$0.option] } ?? []) + parameters.infos.map(\.option)
-        self.checkGiven = { given in _ = try parameters.applying(given, to: model()) }
-        self.make = { settings, request in try make(try parameters.applying(settings.given, to: model()), settings, request) }
+        let parameters = Declaration(declare)
+        self.infos = { parameters.list.infos }
+        self.checkGiven = { given in _ = try parameters.list.applying(given, to: model()) }
+        self.make = { settings, request in try make(try parameters.list.applying(settings.given, to: model()), settings, request) }
     }
 
     /// The count option as a parameter, for the command line's help and the docs.
@@ -196,6 +200,26 @@ extension Effect.Count {
             throw ValueError(parameter: String(option.dropFirst(2)), value: text, accepted: accepted)
         }
         return value
+    }
+}
+
+/// An effect's parameter list, declared when first read: building every
+/// effect's lists (their key paths and texts) costs a process that draws
+/// one effect about a millisecond.
+private final class Declaration<Model>: @unchecked Sendable {
+    private let declare: @Sendable () -> ParameterList<Model>
+    private let lock = NSLock()
+    private var made: ParameterList<Model>?
+
+    init(_ declare: @escaping @Sendable () -> ParameterList<Model>) { self.declare = declare }
+
+    var list: ParameterList<Model> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let made { return made }
+        let list = declare()
+        made = list
+        return list
     }
 }
 

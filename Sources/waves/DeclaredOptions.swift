@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import WaveCore
 import WaveEffects
 
@@ -10,81 +11,81 @@ import WaveEffects
 /// no argument can spell (a name holding "=" is split there). What a value
 /// means, its range and its refusal are the declaration's
 /// (`ParameterList.applying`): this file only carries the text.
-struct DeclaredOptions<let effect: Int>: ParsableArguments {
+struct DeclaredOptions<Place: EffectPlace>: ParsableArguments {
     // A list first (the waveform's --audio), then the options that take a value, then the flags.
-    @Option(name: Slots.listName(effect, 0), parsing: .upToNextOption, help: Slots.listHelp(effect, 0))
+    @Option(name: Slots.listName(Place.index, 0), parsing: .upToNextOption, help: Slots.listHelp(Place.index, 0))
     var l0: [String] = []
 
-    @Option(name: Slots.name(effect, 0), parsing: .unconditional, help: Slots.help(effect, 0), completion: Slots.completion(effect, 0))
+    @Option(name: Slots.name(Place.index, 0), parsing: .unconditional, help: Slots.help(Place.index, 0), completion: Slots.completion(Place.index, 0))
     var o0: String?
-    @Option(name: Slots.name(effect, 1), parsing: .unconditional, help: Slots.help(effect, 1), completion: Slots.completion(effect, 1))
+    @Option(name: Slots.name(Place.index, 1), parsing: .unconditional, help: Slots.help(Place.index, 1), completion: Slots.completion(Place.index, 1))
     var o1: String?
-    @Option(name: Slots.name(effect, 2), parsing: .unconditional, help: Slots.help(effect, 2), completion: Slots.completion(effect, 2))
+    @Option(name: Slots.name(Place.index, 2), parsing: .unconditional, help: Slots.help(Place.index, 2), completion: Slots.completion(Place.index, 2))
     var o2: String?
-    @Option(name: Slots.name(effect, 3), parsing: .unconditional, help: Slots.help(effect, 3), completion: Slots.completion(effect, 3))
+    @Option(name: Slots.name(Place.index, 3), parsing: .unconditional, help: Slots.help(Place.index, 3), completion: Slots.completion(Place.index, 3))
     var o3: String?
-    @Option(name: Slots.name(effect, 4), parsing: .unconditional, help: Slots.help(effect, 4), completion: Slots.completion(effect, 4))
+    @Option(name: Slots.name(Place.index, 4), parsing: .unconditional, help: Slots.help(Place.index, 4), completion: Slots.completion(Place.index, 4))
     var o4: String?
-    @Option(name: Slots.name(effect, 5), parsing: .unconditional, help: Slots.help(effect, 5), completion: Slots.completion(effect, 5))
+    @Option(name: Slots.name(Place.index, 5), parsing: .unconditional, help: Slots.help(Place.index, 5), completion: Slots.completion(Place.index, 5))
     var o5: String?
-    @Option(name: Slots.name(effect, 6), parsing: .unconditional, help: Slots.help(effect, 6), completion: Slots.completion(effect, 6))
+    @Option(name: Slots.name(Place.index, 6), parsing: .unconditional, help: Slots.help(Place.index, 6), completion: Slots.completion(Place.index, 6))
     var o6: String?
-    @Option(name: Slots.name(effect, 7), parsing: .unconditional, help: Slots.help(effect, 7), completion: Slots.completion(effect, 7))
+    @Option(name: Slots.name(Place.index, 7), parsing: .unconditional, help: Slots.help(Place.index, 7), completion: Slots.completion(Place.index, 7))
     var o7: String?
-    @Option(name: Slots.name(effect, 8), parsing: .unconditional, help: Slots.help(effect, 8), completion: Slots.completion(effect, 8))
+    @Option(name: Slots.name(Place.index, 8), parsing: .unconditional, help: Slots.help(Place.index, 8), completion: Slots.completion(Place.index, 8))
     var o8: String?
-    @Option(name: Slots.name(effect, 9), parsing: .unconditional, help: Slots.help(effect, 9), completion: Slots.completion(effect, 9))
+    @Option(name: Slots.name(Place.index, 9), parsing: .unconditional, help: Slots.help(Place.index, 9), completion: Slots.completion(Place.index, 9))
     var o9: String?
-    @Option(name: Slots.name(effect, 10), parsing: .unconditional, help: Slots.help(effect, 10), completion: Slots.completion(effect, 10))
+    @Option(name: Slots.name(Place.index, 10), parsing: .unconditional, help: Slots.help(Place.index, 10), completion: Slots.completion(Place.index, 10))
     var o10: String?
-    @Option(name: Slots.name(effect, 11), parsing: .unconditional, help: Slots.help(effect, 11), completion: Slots.completion(effect, 11))
+    @Option(name: Slots.name(Place.index, 11), parsing: .unconditional, help: Slots.help(Place.index, 11), completion: Slots.completion(Place.index, 11))
     var o11: String?
-    @Option(name: Slots.name(effect, 12), parsing: .unconditional, help: Slots.help(effect, 12), completion: Slots.completion(effect, 12))
+    @Option(name: Slots.name(Place.index, 12), parsing: .unconditional, help: Slots.help(Place.index, 12), completion: Slots.completion(Place.index, 12))
     var o12: String?
-    @Option(name: Slots.name(effect, 13), parsing: .unconditional, help: Slots.help(effect, 13), completion: Slots.completion(effect, 13))
+    @Option(name: Slots.name(Place.index, 13), parsing: .unconditional, help: Slots.help(Place.index, 13), completion: Slots.completion(Place.index, 13))
     var o13: String?
-    @Option(name: Slots.name(effect, 14), parsing: .unconditional, help: Slots.help(effect, 14), completion: Slots.completion(effect, 14))
+    @Option(name: Slots.name(Place.index, 14), parsing: .unconditional, help: Slots.help(Place.index, 14), completion: Slots.completion(Place.index, 14))
     var o14: String?
-    @Option(name: Slots.name(effect, 15), parsing: .unconditional, help: Slots.help(effect, 15), completion: Slots.completion(effect, 15))
+    @Option(name: Slots.name(Place.index, 15), parsing: .unconditional, help: Slots.help(Place.index, 15), completion: Slots.completion(Place.index, 15))
     var o15: String?
-    @Option(name: Slots.name(effect, 16), parsing: .unconditional, help: Slots.help(effect, 16), completion: Slots.completion(effect, 16))
+    @Option(name: Slots.name(Place.index, 16), parsing: .unconditional, help: Slots.help(Place.index, 16), completion: Slots.completion(Place.index, 16))
     var o16: String?
-    @Option(name: Slots.name(effect, 17), parsing: .unconditional, help: Slots.help(effect, 17), completion: Slots.completion(effect, 17))
+    @Option(name: Slots.name(Place.index, 17), parsing: .unconditional, help: Slots.help(Place.index, 17), completion: Slots.completion(Place.index, 17))
     var o17: String?
-    @Option(name: Slots.name(effect, 18), parsing: .unconditional, help: Slots.help(effect, 18), completion: Slots.completion(effect, 18))
+    @Option(name: Slots.name(Place.index, 18), parsing: .unconditional, help: Slots.help(Place.index, 18), completion: Slots.completion(Place.index, 18))
     var o18: String?
-    @Option(name: Slots.name(effect, 19), parsing: .unconditional, help: Slots.help(effect, 19), completion: Slots.completion(effect, 19))
+    @Option(name: Slots.name(Place.index, 19), parsing: .unconditional, help: Slots.help(Place.index, 19), completion: Slots.completion(Place.index, 19))
     var o19: String?
-    @Option(name: Slots.name(effect, 20), parsing: .unconditional, help: Slots.help(effect, 20), completion: Slots.completion(effect, 20))
+    @Option(name: Slots.name(Place.index, 20), parsing: .unconditional, help: Slots.help(Place.index, 20), completion: Slots.completion(Place.index, 20))
     var o20: String?
-    @Option(name: Slots.name(effect, 21), parsing: .unconditional, help: Slots.help(effect, 21), completion: Slots.completion(effect, 21))
+    @Option(name: Slots.name(Place.index, 21), parsing: .unconditional, help: Slots.help(Place.index, 21), completion: Slots.completion(Place.index, 21))
     var o21: String?
-    @Option(name: Slots.name(effect, 22), parsing: .unconditional, help: Slots.help(effect, 22), completion: Slots.completion(effect, 22))
+    @Option(name: Slots.name(Place.index, 22), parsing: .unconditional, help: Slots.help(Place.index, 22), completion: Slots.completion(Place.index, 22))
     var o22: String?
-    @Option(name: Slots.name(effect, 23), parsing: .unconditional, help: Slots.help(effect, 23), completion: Slots.completion(effect, 23))
+    @Option(name: Slots.name(Place.index, 23), parsing: .unconditional, help: Slots.help(Place.index, 23), completion: Slots.completion(Place.index, 23))
     var o23: String?
-    @Flag(name: Slots.flagName(effect, 0), help: Slots.flagHelp(effect, 0))
+    @Flag(name: Slots.flagName(Place.index, 0), help: Slots.flagHelp(Place.index, 0))
     var f0 = false
-    @Flag(name: Slots.flagName(effect, 1), help: Slots.flagHelp(effect, 1))
+    @Flag(name: Slots.flagName(Place.index, 1), help: Slots.flagHelp(Place.index, 1))
     var f1 = false
-    @Flag(name: Slots.flagName(effect, 2), help: Slots.flagHelp(effect, 2))
+    @Flag(name: Slots.flagName(Place.index, 2), help: Slots.flagHelp(Place.index, 2))
     var f2 = false
-    @Flag(name: Slots.flagName(effect, 3), help: Slots.flagHelp(effect, 3))
+    @Flag(name: Slots.flagName(Place.index, 3), help: Slots.flagHelp(Place.index, 3))
     var f3 = false
-    @Flag(name: Slots.flagName(effect, 4), help: Slots.flagHelp(effect, 4))
+    @Flag(name: Slots.flagName(Place.index, 4), help: Slots.flagHelp(Place.index, 4))
     var f4 = false
-    @Flag(name: Slots.flagName(effect, 5), help: Slots.flagHelp(effect, 5))
+    @Flag(name: Slots.flagName(Place.index, 5), help: Slots.flagHelp(Place.index, 5))
     var f5 = false
 
     /// The values given, by parameter name (a flag's value is empty; a list's values joined by NUL).
     var given: [String: String] {
         var given: [String: String] = [:]
         for (slot, value) in [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23].enumerated() {
-            if let value, let info = Slots.option(effect, slot) { given[info.name] = value }
+            if let value, let info = Slots.option(Place.index, slot) { given[info.name] = value }
         }
-        if !l0.isEmpty, let info = Slots.list(effect, 0) { given[info.name] = l0.joined(separator: String(ParameterText.listSeparator)) }
+        if !l0.isEmpty, let info = Slots.list(Place.index, 0) { given[info.name] = l0.joined(separator: String(ParameterText.listSeparator)) }
         for (slot, named) in [f0, f1, f2, f3, f4, f5].enumerated() where named {
-            if let info = Slots.flag(effect, slot) { given[info.name] = "" }
+            if let info = Slots.flag(Place.index, slot) { given[info.name] = "" }
         }
         return given
     }
@@ -97,9 +98,19 @@ enum Slots {
 
     /// The effect's parameters that take a value, its flags and its lists, in order.
     static func declared(_ effect: Int) -> (options: [ParameterInfo], flags: [ParameterInfo], lists: [ParameterInfo]) {
-        let all = effect < Effects.all.count ? Effects.all[effect].allParameters : []
-        return (all.filter { !$0.isFlag && !$0.isList }, all.filter(\.isFlag), all.filter(\.isList))
+        guard effect < Effects.all.count else { return ([], [], []) }
+        lock.lock()
+        defer { lock.unlock() }
+        if let sorted = sortedByEffect[effect] { return sorted }
+        let all = Effects.all[effect].allParameters
+        let sorted = (options: all.filter { !$0.isFlag && !$0.isList }, flags: all.filter(\.isFlag), lists: all.filter(\.isList))
+        sortedByEffect[effect] = sorted
+        return sorted
     }
+
+    /// Each effect's parameters sorted into slots, when its command is first made (each slot reads them).
+    nonisolated(unsafe) private static var sortedByEffect: [Int: (options: [ParameterInfo], flags: [ParameterInfo], lists: [ParameterInfo])] = [:]
+    private static let lock = NSLock()
 
     static func list(_ effect: Int, _ slot: Int) -> ParameterInfo? {
         let list = declared(effect).lists

@@ -4,7 +4,7 @@ import WaveEffects
 
 /// One command per effect under `render`, `demo` and `bench` (`waves render
 /// waveform ...`), keyed by the effect's place in the registry
-/// (`EffectCommand<RenderSettings, 3>`): its options are the effect's
+/// (`EffectCommand<RenderSettings, Place3>`): its options are the effect's
 /// declared parameters (`DeclaredOptions`), the look and the command's own,
 /// so a help lists that effect's options and the command's, nothing else.
 /// Adding an effect to the registry adds its commands; nothing here names an
@@ -18,15 +18,29 @@ enum EffectCommands {
     static let places = 16
 
     static func all<Settings: EffectCommandSettings>(_ settings: Settings.Type) -> [ParsableCommand.Type] {
-        let places: [ParsableCommand.Type] = [
-            EffectCommand<Settings, 0>.self, EffectCommand<Settings, 1>.self, EffectCommand<Settings, 2>.self,
-            EffectCommand<Settings, 3>.self, EffectCommand<Settings, 4>.self, EffectCommand<Settings, 5>.self,
-            EffectCommand<Settings, 6>.self, EffectCommand<Settings, 7>.self, EffectCommand<Settings, 8>.self,
-            EffectCommand<Settings, 9>.self, EffectCommand<Settings, 10>.self, EffectCommand<Settings, 11>.self,
-            EffectCommand<Settings, 12>.self, EffectCommand<Settings, 13>.self, EffectCommand<Settings, 14>.self,
-            EffectCommand<Settings, 15>.self,
-        ]
-        return Array(places.prefix(Effects.all.count))
+        (0..<min(Effects.all.count, places)).map { command(Settings.self, at: $0) }
+    }
+
+    /// The command of the effect at `place` (only the places in use are made: each is a type to instantiate).
+    private static func command<Settings: EffectCommandSettings>(_ settings: Settings.Type, at place: Int) -> ParsableCommand.Type {
+        switch place {
+        case 0: EffectCommand<Settings, Place0>.self
+        case 1: EffectCommand<Settings, Place1>.self
+        case 2: EffectCommand<Settings, Place2>.self
+        case 3: EffectCommand<Settings, Place3>.self
+        case 4: EffectCommand<Settings, Place4>.self
+        case 5: EffectCommand<Settings, Place5>.self
+        case 6: EffectCommand<Settings, Place6>.self
+        case 7: EffectCommand<Settings, Place7>.self
+        case 8: EffectCommand<Settings, Place8>.self
+        case 9: EffectCommand<Settings, Place9>.self
+        case 10: EffectCommand<Settings, Place10>.self
+        case 11: EffectCommand<Settings, Place11>.self
+        case 12: EffectCommand<Settings, Place12>.self
+        case 13: EffectCommand<Settings, Place13>.self
+        case 14: EffectCommand<Settings, Place14>.self
+        default: EffectCommand<Settings, Place15>.self
+        }
     }
 
     static var render: [ParsableCommand.Type] { all(RenderSettings.self) }
@@ -65,19 +79,43 @@ protocol ParsedEffectCommand {
     var commandSettings: any EffectCommandSettings { get }
 }
 
-/// `waves render NAME`, `waves demo NAME`, `waves bench NAME`: the effect at `effect` in the registry.
-struct EffectCommand<Settings: EffectCommandSettings, let effect: Int>: ParsableCommand, ParsedEffectCommand {
+/// A place in the registry, as a type: a command is a type, one for each
+/// effect. (Marker types rather than integer generic parameters: the
+/// runtime makes their metadata directly, where an integer's goes through
+/// the demangler, which cost every process about a millisecond.)
+protocol EffectPlace { static var index: Int { get } }
+enum Place0: EffectPlace { static let index = 0 }
+enum Place1: EffectPlace { static let index = 1 }
+enum Place2: EffectPlace { static let index = 2 }
+enum Place3: EffectPlace { static let index = 3 }
+enum Place4: EffectPlace { static let index = 4 }
+enum Place5: EffectPlace { static let index = 5 }
+enum Place6: EffectPlace { static let index = 6 }
+enum Place7: EffectPlace { static let index = 7 }
+enum Place8: EffectPlace { static let index = 8 }
+enum Place9: EffectPlace { static let index = 9 }
+enum Place10: EffectPlace { static let index = 10 }
+enum Place11: EffectPlace { static let index = 11 }
+enum Place12: EffectPlace { static let index = 12 }
+enum Place13: EffectPlace { static let index = 13 }
+enum Place14: EffectPlace { static let index = 14 }
+enum Place15: EffectPlace { static let index = 15 }
+
+/// `waves render NAME`, `waves demo NAME`, `waves bench NAME`: the effect at `Place` in the registry.
+struct EffectCommand<Settings: EffectCommandSettings, Place: EffectPlace>: ParsableCommand, ParsedEffectCommand {
+    private static var effect: Int { Place.index }
+
     static var configuration: CommandConfiguration {
         Settings.configuration(effect: Effects.all[effect].name, summary: Effects.all[effect].summary)
     }
 
-    @OptionGroup(title: Effects.all[effect].name.rawValue.capitalized) var parameters: DeclaredOptions<effect>
+    @OptionGroup(title: Effects.all[Place.index].name.rawValue.capitalized) var parameters: DeclaredOptions<Place>
     @OptionGroup(title: "Look") var look: LookOptions
     @OptionGroup(title: Settings.title) var settings: Settings
 
     var options: EffectOptions {
         var options = EffectOptions()
-        options.scene = Effects.all[effect].name
+        options.scene = Effects.all[Place.index].name
         options.look = look
         options.given = parameters.given
         return options
