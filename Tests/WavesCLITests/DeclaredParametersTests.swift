@@ -73,6 +73,7 @@ final class DeclaredParametersTests: XCTestCase {
         }
     }
 
+    /// Every effect has its commands (the registry fits the command line's places) and each help lists its parameters.
     func testEachCommandsHelpListsEveryDeclaredParameter() throws {
         for effect in Effects.all {
             let help = try WavesBinary.run(["render", effect.name.rawValue, "--help"])
