@@ -13,79 +13,79 @@ import WaveEffects
 /// (`ParameterList.applying`): this file only carries the text.
 struct DeclaredOptions<Place: EffectPlace>: ParsableArguments {
     // A list first (the waveform's --audio), then the options that take a value, then the flags.
-    @Option(name: Slots.listName(Place.index, 0), parsing: .upToNextOption, help: Slots.listHelp(Place.index, 0))
+    @Option(name: Slots.name(Place.index, .list, 0), parsing: .upToNextOption, help: Slots.help(Place.index, .list, 0))
     var l0: [String] = []
 
-    @Option(name: Slots.name(Place.index, 0), parsing: .unconditional, help: Slots.help(Place.index, 0), completion: Slots.completion(Place.index, 0))
+    @Option(name: Slots.name(Place.index, .option, 0), parsing: .unconditional, help: Slots.help(Place.index, .option, 0), completion: Slots.completion(Place.index, 0))
     var o0: String?
-    @Option(name: Slots.name(Place.index, 1), parsing: .unconditional, help: Slots.help(Place.index, 1), completion: Slots.completion(Place.index, 1))
+    @Option(name: Slots.name(Place.index, .option, 1), parsing: .unconditional, help: Slots.help(Place.index, .option, 1), completion: Slots.completion(Place.index, 1))
     var o1: String?
-    @Option(name: Slots.name(Place.index, 2), parsing: .unconditional, help: Slots.help(Place.index, 2), completion: Slots.completion(Place.index, 2))
+    @Option(name: Slots.name(Place.index, .option, 2), parsing: .unconditional, help: Slots.help(Place.index, .option, 2), completion: Slots.completion(Place.index, 2))
     var o2: String?
-    @Option(name: Slots.name(Place.index, 3), parsing: .unconditional, help: Slots.help(Place.index, 3), completion: Slots.completion(Place.index, 3))
+    @Option(name: Slots.name(Place.index, .option, 3), parsing: .unconditional, help: Slots.help(Place.index, .option, 3), completion: Slots.completion(Place.index, 3))
     var o3: String?
-    @Option(name: Slots.name(Place.index, 4), parsing: .unconditional, help: Slots.help(Place.index, 4), completion: Slots.completion(Place.index, 4))
+    @Option(name: Slots.name(Place.index, .option, 4), parsing: .unconditional, help: Slots.help(Place.index, .option, 4), completion: Slots.completion(Place.index, 4))
     var o4: String?
-    @Option(name: Slots.name(Place.index, 5), parsing: .unconditional, help: Slots.help(Place.index, 5), completion: Slots.completion(Place.index, 5))
+    @Option(name: Slots.name(Place.index, .option, 5), parsing: .unconditional, help: Slots.help(Place.index, .option, 5), completion: Slots.completion(Place.index, 5))
     var o5: String?
-    @Option(name: Slots.name(Place.index, 6), parsing: .unconditional, help: Slots.help(Place.index, 6), completion: Slots.completion(Place.index, 6))
+    @Option(name: Slots.name(Place.index, .option, 6), parsing: .unconditional, help: Slots.help(Place.index, .option, 6), completion: Slots.completion(Place.index, 6))
     var o6: String?
-    @Option(name: Slots.name(Place.index, 7), parsing: .unconditional, help: Slots.help(Place.index, 7), completion: Slots.completion(Place.index, 7))
+    @Option(name: Slots.name(Place.index, .option, 7), parsing: .unconditional, help: Slots.help(Place.index, .option, 7), completion: Slots.completion(Place.index, 7))
     var o7: String?
-    @Option(name: Slots.name(Place.index, 8), parsing: .unconditional, help: Slots.help(Place.index, 8), completion: Slots.completion(Place.index, 8))
+    @Option(name: Slots.name(Place.index, .option, 8), parsing: .unconditional, help: Slots.help(Place.index, .option, 8), completion: Slots.completion(Place.index, 8))
     var o8: String?
-    @Option(name: Slots.name(Place.index, 9), parsing: .unconditional, help: Slots.help(Place.index, 9), completion: Slots.completion(Place.index, 9))
+    @Option(name: Slots.name(Place.index, .option, 9), parsing: .unconditional, help: Slots.help(Place.index, .option, 9), completion: Slots.completion(Place.index, 9))
     var o9: String?
-    @Option(name: Slots.name(Place.index, 10), parsing: .unconditional, help: Slots.help(Place.index, 10), completion: Slots.completion(Place.index, 10))
+    @Option(name: Slots.name(Place.index, .option, 10), parsing: .unconditional, help: Slots.help(Place.index, .option, 10), completion: Slots.completion(Place.index, 10))
     var o10: String?
-    @Option(name: Slots.name(Place.index, 11), parsing: .unconditional, help: Slots.help(Place.index, 11), completion: Slots.completion(Place.index, 11))
+    @Option(name: Slots.name(Place.index, .option, 11), parsing: .unconditional, help: Slots.help(Place.index, .option, 11), completion: Slots.completion(Place.index, 11))
     var o11: String?
-    @Option(name: Slots.name(Place.index, 12), parsing: .unconditional, help: Slots.help(Place.index, 12), completion: Slots.completion(Place.index, 12))
+    @Option(name: Slots.name(Place.index, .option, 12), parsing: .unconditional, help: Slots.help(Place.index, .option, 12), completion: Slots.completion(Place.index, 12))
     var o12: String?
-    @Option(name: Slots.name(Place.index, 13), parsing: .unconditional, help: Slots.help(Place.index, 13), completion: Slots.completion(Place.index, 13))
+    @Option(name: Slots.name(Place.index, .option, 13), parsing: .unconditional, help: Slots.help(Place.index, .option, 13), completion: Slots.completion(Place.index, 13))
     var o13: String?
-    @Option(name: Slots.name(Place.index, 14), parsing: .unconditional, help: Slots.help(Place.index, 14), completion: Slots.completion(Place.index, 14))
+    @Option(name: Slots.name(Place.index, .option, 14), parsing: .unconditional, help: Slots.help(Place.index, .option, 14), completion: Slots.completion(Place.index, 14))
     var o14: String?
-    @Option(name: Slots.name(Place.index, 15), parsing: .unconditional, help: Slots.help(Place.index, 15), completion: Slots.completion(Place.index, 15))
+    @Option(name: Slots.name(Place.index, .option, 15), parsing: .unconditional, help: Slots.help(Place.index, .option, 15), completion: Slots.completion(Place.index, 15))
     var o15: String?
-    @Option(name: Slots.name(Place.index, 16), parsing: .unconditional, help: Slots.help(Place.index, 16), completion: Slots.completion(Place.index, 16))
+    @Option(name: Slots.name(Place.index, .option, 16), parsing: .unconditional, help: Slots.help(Place.index, .option, 16), completion: Slots.completion(Place.index, 16))
     var o16: String?
-    @Option(name: Slots.name(Place.index, 17), parsing: .unconditional, help: Slots.help(Place.index, 17), completion: Slots.completion(Place.index, 17))
+    @Option(name: Slots.name(Place.index, .option, 17), parsing: .unconditional, help: Slots.help(Place.index, .option, 17), completion: Slots.completion(Place.index, 17))
     var o17: String?
-    @Option(name: Slots.name(Place.index, 18), parsing: .unconditional, help: Slots.help(Place.index, 18), completion: Slots.completion(Place.index, 18))
+    @Option(name: Slots.name(Place.index, .option, 18), parsing: .unconditional, help: Slots.help(Place.index, .option, 18), completion: Slots.completion(Place.index, 18))
     var o18: String?
-    @Option(name: Slots.name(Place.index, 19), parsing: .unconditional, help: Slots.help(Place.index, 19), completion: Slots.completion(Place.index, 19))
+    @Option(name: Slots.name(Place.index, .option, 19), parsing: .unconditional, help: Slots.help(Place.index, .option, 19), completion: Slots.completion(Place.index, 19))
     var o19: String?
-    @Option(name: Slots.name(Place.index, 20), parsing: .unconditional, help: Slots.help(Place.index, 20), completion: Slots.completion(Place.index, 20))
+    @Option(name: Slots.name(Place.index, .option, 20), parsing: .unconditional, help: Slots.help(Place.index, .option, 20), completion: Slots.completion(Place.index, 20))
     var o20: String?
-    @Option(name: Slots.name(Place.index, 21), parsing: .unconditional, help: Slots.help(Place.index, 21), completion: Slots.completion(Place.index, 21))
+    @Option(name: Slots.name(Place.index, .option, 21), parsing: .unconditional, help: Slots.help(Place.index, .option, 21), completion: Slots.completion(Place.index, 21))
     var o21: String?
-    @Option(name: Slots.name(Place.index, 22), parsing: .unconditional, help: Slots.help(Place.index, 22), completion: Slots.completion(Place.index, 22))
+    @Option(name: Slots.name(Place.index, .option, 22), parsing: .unconditional, help: Slots.help(Place.index, .option, 22), completion: Slots.completion(Place.index, 22))
     var o22: String?
-    @Option(name: Slots.name(Place.index, 23), parsing: .unconditional, help: Slots.help(Place.index, 23), completion: Slots.completion(Place.index, 23))
+    @Option(name: Slots.name(Place.index, .option, 23), parsing: .unconditional, help: Slots.help(Place.index, .option, 23), completion: Slots.completion(Place.index, 23))
     var o23: String?
-    @Flag(name: Slots.flagName(Place.index, 0), help: Slots.flagHelp(Place.index, 0))
+    @Flag(name: Slots.name(Place.index, .flag, 0), help: Slots.help(Place.index, .flag, 0))
     var f0 = false
-    @Flag(name: Slots.flagName(Place.index, 1), help: Slots.flagHelp(Place.index, 1))
+    @Flag(name: Slots.name(Place.index, .flag, 1), help: Slots.help(Place.index, .flag, 1))
     var f1 = false
-    @Flag(name: Slots.flagName(Place.index, 2), help: Slots.flagHelp(Place.index, 2))
+    @Flag(name: Slots.name(Place.index, .flag, 2), help: Slots.help(Place.index, .flag, 2))
     var f2 = false
-    @Flag(name: Slots.flagName(Place.index, 3), help: Slots.flagHelp(Place.index, 3))
+    @Flag(name: Slots.name(Place.index, .flag, 3), help: Slots.help(Place.index, .flag, 3))
     var f3 = false
-    @Flag(name: Slots.flagName(Place.index, 4), help: Slots.flagHelp(Place.index, 4))
+    @Flag(name: Slots.name(Place.index, .flag, 4), help: Slots.help(Place.index, .flag, 4))
     var f4 = false
-    @Flag(name: Slots.flagName(Place.index, 5), help: Slots.flagHelp(Place.index, 5))
+    @Flag(name: Slots.name(Place.index, .flag, 5), help: Slots.help(Place.index, .flag, 5))
     var f5 = false
 
     /// The values given, by parameter name (a flag's value is empty; a list's values joined by NUL).
     var given: [String: String] {
         var given: [String: String] = [:]
         for (slot, value) in [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23].enumerated() {
-            if let value, let info = Slots.option(Place.index, slot) { given[info.name] = value }
+            if let value, let info = Slots.info(Place.index, .option, slot) { given[info.name] = value }
         }
-        if !l0.isEmpty, let info = Slots.list(Place.index, 0) { given[info.name] = l0.joined(separator: String(ParameterText.listSeparator)) }
+        if !l0.isEmpty, let info = Slots.info(Place.index, .list, 0) { given[info.name] = l0.joined(separator: String(ParameterText.listSeparator)) }
         for (slot, named) in [f0, f1, f2, f3, f4, f5].enumerated() where named {
-            if let info = Slots.flag(Place.index, slot) { given[info.name] = "" }
+            if let info = Slots.info(Place.index, .flag, slot) { given[info.name] = "" }
         }
         return given
     }
@@ -112,50 +112,31 @@ enum Slots {
     nonisolated(unsafe) private static var sortedByEffect: [Int: (options: [ParameterInfo], flags: [ParameterInfo], lists: [ParameterInfo])] = [:]
     private static let lock = NSLock()
 
-    static func list(_ effect: Int, _ slot: Int) -> ParameterInfo? {
-        let list = declared(effect).lists
+    /// The kinds of slot: a list, an option that takes a value, a flag.
+    enum Kind: String { case list = "l", option = "o", flag = "f" }
+
+    /// The parameter a slot carries, nil for a slot the effect does not use.
+    static func info(_ effect: Int, _ kind: Kind, _ slot: Int) -> ParameterInfo? {
+        let sorted = declared(effect)
+        let list = switch kind {
+        case .list: sorted.lists
+        case .option: sorted.options
+        case .flag: sorted.flags
+        }
         return slot < list.count ? list[slot] : nil
     }
 
-    static func listName(_ effect: Int, _ slot: Int) -> NameSpecification {
-        .customLong(list(effect, slot)?.name ?? "unused=l\(slot)")
+    static func name(_ effect: Int, _ kind: Kind, _ slot: Int) -> NameSpecification {
+        .customLong(info(effect, kind, slot)?.name ?? "unused=\(kind.rawValue)\(slot)")
     }
 
-    static func listHelp(_ effect: Int, _ slot: Int) -> ArgumentHelp {
-        guard let info = list(effect, slot) else { return ArgumentHelp(visibility: .private) }
-        return ArgumentHelp(helpLine(info), valueName: info.valueName)
-    }
-
-    static func option(_ effect: Int, _ slot: Int) -> ParameterInfo? {
-        let list = declared(effect).options
-        return slot < list.count ? list[slot] : nil
-    }
-
-    static func flag(_ effect: Int, _ slot: Int) -> ParameterInfo? {
-        let list = declared(effect).flags
-        return slot < list.count ? list[slot] : nil
-    }
-
-    static func name(_ effect: Int, _ slot: Int) -> NameSpecification {
-        .customLong(option(effect, slot)?.name ?? "unused=o\(slot)")
-    }
-
-    static func flagName(_ effect: Int, _ slot: Int) -> NameSpecification {
-        .customLong(flag(effect, slot)?.name ?? "unused=f\(slot)")
-    }
-
-    static func help(_ effect: Int, _ slot: Int) -> ArgumentHelp {
-        guard let info = option(effect, slot) else { return ArgumentHelp(visibility: .private) }
-        return ArgumentHelp(helpLine(info), valueName: info.valueName)
-    }
-
-    static func flagHelp(_ effect: Int, _ slot: Int) -> ArgumentHelp {
-        guard let info = flag(effect, slot) else { return ArgumentHelp(visibility: .private) }
-        return ArgumentHelp(info.help)
+    static func help(_ effect: Int, _ kind: Kind, _ slot: Int) -> ArgumentHelp {
+        guard let info = info(effect, kind, slot) else { return ArgumentHelp(visibility: .private) }
+        return kind == .flag ? ArgumentHelp(info.help) : ArgumentHelp(helpLine(info), valueName: info.valueName)
     }
 
     static func completion(_ effect: Int, _ slot: Int) -> CompletionKind {
-        guard let info = option(effect, slot), !info.choices.isEmpty else { return .default }
+        guard let info = info(effect, .option, slot), !info.choices.isEmpty else { return .default }
         return .list(info.choices)
     }
 
