@@ -390,8 +390,15 @@ uniform float u_opacity;      // the replicator's opacity (its ancestors' includ
 uniform vec4 u_tint;          // the tint from above the replicator
 uniform vec4 u_instanceColor;
 uniform vec4 u_colorOffset;
-// A still replicator inside (a grid; u_inner 1: none): outer copy k1 holds
-// inner copies k2, k2 more delays late.
+// A replicator inside (a grid; u_inner 1: none): outer copy k1 holds
+// inner copies k2, k2 more delays late. Its step is fixed (u_innerStep's
+// powers), or animated (u_innerAnimated 1, a row that curls): its
+// timelines' records at u_innerStepAt (translation x, y, rotation, scale
+// x) and u_innerCentre.z (scale y), evaluated at the outer copy's time and
+// turned about u_innerCentre.xy, then raised to the power k2 here.
+uniform int u_innerAnimated;
+uniform vec4 u_innerStepAt;
+uniform vec3 u_innerCentre;
 uniform int u_inner;
 uniform float u_innerDelay;
 uniform vec3 u_innerPlace[2]; // the inner replicator's layer in the outer copy
@@ -594,8 +601,26 @@ void main() {
         if ((k & (1 << bit)) != 0) compose(w0, w1, u_step[2 * bit], u_step[2 * bit + 1], w0, w1);
     }
     compose(w0, w1, u_innerPlace[0], u_innerPlace[1], w0, w1);
-    for (int bit = 0; bit < 21; bit++) {
-        if ((k2 & (1 << bit)) != 0) compose(w0, w1, u_innerStep[2 * bit], u_innerStep[2 * bit + 1], w0, w1);
+    if (u_innerAnimated == 1) {
+        // The step at the outer copy's time (WaveCore's AnimatableTransform.matrix, about the layer's centre).
+        float tk = u_time - float(k) * u_delay;
+        float sx = property(int(u_innerStepAt.w), tk).x, sy = property(int(u_innerCentre.z), tk).x;
+        float r = property(int(u_innerStepAt.z), tk).x, cs = cos(r), sn = sin(r);
+        vec3 p0 = vec3(cs * sx, -sn * sy, property(int(u_innerStepAt.x), tk).x);
+        vec3 p1 = vec3(sn * sx, cs * sy, property(int(u_innerStepAt.y), tk).x);
+        if (r == 0.0) { p0.xy = vec2(sx, 0.0); p1.xy = vec2(0.0, sy); }
+        vec2 c = u_innerCentre.xy;
+        p0.z += c.x - (p0.x * c.x + p0.y * c.y);
+        p1.z += c.y - (p1.x * c.x + p1.y * c.y);
+        // The step k2 times: its binary powers, squared as the bits go.
+        for (int bit = 0; bit < 21 && (k2 >> bit) != 0; bit++) {
+            if ((k2 & (1 << bit)) != 0) compose(w0, w1, p0, p1, w0, w1);
+            compose(p0, p1, p0, p1, p0, p1);
+        }
+    } else {
+        for (int bit = 0; bit < 21; bit++) {
+            if ((k2 & (1 << bit)) != 0) compose(w0, w1, u_innerStep[2 * bit], u_innerStep[2 * bit + 1], w0, w1);
+        }
     }
     vec3 a0, a1;
     compose(w0, w1, m0, m1, a0, a1);

@@ -13,7 +13,8 @@ import WaveCore
 /// CPU's work a frame is a few uniforms and, for a live level, its history:
 /// the same for 10 copies or 10,000. Boxes are the primitive drawn this
 /// way (their coverage analytic), directly under the replicator or under
-/// one still replicator inside it (a grid); a replicator of anything else,
+/// one replicator inside it (a grid; its place fixed, its step fixed or
+/// animated, as a row that curls); a replicator of anything else,
 /// or with timelines the table cannot hold, has its copies drawn one item each.
 final class GLCopies {
     /// Texels a table row (both tables).
@@ -66,13 +67,18 @@ final class GLCopies {
         var turns: Bool
     }
 
-    /// A still replicator inside the replicator (each outer copy holds all
-    /// its copies): its count, delay, place in the outer copy, step and tints.
+    /// A replicator inside the replicator (each outer copy holds all its
+    /// copies): its count, delay, place in the outer copy, step and tints.
+    /// Its step is fixed, or (a row that curls) animated: then each outer
+    /// copy evaluates it at its own time on the GPU (`animatedStep`).
     struct Inner {
         var count = 1
         var delay = 0.0
         var place = Affine.identity
         var step = Affine.identity
+        /// The animated step's timelines (translation x and y, rotation, scale x and y: their
+        /// records' addresses) and the centre it turns about; nil for a fixed step.
+        var animatedStep: (records: [Int], centre: (x: Double, y: Double))?
         var opacity = 1.0
         var instanceColor = Tint.identity
         var colorOffset = Tint.zero
@@ -85,7 +91,7 @@ final class GLCopies {
               replicator.instanceDelay.isFinite else { return nil }
         var shown = layer.sublayers.filter { !$0.isHidden }
         var inner = Inner()
-        if shown.count == 1, let nested = innerReplicator(shown[0]) {
+        if shown.count == 1, let nested = innerReplicator(shown[0], levels: levels, into: &tables) {
             inner = nested
             shown = shown[0].sublayers.filter { !$0.isHidden }
         }
@@ -129,7 +135,7 @@ final class GLCopies {
     /// reach has no finite bound).
     static func latticeReach(of replicator: Replicator, _ boxes: [Layer], inner: Inner) -> Lattice? {
         let t = replicator.instanceTransform
-        guard t.rotation == .constant(0), t.scaleX == .constant(1), t.scaleY == .constant(1) else { return nil }
+        guard t.rotation == .constant(0), t.scaleX == .constant(1), t.scaleY == .constant(1), inner.animatedStep == nil else { return nil }
         let s = inner.step, place = inner.place
         guard s.a == 1, s.d == 1, s.b == 0, s.c == 0 else { return nil }
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
@@ -221,15 +227,28 @@ final class GLCopies {
     }
 
     /// A replicator layer that draws nothing itself and whose every
-    /// property and instance transform is constant (so one place and one
-    /// step serve every outer copy), holding boxes.
-    private static func innerReplicator(_ layer: Layer) -> Inner? {
+    /// property is constant (so one place serves every outer copy), holding
+    /// boxes. Its instance transform is constant (one step for every outer
+    /// copy), or animated on the layer's own time, which is then each outer
+    /// copy's (its timelines are recorded for the GPU to evaluate).
+    private static func innerReplicator(_ layer: Layer, levels: [Level], into tables: inout Tables) -> Inner? {
         guard let r = layer.replicator, r.count >= 1, r.instanceDelay.isFinite, layer.contents == nil, layer.mask == nil,
-              !layer.masksToBounds, let still = LayerTreeEvaluator.StillPlacement(layer),
-              r.instanceTransform.timelines.allSatisfy(\.isConstant) else { return nil }
-        return Inner(count: r.count, delay: r.instanceDelay, place: still.toParent,
-                     step: LayerTreeEvaluator.instanceStep(r, bounds: still.bounds, at: 0, sources: nil),
-                     opacity: still.opacity, instanceColor: r.instanceColor, colorOffset: r.colorOffset)
+              !layer.masksToBounds, let still = LayerTreeEvaluator.StillPlacement(layer) else { return nil }
+        var inner = Inner(count: r.count, delay: r.instanceDelay, place: still.toParent,
+                          step: LayerTreeEvaluator.instanceStep(r, bounds: still.bounds, at: 0, sources: nil),
+                          opacity: still.opacity, instanceColor: r.instanceColor, colorOffset: r.colorOffset)
+        if !r.instanceTransform.timelines.allSatisfy(\.isConstant) {
+            guard layer.timing.isPassThrough else { return nil }
+            var records: [Int] = []
+            for timeline in r.instanceTransform.timelines {
+                guard let at = encode(timeline, levels: levels, into: &tables, components: { SIMD4(Float($0), 0, 0, 0) }) else {
+                    return nil
+                }
+                records.append(at)
+            }
+            inner.animatedStep = (records, (still.bounds.midX, still.bounds.midY))
+        }
+        return inner
     }
 
     /// A box that draws nothing but itself, on the tree's own time.
@@ -343,7 +362,7 @@ final class GLCopies {
     private struct StateProgram {
         let program: ShaderProgram
         let firstRow, instances, children, childBase, time, delay, world, step, opacity, tint, instanceColor, colorOffset: GLint
-        let inner, innerDelay, innerPlace, innerStep, innerColor, innerOffset: GLint
+        let inner, innerDelay, innerPlace, innerStep, innerColor, innerOffset, innerAnimated, innerStepAt, innerCentre: GLint
     }
     private struct BoxProgram {
         let program: ShaderProgram
@@ -475,7 +494,8 @@ final class GLCopies {
             instanceColor: state.uniform("u_instanceColor"), colorOffset: state.uniform("u_colorOffset"),
             inner: state.uniform("u_inner"), innerDelay: state.uniform("u_innerDelay"), innerPlace: state.uniform("u_innerPlace"),
             innerStep: state.uniform("u_innerStep"), innerColor: state.uniform("u_innerColor"),
-            innerOffset: state.uniform("u_innerOffset"))
+            innerOffset: state.uniform("u_innerOffset"), innerAnimated: state.uniform("u_innerAnimated"),
+            innerStepAt: state.uniform("u_innerStepAt"), innerCentre: state.uniform("u_innerCentre"))
         let units = (0..<Self.stateTargets).map { GLint(Self.stateUnit + $0) }
         for variant in 0..<6 {
             let lattice = variant >= 2, aligned = variant >= 4, masked = variant & 1 != 0
@@ -585,6 +605,14 @@ final class GLCopies {
             glUniform1f(program.innerDelay, GLfloat(inner.delay))
             setAffine(program.innerPlace, inner.place)
             setPowers(program.innerStep, of: inner.step)
+            if let animated = inner.animatedStep {
+                let at = animated.records.map { GLfloat($0) }
+                glUniform1i(program.innerAnimated, 1)
+                glUniform4f(program.innerStepAt, at[0], at[1], at[2], at[3])
+                glUniform3f(program.innerCentre, GLfloat(animated.centre.x), GLfloat(animated.centre.y), at[4])
+            } else {
+                glUniform1i(program.innerAnimated, 0)
+            }
             let ic = inner.instanceColor, io = inner.colorOffset
             glUniform4f(program.innerColor, GLfloat(ic.r), GLfloat(ic.g), GLfloat(ic.b), GLfloat(ic.a))
             glUniform4f(program.innerOffset, GLfloat(io.r), GLfloat(io.g), GLfloat(io.b), GLfloat(io.a))

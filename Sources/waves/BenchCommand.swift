@@ -387,13 +387,9 @@ struct BenchSettings: ParsableArguments {
         config.unit = counted.unit
         if wave.scene == .dots {
             // Rows packed from the top, each with room for the tallest swing, in one screen for every
-            // count (the size the largest needs): only the number of dots changes. Without --curl the
-            // rows are straight: a row that curls is a replicator the GPU cannot nest (docs/benchmark.md).
-            let straight = wave.given["curl"] == nil
-            settings.adjust(Dots.self) { dots in
-                dots.rowPitch = dots.roomyRowPitch
-                if straight { dots.curl = 0 }
-            }
+            // count (the size the largest needs): only the number of dots changes. The rows curl as
+            // the effect declares (the GPU draws curled rows as one replicator of rows).
+            settings.adjust(Dots.self) { $0.rowPitch = $0.roomyRowPitch }
             let dots = settings.adjusted(try wave.declared(Dots.parameters, defaults: Dots(width: 1, height: 1)))
             let screen = (width: cell.width, height: Dots.height(count: config.cells.max() ?? 1, width: cell.width, dots: dots))
             config.sceneSize = { _ in screen }

@@ -47,6 +47,34 @@ final class DotsAndVoiceTests: XCTestCase {
         }
     }
 
+    /// Rows that curl (a replicator of rows whose inner step turns, animated)
+    /// are one item on the GPU: each outer copy evaluates the inner step at
+    /// its own time and raises it to its power there; drawn as the CPU
+    /// draws them, under both driver policies, where before each row was an
+    /// item of its own (the bench straightened the rows to avoid that).
+    func testCurledRowsAreOneReplicatorOfRows() throws {
+        var grid = Dots(width: 120, height: 200)
+        grid.count = 75 // five curled rows of fifteen
+        grid.curl = 0.05
+        grid.level = .constant(0.8)
+        let scene = try grid.scene()
+        let times = [0.0, 0.3, 0.95, 2.4]
+        let cpu = try Frames.render(CPURenderer(), scene, at: times)
+        for policy in [DriverPolicy.software, .gpu] {
+            let gl = try glRenderer()
+            gl.policy = policy
+            try gl.prepare(scene: scene)
+            let plan = try gl.explain(time: 0.95)
+            XCTAssertEqual(plan.count, 1, "\(policy.name): \(plan.map(\.layer))")
+            XCTAssertEqual(plan.first?.layer, "rows")
+            let target = try gl.makeTarget()
+            for (i, t) in times.enumerated() {
+                try gl.draw(time: t, into: target)
+                assertImagesMatch(try target.readback(), cpu[i], mean: 1, max: 8, name: "curled-rows-\(policy.name)-\(i)")
+            }
+        }
+    }
+
     /// Straight rows of dots (steps that only translate) are drawn as a
     /// lattice, one quad a page whose pixels find their dots; a curled row
     /// (a turning step) as instanced quads; both as the CPU draws them, and
