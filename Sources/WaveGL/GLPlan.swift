@@ -1,7 +1,11 @@
+import WaveCore
+
 /// How the GL strategy draws the layer tree's items, in one file: the two
-/// driver policies and every mechanism with its reason. `GLTreeDraw` plans
-/// each item of a frame by them (`plan`), and `waves render --explain` lists
-/// each item's mechanism with the reason written here.
+/// driver policies, every mechanism with its reason, and the one decision
+/// (`DriverPolicy.mechanism(for:)`) that picks an item's mechanism from
+/// what is known of it. `GLTreeDraw` asks it for each item of a frame and
+/// prepares what the chosen mechanism draws; `waves render --explain` lists
+/// each item's mechanism, as chosen, with the reason written here.
 ///
 /// | item | software driver (llvmpipe) | GPU |
 /// | --- | --- | --- |
@@ -38,6 +42,48 @@ public struct DriverPolicy: Equatable, Sendable {
         case "software": return .software
         case "gpu": return .gpu
         case let other?: throw DriverPolicyError(value: other)
+        }
+    }
+}
+
+/// What the planner knows of an item: its primitive, and what the
+/// mechanisms that could draw it found of it (each mechanism's own test of
+/// whether it can: a clip's copies, a box's split, a mask's clear).
+package struct ItemFacts {
+    package var primitive: Primitive
+    /// A fixed shape alone in its clip, moved by whole pixels (`GLClipCopies` can copy it).
+    package var copyableInClip = false
+    /// It reaches the frame (or its clip).
+    package var inFrame = true
+    /// A mask's box on whole pixels with square corners (its coverage is its alpha: a clear).
+    package var clearsAsMask = false
+    /// An axis-aligned box with room between its corners (`BoxSplit`).
+    package var splittable = false
+    /// A fixed shape's picture phases (1: filtered).
+    package var phases = 1
+
+    package init(_ primitive: Primitive) { self.primitive = primitive }
+}
+
+extension DriverPolicy {
+    /// The mechanism that draws an item under this policy: the one place
+    /// the GL strategy decides (the table above).
+    package func mechanism(for item: ItemFacts) -> GLMechanism {
+        if copiesClips && item.copyableInClip { return .clipCopy }
+        switch item.primitive {
+        case .rasterized: return .atlasInstance
+        case .copies: return .copiesStatePass
+        default: break
+        }
+        guard item.inFrame else { return .notDrawn }
+        if item.clearsAsMask { return .scissoredClear }
+        switch item.primitive {
+        case .dynamicShape: return .polygonRows
+        case .fixedShape: return item.phases > 1 ? .phasedPicture : .filteredPicture
+        case .picture: return .rgbaPicture
+        case .box: return splitsBoxes && item.splittable ? .splitBox : .boxPolygon
+        case .boxBorder: return .borderPolygon
+        default: return .notDrawn
         }
     }
 }

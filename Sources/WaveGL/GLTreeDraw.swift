@@ -39,6 +39,8 @@ final class GLTreeDraw {
     private static let rect = 32
     /// Boxes are split at their corners' pixels (`BoxSplit`).
     private let splitsBoxes: Bool
+    /// The driver policy the plan follows (`GLPlan.swift`).
+    private let policy: DriverPolicy
 
     private struct CachedPicture {
         var texture: GLuint
@@ -69,6 +71,9 @@ final class GLTreeDraw {
     }
     private var planned: [Planned?] = []
     private var plannedMasks: [Planned?] = []
+    /// Each item's mechanism this frame, as the policy chose it (`--explain` lists them).
+    private var mechanisms: [GLMechanism] = []
+    private var maskMechanisms: [GLMechanism] = []
     private var edgeTexture: GLuint = 0, entryTexture: GLuint = 0, rowTexture: GLuint = 0
     private var edgeRows = 0, entryRows = 0, rowRows = 0
     static let tableWidth = 1024
@@ -96,6 +101,7 @@ final class GLTreeDraw {
     init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear, policy: DriverPolicy = .gpu) throws {
         self.subpixel = subpixel
         splitsBoxes = policy.splitsBoxes
+        self.policy = policy
         let copiesClips = policy.copiesClips
         let levels = tree.sources
         evaluator = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: levels) }, rasterizes: true)
@@ -123,6 +129,8 @@ final class GLTreeDraw {
         for (m, node) in evaluator.maskNodes.enumerated() where node.content >= 0 && !maskInPicture[m] { drawnByShader[node.content] = true }
         planned.reserveCapacity(evaluator.capacity.items)
         plannedMasks.reserveCapacity(evaluator.capacity.maskItems)
+        mechanisms.reserveCapacity(evaluator.capacity.items)
+        maskMechanisms.reserveCapacity(evaluator.capacity.maskItems)
         try cachePictures(caps, only: drawnByShader)
         filtersMovingContent = findFilteredMovingContent()
         reservePolygons()
@@ -376,8 +384,8 @@ final class GLTreeDraw {
         copies?.prepareFrame(list)
         polygons.removeAll()
         rasterPictures?.begin()
-        plan(list.items, mask: false, into: &planned)
-        plan(list.maskItems, mask: true, into: &plannedMasks)
+        plan(list.items, mask: false, into: &planned, mechanisms: &mechanisms)
+        plan(list.maskItems, mask: true, into: &plannedMasks, mechanisms: &maskMechanisms)
         rasterPictures?.upload()
         Self.upload(polygons.edges, into: edgeTexture, rows: &edgeRows, components: 4, format: GL_RGBA32F, layout: GL_RGBA, type: GL_FLOAT)
         Self.upload(polygons.entries, into: entryTexture, rows: &entryRows, components: 1, format: GL_R32I, layout: GL_RED_INTEGER,
@@ -394,11 +402,12 @@ final class GLTreeDraw {
         // Where the clips' copies draw every item, the plan was not made: the list is evaluated here.
         if clipCopies?.drawsEveryItem == true { evaluator.evaluate(at: time, into: &list) }
         var out: [ItemPlan] = []
-        for (mask, items, plans) in [(false, list.items, planned), (true, list.maskItems, plannedMasks)] {
+        for (mask, items, chosen) in [(false, list.items, mechanisms), (true, list.maskItems, maskMechanisms)] {
             for (i, item) in items.enumerated() {
                 let layer = evaluator.layer(of: item, mask: mask)
-                let plan = i < plans.count ? plans[i] : nil
-                let (mechanism, reason) = explanation(item, plan, mask: mask, layer: layer)
+                // Where the clips' copies draw every item, no plan was made: each is a clip's copy.
+                let copied = !mask && clipCopies?.draws(item.layer) == true
+                let (mechanism, reason) = explanation(item, i < chosen.count ? chosen[i] : copied ? .clipCopy : .notDrawn)
                 out.append(ItemPlan(item: out.count, layer: layer.name + (mask ? " (mask)" : ""), primitive: item.primitive.name,
                                     mechanism: mechanism, reason: reason))
             }
@@ -406,77 +415,88 @@ final class GLTreeDraw {
         return out
     }
 
-    /// The mechanism of one planned item and why (`GLPlan.swift`): read from what the plan recorded.
-    private func explanation(_ item: PresentationItem, _ p: Planned?, mask: Bool, layer: Layer) -> (String, String) {
-        func said(_ m: GLMechanism) -> (String, String) { (m.name, m.reason) }
-        if !mask, let clipCopies, clipCopies.draws(item.layer) { return said(.clipCopy) }
-        if item.primitive == .rasterized { return said(.atlasInstance) }
-        if item.primitive == .copies { return said(.copiesStatePass) }
-        guard let p else { return said(.notDrawn) }
-        if p.clearsTo != nil { return said(.scissoredClear) }
-        switch item.primitive {
-        case .dynamicShape: return said(.polygonRows)
-        case .fixedShape:
-            let phases = item.content >= 0 && item.content < pictures.count ? pictures[item.content]?.phases ?? 1 : 1
-            return phases > 1 ? ("coverage picture, \(phases) phases", GLMechanism.phasedPicture.reason) : said(.filteredPicture)
-        case .picture: return said(.rgbaPicture)
-        case .box: return said(p.split != nil ? .splitBox : .boxPolygon)
-        case .boxBorder: return said(.borderPolygon)
-        default: return said(.notDrawn)
-        }
+    /// The mechanism chosen for an item and why (`GLPlan.swift`), a phased picture naming its phases.
+    private func explanation(_ item: PresentationItem, _ mechanism: GLMechanism) -> (String, String) {
+        guard mechanism == .phasedPicture else { return (mechanism.name, mechanism.reason) }
+        let phases = item.content >= 0 && item.content < pictures.count ? pictures[item.content]?.phases ?? 1 : 1
+        return ("coverage picture, \(phases) phases", mechanism.reason)
     }
 
-    private func plan(_ items: [PresentationItem], mask: Bool, into planned: inout [Planned?]) {
+    /// Each item's mechanism, as the policy chooses it from what is known of
+    /// the item (`DriverPolicy.mechanism(for:)`, GLPlan.swift), and what
+    /// that mechanism draws, prepared: polygons, a split, a clear, state rows.
+    private func plan(_ items: [PresentationItem], mask: Bool, into planned: inout [Planned?], mechanisms: inout [GLMechanism]) {
         planned.removeAll(keepingCapacity: true)
+        mechanisms.removeAll(keepingCapacity: true)
         var i = 0
         while i < items.count {
             let item = items[i]
             i += 1
-            if !mask, let clipCopies, clipCopies.draws(item.layer) {
+            let layer = evaluator.layer(of: item, mask: mask)
+            var facts = ItemFacts(item.primitive)
+            facts.copyableInClip = !mask && (clipCopies?.draws(item.layer) ?? false)
+            let placed = facts.copyableInClip || item.primitive == .rasterized || item.primitive == .copies
+            let area = placed ? nil : evaluator.area(of: item, mask: mask, width: width, height: height)
+            let variant = placed ? nil : Self.variant(layer.contents, masked: item.mask >= 0 && !mask, asMask: mask)
+            facts.inFrame = area != nil && variant != nil
+            var clear: (alpha: Double, rows: Range<Int>, columns: Range<Int>)?
+            var split: BoxSplit?
+            if facts.inFrame, case let .box(box)? = layer.contents {
+                if mask { clear = Self.wholePixelBox(item, box, first: i - 1 == firstMaskItem(of: i - 1)) }
+                if clear == nil, item.primitive == .box, splitsBoxes { split = BoxSplit(item, box) }
+            }
+            facts.clearsAsMask = clear != nil
+            facts.splittable = split != nil
+            if item.primitive == .fixedShape, item.content >= 0, item.content < pictures.count { facts.phases = pictures[item.content]?.phases ?? 1 }
+            let mechanism = policy.mechanism(for: facts)
+            mechanisms.append(mechanism)
+            switch mechanism {
+            case .clipCopy:
                 planned.append(nil)
                 continue
-            }
-            if item.primitive == .rasterized, let rasterPictures {
+            case .atlasInstance:
+                guard let rasterPictures else { planned.append(nil); continue }
                 // Its instance (its number in `fill`), drawn with its run; the scissor is its clip.
                 let clip = evaluator.area(of: Self.clipOnly(item), width: width, height: height)
                 planned.append(Planned(rows: clip?.rows ?? 0..<0, columns: clip?.columns ?? 0..<0, variant: -1,
                                        fill: rasterPictures.count, border: -1))
                 rasterPictures.add(item)
                 continue
-            }
-            let layer = evaluator.layer(of: item, mask: mask)
-            if item.primitive == .copies {
+            case .copiesStatePass:
                 // Its copies' state rows (evaluated this frame) in place of polygons.
                 let area = evaluator.area(of: item, mask: mask, width: width, height: height)
                 let state = copies?.stateRow(of: i - 1, mask: mask) ?? -1
                 planned.append(area.map { Planned(rows: $0.rows, columns: $0.columns, variant: -1, fill: state, border: -1) })
                 continue
+            default:
+                break
             }
-            guard let area = evaluator.area(of: item, mask: mask, width: width, height: height),
-                  let variant = Self.variant(layer.contents, masked: item.mask >= 0 && !mask, asMask: mask) else {
+            guard let area, let variant else {
                 planned.append(nil)
                 continue
             }
             var p = Planned(rows: area.rows, columns: area.columns, variant: variant, fill: -1, border: -1)
-            switch (item.primitive, layer.contents) {
-            case let (.dynamicShape, .shape(shape)?):
-                guard case let .dynamic(path) = shape.path else { break }
-                polygons.begin()
-                polygonSink.transform = item.transform
-                path.outline(item.input, scratch: evaluator.scratch, into: polygonSink)
-                p.fill = polygons.finish(rows: area.rows, columns: area.columns)
-            case let (.box, .box(box)?), let (.boxBorder, .box(box)?):
-                if mask, let (alpha, rows, columns) = Self.wholePixelBox(item, box, first: i - 1 == firstMaskItem(of: i - 1)) {
-                    p.clearsTo = alpha
-                    p.rows = rows.clamped(to: p.rows)
-                    p.columns = columns.clamped(to: p.columns)
-                    break
+            switch mechanism {
+            case .scissoredClear:
+                if let clear {
+                    p.clearsTo = clear.alpha
+                    p.rows = clear.rows.clamped(to: p.rows)
+                    p.columns = clear.columns.clamped(to: p.columns)
                 }
+            case .polygonRows:
+                if case let .shape(shape)? = layer.contents, case let .dynamic(path) = shape.path {
+                    polygons.begin()
+                    polygonSink.transform = item.transform
+                    path.outline(item.input, scratch: evaluator.scratch, into: polygonSink)
+                    p.fill = polygons.finish(rows: area.rows, columns: area.columns)
+                }
+            case .splitBox, .boxPolygon, .borderPolygon:
+                guard case let .box(box)? = layer.contents else { break }
                 if item.primitive == .box {
                     polygons.begin()
                     PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: polygons)
                     p.fill = polygons.finish(rows: area.rows, columns: area.columns)
-                    p.split = splitsBoxes ? BoxSplit(item, box) : nil
+                    p.split = split
                 }
                 if item.primitive == .boxBorder || item.drawsBorder {
                     polygons.begin()
