@@ -1,0 +1,58 @@
+import WaveCore
+import WaveEffects
+@testable import WaveGL
+import WaveTestSupport
+import XCTest
+
+/// Every mechanism the GL plan knows (`GLMechanism`, GLPlan.swift) is the
+/// one some item is drawn by, on some effect or primitive under some driver
+/// policy: a mechanism nothing uses is dead code to delete. The scenes are
+/// every registered effect and the primitives preset's (as the command line
+/// draws them; the waveform with --split mask too), under both policies and both sub-pixel modes, and one
+/// bordered box with a sublayer (its border is drawn over the sublayer).
+final class EveryMechanismIsUsedTests: XCTestCase {
+    func testEveryMechanismDrawsSomething() throws {
+        var settings = EffectSettings()
+        settings.waveformSource = SwellTrack()
+        settings.outline = Outline(width: 1, height: 1, path: try PathData.parse("M 10 50 Q 40 -10 70 50 Z"))
+        var scenes: [(String, Scene)] = []
+        for effect in Effects.all {
+            var request = SceneRequest(width: 160, height: 96, count: 0, snapsToPixel: true)
+            request.count = effect.count?.standard(settings, request) ?? 1
+            scenes.append((effect.name.rawValue, try effect.scene(settings, request)))
+        }
+        // The waveform as --split mask draws it: its masks' boxes on whole pixels.
+        var masked = settings
+        masked.given = ["split": "mask"]
+        let waveform = try XCTUnwrap(Effects.named(.waveform))
+        scenes.append(("waveform --split mask", try waveform.scene(masked, SceneRequest(width: 160, height: 96, count: 0, snapsToPixel: true))))
+        for primitive in Primitives.all { scenes.append((primitive.name, try primitive.make(200, 180))) }
+        let child = Layer(name: "child", frame: Rect(x: 8, y: 8, width: 20, height: 12), contents: .box(Box(color: RGBA8(200, 80, 40))))
+        let framed = Layer(name: "framed", frame: Rect(x: 10, y: 10, width: 60, height: 40),
+                           contents: .box(Box(color: RGBA8(40, 80, 200), cornerRadius: 6, borderWidth: 2, borderColor: RGBA8(255, 255, 255))),
+                           sublayers: [child])
+        scenes.append(("a bordered box over its sublayer", Scene(width: 100, height: 70, tree: LayerTree(root: framed))))
+
+        let renderer = try glRenderer(), policy = renderer.policy, subpixel = renderer.subpixel
+        defer { (renderer.policy, renderer.subpixel) = (policy, subpixel) }
+        var used: Set<String> = []
+        for (name, scene) in scenes {
+            for driver in [DriverPolicy.software, .gpu] {
+                for mode in [SubpixelMode.exact, .linear] {
+                    (renderer.policy, renderer.subpixel) = (driver, mode)
+                    try renderer.prepare(scene: scene)
+                    for time in [0.35, 1.3] {
+                        for item in try renderer.explain(time: time) {
+                            let known = GLMechanism.allCases.first { item.mechanism == $0.name || ($0 == .phasedPicture && item.mechanism.hasPrefix("coverage picture, ") && item.mechanism.hasSuffix(" phases")) }
+                            let mechanism = try XCTUnwrap(known, "\(name): \(item.mechanism) is no mechanism of the plan")
+                            used.insert(mechanism.name)
+                        }
+                    }
+                }
+            }
+        }
+        for mechanism in GLMechanism.allCases {
+            XCTAssertTrue(used.contains(mechanism.name), "no item of any effect or primitive is drawn by \(mechanism.name)")
+        }
+    }
+}
