@@ -36,7 +36,8 @@ public struct EffectSettings: Sendable {
     public var level = Level.constant(Voice.defaultLevel)
     /// The effect's declared parameters as typed (by name, without dashes; a flag's text is ignored).
     public var given: [String: String] = [:]
-    /// Changes a caller makes to an effect's settings after its parameters (a bench's fixed layout), by settings type.
+    /// Changes a caller makes to an effect's settings after its parameters (a bench's fixed layout), by settings type;
+    /// every effect's scene is made from its settings so changed.
     private var adjustments: [@Sendable (inout Any) -> Void] = []
 
     /// Changes `Model` (an effect's settings) after its parameters are applied.
@@ -148,20 +149,25 @@ public struct Effect: Sendable {
         public let limit: @Sendable (EffectSettings, SceneRequest) -> Int
     }
 
-    /// An effect: its model (the effect's settings with every default) takes
-    /// the given values of its declared parameters, checked, and the scene is
-    /// made from it.
-    package init<Model>(name: EffectName, summary: String, count: Count? = nil,
-                        parameters declare: @autoclosure @escaping @Sendable () -> ParameterList<Model>,
-                        model: @escaping @Sendable () -> Model, needs: String? = nil,
-                        paced: Bool = false, states: [String] = [], agreement: Agreement = .sameCoverage,
-                        make: @escaping @Sendable (Model, EffectSettings, SceneRequest) throws -> Scene) {
+    /// An effect: its model (the effect's settings with every default,
+    /// `model`, and the shared inputs) takes the given values of its declared
+    /// parameters, checked, then the settings' adjustments to the effect's
+    /// own settings (`EffectSettings.adjust`), and the scene is made from it.
+    package init<Base>(name: EffectName, summary: String, count: Count? = nil,
+                       parameters declare: @autoclosure @escaping @Sendable () -> ParameterList<EffectModel<Base>>,
+                       model: @escaping @Sendable () -> Base, needs: String? = nil,
+                       paced: Bool = false, states: [String] = [], agreement: Agreement = .sameCoverage,
+                       make: @escaping @Sendable (EffectModel<Base>, EffectSettings, SceneRequest) throws -> Scene) {
         self.name = name; self.summary = summary; self.count = count; self.needs = needs
         self.paced = paced; self.states = states; self.agreement = agreement
         let parameters = Declaration(declare)
         self.infos = { parameters.list.infos }
-        self.checkGiven = { given in _ = try parameters.list.applying(given, to: model()) }
-        self.make = { settings, request in try make(try parameters.list.applying(settings.given, to: model()), settings, request) }
+        self.checkGiven = { given in _ = try parameters.list.applying(given, to: EffectModel(model())) }
+        self.make = { settings, request in
+            var given = try parameters.list.applying(settings.given, to: EffectModel(model()))
+            given.base = settings.adjusted(given.base)
+            return try make(given, settings, request)
+        }
     }
 
     /// The count option as a parameter, for the command line's help and the docs.
@@ -171,7 +177,7 @@ public struct Effect: Sendable {
                              help: count.help + "; waves bench: the counts to sweep, a comma-separated list", valueName: "n",
                              accepted: count.accepted,
                              defaultText: count.standardText + "; waves bench: " + count.sweep.map(String.init).joined(separator: ","), isFlag: false, choices: [], scope: .scene,
-                             requires: nil, sweeps: true)
+                             requires: nil)
     }
 
     /// Every parameter the command line shows for the effect: its count first, then its declared parameters.
@@ -230,8 +236,8 @@ public enum Effects {
                count: Effect.Count(unit: "cells", option: "--cells", sweep: [1, 10, 100, 1000], sweepLimit: 10_000, most: Scene.maxHeight,
                                    stacks: true, help: "Cells stacked vertically, each with its own phase (k/N of a cycle)", standardText: "1",
                                    standard: { _, _ in 1 }, limit: { _, r in Swift.max(1, r.height) }),
-               parameters: WaveParameters.parameters, model: { WaveParameters() }, paced: true) { wave, s, r in
-            var wave = wave
+               parameters: .effect(WaveParameters.parameters), model: { WaveParameters() }, paced: true) { model, s, r in
+            var wave = model.base
             wave.color = s.color ?? wave.color
             var request = r
             request.count = Swift.max(1, r.count)
@@ -241,8 +247,8 @@ public enum Effects {
                count: Effect.Count(unit: "rows", option: "--rows", sweep: [10, 100, 1000, 10_000], sweepLimit: Table.maxRows, stacks: false,
                                    help: "Rows in the table, only the rows in view having cells", standardText: "100",
                                    standard: { _, _ in 100 }, limit: { _, _ in Table.maxRows }),
-               parameters: Table.parameters, model: { Table(width: 1, height: 1) }, paced: true) { table, s, r in
-            var table = table
+               parameters: .effect(Table.parameters), model: { Table(width: 1, height: 1) }, paced: true) { model, s, r in
+            var table = model.base
             (table.width, table.height) = (r.width, r.height)
             table.rows = r.count > 0 ? r.count : 100
             table.wave.color = s.color ?? table.wave.color
@@ -256,7 +262,7 @@ public enum Effects {
                                    standardText: "as many as fit one row of the width",
                                    standard: { s, r in Swift.max(1, Int(Double(r.width) / Dots.parameters.applyingLeniently(s.given, to: Dots(width: 1, height: 1)).spacing)) },
                                    limit: { _, _ in Dots.maxCount }),
-               parameters: .effect(Dots.parameters, level: true), model: { EffectModel(Dots(width: 1, height: 1)) },
+               parameters: .effect(Dots.parameters, level: true), model: { Dots(width: 1, height: 1) },
                paced: true, states: Dots.State.allCases.map(\.rawValue)) { model, s, r in
             var dots = model.base
             dots.width = r.width
@@ -271,13 +277,13 @@ public enum Effects {
                 let initial = dots.states ?? [Dots.StateSwitch(dots.isMicrophone ? .listen : .speak, at: 0)]
                 dots.states = initial.filter { $0.at < first.at } + keyed
             }
-            return try s.adjusted(dots).scene()
+            return try dots.scene()
         },
         Effect(name: .voice, summary: "layered curves along an attenuated sine following a level (siriwave)",
                count: Effect.Count(unit: "panels", option: "--cells", sweep: [1, 10, 100], sweepLimit: 10_000, most: Scene.maxHeight,
                                    stacks: true, help: "Panels stacked vertically, each with its own phase", standardText: "1",
                                    standard: { _, _ in 1 }, limit: { _, r in Voice.maxCount(height: r.height) }),
-               parameters: .effect(Voice.parameters, level: true), model: { EffectModel(Voice(width: 1, height: 1)) },
+               parameters: .effect(Voice.parameters, level: true), model: { Voice(width: 1, height: 1) },
                paced: true) { model, s, r in
             var voice = model.base
             voice.width = r.width
@@ -290,7 +296,7 @@ public enum Effects {
         },
         Effect(name: .jelly, summary: "a block on a spring whose edges bow as it moves (the CADisplayLink post)",
                parameters: .effect(Jelly.parameters, loop: ["physics-step", "max-steps"]),
-               model: { EffectModel(Jelly(width: 1, height: 1)) }, paced: true) { model, s, r in
+               model: { Jelly(width: 1, height: 1) }, paced: true) { model, s, r in
             var jelly = model.base
             jelly.width = r.width
             jelly.height = r.height
@@ -302,7 +308,7 @@ public enum Effects {
                count: Effect.Count(unit: "dots", option: "--dots", sweep: [10, 100, 1000], sweepLimit: 100_000, stacks: false,
                                    help: "Dots round the ring", standardText: "12",
                                    standard: { _, _ in 12 }, limit: { _, _ in Replicator.maxCount }),
-               parameters: .effect(Ring.parameters), model: { EffectModel(Ring(width: 1, height: 1)) }, paced: true) { model, s, r in
+               parameters: .effect(Ring.parameters), model: { Ring(width: 1, height: 1) }, paced: true) { model, s, r in
             var ring = model.base
             (ring.width, ring.height, ring.count) = (r.width, r.height, r.count > 0 ? r.count : 12)
             (ring.background, ring.color) = (s.background, s.color ?? ring.color)
@@ -313,7 +319,7 @@ public enum Effects {
                                    stacks: false, help: "Crates in all, the chapter's five first, then seeded ones", standardText: "5",
                                    standard: { _, _ in 5 }, limit: { _, _ in Crates.maxCount }),
                parameters: .effect(Crates.parameters, loop: ["physics-step", "max-steps", "physics-budget"]),
-               model: { EffectModel(Crates(width: 1, height: 1)) }, paced: true, agreement: .sampledPictures) { model, s, r in
+               model: { Crates(width: 1, height: 1) }, paced: true, agreement: .sampledPictures) { model, s, r in
             var crates = model.base
             (crates.width, crates.height) = (r.width, r.height)
             crates.count = r.count > 0 ? r.count : 5
@@ -324,17 +330,17 @@ public enum Effects {
         },
         Effect(name: .ball, summary: "the timer chapter's bouncing ball, its frames timed by a display link, a 1/60 s timer or fixed steps",
                parameters: .effect(Ball.parameters, loop: ["busy", "busy-pattern", "frame-interval", "physics-step", "max-steps"]),
-               model: { EffectModel(Ball(width: 1, height: 1)) }, paced: true) { model, s, r in
+               model: { Ball(width: 1, height: 1) }, paced: true) { model, s, r in
             var ball = model.base
             (ball.width, ball.height) = (r.width, r.height)
             ball.step = model.loop.physicsStep ?? ball.step
             ball.background = s.background
             ball.color = s.color ?? ball.color
-            return try s.adjusted(ball).scene()
+            return try ball.scene()
         },
         Effect(name: .waveform, summary: "an audio track's bars, played and unplayed either side of a playhead (SoundCloud's waveform)",
                parameters: .effect(Waveform.parameters, inputs: ["audio", "peaks", "start", "end", "jobs", "force"]),
-               model: { EffectModel(Waveform(width: 1, height: 1, peaks: [], duration: 1)) }) { model, s, r in
+               model: { Waveform(width: 1, height: 1, peaks: [], duration: 1) }) { model, s, r in
             guard let source = s.waveformSource else {
                 throw ValueError(parameter: "audio", value: "(none)", accepted: "an audio file or a peaks file")
             }
@@ -348,7 +354,7 @@ public enum Effects {
         },
         Effect(name: .outline, summary: "a user's outline from SVG path data, travelling",
                parameters: .effect(Outline.parameters, inputs: ["outline"]),
-               model: { EffectModel(Outline(width: 1, height: 1, path: PathBuilder().path)) }, needs: "--outline") { model, s, r in
+               model: { Outline(width: 1, height: 1, path: PathBuilder().path) }, needs: "--outline") { model, s, r in
             guard var outline = s.outline else {
                 throw ValueError(parameter: "outline", value: "(none)", accepted: "a file of SVG path data")
             }
@@ -364,7 +370,7 @@ public enum Effects {
                count: Effect.Count(unit: "ripples", option: "--ripples", sweep: [1, 10, 100], sweepLimit: Replicator.maxCount, stacks: false,
                                    help: "Ripples growing at once, evenly spaced over one growth", standardText: "3",
                                    standard: { _, _ in 3 }, limit: { _, _ in Replicator.maxCount }),
-               parameters: .effect(Ripple.parameters), model: { EffectModel(Ripple(width: 1, height: 1)) }, paced: true) { model, s, r in
+               parameters: .effect(Ripple.parameters), model: { Ripple(width: 1, height: 1) }, paced: true) { model, s, r in
             var ripple = model.base
             (ripple.width, ripple.height, ripple.count) = (r.width, r.height, r.count > 0 ? r.count : 3)
             (ripple.background, ripple.color) = (s.background, s.color ?? ripple.color)

@@ -604,14 +604,15 @@ final class GLCopies {
             glUniform1i(program.inner, GLint(inner.count))
             glUniform1f(program.innerDelay, GLfloat(inner.delay))
             setAffine(program.innerPlace, inner.place)
-            setPowers(program.innerStep, of: inner.step)
             if let animated = inner.animatedStep {
+                // The step is evaluated and raised to its powers in the shader, per outer copy.
                 let at = animated.records.map { GLfloat($0) }
                 glUniform1i(program.innerAnimated, 1)
                 glUniform4f(program.innerStepAt, at[0], at[1], at[2], at[3])
                 glUniform3f(program.innerCentre, GLfloat(animated.centre.x), GLfloat(animated.centre.y), at[4])
             } else {
                 glUniform1i(program.innerAnimated, 0)
+                setPowers(program.innerStep, of: inner.step)
             }
             let ic = inner.instanceColor, io = inner.colorOffset
             glUniform4f(program.innerColor, GLfloat(ic.r), GLfloat(ic.g), GLfloat(ic.b), GLfloat(ic.a))

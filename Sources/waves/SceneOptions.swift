@@ -21,11 +21,6 @@ extension EffectName: ExpressibleByArgument {
     public var defaultValueDescription: String { rawValue }
 }
 
-/// "only with the dots or voice effect".
-func onlyWithEffects(_ names: [EffectName]) -> String {
-    "only with the " + names.map(\.rawValue).joined(separator: " or ") + " effect"
-}
-
 /// Whether the scene takes the option (its registry entry lists it).
 func takes(_ scene: EffectName, _ option: String) -> Bool { Effects.named(scene)?.options.contains(option) ?? false }
 extension SplitMethod: ExpressibleByArgument {}

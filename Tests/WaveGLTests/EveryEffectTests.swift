@@ -13,15 +13,10 @@ import XCTest
 /// 64/255 max where GL samples turned pictures, as for the crates).
 final class EveryEffectThroughBothBackendsTests: XCTestCase {
     func testEveryRegisteredEffectMatchesOnBothBackends() throws {
-        var settings = EffectSettings()
-        settings.waveformSource = SwellTrack()
-        settings.outline = Outline(width: 1, height: 1, path: try PathData.parse("M 10 50 Q 40 -10 70 50 Z M 60 10 L 150 10 L 150 55 Z"))
-        settings.outline?.pixelsPerSecond = 20
+        let settings = try EffectScenes.settings()
         var drawn: [String] = []
         for effect in Effects.all {
-            var request = SceneRequest(width: 160, height: 96, count: 0, snapsToPixel: true)
-            request.count = effect.count?.standard(settings, request) ?? 1
-            let scene = try effect.scene(settings, request)
+            let scene = try EffectScenes.scene(effect, settings)
             let times = [0, 0.35, 1.1, 2.45]
             let cpu = try Frames.render(CPURenderer(), scene, at: times)
             // Under both driver policies: a software driver's (clip copies, split boxes) and a GPU's, forced here too,

@@ -12,20 +12,12 @@ import XCTest
 /// bordered box with a sublayer (its border is drawn over the sublayer).
 final class EveryMechanismIsUsedTests: XCTestCase {
     func testEveryMechanismDrawsSomething() throws {
-        var settings = EffectSettings()
-        settings.waveformSource = SwellTrack()
-        settings.outline = Outline(width: 1, height: 1, path: try PathData.parse("M 10 50 Q 40 -10 70 50 Z"))
-        var scenes: [(String, Scene)] = []
-        for effect in Effects.all {
-            var request = SceneRequest(width: 160, height: 96, count: 0, snapsToPixel: true)
-            request.count = effect.count?.standard(settings, request) ?? 1
-            scenes.append((effect.name.rawValue, try effect.scene(settings, request)))
-        }
+        let settings = try EffectScenes.settings()
+        var scenes = try Effects.all.map { ($0.name.rawValue, try EffectScenes.scene($0, settings)) }
         // The waveform as --split mask draws it: its masks' boxes on whole pixels.
         var masked = settings
-        masked.given = ["split": "mask"]
-        let waveform = try XCTUnwrap(Effects.named(.waveform))
-        scenes.append(("waveform --split mask", try waveform.scene(masked, SceneRequest(width: 160, height: 96, count: 0, snapsToPixel: true))))
+        masked.given["split"] = "mask"
+        scenes.append(("waveform --split mask", try EffectScenes.scene(try XCTUnwrap(Effects.named(.waveform)), masked)))
         for primitive in Primitives.all { scenes.append((primitive.name, try primitive.make(200, 180))) }
         let child = Layer(name: "child", frame: Rect(x: 8, y: 8, width: 20, height: 12), contents: .box(Box(color: RGBA8(200, 80, 40))))
         let framed = Layer(name: "framed", frame: Rect(x: 10, y: 10, width: 60, height: 40),

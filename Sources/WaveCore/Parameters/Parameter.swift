@@ -31,8 +31,6 @@ public struct ParameterInfo: Sendable, Equatable {
     public let scope: Scope
     /// Another parameter this one only goes with (its name), nil where none.
     public let requires: String?
-    /// Whether a bench may sweep a list of its values (an effect's count).
-    public let sweeps: Bool
 
     /// Where a parameter means something.
     public enum Scope: Sendable, Equatable {
@@ -45,10 +43,10 @@ public struct ParameterInfo: Sendable, Equatable {
     }
 
     package init(name: String, help: String, valueName: String, accepted: String, defaultText: String?, isFlag: Bool,
-                 choices: [String], scope: Scope, requires: String?, sweeps: Bool) {
+                 choices: [String], scope: Scope, requires: String?) {
         self.name = name; self.help = help; self.valueName = valueName; self.accepted = accepted
         self.defaultText = defaultText; self.isFlag = isFlag; self.choices = choices; self.scope = scope
-        self.requires = requires; self.sweeps = sweeps
+        self.requires = requires
     }
 
     /// The option as typed: `--dot-size`.
@@ -81,13 +79,13 @@ public struct Parameter<Model>: @unchecked Sendable {
     public static func value<Value>(
         _ name: String, _ path: WritableKeyPath<Model, Value>, valueName: String, accepted: String,
         help: String, defaultText: String? = nil, choices: [String] = [], scope: ParameterInfo.Scope = .scene,
-        requires: String? = nil, sweeps: Bool = false,
+        requires: String? = nil,
         parse: @escaping (String) -> Value?, show: @escaping (Value) -> String?, holds: @escaping (Value) -> Bool = { _ in true },
         acceptedFor: ((Model) -> String)? = nil, holdsIn: ((Model) -> Bool)? = nil
     ) -> Parameter {
         let info = ParameterInfo(name: name, help: help, valueName: valueName, accepted: accepted,
                                  defaultText: defaultText, isFlag: false, choices: choices,
-                                 scope: scope, requires: requires, sweeps: sweeps)
+                                 scope: scope, requires: requires)
         return Parameter(
             info: info,
             assign: { model, text in
@@ -104,12 +102,12 @@ public struct Parameter<Model>: @unchecked Sendable {
     public static func flag(_ name: String, _ path: WritableKeyPath<Model, Bool>, sets: Bool = true, help: String,
                             scope: ParameterInfo.Scope = .scene, requires: String? = nil) -> Parameter {
         let info = ParameterInfo(name: name, help: help, valueName: "", accepted: "no value", defaultText: nil, isFlag: true,
-                                 choices: [], scope: scope, requires: requires, sweeps: false)
+                                 choices: [], scope: scope, requires: requires)
         return Parameter(info: info, assign: { model, _ in model[keyPath: path] = sets; return true },
                          holds: { _ in true }, show: { $0[keyPath: path] == sets ? "" : nil }, acceptedFor: { _ in "no value" })
     }
 
-    /// The same parameter of a model held inside another (a table's wave, the dots' level).
+    /// The same parameter of a model held inside another (a shared list lifted into an effect's settings).
     public func lifted<Outer>(_ path: WritableKeyPath<Outer, Model>) -> Parameter<Outer> {
         let (assign, holds, show, acceptedFor) = (self.assign, self.holds, self.show, self.acceptedFor)
         return Parameter<Outer>(info: info,
