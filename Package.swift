@@ -49,13 +49,13 @@ let package = Package(
         // The GL backend alone: contexts, limits, shaders, GLRenderer, targets.
         .target(name: "WaveGL", dependencies: ["WaveCore", "CGL", "CEGL", "CGLFW"]),
         // The window: input, the side-by-side controller and its heads-up display.
-        .target(name: "WaveWindow", dependencies: ["WaveCore", "WaveGL", "CGL", "CGLFW", "CStbEasyFont"]),
+        .target(name: "WaveWindow", dependencies: ["WaveCore", "WaveGL", "WaveEffects", "WavesKit", "CGL", "CGLFW", "CStbEasyFont"]),
         // Measures any Renderer; GPU timing and uploads reach it through WaveCore's protocols.
-        .target(name: "WaveBench", dependencies: ["WaveCore", "CMallocCounter"]),
+        .target(name: "WaveBench", dependencies: ["WaveCore", "WaveImageIO", "WaveAudio", "WaveEffects", "WavesKit", "CMallocCounter"]),
         // The products' modules: `import WavesKit` (or `import WavesGL`) brings
         // every module they re-export, and the few types that join two of them.
         // Catalogues: many tracks at once, a manifest's items in shards, the output root and the results log.
-        .target(name: "WaveCatalogue", dependencies: ["WaveCore", "WaveAudio", "WaveImageIO"]),
+        .target(name: "WaveCatalogue", dependencies: ["WaveCore", "WaveAudio", "WaveImageIO", "WaveEffects", "WavesKit"]),
         .target(name: "WavesKit", dependencies: ["WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO"]),
         // WavesGL names the modules its documentation links to as well (DocC resolves links in direct dependencies only).
         .target(name: "WavesGL", dependencies: ["WavesKit", "WaveGL", "WaveCore", "WaveEffects", "WaveImageIO"]),

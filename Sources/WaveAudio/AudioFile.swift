@@ -65,6 +65,16 @@ public enum AudioError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+extension AudioError: UserFacingError {
+    package var exitStatus: Int32 {
+        switch self {
+        case .missing: ExitStatus.missingInput
+        case .unreadable, .stoppedEarly: ExitStatus.badData
+        case .cannotWrite: ExitStatus.cannotCreate
+        }
+    }
+}
+
 /// An audio input open for reading through libsndfile's virtual I/O over an
 /// `InputFile` (a file, or the one copy of a stream), so every format is
 /// recognised by its bytes, never by its name. Every number libsndfile takes

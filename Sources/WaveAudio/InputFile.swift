@@ -27,6 +27,16 @@ package final class InputFile: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// Whether `paths` name a batch of inputs: several, or a folder.
+    package static func isBatch(_ paths: [String]) -> Bool {
+        paths.count > 1 || paths.contains { isFolder($0) }
+    }
+
+    package static func isFolder(_ path: String) -> Bool {
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
+    }
+
     /// Every stream copied so far, by argument: a stream is read once however
     /// often it is asked for. (A regular file is opened afresh each time, so a
     /// file replaced meanwhile is read as it is now.)

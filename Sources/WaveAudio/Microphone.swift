@@ -126,3 +126,7 @@ public enum MicrophoneError: Error, CustomStringConvertible {
         }
     }
 }
+
+extension MicrophoneError: UserFacingError {
+    package var exitStatus: Int32 { ExitStatus.unavailable }
+}

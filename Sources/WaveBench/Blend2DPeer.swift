@@ -81,6 +81,10 @@ package struct Blend2DUnavailable: Error, CustomStringConvertible {
     package var description: String { "Blend2D is not available: \(reason)" }
 }
 
+extension Blend2DUnavailable: UserFacingError {
+    package var exitStatus: Int32 { ExitStatus.unavailable }
+}
+
 /// Blend2D as a `PeerCanvas`: one PRGB32 image, a synchronous context, one path rebuilt per item.
 package final class Blend2DCanvas: PeerCanvas {
     let library: Blend2DLibrary

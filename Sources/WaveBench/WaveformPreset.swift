@@ -201,8 +201,8 @@ package struct WaveformPresetView {
     }
 }
 
-/// What the waveform preset needs from its caller (the command line builds
-/// the track and the effect).
+/// What the waveform preset measures: the track's view and its decoding
+/// (`WaveformPresetInput.track` makes them from a track).
 package struct WaveformPresetInput {
     package var trackSeconds: Double
     /// The bars' grid, for finding them in frames.
@@ -210,7 +210,7 @@ package struct WaveformPresetInput {
     package var barWidth = WaveformPreset.bar.width
     /// The view at a played fraction of its width, snapped or not, composed one way.
     package var view: (_ playedFraction: Double, _ snap: Bool, _ composition: SplitMethod) throws -> WaveformPresetView
-    /// Decoding speed, measured by the caller (it owns the audio code).
+    /// Decoding speed of the track's formats.
     package var decode: () throws -> [DecodeResult]
 
     package init(trackSeconds: Double, view: @escaping (Double, Bool, SplitMethod) throws -> WaveformPresetView,

@@ -81,6 +81,17 @@ package enum BatchManifest {
         items.enumerated().filter { $0.offset % count == index }.map(\.element)
     }
 
+    /// `NAME=VALUE` (`waves batch plan --set`): an option of every item, its
+    /// value as JSON would hold it (true, false, a number, else text).
+    package static func setting(_ text: String) throws -> (String, Any) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !fields.contains(String(parts[0])) else {
+            throw ValueError(option: "--set", value: text, accepted: "NAME=VALUE, NAME an option of the items' command (not id, input, output or kind)")
+        }
+        let value = String(parts[1])
+        return (String(parts[0]), value == "true" ? true : value == "false" ? false : Int(value).map { $0 as Any } ?? Double(value).map { $0 as Any } ?? value)
+    }
+
     /// A manifest of every audio file in `folders` (as the folder mode finds
     /// them, in name order), each written to `pattern`, with `options`.
     package static func plan(folders: [String], pattern: String, kind: BatchItem.Kind, options: [(String, Any)], root: OutputRoot) throws -> String {
@@ -169,7 +180,7 @@ package struct OutputRoot {
     package let allowsOutside: Bool
 
     package init(_ folder: String, allowsOutside: Bool) throws {
-        guard TrackBatch.isFolder(folder) else {
+        guard InputFile.isFolder(folder) else {
             throw ValueError(option: "--output-root", value: folder, accepted: "an existing folder")
         }
         path = ProtectedInputs.resolved(folder)
@@ -193,6 +204,10 @@ package struct OutsideOutputRoot: Error, CustomStringConvertible {
         "cannot write \(output): it is outside the output root \(root)" + (resolved == output ? "" : " (it resolves to \(resolved))")
             + "; --output-root or --allow-outside-root"
     }
+}
+
+extension OutsideOutputRoot: UserFacingError {
+    package var exitStatus: Int32 { ExitStatus.badData }
 }
 
 /// `--results`: one JSON line an item, written with one write(2) the moment

@@ -18,15 +18,6 @@ package struct TrackBatch {
     package let jobs: Int
     package let force: Bool
 
-    /// Whether `audio` asks for a batch: several inputs, or a folder.
-    package static func isBatch(_ audio: [String]) -> Bool {
-        audio.count > 1 || audio.contains { isFolder($0) }
-    }
-
-    package static func isFolder(_ path: String) -> Bool {
-        var folder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
-    }
 
     /// The audio files directly in a folder (hidden ones left out), by extension.
     package static func audioFiles(in folder: String) throws -> [String] {
@@ -42,7 +33,7 @@ package struct TrackBatch {
         var tracks: [String] = []
         for input in audio {
             if input == "-" { throw ValueError(option: "--audio", value: "-", accepted: "files or folders when several tracks are read (standard input holds one)") }
-            for track in Self.isFolder(input) ? try Self.audioFiles(in: input) : [input] where !tracks.contains(track) { tracks.append(track) }
+            for track in InputFile.isFolder(input) ? try Self.audioFiles(in: input) : [input] where !tracks.contains(track) { tracks.append(track) }
         }
         guard !tracks.isEmpty else {
             throw ValueError(option: "--audio", value: audio.joined(separator: " "),
@@ -145,7 +136,7 @@ package struct TrackBatch {
 
     package static func makeFolder(for path: String) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard !isFolder(folder) else { return }
+        guard !InputFile.isFolder(folder) else { return }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {

@@ -36,6 +36,12 @@ package enum AnimationFormat: String, CaseIterable, Sendable {
 
     /// GIF frame delays are whole centiseconds: the rate a GIF really plays at for `fps`.
     package static func gifRate(_ fps: Double) -> Double { 100 / Swift.max(1, (100 / fps).rounded()) }
+
+    /// What a GIF at `fps` plays at instead, where it cannot play as asked (nil: it can, or not a GIF).
+    package func rateWarning(fps: Double) -> String? {
+        guard self == .gif, abs(Self.gifRate(fps) - fps) > 1e-6 else { return nil }
+        return "GIF frame delays are whole hundredths of a second: --fps \(fps) plays at \(String(format: "%.4g", Self.gifRate(fps))) fps (rates of 100/n, such as 50, 33.33, 25 or 20, play as asked)"
+    }
 }
 
 package enum AnimationError: Error, CustomStringConvertible, Equatable {
@@ -49,6 +55,28 @@ package enum AnimationError: Error, CustomStringConvertible, Equatable {
         case .ffmpegMissing:
             "ffmpeg is not installed: .mp4, .webm, .gif and animated .png are made by the ffmpeg program (apt-get install ffmpeg)"
         case let .ffmpegFailed(path, reason): "cannot write \(path): ffmpeg failed: \(reason)"
+        }
+    }
+}
+
+extension AnimationError: UserFacingError {
+    package var exitStatus: Int32 { self == .ffmpegMissing ? ExitStatus.unavailable : ExitStatus.cannotCreate }
+}
+
+extension AnimationEncoder {
+    /// `renderer`'s frames at `times`, drawn into `target` and encoded as
+    /// `format` at `fps` into `path`, which is replaced whole or not at all.
+    package static func write(_ renderer: Renderer, into target: RenderTarget, times: [Double], format: AnimationFormat,
+                              fps: Double, to path: String, progress: ((Int, Int) -> Void)? = nil) throws {
+        try AtomicFile.replace(path) { temporary in
+            let encoder = try AnimationEncoder(format: format, width: target.width, height: target.height, fps: fps,
+                                               temporaryPath: temporary, path: path)
+            for (i, time) in times.enumerated() {
+                try renderer.draw(time: time, into: target)
+                try encoder.append(target)
+                progress?(i + 1, times.count)
+            }
+            try encoder.finish()
         }
     }
 }

@@ -23,6 +23,13 @@ public enum FileError: Error, CustomStringConvertible, Equatable {
     }
 }
 
+extension FileError: UserFacingError {
+    package var exitStatus: Int32 {
+        if case .cannotRead = self { return ExitStatus.badData }
+        return ExitStatus.cannotCreate
+    }
+}
+
 /// PNG files through libpng's simplified API (no setjmp; failures come back
 /// in `png_image.message`). RGBA8, no gamma or time chunks.
 public enum PNG {

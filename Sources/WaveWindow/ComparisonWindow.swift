@@ -430,6 +430,40 @@ struct FrameStarts {
     }
 }
 
+extension ComparisonWindow {
+    /// The keys and what the display shows, for the demo's help; `effectCycle`: the effects E cycles through.
+    public static func help(effectCycle: String) -> String {
+        """
+            Keys: Space pause/resume, Up/Down the effect's count (cells, dots, voice panels, rows), S motion (linear / exact / snap), \
+            E next effect (\(effectCycle)), Left/Right tilt gravity (crates), the mouse wheel, dragging and \
+            Page Up/Down scroll (table), 1 idle, 2 speak, 3 listen (dots: each switch handed off over 0.33 s), \
+            O pixel overlay (off / updated regions / blended layers), H the display (off / compact / full), Esc or Q quit.
+            With no display, renders the comparison headless to a PNG (the same display) and prints its figures.
+
+            The display over each half (H, or --hud to start with one; default compact): the strategy (how it \
+            draws, e.g. "CPU: redraw every frame", "GL: render once, animate on the GPU"); "CPU N ms/frame": \
+            milliseconds of CPU time (the thread's) the strategy's own drawing takes a frame, the CPU strategy's \
+            upload of its pixels included and showing the frame left out, averaged over half a second; "GPU N \
+            ms/frame": milliseconds of GPU time the same work takes, from GL timer queries ("-" until one arrives); \
+            "fps": frames drawn a second, the same in both halves (one loop draws both); the effect's line (crates: \
+            gravity in px/s2, pixels a second squared; table: the scroll offset in px, pixels, and the first row in \
+            view; ball: its driver; a microphone: its level in dB); the legend of an overlay that shows; and the \
+            graph: the last 180 frames (3 s at 60 a second), newest at the right, orange bars CPU ms, a blue line \
+            GPU ms, 0 at the bottom to 25 ms at the top (a frame over 25 ms reaches the top), and the white line at \
+            16.7 ms, one refresh at 60 Hz (a frame above it cannot keep 60 fps).
+            Compact shows "motion" (linear, exact or snap: how the GL half moves by fractions of a pixel) and PAUSED \
+            beside the rate. Full adds: the effect, its count, the half's size in pixels, "t" the scene time in \
+            seconds; in a window, the pacing over \
+            the last 240 frames: the median and "p99" (99th percentile) interval between frame starts, "missed" \
+            (intervals over 1.5 refreshes), "bunched" (under half a refresh), "1/60 error" (how far an animation that \
+            counts 1/60 s a frame is from the clock), the most physics steps a frame ran and the seconds the cap \
+            dropped; crates with --physics-budget: the physics' share, its step and how many refreshes a frame; the \
+            ball's timer: its callbacks, late, doubled and skipped; with an overlay, "pixels a frame": rasterised on \
+            the CPU, written, blended and written offscreen (k thousands, M millions); and the keys (pgup, pgdn: Page Up, Page Down).
+            """
+    }
+}
+
 /// The comparison without a window: drawn into a framebuffer object through
 /// EGL, measured over `frames` frames, and returned as a picture.
 public enum HeadlessComparison {
@@ -447,6 +481,19 @@ public enum HeadlessComparison {
             // The context must outlive every GL object made below.
             return try withExtendedLifetime(context) { try render(options: options, frames: frames, on: context) }
         }
+    }
+
+    /// Where there is no GL at all: the CPU strategy alone, the picture at
+    /// `startTime` after 59 frames before it, and its CPU milliseconds a frame.
+    public static func renderCPUAlone(options: ComparisonWindow.Options) throws -> (image: RGBAImage, cpuMs: Double) {
+        var request = options.request
+        request.width = options.layout.sceneWidth(windowWidth: request.width)
+        request.count = options.effects[0].count
+        let cpu = try BackendChooser.make(.cpu, for: try options.effects[0].makeScene(request)).renderer
+        let target = try cpu.makeTarget()
+        let start = Clocks.threadCPU()
+        for i in 0..<60 { try cpu.draw(time: options.startTime - Double(59 - i) / 60, into: target) }
+        return (try target.readback(), (Clocks.threadCPU() - start) * 1000 / 60)
     }
 
     private static func render(options: ComparisonWindow.Options, frames: Int, on context: HeadlessGLContext) throws -> Outcome {

@@ -4,6 +4,7 @@ import WaveCatalogue
 import WaveAudio
 import WaveCore
 import WaveEffects
+import WavesKit
 import WaveImageIO
 
 /// `waves batch`: a catalogue's manifest done item by item, each exactly as
@@ -72,18 +73,12 @@ struct BatchPlanCommand: ParsableCommand {
             guard let kind = BatchItem.Kind(rawValue: text) else { throw ValueError(option: "--kind", value: text, accepted: "peaks or render") }
             return kind
         } ?? (out.lowercased().hasSuffix(".png") ? .render : .peaks)
-        var options: [(String, Any)] = []
-        for setting in settings {
-            let parts = setting.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, !BatchManifest.fields.contains(String(parts[0])) else {
-                throw ValueError(option: "--set", value: setting, accepted: "NAME=VALUE, NAME an option of the items' command (not id, input, output or kind)")
-            }
-            let value = String(parts[1])
-            options.append((String(parts[0]), value == "true" ? true : value == "false" ? false : Int(value).map { $0 as Any } ?? Double(value).map { $0 as Any } ?? value))
-        }
+        let options = try settings.map(BatchManifest.setting)
         print(try BatchManifest.plan(folders: inputs, pattern: out, kind: kind, options: options, root: root), terminator: "")
     }
 }
+
+extension BatchRun.Progress: ExpressibleByArgument {}
 
 /// `waves batch --manifest FILE`: this task's shard of the manifest.
 struct BatchRunCommand: ParsableCommand {
@@ -91,8 +86,6 @@ struct BatchRunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Do this task's shard of a manifest (the default: 'waves batch --manifest ...')."
     )
-
-    enum Progress: String, ExpressibleByArgument, CaseIterable { case bar, json, none }
 
     @Option(help: "The manifest: one JSON object a line, {\"id\", \"input\", \"output\", \"kind\": \"peaks\" or \"render\", options named as the command names them}; - for standard input. An item with no \"id\" is named by its input (ids given must differ); with no \"kind\", an output ending .png is render, any other peaks.")
     var manifest: String
@@ -116,7 +109,7 @@ struct BatchRunCommand: ParsableCommand {
     var results: String?
 
     @Option(help: "Progress on stderr: bar (a terminal's default), json (one JSON line per item done) or none (the default elsewhere).")
-    var progress: Progress?
+    var progress: BatchRun.Progress?
 
     @Flag(help: "Redo items whose recorded fingerprint holds.")
     var force = false
@@ -156,108 +149,21 @@ struct BatchRunCommand: ParsableCommand {
         let items = BatchManifest.shard(all, index: index, count: count)
         let show = progress ?? (isatty(STDERR_FILENO) == 1 ? .bar : .none)
         let outcome = BatchRun(items: items, jobs: min(jobs ?? cores, max(1, items.count)), force: force, progress: show,
-                               root: root, log: log).run()
+                               root: root, log: log, version: Waves.version, prepare: BatchItemWork.prepare,
+                               describe: { (Failure.status(of: $0), Failure.message(of: $0)) }).run()
         print("waves batch: shard \(index)/\(count): " + outcome.summary)
         try log?.finish()
         if outcome.status != 0 { throw ExitCode(outcome.status) }
     }
 }
 
-/// One shard's items done: each prepared on the main thread (its options
-/// parsed and checked as its command would), then done `jobs` at a time.
-struct BatchRun {
-    let items: [BatchItem]
-    let jobs: Int
-    let force: Bool
-    let progress: BatchRunCommand.Progress
-    let root: OutputRoot
-    /// Where each item's line goes as it ends (nil: no --results).
-    let log: ResultsLog?
-
-    struct Result {
-        var status = "failed", reason: String?, seconds = 0.0, peakRSS = 0.0
-        /// The exit status of a failure (0: none).
-        var code: Int32 = 0
-    }
-
-    /// What one item does off the main thread: its output's bytes made, then written.
-    typealias Work = () throws -> () throws -> Void
-
-    func run() -> (summary: String, status: Int32) {
-        let start = Date()
-        var results = [Result](repeating: Result(), count: items.count)
-        var works = [Work?](repeating: nil, count: items.count)
-        for (i, item) in items.enumerated() {
-            do {
-                try root.check(item.output)
-                // An output that is an input, a link or not a regular file fails here, before any work.
-                try OutputPaths.checkTarget(item.output)
-                works[i] = try BatchRun.prepare(item)
-            } catch { results[i] = Self.failure(error, item: item) }
-        }
-        // Only where an item may write: never in a folder an item was refused.
-        Self.removeStaleTemporaries(items.indices.filter { works[$0] != nil }.map { items[$0].output })
-        let bar = progress == .bar ? FrameProgress(total: items.count, unit: "item") : nil
-        let prepared = results
-        results = ConcurrentItems.run(count: items.count, jobs: jobs, { [items, works, force, root] i, serially in
-            let item = items[i]
-            var result = prepared[i]
-            guard let work = works[i] else { return result }
-            let began = Date()
-            let fingerprint = Self.fingerprint(item)
-            if !force, let fingerprint, Self.recorded(for: item.output) == fingerprint {
-                result.status = "skipped"
-            } else {
-                do {
-                    let write = try work()
-                    try serially {
-                        // Checked again at the moment of writing: a folder swapped for a link since is still refused.
-                        try root.check(item.output)
-                        try TrackBatch.makeFolder(for: item.output)
-                        try root.check(item.output)
-                        try write()
-                        // Recorded once the output is whole: a task killed before this redoes the item.
-                        if let fingerprint { try AtomicFile.write(fingerprint, to: Self.sidecar(item.output)) }
-                    }
-                    result.status = "ok"
-                } catch {
-                    result = Self.failure(error, item: item)
-                }
-            }
-            result.seconds = Date().timeIntervalSince(began)
-            result.peakRSS = Self.peakRSSMegabytes()
-            return result
-        }, finished: { [items, progress, log] i, result, done in
-            let item = items[i]
-            log?.append(Self.line(item, result))
-            if result.code != 0, let reason = result.reason { printFailure(reason, of: item.input, id: item.id) }
-            switch progress {
-            case .json: printError(Self.json(["done": done, "total": items.count, "id": item.id, "status": result.status]))
-            case .bar: bar?.update(done: done)
-            case .none: break
-            }
-        })
-        bar?.finish()
-        let seconds = Date().timeIntervalSince(start)
-        let ok = results.filter { $0.status == "ok" }.count, skipped = results.filter { $0.status == "skipped" }.count
-        let failed = results.count - ok - skipped
-        let rate = seconds > 0 && ok > 0 ? String(format: ", %.1f tracks/s", Double(ok) / seconds) : ""
-        let summary = counted(items.count, "item") + ": \(ok) ok, \(skipped) skipped, \(failed) failed in " + String(format: "%.2f s", seconds) + rate
-        let codes = results.map(\.code).filter { $0 != 0 }
-        let status: Int32 = codes.isEmpty ? 0 : codes.contains(where: Self.retryable) ? 75 : 65
-        return (summary, status)
-    }
-
-    /// An item's line of the results file.
-    static func line(_ item: BatchItem, _ r: Result) -> String {
-        json(["id": item.id, "input": item.input, "output": item.output, "status": r.status, "reason": r.reason ?? NSNull(),
-              "exit_status": r.code == 0 ? NSNull() : NSNumber(value: retryable(r.code) ? 75 : 65),
-              "seconds": (r.seconds * 1000).rounded() / 1000, "peak_rss_mb": (r.peakRSS * 10).rounded() / 10]) + "\n"
-    }
-
+/// How `waves batch` does an item: its options parsed and checked by its
+/// command (`waves peaks`, `waves render waveform`), its work ready to run
+/// on any thread (nothing it touches is shared).
+enum BatchItemWork {
     /// The item's options parsed and checked by its command, its work ready
     /// to run on any thread (nothing it touches is shared).
-    static func prepare(_ item: BatchItem) throws -> Work {
+    static func prepare(_ item: BatchItem) throws -> BatchRun.Work {
         let reserved = ["audio", "peaks", "out", "json", "dat", "jobs", "force", "strict"]
         if let key = item.arguments.first(where: { reserved.contains(String($0.dropFirst(2))) }) {
             throw ValueError(option: key, value: "", accepted: "not an item's option: the item's \"input\" and \"output\" name its files, and jobs, force and strict are waves batch's own")
@@ -270,8 +176,8 @@ struct BatchRun {
             let (json, dat) = format == "--json" ? (item.output, nil as String?) : (nil as String?, item.output)
             let (samplesPerPixel, bits) = (command.samplesPerPixel, command.bits)
             return {
-                let data = try PeaksCommand.peaks(of: item.input, samplesPerPixel: samplesPerPixel, bits: bits)
-                return { try PeaksCommand.write(data, json: json, dat: dat) }
+                let data = try WaveformData.peaks(of: item.input, samplesPerPixel: samplesPerPixel, bits: bits)
+                return { try data.write(json: json, dat: dat) }
             }
         case .render:
             let command = try EffectCommands.parseRender(.waveform, ["--audio", item.input, "--out", item.output] + item.arguments)
@@ -286,65 +192,11 @@ struct BatchRun {
             let request = wave.request(width: size.width, height: size.height)
             let (time, start, end) = (command.settings.time, inputs.start ?? 0, inputs.end)
             return {
-                let target = try RenderSettings.drawTrack(item.input, settings: settings, request: request, time: time,
+                let target = try TrackBatch.drawWaveform(item.input, settings: settings, request: request, time: time,
                                                           start: start, end: end, peaks: nil)
                 return { try PNG.write(target, to: item.output) }
             }
         }
     }
 
-    static func failure(_ error: Error, item: BatchItem) -> Result {
-        var result = Result()
-        result.code = ExitStatus.of(error)
-        // An output refused for what is in its place fails for good, whatever its status alone.
-        if case .refused? = error as? FileError { result.code = ExitStatus.badData }
-        let message = ExitStatus.message(of: error)
-        result.reason = message
-        return result
-    }
-
-    /// A failure a retry can help: no memory, no space or an I/O error writing, an unavailable resource.
-    static func retryable(_ code: Int32) -> Bool { [69, 71, 73, 75].contains(code) }
-
-    /// What the output depends on: the item (less its id), the input's size
-    /// and modification time, and Waves' version. Nil where the input cannot be read (the item will fail).
-    static func fingerprint(_ item: BatchItem) -> String? {
-        var info = stat()
-        guard stat(item.input, &info) == 0 else { return nil }
-        return "\(item.canonical)\ninput \(info.st_size) bytes, modified \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\nwaves \(Waves.version)\n"
-    }
-
-    /// The fingerprint recorded beside an output, nil where there is none or the output is gone.
-    static func recorded(for output: String) -> String? {
-        guard FileManager.default.fileExists(atPath: output) else { return nil }
-        return try? String(contentsOfFile: sidecar(output), encoding: .utf8)
-    }
-
-    /// `out/.a.dat.waves`: the fingerprint of `out/a.dat`, hidden beside it.
-    static func sidecar(_ output: String) -> String {
-        let url = URL(fileURLWithPath: output)
-        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".waves").path
-    }
-
-    /// Temporary files (the atomic writer's) left in the outputs' folders by
-    /// a process that is gone (a task killed mid-write): this machine's whose
-    /// process has ended, another's a day old (`PendingFile.isStale`).
-    static func removeStaleTemporaries(_ outputs: [String]) {
-        let folders = Set(outputs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
-        for folder in folders {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where PendingFile.isStale(name, in: folder) {
-                unlink(folder + "/" + name)
-            }
-        }
-    }
-
-    static func peakRSSMegabytes() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return Double(usage.ru_maxrss) / 1024
-    }
-
-    static func json(_ object: [String: Any]) -> String {
-        String(data: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data(), encoding: .utf8) ?? "{}"
-    }
 }

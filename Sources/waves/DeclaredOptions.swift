@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WaveCore
 import WaveEffects
+import WavesKit
 
 /// An effect's declared parameters (`Effect.allParameters`, each declared
 /// once in its effect's file) as its command's options: ArgumentParser

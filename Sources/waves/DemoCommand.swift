@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WaveCore
 import WaveEffects
+import WavesKit
 import WaveGL
 import WaveImageIO
 import WaveWindow
@@ -40,40 +41,8 @@ struct DemoCommand: ParsableCommand {
 /// What the demo takes besides the effect: the window, its pacing and what it shows.
 struct DemoSettings: ParsableArguments {
     /// The keys and what the display shows, for every demo's help.
-    static let keysAndDisplay = """
-        Keys: Space pause/resume, Up/Down the effect's count (cells, dots, voice panels, rows), S motion (linear / exact / snap), \
-        E next effect (\(DemoSettings.effectCycle)), Left/Right tilt gravity (crates), the mouse wheel, dragging and \
-        Page Up/Down scroll (table), 1 idle, 2 speak, 3 listen (dots: each switch handed off over 0.33 s), \
-        O pixel overlay (off / updated regions / blended layers), H the display (off / compact / full), Esc or Q quit.
-        With no display, renders the comparison headless to a PNG (the same display) and prints its figures.
+    static var keysAndDisplay: String { ComparisonWindow.help(effectCycle: DemoEffect.cycleText) }
 
-        The display over each half (H, or --hud to start with one; default compact): the strategy (how it \
-        draws, e.g. "CPU: redraw every frame", "GL: render once, animate on the GPU"); "CPU N ms/frame": \
-        milliseconds of CPU time (the thread's) the strategy's own drawing takes a frame, the CPU strategy's \
-        upload of its pixels included and showing the frame left out, averaged over half a second; "GPU N \
-        ms/frame": milliseconds of GPU time the same work takes, from GL timer queries ("-" until one arrives); \
-        "fps": frames drawn a second, the same in both halves (one loop draws both); the effect's line (crates: \
-        gravity in px/s2, pixels a second squared; table: the scroll offset in px, pixels, and the first row in \
-        view; ball: its driver; a microphone: its level in dB); the legend of an overlay that shows; and the \
-        graph: the last 180 frames (3 s at 60 a second), newest at the right, orange bars CPU ms, a blue line \
-        GPU ms, 0 at the bottom to 25 ms at the top (a frame over 25 ms reaches the top), and the white line at \
-        16.7 ms, one refresh at 60 Hz (a frame above it cannot keep 60 fps).
-        Compact shows "motion" (linear, exact or snap: how the GL half moves by fractions of a pixel) and PAUSED \
-        beside the rate. Full adds: the effect, its count, the half's size in pixels, "t" the scene time in \
-        seconds; in a window, the pacing over \
-        the last 240 frames: the median and "p99" (99th percentile) interval between frame starts, "missed" \
-        (intervals over 1.5 refreshes), "bunched" (under half a refresh), "1/60 error" (how far an animation that \
-        counts 1/60 s a frame is from the clock), the most physics steps a frame ran and the seconds the cap \
-        dropped; crates with --physics-budget: the physics' share, its step and how many refreshes a frame; the \
-        ball's timer: its callbacks, late, doubled and skipped; with an overlay, "pixels a frame": rasterised on \
-        the CPU, written, blended and written offscreen (k thousands, M millions); and the keys (pgup, pgdn: Page Up, Page Down).
-        """
-
-    /// The effects E cycles through, from the registry: those that need an input only when it is given.
-    static var effectCycle: String {
-        Effects.all.map { effect in effect.needs.map { "\(effect.name.rawValue) when \($0) is given" } ?? effect.name.rawValue }
-            .joined(separator: ", ")
-    }
 
     @Option(help: "both (CPU left, GL right), cpu or gl (one strategy full width).")
     var backend: DemoLayout = .both
@@ -132,7 +101,7 @@ struct DemoSettings: ParsableArguments {
         // The scene of one half (or the whole width for one strategy), checked before any window opens.
         _ = try wave.makeScene(width: backend.sceneWidth(windowWidth: size.width), height: size.height)
         var options = ComparisonWindow.Options(request: wave.request(width: size.width, height: size.height),
-                                               effects: effects(wave, halfWidth: backend.sceneWidth(windowWidth: size.width)),
+                                               effects: DemoEffect.cycle(wave, halfWidth: backend.sceneWidth(windowWidth: size.width)),
                                                layout: backend, startTime: time,
                                                paused: paused, duration: duration, wantsScreenshot: picture != nil)
         options.pacing = pacing
@@ -174,28 +143,6 @@ struct DemoSettings: ParsableArguments {
         try renderHeadless(options, to: picture ?? "waves-demo.png")
     }
 
-    /// The effect asked for first, then the others E cycles to (the
-    /// registry's, those whose input is given), each with the user's options
-    /// and a count of its own.
-    private func effects(_ wave: EffectOptions, halfWidth: Int) -> [DemoEffect] {
-        let drawable = Effects.all.filter { $0.needs == nil || ($0.needs == "--outline" && wave.given["outline"] != nil) }
-        let ordered = drawable.filter { $0.name == wave.scene } + drawable.filter { $0.name != wave.scene }
-        return ordered.map { effect in
-            var options = wave
-            options.scene = effect.name
-            let settings = (try? options.settings(openingInputs: false)) ?? EffectSettings()
-            let size = { (height: Int) in SceneRequest(width: halfWidth, height: height, count: 0, snapsToPixel: options.snap) }
-            var count = 1
-            if let c = effect.count {
-                // --cells counts the effect asked for (sine cells or voice panels), not the other's.
-                let asked = c.option == "--cells" && effect.name != wave.scene ? nil : options.askedCount
-                count = asked ?? c.standard(settings, size(1))
-            }
-            return DemoEffect(name: effect.name.rawValue, countLabel: effect.count?.unit ?? "", count: count, states: effect.states,
-                              maxCount: { height in effect.count?.limit(settings, size(height)) ?? 1 }) { try options.makeScene($0) }
-        }
-    }
-
     private func renderHeadless(_ options: ComparisonWindow.Options, to path: String) throws {
         try OutputPaths.checkFile(path)
         do {
@@ -209,15 +156,8 @@ struct DemoSettings: ParsableArguments {
             guard case .unavailable = error else { throw error }
             // No GL at all: the CPU strategy alone still makes the picture.
             printError("waves: \(error); drawing the CPU strategy alone")
-            var request = options.request
-            request.width = options.layout.sceneWidth(windowWidth: request.width)
-            request.count = options.effects[0].count
-            let cpu = try BackendChooser.make(.cpu, for: try options.effects[0].makeScene(request)).renderer
-            let target = try cpu.makeTarget()
-            let start = Clocks.threadCPU()
-            for i in 0..<60 { try cpu.draw(time: options.startTime - Double(59 - i) / 60, into: target) }
-            let ms = (Clocks.threadCPU() - start) * 1000 / 60
-            try PNG.write(try target.readback(), to: path)
+            let (image, ms) = try HeadlessComparison.renderCPUAlone(options: options)
+            try PNG.write(image, to: path)
             print("wrote \(path): the CPU strategy at t = \(options.startTime) s")
             print("\(Format.strategy(.cpu)): \(Format.perFrame(.cpuMs, ms)) (no GL, so no upload)")
         }

@@ -1,6 +1,7 @@
 import WaveCore
 import ArgumentParser
 import WaveEffects
+import WavesKit
 
 /// One command per effect under `render`, `demo` and `bench` (`waves render
 /// waveform ...`), keyed by the effect's place in the registry
@@ -116,7 +117,7 @@ struct EffectCommand<Settings: EffectCommandSettings, Place: EffectPlace>: Parsa
     var options: EffectOptions {
         var options = EffectOptions()
         options.scene = Effects.all[Place.index].name
-        options.look = look
+        options.look = look.look
         options.given = parameters.given
         return options
     }

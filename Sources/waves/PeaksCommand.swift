@@ -63,14 +63,14 @@ struct PeaksCommand: ParsableCommand {
         DecodeReport.strict = strict
         DecodeReport.outcome = "wrote the peaks of what was read"
         try checkOptions()
-        if TrackBatch.isBatch(audio) { return try runBatch() }
+        if InputFile.isBatch(audio) { return try runBatch() }
         if let jobs { throw ValueError(option: "--jobs", value: "\(jobs)", accepted: "only when several tracks are read (--audio with several files or a folder)") }
         if force { throw ValueError(option: "--force", value: "", accepted: "only when several tracks are read (--audio with several files or a folder)") }
         guard let audio = audio.first else { throw ValueError(option: "--audio", value: "(none)", accepted: "an audio file, several, or a folder") }
         ProtectedInputs.add(audio)
         for path in [json, dat].compactMap({ $0 }) { try OutputPaths.checkFile(path) }
-        let data = try peaks(of: audio)
-        try Self.write(data, json: json, dat: dat)
+        let data = try WaveformData.peaks(of: audio, samplesPerPixel: samplesPerPixel, bits: bits)
+        try data.write(json: json, dat: dat)
         print("wrote \([json, dat].compactMap { $0 }.joined(separator: ", ")): \(data.length) peaks of \(samplesPerPixel) samples at \(data.sampleRate) Hz, \(bits)-bit")
     }
 
@@ -79,32 +79,7 @@ struct PeaksCommand: ParsableCommand {
         guard json != nil || dat != nil else {
             throw ValueError(option: "--json", value: "(none)", accepted: "--json FILE or --dat FILE (or both)")
         }
-        guard (2...100_000_000).contains(samplesPerPixel) else {
-            throw ValueError(option: "--samples-per-pixel", value: "\(samplesPerPixel)",
-                             accepted: "a whole number from 2 (audiowaveform's smallest) to 100000000")
-        }
-        guard bits == 8 || bits == 16 else {
-            throw ValueError(option: "--bits", value: "\(bits)", accepted: "8 or 16")
-        }
-    }
-
-    func peaks(of track: String) throws -> WaveformData {
-        try Self.peaks(of: track, samplesPerPixel: samplesPerPixel, bits: bits)
-    }
-
-    /// A track's peaks (what any thread may do: nothing here is shared).
-    static func peaks(of track: String, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
-        let reader = try AudioReader(path: track)
-        let data = try WaveformData.scan(reader, samplesPerPixel: samplesPerPixel, bits: bits)
-        try DecodeReport.check(reader)
-        return data
-    }
-
-    static func write(_ data: WaveformData, json: String?, dat: String?) throws {
-        // The encoded file and its copy: at most 7 bytes a value as JSON, twice.
-        let bytes = data.data.count * 14
-        if let json { try AtomicFile.write(try CheckedMemory.allocating(bytes: bytes, for: "the peaks as JSON") { data.json() }, to: json) }
-        if let dat { try AtomicFile.write(try CheckedMemory.allocating(bytes: bytes, for: "the peaks as .dat") { data.dat() }, to: dat) }
+        try WaveformData.checkResolution(samplesPerPixel: samplesPerPixel, bits: bits)
     }
 
     /// Every track's peaks, `jobs` at a time, each written to its pattern's files.
@@ -113,8 +88,8 @@ struct PeaksCommand: ParsableCommand {
         try batch.checkPatterns([("--json", json), ("--dat", dat)].compactMap { option, pattern in pattern.map { (option, $0) } })
         let (json, dat, samplesPerPixel, bits) = (self.json, self.dat, self.samplesPerPixel, self.bits)
         let summary = batch.run(outputs: { track in [json, dat].compactMap { $0.map { TrackBatch.output($0, for: track) } } }) { track in
-            let data = try Self.peaks(of: track, samplesPerPixel: samplesPerPixel, bits: bits)
-            return { try Self.write(data, json: json.map { TrackBatch.output($0, for: track) }, dat: dat.map { TrackBatch.output($0, for: track) }) }
+            let data = try WaveformData.peaks(of: track, samplesPerPixel: samplesPerPixel, bits: bits)
+            return { try data.write(json: json.map { TrackBatch.output($0, for: track) }, dat: dat.map { TrackBatch.output($0, for: track) }) }
         }
         try batch.finish(summary, command: "peaks")
     }

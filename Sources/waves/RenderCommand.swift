@@ -3,7 +3,9 @@ import Foundation
 import WaveCatalogue
 import WaveCore
 import WaveEffects
+import WavesKit
 import WaveGL
+import WaveAudio
 import WaveImageIO
 
 /// `waves render`: one frame to a PNG, or a numbered sequence, through the
@@ -128,17 +130,14 @@ struct RenderSettings: ParsableArguments {
         if sequence { try OutputPaths.prepareSequenceFolder(destination, overwrite: overwrite) }
         else if destination != "-" { try OutputPaths.checkFile(destination) }
 
-        let choice = try BackendChooser.make(backend, for: scene, subpixel: wave.subpixel)
-        if let notice = choice.notice { printError("waves: \(notice)") }
-        let renderer = choice.renderer
-        wave.reportSubpixel(of: renderer)
+        let renderer = try makeRenderer(scene, wave)
         let target = try renderer.makeTarget()
 
         if sequence {
             let times = (0..<frames).map { time + Double($0) * step }
-            let progress = isatty(STDERR_FILENO) == 1 ? FrameProgress(total: frames) : nil
+            let progress = TerminalProgress.forTerminal(unit: "frame")
             try FrameWriter.write(renderer: renderer, into: target, times: times, folder: destination) { done, _ in
-                progress?.update(done: done)
+                progress?.update(done: done, of: frames)
             }
             progress?.finish()
             if overwrite { try OutputPaths.removeStaleFrames(in: destination, keeping: frames) }
@@ -154,24 +153,23 @@ struct RenderSettings: ParsableArguments {
         }
     }
 
-    /// `--explain`: every item of the frame at --time, its mechanism and why, as a table on stdout.
-    private func printPlan(_ scene: Scene, wave: EffectOptions) throws {
+    /// The renderer the chooser gives for --backend, saying on stderr what it
+    /// chose instead of what was asked and (but to explain) how it moves by fractions of a pixel.
+    private func makeRenderer(_ scene: Scene, _ wave: EffectOptions, explaining: Bool = false) throws -> Renderer {
         let choice = try BackendChooser.make(backend, for: scene, subpixel: wave.subpixel)
         if let notice = choice.notice { printError("waves: \(notice)") }
-        let renderer = choice.renderer
+        if !explaining { wave.reportSubpixel(of: choice.renderer) }
+        return choice.renderer
+    }
+
+    /// `--explain`: every item of the frame at --time, its mechanism and why, as a table on stdout.
+    private func printPlan(_ scene: Scene, wave: EffectOptions) throws {
+        let renderer = try makeRenderer(scene, wave, explaining: true)
         let plan = try renderer.explain(time: time)
         print("waves render \(wave.scene) --explain: \(renderer.backend.rawValue) backend (\(renderer.rendererName)"
               + (renderer.planPolicy.map { ", \($0)" } ?? "") + "), "
               + "\(scene.width)x\(scene.height), the frame at t = \(time) s: " + counted(plan.count, "item"))
-        let widths = [4, max(5, plan.map(\.layer.count).max() ?? 0), max(9, plan.map(\.primitive.count).max() ?? 0),
-                      max(9, plan.map(\.mechanism.count).max() ?? 0)]
-        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-        print([pad("item", widths[0]), pad("layer", widths[1]), pad("primitive", widths[2]), pad("mechanism", widths[3]), "why"]
-            .joined(separator: "  "))
-        for p in plan {
-            print([pad("\(p.item)", widths[0]), pad(p.layer, widths[1]), pad(p.primitive, widths[2]), pad(p.mechanism, widths[3]), p.reason]
-                .joined(separator: "  "))
-        }
+        print(ItemPlan.table(plan), terminator: "")
     }
 
     /// `waves render waveform --audio tracks/ --out 'out/{name}.png'`: one
@@ -191,23 +189,10 @@ struct RenderSettings: ParsableArguments {
         let settings = try options.settings(openingInputs: false)
         let (start, end, peaks, time, request) = (inputs.start ?? 0, inputs.end, inputs.peaks, time, wave.request(width: size.width, height: size.height))
         let summary = batch.run(outputs: { [TrackBatch.output(pattern, for: $0)] }) { track in
-            let target = try Self.drawTrack(track, settings: settings, request: request, time: time, start: start, end: end, peaks: peaks)
+            let target = try TrackBatch.drawWaveform(track, settings: settings, request: request, time: time, start: start, end: end, peaks: peaks)
             return { try PNG.write(target, to: TrackBatch.output(pattern, for: track)) }
         }
         try batch.finish(summary, command: "render")
-    }
-
-    /// The waveform of one track at `time`, drawn by the CPU strategy (what a
-    /// batch's job does, on its own thread: nothing here is shared).
-    static func drawTrack(_ track: String, settings: EffectSettings, request: SceneRequest, time: Double,
-                          start: Double, end: Double?, peaks: String?) throws -> RenderTarget {
-        var settings = settings
-        settings.waveformSource = try EffectInputs.track(audio: track, peaks: peaks, start: start, end: end)
-        let scene = try Effects.named(.waveform)!.scene(settings, request)
-        let renderer = try BackendChooser.make(.cpu, for: scene).renderer
-        let target = try renderer.makeTarget()
-        try renderer.draw(time: time, into: target)
-        return target
     }
 
     /// One image per track: what a batch of tracks refuses.
@@ -227,52 +212,12 @@ struct RenderSettings: ParsableArguments {
         if overwrite { throw ValueError(option: "--overwrite", value: "", accepted: "only with a folder of frames (an animation is replaced whole)") }
         try OutputPaths.checkFile(destination)
         guard AnimationEncoder.ffmpeg != nil else { throw AnimationError.ffmpegMissing }
-        if format == .gif, abs(AnimationFormat.gifRate(fps) - fps) > 1e-6 {
-            printError("waves: warning: GIF frame delays are whole hundredths of a second: --fps \(fps) plays at \(String(format: "%.4g", AnimationFormat.gifRate(fps))) fps (rates of 100/n, such as 50, 33.33, 25 or 20, play as asked)")
-        }
-        let choice = try BackendChooser.make(backend, for: scene, subpixel: wave.subpixel)
-        if let notice = choice.notice { printError("waves: \(notice)") }
-        let renderer = choice.renderer
-        wave.reportSubpixel(of: renderer)
-        let target = try renderer.makeTarget()
-        let progress = isatty(STDERR_FILENO) == 1 ? FrameProgress(total: frames) : nil
-        try AtomicFile.replace(destination) { temporary in
-            let encoder = try AnimationEncoder(format: format, width: size.width, height: size.height, fps: fps,
-                                               temporaryPath: temporary, path: destination)
-            for i in 0..<frames {
-                try renderer.draw(time: time + Double(i) * step, into: target)
-                try encoder.append(target)
-                progress?.update(done: i + 1)
-            }
-            try encoder.finish()
-        }
+        if let warning = format.rateWarning(fps: fps) { printError("waves: warning: " + warning) }
+        let renderer = try makeRenderer(scene, wave)
+        let progress = TerminalProgress.forTerminal(unit: "frame")
+        try AnimationEncoder.write(renderer, into: try renderer.makeTarget(), times: (0..<frames).map { time + Double($0) * step },
+                                   format: format, fps: fps, to: destination) { progress?.update(done: $0, of: $1) }
         progress?.finish()
         print("wrote \(destination) (\(format.rawValue), \(frames) frames of \(size) at \(fps) fps, from t = \(time) s, \(renderer.backend.rawValue) backend)")
     }
 }
-
-/// "frame 12/120, 0:03 elapsed, 0:27 left" (or items) on a terminal, redrawn in place.
-final class FrameProgress {
-    private let total: Int
-    private let unit: String
-    private let start = Clocks.wall()
-    private var lastDraw = -Double.infinity
-
-    init(total: Int, unit: String = "frame") { self.total = total; self.unit = unit }
-
-    func update(done: Int) {
-        let now = Clocks.wall()
-        guard done == total || now - lastDraw >= 0.1 else { return }
-        lastDraw = now
-        let elapsed = now - start, left = done > 0 ? elapsed / Double(done) * Double(total - done) : 0
-        printError("\r\u{1B}[K\(unit) \(done)/\(total), \(Self.clock(elapsed)) elapsed, \(Self.clock(left)) left", newline: false)
-    }
-
-    func finish() { printError("\r\u{1B}[K", newline: false) }
-
-    static func clock(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        return String(format: "%d:%02d", s / 60, s % 60)
-    }
-}
-

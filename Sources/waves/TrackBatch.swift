@@ -8,8 +8,8 @@ extension TrackBatch {
     /// Runs the batch (`TrackBatch.run`), each failure reported as it happens.
     func run(outputs: (String) -> [String], work: @escaping @Sendable (String) throws -> () throws -> Void) -> Summary {
         run(outputs: outputs, failed: { track, error in
-            printFailure(ExitStatus.message(of: error), of: track)
-            return ExitStatus.of(error)
+            printFailure(Failure.message(of: error), of: track)
+            return Failure.status(of: error)
         }, work: work)
     }
 
@@ -18,9 +18,4 @@ extension TrackBatch {
         print("waves \(command): " + summary.line(tracks: tracks.count, jobs: jobs))
         if summary.status != 0 { throw ExitCode(summary.status) }
     }
-}
-
-/// A track's failure, one line on stderr: the message, led by the track's name (`id`) where it does not name the file.
-func printFailure(_ message: String, of input: String, id: String? = nil) {
-    printError("waves: " + (message.contains(input) ? message : "\(id ?? input): \(message)"))
 }

@@ -33,7 +33,7 @@ do {
     var command = try Waves.parseAsRoot(arguments)
     try command.run()
 } catch {
-    let status = ExitStatus.of(error)
+    let status = Failure.status(of: error)
     if status == 0 { Waves.exit(withError: error) }
     // A status chosen by the command itself (an interrupted bench) has said its piece.
     if error is ExitCode { exit(status) }
@@ -43,6 +43,6 @@ do {
     if let c = command, let i = arguments.firstIndex(of: c), i + 1 < arguments.count, Effects.names.contains(arguments[i + 1]) {
         command = c + " " + arguments[i + 1]
     }
-    printError("waves: " + ExitStatus.message(of: error) + " (see 'waves\(command.map { " " + $0 } ?? "") --help')")
+    printError("waves: " + Failure.message(of: error) + " (see 'waves\(command.map { " " + $0 } ?? "") --help')")
     exit(status)
 }

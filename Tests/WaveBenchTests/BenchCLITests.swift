@@ -171,9 +171,10 @@ final class BenchCLITests: XCTestCase {
         let budgeted = try XCTUnwrap(rows.last)
         XCTAssertEqual(budgeted["pacing"] as? String, "interval")
         XCTAssertEqual(budgeted["physics_budget"] as? Double, 0.01)
-        // 400 crates' physics costs more than 1% of the simulated time on any machine: the step is made coarser.
+        // 400 crates' physics costs more than 1% of the simulated time on any machine: the step is made coarser
+        // (on a loaded machine, after the frame rate is lowered for frames over a refresh).
         let remedies = try XCTUnwrap(budgeted["remedies"] as? [String])
-        XCTAssertTrue(remedies.first?.contains("coarser step, 1/60 s") ?? false, "\(remedies)")
+        XCTAssertTrue(remedies.contains { $0.contains("coarser step, 1/60 s") }, "\(remedies)")
         for row in rows {
             let intervals = try XCTUnwrap(row["intervals_ms"] as? [Double])
             XCTAssertEqual(intervals.count, (row["frames"] as? Int ?? 0) - 1, "\(row)")

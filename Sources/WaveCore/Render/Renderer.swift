@@ -53,6 +53,20 @@ public struct ItemPlan: Equatable, Sendable {
     }
 }
 
+extension ItemPlan {
+    /// The plan as columns under a header (item, layer, primitive, mechanism, why), a line an item.
+    public static func table(_ plan: [ItemPlan]) -> String {
+        let widths = [4, max(5, plan.map(\.layer.count).max() ?? 0), max(9, plan.map(\.primitive.count).max() ?? 0),
+                      max(9, plan.map(\.mechanism.count).max() ?? 0)]
+        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        func line(_ cells: [String], _ why: String) -> String {
+            zip(cells, widths).map { pad($0, $1) }.joined(separator: "  ") + "  " + why + "\n"
+        }
+        return line(["item", "layer", "primitive", "mechanism"], "why")
+            + plan.map { line(["\($0.item)", $0.layer, $0.primitive, $0.mechanism], $0.reason) }.joined()
+    }
+}
+
 extension Renderer {
     /// A backend that redraws every frame has no subpixel choice to make.
     public var subpixel: SubpixelMode {

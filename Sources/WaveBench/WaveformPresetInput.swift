@@ -1,17 +1,16 @@
 import Foundation
 import WaveImageIO
 import WaveAudio
-import WaveBench
 import WaveCore
 import WaveEffects
 import WavesKit
 
-/// Builds `--preset waveform`'s input: the generated track as the effect,
-/// and the decode-speed measurement, which needs the audio module the
-/// benchmark does not import.
-enum WaveformPresetWiring {
+/// The waveform preset's input: the track (the generated one of the
+/// published length, or the user's audio or peaks) drawn as the waveform
+/// effect in the published player's view, and the decoding speed of its formats.
+extension WaveformPresetInput {
     /// The generated track of `minutes`, or the user's `--audio` / `--peaks` (`audio` not generated).
-    static func input(minutes: Double, audio: AudioTrack) throws -> WaveformPresetInput {
+    package static func track(minutes: Double, audio: AudioTrack) throws -> WaveformPresetInput {
         let generated: Bool
         if case .generated = audio.source { generated = true } else { generated = false }
         let seconds = generated ? minutes * 60 : Double(try audio.sampleCount()) / Double(audio.sampleRate)

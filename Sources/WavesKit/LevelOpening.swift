@@ -3,19 +3,16 @@ import WaveAudio
 import WaveCore
 import WaveEffects
 
-/// The level that drives the dots and the voice, opened from what the
-/// command line asked (`LevelInput`): constant, an audio file's envelope,
-/// live from standard input or the microphone. See docs/contract.md.
 /// Opens the level the dots and the voice follow (`LevelInput`, declared
 /// with them): constant, a file's envelope, live from standard input or the
 /// microphone. Each source is opened once a run.
-enum LevelOpener {
+package enum LevelOpener {
     /// The level sources opened (a file is decoded once; stdin has one reader).
     nonisolated(unsafe) private static var levels: [String: Level] = [:]
     /// The microphone, once opened (`--level-from mic`): kept open for the run, read by the demo's meter.
-    nonisolated(unsafe) static var microphone: Microphone?
+    nonisolated(unsafe) package static var microphone: Microphone?
 
-    static func open(_ input: LevelInput) throws -> Level {
+    package static func open(_ input: LevelInput) throws -> Level {
         guard let levelFrom = input.from else { return .constant(input.constant) }
         let key = "\(levelFrom)|\(input.attack)|\(input.release)"
         if let made = levels[key] { return made }

@@ -1,25 +1,23 @@
 import Foundation
-import WaveCatalogue
 import WaveAudio
 import WaveCore
 import WaveEffects
-import WavesKit
 
 /// Opens the files an effect names (`EffectInputs`, declared with the
 /// effects): the waveform's track or peaks, once a run (decoding is the
 /// expensive part), and the outline's path data. A batch of tracks is the
-/// render's and the peaks' own (`TrackBatch`). See README.md, "The waveform".
+/// render's and the peaks' own (WaveCatalogue's `TrackBatch`). See README.md, "The waveform".
 extension EffectInputs {
     /// The one audio file, nil for none (the generated track) or a batch.
-    var audioFile: String? { audio.count == 1 && !TrackBatch.isFolder(audio[0]) ? audio[0] : nil }
+    package var audioFile: String? { audio.count == 1 && !InputFile.isFolder(audio[0]) ? audio[0] : nil }
 
-    var isBatch: Bool { TrackBatch.isBatch(audio) }
+    package var isBatch: Bool { InputFile.isBatch(audio) }
 
     /// Opened once: decoding is the expensive part.
     nonisolated(unsafe) private static var opened: [String: AudioTrack] = [:]
 
     /// The waveform's source: the audio file or peaks, or the generated track.
-    func waveformInput() throws -> AudioTrack {
+    package func waveformInput() throws -> AudioTrack {
         let key = "\(audioFile ?? "")|\(peaks ?? "")|\(start ?? 0)|\(end ?? -1)"
         if let input = Self.opened[key] { return input }
         let input = try Self.track(audio: audioFile, peaks: peaks, start: start ?? 0, end: end)
@@ -28,7 +26,7 @@ extension EffectInputs {
     }
 
     /// A track opened for the command line: a decoding that stops early is reported (`DecodeReport`).
-    static func track(audio: String?, peaks: String?, start: Double, end: Double?) throws -> AudioTrack {
+    package static func track(audio: String?, peaks: String?, start: Double, end: Double?) throws -> AudioTrack {
         let track = try AudioTrack(audio: audio, peaks: peaks, start: start, end: end)
         track.onStoppedEarly = { try DecodeReport.report(path: $0, $1) }
         return track
@@ -36,7 +34,7 @@ extension EffectInputs {
 
     /// One track here (several are the render's and the peaks' own), its
     /// batch options only with several, and the input opened.
-    func checkWaveformInput() throws {
+    package func checkWaveformInput() throws {
         if isBatch {
             throw ValueError(option: "--audio", value: audio.joined(separator: " "),
                              accepted: "one audio file here (several tracks, or a folder, with waves render waveform or waves peaks)")
@@ -49,7 +47,7 @@ extension EffectInputs {
 
     /// The outline's path data, read and parsed: a missing file is 66, bytes
     /// that are not path data (or a coordinate that is not finite) 65.
-    func outlinePath() throws -> Path {
+    package func outlinePath() throws -> Path {
         guard let outline else { throw ValueError(option: "--outline", value: "(none)", accepted: "a file of SVG path data") }
         let input = try InputFile.open(outline)
         var data = try input.bytes(limit: 16 << 20)
@@ -66,31 +64,5 @@ extension EffectInputs {
         } catch let error as PathError {
             throw AudioError.unreadable(path: input.name, reason: "\(error)")
         }
-    }
-}
-
-/// A track whose decoding stopped early (damaged or truncated): one warning
-/// line on stderr per input, what decoded drawn or written; under `--strict`
-/// (render, peaks) the same line as the error, exit 65, nothing written.
-enum DecodeReport {
-    nonisolated(unsafe) static var strict = false
-    /// What the command does with what was read, for the warning ("drew what was read").
-    nonisolated(unsafe) static var outcome = "drew what was read"
-    nonisolated(unsafe) private static var warned: Set<String> = []
-    private static let lock = NSLock()
-
-    /// Call once `reader` has been read to its end (from any thread: a batch reads tracks in parallel).
-    static func check(_ reader: AudioReader) throws {
-        guard let report = reader.stoppedEarly else { return }
-        try self.report(path: reader.path, report)
-    }
-
-    /// A track at `path` whose decoding stopped early, for `report`: warned once, or refused under --strict.
-    static func report(path: String, _ report: String) throws {
-        if strict { throw AudioError.stoppedEarly(path: path, report: report) }
-        lock.lock()
-        let first = warned.insert(path).inserted
-        lock.unlock()
-        if first { printError("waves: \(path): \(report); \(outcome)") }
     }
 }

@@ -1,0 +1,35 @@
+import WaveCore
+import WaveEffects
+import WavesKit
+
+/// The registry's effects as the demo shows them: the one asked for first,
+/// then those E cycles to.
+extension DemoEffect {
+    /// The effect asked for first, then the others E cycles to (the
+    /// registry's, those whose input is given), each with the user's options
+    /// and a count of its own.
+    package static func cycle(_ wave: EffectOptions, halfWidth: Int) -> [DemoEffect] {
+        let drawable = Effects.all.filter { $0.needs == nil || ($0.needs == "--outline" && wave.given["outline"] != nil) }
+        let ordered = drawable.filter { $0.name == wave.scene } + drawable.filter { $0.name != wave.scene }
+        return ordered.map { effect in
+            var options = wave
+            options.scene = effect.name
+            let settings = (try? options.settings(openingInputs: false)) ?? EffectSettings()
+            let size = { (height: Int) in SceneRequest(width: halfWidth, height: height, count: 0, snapsToPixel: options.snap) }
+            var count = 1
+            if let c = effect.count {
+                // --cells counts the effect asked for (sine cells or voice panels), not the other's.
+                let asked = c.option == "--cells" && effect.name != wave.scene ? nil : options.askedCount
+                count = asked ?? c.standard(settings, size(1))
+            }
+            return DemoEffect(name: effect.name.rawValue, countLabel: effect.count?.unit ?? "", count: count, states: effect.states,
+                              maxCount: { height in effect.count?.limit(settings, size(height)) ?? 1 }) { try options.makeScene($0) }
+        }
+    }
+
+    /// The effects E cycles through, from the registry: those that need an input only when it is given.
+    package static var cycleText: String {
+        Effects.all.map { effect in effect.needs.map { "\(effect.name.rawValue) when \($0) is given" } ?? effect.name.rawValue }
+            .joined(separator: ", ")
+    }
+}
