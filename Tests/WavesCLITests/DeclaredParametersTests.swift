@@ -99,4 +99,24 @@ final class DeclaredParametersTests: XCTestCase {
         }
         XCTAssertEqual(section, expected, "docs/cli.md's option tables differ from the declarations: run make generated")
     }
+
+    /// The command line only parses and wires (issue 40): at most 1,500 lines, and no effect's parameter is
+    /// checked there (a refusal naming an effect's declared option comes from its declaration alone).
+    func testTheCommandLineOnlyParsesAndWires() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/waves").standardized
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        var lines = 0
+        let declared = Set(Effects.all.flatMap { $0.parameters.map(\.option) })
+        for name in names {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            lines += text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+            // waves peaks and waves batch run no effect: their --audio, --jobs and --force are their own.
+            if name == "PeaksCommand.swift" || name == "BatchCommand.swift" { continue }
+            for line in text.split(separator: "\n") where line.contains("ValueError(option: \"") {
+                let option = line.components(separatedBy: "ValueError(option: \"")[1].prefix { $0 != "\"" }
+                XCTAssertFalse(declared.contains(String(option)), "\(name) refuses the declared \(option): \(line)")
+            }
+        }
+        XCTAssertLessThanOrEqual(lines, 1500, "Sources/waves holds \(lines) lines")
+    }
 }
