@@ -49,7 +49,7 @@ let package = Package(
         // The GL backend alone: contexts, limits, shaders, GLRenderer, targets.
         .target(name: "WaveGL", dependencies: ["WaveCore", "CGL", "CEGL", "CGLFW"]),
         // The window: input, the side-by-side controller and its heads-up display.
-        .target(name: "WaveWindow", dependencies: ["WaveCore", "WaveGL", "WaveEffects", "WavesKit", "CGL", "CGLFW", "CStbEasyFont"]),
+        .target(name: "WaveWindow", dependencies: ["WaveCore", "WaveGL", "WaveEffects", "WavesKit", "WaveImageIO", "CGL", "CGLFW", "CStbEasyFont"]),
         // Measures any Renderer; GPU timing and uploads reach it through WaveCore's protocols.
         .target(name: "WaveBench", dependencies: ["WaveCore", "WaveImageIO", "WaveAudio", "WaveEffects", "WavesKit", "CMallocCounter"]),
         // The products' modules: `import WavesKit` (or `import WavesGL`) brings

@@ -226,6 +226,29 @@ public final class AudioReader: SampleSource {
         return n
     }
 
+    /// The next frames, every channel interleaved, as audiowaveform reads
+    /// them: libsndfile's 16-bit integers (`sf_readf_short`, its own
+    /// conversion for Vorbis, Opus and 24- or 32-bit PCM), or for a float or
+    /// double track each sample times 32767 truncated toward zero, as C's
+    /// `static_cast<short>` does on x86-64 (a value past 32 bits, or NaN, is
+    /// 0). `buffer` holds `buffer.count / channels` frames; returns how many.
+    package func readShorts(into buffer: UnsafeMutableBufferPointer<Int16>) throws -> Int {
+        if finished { return 0 }
+        let frames = min(buffer.count / channels, max(1, 65536 / channels))
+        guard frames > 0 else { return 0 }
+        if subformat == Int32(SF_FORMAT_FLOAT) || subformat == Int32(SF_FORMAT_DOUBLE) {
+            if interleaved.count < frames * channels { interleaved = [Float](repeating: 0, count: frames * channels) }
+            let n = try decode(frames) { interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(frames)) } }
+            for i in 0..<(n * channels) {
+                let scaled = interleaved[i] * 32767
+                let whole = scaled.isNaN || abs(scaled) >= 2_147_483_648 ? Int32.min : Int32(scaled)
+                buffer[i] = Int16(truncatingIfNeeded: whole)
+            }
+            return n
+        }
+        return try decode(frames) { sf_readf_short(file, buffer.baseAddress, sf_count_t(frames)) }
+    }
+
     /// Decodes up to `frames` frames with `read` (libsndfile's call), keeping
     /// the count, the end and a failure's reason; nothing decodable at all throws.
     private func decode(_ frames: Int, _ read: () -> sf_count_t) throws -> Int {

@@ -4,13 +4,13 @@ import WaveCore
 /// Peaks interchange with BBC audiowaveform (doc/DataFormat.md there):
 /// minimum and maximum sample values per group of `samplesPerPixel` samples,
 /// as 8- or 16-bit integers, in its JSON (version 2) and binary .dat
-/// (version 2 written; 1 and 2 read) formats, so peaks.js, wavesurfer.js and
+/// (version 1 for one channel, 2 for several; both read) formats, so peaks.js, wavesurfer.js and
 /// audiowaveform itself read what `waves peaks` writes, and `--peaks` reads
 /// what they write.
 ///
-/// Values: a sample s (-1...1) is v16 = round(s * 32768), held to
-/// -32768...32767 (a 16-bit file's samples exactly); 8-bit values are
-/// v16 / 256 truncated toward zero (-127...127), as audiowaveform writes them.
+/// Values: 16-bit samples as audiowaveform reads them (`make`, in
+/// PeaksMaking.swift); 8-bit values are those / 256 truncated toward zero
+/// (-127...127), as audiowaveform writes them.
 public struct WaveformData: Equatable, Sendable {
     public var sampleRate: Int
     public var samplesPerPixel: Int
@@ -37,37 +37,6 @@ public struct WaveformData: Equatable, Sendable {
     /// The largest magnitude a value can have (128 or 32768).
     var fullScale: Double { bits == 8 ? 128 : 32768 }
 
-    /// Scans a mono source (channels are already mixed by the reader: the
-    /// mean of its floats, rounded; an integer track's as audiowaveform mixes it).
-    public static func scan(_ source: SampleSource, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
-        precondition(samplesPerPixel >= 1 && (bits == 8 || bits == 16))
-        if let reader = source as? AudioReader, reader.readsIntegers {
-            return try scanIntegers(reader, samplesPerPixel: samplesPerPixel, bits: bits)
-        }
-        let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 65536)
-        defer { chunk.deallocate() }
-        var data = try reservedPeaks(frames: (source as? AudioReader)?.announcedFrames, samplesPerPixel: samplesPerPixel)
-        var low = Int.max, high = Int.min, count = 0
-        func flush() {
-            data += bits == 8 ? [low / 256, high / 256] : [low, high]
-            low = .max; high = .min; count = 0
-        }
-        while true {
-            let n = try source.read(into: chunk)
-            if n == 0 { break }
-            for i in 0..<n {
-                let s = chunk[i].isNaN ? 0 : Double(chunk[i])
-                let v = Int(max(-32768, min(32767, (s * 32768).rounded())))
-                low = min(low, v)
-                high = max(high, v)
-                count += 1
-                if count == samplesPerPixel { flush() }
-            }
-        }
-        if count > 0 { flush() }
-        return WaveformData(sampleRate: source.sampleRate, samplesPerPixel: samplesPerPixel, bits: bits, data: data)
-    }
-
     /// An empty peaks array with room for a track of `frames` (where the
     /// reader announces them), asked of the system first: a long track at a
     /// fine resolution is one line (exit 71) where its peaks cannot fit.
@@ -79,39 +48,6 @@ public struct WaveformData: Equatable, Sendable {
             data.reserveCapacity(values)
         }
         return data
-    }
-
-    /// `scan` of a track whose samples are integers (16- or 8-bit PCM: WAV,
-    /// FLAC), read as integers and mixed as audiowaveform mixes them: the
-    /// channels' sum divided by their count, truncated toward zero. So the
-    /// peaks of such a track are audiowaveform's, byte for byte; one channel
-    /// (or one picked) is the float path's too.
-    static func scanIntegers(_ reader: AudioReader, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
-        let chunk = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 65536)
-        defer { chunk.deallocate() }
-        var data = try reservedPeaks(frames: reader.announcedFrames, samplesPerPixel: samplesPerPixel)
-        var low = Int32.max, high = Int32.min, inGroup = 0
-        while true {
-            let n = try reader.readMix(into: chunk)
-            if n == 0 { break }
-            var i = 0
-            while i < n {
-                // The rest of this group, or of the chunk.
-                let end = min(n, i + (samplesPerPixel - inGroup))
-                for j in i..<end {
-                    low = min(low, chunk[j])
-                    high = max(high, chunk[j])
-                }
-                inGroup += end - i
-                i = end
-                if inGroup == samplesPerPixel {
-                    data += bits == 8 ? [Int(low) / 256, Int(high) / 256] : [Int(low), Int(high)]
-                    low = .max; high = .min; inGroup = 0
-                }
-            }
-        }
-        if inGroup > 0 { data += bits == 8 ? [Int(low) / 256, Int(high) / 256] : [Int(low), Int(high)] }
-        return WaveformData(sampleRate: reader.sampleRate, samplesPerPixel: samplesPerPixel, bits: bits, data: data)
     }
 
     /// Peaks per bar of `samplesPerBar` samples: for bar i, the largest
@@ -183,17 +119,19 @@ public struct WaveformData: Equatable, Sendable {
         return Data(out)
     }
 
-    /// audiowaveform's binary .dat, version 2: little-endian header of six
-    /// 32-bit fields, then the values as int8 or int16.
+    /// audiowaveform's binary .dat: version 1 for one channel (a
+    /// little-endian header of five 32-bit fields), version 2 for several
+    /// (a sixth, the channels), as audiowaveform writes them; then the values
+    /// as int8 or int16.
     public func dat() -> Data {
         var out = Data()
         func int32(_ v: Int) { withUnsafeBytes(of: Int32(truncatingIfNeeded: v).littleEndian) { out.append(contentsOf: $0) } }
-        int32(2)
+        int32(channels == 1 ? 1 : 2)
         int32(bits == 8 ? 1 : 0)
         int32(sampleRate)
         int32(samplesPerPixel)
         int32(length)
-        int32(channels)
+        if channels != 1 { int32(channels) }
         for v in data {
             if bits == 8 {
                 out.append(UInt8(bitPattern: Int8(truncatingIfNeeded: v)))

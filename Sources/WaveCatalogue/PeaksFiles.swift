@@ -18,12 +18,16 @@ extension WaveformData {
         }
     }
 
-    /// A track's peaks (what any thread may do: nothing here is shared).
-    package static func peaks(of track: String, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
+    /// A track's peaks as audiowaveform makes them (what any thread may do:
+    /// nothing here is shared): mixed or a channel each, scaled (`amplitudeScale`:
+    /// a factor, nil for audiowaveform's "auto"), at `bits`.
+    package static func peaks(of track: String, samplesPerPixel: Int, bits: Int, splitChannels: Bool = false,
+                              amplitudeScale: Double? = 1) throws -> WaveformData {
         let reader = try AudioReader(path: track)
-        let data = try WaveformData.scan(reader, samplesPerPixel: samplesPerPixel, bits: bits)
+        var data = try WaveformData.make(reader, samplesPerPixel: samplesPerPixel, splitChannels: splitChannels)
         try DecodeReport.check(reader)
-        return data
+        if amplitudeScale != 1 { data = data.scaled(by: amplitudeScale ?? data.fullScaleFactor) }
+        return data.atBits(bits)
     }
 
     package func write(json: String?, dat: String?) throws {

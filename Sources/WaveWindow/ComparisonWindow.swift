@@ -2,6 +2,7 @@ import CGL
 import CGLFW
 import Foundation
 import WaveCore
+import WaveImageIO
 import WaveGL
 
 /// The demo window: GLFW input and the frame loop around a `ComparisonView`.
@@ -480,6 +481,28 @@ public enum HeadlessComparison {
             let context = try HeadlessGLContext()
             // The context must outlive every GL object made below.
             return try withExtendedLifetime(context) { try render(options: options, frames: frames, on: context) }
+        }
+    }
+
+    /// The comparison headless, its picture written to `path` (checked
+    /// first): over the duration's frames at 60 a second of scene time (at
+    /// most 10 minutes; 2 s without one), or where there is no GL at all, the
+    /// CPU strategy alone (said on stderr). Returns the lines that report it.
+    public static func write(_ options: ComparisonWindow.Options, to path: String) throws -> [String] {
+        try OutputPaths.checkFile(path)
+        do {
+            let frames = options.duration.map { max(1, Int((min($0, 600) * 60).rounded())) } ?? 120
+            let outcome = try render(options: options, frames: frames)
+            try PNG.write(outcome.image, to: path)
+            return ["wrote \(path): the comparison at t = \(options.startTime) s, headless on \(outcome.renderer)",
+                    "measured over \(counted(outcome.frames, "frame")): \(outcome.summary)"]
+        } catch let error as RendererError {
+            guard case .unavailable = error else { throw error }
+            printError("waves: \(error); drawing the CPU strategy alone")
+            let (image, ms) = try renderCPUAlone(options: options)
+            try PNG.write(image, to: path)
+            return ["wrote \(path): the CPU strategy at t = \(options.startTime) s",
+                    "\(Format.strategy(.cpu)): \(Format.perFrame(.cpuMs, ms)) (no GL, so no upload)"]
         }
     }
 

@@ -140,26 +140,6 @@ struct DemoSettings: ParsableArguments {
         if pacing != .vsync || stall > 0 || onChangeChoice == true || loop.physicsBudget != nil {
             printError("waves: --pacing, --stall, --on-change and --physics-budget pace a window; the headless comparison draws its frames at fixed 1/60 s steps")
         }
-        try renderHeadless(options, to: picture ?? "waves-demo.png")
-    }
-
-    private func renderHeadless(_ options: ComparisonWindow.Options, to path: String) throws {
-        try OutputPaths.checkFile(path)
-        do {
-            // Frames at 60 a second of scene time: the duration's worth (at most 10 minutes), 2 s without one.
-            let frames = options.duration.map { max(1, Int((min($0, 600) * 60).rounded())) } ?? 120
-            let outcome = try HeadlessComparison.render(options: options, frames: frames)
-            try PNG.write(outcome.image, to: path)
-            print("wrote \(path): the comparison at t = \(options.startTime) s, headless on \(outcome.renderer)")
-            print("measured over \(counted(outcome.frames, "frame")): \(outcome.summary)")
-        } catch let error as RendererError {
-            guard case .unavailable = error else { throw error }
-            // No GL at all: the CPU strategy alone still makes the picture.
-            printError("waves: \(error); drawing the CPU strategy alone")
-            let (image, ms) = try HeadlessComparison.renderCPUAlone(options: options)
-            try PNG.write(image, to: path)
-            print("wrote \(path): the CPU strategy at t = \(options.startTime) s")
-            print("\(Format.strategy(.cpu)): \(Format.perFrame(.cpuMs, ms)) (no GL, so no upload)")
-        }
+        for line in try HeadlessComparison.write(options, to: picture ?? "waves-demo.png") { print(line) }
     }
 }

@@ -6,17 +6,17 @@ import WaveCore
 import WaveImageIO
 
 /// `waves peaks`: an audio file's min/max peaks in BBC audiowaveform's
-/// formats (JSON version 2, binary .dat version 2), for peaks.js,
+/// formats (JSON version 2, binary .dat version 1 mono), for peaks.js,
 /// wavesurfer.js, audiowaveform itself, or `--peaks` here.
 struct PeaksCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "peaks",
         abstract: "Write an audio file's peaks as audiowaveform JSON or .dat.",
         discussion: """
-            Channels are mixed to mono: in a 16- or 8-bit PCM track (WAV, FLAC) as audiowaveform mixes them, the \
-            samples' sum divided by their count, truncated toward zero (so those peaks are audiowaveform's, byte for byte); \
-            in others (MP3, Ogg, float WAV) the mean of the decoded samples, as round(mean * 32768) held to 16 bits. \
-            8-bit values are the 16-bit ones / 256, truncated toward zero, as audiowaveform writes them.
+            The values are audiowaveform's: samples read as 16-bit integers (a float track's times 32767, truncated), \
+            each frame's channels summed and divided by their count toward zero; 8-bit values are the 16-bit ones / 256, \
+            truncated toward zero. WAV, FLAC, Ogg and Opus peaks are audiowaveform's byte for byte (MP3 is decoded by \
+            libsndfile's mpg123, not libmad: close, not the same).
 
             Several tracks (--audio a.mp3 b.flac, or a folder: every audio file directly in it) are read in parallel \
             (--jobs), each output named by a pattern holding {name} (the track's name without its extension); an output \
@@ -37,7 +37,7 @@ struct PeaksCommand: ParsableCommand {
     @Option(help: "Write audiowaveform JSON (version 2) to this file (a batch: a pattern holding {name}).")
     var json: String?
 
-    @Option(help: "Write audiowaveform binary .dat (version 2) to this file (a batch: a pattern holding {name}).")
+    @Option(help: "Write audiowaveform binary .dat (version 1) to this file (a batch: a pattern holding {name}).")
     var dat: String?
 
     @Option(parsing: .unconditional, help: "A batch's tracks read at once (default: the core count).")

@@ -16,7 +16,7 @@ struct Waves: ParsableCommand {
             73 cannot create an output (it would replace an input, it is a symbolic link without --follow-links, or cannot be written); 130 interrupted. See 'waves help <subcommand>' and 'man waves'.
             """,
         version: versionLine,
-        subcommands: [RenderCommand.self, DemoCommand.self, BenchCommand.self, PeaksCommand.self, BatchCommand.self]
+        subcommands: [RenderCommand.self, DemoCommand.self, BenchCommand.self, PeaksCommand.self, BatchCommand.self, AudiowaveformCommand.self]
     )
 
     /// "waves 0.5.0 (commit abc1234)": the commit `make install` wrote to

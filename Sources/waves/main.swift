@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WaveCatalogue
 import WaveCore
 import WaveEffects
 import WaveGL
@@ -23,6 +24,11 @@ do { _ = try DriverPolicy.asked(in: ProcessInfo.processInfo.environment) } catch
 }
 // The short form (--scene NAME) as the effect's own command; the arguments as typed where it cannot be.
 var arguments = Array(CommandLine.arguments.dropFirst())
+// audiowaveform's command line, under its name (a link) or as 'waves audiowaveform', is read as it reads it.
+if CommandLine.arguments[0].split(separator: "/").last == "audiowaveform" {
+    exit(Audiowaveform.run(arguments, programName: CommandLine.arguments[0]))
+}
+if arguments.first == "audiowaveform" { exit(Audiowaveform.run(Array(arguments.dropFirst()), programName: "waves audiowaveform")) }
 // A command whose effects are its subcommands lists its default effect's options in its own help.
 if let help = ParentHelp.text(for: arguments) {
     print(help)

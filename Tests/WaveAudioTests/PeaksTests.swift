@@ -66,9 +66,9 @@ final class PeaksTests: XCTestCase {
     /// channel's samples on its own: each frame the channels' sum divided by
     /// their count, truncated toward zero (C's integer division), then each
     /// group's min and max, 8-bit values those / 256 truncated.
-    private func audiowaveformPeaks(_ path: String, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
+    private func audiowaveformPeaks(_ path: String, samplesPerPixel: Int, bits: Int, channel: Int? = nil) throws -> WaveformData {
         let channels = try AudioReader(path: path).channels
-        let samples = try (0..<channels).map { c -> [Int] in
+        let samples = try (channel.map { [$0] } ?? Array(0..<channels)).map { c -> [Int] in
             let source = AsFloats(try AudioReader(path: path, channel: c))
             let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096)
             defer { chunk.deallocate() }
@@ -76,7 +76,8 @@ final class PeaksTests: XCTestCase {
             while case let n = try source.read(into: chunk), n > 0 { all += chunk[..<n].map { Int($0 * 32768) } }
             return all
         }
-        let mixed = (0..<samples[0].count).map { i in samples.reduce(0) { $0 + $1[i] } / channels }
+        let count = samples.count
+        let mixed = (0..<samples[0].count).map { i in samples.reduce(0) { $0 + $1[i] } / count }
         var data: [Int] = []
         for start in stride(from: 0, to: mixed.count, by: samplesPerPixel) {
             let group = mixed[start..<min(mixed.count, start + samplesPerPixel)]
@@ -86,10 +87,10 @@ final class PeaksTests: XCTestCase {
     }
 
     /// PCM tracks (16-bit WAV and FLAC, mono, stereo and three channels, odd
-    /// sums of both signs in every chunk position) read as integers give
-    /// audiowaveform's peaks, and the bars of those mixes; one channel (the
-    /// track's only one, or one picked) gives what the float path gives; a
-    /// track that is not PCM (Ogg) keeps the float path.
+    /// sums of both signs in every chunk position) give audiowaveform's
+    /// peaks, mixed and split, and the bars of those mixes; a track that is
+    /// not PCM (Ogg) is read through libsndfile's integers as audiowaveform
+    /// reads it, its split channels each within a step of the float decoding.
     func testPCMTracksGiveAudiowaveformsPeaks() throws {
         var made: [(name: String, integers: Bool)] = []
         for (name, format, channels) in [("w16.wav", AudioWriter.Format.wav, 1), ("s16.wav", .wav, 2), ("s16.flac", .flac, 2),
@@ -106,14 +107,23 @@ final class PeaksTests: XCTestCase {
             let reader = try AudioReader(path: path)
             XCTAssertEqual(reader.readsIntegers, integers, name)
             for (spp, bits) in [(2, 16), (3, 8), (256, 8), (1000, 16)] {
-                let peaks = try WaveformData.scan(try AudioReader(path: path), samplesPerPixel: spp, bits: bits)
+                let peaks = try WaveformData.make(try AudioReader(path: path), samplesPerPixel: spp, splitChannels: false).atBits(bits)
+                let split = try WaveformData.make(try AudioReader(path: path), samplesPerPixel: spp, splitChannels: true).atBits(bits)
+                XCTAssertEqual(split.channels, reader.channels)
                 if integers {
                     XCTAssertEqual(peaks, try audiowaveformPeaks(path, samplesPerPixel: spp, bits: bits), "\(name) \(spp) \(bits)")
-                }
-                for channel in [0, reader.channels - 1] {
-                    let picked = try WaveformData.scan(try AudioReader(path: path, channel: channel), samplesPerPixel: spp, bits: bits)
-                    let floats = try WaveformData.scan(AsFloats(try AudioReader(path: path, channel: channel)), samplesPerPixel: spp, bits: bits)
-                    XCTAssertEqual(picked, floats, "\(name) channel \(channel) \(spp) \(bits)")
+                    for c in 0..<reader.channels {
+                        let alone = try audiowaveformPeaks(path, samplesPerPixel: spp, bits: bits, channel: c).data
+                        let picked = stride(from: 2 * c, to: split.data.count, by: 2 * reader.channels).flatMap { split.data[$0...($0 + 1)] }
+                        XCTAssertEqual(picked, alone, "\(name) channel \(c) \(spp) \(bits)")
+                    }
+                } else if bits == 16 {
+                    for c in 0..<reader.channels {
+                        let floats = try audiowaveformPeaks(path, samplesPerPixel: spp, bits: 16, channel: c).data
+                        let picked = stride(from: 2 * c, to: split.data.count, by: 2 * reader.channels).flatMap { split.data[$0...($0 + 1)] }
+                        XCTAssertEqual(picked.count, floats.count)
+                        XCTAssertLessThanOrEqual(zip(picked, floats).map { abs($0 - $1) }.max() ?? 0, 1, "\(name) channel \(c)")
+                    }
                 }
             }
             for bar in [1, 7, 400, 65_537] {
@@ -159,16 +169,22 @@ final class PeaksTests: XCTestCase {
 
     func testDatMatchesAHandMadeFileOfTheDocumentedFormat() throws {
         var expected: [UInt8] = []
-        for v: Int32 in [2, 1, 48000, 512, 3, 1] { withUnsafeBytes(of: v.littleEndian) { expected += $0 } }
+        // One channel: version 1, five header fields, as audiowaveform writes it.
+        for v: Int32 in [1, 1, 48000, 512, 3] { withUnsafeBytes(of: v.littleEndian) { expected += $0 } }
         expected += [-65, 63, -66, 64, -40, 41].map { UInt8(bitPattern: Int8($0)) }
         XCTAssertEqual([UInt8](example.dat()), expected)
+        // Two: version 2, the channels a sixth field.
+        var stereo = example
+        stereo.channels = 2
+        stereo.data = [-65, 63, -66, 64]
+        XCTAssertEqual(Array([UInt8](stereo.dat())[0..<24]), [2, 0, 0, 0, 1, 0, 0, 0, 0x80, 0xBB, 0, 0, 0, 2, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0])
         // 16-bit: flags 0, values little-endian int16.
         var sixteen = example
         sixteen.bits = 16
         sixteen.data = [-32768, 32767]
         let bytes = [UInt8](sixteen.dat())
         XCTAssertEqual(Array(bytes[4..<8]), [0, 0, 0, 0])
-        XCTAssertEqual(Array(bytes[24...]), [0x00, 0x80, 0xFF, 0x7F])
+        XCTAssertEqual(Array(bytes[20...]), [0x00, 0x80, 0xFF, 0x7F])
     }
 
     func testJSONMatchesTheDocumentedExample() throws {
@@ -199,7 +215,7 @@ final class PeaksTests: XCTestCase {
     func testScannedPeaksFollowTheSamplesAndBecomeBars() throws {
         let path = folder + "/tones.wav"
         try AudioWriter.write(to: path, format: .wav, sampleRate: rate, frames: levels.count * samplesPerBar) { n, _ in self.sample(n) }
-        let data = try WaveformData.scan(try AudioReader(path: path), samplesPerPixel: 200, bits: 16)
+        let data = try WaveformData.make(try AudioReader(path: path), samplesPerPixel: 200, splitChannels: false)
         XCTAssertEqual(data.length, levels.count * 2)
         for (i, level) in levels.enumerated() {
             let v = Int((Double(stored(level)) * 32768).rounded())
@@ -207,7 +223,7 @@ final class PeaksTests: XCTestCase {
         }
         let bars = data.barPeaks(samplesPerBar: samplesPerBar)
         for (i, level) in levels.enumerated() { XCTAssertEqual(bars.peaks[i], stored(level), accuracy: 1e-6) }
-        let eight = try WaveformData.scan(try AudioReader(path: path), samplesPerPixel: 400, bits: 8)
+        let eight = try WaveformData.make(try AudioReader(path: path), samplesPerPixel: 400, splitChannels: false).atBits(8)
         XCTAssertEqual(eight.data[0...1], [-102, 102], "0.8 full scale: 26214 / 256, truncated toward zero as audiowaveform does")
     }
 

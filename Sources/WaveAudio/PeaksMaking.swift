@@ -1,0 +1,112 @@
+import Foundation
+import WaveCore
+
+/// Peaks made, scaled, converted and written as BBC audiowaveform 1.10.3
+/// makes them (its WaveformGenerator, WaveformUtil and WaveformBuffer, read
+/// for their algorithm and formats), so `waves peaks` and `waves
+/// audiowaveform` write its bytes:
+///
+/// - samples are read as 16-bit integers (`AudioReader.readShorts`);
+/// - mono: each frame's channels summed and divided by their count,
+///   truncated toward zero; `splitChannels`: each channel its own;
+/// - a pair is the least and greatest value of `samplesPerPixel` frames (the
+///   last pair: of what is left);
+/// - 8-bit values are the 16-bit ones / 256, truncated toward zero;
+/// - `.dat` is version 1 for one channel, 2 for several.
+extension WaveformData {
+    /// The most channels a peaks file holds (audiowaveform's).
+    public static let maxChannels = 24
+
+    /// A track's peaks at 16 bits, mixed to one channel or one a channel.
+    public static func make(_ reader: AudioReader, samplesPerPixel: Int, splitChannels: Bool) throws -> WaveformData {
+        precondition(samplesPerPixel >= 2)
+        let channels = reader.channels, outputs = splitChannels ? channels : 1
+        guard channels <= maxChannels || !splitChannels else {
+            throw AudioError.unreadable(path: reader.path, reason: "\(channels) channels: at most \(maxChannels) can be split")
+        }
+        let frames = max(1, 65536 / channels)
+        let chunk = UnsafeMutableBufferPointer<Int16>.allocate(capacity: frames * channels)
+        defer { chunk.deallocate() }
+        var data = try reservedPeaks(frames: reader.announcedFrames.map { $0 * outputs }, samplesPerPixel: samplesPerPixel)
+        var low = [Int](repeating: 32767, count: outputs), high = [Int](repeating: -32768, count: outputs)
+        var count = 0
+        func flush() {
+            for c in 0..<outputs {
+                data.append(low[c]); data.append(high[c])
+                low[c] = 32767; high[c] = -32768
+            }
+            count = 0
+        }
+        while true {
+            let n = try reader.readShorts(into: chunk)
+            if n == 0 { break }
+            for i in 0..<n {
+                let frame = i * channels
+                if outputs == 1 {
+                    var sum = 0
+                    for c in 0..<channels { sum += Int(chunk[frame + c]) }
+                    // C's int division truncates toward zero, as Swift's does.
+                    let v = sum / channels
+                    low[0] = min(low[0], v); high[0] = max(high[0], v)
+                } else {
+                    for c in 0..<channels {
+                        let v = Int(chunk[frame + c])
+                        low[c] = min(low[c], v); high[c] = max(high[c], v)
+                    }
+                }
+                count += 1
+                if count == samplesPerPixel { flush() }
+            }
+        }
+        if count > 0 { flush() }
+        return WaveformData(sampleRate: reader.sampleRate, samplesPerPixel: samplesPerPixel, bits: 16, channels: outputs, data: data)
+    }
+
+    /// The same values at `bits`: 16 to 8 divides by 256 toward zero, 8 to 16 multiplies by 256.
+    public func atBits(_ bits: Int) -> WaveformData {
+        guard bits != self.bits else { return self }
+        var converted = self
+        converted.bits = bits
+        converted.data = bits == 8 ? data.map { $0 / 256 } : data.map { $0 * 256 }
+        return converted
+    }
+
+    /// `--amplitude-scale auto`, as audiowaveform computes it on the 16-bit
+    /// values: the size of the smaller of 32767 / the greatest maximum and
+    /// 32767 / the least minimum (1 for a side that is 0). A track whose
+    /// least value is negative is thus scaled by its negative side.
+    public var fullScaleFactor: Double {
+        let values = atBits(16).data
+        guard !values.isEmpty else { return 1 }
+        var low = Int.max, high = Int.min
+        for (i, v) in values.enumerated() {
+            if i % 2 == 0 { low = min(low, v) } else { high = max(high, v) }
+        }
+        let fromHigh = high == 0 ? 1 : 32767 / Double(high), fromLow = low == 0 ? 1 : 32767 / Double(low)
+        return abs(min(fromHigh, fromLow))
+    }
+
+    /// Every 16-bit value times `factor`, held to -32768...32767 and truncated
+    /// toward zero (audiowaveform's `MathUtil::scale`); at 16 bits.
+    public func scaled(by factor: Double) -> WaveformData {
+        var scaled = atBits(16)
+        scaled.data = scaled.data.map { v in
+            let product = min(32767, max(-32768, Double(v) * factor))
+            return Int(product.isNaN ? 0 : product)
+        }
+        return scaled
+    }
+
+    /// audiowaveform's text: a line a pair, each channel's min,max joined by commas.
+    public func txt() -> Data {
+        var out = ""
+        out.reserveCapacity(data.count * 6)
+        let width = 2 * max(1, channels)
+        for point in 0..<length {
+            let values = data[(point * width)..<((point + 1) * width)]
+            out += values.map(String.init).joined(separator: ",")
+            out += "\n"
+        }
+        return Data(out.utf8)
+    }
+}
