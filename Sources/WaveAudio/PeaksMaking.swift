@@ -28,37 +28,56 @@ extension WaveformData {
         let chunk = UnsafeMutableBufferPointer<Int16>.allocate(capacity: frames * channels)
         defer { chunk.deallocate() }
         var data = try reservedPeaks(frames: reader.announcedFrames.map { $0 * outputs }, samplesPerPixel: samplesPerPixel)
-        var low = [Int](repeating: 32767, count: outputs), high = [Int](repeating: -32768, count: outputs)
-        var count = 0
+        // Each output's least and greatest value of the group so far (mono: index 0).
+        let low = UnsafeMutableBufferPointer<Int>.allocate(capacity: outputs), high = UnsafeMutableBufferPointer<Int>.allocate(capacity: outputs)
+        defer { low.deallocate(); high.deallocate() }
+        low.initialize(repeating: 32767); high.initialize(repeating: -32768)
+        var inGroup = 0
         func flush() {
             for c in 0..<outputs {
                 data.append(low[c]); data.append(high[c])
                 low[c] = 32767; high[c] = -32768
             }
-            count = 0
+            inGroup = 0
         }
         while true {
             let n = try reader.readShorts(into: chunk)
             if n == 0 { break }
-            for i in 0..<n {
-                let frame = i * channels
+            var i = 0
+            while i < n {
+                // The rest of this group, or of the chunk: no count kept a frame.
+                let end = min(n, i + (samplesPerPixel - inGroup))
                 if outputs == 1 {
-                    var sum = 0
-                    for c in 0..<channels { sum += Int(chunk[frame + c]) }
-                    // C's int division truncates toward zero, as Swift's does.
-                    let v = sum / channels
-                    low[0] = min(low[0], v); high[0] = max(high[0], v)
+                    var lo = low[0], hi = high[0]
+                    switch channels {
+                    case 1:
+                        for j in i..<end { let v = Int(chunk[j]); lo = min(lo, v); hi = max(hi, v) }
+                    case 2:
+                        // C's int division truncates toward zero, as Swift's does.
+                        for j in i..<end { let v = (Int(chunk[2 * j]) + Int(chunk[2 * j + 1])) / 2; lo = min(lo, v); hi = max(hi, v) }
+                    default:
+                        for j in i..<end {
+                            var sum = 0
+                            for c in 0..<channels { sum += Int(chunk[j * channels + c]) }
+                            let v = sum / channels
+                            lo = min(lo, v); hi = max(hi, v)
+                        }
+                    }
+                    low[0] = lo; high[0] = hi
                 } else {
-                    for c in 0..<channels {
-                        let v = Int(chunk[frame + c])
-                        low[c] = min(low[c], v); high[c] = max(high[c], v)
+                    for j in i..<end {
+                        for c in 0..<channels {
+                            let v = Int(chunk[j * channels + c])
+                            low[c] = min(low[c], v); high[c] = max(high[c], v)
+                        }
                     }
                 }
-                count += 1
-                if count == samplesPerPixel { flush() }
+                inGroup += end - i
+                i = end
+                if inGroup == samplesPerPixel { flush() }
             }
         }
-        if count > 0 { flush() }
+        if inGroup > 0 { flush() }
         return WaveformData(sampleRate: reader.sampleRate, samplesPerPixel: samplesPerPixel, bits: 16, channels: outputs, data: data)
     }
 
