@@ -1,5 +1,6 @@
 import Foundation
 import WaveCore
+import WaveEffects
 import WaveImageIO
 
 /// What a benchmark is asked for besides its effect: a preset or the sweep,
@@ -27,9 +28,10 @@ package struct BenchRequest {
 
     package init() {}
 
-    /// Every check of the bench's own options; `chartsPacing`: whether the
-    /// pacing preset's effect has frame intervals to chart (a simulation, the ball).
-    package func check(chartsPacing: Bool) throws {
+    /// Every check of the bench's own options, for the bench of `scene`.
+    package func check(for scene: EffectName) throws {
+        // The pacing preset charts a simulation's frame intervals, or the ball's fall per driver.
+        let chartsPacing = Effects.taking("--physics-budget").contains(scene) || scene == .ball
         guard (1...1_000_000).contains(frames) else {
             throw ValueError(option: "--frames", value: "\(frames)", accepted: "a whole number of frames from 1 to 1000000")
         }

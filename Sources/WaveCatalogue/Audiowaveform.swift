@@ -86,7 +86,8 @@ package enum Audiowaveform {
                  + "Output channels: \(options.splitChannels ? reader.channels : 1)")
         var data = try WaveformData.make(reader, samplesPerPixel: samplesPerPixel, splitChannels: options.splitChannels)
         log.info("Read \(reader.framesRead) frames\nGenerated \(data.length) points")
-        if data.length > 0, options.amplitudeScale == nil { data = data.scaled(by: data.fullScaleFactor) }
+        // Only "auto" scales peaks (a factor scales audiowaveform's images alone).
+        if options.amplitudeScale == nil { data = data.scaled(by: data.fullScaleFactor) }
         try save(data, bits: options.bits, as: options.outputFormat, to: options.outputFilename, log: log)
     }
 

@@ -186,7 +186,7 @@ package struct AudiowaveformOptions {
             return value
         }
         // Boost reads every typed value before audiowaveform's own checks.
-        _ = try int("compression")
+        let compression = try int("compression") ?? -1
         rawSampleRate = try int("raw-samplerate") ?? 0
         rawChannels = try int("raw-channels") ?? 0
         barWidth = try int("bar-width") ?? barWidth
@@ -208,7 +208,6 @@ package struct AudiowaveformOptions {
         }
         outputFormat = AudiowaveformFormat(given["output-format"] ?? Self.extensionOf(outputFilename))
         guard bits == 8 || bits == 16 else { throw Refusal(message: "Invalid bits: must be either 8 or 16") }
-        let compression = try int("compression") ?? -1
         guard (-1...9).contains(compression) else {
             throw Refusal(message: "Invalid compression level: must be from 0 (none) to 9 (best), or -1 (default)")
         }

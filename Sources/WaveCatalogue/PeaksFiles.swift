@@ -18,15 +18,12 @@ extension WaveformData {
         }
     }
 
-    /// A track's peaks as audiowaveform makes them (what any thread may do:
-    /// nothing here is shared): mixed or a channel each, scaled (`amplitudeScale`:
-    /// a factor, nil for audiowaveform's "auto"), at `bits`.
-    package static func peaks(of track: String, samplesPerPixel: Int, bits: Int, splitChannels: Bool = false,
-                              amplitudeScale: Double? = 1) throws -> WaveformData {
+    /// A track's peaks as audiowaveform makes them, mixed to one channel, at
+    /// `bits` (what any thread may do: nothing here is shared).
+    package static func peaks(of track: String, samplesPerPixel: Int, bits: Int) throws -> WaveformData {
         let reader = try AudioReader(path: track)
-        var data = try WaveformData.make(reader, samplesPerPixel: samplesPerPixel, splitChannels: splitChannels)
+        let data = try WaveformData.make(reader, samplesPerPixel: samplesPerPixel, splitChannels: false)
         try DecodeReport.check(reader)
-        if amplitudeScale != 1 { data = data.scaled(by: amplitudeScale ?? data.fullScaleFactor) }
         return data.atBits(bits)
     }
 

@@ -105,7 +105,7 @@ struct BenchSettings: ParsableArguments {
         var wave = effect
         wave.countsAreLists = true
         let request = self.request
-        try request.check(chartsPacing: Effects.taking("--physics-budget").contains(wave.scene) || wave.scene == .ball)
+        try request.check(for: wave.scene)
         var config = try request.config(for: wave, backends: backend, cellSize: size)
         Interruption.install()
         config.isInterrupted = { Interruption.requested }
