@@ -6,10 +6,10 @@ RELEASE := .build/release/waves
 DEBUG   := .build/debug/waves
 
 # What building, headless GL (Mesa's EGL and llvmpipe), the window tests
-# (Xvfb), shader validation, the raster preset's cairo peer, the render memory test (GNU time) and the microphone (PortAudio) need from Debian.
+# (Xvfb), shader validation, the raster preset's cairo peer, the render memory test (GNU time) and the microphone (PortAudio) and waves audiowaveform (libmad, libgd) need from Debian.
 PACKAGES := pkg-config libpng-dev libgl-dev libegl-dev libglfw3-dev libstb-dev libsndfile1-dev libchipmunk-dev \
 	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg librsvg2-bin libcairo2 time \
-	          portaudio19-dev
+	          portaudio19-dev libmad0-dev libgd-dev
 
 .PHONY: deps build release demo test examples docs shaders generated check-shaders bench gpu-bundle clean install install-files uninstall fuzz fuzz-build
 .PHONY: cluster-deps

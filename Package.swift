@@ -34,6 +34,9 @@ let package = Package(
         .systemLibrary(name: "CGLFW", pkgConfig: "glfw3", providers: [.apt(["libglfw3-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CPortAudio", pkgConfig: "portaudio-2.0", providers: [.apt(["portaudio19-dev"])]),
+        // audiowaveform's own libraries, so `waves audiowaveform` gives its bytes and pixels: libmad decodes MP3, libgd draws.
+        .systemLibrary(name: "CMad", pkgConfig: "mad", providers: [.apt(["libmad0-dev"])]),
+        .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         // Chipmunk 7 (Debian libchipmunk-dev ships no pkg-config file: the module map links it).
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
         // stb_easy_font (Debian libstb-dev) compiled once behind a two-function C API.
@@ -42,8 +45,8 @@ let package = Package(
         .target(name: "CMallocCounter"),
 
         .target(name: "WaveImageIO", dependencies: ["WaveCore", "CPNG"]),
-        // Audio in through libsndfile, peaks per bar, audiowaveform's peaks files.
-        .target(name: "WaveAudio", dependencies: ["WaveCore", "CSndfile", "CPortAudio"]),
+        // Audio in through libsndfile (MP3 through libmad), peaks per bar, audiowaveform's peaks files.
+        .target(name: "WaveAudio", dependencies: ["WaveCore", "CSndfile", "CPortAudio", "CMad"]),
         // Rigid bodies in scene pixels through Chipmunk, stepped in fixed steps from time 0.
         .target(name: "WavePhysics", dependencies: ["WaveCore", "CChipmunk"]),
         // The GL backend alone: contexts, limits, shaders, GLRenderer, targets.
@@ -55,7 +58,7 @@ let package = Package(
         // The products' modules: `import WavesKit` (or `import WavesGL`) brings
         // every module they re-export, and the few types that join two of them.
         // Catalogues: many tracks at once, a manifest's items in shards, the output root and the results log.
-        .target(name: "WaveCatalogue", dependencies: ["WaveCore", "WaveAudio", "WaveImageIO", "WaveEffects", "WavesKit"]),
+        .target(name: "WaveCatalogue", dependencies: ["WaveCore", "WaveAudio", "WaveImageIO", "WaveEffects", "WavesKit", "CGD"]),
         .target(name: "WavesKit", dependencies: ["WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO"]),
         // WavesGL names the modules its documentation links to as well (DocC resolves links in direct dependencies only).
         .target(name: "WavesGL", dependencies: ["WavesKit", "WaveGL", "WaveCore", "WaveEffects", "WaveImageIO"]),

@@ -121,15 +121,55 @@ public final class AudioReader: SampleSource {
         try self.init(input: InputFile.open(path), channel: channel)
     }
 
+    /// Headerless samples: how many channels, at what rate, in which encoding.
+    package struct RawLayout: Equatable {
+        package var channels: Int
+        package var sampleRate: Int
+        package var encoding: RawEncoding
+        package init(channels: Int, sampleRate: Int, encoding: RawEncoding) {
+            (self.channels, self.sampleRate, self.encoding) = (channels, sampleRate, encoding)
+        }
+    }
+
+    /// A raw sample encoding by the name ffmpeg and audiowaveform give it.
+    package enum RawEncoding: String, CaseIterable {
+        case s8, u8, s16le, s16be, s24le, s24be, s32le, s32be, f32le, f32be, f64le, f64be
+
+        /// libsndfile's SF_FORMAT_RAW with this subformat and byte order.
+        var libsndfile: Int32 {
+            let (subformat, endian): (Int32, Int32)
+            switch self {
+            case .s8: (subformat, endian) = (Int32(SF_FORMAT_PCM_S8), 0)
+            case .u8: (subformat, endian) = (Int32(SF_FORMAT_PCM_U8), 0)
+            case .s16le: (subformat, endian) = (Int32(SF_FORMAT_PCM_16), Int32(SF_ENDIAN_LITTLE))
+            case .s16be: (subformat, endian) = (Int32(SF_FORMAT_PCM_16), Int32(SF_ENDIAN_BIG))
+            case .s24le: (subformat, endian) = (Int32(SF_FORMAT_PCM_24), Int32(SF_ENDIAN_LITTLE))
+            case .s24be: (subformat, endian) = (Int32(SF_FORMAT_PCM_24), Int32(SF_ENDIAN_BIG))
+            case .s32le: (subformat, endian) = (Int32(SF_FORMAT_PCM_32), Int32(SF_ENDIAN_LITTLE))
+            case .s32be: (subformat, endian) = (Int32(SF_FORMAT_PCM_32), Int32(SF_ENDIAN_BIG))
+            case .f32le: (subformat, endian) = (Int32(SF_FORMAT_FLOAT), Int32(SF_ENDIAN_LITTLE))
+            case .f32be: (subformat, endian) = (Int32(SF_FORMAT_FLOAT), Int32(SF_ENDIAN_BIG))
+            case .f64le: (subformat, endian) = (Int32(SF_FORMAT_DOUBLE), Int32(SF_ENDIAN_LITTLE))
+            case .f64be: (subformat, endian) = (Int32(SF_FORMAT_DOUBLE), Int32(SF_ENDIAN_BIG))
+            }
+            return Int32(SF_FORMAT_RAW) | subformat | endian
+        }
+    }
+
     /// Opens `input`; `channel` reads that channel alone (0 the first), where
     /// the track has it (a mono track's one channel for any), instead of the mix.
-    package init(input: InputFile, channel: Int? = nil) throws {
+    package init(input: InputFile, channel: Int? = nil, raw: RawLayout? = nil) throws {
         self.input = input
         path = input.name
         guard input.size > 0 else { throw AudioError.unreadable(path: input.name, reason: "the file is empty") }
         let position = VirtualPosition(input)
         self.position = position
         var info = SF_INFO()
+        if let raw {
+            info.channels = Int32(clamping: raw.channels)
+            info.samplerate = Int32(clamping: raw.sampleRate)
+            info.format = raw.encoding.libsndfile
+        }
         var io = VirtualPosition.callbacks
         let opened = QuietOutput.stderr.run {
             sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(position).toOpaque())
@@ -376,6 +416,30 @@ public enum AudioWriter {
             case .flac: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
             case .ogg: Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
             case .mp3: Int32(SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III)
+            }
+        }
+    }
+
+    /// Every frame of `source` as a 16-bit PCM WAV at `path` (libsndfile's
+    /// header and bytes, as audiowaveform writes them), or to the open
+    /// `descriptor` (standard output) where `path` is nil.
+    package static func writeWAV16(from source: PCM16Source, to path: String?, descriptor: Int32 = STDOUT_FILENO) throws {
+        var info = SF_INFO()
+        info.samplerate = Int32(source.sampleRate)
+        info.channels = Int32(source.channels)
+        info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
+        let shown = path ?? "standard output"
+        guard let file = path.map({ sf_open($0, Int32(SFM_WRITE), &info) }) ?? sf_open_fd(descriptor, Int32(SFM_WRITE), &info, 0) else {
+            throw AudioError.cannotWrite(path: shown, reason: String(cString: sf_strerror(nil)))
+        }
+        defer { sf_close(file) }
+        let chunk = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 16384)
+        defer { chunk.deallocate() }
+        while true {
+            let n = try source.readShorts(into: chunk)
+            if n == 0 { return }
+            guard sf_writef_short(file, chunk.baseAddress, sf_count_t(n)) == n else {
+                throw AudioError.cannotWrite(path: shown, reason: String(cString: sf_strerror(file)))
             }
         }
     }

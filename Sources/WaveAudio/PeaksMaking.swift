@@ -18,7 +18,7 @@ extension WaveformData {
     public static let maxChannels = 24
 
     /// A track's peaks at 16 bits, mixed to one channel or one a channel.
-    public static func make(_ reader: AudioReader, samplesPerPixel: Int, splitChannels: Bool) throws -> WaveformData {
+    package static func make(_ reader: PCM16Source, samplesPerPixel: Int, splitChannels: Bool) throws -> WaveformData {
         precondition(samplesPerPixel >= 2)
         let channels = reader.channels, outputs = splitChannels ? channels : 1
         guard channels <= maxChannels || !splitChannels else {
@@ -94,12 +94,17 @@ extension WaveformData {
     /// values: the size of the smaller of 32767 / the greatest maximum and
     /// 32767 / the least minimum (1 for a side that is 0). A track whose
     /// least value is negative is thus scaled by its negative side.
-    public var fullScaleFactor: Double {
-        let values = atBits(16).data
-        guard !values.isEmpty else { return 1 }
+    public var fullScaleFactor: Double { fullScaleFactor(over: 0..<length) }
+
+    /// `fullScaleFactor` over the pairs `pairs` only (audiowaveform's images
+    /// scale `auto` by what they show); 1 where there are none.
+    public func fullScaleFactor(over pairs: Range<Int>) -> Double {
+        let values = atBits(16).data, width = 2 * max(1, channels)
+        let pairs = pairs.clamped(to: 0..<length)
+        guard !pairs.isEmpty else { return 1 }
         var low = Int.max, high = Int.min
-        for (i, v) in values.enumerated() {
-            if i % 2 == 0 { low = min(low, v) } else { high = max(high, v) }
+        for i in (pairs.lowerBound * width)..<(pairs.upperBound * width) {
+            if i % 2 == 0 { low = min(low, values[i]) } else { high = max(high, values[i]) }
         }
         let fromHigh = high == 0 ? 1 : 32767 / Double(high), fromLow = low == 0 ? 1 : 32767 / Double(low)
         return abs(min(fromHigh, fromLow))
@@ -114,6 +119,44 @@ extension WaveformData {
             return Int(product.isNaN ? 0 : product)
         }
         return scaled
+    }
+
+    /// The peaks at a coarser `samplesPerPixel` (greater than this one's), at
+    /// 16 bits, as audiowaveform rescales (its WaveformRescaler, after
+    /// Audacity's): output pair k covers the input pairs from k·out/in
+    /// (truncated) to before (k+1)·out/in; a pair that starts inside the
+    /// previous one's last input pair also takes that pair's values.
+    public func rescaled(to samplesPerPixel: Int) -> WaveformData {
+        precondition(samplesPerPixel > self.samplesPerPixel)
+        let input = atBits(16), inSpp = self.samplesPerPixel, outSpp = samplesPerPixel
+        let channels = max(1, self.channels), width = 2 * channels
+        var out: [Int] = []
+        out.reserveCapacity(length * width * inSpp / outSpp + width)
+        var low = [Int](repeating: 32767, count: channels), high = [Int](repeating: -32768, count: channels)
+        if length > 0 {
+            for c in 0..<channels { low[c] = input.data[2 * c]; high[c] = input.data[2 * c + 1] }
+        }
+        var inIndex = 0, outIndex = 0, lastInIndex = 0
+        while inIndex < length {
+            while outIndex * outSpp / inSpp == inIndex {
+                if outIndex > 0 { for c in 0..<channels { out.append(low[c]); out.append(high[c]) } }
+                lastInIndex = inIndex
+                outIndex += 1
+                if outIndex * outSpp != (outIndex - 1) * outSpp {
+                    for c in 0..<channels { low[c] = 32767; high[c] = -32768 }
+                }
+            }
+            let stop = min(outIndex * outSpp / inSpp, length)
+            while inIndex < stop {
+                for c in 0..<channels {
+                    low[c] = min(low[c], input.data[inIndex * width + 2 * c])
+                    high[c] = max(high[c], input.data[inIndex * width + 2 * c + 1])
+                }
+                inIndex += 1
+            }
+        }
+        if inIndex != lastInIndex { for c in 0..<channels { out.append(low[c]); out.append(high[c]) } }
+        return WaveformData(sampleRate: sampleRate, samplesPerPixel: outSpp, bits: 16, channels: self.channels, data: out)
     }
 
     /// audiowaveform's text: a line a pair, each channel's min,max joined by commas.

@@ -48,22 +48,13 @@ package enum Audiowaveform {
     private static func perform(_ options: AudiowaveformOptions, log: Log) throws {
         let input = options.inputFormat, output = options.outputFormat
         let resamples = options.hasSamplesPerPixel || options.hasPixelsPerSecond || options.hasEnd
-        if [.mp3, .flac, .ogg, .opus, .raw].contains(input) && output == .wav {
-            try checkRaw(options)
-            throw Failure(message: "Converting audio to WAV is not done by waves audiowaveform yet")
-        }
+        if [.mp3, .flac, .ogg, .opus, .raw].contains(input) && output == .wav { return try convertAudio(options, log: log) }
         if input.isAudio && output.isPeaks {
-            if input == .raw { throw Failure(message: "Raw audio input is not read by waves audiowaveform yet") }
             return try generate(options, log: log)
         }
         if input.isPeaks && [.txt, .dat, .json].contains(output) && !resamples { return try convert(options, log: log) }
-        if (input.isPeaks || input.isAudio) && output == .png {
-            try checkImage(options)
-            throw Failure(message: "PNG images are not drawn by waves audiowaveform yet (waves render waveform draws the track)")
-        }
-        if input.isPeaks && output.isPeaks && resamples {
-            throw Failure(message: "Rescaling peaks is not done by waves audiowaveform yet")
-        }
+        if (input.isPeaks || input.isAudio) && output == .png { return try render(options, log: log) }
+        if input.isPeaks && output.isPeaks && resamples { return try rescale(options, log: log) }
         // audiowaveform names an unknown format by throwing while it writes the sentence.
         var message = "Can't generate "
         guard output != .unknown else { throw Failure(message: message + "Unknown file format") }
@@ -75,7 +66,15 @@ package enum Audiowaveform {
     /// Audio to peaks: the scale audiowaveform's options give, `WaveformData.make`, then the file.
     private static func generate(_ options: AudiowaveformOptions, log: Log) throws {
         let scale = try samplesPerPixel(options)
-        let reader = try open(options.inputFilename)
+        var data = try makePeaks(options, scale: scale, log: log)
+        // Only "auto" scales peaks (a factor scales audiowaveform's images alone).
+        if options.amplitudeScale == nil { data = data.scaled(by: data.fullScaleFactor) }
+        try save(data, bits: options.bits, as: options.outputFormat, to: options.outputFilename, log: log)
+    }
+
+    /// The input's peaks at the scale's samples a pair (16-bit), as audiowaveform's generator makes and checks them.
+    private static func makePeaks(_ options: AudiowaveformOptions, scale: (Int) -> Int, log: Log) throws -> WaveformData {
+        let reader = try open(options)
         log.info("Input file: \(shownInput(options.inputFilename))")
         let samplesPerPixel = scale(reader.sampleRate)
         guard reader.channels <= WaveformData.maxChannels else {
@@ -84,15 +83,100 @@ package enum Audiowaveform {
         guard samplesPerPixel >= 2 else { throw Failure(message: "Invalid zoom: minimum 2") }
         log.info("Generating waveform data...\nSamples per pixel: \(samplesPerPixel)\nInput channels: \(reader.channels)\n"
                  + "Output channels: \(options.splitChannels ? reader.channels : 1)")
-        var data = try WaveformData.make(reader, samplesPerPixel: samplesPerPixel, splitChannels: options.splitChannels)
+        let data = try WaveformData.make(reader, samplesPerPixel: samplesPerPixel, splitChannels: options.splitChannels)
         log.info("Read \(reader.framesRead) frames\nGenerated \(data.length) points")
-        // Only "auto" scales peaks (a factor scales audiowaveform's images alone).
-        if options.amplitudeScale == nil { data = data.scaled(by: data.fullScaleFactor) }
-        try save(data, bits: options.bits, as: options.outputFormat, to: options.outputFilename, log: log)
+        return data
+    }
+
+    /// Peaks to an image: the scale, colours, start and style checked in
+    /// audiowaveform's order; the peaks read or made, fitted to the width
+    /// for `-z auto`, rescaled where the zoom is coarser than theirs; libgd's PNG.
+    private static func render(_ options: AudiowaveformOptions, log: Log) throws {
+        let fixedScale = options.samplesPerPixel == nil ? nil : try samplesPerPixel(options)
+        let image = try image(options)
+        var peaks: WaveformData, wanted: Int
+        if options.inputFormat.isPeaks {
+            peaks = try load(options, log: log)
+            // audiowaveform takes the peaks' duration in whole seconds.
+            let seconds = Double(peaks.length * peaks.samplesPerPixel / peaks.sampleRate)
+            wanted = try (fixedScale ?? fitting(seconds: seconds, width: options.width))(peaks.sampleRate)
+        } else {
+            let scale: (Int) -> Int
+            if let fixedScale { scale = fixedScale } else {
+                let reader = try open(options)
+                log.info("Calculating audio duration...")
+                let frames = try reader.announcedFrames ?? reader.countFrames()
+                let seconds = Double(frames) / Double(reader.sampleRate)
+                log.info("Duration: \(shortest(seconds)) seconds")
+                scale = try fitting(seconds: seconds, width: options.width)
+            }
+            peaks = try makePeaks(options, scale: scale, log: log)
+            wanted = peaks.samplesPerPixel
+        }
+        if wanted > peaks.samplesPerPixel {
+            log.info("Rescaling to \(wanted) samples/pixel")
+            peaks = peaks.rescaled(to: wanted)
+        } else if wanted < peaks.samplesPerPixel {
+            throw Failure(message: "Invalid zoom, minimum: \(peaks.samplesPerPixel)")
+        }
+        let bytes: Data
+        do { bytes = try image.png(for: peaks, compression: options.compression) } catch let failure as AudiowaveformImage.ImageFailure {
+            throw Failure(message: failure.message)
+        }
+        log.info("Image dimensions: \(image.width)x\(image.height) pixels\nChannels: \(peaks.channels)\n"
+                 + "Sample rate: \(peaks.sampleRate) Hz\nSamples per pixel: \(peaks.samplesPerPixel)\n"
+                 + "Start time: \(shortest(image.startTime)) seconds\nStart index: \(image.startIndex(of: peaks))\n"
+                 + "Buffer size: \(peaks.length)\nAxis labels: \(image.axisLabels ? "yes" : "no")")
+        try put(bytes, to: options.outputFilename, failure: "Failed to write PNG file", log: log)
+    }
+
+    /// The image's settings from the options, refused in audiowaveform's order and words.
+    private static func image(_ options: AudiowaveformOptions) throws -> AudiowaveformImage {
+        var image = AudiowaveformImage()
+        guard var colors = AudiowaveformImage.Colors.schemes[options.colorScheme] else {
+            throw Failure(message: "Unknown color scheme: \(options.colorScheme)")
+        }
+        colors.border = options.borderColor ?? colors.border
+        colors.background = options.backgroundColor ?? colors.background
+        colors.waveform = options.waveformColors ?? colors.waveform
+        colors.axisLabel = options.axisLabelColor ?? colors.axisLabel
+        image.colors = colors
+        guard options.start >= 0 else { throw Failure(message: "Invalid start time: minimum 0") }
+        image.startTime = options.start
+        switch options.waveformStyle {
+        case "normal": image.style = .normal
+        case "bars":
+            guard ["square", "rounded"].contains(options.barStyle) else { throw Failure(message: "Unknown waveform bar style: \(options.barStyle)") }
+            guard options.barWidth >= 1 else { throw Failure(message: "Invalid bar width: minimum 1") }
+            guard options.barGap >= 0 else { throw Failure(message: "Invalid bar gap: minimum 0") }
+            image.style = .bars(width: options.barWidth, gap: options.barGap, rounded: options.barStyle == "rounded")
+        default: throw Failure(message: "Unknown waveform style: \(options.waveformStyle)")
+        }
+        image.amplitudeScale = options.amplitudeScale
+        image.axisLabels = options.axisLabels
+        (image.width, image.height) = (options.width, options.height)
+        return image
+    }
+
+    /// Peaks to peaks at a coarser zoom (`-z`, `--pixels-per-second` or `--end`).
+    private static func rescale(_ options: AudiowaveformOptions, log: Log) throws {
+        let peaks = try load(options, log: log)
+        let wanted = try samplesPerPixel(options)(peaks.sampleRate)
+        guard wanted > peaks.samplesPerPixel else { throw Failure(message: "Invalid zoom, minimum: \(peaks.samplesPerPixel + 1)") }
+        log.info("Rescaling to \(wanted) samples/pixel")
+        let rescaled = peaks.rescaled(to: wanted)
+        log.info("Generated \(rescaled.length) points")
+        try save(rescaled, bits: options.hasBits ? options.bits : peaks.bits, as: options.outputFormat, to: options.outputFilename, log: log)
     }
 
     /// Peaks to peaks or text, at the bits asked for, else the input's.
     private static func convert(_ options: AudiowaveformOptions, log: Log) throws {
+        let data = try load(options, log: log)
+        try save(data, bits: options.hasBits ? options.bits : data.bits, as: options.outputFormat, to: options.outputFilename, log: log)
+    }
+
+    /// The input peaks file (`.dat` or `.json`), with audiowaveform's lines about it.
+    private static func load(_ options: AudiowaveformOptions, log: Log) throws -> WaveformData {
         let data: WaveformData
         do { data = try WaveformData.read(path: options.inputFilename.isEmpty ? "-" : options.inputFilename) } catch let error as AudioError {
             if case .missing = error { throw Failure(message: "Failed to read data file: \(options.inputFilename)\nNo such file or directory") }
@@ -100,40 +184,37 @@ package enum Audiowaveform {
         }
         log.info("Input file: \(shownInput(options.inputFilename))\nChannels: \(data.channels)\nSample rate: \(data.sampleRate) Hz\n"
                  + "Bits: \(data.bits)\nSamples per pixel: \(data.samplesPerPixel)\nLength: \(data.length) points")
-        try save(data, bits: options.hasBits ? options.bits : data.bits, as: options.outputFormat, to: options.outputFilename, log: log)
+        return data
     }
 
-    /// Raw input's settings, checked as audiowaveform configures its reader.
-    private static func checkRaw(_ options: AudiowaveformOptions) throws {
-        guard options.inputFormat == .raw else { return }
+    /// Audio to a 16-bit WAV, the samples as the reader gives them (written whole, or to standard output but not a terminal).
+    private static func convertAudio(_ options: AudiowaveformOptions, log: Log) throws {
+        let reader = try open(options)
+        log.info("Input file: \(shownInput(options.inputFilename))")
+        let name = options.outputFilename
+        log.info("Output file: \(name.isEmpty || name == "-" ? "(stdout)" : name)")
+        do {
+            if name.isEmpty || name == "-" {
+                guard isatty(STDOUT_FILENO) == 0 else { throw Failure(message: "Cannot write WAV audio to the terminal") }
+                try AudioWriter.writeWAV16(from: reader, to: nil)
+            } else {
+                try AtomicFile.replace(name) { try AudioWriter.writeWAV16(from: reader, to: $0) }
+            }
+        } catch let error as AudioError {
+            throw Failure(message: "\(error)")
+        }
+        log.info("Read \(reader.framesRead) frames")
+    }
+
+    /// Raw input's layout, checked as audiowaveform configures its reader; nil for other inputs.
+    private static func rawLayout(_ options: AudiowaveformOptions) throws -> AudioReader.RawLayout? {
+        guard options.inputFormat == .raw else { return nil }
         guard options.rawChannels > 0 else { throw Failure(message: "Invalid number of input channels: must be greater than zero") }
         guard options.rawSampleRate > 0 else { throw Failure(message: "Invalid input sample rate: must be greater than zero") }
-        let formats = ["s8", "u8", "s16le", "s16be", "s24le", "s24be", "s32le", "s32be", "f32le", "f32be", "f64le", "f64be"]
-        guard formats.contains(options.rawFormat) else { throw Failure(message: "Unsupported format: \(options.rawFormat)") }
-    }
-
-    /// An image's options, checked in audiowaveform's order before anything
-    /// is drawn: the scale, the colours, the start, the style and the bars,
-    /// then the input and the zoom it gives.
-    private static func checkImage(_ options: AudiowaveformOptions) throws {
-        let scale = options.samplesPerPixel == nil ? nil : try samplesPerPixel(options)
-        guard ["audacity", "audition"].contains(options.colorScheme) else {
-            throw Failure(message: "Unknown color scheme: \(options.colorScheme)")
+        guard let encoding = AudioReader.RawEncoding(rawValue: options.rawFormat) else {
+            throw Failure(message: "Unsupported format: \(options.rawFormat)")
         }
-        guard options.start >= 0 else { throw Failure(message: "Invalid start time: minimum 0") }
-        guard ["normal", "bars"].contains(options.waveformStyle) else {
-            throw Failure(message: "Unknown waveform style: \(options.waveformStyle)")
-        }
-        if options.waveformStyle == "bars" {
-            guard ["square", "rounded"].contains(options.barStyle) else { throw Failure(message: "Unknown waveform bar style: \(options.barStyle)") }
-            guard options.barWidth >= 1 else { throw Failure(message: "Invalid bar width: minimum 1") }
-            guard options.barGap >= 0 else { throw Failure(message: "Invalid bar gap: minimum 0") }
-        }
-        if options.inputFormat.isAudio, let scale {
-            try checkRaw(options)
-            let reader = try open(options.inputFilename)
-            guard scale(reader.sampleRate) >= 2 else { throw Failure(message: "Invalid zoom: minimum 2") }
-        }
+        return AudioReader.RawLayout(channels: options.rawChannels, sampleRate: options.rawSampleRate, encoding: encoding)
     }
 
     /// The samples a pair for a sample rate, as audiowaveform's scale factors give it.
@@ -146,8 +227,7 @@ package enum Audiowaveform {
         if options.hasEnd {
             let (start, end, width) = (options.start, options.end, options.width)
             guard end >= start else { throw Failure(message: "Invalid end time, must be greater than \(shortest(start))") }
-            guard width >= 1 else { throw Failure(message: "Invalid image width: minimum 1") }
-            return { rate in Int(Int64((end - start) * Double(rate)) / Int64(width)) }
+            return try fitting(seconds: end - start, width: width)
         }
         if options.hasPixelsPerSecond {
             let pps = options.pixelsPerSecond
@@ -158,10 +238,21 @@ package enum Audiowaveform {
         return { _ in fixed }
     }
 
-    /// An audio input (`-` or none: standard input), or audiowaveform's message where there is none.
-    private static func open(_ name: String) throws -> AudioReader {
-        let path = name.isEmpty ? "-" : name
-        do { return try AudioReader(path: path) } catch let error as AudioError {
+    /// `-z auto`'s scale: `seconds` of audio across `width` pixels.
+    private static func fitting(seconds: Double, width: Int) throws -> (Int) -> Int {
+        guard width >= 1 else { throw Failure(message: "Invalid image width: minimum 1") }
+        return { rate in Int(Int64(seconds * Double(rate)) / Int64(width)) }
+    }
+
+    /// An audio input (`-` or none: standard input) in the format the options
+    /// name (MP3 through libmad, the rest through libsndfile), or audiowaveform's message where there is none.
+    private static func open(_ options: AudiowaveformOptions) throws -> PCM16Source {
+        let name = options.inputFilename, path = name.isEmpty ? "-" : name
+        let raw = try rawLayout(options)
+        do {
+            if options.inputFormat == .mp3 { return try MP3Decoder(path: path) }
+            return try AudioReader(input: InputFile.open(path), raw: raw)
+        } catch let error as AudioError {
             if case .missing = error { throw Failure(message: "Failed to read file: \(name)\nSystem error : No such file or directory.") }
             throw Failure(message: (path == "-" ? "Failed to read input: " : "Failed to read file: \(name)\n") + "\(error)")
         }
@@ -173,13 +264,19 @@ package enum Audiowaveform {
         log.info("Output file: \(shown)")
         if format == .dat { log.info("Resolution: \(bits) bits\nChannels: \(data.channels)") }
         let peaks = data.atBits(bits)
-        let bytes = format == .dat ? peaks.dat() : format == .json ? peaks.json() : peaks.txt()
+        try put(format == .dat ? peaks.dat() : format == .json ? peaks.json() : peaks.txt(), to: name, failure: "Failed to write data file", log: nil)
+    }
+
+    /// Bytes to a file (whole or not at all) or, for `-` or no name, standard output.
+    private static func put(_ bytes: Data, to name: String, failure: String, log: Log?) throws {
+        let shown = name.isEmpty || name == "-" ? "(stdout)" : name
+        log?.info("Output file: \(shown)")
         if shown == "(stdout)" {
-            guard write(bytes) == 0 else { throw Failure(message: "Failed to write data file: \(shown)\n\(String(cString: strerror(errno)))") }
+            guard write(bytes) == 0 else { throw Failure(message: "\(failure): \(shown)\n\(String(cString: strerror(errno)))") }
             return
         }
         do { try AtomicFile.write(bytes, to: name) } catch {
-            throw Failure(message: "Failed to write data file: \(name)\n\(error)")
+            throw Failure(message: "\(failure): \(name)\n\(error)")
         }
     }
 

@@ -85,6 +85,12 @@ package struct AudiowaveformOptions {
     package var barStyle: String { given["bar-style"] ?? "square" }
     package var barWidth = 8
     package var barGap = 4
+    /// `--border-color`, `--background-color`, `--axis-label-color`: nil where not given (the scheme's).
+    package var borderColor, backgroundColor, axisLabelColor: AudiowaveformImage.Color?
+    /// `--waveform-color`: a colour a channel, comma-separated; nil where not given.
+    package var waveformColors: [AudiowaveformImage.Color]?
+    package var axisLabels: Bool { given["no-axis-labels"] == nil }
+    package var compression = -1
     package var rawSampleRate = 0
     package var rawChannels = 0
     package var rawFormat: String { given["raw-format"] ?? "" }
@@ -185,8 +191,13 @@ package struct AudiowaveformOptions {
             }
             return value
         }
+        func color(_ name: String) throws -> AudiowaveformImage.Color? {
+            guard let text = given[name] else { return nil }
+            guard let color = AudiowaveformImage.Color(hex: text) else { throw Refusal(message: "Invalid color value") }
+            return color
+        }
         // Boost reads every typed value before audiowaveform's own checks.
-        let compression = try int("compression") ?? -1
+        compression = try int("compression") ?? -1
         rawSampleRate = try int("raw-samplerate") ?? 0
         rawChannels = try int("raw-channels") ?? 0
         barWidth = try int("bar-width") ?? barWidth
@@ -197,6 +208,16 @@ package struct AudiowaveformOptions {
         height = try int("height") ?? height
         start = try double("start") ?? start
         end = try double("end") ?? end
+        borderColor = try color("border-color")
+        backgroundColor = try color("background-color")
+        axisLabelColor = try color("axis-label-color")
+        if let list = given["waveform-color"] {
+            // Each comma-separated part a colour (a trailing comma ends the list, as getline reads it).
+            let parts = list.split(separator: ",", omittingEmptySubsequences: false).dropLast(list.hasSuffix(",") ? 1 : 0)
+            let colors = parts.map { AudiowaveformImage.Color(hex: String($0)) }
+            guard !colors.contains(where: { $0 == nil }) else { throw Refusal(message: "Invalid waveform-color") }
+            waveformColors = colors.map { $0! }
+        }
         if given["input-filename"] == nil && given["input-format"] == nil {
             throw Refusal(message: "Must specify either input filename or input format")
         }
