@@ -93,6 +93,8 @@ public final class AudioReader: SampleSource {
     public let announcedFrames: Int?
     /// Whether `announcedFrames` is a count, not an estimate.
     public let countIsExact: Bool
+    /// Whether libsndfile recognised MPEG audio (an MP3), which `MP3Decoder` decodes as audiowaveform does.
+    package let isMPEG: Bool
     /// Frames decoded so far.
     public private(set) var framesRead = 0
     /// Whether decoding has reached its end (a read returned 0).
@@ -195,7 +197,8 @@ public final class AudioReader: SampleSource {
         announcedFrames = info.frames >= 0 && info.frames < 1 << 48 ? Int(info.frames) : nil
         subformat = info.format & Int32(SF_FORMAT_SUBMASK)
         let major = info.format & Int32(SF_FORMAT_TYPEMASK)
-        if major == Int32(SF_FORMAT_MPEG) {
+        isMPEG = major == Int32(SF_FORMAT_MPEG)
+        if isMPEG {
             // libsndfile reports a variable bitrate where a Xing/Info header gives the
             // exact count (decoded gapless, as libsndfile asks of mpg123, it matches to the frame).
             countIsExact = sf_command(file, Int32(SFC_GET_BITRATE_MODE), nil, 0) == Int32(SF_BITRATE_MODE_VARIABLE)

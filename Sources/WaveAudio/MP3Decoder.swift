@@ -49,6 +49,8 @@ package final class MP3Decoder: PCM16Source {
     package private(set) var framesRead = 0
     /// The encoder delay a LAME header gave (with libmad's 529), and its padding less 529; nil without one.
     package private(set) var delay: Int?, padding: Int?
+    /// Damaged frames skipped after the first (libmad lost sync or found bad data, and went on).
+    package private(set) var skippedFrames = 0
 
     private static let readSize = 5 * 8192
     private let input: InputFile
@@ -158,7 +160,12 @@ package final class MP3Decoder: PCM16Source {
             }
             if mad_frame_decode(frame, stream) != 0 {
                 let error = stream.pointee.error
-                if error.rawValue & 0xff00 != 0 { continue }  // recoverable: the next frame
+                if error.rawValue & 0xff00 != 0 {  // recoverable: the next frame
+                    // Lost sync in the zero guard after the last frame is the end, not damage.
+                    let atGuard = error == MAD_ERROR_LOSTSYNC && guardStart != nil && stream.pointee.this_frame == UnsafePointer(guardStart)
+                    if framesDecoded > 0 && !atGuard { skippedFrames += 1 }
+                    continue
+                }
                 if error == MAD_ERROR_BUFLEN { continue }
                 if framesDecoded == 0 && channels == 0 {
                     throw AudioError.unreadable(path: path, reason: "not MPEG audio: \(String(cString: mad_stream_errorstr(stream)))")

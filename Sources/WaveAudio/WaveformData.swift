@@ -123,15 +123,16 @@ public struct WaveformData: Equatable, Sendable {
     /// little-endian header of five 32-bit fields), version 2 for several
     /// (a sixth, the channels), as audiowaveform writes them; then the values
     /// as int8 or int16.
-    public func dat() -> Data {
+    public func dat(version: Int = 1) -> Data {
         var out = Data()
         func int32(_ v: Int) { withUnsafeBytes(of: Int32(truncatingIfNeeded: v).littleEndian) { out.append(contentsOf: $0) } }
-        int32(channels == 1 ? 1 : 2)
+        let version = channels == 1 && version == 1 ? 1 : 2
+        int32(version)
         int32(bits == 8 ? 1 : 0)
         int32(sampleRate)
         int32(samplesPerPixel)
         int32(length)
-        if channels != 1 { int32(channels) }
+        if version == 2 { int32(channels) }
         for v in data {
             if bits == 8 {
                 out.append(UInt8(bitPattern: Int8(truncatingIfNeeded: v)))

@@ -21,8 +21,10 @@ package enum Audiowaveform {
             printError("Error: \(message)\nSee '\(programName) --help' for available options")
             return 1
         }
-        if options.wantsHelp { return write(Data(AudiowaveformOptions.help(programName: programName).utf8)) }
-        if options.wantsVersion { return write(Data("AudioWaveform v1.10.3\n".utf8)) }
+        if options.wantsHelp || options.wantsVersion {
+            let text = options.wantsHelp ? AudiowaveformOptions.help(programName: programName) : "AudioWaveform v1.10.3\n"
+            return (try? StandardOutput.write(Data(text.utf8))) == nil ? 1 : 0
+        }
         let log = Log(quiet: options.quiet)
         do {
             try perform(options, log: log)
@@ -272,7 +274,7 @@ package enum Audiowaveform {
         let shown = name.isEmpty || name == "-" ? "(stdout)" : name
         log?.info("Output file: \(shown)")
         if shown == "(stdout)" {
-            guard write(bytes) == 0 else { throw Failure(message: "\(failure): \(shown)\n\(String(cString: strerror(errno)))") }
+            do { try StandardOutput.write(bytes) } catch { throw Failure(message: "\(failure): \(shown)\n\(String(cString: strerror(errno)))") }
             return
         }
         do { try AtomicFile.write(bytes, to: name) } catch {
@@ -284,19 +286,4 @@ package enum Audiowaveform {
 
     /// A number as C++'s stream prints a double (six significant digits).
     private static func shortest(_ value: Double) -> String { String(format: "%g", value) }
-
-    /// Bytes to standard output, whole; 0, or 1 where they could not be written.
-    @discardableResult
-    private static func write(_ bytes: Data) -> Int32 {
-        let written = bytes.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
-        }
-        return written ? 0 : 1
-    }
 }

@@ -168,3 +168,20 @@ package enum PendingFile {
     static var pathIsSet: Bool { buffer[0] != 0 }
     static var path: UnsafePointer<CChar> { UnsafePointer(buffer) }
 }
+
+/// Bytes written whole to standard output (`-` as an output), through write(2).
+package enum StandardOutput {
+    package static func write(_ bytes: Data) throws {
+        try bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FileError.cannotWrite(path: "standard output", reason: String(cString: strerror(errno)))
+                }
+                offset += n
+            }
+        }
+    }
+}

@@ -164,21 +164,15 @@ enum BatchItemWork {
     /// The item's options parsed and checked by its command, its work ready
     /// to run on any thread (nothing it touches is shared).
     static func prepare(_ item: BatchItem) throws -> BatchRun.Work {
-        let reserved = ["audio", "peaks", "out", "json", "dat", "jobs", "force", "strict"]
+        let reserved = ["audio", "peaks", "out", "json", "dat", "txt", "jobs", "force", "strict"]
         if let key = item.arguments.first(where: { reserved.contains(String($0.dropFirst(2))) }) {
             throw ValueError(option: key, value: "", accepted: "not an item's option: the item's \"input\" and \"output\" name its files, and jobs, force and strict are waves batch's own")
         }
         switch item.kind {
         case .peaks:
             let format = item.output.lowercased().hasSuffix(".json") ? "--json" : "--dat"
-            let command = try PeaksCommand.parse(["--audio", item.input, format, item.output] + item.arguments)
-            try command.checkOptions()
-            let (json, dat) = format == "--json" ? (item.output, nil as String?) : (nil as String?, item.output)
-            let (samplesPerPixel, bits) = (command.samplesPerPixel, command.bits)
-            return {
-                let data = try WaveformData.peaks(of: item.input, samplesPerPixel: samplesPerPixel, bits: bits)
-                return { try data.write(json: json, dat: dat) }
-            }
+            let request = try PeaksCommand.parse(["--audio", item.input, format, item.output] + item.arguments).request()
+            return { try request.work(for: item.input, literal: true) }
         case .render:
             let command = try EffectCommands.parseRender(.waveform, ["--audio", item.input, "--out", item.output] + item.arguments)
             try command.settings.checkOneImagePerTrack()
