@@ -124,7 +124,8 @@ docs: deps
 
 # make fuzz: libFuzzer targets for the readers of untrusted bytes (Fuzz/*.swift):
 # dat (.dat peaks), json (peaks by content, then JSON), path (SVG path data,
-# drawn) and level (the live level stream). swiftc -sanitize=fuzzer,address
+# drawn), level (the live level stream) and mp3 (MP3Decoder over libmad, then
+# peaks made). swiftc -sanitize=fuzzer,address
 # compiles the readers' own sources into each target, over an instrumented
 # WaveCore library (nothing copied); each target starts from the corpus
 # Fuzz/seeds.sh writes and runs FUZZ_SECONDS. Everything lands in .build/fuzz:
@@ -132,11 +133,13 @@ docs: deps
 # and fails the run (every one found so far is a file in Tests/FuzzCrashes,
 # fed to its reader by FuzzCrashTests). FUZZ_TARGETS picks some.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= dat json path level
+FUZZ_TARGETS ?= dat json path level mp3
 FUZZ      := .build/fuzz
 FUZZ_SWIFTC := swiftc -swift-version 5 -package-name waves -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld
 WAVECORE_SOURCES  := $(shell find Sources/WaveCore -name '*.swift' | sort)
 WAVEAUDIO_SOURCES := $(wildcard Sources/WaveAudio/*.swift)
+# The system-library modules WaveAudio's sources import (libsndfile, PortAudio, libmad).
+WAVEAUDIO_INCLUDES := -I Sources/CSndfile -I Sources/CPortAudio -I Sources/CMad
 
 $(FUZZ)/include/CPixelFill/module.modulemap: Sources/CPixelFill/include/pixel_fill.h
 	@mkdir -p $(@D)
@@ -152,11 +155,13 @@ $(FUZZ)/libWaveCore.a: $(WAVECORE_SOURCES) $(FUZZ)/include/CPixelFill/module.mod
 
 FUZZ_LINK := -I $(FUZZ) -I $(FUZZ)/include $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
 $(FUZZ)/fuzz-dat: Fuzz/DatPeaksFuzz.swift Fuzz/PeaksCheck.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
-	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile -I Sources/CPortAudio $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+	$(FUZZ_SWIFTC) -module-name WaveAudio $(WAVEAUDIO_INCLUDES) $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
 $(FUZZ)/fuzz-json: Fuzz/JSONPeaksFuzz.swift Fuzz/PeaksCheck.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
-	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile -I Sources/CPortAudio $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+	$(FUZZ_SWIFTC) -module-name WaveAudio $(WAVEAUDIO_INCLUDES) $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
 $(FUZZ)/fuzz-level: Fuzz/LevelStreamFuzz.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
-	$(FUZZ_SWIFTC) -module-name WaveAudio -I Sources/CSndfile -I Sources/CPortAudio $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+	$(FUZZ_SWIFTC) -module-name WaveAudio $(WAVEAUDIO_INCLUDES) $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
+$(FUZZ)/fuzz-mp3: Fuzz/MP3DecoderFuzz.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
+	$(FUZZ_SWIFTC) -module-name WaveAudio $(WAVEAUDIO_INCLUDES) $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
 $(FUZZ)/fuzz-path: Fuzz/PathDataFuzz.swift Sources/WaveEffects/PathData.swift Sources/WaveEffects/Outline.swift $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
 	$(FUZZ_SWIFTC) -module-name WaveEffects $(filter %.swift,$^) $(FUZZ_LINK) -o $@
 

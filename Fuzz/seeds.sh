@@ -4,7 +4,7 @@
 # so the fuzzer starts from the grammar rather than from nothing.
 set -euo pipefail
 out=$1
-mkdir -p "$out"/{dat,json,path,level}
+mkdir -p "$out"/{dat,json,path,level,mp3}
 
 # .dat: little-endian int32 fields (version, flags, rate, samples per pixel,
 # length[, channels]), then int16 or int8 values.
@@ -45,8 +45,27 @@ printf '0.5\n0.25\n1\n0\n' > "$out/level/levels"
 printf 'loud\n\r\n0.7\r\n  0.3  \n2\n-0\nnan\n1e-3' > "$out/level/mixed"
 { printf '0.5\n'; head -c 300 /dev/zero | tr '\0' '9'; printf '\n0.1\n'; } > "$out/level/long-line"
 
+# MP3 (libmad): a third of a second of a 440 Hz sine from ffmpeg's LAME at low bit rates (each
+# under -max_len, 4096 bytes): mono and stereo MPEG-1, MPEG-2 and 2.5 rates, an empty ID3v2 tag
+# and a Xing/Info frame with LAME's delay (ffmpeg's default), an ID3v2 tag with a title, bare
+# frames (neither), and cut short in its last frame.
+m() {
+  local name=$1; shift
+  ffmpeg -nostdin -loglevel error -y -f lavfi -i sine=frequency=440:duration=0.3 -ar 44100 -b:a 32k -bitexact "$@" -f mp3 "$out/mp3/$name"
+}
+m mono -ac 1
+m stereo -ac 2
+m stereo-22050 -ac 2 -ar 22050 -b:a 16k
+m mono-8000 -ac 1 -ar 8000 -b:a 8k
+m id3v2-title -ac 1 -metadata title=x
+m bare-frames -ac 1 -id3v2_version 0 -write_xing 0
+head -c 1000 "$out/mp3/stereo" > "$out/mp3/stereo-truncated"
+
 # Dictionaries: the grammars' words.
 printf '%s\n' '"version"' '"channels"' '"sample_rate"' '"samples_per_pixel"' '"bits"' '"length"' '"data"' \
   '"{"' '"}"' '"["' '"]"' '":"' '","' '"-"' '"e"' '"."' '"\xef\xbb\xbf"' '"null"' '"true"' '"\\u0000"' > "$out/json.dict"
 printf '%s\n' '"M"' '"m"' '"L"' '"l"' '"H"' '"h"' '"V"' '"v"' '"C"' '"c"' '"S"' '"s"' '"Q"' '"q"' '"T"' '"t"' '"Z"' '"z"' '"A"' \
   '"e-"' '"E+"' '"."' '","' '" "' '"nan"' '"inf"' '"1e308"' > "$out/path.dict"
+# MP3: tags, the Xing/Info frame's words, frame headers (MPEG-1, 2 and 2.5 layer III, CRC or not).
+printf '%s\n' '"ID3"' '"TAG"' '"Xing"' '"Info"' '"LAME"' '"Lavc"' '"\xff\xfb"' '"\xff\xfa"' '"\xff\xf3"' '"\xff\xe3"' \
+  '"\xff\xfb\x90\x64"' '"\xff\xfb\x10\xc4"' '"ID3\x04\x00\x00\x00\x00\x00\x0a"' '"ID3\x03\x00\x10\x00\x00\x00\x00"' > "$out/mp3.dict"

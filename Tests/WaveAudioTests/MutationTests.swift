@@ -53,6 +53,46 @@ final class MutationTests: XCTestCase {
         XCTAssertGreaterThan(outcomes["whole", default: 0] + outcomes["stopped early", default: 0], 0, "\(outcomes)")
     }
 
+    /// MP3 through libmad (MP3Decoder, as waves audiowaveform reads it), then peaks
+    /// (WaveformData.make): a real MP3 from libsndfile's LAME, mutated (the fuzz target: Fuzz/MP3DecoderFuzz.swift).
+    func testMP3DecoderEndsInPeaksOrAnAudioError() throws {
+        let track = GeneratedTrack(seconds: 0.5)
+        let valid = folder + "/valid.mp3"
+        try AudioWriter.write(to: valid, format: .mp3, sampleRate: track.sampleRate, channels: 2, frames: track.sampleCount) {
+            n, _ in track.sample(n)
+        }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: valid))
+        // The file itself decodes, whole: stereo, every frame in a pair.
+        let original = try MP3Decoder(path: valid)
+        XCTAssertEqual(original.channels, 2)
+        let originalPeaks = try WaveformData.make(original, samplesPerPixel: 64, splitChannels: false)
+        XCTAssertGreaterThan(originalPeaks.length, 0)
+        XCTAssertEqual(originalPeaks.length, (original.framesRead + 63) / 64)
+
+        var generator = SeededGenerator(seed: 2707)
+        var outcomes = [String: Int]()
+        for i in 0..<200 {
+            let name = "m\(i).mp3", path = folder + "/" + name
+            FileManager.default.createFile(atPath: path, contents: Mutation.mutate(bytes, using: &generator))
+            do {
+                let decoder = try MP3Decoder(path: path)
+                XCTAssert([1, 2].contains(decoder.channels), "\(name): \(decoder.channels) channels")
+                let peaks = try WaveformData.make(decoder, samplesPerPixel: 64, splitChannels: false)
+                XCTAssertEqual(peaks.channels, 1, name)
+                XCTAssertEqual(peaks.length, (decoder.framesRead + 63) / 64, name)
+                XCTAssertTrue(peaks.data.allSatisfy { (-32768...32767).contains($0) }, name)
+                outcomes[peaks.length == originalPeaks.length ? "peaks" : "peaks of another length", default: 0] += 1
+            } catch let error as AudioError {
+                guard case .unreadable = error else { return XCTFail("\(name): \(error)") }
+                oneLine(error, name)
+                outcomes["refused", default: 0] += 1
+            }
+        }
+        print("mp3 mutations: \(outcomes)")
+        XCTAssertGreaterThan(outcomes["refused", default: 0], 0, "\(outcomes)")
+        XCTAssertGreaterThan(outcomes["peaks", default: 0] + outcomes["peaks of another length", default: 0], 0, "\(outcomes)")
+    }
+
     func testPeaksReadersEndInPeaksOrAnAudioError() throws {
         let data = WaveformData(sampleRate: 8000, samplesPerPixel: 64, bits: 16, channels: 2,
                                 data: (0..<400).map { ($0 * 37 % 600) - 300 })
