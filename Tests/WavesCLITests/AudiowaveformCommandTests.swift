@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import WaveImageIO
 import WaveTestSupport
 
 /// `waves audiowaveform`: audiowaveform 1.10.3's command line for peaks,
@@ -22,35 +23,10 @@ final class AudiowaveformCommandTests: XCTestCase {
 
     private func bytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))) }
 
-    /// A stereo 16-bit track whose channels' sums are odd and of both signs.
-    private let frames = 1_000
-    private func sample(_ n: Int, _ c: Int) -> Int { c == 0 ? (n * 7919) % 60_001 - 30_000 : -((n * 104_729) % 50_001 - 25_000) + (n % 2) }
-
-    /// The track as a 16-bit PCM WAV, its bytes written here (RIFF, fmt, data), so the samples are exactly `sample`'s.
-    private func writeStereo() throws {
-        let samples = (0..<frames).flatMap { n in [sample(n, 0), sample(n, 1)] }
-        var wav = Array("RIFF".utf8) + int32(36 + samples.count * 2) + Array("WAVEfmt ".utf8) + int32(16)
-        wav += [1, 0, 2, 0] + int32(16_000) + int32(16_000 * 4) + [4, 0, 16, 0]
-        wav += Array("data".utf8) + int32(samples.count * 2) + samples.flatMap { v in withUnsafeBytes(of: Int16(v).littleEndian) { Array($0) } }
-        FileManager.default.createFile(atPath: folder + "/stereo.wav", contents: Data(wav))
-    }
-
-    /// The expected pairs, per channel or mixed, at `bits`.
-    private func pairs(samplesPerPixel: Int, split: Bool, bits: Int) -> [Int] {
-        let outputs = split ? 2 : 1
-        var values: [Int] = []
-        for start in stride(from: 0, to: frames, by: samplesPerPixel) {
-            for c in 0..<outputs {
-                let group = (start..<min(frames, start + samplesPerPixel)).map { n in
-                    split ? sample(n, c) : (sample(n, 0) + sample(n, 1)) / 2
-                }
-                values += [group.min()!, group.max()!].map { bits == 8 ? $0 / 256 : $0 }
-            }
-        }
-        return values
-    }
-
-    private func int32(_ v: Int) -> [UInt8] { withUnsafeBytes(of: Int32(v).littleEndian) { Array($0) } }
+    private let track = AudiowaveformTrack()
+    private func writeStereo() throws { FileManager.default.createFile(atPath: folder + "/stereo.wav", contents: track.wav) }
+    private func pairs(samplesPerPixel: Int, split: Bool, bits: Int) -> [Int] { track.pairs(samplesPerPixel: samplesPerPixel, split: split, bits: bits) }
+    private func int32(_ v: Int) -> [UInt8] { AudiowaveformTrack.int32(v) }
 
     func testPeaksAreAudiowaveformsBytesMonoAsVersionOneAndSplitAsVersionTwo() throws {
         try writeStereo()
@@ -154,36 +130,74 @@ final class AudiowaveformCommandTests: XCTestCase {
         XCTAssertLessThanOrEqual(lines.map(\.count).max() ?? 0, 80)
     }
 
-    /// audiowaveform's own peaks and conversion cases, where AUDIOWAVEFORM_TESTDATA names its test/data.
-    func testAudiowaveformsOwnPeaksCasesWhereItsDataIsGiven() throws {
+    /// Every case of audiowaveform's own suite that writes a file (its
+    /// refusals are above), where AUDIOWAVEFORM_TESTDATA names its test/data:
+    /// peaks, text and WAV byte for byte, images pixel for pixel as libpng reads them.
+    func testAudiowaveformsOwnCasesWhereItsDataIsGiven() throws {
         guard let data = ProcessInfo.processInfo.environment["AUDIOWAVEFORM_TESTDATA"] else {
             throw XCTSkip("AUDIOWAVEFORM_TESTDATA is not set: audiowaveform's test/data is not in this repository (GPL)")
         }
+        let peaks = ["-b", "8", "-z", "64"], image = ["-z", "128"], stereo = "test_file_stereo_8bit_64spp_wav.dat"
+        let colours = ["-z", "128", "--border-color", "ff0000", "--background-color", "00ff0080", "--axis-label-color", "ffffff"]
         let cases: [(String, String, [String])] = [
-            ("test_file_stereo.wav", "test_file_stereo_8bit_64spp_wav.dat", ["-b", "8", "-z", "64"]),
-            ("test_file_stereo.wav", "test_file_2channel_8bit_64spp_wav.dat", ["-b", "8", "-z", "64", "--split-channels"]),
-            ("test_file_mono_float32.wav", "test_file_mono_float32_8bit_64spp.dat", ["-b", "8", "-z", "64"]),
-            ("test_file_stereo.flac", "test_file_stereo_8bit_64spp_flac.dat", ["-b", "8", "-z", "64"]),
-            ("test_file_stereo.oga", "test_file_stereo_8bit_64spp_oga.dat", ["-b", "8", "-z", "64"]),
-            ("test_file_stereo.opus", "test_file_stereo_8bit_64spp_opus.dat", ["-b", "8", "-z", "64"]),
-            ("test_file_stereo.wav", "test_file_stereo_8bit_64spp_wav.json", ["-b", "8", "-z", "64"]),
-            ("test_file_stereo.flac", "test_file_stereo_8bit_64spp_flac.json", ["-b", "8", "-z", "64"]),
-            ("test_file_stereo.oga", "test_file_stereo_8bit_64spp_oga.json", ["-b", "8", "-z", "64"]),
-            ("test_file_stereo.opus", "test_file_stereo_8bit_64spp_opus.json", ["-b", "8", "-z", "64"]),
-            ("test_file_stereo.wav", "test_file_stereo_8bit_64spp_wav_auto_scale.dat", ["-b", "8", "-z", "64", "--amplitude-scale", "auto"]),
-            ("test_file_stereo.wav", "test_file_stereo_8bit_64spp_wav_auto_scale.json", ["-b", "8", "-z", "64", "--amplitude-scale", "auto"]),
-            ("test_file_stereo_8bit_64spp_wav.dat", "test_file_stereo_8bit_64spp_wav.json", []),
+            ("test_file_mono.mp3", "test_file_mono_converted.wav", []),
+            ("test_file_mono.raw", "test_file_mono.wav", ["--raw-samplerate", "16000", "--raw-channels", "1", "--raw-format", "s16le"]),
+            ("test_file_stereo.wav", "test_file_stereo_8bit_64spp_wav.dat", peaks),
+            ("test_file_stereo.wav", "test_file_2channel_8bit_64spp_wav.dat", peaks + ["--split-channels"]),
+            ("test_file_mono_float32.wav", "test_file_mono_float32_8bit_64spp.dat", peaks),
+            ("test_file_stereo.flac", "test_file_stereo_8bit_64spp_flac.dat", peaks),
+            ("test_file_stereo.mp3", "test_file_stereo_8bit_64spp_mp3.dat", peaks),
+            ("test_file_stereo.oga", "test_file_stereo_8bit_64spp_oga.dat", peaks),
+            ("test_file_stereo.opus", "test_file_stereo_8bit_64spp_opus.dat", peaks),
+            ("test_file_stereo.wav", "test_file_stereo_8bit_64spp_wav.json", peaks),
+            ("test_file_stereo.flac", "test_file_stereo_8bit_64spp_flac.json", peaks),
+            ("test_file_stereo.mp3", "test_file_stereo_8bit_64spp_mp3.json", peaks),
+            ("test_file_stereo.oga", "test_file_stereo_8bit_64spp_oga.json", peaks),
+            ("test_file_stereo.opus", "test_file_stereo_8bit_64spp_opus.json", peaks),
+            ("test_file_stereo.wav", "test_file_stereo_8bit_64spp_wav_auto_scale.dat", peaks + ["--amplitude-scale", "auto"]),
+            ("test_file_stereo.wav", "test_file_stereo_8bit_64spp_wav_auto_scale.json", peaks + ["--amplitude-scale", "auto"]),
+            (stereo, "test_file_stereo_8bit_64spp_wav.json", []),
             ("07023003_8bit_64spp_2channel.dat", "07023003_8bit_64spp_2channel.json", []),
-            ("test_file_stereo_8bit_64spp_wav.dat", "test_file_stereo_8bit_64spp_wav.txt", []),
+            (stereo, "test_file_stereo_8bit_64spp_wav.txt", []),
             ("07023003_8bit_64spp_2channel.dat", "07023003_8bit_64spp_2channel.txt", []),
-            ("test_file_stereo_8bit_64spp_wav.json", "test_file_stereo_8bit_64spp_wav.dat", []),
+            ("test_file_stereo_8bit_64spp_wav.json", stereo, []),
             ("test_file_stereo_8bit_64spp_wav.json", "test_file_stereo_8bit_64spp_wav.txt", []),
+            ("test_file_image_amplitude_scale_1channel.dat", "test_file_image_amplitude_scale_1channel.png", ["-z", "64"]),
+            ("test_file_image_amplitude_scale_2channel.dat", "test_file_image_amplitude_scale_2channel.png", ["-z", "64"]),
+            (stereo, "test_file_stereo_dat_128spp.png", image),
+            ("test_file_stereo_8bit_64spp_wav.json", "test_file_stereo_dat_128spp.png", image),
+            ("test_file_mono_float32.wav", "test_file_mono_float32_128spp.png", image),
+            ("test_file_stereo.wav", "test_file_stereo_wav_128spp.png", image),
+            ("test_file_stereo.mp3", "test_file_stereo_mp3_128spp.png", image),
+            ("test_file_stereo.flac", "test_file_stereo_flac_128spp.png", image),
+            ("test_file_stereo.oga", "test_file_stereo_oga_128spp.png", image),
+            ("test_file_stereo.opus", "test_file_stereo_opus_128spp.png", image),
+            (stereo, "test_file_stereo_dat_128spp_audition.png", image + ["--colors", "audition"]),
+            (stereo, "test_file_stereo_dat_128spp_colors.png", colours + ["--waveform-color", "0000ff"]),
+            ("test_file_stereo.wav", "test_file_stereo_wav_split_channels.png", colours + ["--waveform-color", "0000ff,000080", "--split-channels"]),
+            (stereo, "test_file_stereo_dat_128spp_no_axis_labels.png", image + ["--no-axis-labels"]),
+            (stereo, "test_file_stereo_dat_128spp_scale_1.5.png", image + ["--amplitude-scale", "1.5"]),
+            (stereo, "test_file_stereo_dat_128spp_scale_auto.png", image + ["--amplitude-scale", "auto"]),
+            ("test_file_stereo.mp3", "test_file_stereo_mp3_500.png", ["-z", "auto", "-w", "500", "-h", "150"]),
+            ("test_file_stereo.wav", "test_file_stereo_wav_500.png", ["-z", "auto", "-w", "500", "-h", "150"]),
+            ("test_file_2channel_8bit_64spp_wav.dat", "test_file_2channel_8bit_64spp_wav.png", image + ["--split-channels"]),
+            (stereo, "test_file_stereo_dat_128spp_offset.png", image + ["--start", "0.5"]),
+            (stereo, "test_file_stereo_dat_128spp_square_bars.png", image + ["--waveform-style", "bars"]),
+            (stereo, "test_file_stereo_dat_128spp_rounded_bars.png", image + ["--waveform-style", "bars", "--bar-style", "rounded"]),
+            (stereo, "test_file_stereo_dat_128spp_square_bars_offset.png", image + ["--waveform-style", "bars", "--start", "0.5"]),
+            ("test_file_2channel_8bit_64spp_wav.dat", "test_file_2channel_8bit_64spp_wav_bars.png", image + ["--waveform-style", "bars", "--split-channels"]),
         ]
         for (input, reference, words) in cases {
             let output = "out." + (reference.split(separator: ".").last ?? "")
-            let result = try audiowaveform(["-i", data + "/" + input, "-o", output] + words)
+            let format = input.hasSuffix(".raw") ? ["--input-format", "raw"] : []
+            let result = try audiowaveform(["-i", data + "/" + input, "-o", output] + format + words)
             XCTAssertEqual(result.status, 0, "\(input) -> \(reference): \(result.stderr)")
-            XCTAssertEqual(try bytes(output), [UInt8](try Data(contentsOf: URL(fileURLWithPath: data + "/" + reference))), "\(input) -> \(reference)")
+            if output.hasSuffix(".png") {
+                let (actual, expected) = (try PNG.read(from: folder + "/" + output), try PNG.read(from: data + "/" + reference))
+                assertImagesMatch(actual, expected, mean: 0, max: 0, name: "audiowaveform-suite-" + reference)
+            } else {
+                XCTAssertEqual(try bytes(output), [UInt8](try Data(contentsOf: URL(fileURLWithPath: data + "/" + reference))), "\(input) -> \(reference)")
+            }
         }
     }
 }
