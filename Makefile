@@ -201,7 +201,10 @@ bench: release
 # Idempotent: packages already downloaded are not fetched again.
 GPU_GL_DEBS := libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2
 GPU_DEBS    := libglfw3 libpng16-16 libx11-6 libx11-data libxcb1 libxau6 libxdmcp6 libbsd0 libmd0 \
-	       libsndfile1 libflac12 libmp3lame0 libmpg123-0 libogg0 libopus0 libvorbis0a libvorbisenc2
+	       libsndfile1 libflac12 libmp3lame0 libmpg123-0 libogg0 libopus0 libvorbis0a libvorbisenc2 \
+	       libmad0 libgd3 libavif15 libheif1 libtiff6 libwebp7 libxpm4 libjpeg62-turbo libfontconfig1 libfreetype6 \
+	       libexpat1 libbrotli1 libzstd1 liblzma5 liblerc4 libjbig0 libdeflate0 libx265-199 libde265-0 libdav1d6 \
+	       libaom3 libgav1-1 librav1e0 libsvtav1enc1 libyuv0 libnuma1 libabsl20220623
 GPU_APT     := -oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64
 
 gpu-bundle: deps
@@ -226,6 +229,8 @@ install:
 	$(MAKE) install-files PREFIX=$(PREFIX) CONFIG=$(CONFIG)
 
 # The copying half of install, for binaries already built (the tests use it).
+# AUDIOWAVEFORM_LINK=1 also links bin/audiowaveform to waves, which then runs
+# as audiowaveform 1.10.3 (`waves audiowaveform`); off by default.
 install-files:
 	@mkdir -p .build/man
 	.build/$(CONFIG)/generate-manual .build/$(CONFIG)/waves --output-directory .build/man
@@ -233,6 +238,8 @@ install-files:
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 .build/$(CONFIG)/waves $(DESTDIR)$(PREFIX)/bin/waves
+	@if [ "$(AUDIOWAVEFORM_LINK)" = 1 ]; then ln -sf waves $(DESTDIR)$(PREFIX)/bin/audiowaveform; \
+	  echo "linked $(DESTDIR)$(PREFIX)/bin/audiowaveform -> waves (waves audiowaveform)"; fi
 	install -m 644 .build/man/waves.1 $(DESTDIR)$(PREFIX)/share/man/man1/waves.1
 	echo "$(COMMIT)" > $(DESTDIR)$(PREFIX)/share/waves/commit
 	.build/$(CONFIG)/waves --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/waves
@@ -241,6 +248,7 @@ install-files:
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/waves (commit $(COMMIT)); man waves; completions for bash, zsh and fish"
 
 uninstall:
+	@if [ "$$(readlink $(DESTDIR)$(PREFIX)/bin/audiowaveform)" = waves ]; then rm -f $(DESTDIR)$(PREFIX)/bin/audiowaveform; fi
 	rm -f $(DESTDIR)$(PREFIX)/bin/waves $(DESTDIR)$(PREFIX)/share/man/man1/waves.1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/waves $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_waves \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/waves.fish

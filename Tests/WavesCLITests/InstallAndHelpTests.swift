@@ -48,6 +48,15 @@ final class InstallAndHelpTests: XCTestCase {
         // Run from the build tree, the binary says it was not installed.
         let local = try WavesBinary.run(["--version"], in: folder)
         XCTAssert(local.stdout.contains("commit unknown"), local.stdout)
+        // No audiowaveform link unless asked; with AUDIOWAVEFORM_LINK=1 it is waves, run as audiowaveform.
+        XCTAssertFalse(FileManager.default.fileExists(atPath: prefix + "/bin/audiowaveform"))
+        let linked = try shell("make install-files PREFIX='\(prefix)' CONFIG=debug AUDIOWAVEFORM_LINK=1", in: repository)
+        XCTAssertEqual(linked.status, 0, linked.output)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: prefix + "/bin/audiowaveform"), "waves")
+        let audiowaveform = try shell("'\(prefix)/bin/audiowaveform' --version", in: URL(fileURLWithPath: folder))
+        XCTAssertEqual(audiowaveform.output, "AudioWaveform v1.10.3\n")
+        XCTAssertEqual(try shell("make uninstall PREFIX='\(prefix)'", in: repository).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: prefix + "/bin/audiowaveform"))
     }
 
     /// Every option that has a default shows it once, including those parsed
