@@ -34,9 +34,10 @@ let package = Package(
         .systemLibrary(name: "CGLFW", pkgConfig: "glfw3", providers: [.apt(["libglfw3-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CPortAudio", pkgConfig: "portaudio-2.0", providers: [.apt(["portaudio19-dev"])]),
-        // audiowaveform's own libraries, so `waves audiowaveform` gives its bytes and pixels: libmad decodes MP3, libgd draws.
+        // audiowaveform's own libraries, so `waves audiowaveform` gives its bytes and pixels: libmad decodes MP3;
+        // libgd draws (its header only: GDLibrary loads it when an image is drawn).
         .systemLibrary(name: "CMad", pkgConfig: "mad", providers: [.apt(["libmad0-dev"])]),
-        .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
+        .systemLibrary(name: "CGD", providers: [.apt(["libgd-dev"])]),
         // Chipmunk 7 (Debian libchipmunk-dev ships no pkg-config file: the module map links it).
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
         // stb_easy_font (Debian libstb-dev) compiled once behind a two-function C API.

@@ -1,4 +1,5 @@
-// libgd (Debian libgd-dev): the raster audiowaveform draws its images with,
-// and its built-in small font, so waves audiowaveform's PNGs are its pixels.
+// libgd's declarations (Debian libgd-dev): the raster audiowaveform draws its
+// images with, and its small font. Not linked: WaveCatalogue's GDLibrary
+// finds the calls with dlopen when an image is drawn.
 #include <gd.h>
 #include <gdfonts.h>

@@ -60,9 +60,12 @@ package final class MP3Decoder: PCM16Source {
     private let stream = UnsafeMutablePointer<mad_stream>.allocate(capacity: 1)
     private let frame = UnsafeMutablePointer<mad_frame>.allocate(capacity: 1)
     private let synth = UnsafeMutablePointer<mad_synth>.allocate(capacity: 1)
-    /// Decoded samples not yet handed out, interleaved, from `pendingStart`.
-    private var pending: [Int16] = []
-    private var pendingStart = 0
+    /// One frame's samples (at most 1152 a channel, two channels) interleaved:
+    /// `pendingCount` decoded, handed out from `pendingStart`.
+    private let pending = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 2 * 1152)
+    private var pendingStart = 0, pendingCount = 0
+    /// libmad's output samples, read in place (`[2][1152]` fixed-point values) rather than copied out of the struct.
+    private let synthesised: UnsafePointer<mad_fixed_t>
     private var framesDecoded = 0
     private var samplesToSkip = 0
     private var id3BytesToSkip = 0
@@ -79,6 +82,8 @@ package final class MP3Decoder: PCM16Source {
     package init(input: InputFile) throws {
         self.input = input
         path = input.name
+        let offset = MemoryLayout<mad_synth>.offset(of: \mad_synth.pcm)! + MemoryLayout<mad_pcm>.offset(of: \mad_pcm.samples)!
+        synthesised = UnsafeRawPointer(synth).advanced(by: offset).assumingMemoryBound(to: mad_fixed_t.self)
         mad_stream_init(stream)
         mad_frame_init(frame)
         mad_synth_init(synth)
@@ -90,7 +95,7 @@ package final class MP3Decoder: PCM16Source {
     deinit {
         mad_frame_finish(frame)
         mad_stream_finish(stream)
-        synth.deallocate(); frame.deallocate(); stream.deallocate(); buffer.deallocate()
+        synth.deallocate(); frame.deallocate(); stream.deallocate(); buffer.deallocate(); pending.deallocate()
     }
 
     package func readShorts(into out: UnsafeMutableBufferPointer<Int16>) throws -> Int {
@@ -98,15 +103,14 @@ package final class MP3Decoder: PCM16Source {
         let frames = out.count / channels
         var written = 0
         while written < frames * channels {
-            if pendingStart == pending.count {
+            if pendingStart == pendingCount {
                 if ended { break }
-                pending.removeAll(keepingCapacity: true)
-                pendingStart = 0
+                (pendingStart, pendingCount) = (0, 0)
                 try decodeFrame()
                 continue
             }
-            let n = min(pending.count - pendingStart, frames * channels - written)
-            for i in 0..<n { out[written + i] = pending[pendingStart + i] }
+            let n = min(pendingCount - pendingStart, frames * channels - written)
+            (out.baseAddress! + written).update(from: pending.baseAddress! + pendingStart, count: n)
             written += n
             pendingStart += n
         }
@@ -181,15 +185,16 @@ package final class MP3Decoder: PCM16Source {
             mad_synth_frame(synth, frame)
             let length = Int(synth.pointee.pcm.length)
             let stereo = frame.pointee.header.mode.rawValue != 0
-            withUnsafeBytes(of: &synth.pointee.pcm.samples) { raw in
-                let samples = raw.bindMemory(to: mad_fixed_t.self)
-                for i in 0..<length {
-                    if samplesToSkip > 0 { samplesToSkip -= 1; continue }
-                    pending.append(Self.short(samples[i]))
-                    if stereo { pending.append(Self.short(samples[1152 + i])) }
-                }
+            let skipped = min(samplesToSkip, length)
+            samplesToSkip -= skipped
+            var count = 0
+            for i in skipped..<length {
+                pending[count] = Self.short(synthesised[i])
+                count += 1
+                if stereo { pending[count] = Self.short(synthesised[1152 + i]); count += 1 }
             }
-            if pendingStart < pending.count || framesDecoded == 1 { return }
+            pendingCount = count
+            if count > 0 || framesDecoded == 1 { return }
         }
     }
 

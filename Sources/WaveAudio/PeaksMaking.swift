@@ -29,56 +29,95 @@ extension WaveformData {
         defer { chunk.deallocate() }
         var data = try reservedPeaks(frames: reader.announcedFrames.map { $0 * outputs }, samplesPerPixel: samplesPerPixel)
         // Each output's least and greatest value of the group so far (mono: index 0).
-        let low = UnsafeMutableBufferPointer<Int>.allocate(capacity: outputs), high = UnsafeMutableBufferPointer<Int>.allocate(capacity: outputs)
+        let low = UnsafeMutableBufferPointer<Int32>.allocate(capacity: outputs), high = UnsafeMutableBufferPointer<Int32>.allocate(capacity: outputs)
         defer { low.deallocate(); high.deallocate() }
         low.initialize(repeating: 32767); high.initialize(repeating: -32768)
         var inGroup = 0
-        func flush() {
-            for c in 0..<outputs {
-                data.append(low[c]); data.append(high[c])
-                low[c] = 32767; high[c] = -32768
-            }
-            inGroup = 0
-        }
         while true {
             let n = try reader.readShorts(into: chunk)
             if n == 0 { break }
+            let samples = UnsafePointer(chunk.baseAddress!)
             var i = 0
             while i < n {
                 // The rest of this group, or of the chunk: no count kept a frame.
                 let end = min(n, i + (samplesPerPixel - inGroup))
                 if outputs == 1 {
-                    var lo = low[0], hi = high[0]
-                    switch channels {
-                    case 1:
-                        for j in i..<end { let v = Int(chunk[j]); lo = min(lo, v); hi = max(hi, v) }
-                    case 2:
-                        // C's int division truncates toward zero, as Swift's does.
-                        for j in i..<end { let v = (Int(chunk[2 * j]) + Int(chunk[2 * j + 1])) / 2; lo = min(lo, v); hi = max(hi, v) }
-                    default:
-                        for j in i..<end {
-                            var sum = 0
-                            for c in 0..<channels { sum += Int(chunk[j * channels + c]) }
-                            let v = sum / channels
-                            lo = min(lo, v); hi = max(hi, v)
-                        }
-                    }
-                    low[0] = lo; high[0] = hi
+                    mixedRange(samples, channels: channels, frames: i..<end, low: &low[0], high: &high[0])
                 } else {
-                    for j in i..<end {
-                        for c in 0..<channels {
-                            let v = Int(chunk[j * channels + c])
-                            low[c] = min(low[c], v); high[c] = max(high[c], v)
-                        }
-                    }
+                    for c in 0..<channels { channelRange(samples, channel: c, of: channels, frames: i..<end, low: &low[c], high: &high[c]) }
                 }
                 inGroup += end - i
                 i = end
-                if inGroup == samplesPerPixel { flush() }
+                if inGroup == samplesPerPixel {
+                    appendGroup(to: &data, low: low, high: high)
+                    inGroup = 0
+                }
             }
         }
-        if inGroup > 0 { flush() }
+        if inGroup > 0 { appendGroup(to: &data, low: low, high: high) }
         return WaveformData(sampleRate: reader.sampleRate, samplesPerPixel: samplesPerPixel, bits: 16, channels: outputs, data: data)
+    }
+
+    /// Each output's pair appended, and the pairs started again.
+    private static func appendGroup(to data: inout [Int], low: UnsafeMutableBufferPointer<Int32>, high: UnsafeMutableBufferPointer<Int32>) {
+        for c in low.indices {
+            data.append(Int(low[c])); data.append(Int(high[c]))
+            low[c] = 32767; high[c] = -32768
+        }
+    }
+
+    /// The least and greatest of `frames`' mixes (the channels summed and
+    /// divided by their count toward zero, as C's int division does) into `low` and `high`.
+    private static func mixedRange(_ samples: UnsafePointer<Int16>, channels: Int, frames: Range<Int>, low: inout Int32, high: inout Int32) {
+        var lo = low, hi = high
+        // One and two channels, the common cases, 16 and 8 frames at a time; what is left (and more channels) one by one.
+        var first = frames.lowerBound
+        switch channels {
+        case 1:
+            if frames.count >= 32 {
+                var low16 = SIMD16<Int16>(repeating: Int16(lo)), high16 = SIMD16<Int16>(repeating: Int16(hi))
+                while first + 16 <= frames.upperBound {
+                    let v = UnsafeRawPointer(samples + first).loadUnaligned(as: SIMD16<Int16>.self)
+                    low16 = pointwiseMin(low16, v); high16 = pointwiseMax(high16, v)
+                    first += 16
+                }
+                (lo, hi) = (Int32(low16.min()), Int32(high16.max()))
+            }
+            for j in first..<frames.upperBound { let v = Int32(samples[j]); lo = min(lo, v); hi = max(hi, v) }
+        case 2:
+            if frames.count >= 32 {
+                // In 16 bits throughout: the floor of the half sum is a/2 + b/2 (both floored) + (a & b & 1);
+                // an odd negative sum is then one too low, and takes its 1 back (toward zero).
+                var low16 = SIMD16<Int16>(repeating: Int16(lo)), high16 = SIMD16<Int16>(repeating: Int16(hi))
+                while first + 16 <= frames.upperBound {
+                    let pairs = UnsafeRawPointer(samples + 2 &* first).loadUnaligned(as: SIMD32<Int16>.self)
+                    let (a, b) = (pairs.evenHalf, pairs.oddHalf)
+                    let floorHalf = (a &>> 1) &+ (b &>> 1) &+ (a & b & 1)
+                    let v = floorHalf &+ ((a ^ b) & 1 & (floorHalf &>> 15))
+                    low16 = pointwiseMin(low16, v); high16 = pointwiseMax(high16, v)
+                    first += 16
+                }
+                (lo, hi) = (Int32(low16.min()), Int32(high16.max()))
+            }
+            for j in first..<frames.upperBound { let v = (Int32(samples[2 &* j]) &+ Int32(samples[2 &* j &+ 1])) / 2; lo = min(lo, v); hi = max(hi, v) }
+        default:
+            let count = Int32(channels)
+            for j in frames {
+                var sum: Int32 = 0
+                for c in 0..<channels { sum &+= Int32(samples[j &* channels &+ c]) }
+                let v = sum / count
+                lo = min(lo, v); hi = max(hi, v)
+            }
+        }
+        (low, high) = (lo, hi)
+    }
+
+    /// The least and greatest of one channel's samples in `frames` into `low` and `high`.
+    private static func channelRange(_ samples: UnsafePointer<Int16>, channel: Int, of channels: Int, frames: Range<Int>,
+                                     low: inout Int32, high: inout Int32) {
+        var lo = low, hi = high
+        for j in frames { let v = Int32(samples[j &* channels &+ channel]); lo = min(lo, v); hi = max(hi, v) }
+        (low, high) = (lo, hi)
     }
 
     /// The same values at `bits`: 16 to 8 divides by 256 toward zero, 8 to 16 multiplies by 256.

@@ -124,23 +124,22 @@ public struct WaveformData: Equatable, Sendable {
     /// (a sixth, the channels), as audiowaveform writes them; then the values
     /// as int8 or int16.
     public func dat(version: Int = 1) -> Data {
-        var out = Data()
-        func int32(_ v: Int) { withUnsafeBytes(of: Int32(truncatingIfNeeded: v).littleEndian) { out.append(contentsOf: $0) } }
         let version = channels == 1 && version == 1 ? 1 : 2
+        var out: [UInt8] = []
+        out.reserveCapacity(24 + data.count * (bits == 8 ? 1 : 2))
+        func int32(_ v: Int) { withUnsafeBytes(of: Int32(truncatingIfNeeded: v).littleEndian) { out.append(contentsOf: $0) } }
         int32(version)
         int32(bits == 8 ? 1 : 0)
         int32(sampleRate)
         int32(samplesPerPixel)
         int32(length)
         if version == 2 { int32(channels) }
-        for v in data {
-            if bits == 8 {
-                out.append(UInt8(bitPattern: Int8(truncatingIfNeeded: v)))
-            } else {
-                withUnsafeBytes(of: Int16(truncatingIfNeeded: v).littleEndian) { out.append(contentsOf: $0) }
-            }
+        if bits == 8 {
+            for v in data { out.append(UInt8(truncatingIfNeeded: v)) }
+        } else {
+            for v in data { let u = UInt16(truncatingIfNeeded: v); out.append(UInt8(u & 0xff)); out.append(UInt8(u >> 8)) }
         }
-        return out
+        return Data(out)
     }
 
     // MARK: Reading

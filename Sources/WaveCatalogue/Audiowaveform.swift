@@ -5,13 +5,13 @@ import WaveImageIO
 
 /// `waves audiowaveform ARGS` (and the binary started as `audiowaveform`):
 /// audiowaveform 1.10.3's command line, its choices made in its order
-/// (OptionHandler's): audio to peaks (.dat, .json), peaks to peaks or text
-/// (.txt); its information lines and "Done" on stderr (none
-/// with `-q`), its messages and exit status 1. Standard input where no
-/// `-i` is given (with `--input-format`), standard output where no `-o`.
-/// Not yet Waves': PNG images, WAV output, raw input and rescaled peaks,
-/// each refused in one line that says so. The peaks are `WaveformData.make`'s,
-/// the ones `waves peaks` writes.
+/// (OptionHandler's): audio to WAV; audio to peaks (.dat, .json); peaks to
+/// peaks or text (.txt), rescaled where a zoom is given; audio or peaks to
+/// a PNG. Its information lines and "Done" on stderr (none with `-q`), its
+/// messages and exit status 1; standard input where no `-i` is given (with
+/// `--input-format`), standard output where no `-o`. The peaks are
+/// `WaveformData.make`'s, the ones `waves peaks` writes; MP3 is `MP3Decoder`'s;
+/// images are `AudiowaveformImage`'s.
 package enum Audiowaveform {
     /// Runs the command line; returns the exit status. `programName` names it in messages.
     package static func run(_ words: [String], programName: String) -> Int32 {

@@ -87,10 +87,10 @@ package struct AudiowaveformImage {
 
     package init() {}
 
-    /// The small font's glyph size in pixels (libgd's own, 6x13).
+    /// The small font's glyph size in pixels: libgd's own (6x13), or that where libgd is missing (no image is then drawn).
     static let glyph: (width: Int, height: Int) = {
-        let font = gdFontGetSmall()!.pointee
-        return (Int(font.w), Int(font.h))
+        guard case let .success(gd) = GDLibrary.shared else { return (6, 13) }
+        return (Int(gd.smallFont.pointee.w), Int(gd.smallFont.pointee.h))
     }()
 
     /// The first pair drawn: `startTime` in pairs, truncated.
@@ -250,19 +250,24 @@ package struct AudiowaveformImage {
         guard peaks.sampleRate > 0 else { throw ImageFailure(message: "Invalid sample rate: \(peaks.sampleRate) Hz") }
         guard peaks.length >= 1 else { throw ImageFailure(message: "Empty waveform buffer") }
         guard peaks.samplesPerPixel >= 1 else { throw ImageFailure(message: "Invalid waveform scale: \(peaks.samplesPerPixel)") }
+        let gd: GDLibrary
+        switch GDLibrary.shared {
+        case let .success(library): gd = library
+        case let .failure(missing): throw ImageFailure(message: missing.message)
+        }
         let bytes = width.multipliedReportingOverflow(by: height).partialValue.multipliedReportingOverflow(by: 4)
         guard bytes.overflow == false, let image = try CheckedMemory.allocating(bytes: bytes.partialValue, for: "a \(width)x\(height) image", {
-            gdImageCreateTrueColor(Int32(clamping: width), Int32(clamping: height))
+            gd.createTrueColor(Int32(clamping: width), Int32(clamping: height))
         }) else { throw ImageFailure(message: "Failed to create image") }
-        defer { gdImageDestroy(image) }
+        defer { gd.destroy(image) }
         if colors.hasAlpha {
-            gdImageSaveAlpha(image, 1)
-            gdImageAlphaBlending(image, 0)
+            gd.saveAlpha(image, 1)
+            gd.alphaBlending(image, 0)
         }
         func allocate(_ color: Color) -> Int32 {
             color.hasAlpha
-                ? gdImageColorAllocateAlpha(image, Int32(color.red), Int32(color.green), Int32(color.blue), Int32(127 - color.alpha / 2))
-                : gdImageColorAllocate(image, Int32(color.red), Int32(color.green), Int32(color.blue))
+                ? gd.colorAllocateAlpha(image, Int32(color.red), Int32(color.green), Int32(color.blue), Int32(127 - color.alpha / 2))
+                : gd.colorAllocate(image, Int32(color.red), Int32(color.green), Int32(color.blue))
         }
         let border = allocate(colors.border), background = allocate(colors.background)
         let waveform = colors.waveform.map(allocate), axisLabel = allocate(colors.axisLabel)
@@ -277,22 +282,22 @@ package struct AudiowaveformImage {
         for mark in marks(for: peaks) {
             switch mark {
             case let .filledRectangle(left, top, right, bottom, paint):
-                gdImageFilledRectangle(image, Int32(left), Int32(top), Int32(right), Int32(bottom), color(paint))
+                gd.filledRectangle(image, Int32(left), Int32(top), Int32(right), Int32(bottom), color(paint))
             case let .rectangle(left, top, right, bottom, paint):
-                gdImageRectangle(image, Int32(left), Int32(top), Int32(right), Int32(bottom), color(paint))
+                gd.rectangle(image, Int32(left), Int32(top), Int32(right), Int32(bottom), color(paint))
             case let .line(x1, y1, x2, y2, paint):
-                gdImageLine(image, Int32(x1), Int32(y1), Int32(x2), Int32(y2), color(paint))
+                gd.line(image, Int32(x1), Int32(y1), Int32(x2), Int32(y2), color(paint))
             case let .filledArc(x, y, w, h, start, end, paint):
-                // audiowaveform passes gdStyledBrushed as the style: its bits ask for a chord, filled, edged.
-                gdImageFilledArc(image, Int32(x), Int32(y), Int32(w), Int32(h), Int32(start), Int32(end), color(paint), gdStyledBrushed)
+                // audiowaveform passes gdStyledBrushed as the style: its bits ask for a pie, filled, edged.
+                gd.filledArc(image, Int32(x), Int32(y), Int32(w), Int32(h), Int32(start), Int32(end), color(paint), gdStyledBrushed)
             case let .text(x, y, text, paint):
                 var bytes = Array(text.utf8) + [0]
-                gdImageString(image, gdFontGetSmall(), Int32(x), Int32(y), &bytes, color(paint))
+                gd.string(image, gd.smallFont, Int32(x), Int32(y), &bytes, color(paint))
             }
         }
         var size: Int32 = 0
-        guard let encoded = gdImagePngPtrEx(image, &size, Int32(compression)) else { throw ImageFailure(message: "Failed to encode image") }
-        defer { gdFree(encoded) }
+        guard let encoded = gd.pngPtrEx(image, &size, Int32(compression)) else { throw ImageFailure(message: "Failed to encode image") }
+        defer { gd.free(encoded) }
         return Data(bytes: encoded, count: Int(size))
     }
 
