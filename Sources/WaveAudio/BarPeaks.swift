@@ -5,16 +5,25 @@
 public struct BarPeaks: Equatable, Sendable {
     /// One value per bar, 0...1.
     public var peaks: [Float]
+    /// Each bar's least and greatest sample, -1...1 (what a line from max to
+    /// min draws: the waveform's `normal` style); empty where only `peaks` are known.
+    public var lows: [Float], highs: [Float]
     public var samplesPerBar: Int
     public var sampleRate: Int
     /// Samples in the track.
     public var sampleCount: Int
 
-    public init(peaks: [Float], samplesPerBar: Int, sampleRate: Int, sampleCount: Int) {
+    public init(peaks: [Float], lows: [Float] = [], highs: [Float] = [], samplesPerBar: Int, sampleRate: Int, sampleCount: Int) {
         self.peaks = peaks
+        (self.lows, self.highs) = (lows, highs)
         self.samplesPerBar = samplesPerBar
         self.sampleRate = sampleRate
         self.sampleCount = sampleCount
+    }
+
+    /// Bar i's least and greatest sample (-peak, peak where only peaks are known).
+    public func range(_ i: Int) -> (low: Float, high: Float) {
+        i < lows.count && i < highs.count ? (lows[i], highs[i]) : (-peaks[i], peaks[i])
     }
 
     /// The track's length in seconds.
@@ -35,26 +44,30 @@ public struct BarPeaks: Equatable, Sendable {
         }
         let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
-        var peaks: [Float] = []
-        var current: Float = 0, inBar = 0, total = 0
+        var peaks: [Float] = [], lows: [Float] = [], highs: [Float] = []
+        var low = Float.infinity, high = -Float.infinity, inBar = 0, total = 0
+        // (No closure here: one capturing the counters would box them, checked on every sample.)
+        func close(_ low: inout Float, _ high: inout Float, _ inBar: inout Int) {
+            // A bar of NaN samples alone is silence.
+            if low > high { (low, high) = (0, 0) }
+            peaks.append(min(max(-low, high, 0), 1)); lows.append(max(low, -1)); highs.append(min(high, 1))
+            (low, high, inBar) = (.infinity, -.infinity, 0)
+        }
         while peaks.count <= maxBars {
             let n = try source.read(into: chunk)
             if n == 0 { break }
             for i in 0..<n {
-                let a = abs(chunk[i])
                 // NaN samples (a broken decoder) count as silence, never as a peak.
-                if a > current { current = min(a, 1) }
+                let v = chunk[i]
+                if v < low { low = v }
+                if v > high { high = v }
                 inBar += 1
-                if inBar == samplesPerBar {
-                    peaks.append(current)
-                    current = 0
-                    inBar = 0
-                }
+                if inBar == samplesPerBar { close(&low, &high, &inBar) }
             }
             total += n
         }
-        if inBar > 0 { peaks.append(current) }
-        return BarPeaks(peaks: peaks, samplesPerBar: samplesPerBar, sampleRate: source.sampleRate, sampleCount: total)
+        if inBar > 0 { close(&low, &high, &inBar) }
+        return BarPeaks(peaks: peaks, lows: lows, highs: highs, samplesPerBar: samplesPerBar, sampleRate: source.sampleRate, sampleCount: total)
     }
 
     /// `scan` of a track whose samples are integers, read and mixed as the
@@ -63,26 +76,26 @@ public struct BarPeaks: Equatable, Sendable {
     static func scanIntegers(_ reader: AudioReader, samplesPerBar: Int, maxBars: Int) throws -> BarPeaks {
         let chunk = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 65536)
         defer { chunk.deallocate() }
-        var peaks: [Float] = []
-        var current: Int32 = 0, inBar = 0, total = 0
+        var peaks: [Float] = [], lows: [Float] = [], highs: [Float] = []
+        var low = Int32.max, high = Int32.min, inBar = 0, total = 0
+        func close(_ low: inout Int32, _ high: inout Int32, _ inBar: inout Int) {
+            peaks.append(min(Float(max(-low, high, 0)) / 32768, 1)); lows.append(Float(low) / 32768); highs.append(min(Float(high) / 32768, 1))
+            (low, high, inBar) = (.max, .min, 0)
+        }
         while peaks.count <= maxBars {
             let n = try reader.readMix(into: chunk)
             if n == 0 { break }
             var i = 0
             while i < n {
                 let end = min(n, i + (samplesPerBar - inBar))
-                for j in i..<end { current = max(current, abs(chunk[j])) }
+                for j in i..<end { low = min(low, chunk[j]); high = max(high, chunk[j]) }
                 inBar += end - i
                 i = end
-                if inBar == samplesPerBar {
-                    peaks.append(min(Float(current) / 32768, 1))
-                    current = 0
-                    inBar = 0
-                }
+                if inBar == samplesPerBar { close(&low, &high, &inBar) }
             }
             total += n
         }
-        if inBar > 0 { peaks.append(min(Float(current) / 32768, 1)) }
-        return BarPeaks(peaks: peaks, samplesPerBar: samplesPerBar, sampleRate: reader.sampleRate, sampleCount: total)
+        if inBar > 0 { close(&low, &high, &inBar) }
+        return BarPeaks(peaks: peaks, lows: lows, highs: highs, samplesPerBar: samplesPerBar, sampleRate: reader.sampleRate, sampleCount: total)
     }
 }

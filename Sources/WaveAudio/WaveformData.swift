@@ -59,20 +59,22 @@ public struct WaveformData: Equatable, Sendable {
         let picked = channel.map { min(max(0, $0), channels - 1) }
         let sampleCount = self.sampleCount
         let bars = sampleCount / samplesPerBar + (sampleCount % samplesPerBar == 0 ? 0 : 1)
-        var peaks = [Float](repeating: 0, count: bars)
+        var peaks = [Float](repeating: 0, count: bars), lows = peaks, highs = peaks
         for bar in 0..<bars {
             let first = bar * samplesPerBar / spp
             let last = min(groups, ((bar + 1) * samplesPerBar + spp - 1) / spp)
-            var peak = 0
+            var low = Int.max, high = Int.min
             for g in first..<max(first, last) {
                 for c in picked.map({ $0...$0 }) ?? 0...(channels - 1) {
                     let i = (g * channels + c) * 2
-                    peak = max(peak, abs(data[i]), abs(data[i + 1]))
+                    low = min(low, data[i], data[i + 1]); high = max(high, data[i], data[i + 1])
                 }
             }
-            peaks[bar] = Float(min(1, Double(peak) / fullScale))
+            if low > high { (low, high) = (0, 0) }
+            peaks[bar] = Float(min(1, Double(max(-low, high, 0)) / fullScale))
+            (lows[bar], highs[bar]) = (Float(max(-1, Double(low) / fullScale)), Float(min(1, Double(high) / fullScale)))
         }
-        return BarPeaks(peaks: peaks, samplesPerBar: samplesPerBar, sampleRate: sampleRate, sampleCount: sampleCount)
+        return BarPeaks(peaks: peaks, lows: lows, highs: highs, samplesPerBar: samplesPerBar, sampleRate: sampleRate, sampleCount: sampleCount)
     }
 
     /// The groups that hold samples [start, start + count): the segment to a

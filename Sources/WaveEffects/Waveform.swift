@@ -20,6 +20,11 @@ import WaveCore
 ///   and those right of it the unplayed paint.
 /// - A segment of a track (`startTime`): its first sample is the bars' time 0,
 ///   and the scene's clock is the track's (the playhead at track time t).
+/// - The normal style (`style`, audiowaveform's default): instead of bars
+///   centred on the middle, each bar i spans its least to its greatest
+///   sample, y in [M - high * H/2 * s, M - low * H/2 * s] about the band's
+///   middle M, at least one pixel tall (a line from max to min per column
+///   with 1 px bars and no gap, as audiowaveform draws it).
 /// - Split channels (`bands`): one band per channel, top to bottom, each
 ///   H / n tall, its bars centred in it; one scale for all.
 /// - The time axis (`axis`, as audiowaveform draws it): a tick 10 px long at
@@ -67,6 +72,10 @@ public struct Waveform: Equatable, Sendable {
     public var axis = false
     /// Whether `scene(from:)` asks its source for one band per channel.
     public var splitsChannels = false
+    /// Bars centred on the middle, or each spanning its least to its greatest sample.
+    public var style = WaveformStyle.bars
+    /// The normal style's least and greatest sample per bar (-1...1), one list per band; empty: symmetric (-peak, peak).
+    public var lows: [[Float]] = [], highs: [[Float]] = []
 
     public init(width: Int, height: Int, peaks: [Float], duration: Double) {
         self.width = width
@@ -124,6 +133,8 @@ public struct Waveform: Equatable, Sendable {
                defaultText: "#FFA030, the lesson's gradient, with the default top colour; with another --played-color, that colour: solid bars",
                parse: { RGBA8(hex: $0).map { .some($0) } }, show: { $0?.hex }),
         .color("unplayed-color", \.unplayed, help: "Unplayed bars' colour."),
+        .choice("style", \.style,
+                help: "bars (centred, each as tall as its loudest sample) or normal (audiowaveform's default: each bar from its least to its greatest sample; with --bar-width 1 --bar-gap 0 a line per column)."),
         .choice("split", \.composition,
                 help: "How each painting of the bars is held to its side of the playhead, on both backends: two-clips (two clip layers; scissors on GL) or mask (a mask layer each; drawn into a mask texture first on GL)."),
     ])
@@ -181,9 +192,19 @@ public struct Waveform: Equatable, Sendable {
             // Band edges on whole pixels: band b spans rows [b H / n, (b + 1) H / n).
             let bandTop = Double(band * height / bands.count), bandHeight = Double((band + 1) * height / bands.count) - bandTop
             for (i, peak) in peaks.enumerated() {
+                let x = Double(i * pitch) * stretch
+                if style == .normal {
+                    // From the greatest sample down to the least about the middle, held to the band, a pixel at least.
+                    let (low, high) = range(band: band, bar: i, peak: peak)
+                    let middle = bandTop + bandHeight / 2, half = bandHeight / 2 * scale
+                    let top = max(bandTop, (middle - Double(high) * half).rounded(.down))
+                    let bottom = min(bandTop + bandHeight, max(top + 1, (middle - Double(low) * half).rounded(.up)))
+                    if bottom > top { try addBar(&builder, x: x, y: top, width: w, height: bottom - top) }
+                    continue
+                }
                 let barHeight = min(bandHeight, Double(peak) * bandHeight * scale)
                 if !(barHeight > 0) { continue }
-                let x = Double(i * pitch) * stretch, top = bandTop + (bandHeight - barHeight) / 2
+                let top = bandTop + (bandHeight - barHeight) / 2
                 try addBar(&builder, x: x, y: top, width: w, height: barHeight)
             }
         }
@@ -239,6 +260,12 @@ public struct Waveform: Equatable, Sendable {
         if startTime > 0 { root.timing = MediaTiming(duration: .infinity, timeOffset: -startTime, fillMode: .both) }
         // Checked once, where it is drawn: a renderer's prepare validates every scene.
         return Scene(width: width, height: height, background: background, tree: LayerTree(root: root))
+    }
+
+    /// Bar i of a band's least and greatest sample: the source's, or -peak, peak.
+    private func range(band: Int, bar: Int, peak: Float) -> (low: Float, high: Float) {
+        guard band < lows.count, band < highs.count, bar < lows[band].count, bar < highs[band].count else { return (-peak, peak) }
+        return (lows[band][bar], highs[band][bar])
     }
 
     /// Seconds between the axis' ticks: the first of 1, 2, 5, 10, 20, 30
@@ -308,6 +335,12 @@ public struct Waveform: Equatable, Sendable {
     }
 }
 
+/// The waveform's shape: bars centred on the middle (the lesson's), or
+/// audiowaveform's normal style, each from its least to its greatest sample.
+public enum WaveformStyle: String, CaseIterable, Sendable {
+    case bars, normal
+}
+
 /// Where the waveform's bars come from (a decoded track, a peaks file, a
 /// generated track): opened by the command line, planned here.
 public protocol WaveformSource: AnyObject, Sendable {
@@ -323,9 +356,19 @@ public protocol WaveformSource: AnyObject, Sendable {
     func bars(samplesPerBar: Int, maxBars: Int) throws -> (peaks: [Float], sampleCount: Int, duration: Double)
     /// The same bars for each channel alone, top to bottom (one list for a mono track).
     func channelBars(samplesPerBar: Int, maxBars: Int) throws -> (bands: [[Float]], sampleCount: Int, duration: Double)
+    /// Each bar's least and greatest sample (-1...1) for the normal style, one
+    /// list pair per band: the mix, or with `channels` each channel alone.
+    func ranges(samplesPerBar: Int, maxBars: Int, channels: Bool) throws -> (lows: [[Float]], highs: [[Float]])
 }
 
 extension WaveformSource {
+    /// A source that knows only peaks: each bar from -peak to peak.
+    public func ranges(samplesPerBar: Int, maxBars: Int, channels: Bool) throws -> (lows: [[Float]], highs: [[Float]]) {
+        let bands = channels ? try channelBars(samplesPerBar: samplesPerBar, maxBars: maxBars).bands
+                             : [try bars(samplesPerBar: samplesPerBar, maxBars: maxBars).peaks]
+        return (bands.map { $0.map { -$0 } }, bands)
+    }
+
     /// A source without channels of its own: one band, the mix.
     public func channelBars(samplesPerBar: Int, maxBars: Int) throws -> (bands: [[Float]], sampleCount: Int, duration: Double) {
         let bars = try bars(samplesPerBar: samplesPerBar, maxBars: maxBars)
@@ -379,6 +422,9 @@ extension Waveform {
         if count() > maxBars { throw refuseLength(samples: bars.sampleCount, bars: nil) }
         effect.peaks = bars.bands.first ?? []
         effect.bands = bars.bands.count > 1 ? bars.bands : []
+        if style == .normal {
+            (effect.lows, effect.highs) = try source.ranges(samplesPerBar: samplesPerBar, maxBars: maxBars, channels: splitsChannels)
+        }
         effect.duration = bars.duration
         return try effect.scene()
     }

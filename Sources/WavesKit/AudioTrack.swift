@@ -125,6 +125,12 @@ public final class AudioTrack: WaveformSource, @unchecked Sendable {
         return (bands.map(\.peaks), bands.map(\.sampleCount).max() ?? 0, bands.map(\.duration).max() ?? 0)
     }
 
+    public func ranges(samplesPerBar: Int, maxBars: Int, channels splitting: Bool) throws -> (lows: [[Float]], highs: [[Float]]) {
+        let picked: [Int?] = splitting && channels > 1 ? (0..<channels).map { $0 } : [nil]
+        let bands = try picked.map { try barPeaks(samplesPerBar: samplesPerBar, maxBars: maxBars, channel: $0) }
+        return (bands.map { b in b.peaks.indices.map { b.range($0).low } }, bands.map { b in b.peaks.indices.map { b.range($0).high } })
+    }
+
     /// Peaks for bars of `samplesPerBar` samples, read to the end or until
     /// there are more than `maxBars` (a track too long to draw: the result
     /// is then partial, not kept). `channel`: that channel's bars alone (nil: the mix).

@@ -70,6 +70,41 @@ final class WaveformImageTests: XCTestCase {
         XCTAssertGreaterThan(ImageComparison.difference(mixed, split).differingPixels, 500, "without the flag, one band of the mix")
     }
 
+    /// The normal style (audiowaveform's): each 1 px bar spans its pair's
+    /// least to greatest value about the middle, y from floor(H/2 - high H/2)
+    /// to ceil(H/2 - low H/2) (at least a pixel), computed here from the pairs
+    /// a .dat written here holds; 100 pairs of 64 samples fitted to 100 px are
+    /// a bar a pair. Both backends draw exactly that.
+    func testTheNormalStyleSpansEachBarsLeastToGreatestSampleOnBothBackends() throws {
+        let (width, height) = (100, 60)
+        var pairs: [Int] = []
+        for i in 0..<width {
+            let high = (i * 7919) % 30_000 - 5_000, low = high - (i * 104_729) % 25_000
+            pairs += [low, high]
+        }
+        let peaks = WaveformData(sampleRate: 8000, samplesPerPixel: 64, bits: 16, data: pairs)
+        FileManager.default.createFile(atPath: folder + "/p.dat", contents: peaks.dat())
+        let (ink, ground): ([UInt8], [UInt8]) = ([255, 255, 255, 255], [0, 0, 0, 255])
+        var expected = [UInt8](repeating: 0, count: width * height * 4)
+        for x in 0..<width {
+            let (low, high) = (Double(pairs[2 * x]) / 32768, Double(pairs[2 * x + 1]) / 32768)
+            let half = Double(height) / 2
+            let top = max(0, Int((half - high * half).rounded(.down)))
+            let bottom = min(height, max(top + 1, Int((half - low * half).rounded(.up))))
+            for y in 0..<height { expected.replaceSubrange(((y * width + x) * 4)..<((y * width + x) * 4 + 4), with: (top..<bottom).contains(y) ? ink : ground) }
+        }
+        let reference = RGBAImage(width: width, height: height, pixels: expected)
+        let words = ["render", "waveform", "--peaks", "p.dat", "--fit", "--style", "normal", "--bar-width", "1", "--bar-gap", "0",
+                     "--amplitude-scale", "1", "--size", "\(width)x\(height)", "--unplayed-color", "#FFFFFF", "--background", "#000000"]
+        for backend in ["cpu", "gl"] {
+            let image = try WavesBinary.renderPNG(words, backend: backend, in: folder, name: "normal-\(backend).png")
+            assertImagesMatch(image, reference, mean: 0, max: 0, name: "waveform-normal-\(backend)")
+        }
+        // The bars style of the same file is another picture (centred, as tall as the loudest sample).
+        let bars = try WavesBinary.renderPNG(Array(words[0..<5]) + Array(words[7...]), backend: "cpu", in: folder, name: "bars.png")
+        XCTAssertGreaterThan(ImageComparison.difference(bars, reference).differingPixels, 300)
+    }
+
     /// 20 s fitted to 800 px: 40 px a second, so a tick every 2 s (80 px;
     /// 1 s would be under 60 px), 10 px long at the top and bottom edges, in
     /// the unplayed colour, each labelled above its bottom tick.
