@@ -1,6 +1,7 @@
 import Foundation
 import WaveAudio
 import WaveCore
+import WaveEffects
 import WaveImageIO
 
 /// `waves audiowaveform ARGS` (and the binary started as `audiowaveform`):
@@ -135,9 +136,10 @@ package enum Audiowaveform {
     /// The image's settings from the options, refused in audiowaveform's order and words.
     private static func image(_ options: AudiowaveformOptions) throws -> AudiowaveformImage {
         var image = AudiowaveformImage()
-        guard var colors = AudiowaveformImage.Colors.schemes[options.colorScheme] else {
+        guard let scheme = AudiowaveformScheme(rawValue: options.colorScheme) else {
             throw Failure(message: "Unknown color scheme: \(options.colorScheme)")
         }
+        var colors = AudiowaveformImage.Colors(scheme)
         colors.border = options.borderColor ?? colors.border
         colors.background = options.backgroundColor ?? colors.background
         colors.waveform = options.waveformColors ?? colors.waveform

@@ -2,6 +2,7 @@ import CGD
 import Foundation
 import WaveAudio
 import WaveCore
+import WaveEffects
 
 /// audiowaveform 1.10.3's waveform image (its GdImageRenderer, read for what
 /// it draws): the marks worked out here from the peaks and the settings, then
@@ -40,14 +41,16 @@ package struct AudiowaveformImage {
         package var waveform: [Color]
         package var axisLabel: Color
 
-        /// `--colors audacity` (the default).
-        package static let audacity = Colors(border: Color(red: 0, green: 0, blue: 0), background: Color(red: 214, green: 214, blue: 214),
-                                             waveform: [Color(red: 63, green: 77, blue: 155)], axisLabel: Color(red: 0, green: 0, blue: 0))
-        /// `--colors audition`.
-        package static let audition = Colors(border: Color(red: 157, green: 157, blue: 157), background: Color(red: 0, green: 63, blue: 34),
-                                             waveform: [Color(red: 134, green: 252, blue: 199)], axisLabel: Color(red: 190, green: 190, blue: 190))
-        /// The schemes by the name `--colors` takes.
-        package static let schemes: [String: Colors] = ["audacity": audacity, "audition": audition]
+        /// The scheme `--colors` names (WaveEffects' `AudiowaveformScheme`: declared once, for `waves render waveform` too).
+        package init(_ scheme: AudiowaveformScheme) {
+            func color(_ c: RGBA8) -> Color { Color(red: Int(c.r), green: Int(c.g), blue: Int(c.b)) }
+            self.init(border: color(scheme.border), background: color(scheme.background), waveform: [color(scheme.waveform)],
+                      axisLabel: color(scheme.axisLabel))
+        }
+
+        package init(border: Color, background: Color, waveform: [Color], axisLabel: Color) {
+            (self.border, self.background, self.waveform, self.axisLabel) = (border, background, waveform, axisLabel)
+        }
 
         var hasAlpha: Bool { [border, background, axisLabel].contains { $0.hasAlpha } || waveform.contains { $0.hasAlpha } }
     }
@@ -77,7 +80,7 @@ package struct AudiowaveformImage {
 
     package var width = 800
     package var height = 250
-    package var colors = Colors.audacity
+    package var colors = Colors(.audacity)
     package var style = Style.normal
     package var axisLabels = true
     /// nil: audiowaveform's `auto`, the factor that fills the height with what is shown.

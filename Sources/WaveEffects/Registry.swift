@@ -347,7 +347,8 @@ public enum Effects {
             var waveform = model.base
             waveform.width = r.width
             waveform.height = r.height
-            waveform.background = s.background
+            // A scheme's background stands where no --background was given.
+            waveform.background = s.background == Scene.defaultBackground ? waveform.colorScheme?.background ?? s.background : s.background
             waveform.snapToPixel = r.snapsToPixel
             waveform.startTime = model.inputs.start ?? 0
             return try waveform.scene(from: source)

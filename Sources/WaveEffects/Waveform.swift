@@ -74,6 +74,21 @@ public struct Waveform: Equatable, Sendable {
     public var splitsChannels = false
     /// Bars centred on the middle, or each spanning its least to its greatest sample.
     public var style = WaveformStyle.bars
+    /// audiowaveform's scheme the colours came from (`--colors`); nil: the lesson's.
+    public private(set) var colorScheme: AudiowaveformScheme?
+
+    /// `--colors`: every bar, played or not, in the scheme's waveform colour
+    /// (audiowaveform has no playhead), on its background unless the
+    /// command's `--background` gives another (the effect's caller decides:
+    /// `schemeBackground`). A colour option given with it wins.
+    public var colors: AudiowaveformScheme? {
+        get { colorScheme }
+        set {
+            colorScheme = newValue
+            guard let scheme = newValue else { return }
+            (playedTop, playedBottom, unplayed) = (scheme.waveform, nil, scheme.waveform)
+        }
+    }
     /// The normal style's least and greatest sample per bar (-1...1), one list per band; empty: symmetric (-peak, peak).
     public var lows: [[Float]] = [], highs: [[Float]] = []
 
@@ -127,6 +142,8 @@ public struct Waveform: Equatable, Sendable {
               help: "Time labels and ticks along the top and bottom edges, in the unplayed bars' colour, as audiowaveform's axis labels: every 1, 2, 5, 10, 20 or 30 seconds, minutes or hours, at least 60 px apart."),
         .flag("split-channels", \.splitsChannels,
               help: "One band per channel, top to bottom (audiowaveform's --split-channels), instead of their mix."),
+        .choice("colors", \.colors,
+                help: "audiowaveform's colour scheme: audacity or audition (its waveform colour for every bar, its background unless --background is given); a colour option given too wins."),
         .color("played-color", \.playedColor, help: "Played bars: the gradient's top colour."),
         .value("played-color-bottom", \.playedBottom, valueName: "color", accepted: "a colour as #RRGGBB or #RRGGBBAA",
                help: "Played bars: the gradient's bottom colour.",
@@ -333,6 +350,18 @@ public struct Waveform: Equatable, Sendable {
         try b.quad(control: x, y, to: x + r, y)
         b.close()
     }
+}
+
+/// audiowaveform's colour schemes (its `--colors`), declared once: what
+/// `waves audiowaveform` draws its images in and `waves render waveform
+/// --colors` paints the bars and background with.
+public enum AudiowaveformScheme: String, CaseIterable, Sendable {
+    case audacity, audition
+
+    public var waveform: RGBA8 { self == .audacity ? RGBA8(63, 77, 155) : RGBA8(134, 252, 199) }
+    public var background: RGBA8 { self == .audacity ? RGBA8(214, 214, 214) : RGBA8(0, 63, 34) }
+    public var border: RGBA8 { self == .audacity ? RGBA8(0, 0, 0) : RGBA8(157, 157, 157) }
+    public var axisLabel: RGBA8 { self == .audacity ? RGBA8(0, 0, 0) : RGBA8(190, 190, 190) }
 }
 
 /// The waveform's shape: bars centred on the middle (the lesson's), or

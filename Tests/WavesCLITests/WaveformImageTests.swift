@@ -100,6 +100,16 @@ final class WaveformImageTests: XCTestCase {
             let image = try WavesBinary.renderPNG(words, backend: backend, in: folder, name: "normal-\(backend).png")
             assertImagesMatch(image, reference, mean: 0, max: 0, name: "waveform-normal-\(backend)")
         }
+        // audiowaveform's audition scheme: its waveform colour for every bar, on its background.
+        let audition = expected.enumerated().map { i, v -> UInt8 in
+            let pixel = i / 4 * 4, lit = expected[pixel] == 255
+            return i % 4 == 3 ? 255 : (lit ? [134, 252, 199] : [0, 63, 34])[i % 4]
+        }
+        let schemed = Array(words[0..<15]) + ["--colors", "audition"]
+        for backend in ["cpu", "gl"] {
+            let image = try WavesBinary.renderPNG(schemed, backend: backend, in: folder, name: "audition-\(backend).png")
+            assertImagesMatch(image, RGBAImage(width: width, height: height, pixels: audition), mean: 0, max: 0, name: "waveform-audition-\(backend)")
+        }
         // The bars style of the same file is another picture (centred, as tall as the loudest sample).
         let bars = try WavesBinary.renderPNG(Array(words[0..<5]) + Array(words[7...]), backend: "cpu", in: folder, name: "bars.png")
         XCTAssertGreaterThan(ImageComparison.difference(bars, reference).differingPixels, 300)
