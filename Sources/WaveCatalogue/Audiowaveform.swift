@@ -245,7 +245,7 @@ package enum Audiowaveform {
     /// `-z auto`'s scale: `seconds` of audio across `width` pixels.
     private static func fitting(seconds: Double, width: Int) throws -> (Int) -> Int {
         guard width >= 1 else { throw Failure(message: "Invalid image width: minimum 1") }
-        return { rate in Int(Int64(seconds * Double(rate)) / Int64(width)) }
+        return { rate in AudiowaveformImage.whole(seconds * Double(rate)) / width }
     }
 
     /// An audio input (`-` or none: standard input) in the format the options

@@ -98,7 +98,7 @@ package struct AudiowaveformImage {
 
     /// The first pair drawn: `startTime` in pairs, truncated.
     package func startIndex(of peaks: WaveformData) -> Int {
-        Int(startTime * Double(peaks.sampleRate) / Double(peaks.samplesPerPixel))
+        Self.whole(startTime * Double(peaks.sampleRate) / Double(peaks.samplesPerPixel))
     }
 
     /// The factor the values are drawn at: the one given, or `auto`'s over the pairs shown.
@@ -163,7 +163,8 @@ package struct AudiowaveformImage {
 
     /// A value times the factor, held to 16 bits and truncated (audiowaveform's `MathUtil::scale`).
     private func scaled(_ value: Int, _ factor: Double) -> Int {
-        Int(min(32767, max(-32768, Double(value) * factor)))
+        let product = Double(value) * factor
+        return product.isNaN ? 0 : Int(min(32767, max(-32768, product)))
     }
 
     /// A bar's half height: the largest size, below or above zero, of `count` pairs from `index` (0 past the end).
@@ -201,7 +202,7 @@ package struct AudiowaveformImage {
         let markerHeight = 10
         let interval = labelInterval(sampleRate: sampleRate, samplesPerPixel: samplesPerPixel)
         let first = Self.roundUp(startTime, toMultipleOf: interval)
-        let offsetPixels = Int((Double(first) - startTime) * Double(sampleRate)) / samplesPerPixel
+        let offsetPixels = Self.whole((Double(first) - startTime) * Double(sampleRate)) / samplesPerPixel
         var marks: [Mark] = []
         var seconds = first
         while true {
@@ -236,8 +237,15 @@ package struct AudiowaveformImage {
     /// `value` rounded up to a multiple of `multiple` (from zero, by its size).
     static func roundUp(_ value: Double, toMultipleOf multiple: Int) -> Int {
         let sign = value < 0 ? -1 : 1
-        let up = Int(abs(value).rounded(.up))
+        let up = whole(abs(value).rounded(.up))
         return sign * ((up + multiple - 1) / multiple) * multiple
+    }
+
+    /// A number as audiowaveform's `int` holds it: truncated, and held to
+    /// 32 bits where C's conversion would be undefined (a start of 1e300 s
+    /// then starts past any track, and nothing is drawn).
+    package static func whole(_ value: Double) -> Int {
+        value.isNaN ? 0 : Int(min(Double(Int32.max), max(Double(Int32.min), value.rounded(.towardZero))))
     }
 
     /// A label's text: mm:ss, or hh:mm:ss from an hour.

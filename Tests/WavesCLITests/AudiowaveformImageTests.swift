@@ -203,6 +203,30 @@ final class AudiowaveformImageTests: XCTestCase {
         XCTAssertEqual(String(decoding: try bytes("f.txt"), as: UTF8.self), expected)
     }
 
+    /// Extremes a user can type end in an image, peaks or audiowaveform's
+    /// one-line refusal (status 0 or 1), never a trap: times past any track
+    /// (C's conversion to int is undefined there; Waves holds them to 32 bits),
+    /// huge sizes, bars and factors.
+    func testExtremesEndInOutputOrOneLineNeverATrap() throws {
+        _ = try audiowaveform(["-i", "t.wav", "-o", "t.dat", "-z", "64"])
+        let cases: [[String]] = [
+            ["-i", "t.dat", "-o", "x.png", "-s", "1e300"], ["-i", "t.dat", "-o", "x.png", "-e", "1e300"],
+            ["-i", "t.wav", "-o", "x.dat", "-e", "1e300"], ["-i", "t.wav", "-o", "x.png", "-s", "1e300", "-e", "1e301"],
+            ["-i", "t.dat", "-o", "x.png", "-s", "1e300", "--waveform-style", "bars"], ["-i", "t.dat", "-o", "x.png", "-z", "2147483647"],
+            ["-i", "t.dat", "-o", "x.png", "--waveform-style", "bars", "--bar-width", "2147483647", "--bar-gap", "2147483647"],
+            ["-i", "t.dat", "-o", "x.png", "-w", "2000000000", "-h", "2000000000"],
+            ["-i", "t.dat", "-o", "x.png", "--amplitude-scale", String(repeating: "9", count: 400)],
+            ["-i", "t.dat", "-o", "x.png", "--waveform-style", "bars", "--bar-style", "rounded", "--bar-width", "3", "-h", "2"],
+            ["-i", "t.dat", "-o", "x.png", "--waveform-color", ""],
+        ]
+        for words in cases {
+            let result = try WavesBinary.run(["audiowaveform", "-q"] + words, in: folder)
+            XCTAssertTrue([0, 1].contains(result.status), "\(words): \(result.status) \(result.stderr)")
+            XCTAssertLessThanOrEqual(result.stderr.split(separator: "\n").count, 2, "\(words): \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("Fatal error") || result.stderr.contains("Backtrace"), "\(words): \(result.stderr)")
+        }
+    }
+
     /// An MP3 is decoded as audiowaveform's libmad reader decodes it: the
     /// encoder's delay plus libmad's 529 samples dropped (ffmpeg drops the
     /// same), the padding kept (ffmpeg drops it). Checked against ffmpeg's
