@@ -47,8 +47,6 @@ package final class MP3Decoder: PCM16Source {
     package private(set) var channels = 0
     package var announcedFrames: Int? { nil }
     package private(set) var framesRead = 0
-    /// The encoder delay a LAME header gave (with libmad's 529), and its padding less 529; nil without one.
-    package private(set) var delay: Int?, padding: Int?
     /// Damaged frames skipped after the first (libmad lost sync or found bad data, and went on).
     package private(set) var skippedFrames = 0
 
@@ -208,11 +206,8 @@ package final class MP3Decoder: PCM16Source {
         let encoder = mad_bit_read(&bits, 32)
         if encoder == Self.fourCC("LAME") || encoder == Self.fourCC("Lavc") {
             for _ in 0..<(5 + 12) { _ = mad_bit_read(&bits, 8) }
-            let encoderDelay = Int(mad_bit_read(&bits, 12)), encoderPadding = Int(mad_bit_read(&bits, 12))
-            let decoderDelay = 529
-            delay = decoderDelay + encoderDelay
-            samplesToSkip = decoderDelay + encoderDelay
-            padding = max(0, encoderPadding - decoderDelay)
+            // The encoder's delay (12 bits; its padding, the next 12, is kept as audiowaveform keeps it) plus libmad's own 529.
+            samplesToSkip = 529 + Int(mad_bit_read(&bits, 12))
         }
         return true
     }

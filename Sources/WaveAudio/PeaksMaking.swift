@@ -153,11 +153,16 @@ extension WaveformData {
     /// toward zero (audiowaveform's `MathUtil::scale`); at 16 bits.
     public func scaled(by factor: Double) -> WaveformData {
         var scaled = atBits(16)
-        scaled.data = scaled.data.map { v in
-            let product = min(32767, max(-32768, Double(v) * factor))
-            return Int(product.isNaN ? 0 : product)
-        }
+        scaled.data = scaled.data.map { Self.scale($0, by: factor) }
         return scaled
+    }
+
+    /// One 16-bit value times `factor`, held to -32768...32767 and truncated
+    /// toward zero (a product that is not a number is 0): what peaks and
+    /// audiowaveform's images scale by.
+    public static func scale(_ value: Int, by factor: Double) -> Int {
+        let product = Double(value) * factor
+        return product.isNaN ? 0 : Int(min(32767, max(-32768, product)))
     }
 
     /// The peaks at a coarser `samplesPerPixel` (greater than this one's), at

@@ -71,7 +71,7 @@ package enum Audiowaveform {
         let scale = try samplesPerPixel(options)
         var data = try makePeaks(options, scale: scale, log: log)
         // Only "auto" scales peaks (a factor scales audiowaveform's images alone).
-        if options.amplitudeScale == nil { data = data.scaled(by: data.fullScaleFactor) }
+        if options.amplitudeScale == nil { data = data.scaled(.auto) }
         try save(data, bits: options.bits, as: options.outputFormat, to: options.outputFilename, log: log)
     }
 
@@ -196,9 +196,9 @@ package enum Audiowaveform {
         let reader = try open(options)
         log.info("Input file: \(shownInput(options.inputFilename))")
         let name = options.outputFilename
-        log.info("Output file: \(name.isEmpty || name == "-" ? "(stdout)" : name)")
+        log.info("Output file: \(shownOutput(name))")
         do {
-            if name.isEmpty || name == "-" {
+            if shownOutput(name) == "(stdout)" {
                 guard isatty(STDOUT_FILENO) == 0 else { throw Failure(message: "Cannot write WAV audio to the terminal") }
                 try AudioWriter.writeWAV16(from: reader, to: nil)
             } else {
@@ -264,8 +264,7 @@ package enum Audiowaveform {
 
     /// The peaks written as `.dat`, `.json` or `.txt` at `bits`, to a file (whole or not at all) or standard output.
     private static func save(_ data: WaveformData, bits: Int, as format: AudiowaveformFormat, to name: String, log: Log) throws {
-        let shown = name.isEmpty || name == "-" ? "(stdout)" : name
-        log.info("Output file: \(shown)")
+        log.info("Output file: \(shownOutput(name))")
         if format == .dat { log.info("Resolution: \(bits) bits\nChannels: \(data.channels)") }
         let peaks = data.atBits(bits)
         try put(format == .dat ? peaks.dat() : format == .json ? peaks.json() : peaks.txt(), to: name, failure: "Failed to write data file", log: nil)
@@ -273,7 +272,7 @@ package enum Audiowaveform {
 
     /// Bytes to a file (whole or not at all) or, for `-` or no name, standard output.
     private static func put(_ bytes: Data, to name: String, failure: String, log: Log?) throws {
-        let shown = name.isEmpty || name == "-" ? "(stdout)" : name
+        let shown = shownOutput(name)
         log?.info("Output file: \(shown)")
         if shown == "(stdout)" {
             do { try StandardOutput.write(bytes) } catch { throw Failure(message: "\(failure): \(shown)\n\(String(cString: strerror(errno)))") }
@@ -284,7 +283,9 @@ package enum Audiowaveform {
         }
     }
 
+    /// A file name as audiowaveform shows it: standard input and output (none, or `-`) by those names.
     private static func shownInput(_ name: String) -> String { name.isEmpty || name == "-" ? "(stdin)" : name }
+    private static func shownOutput(_ name: String) -> String { name.isEmpty || name == "-" ? "(stdout)" : name }
 
     /// A number as C++'s stream prints a double (six significant digits).
     private static func shortest(_ value: Double) -> String { String(format: "%g", value) }

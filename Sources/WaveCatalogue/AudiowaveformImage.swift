@@ -13,46 +13,24 @@ import WaveEffects
 /// with axis labels, the border, a marker at each label's time (top and
 /// bottom) and the time in libgd's small font.
 package struct AudiowaveformImage {
-    /// A colour as audiowaveform reads it: `rrggbb` or `rrggbbaa` (alpha 255 is opaque).
-    package struct Color: Equatable {
-        package var red, green, blue: Int
-        package var alpha = 255
-
-        package init(red: Int, green: Int, blue: Int, alpha: Int = 255) {
-            (self.red, self.green, self.blue, self.alpha) = (red, green, blue, alpha)
-        }
-
-        /// `rrggbb` or `rrggbbaa` in hex digits; nil for anything else.
-        package init?(hex text: String) {
-            guard text.count == 6 || text.count == 8, text.allSatisfy(\.isHexDigit) else { return nil }
-            let bytes = stride(from: 0, to: text.count, by: 2).map { i -> Int in
-                let start = text.index(text.startIndex, offsetBy: i)
-                return Int(text[start..<text.index(start, offsetBy: 2)], radix: 16)!
-            }
-            self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes.count == 4 ? bytes[3] : 255)
-        }
-
-        var hasAlpha: Bool { alpha != 255 }
+    /// A colour as audiowaveform reads it: exactly `rrggbb` or `rrggbbaa`
+    /// (no `#`; alpha 255 is opaque), through WaveCore's parser.
+    package static func color(_ text: String) -> RGBA8? {
+        text.hasPrefix("#") ? nil : RGBA8(hex: text)
     }
 
     /// The four colours audiowaveform names, a waveform colour a channel (repeating).
     package struct Colors: Equatable {
-        package var border, background: Color
-        package var waveform: [Color]
-        package var axisLabel: Color
+        package var border, background: RGBA8
+        package var waveform: [RGBA8]
+        package var axisLabel: RGBA8
 
         /// The scheme `--colors` names (WaveEffects' `AudiowaveformScheme`: declared once, for `waves render waveform` too).
         package init(_ scheme: AudiowaveformScheme) {
-            func color(_ c: RGBA8) -> Color { Color(red: Int(c.r), green: Int(c.g), blue: Int(c.b)) }
-            self.init(border: color(scheme.border), background: color(scheme.background), waveform: [color(scheme.waveform)],
-                      axisLabel: color(scheme.axisLabel))
+            (border, background, waveform, axisLabel) = (scheme.border, scheme.background, [scheme.waveform], scheme.axisLabel)
         }
 
-        package init(border: Color, background: Color, waveform: [Color], axisLabel: Color) {
-            (self.border, self.background, self.waveform, self.axisLabel) = (border, background, waveform, axisLabel)
-        }
-
-        var hasAlpha: Bool { [border, background, axisLabel].contains { $0.hasAlpha } || waveform.contains { $0.hasAlpha } }
+        var hasAlpha: Bool { ([border, background, axisLabel] + waveform).contains { $0.a != 255 } }
     }
 
     package enum Style: Equatable {
@@ -103,7 +81,7 @@ package struct AudiowaveformImage {
 
     /// The factor the values are drawn at: the one given, or `auto`'s over the pairs shown.
     package func factor(for peaks: WaveformData) -> Double {
-        guard amplitudeScale == nil else { return amplitudeScale! }
+        if let amplitudeScale { return amplitudeScale }
         let start = startIndex(of: peaks)
         return peaks.fullScaleFactor(over: start..<max(start, min(start + width, peaks.length)))
     }
@@ -120,7 +98,7 @@ package struct AudiowaveformImage {
         var rowTop = topY
         let stride = 2 * peaks.channels
         /// A value's y in a row `rowHeight` tall from `top`: the 16-bit range mapped onto it, top down.
-        func y(_ value: Int, top: Int, height: Int) -> Int { top + height - 1 - (scaled(value, factor) + 32768) * height / 65536 }
+        func y(_ value: Int, top: Int, height: Int) -> Int { top + height - 1 - (WaveformData.scale(value, by: factor) + 32768) * height / 65536 }
         for channel in 0..<peaks.channels {
             let rowBottom = channel == peaks.channels - 1 ? rowTop + available - 1 : rowTop + rowHeight
             let h = rowBottom - rowTop + 1
@@ -159,12 +137,6 @@ package struct AudiowaveformImage {
             marks += timeAxis(sampleRate: peaks.sampleRate, samplesPerPixel: peaks.samplesPerPixel)
         }
         return marks
-    }
-
-    /// A value times the factor, held to 16 bits and truncated (audiowaveform's `MathUtil::scale`).
-    private func scaled(_ value: Int, _ factor: Double) -> Int {
-        let product = Double(value) * factor
-        return product.isNaN ? 0 : Int(min(32767, max(-32768, product)))
     }
 
     /// A bar's half height: the largest size, below or above zero, of `count` pairs from `index` (0 past the end).
@@ -275,10 +247,10 @@ package struct AudiowaveformImage {
             gd.saveAlpha(image, 1)
             gd.alphaBlending(image, 0)
         }
-        func allocate(_ color: Color) -> Int32 {
-            color.hasAlpha
-                ? gd.colorAllocateAlpha(image, Int32(color.red), Int32(color.green), Int32(color.blue), Int32(127 - color.alpha / 2))
-                : gd.colorAllocate(image, Int32(color.red), Int32(color.green), Int32(color.blue))
+        func allocate(_ color: RGBA8) -> Int32 {
+            color.a != 255
+                ? gd.colorAllocateAlpha(image, Int32(color.r), Int32(color.g), Int32(color.b), Int32(127 - color.a / 2))
+                : gd.colorAllocate(image, Int32(color.r), Int32(color.g), Int32(color.b))
         }
         let border = allocate(colors.border), background = allocate(colors.background)
         let waveform = colors.waveform.map(allocate), axisLabel = allocate(colors.axisLabel)

@@ -86,9 +86,9 @@ package struct AudiowaveformOptions {
     package var barWidth = 8
     package var barGap = 4
     /// `--border-color`, `--background-color`, `--axis-label-color`: nil where not given (the scheme's).
-    package var borderColor, backgroundColor, axisLabelColor: AudiowaveformImage.Color?
+    package var borderColor, backgroundColor, axisLabelColor: RGBA8?
     /// `--waveform-color`: a colour a channel, comma-separated; nil where not given.
-    package var waveformColors: [AudiowaveformImage.Color]?
+    package var waveformColors: [RGBA8]?
     package var axisLabels: Bool { given["no-axis-labels"] == nil }
     package var compression = -1
     package var rawSampleRate = 0
@@ -191,9 +191,9 @@ package struct AudiowaveformOptions {
             }
             return value
         }
-        func color(_ name: String) throws -> AudiowaveformImage.Color? {
+        func color(_ name: String) throws -> RGBA8? {
             guard let text = given[name] else { return nil }
-            guard let color = AudiowaveformImage.Color(hex: text) else { throw Refusal(message: "Invalid color value") }
+            guard let color = AudiowaveformImage.color(text) else { throw Refusal(message: "Invalid color value") }
             return color
         }
         // Boost reads every typed value before audiowaveform's own checks.
@@ -214,7 +214,7 @@ package struct AudiowaveformOptions {
         if let list = given["waveform-color"] {
             // Each comma-separated part a colour (a trailing comma ends the list, as getline reads it).
             let parts = list.split(separator: ",", omittingEmptySubsequences: false).dropLast(list.hasSuffix(",") ? 1 : 0)
-            let colors = parts.map { AudiowaveformImage.Color(hex: String($0)) }
+            let colors = parts.map { AudiowaveformImage.color(String($0)) }
             guard !colors.contains(where: { $0 == nil }) else { throw Refusal(message: "Invalid waveform-color") }
             waveformColors = colors.map { $0! }
         }
