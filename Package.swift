@@ -25,7 +25,9 @@ let package = Package(
         .target(name: "CPixelFill"),
         .target(name: "WaveCore", dependencies: ["CPixelFill"]),
         // One file per effect: its options turned into layers.
-        .target(name: "WaveEffects", dependencies: ["WaveCore", "WavePhysics", "CStbEasyFont"]),
+        .target(name: "WaveEffects", dependencies: ["WaveCore", "WavePhysics", "WaveLottie", "CStbEasyFont"]),
+        // Lottie files (Bodymovin's JSON) read into the layer tree.
+        .target(name: "WaveLottie", dependencies: ["WaveCore"]),
 
         // C libraries from the system, found through pkg-config.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -76,7 +78,7 @@ let package = Package(
         .testTarget(name: "WaveCoreTests", dependencies: ["WaveCore", "WaveEffects", "WaveImageIO", "WaveTestSupport", "CMallocCounter"]),
         .testTarget(name: "WaveImageIOTests", dependencies: ["WaveCore", "WaveImageIO", "WaveTestSupport"]),
         .testTarget(name: "WaveAudioTests", dependencies: ["WaveAudio", "WaveCore", "WaveEffects", "WaveTestSupport", "CMallocCounter"]),
-        .testTarget(name: "WaveGLTests", dependencies: ["WaveCore", "WaveEffects", "WaveGL", "WaveWindow", "WaveImageIO", "WaveTestSupport", "CMallocCounter", "CGL"]),
+        .testTarget(name: "WaveGLTests", dependencies: ["WaveCore", "WaveEffects", "WaveGL", "WaveLottie", "WaveWindow", "WaveImageIO", "WaveTestSupport", "CMallocCounter", "CGL"]),
         .testTarget(name: "WaveBenchTests", dependencies: ["WaveBench", "CMallocCounter", "WaveCore", "WaveEffects", "WaveAudio", "WaveGL", "WaveImageIO", "WaveTestSupport"]),
         .testTarget(name: "WavePhysicsTests", dependencies: ["WavePhysics"]),
         .testTarget(name: "WavesCLITests", dependencies: ["WaveCore", "WaveEffects", "WaveAudio", "WaveImageIO", "WaveTestSupport"]),

@@ -5,7 +5,11 @@ import WaveCore
 /// line on stderr per input, what decoded drawn or written; under `--strict`
 /// (render, peaks) the same line as the error, exit 65, nothing written.
 package enum DecodeReport {
-    nonisolated(unsafe) package static var strict = false
+    /// `InputPolicy.strict`, the command line's --strict.
+    package static var strict: Bool {
+        get { InputPolicy.strict }
+        set { InputPolicy.strict = newValue }
+    }
     /// What the command does with what was read, for the warning ("drew what was read").
     nonisolated(unsafe) package static var outcome = "drew what was read"
     nonisolated(unsafe) private static var warned: Set<String> = []

@@ -9,8 +9,7 @@ import WaveCore
 /// M 0.5 0.5 L 100.5 0.5), separated by white space, a comma or nothing.
 ///
 /// A `Path` holds lines and quadratic curves only, so a cubic (C, S) is
-/// drawn as quadratic pieces: split evenly in t into as many pieces as keep
-/// each within 1/16 px of the cubic (at most 256). Elliptical arcs (A) are
+/// drawn as quadratic pieces (`PathBuilder.cubic`). Elliptical arcs (A) are
 /// refused with a line that says so. Every coordinate goes through
 /// `PathBuilder`, so NaN and infinity ("nan", "inf", or "1e999", read as
 /// numbers so the refusal can say so) are a `PathError`.
@@ -23,9 +22,6 @@ public enum PathData {
         public let expected: String
         public var description: String { "path data at character \(offset + 1) '\(found)': expected \(expected)" }
     }
-
-    /// Largest distance from a cubic its quadratic pieces may stray, in pixels; and the most pieces one cubic becomes.
-    static let cubicTolerance = 1.0 / 16, maxCubicPieces = 256
 
     public static func parse(_ text: String) throws -> Path {
         var scanner = Scanner(bytes: Array(text.utf8))
@@ -86,7 +82,7 @@ public enum PathData {
                         first = cubicControl.map { Point(2 * current.x - $0.x, 2 * current.y - $0.y) } ?? current
                     }
                     let second = try point(), end = try point()
-                    try cubic(from: current, first, second, end, into: &builder)
+                    try builder.cubic(control: first.x, first.y, second.x, second.y, to: end.x, end.y)
                     current = end
                     nextCubic = second
                 default: // Q, T
@@ -106,37 +102,6 @@ public enum PathData {
             } while scanner.startsNumber
         }
         return builder.path
-    }
-
-    /// The cubic from `p0` with controls `c1`, `c2` to `p3`, as quadratic
-    /// pieces: piece [t0, t1]'s control is the mean of its cubic controls
-    /// extended, (3 (q1 + q2) - a - b) / 4, which strays from the cubic by
-    /// at most sqrt(3) / 36 |p3 - 3 c2 + 3 c1 - p0| / n^3 for n pieces.
-    static func cubic(from p0: Point, _ c1: Point, _ c2: Point, _ p3: Point, into builder: inout PathBuilder) throws {
-        let dx = p3.x - 3 * c2.x + 3 * c1.x - p0.x, dy = p3.y - 3 * c2.y + 3 * c1.y - p0.y
-        let error = (dx * dx + dy * dy).squareRoot() * 3.0.squareRoot() / 36
-        let wanted = cbrt(error / cubicTolerance)
-        // Held to the limit before it becomes an Int: a far control point makes `wanted` larger than any Int.
-        let pieces = wanted.isFinite ? max(1, Int(min(Double(maxCubicPieces), wanted.rounded(.up)))) : maxCubicPieces
-        func at(_ t: Double) -> (point: Point, tangent: Point) {
-            let u = 1 - t
-            let x = u * u * u * p0.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * p3.x
-            let y = u * u * u * p0.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * p3.y
-            let tx = 3 * (u * u * (c1.x - p0.x) + 2 * u * t * (c2.x - c1.x) + t * t * (p3.x - c2.x))
-            let ty = 3 * (u * u * (c1.y - p0.y) + 2 * u * t * (c2.y - c1.y) + t * t * (p3.y - c2.y))
-            return (Point(x, y), Point(tx, ty))
-        }
-        var a = at(0)
-        for i in 1...pieces {
-            let t = Double(i) / Double(pieces), h = 1 / Double(pieces)
-            var b = at(t)
-            if i == pieces { b.point = p3 }
-            let q1 = Point(a.point.x + a.tangent.x * h / 3, a.point.y + a.tangent.y * h / 3)
-            let q2 = Point(b.point.x - b.tangent.x * h / 3, b.point.y - b.tangent.y * h / 3)
-            let control = Point((3 * (q1.x + q2.x) - a.point.x - b.point.x) / 4, (3 * (q1.y + q2.y) - a.point.y - b.point.y) / 4)
-            try builder.quad(control: control.x, control.y, to: b.point.x, b.point.y)
-            a = b
-        }
     }
 
     /// Reads the grammar's pieces from UTF-8 bytes, keeping the offset for messages.

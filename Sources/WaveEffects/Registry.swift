@@ -367,6 +367,10 @@ public enum Effects {
             outline.snapToPixel = r.snapsToPixel
             return try outline.scene()
         },
+        Effect(name: EffectName(rawValue: "lottie"), summary: "a Lottie animation (Bodymovin's JSON) as a layer tree, scaled to fit",
+               parameters: .effect(LottieEffect.parameters), model: { LottieEffect() }, needs: "--file") { model, s, r in
+            try model.base.scene(width: r.width, height: r.height, background: s.background)
+        },
         Effect(name: EffectName(rawValue: "ripple"), summary: "ripples growing from the centre and fading, one after another (a replicator's pulse)",
                count: Effect.Count(unit: "ripples", option: "--ripples", sweep: [1, 10, 100], sweepLimit: Replicator.maxCount, stacks: false,
                                    help: "Ripples growing at once, evenly spaced over one growth", standardText: "3",

@@ -65,7 +65,7 @@ struct RenderSettings: ParsableArguments {
     @Flag(help: "With --frames: replace an earlier sequence's frame-NNNN.png files in the folder (those past the new sequence are removed once it is whole); without it, a folder holding frames is refused.")
     var overwrite = false
 
-    @Flag(help: "Refuse (exit 65, nothing written) an audio input whose decoding stopped early (damaged or truncated) instead of drawing what was read, with a warning.")
+    @Flag(help: "Refuse (exit 65, nothing written) an input not read whole instead of drawing what was read, with a warning: audio whose decoding stopped early (damaged or truncated), a Lottie file using what Waves does not draw yet.")
     var strict = false
 
     @Flag(help: "Draw nothing: list every item of the frame at --time with the mechanism the backend draws it by and why (GL: the tree's plan under the driver's policy; WAVES_GL_POLICY=gpu shows a GPU's plan on a software driver).")

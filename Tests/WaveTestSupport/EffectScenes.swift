@@ -11,8 +11,18 @@ public enum EffectScenes {
         var settings = EffectSettings()
         settings.waveformSource = SwellTrack()
         settings.outline = Outline(width: 1, height: 1, path: try PathData.parse("M 10 50 Q 40 -10 70 50 Z M 60 10 L 150 10 L 150 55 Z"))
-        settings.given = ["speed": "20"]
+        settings.given = ["speed": "20", "file": try everyEffectLottie()]
         return settings
+    }
+
+    nonisolated(unsafe) private static var lottiePath: String?
+
+    /// The Lottie effect's file (`LottieFixtures.everyEffect`), written once.
+    public static func everyEffectLottie() throws -> String {
+        if let lottiePath { return lottiePath }
+        let path = try LottieFixtures.write(LottieFixtures.everyEffect)
+        lottiePath = path
+        return path
     }
 
     /// The effect's scene at `width` x `height` with its standard count.

@@ -1,6 +1,9 @@
-/// Paths: closed outlines of straight lines and quadratic Bézier curves, in
+/// Paths: closed outlines of straight lines and quadratic Bézier curves (a
+/// cubic is built as quadratic pieces), in
 /// pixel coordinates (x right, y down). Only `PathBuilder` makes them, and it
 /// refuses non-finite numbers, so every `Path` is safe to rasterise.
+
+import Glibc
 
 /// A point in pixel coordinates.
 public struct Point: Equatable, Hashable, Sendable {
@@ -152,6 +155,45 @@ public struct PathBuilder {
         if !started { try move(to: current.x, current.y) }
         built.append(.quad(control: c, end: p), points: [c, p])
         current = p
+    }
+
+    /// Largest distance from a cubic its quadratic pieces may stray, in path units; and the most pieces one cubic becomes.
+    public static let cubicTolerance = 1.0 / 16, maxCubicPieces = 256
+
+    /// The cubic Bézier curve from the pen through controls (c1x, c1y) and
+    /// (c2x, c2y) to (x, y), as quadratic pieces split evenly in t, as many
+    /// as keep each within `cubicTolerance` of the cubic (at most
+    /// `maxCubicPieces`): piece [t0, t1]'s control is the mean of its cubic
+    /// controls extended, (3 (q1 + q2) - a - b) / 4, which strays from the
+    /// cubic by at most sqrt(3) / 36 |p3 - 3 c2 + 3 c1 - p0| / n^3 for n pieces.
+    public mutating func cubic(control c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double, to x: Double, _ y: Double) throws {
+        let c1 = try checked(c1x, c1y), c2 = try checked(c2x, c2y), p3 = try checked(x, y)
+        if !started { try move(to: current.x, current.y) }
+        let p0 = current
+        let dx = p3.x - 3 * c2.x + 3 * c1.x - p0.x, dy = p3.y - 3 * c2.y + 3 * c1.y - p0.y
+        let error = (dx * dx + dy * dy).squareRoot() * 3.0.squareRoot() / 36
+        let wanted = cbrt(error / Self.cubicTolerance)
+        // Held to the limit before it becomes an Int: a far control point makes `wanted` larger than any Int.
+        let pieces = wanted.isFinite ? Swift.max(1, Int(Swift.min(Double(Self.maxCubicPieces), wanted.rounded(.up)))) : Self.maxCubicPieces
+        func at(_ t: Double) -> (point: Point, tangent: Point) {
+            let u = 1 - t
+            let x = u * u * u * p0.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * p3.x
+            let y = u * u * u * p0.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * p3.y
+            let tx = 3 * (u * u * (c1.x - p0.x) + 2 * u * t * (c2.x - c1.x) + t * t * (p3.x - c2.x))
+            let ty = 3 * (u * u * (c1.y - p0.y) + 2 * u * t * (c2.y - c1.y) + t * t * (p3.y - c2.y))
+            return (Point(x, y), Point(tx, ty))
+        }
+        var a = at(0)
+        for i in 1...pieces {
+            let h = 1 / Double(pieces)
+            var b = at(Double(i) * h)
+            if i == pieces { b.point = p3 }
+            let q1 = Point(a.point.x + a.tangent.x * h / 3, a.point.y + a.tangent.y * h / 3)
+            let q2 = Point(b.point.x - b.tangent.x * h / 3, b.point.y - b.tangent.y * h / 3)
+            let control = Point((3 * (q1.x + q2.x) - a.point.x - b.point.x) / 4, (3 * (q1.y + q2.y) - a.point.y - b.point.y) / 4)
+            try quad(control: control.x, control.y, to: b.point.x, b.point.y)
+            a = b
+        }
     }
 
     /// Ends the current sub-path (it is closed back to its start when

@@ -1,0 +1,57 @@
+import Foundation
+import WaveCore
+import WaveLottie
+
+/// A Lottie file drawn as Waves' layer tree (`LottieAnimation`): the animation
+/// scaled to fit the scene and centred, scene time 0 at `--frame` (counted
+/// from the file's in point, as rlottie and ThorVG count). What the file
+/// uses that Waves does not draw yet is said in one line on stderr, once
+/// per file; `--strict` (`InputPolicy`) refuses such a file instead.
+public struct LottieEffect: Equatable, Sendable {
+    public var file: String?
+    public var frame = 0.0
+
+    public init() {}
+
+    public static let parameters = ParameterList(defaults: LottieEffect(), [
+        .text("file", \.file, valueName: "file", accepted: "a Lottie JSON file (Bodymovin's export)",
+              help: "The Lottie animation to draw (JSON, as Bodymovin exports it)."),
+        .number("frame", \.frame, 0...LottieAnimation.maxFrames, what: "frames from the file's in point", valueName: "n",
+                help: "The frame shown at time 0, counted from the file's in point as rlottie and ThorVG count (--time moves on from it at the file's frame rate)."),
+    ])
+
+    /// The scene of the file for a size and background.
+    public func scene(width: Int, height: Int, background: RGBA8) throws -> Scene {
+        guard let file else { throw ValueError(parameter: "file", value: "(none)", accepted: "a Lottie JSON file") }
+        let animation = try Self.opened(file)
+        let (scene, without) = try animation.scene(width: width, height: height, background: background, firstFrame: frame)
+        if let line = without.line {
+            if InputPolicy.strict { throw LottieError(place: "", problem: "\(file) uses what Waves does not draw yet (\(line)); without --strict it is drawn without them") }
+            Self.sayOnce(file, line)
+        }
+        return scene
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var read: [String: LottieAnimation] = [:]
+    nonisolated(unsafe) private static var said: Set<String> = []
+
+    /// The file read once per process (a demo remakes its scene at every resize).
+    static func opened(_ path: String) throws -> LottieAnimation {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = read[path] { return known }
+        let animation = try LottieAnimation(contentsOf: path)
+        ProtectedInputs.add(path)
+        read[path] = animation
+        return animation
+    }
+
+    private static func sayOnce(_ file: String, _ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !said.contains(file) else { return }
+        said.insert(file)
+        printError("waves: \(URL(fileURLWithPath: file).lastPathComponent): \(line)")
+    }
+}

@@ -1,0 +1,568 @@
+import Foundation
+import WaveCore
+
+/// A Lottie animation (Bodymovin's JSON, the Lottie Animation Community's
+/// format) turned into Waves' layer tree, as lottie-ios's Core Animation
+/// engine turns one into CALayers: a Lottie layer becomes a layer whose
+/// anchor, position, rotation, scale and opacity are timelines of the file's
+/// keyframes (each segment its Bézier easing), its parent's transform a
+/// layer around it, its in and out points an opacity step; a shape group
+/// becomes a layer with its transform, and each fill and stroke a shape
+/// layer. An outline that never changes is a fixed path (the GL strategy
+/// rasterises it once); one that changes (a morph, an animated size, a
+/// trim) is sampled at every frame of the file and drawn as the frame's
+/// outline. Time: scene time t shows the file's frame `ip + first + t * fr`.
+///
+/// Not drawn yet, and counted (`drewWithout`): expressions, text layers,
+/// layer effects, image layers, gradients, time remapping, skew, masks
+/// other than add, mattes other than alpha, blend modes, repeaters, merge
+/// paths, animated colours (drawn at their first keyframe), even-odd fills.
+public struct LottieAnimation: Sendable {
+    /// The composition's size, frame rate, and in and out points (frames).
+    public let width: Double, height: Double, frameRate: Double, inPoint: Double, outPoint: Double
+    let root: JSONValue
+
+    /// The largest file read (bytes).
+    public static let maxFileSize = 256 << 20
+    /// The largest composition side, frame rate and frame count accepted.
+    public static let maxSide = 100_000.0, maxFrameRate = 1000.0, maxFrames = 1_000_000.0
+
+    /// Frames from the in point to the out point (what rlottie and ThorVG count).
+    public var frameCount: Int { Swift.max(1, Int((outPoint - inPoint).rounded(.down))) }
+    public var duration: Double { (outPoint - inPoint) / frameRate }
+
+    public init(contentsOf path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw LottieError(place: "", problem: "cannot open '\(path)'")
+        }
+        defer { try? handle.close() }
+        let data = try handle.read(upToCount: Self.maxFileSize + 1) ?? Data()
+        guard data.count <= Self.maxFileSize else {
+            throw LottieError(place: "", problem: "larger than \(Self.maxFileSize >> 20) MiB")
+        }
+        try self.init(bytes: [UInt8](data))
+    }
+
+    public init(bytes: [UInt8]) throws {
+        let json: JSONValue
+        do { json = try JSONReader.parse(bytes) } catch let e as JSONError { throw LottieError(place: "", problem: e.description) }
+        let top = Node(json, "")
+        guard case .object = json else { throw top.fail("expected an object at the top (a Lottie animation)") }
+        width = try top.number("w")
+        height = try top.number("h")
+        frameRate = try top.number("fr")
+        inPoint = try top.number("ip")
+        outPoint = try top.number("op")
+        guard width > 0, height > 0, width <= Self.maxSide, height <= Self.maxSide else {
+            throw top.fail("a composition of \(width)x\(height): expected sides above 0 up to \(Int(Self.maxSide))")
+        }
+        guard frameRate > 0, frameRate <= Self.maxFrameRate else {
+            throw top.fail("a frame rate of \(frameRate): expected above 0 up to \(Int(Self.maxFrameRate))")
+        }
+        guard outPoint > inPoint, outPoint - inPoint <= Self.maxFrames else {
+            throw top.fail("in point \(inPoint), out point \(outPoint): expected the out point after the in point, at most \(Int(Self.maxFrames)) frames")
+        }
+        guard top["layers"]?.value.array != nil else { throw top.fail("no 'layers' array") }
+        root = json
+    }
+
+    /// The tree for a scene of `width` x `height` pixels (the animation
+    /// scaled to fit, centred), scene time 0 at frame `firstFrame` after the
+    /// in point; and what was drawn without.
+    public func scene(width sceneWidth: Int, height sceneHeight: Int, background: RGBA8,
+                      firstFrame: Double = 0) throws -> (scene: Scene, drewWithout: DrewWithout) {
+        let builder = TreeBuilder(rate: frameRate, assets: try assets())
+        builder.compositionFrames = inPoint...outPoint
+        let top = Node(root, "")
+        let layers = try builder.layers(top["layers"]!.items, mapping: TimeMapping(start: 0, stretch: 1), depth: 0)
+        let w = Double(sceneWidth), h = Double(sceneHeight)
+        let fit = Swift.min(w / width, h / height)
+        var composition = Layer(name: "composition", frame: Rect(x: 0, y: 0, width: width, height: height), sublayers: layers)
+        composition.anchorPoint = Point(0, 0)
+        composition.position = AnimatablePoint((w - width * fit) / 2, (h - height * fit) / 2)
+        composition.transform = AnimatableTransform(scaleX: fit, scaleY: fit)
+        composition.masksToBounds = true
+        composition.timing = MediaTiming(beginTime: 0, duration: .infinity, timeOffset: (inPoint + firstFrame) / frameRate, fillMode: .both)
+        let rootLayer = Layer(name: "lottie", frame: Rect(x: 0, y: 0, width: w, height: h), sublayers: [composition])
+        return (Scene(width: sceneWidth, height: sceneHeight, background: background, tree: LayerTree(root: rootLayer)),
+                builder.without)
+    }
+
+    private func assets() throws -> [String: Node] {
+        var byID: [String: Node] = [:]
+        for asset in Node(root, "")["assets"]?.items ?? [] {
+            if let id = asset["id"]?.value.string ?? asset["id"]?.value.number.map({ String(Int($0)) }) { byID[id] = asset }
+        }
+        return byID
+    }
+}
+
+/// What a file uses that Waves drew without, counted: "expressions in 3 properties, 2 text layers".
+public struct DrewWithout: Equatable, Sendable {
+    public private(set) var counts: [String: Int] = [:]
+
+    mutating func add(_ what: String, _ n: Int = 1) { counts[what, default: 0] += n }
+
+    public var isEmpty: Bool { counts.isEmpty }
+
+    /// "drew without: ..." or nil when nothing was left out.
+    public var line: String? {
+        guard !counts.isEmpty else { return nil }
+        return "drew without: " + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+    }
+}
+
+/// How a layer's frames relate to its composition's: local = (comp - start) / stretch.
+struct TimeMapping {
+    var start: Double
+    var stretch: Double
+
+    /// The media timing that gives `inner` under a parent whose time is `self`'s, in seconds at `rate`.
+    func timing(for inner: TimeMapping, rate: Double) -> MediaTiming {
+        if inner.start == start && inner.stretch == stretch { return .passThrough }
+        return MediaTiming(beginTime: (inner.start - start) / stretch / rate, duration: .infinity,
+                           speed: stretch / inner.stretch, fillMode: .both)
+    }
+}
+
+/// Builds layers, counting what it leaves out; refuses cycles, depth and absurd counts.
+final class TreeBuilder {
+    let rate: Double
+    let assets: [String: Node]
+    var without = DrewWithout()
+    private var precompsOpen: Set<String> = []
+    private var itemsBuilt = 0
+    /// The most layers and shape items one file may build, and the deepest nesting of precompositions and groups.
+    static let maxItems = 200_000, maxDepth = 64
+    /// Points of sampled outlines one file may hold (frames times points).
+    static let maxSampledPoints = 20_000_000
+    private var sampledPoints = 0
+
+    init(rate: Double, assets: [String: Node]) {
+        self.rate = rate
+        self.assets = assets
+    }
+
+    private func count(_ node: Node) throws {
+        itemsBuilt += 1
+        guard itemsBuilt <= Self.maxItems else { throw node.fail("more than \(Self.maxItems) layers and shape items") }
+    }
+
+    /// A composition's layers, bottom first (the file lists the top first).
+    func layers(_ list: [Node], mapping: TimeMapping, depth: Int) throws -> [Layer] {
+        guard depth <= Self.maxDepth else { throw (list.first ?? Node(.null, "")).fail("precompositions nested deeper than \(Self.maxDepth)") }
+        var byIndex: [Int: Node] = [:]
+        for layer in list { if let i = layer["ind"]?.value.number, i.isFinite, abs(i) < 1e15 { byIndex[Int(i)] = layer } }
+        var out: [Layer] = []
+        for (k, layer) in list.enumerated().reversed() {
+            try count(layer)
+            if layer.bool("td") || layer.bool("hd") { continue }
+            var built = try chain(layer, byIndex: byIndex, mapping: mapping, depth: depth)
+            if let tt = layer["tt"]?.value.number, tt > 0 {
+                let source: Node? = layer["tp"]?.value.number.flatMap { byIndex[Int($0)] } ?? (k > 0 ? list[k - 1] : nil)
+                if tt == 1, let source {
+                    built.mask = try chain(source, byIndex: byIndex, mapping: mapping, depth: depth)
+                } else {
+                    without.add(tt == 2 ? "inverted alpha mattes" : tt == 3 ? "luma mattes" : "inverted luma mattes")
+                }
+            }
+            out.append(built)
+        }
+        return out
+    }
+
+    /// A layer inside the transforms of its parents, shown between its in and out points.
+    private func chain(_ layer: Node, byIndex: [Int: Node], mapping: TimeMapping, depth: Int) throws -> Layer {
+        var layers = [try ownLayer(layer, mapping: mapping, depth: depth)]
+        var seen: Set<Int> = []
+        if let i = layer["ind"]?.value.number, abs(i) < 1e15 { seen.insert(Int(i)) }
+        var parent = layer["parent"]?.value.number
+        while let p = parent, p.isFinite, abs(p) < 1e15 {
+            let index = Int(p)
+            guard !seen.contains(index) else { throw layer.fail("its parents form a cycle (layer \(index) again)") }
+            seen.insert(index)
+            guard let parentLayer = byIndex[index] else { break }
+            var wrapper = try transformLayer(parentLayer, mapping: mapping)
+            wrapper.name = "parent \(index)"
+            wrapper.sublayers = layers
+            layers = [wrapper]
+            parent = parentLayer["parent"]?.value.number
+        }
+        let inPoint = try layer.number("ip", default: -1e9), outPoint = try layer.number("op", default: 1e9)
+        var shown = Layer(name: layer.string("nm") ?? "layer", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: layers)
+        shown.anchorPoint = Point(0, 0)
+        shown.position = AnimatablePoint(0, 0)
+        // Shown from the in point to the out point of the composition's frames: 0 outside, 1 inside.
+        shown.opacity = Timeline(0, animations: [.basic(BasicAnimation(
+            from: 1, to: 1, duration: Swift.max(0, outPoint - inPoint) / rate, beginTime: inPoint / rate, fillMode: .removed))])
+        return shown
+    }
+
+    /// A layer with the Lottie layer's transform and timing only (a parent's, around its children).
+    private func transformLayer(_ layer: Node, mapping: TimeMapping) throws -> Layer {
+        let transform = try LottieTransform(layer["ks"])
+        var out = Layer(name: layer.string("nm") ?? "", frame: Rect(x: 0, y: 0, width: 0, height: 0))
+        apply(transform, to: &out, opacity: false)
+        out.timing = mapping.timing(for: try layerMapping(layer, mapping), rate: rate)
+        return out
+    }
+
+    private func layerMapping(_ layer: Node, _ parent: TimeMapping) throws -> TimeMapping {
+        let stretch = try layer.number("sr", default: 1)
+        guard stretch != 0 else { throw layer["sr"]!.fail("a time stretch of 0") }
+        let start = try layer.number("st", default: 0)
+        return TimeMapping(start: parent.start + start * parent.stretch, stretch: parent.stretch * stretch)
+    }
+
+    /// The layer's own transform, opacity, timing and contents.
+    private func ownLayer(_ layer: Node, mapping: TimeMapping, depth: Int) throws -> Layer {
+        var out = try transformLayer(layer, mapping: mapping)
+        let transform = try LottieTransform(layer["ks"])
+        out.opacity = transform.opacity.timeline(0, scale: 0.01, rate: rate)
+        if layer["ef"]?.value.array?.isEmpty == false { without.add("layer effects") }
+        if let bm = layer["bm"]?.value.number, bm != 0 { without.add("blend modes") }
+        countExpressions(layer["ks"])
+        let local = try layerMapping(layer, mapping)
+        // Outlines that change are sampled at every frame of the layer's own time the composition shows.
+        let ends = [(compositionFrames.lowerBound - local.start) / local.stretch, (compositionFrames.upperBound - local.start) / local.stretch]
+        (sampledFrom, sampledTo) = (ends.min()!, ends.max()!)
+        switch layer["ty"]?.value.number.map({ Int($0) }) {
+        case 0?:
+            guard let id = layer.string("refId"), let asset = assets[id], let list = asset["layers"] else {
+                throw layer.fail("a precomposition whose 'refId' names no composition in 'assets'")
+            }
+            guard !precompsOpen.contains(id) else { throw layer.fail("precomposition '\(id)' contains itself") }
+            if layer["tm"] != nil { without.add("time remapping") }
+            precompsOpen.insert(id)
+            defer { precompsOpen.remove(id) }
+            let w = try layer.number("w", default: try asset.number("w", default: 0)), h = try layer.number("h", default: try asset.number("h", default: 0))
+            var clip = Layer(name: "precomposition", frame: Rect(x: 0, y: 0, width: w, height: h),
+                             sublayers: try layers(list.items, mapping: local, depth: depth + 1))
+            clip.masksToBounds = w > 0 && h > 0
+            out.sublayers = [clip]
+        case 1?:
+            let w = try layer.number("sw"), h = try layer.number("sh")
+            // An empty colour draws nothing (as rlottie).
+            guard let hex = layer.string("sc"), !hex.isEmpty else { break }
+            let color = try Self.color(hex: hex, layer)
+            var builder = PathBuilder()
+            try builder.rectangle(x: 0, y: 0, width: w, height: h)
+            out.sublayers = [drawable(.fixed(builder.path), color: color, opacity: .constant(1))]
+        case 2?:
+            without.add("image layers")
+        case 3?:
+            break
+        case 4?:
+            out.sublayers = try group(layer["shapes"]?.items ?? [], depth: depth).layers
+        case 5?:
+            without.add("text layers")
+        default:
+            without.add("layers of unknown types")
+        }
+        if let masks = layer["masksProperties"]?.items, !masks.isEmpty { out.mask = try mask(masks) }
+        return out
+    }
+
+    /// A layer's masks as one mask layer: the added ones (mode "a"), each at its opacity.
+    private func mask(_ masks: [Node]) throws -> Layer? {
+        var shapes: [Layer] = []
+        for m in masks {
+            try count(m)
+            let mode = m.string("mode") ?? "a"
+            if mode == "n" { continue }
+            guard mode == "a", !m.bool("inv") else {
+                without.add(m.bool("inv") ? "inverted masks" : "masks of mode '\(mode)'")
+                continue
+            }
+            let shape = try m.animatedShape("pt")
+            let geometry = Geometry(isAnimated: shape.isAnimated) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] }
+            let opacity = try m.animated("o", default: [100])
+            shapes.append(drawable(try outline(geometry, style: nil), color: RGBA8(0, 0, 0, 255),
+                                   opacity: opacity.timeline(0, scale: 0.01, rate: rate)))
+        }
+        guard !shapes.isEmpty else { return nil }
+        var layer = Layer(name: "mask", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: shapes)
+        layer.anchorPoint = Point(0, 0)
+        layer.position = AnimatablePoint(0, 0)
+        return layer
+    }
+
+    static let tolerance = 0.05
+
+    /// A group's items as layers (bottom first) and its outlines, for the styles of the groups around it.
+    private func group(_ items: [Node], depth: Int) throws -> (layers: [Layer], geometry: [Geometry]) {
+        guard depth <= Self.maxDepth else { throw (items.first ?? Node(.null, "")).fail("groups nested deeper than \(Self.maxDepth)") }
+        var topFirst: [Layer] = []
+        var geometry: [Geometry] = []
+        for item in items {
+            try count(item)
+            if item.bool("hd") { continue }
+            countExpressions(item)
+            switch item.string("ty") ?? "" {
+            case "gr":
+                let inner = try group(item["it"]?.items ?? [], depth: depth + 1)
+                let trNode = (item["it"]?.items ?? []).last { $0.string("ty") == "tr" }
+                let transform = try LottieTransform(trNode)
+                var layer = Layer(name: item.string("nm") ?? "group", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: inner.layers)
+                apply(transform, to: &layer, opacity: true)
+                topFirst.append(layer)
+                // The outlines seen from this level: through the group's transform at each frame.
+                for g in inner.geometry {
+                    geometry.append(Geometry(isAnimated: g.isAnimated || transform.isAnimated) { f in
+                        let m = transform.matrix(at: f)
+                        return g.lines(f).map { Polyline($0.points.map(m.apply), closed: $0.isClosed) }
+                    })
+                }
+            case "rc":
+                let p = try item.animated("p", default: [0, 0]), s = try item.animated("s", default: [0, 0])
+                let r = try item.animated("r", default: [0])
+                let reversed = item["d"]?.value.number == 3
+                geometry.append(Geometry(isAnimated: p.isAnimated || s.isAnimated || r.isAnimated) { f in
+                    [BezierShape.rectangle(centre: p.value(at: f), size: s.value(at: f), roundness: r.scalar(at: f), reversed: reversed)
+                        .polyline(tolerance: Self.tolerance)]
+                })
+            case "el":
+                let p = try item.animated("p", default: [0, 0]), s = try item.animated("s", default: [0, 0])
+                let reversed = item["d"]?.value.number == 3
+                geometry.append(Geometry(isAnimated: p.isAnimated || s.isAnimated) { f in
+                    [BezierShape.ellipse(centre: p.value(at: f), size: s.value(at: f), reversed: reversed).polyline(tolerance: Self.tolerance)]
+                })
+            case "sr":
+                let p = try item.animated("p", default: [0, 0]), pt = try item.animated("pt", default: [5])
+                let or = try item.animated("or", default: [0]), ir = try item.animated("ir", default: [0])
+                let os = try item.animated("os", default: [0]), isr = try item.animated("is", default: [0])
+                let r = try item.animated("r", default: [0])
+                let star = item["sy"]?.value.number != 2, reversed = item["d"]?.value.number == 3
+                let animated = [p, pt, or, ir, os, isr, r].contains(where: \.isAnimated)
+                geometry.append(Geometry(isAnimated: animated) { f in
+                    [BezierShape.polystar(centre: p.value(at: f), points: pt.scalar(at: f), outer: or.scalar(at: f), inner: ir.scalar(at: f),
+                                          outerRoundness: os.scalar(at: f), innerRoundness: isr.scalar(at: f), rotation: r.scalar(at: f),
+                                          star: star, reversed: reversed).polyline(tolerance: Self.tolerance)]
+                })
+            case "sh":
+                let shape = try item.animatedShape("ks")
+                geometry.append(Geometry(isAnimated: shape.isAnimated) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] })
+            case "fl", "st":
+                topFirst.append(try style(item, geometry: geometry))
+            case "gf", "gs":
+                without.add("gradients")
+            case "tm":
+                let start = try item.animated("s", default: [0]), end = try item.animated("e", default: [100])
+                let offset = try item.animated("o", default: [0])
+                let individually = item["m"]?.value.number == 2
+                let animated = start.isAnimated || end.isAnimated || offset.isAnimated
+                let before = geometry
+                let trim: (Double, [Polyline]) -> [Polyline] = { f, lines in
+                    let shift = offset.scalar(at: f) / 360
+                    var a = start.scalar(at: f) / 100, b = end.scalar(at: f) / 100
+                    if a > b { swap(&a, &b) }
+                    if b - a >= 1 { return lines }
+                    if a == b { return [] }
+                    var from = (a + shift).truncatingRemainder(dividingBy: 1), to = (b + shift).truncatingRemainder(dividingBy: 1)
+                    if from < 0 { from += 1 }
+                    if to < 0 { to += 1 }
+                    if to == 0 && b + shift > a + shift { to = 1 }
+                    return Stroker.trimmed(lines, from: from, to: to)
+                }
+                if individually {
+                    geometry = before.map { g in Geometry(isAnimated: g.isAnimated || animated) { f in g.lines(f).flatMap { trim(f, [$0]) } } }
+                } else {
+                    let all = Geometry(isAnimated: before.contains(where: \.isAnimated) || animated) { f in
+                        trim(f, before.flatMap { $0.lines(f) })
+                    }
+                    geometry = [all]
+                }
+            case "rd":
+                without.add("rounded corners")
+            case "rp":
+                without.add("repeaters")
+            case "mm":
+                without.add("merge paths")
+            case "tr":
+                break
+            default:
+                without.add("shape items of unknown types")
+            }
+        }
+        return (topFirst.reversed(), geometry)
+    }
+
+    /// A fill or a stroke of the outlines above it in its group.
+    private func style(_ item: Node, geometry: [Geometry]) throws -> Layer {
+        let colorValue = try item.animated("c", default: [0, 0, 0, 1])
+        if colorValue.isAnimated { without.add("animated colours") }
+        let opacity = try item.animated("o", default: [100])
+        let c = colorValue.value(at: colorValue.keyframes.first?.time ?? 0)
+        let scale = c.prefix(3).contains { $0 > 1 } ? 1.0 : 255.0
+        func channel(_ i: Int) -> UInt8 { UInt8(Swift.max(0, Swift.min(255, ((i < c.count ? c[i] : 1) * scale).rounded()))) }
+        let color = RGBA8(channel(0), channel(1), channel(2), 255)
+        let all = Geometry(isAnimated: geometry.contains(where: \.isAnimated)) { f in geometry.flatMap { $0.lines(f) } }
+        var stroke: Stroke?
+        if item.string("ty") == "st" {
+            let width = try item.animated("w", default: [1])
+            var dashes: [AnimatedValue] = [], offset = AnimatedValue([0])
+            for d in item["d"]?.items ?? [] {
+                if d.string("n") == "o" { offset = try d.animated("v", default: [0]) } else { dashes.append(try d.animated("v", default: [0])) }
+            }
+            let cap: LineCap = [1: .butt, 2: .round, 3: .square][Int(try item.number("lc", default: 2))] ?? .round
+            let join: LineJoin = [1: .miter, 2: .round, 3: .bevel][Int(try item.number("lj", default: 2))] ?? .round
+            stroke = Stroke(width: width, cap: cap, join: join, miterLimit: try item.number("ml", default: 4), dashes: dashes, dashOffset: offset)
+        } else if item["r"]?.value.number == 2 {
+            without.add("even-odd fills")
+        }
+        return drawable(try outline(all, style: stroke), color: color, opacity: opacity.timeline(0, scale: 0.01, rate: rate))
+    }
+
+    struct Stroke {
+        var width: AnimatedValue
+        var cap: LineCap
+        var join: LineJoin
+        var miterLimit: Double
+        var dashes: [AnimatedValue]
+        var dashOffset: AnimatedValue
+
+        var isAnimated: Bool { width.isAnimated || dashOffset.isAnimated || dashes.contains(where: \.isAnimated) }
+
+        func style(at f: Double) -> StrokeStyle {
+            StrokeStyle(width: width.scalar(at: f), cap: cap, join: join, miterLimit: miterLimit,
+                        dashes: dashes.map { $0.scalar(at: f) }, dashOffset: dashOffset.scalar(at: f))
+        }
+    }
+
+    /// The outline to fill: the outlines themselves (a fill) or their stroke; sampled at every frame where it changes.
+    private func outline(_ geometry: Geometry, style: Stroke?) throws -> ShapePath {
+        func path(_ f: Double) throws -> Path {
+            var builder = PathBuilder()
+            let lines = geometry.lines(f)
+            if let style {
+                try Stroker.outline(lines, style.style(at: f), tolerance: Self.tolerance, into: &builder)
+            } else {
+                for line in lines where line.points.count > 2 { try line.fill(into: &builder) }
+            }
+            return builder.path
+        }
+        guard geometry.isAnimated || (style?.isAnimated ?? false) else { return .fixed(try path(0)) }
+        // Every frame the file has (its layers' keyframes are in these frames); the scene's time picks one.
+        let first = Int(sampledFrom.rounded(.down)), last = Int(sampledTo.rounded(.up))
+        var frames: [Path] = []
+        for f in first...Swift.max(first, last) {
+            let p = try path(Double(f))
+            sampledPoints += p.elements.count
+            guard sampledPoints <= Self.maxSampledPoints else {
+                throw LottieError(place: "", problem: "changing outlines of more than \(Self.maxSampledPoints) points over all frames")
+            }
+            frames.append(p)
+        }
+        return .dynamic(SampledOutline(firstFrame: first, frames: frames, rate: rate))
+    }
+
+    /// The root composition's frames, and the current layer's local frames that sampled outlines cover.
+    var compositionFrames = 0.0...0.0
+    private var sampledFrom = 0.0, sampledTo = 0.0
+
+    /// A shape layer drawing `path` in `color` at `opacity`.
+    private func drawable(_ path: ShapePath, color: RGBA8, opacity: Timeline<Double>) -> Layer {
+        var shape: Shape
+        switch path {
+        case let .fixed(p): shape = Shape(path: p, fill: .solid(color))
+        case let .dynamic(d): shape = Shape(dynamic: d, fill: .solid(color), parameters: [SampledOutline.frameTimeline(rate: rate)])
+        }
+        var layer = Layer(name: "shape", frame: Rect(x: 0, y: 0, width: 0, height: 0), contents: .shape(shape))
+        layer.anchorPoint = Point(0, 0)
+        layer.position = AnimatablePoint(0, 0)
+        layer.opacity = opacity
+        return layer
+    }
+
+    /// Anchor, position, rotation and scale (and opacity) as the layer's timelines; skew is counted, not drawn.
+    private func apply(_ t: LottieTransform, to layer: inout Layer, opacity: Bool) {
+        layer.anchorPoint = Point(0, 0)
+        layer.boundsOrigin = AnimatablePoint(x: t.anchor.timeline(0, rate: rate), y: t.anchor.timeline(1, rate: rate))
+        if let x = t.positionX, let y = t.positionY {
+            layer.position = AnimatablePoint(x: x.timeline(0, rate: rate), y: y.timeline(0, rate: rate))
+        } else {
+            layer.position = AnimatablePoint(x: t.position.timeline(0, rate: rate), y: t.position.timeline(1, rate: rate))
+        }
+        layer.transform.rotation = t.rotation.timeline(0, scale: Double.pi / 180, rate: rate)
+        layer.transform.scaleX = t.scale.timeline(0, scale: 0.01, rate: rate)
+        layer.transform.scaleY = t.scale.timeline(1, scale: 0.01, rate: rate)
+        if opacity { layer.opacity = t.opacity.timeline(0, scale: 0.01, rate: rate) }
+        if t.hasSkew { without.add("skews") }
+    }
+
+    private func countExpressions(_ node: Node?) {
+        guard let node, case let .object(o) = node.value else { return }
+        for (key, value) in o {
+            if case .object = value, case .string? = value["x"] { without.add("expressions") }
+            if key == "x", case .string = value { without.add("expressions") }
+        }
+    }
+
+    /// "#RRGGBB" as a colour.
+    static func color(hex: String, _ node: Node) throws -> RGBA8 {
+        let digits = hex.hasPrefix("#") ? String(hex.dropFirst()) : hex
+        guard digits.count == 6, let v = UInt32(digits, radix: 16) else { throw node.fail("a solid colour '\(hex)': expected #RRGGBB") }
+        return RGBA8(UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF), 255)
+    }
+}
+
+/// Outlines in a group's coordinates at a frame, and whether they change.
+struct Geometry: @unchecked Sendable {
+    let isAnimated: Bool
+    let lines: (Double) -> [Polyline]
+
+    init(isAnimated: Bool, _ lines: @escaping (Double) -> [Polyline]) {
+        self.isAnimated = isAnimated
+        self.lines = lines
+    }
+}
+
+/// An outline that changes, made at every frame of the file: the frame
+/// the layer's time falls in (parameter 0, its local frame) is drawn.
+struct SampledOutline: DynamicPath, Equatable {
+    let firstFrame: Int
+    let frames: [Path]
+    let rate: Double
+
+    static func == (a: SampledOutline, b: SampledOutline) -> Bool { a.firstFrame == b.firstFrame && a.frames == b.frames }
+
+    /// Parameter 0: the layer's local time in frames.
+    static func frameTimeline(rate: Double) -> Timeline<Double> {
+        Timeline(0, animations: [.basic(BasicAnimation(from: -1e9 * rate, to: 1e9 * rate, duration: 2e9, beginTime: -1e9, fillMode: .both))])
+    }
+
+    func outline<Sink: OutlineSink>(_ input: ShapeInput, into sink: Sink) {
+        let f = input.parameters.x + 1e-6
+        let index = f.isFinite ? Swift.max(0, Swift.min(frames.count - 1, Int(f.rounded(.down)) - firstFrame)) : 0
+        let path = frames[index]
+        var pen = Point(0, 0), open = false
+        for element in path.elements {
+            switch element {
+            case let .move(p):
+                if open { sink.close() }
+                sink.move(to: p.x, p.y)
+                pen = p
+                open = true
+            case let .line(p):
+                sink.line(to: p.x, p.y)
+                pen = p
+            case let .quad(control, end):
+                sink.quad(from: pen, control: control, to: end)
+                pen = end
+            }
+        }
+        if open { sink.close() }
+    }
+
+    var maxPoints: Int { frames.map(\.elements.count).max() ?? 0 }
+
+    func reach(size: Size) -> Rect {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for path in frames {
+            guard let b = path.bounds else { continue }
+            minX = Swift.min(minX, b.minX); minY = Swift.min(minY, b.minY); maxX = Swift.max(maxX, b.maxX); maxY = Swift.max(maxY, b.maxY)
+        }
+        guard minX.isFinite else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import WaveCore
+@testable import WaveGL
+import WaveImageIO
+import WaveLottie
+import WaveTestSupport
+import XCTest
+
+/// Every file of ../shared/lottie against rlottie's frames (rlottie-python
+/// from PyPI, in the venv contrib/lottie/setup-venv.sh makes), on both
+/// backends: at frames 0, half way and three quarters, 200x200 over white,
+/// a file agrees when every frame's mean difference per channel is at most
+/// 2/255 and the 99th percentile of its pixels' largest channel difference
+/// at most 32/255. The counts may only rise: each is held at least at the
+/// floor reached.
+final class LottieAgreementTests: XCTestCase {
+    /// Files that agree with rlottie, at least (of 93).
+    static let floor = (cpu: 51, gl: 43)
+
+    func testTheSharedFilesAgreeWithRlottie() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = root.deletingLastPathComponent().appendingPathComponent("shared/lottie")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        XCTAssertGreaterThanOrEqual(files.count, 90, "the shared Lottie files at \(folder.path)")
+        let python = try run(root.appendingPathComponent("contrib/lottie/setup-venv.sh").path, [])
+            .split(separator: "\n").last.map(String.init) ?? ""
+        let script = root.appendingPathComponent("contrib/lottie/reference.py").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("waves-lottie-agreement-\(getpid())")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let gl = try glRenderer()
+        var agree = (cpu: 0, gl: 0)
+        var table: [String] = []
+        for file in files {
+            let path = folder.appendingPathComponent(file).path
+            let info = try run(python, [script, "--info", path])
+            let frames = (try JSONSerialization.jsonObject(with: Data(info.utf8)) as? [String: Any])?["frames"] as? Int ?? 1
+            let picks = [0, frames / 2, frames * 3 / 4]
+            _ = try run(python, [script, "--peer", "rlottie", "--size", "200x200", "--frames", picks.map(String.init).joined(separator: ","),
+                                 "--out", out.path, path])
+            let animation = try LottieAnimation(contentsOf: path)
+            var ok = (cpu: true, gl: true)
+            var row = file
+            for n in picks {
+                let reference = try PNG.read(from: out.appendingPathComponent("\((file as NSString).deletingPathExtension).\(n).rlottie.png").path)
+                let scene = try animation.scene(width: 200, height: 200, background: RGBA8(255, 255, 255), firstFrame: Double(n)).scene
+                for (name, renderer) in [("cpu", CPURenderer() as Renderer), ("gl", gl as Renderer)] {
+                    let frame = try Frames.render(renderer, scene, at: [0])[0]
+                    let (mean, p99) = Self.difference(frame, reference)
+                    let fine = mean <= 2 && p99 <= 32
+                    if name == "cpu" { ok.cpu = ok.cpu && fine } else { ok.gl = ok.gl && fine }
+                    row += String(format: "  %@ f%d %.2f/%d", name, n, mean, p99)
+                }
+            }
+            agree.cpu += ok.cpu ? 1 : 0
+            agree.gl += ok.gl ? 1 : 0
+            table.append((ok.cpu ? "cpu " : "    ") + (ok.gl ? "gl " : "   ") + row)
+        }
+        print(table.joined(separator: "\n"))
+        print("agree with rlottie: cpu \(agree.cpu), gl \(agree.gl) of \(files.count) files")
+        XCTAssertGreaterThanOrEqual(agree.cpu, Self.floor.cpu, "CPU files agreeing with rlottie")
+        XCTAssertGreaterThanOrEqual(agree.gl, Self.floor.gl, "GL files agreeing with rlottie")
+    }
+
+    /// Mean absolute difference per colour channel, and the 99th percentile of each pixel's largest, on 0...255.
+    static func difference(_ a: RGBAImage, _ b: RGBAImage) -> (Double, Int) {
+        guard a.width == b.width, a.height == b.height else { return (255, 255) }
+        var total = 0, histogram = [Int](repeating: 0, count: 256)
+        for i in stride(from: 0, to: a.pixels.count, by: 4) {
+            var largest = 0
+            for c in 0..<3 {
+                let d = abs(Int(a.pixels[i + c]) - Int(b.pixels[i + c]))
+                total += d
+                largest = max(largest, d)
+            }
+            histogram[largest] += 1
+        }
+        let pixels = a.width * a.height
+        var seen = 0, p99 = 255
+        for (d, n) in histogram.enumerated() {
+            seen += n
+            if Double(seen) >= 0.99 * Double(pixels) { p99 = d; break }
+        }
+        return (Double(total) / Double(pixels * 3), p99)
+    }
+
+    /// A program's standard output; a failure is the test's failure with its stderr.
+    func run(_ program: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let messages = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw NSError(domain: "waves", code: Int(process.terminationStatus),
+                          userInfo: [NSLocalizedDescriptionKey: "\(program) \(arguments.joined(separator: " ")): \(messages)"])
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

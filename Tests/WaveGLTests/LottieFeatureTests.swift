@@ -1,0 +1,129 @@
+import WaveCore
+@testable import WaveGL
+import WaveLottie
+import WaveTestSupport
+import XCTest
+
+/// Lottie features drawn from small files written by hand, each against
+/// pixels worked out from the file (whole-pixel edges, so coverage is 0 or
+/// 1): the CPU exactly, GL within 1/255 mean and 8/255 at most.
+final class LottieFeatureTests: XCTestCase {
+    typealias F = LottieFixtures
+
+    /// The file's frame at 100x100 on white, from both backends (the GL one checked against the CPU's).
+    func frame(_ json: String, frame: Double, name: String) throws -> RGBAImage {
+        let animation = try LottieAnimation(bytes: Array(json.utf8))
+        let scene = try animation.scene(width: 100, height: 100, background: RGBA8(255, 255, 255), firstFrame: frame).scene
+        let cpu = try Frames.render(CPURenderer(), scene, at: [0])[0]
+        let gl = try Frames.render(try glRenderer(), scene, at: [0])[0]
+        assertImagesMatch(gl, cpu, mean: 1, max: 8, name: "lottie-\(name)-gl")
+        return cpu
+    }
+
+    /// White with the given rectangles (x0, y0, x1, y1) painted.
+    func expected(_ boxes: [(Int, Int, Int, Int, RGBA8)]) -> RGBAImage {
+        var image = RGBAImage(width: 100, height: 100, fill: RGBA8(255, 255, 255))
+        for (x0, y0, x1, y1, c) in boxes {
+            for y in y0..<y1 { for x in x0..<x1 { image[x, y] = c } }
+        }
+        return image
+    }
+
+    let red = RGBA8(255, 0, 0), black = RGBA8(0, 0, 0)
+
+    func testAFillMovedByLinearKeyframes() throws {
+        let json = F.file([F.shapeLayer(items: [F.rectangle(x: 20, y: 20, width: 20, height: 20), F.fill(1, 0, 0)],
+                                        position: F.keyframes([(0, "[0,0]"), (10, "[40,0]")]))])
+        assertImagesMatch(try frame(json, frame: 5, name: "move"), expected([(40, 20, 60, 40, red)]), mean: 0, max: 0, name: "lottie-move")
+        assertImagesMatch(try frame(json, frame: 15, name: "move-after"), expected([(60, 20, 80, 40, red)]), mean: 0, max: 0,
+                          name: "lottie-move-after")
+    }
+
+    func testAHoldKeyframeStepsAtItsEnd() throws {
+        let json = F.file([F.shapeLayer(items: [F.rectangle(x: 20, y: 20, width: 20, height: 20), F.fill(1, 0, 0)],
+                                        position: F.keyframes([(0, "[0,0]"), (10, "[40,0]")], hold: true))])
+        assertImagesMatch(try frame(json, frame: 9, name: "hold"), expected([(20, 20, 40, 40, red)]), mean: 0, max: 0, name: "lottie-hold")
+        assertImagesMatch(try frame(json, frame: 10, name: "hold-end"), expected([(60, 20, 80, 40, red)]), mean: 0, max: 0,
+                          name: "lottie-hold-end")
+    }
+
+    func testAStrokesWidthAndCaps() throws {
+        let butt = F.file([F.shapeLayer(items: [F.line([(20, 50), (80, 50)]), F.stroke(width: 10, cap: 1)])])
+        assertImagesMatch(try frame(butt, frame: 0, name: "butt"), expected([(20, 45, 80, 55, black)]), mean: 0, max: 0, name: "lottie-butt")
+        let square = F.file([F.shapeLayer(items: [F.line([(20, 50), (80, 50)]), F.stroke(width: 10, cap: 3)])])
+        assertImagesMatch(try frame(square, frame: 0, name: "square"), expected([(15, 45, 85, 55, black)]), mean: 0, max: 0,
+                          name: "lottie-square")
+    }
+
+    func testAMiterJoinFillsTheCornerAndABevelCutsIt() throws {
+        // A right angle at (70, 30): the miter's corner is the square's, the bevel leaves its outer triangle white.
+        let path = F.line([(20, 30), (70, 30), (70, 80)])
+        let miter = try frame(F.file([F.shapeLayer(items: [path, F.stroke(width: 10, cap: 1, join: 1)])]), frame: 0, name: "miter")
+        assertImagesMatch(miter, expected([(20, 25, 75, 35, black), (65, 25, 75, 80, black)]), mean: 0, max: 0, name: "lottie-miter")
+        let bevel = try frame(F.file([F.shapeLayer(items: [path, F.stroke(width: 10, cap: 1, join: 3)])]), frame: 0, name: "bevel")
+        XCTAssertEqual(bevel[74, 25], RGBA8(255, 255, 255), "the bevel's outer corner")
+        XCTAssertEqual(bevel[69, 29], black)
+    }
+
+    func testADashesPeriod() throws {
+        let json = F.file([F.shapeLayer(items: [F.line([(10, 50), (90, 50)]), F.stroke(width: 10, cap: 1, dash: (10, 10))])])
+        let dashes = (0..<4).map { k in (10 + 20 * k, 45, 20 + 20 * k, 55, black) }
+        assertImagesMatch(try frame(json, frame: 0, name: "dash"), expected(dashes), mean: 0, max: 0, name: "lottie-dash")
+    }
+
+    func testATrimEndsHalfWay() throws {
+        let json = F.file([F.shapeLayer(items: [F.line([(20, 50), (80, 50)]), F.trim(start: 0, end: 50), F.stroke(width: 10, cap: 1)])])
+        assertImagesMatch(try frame(json, frame: 0, name: "trim"), expected([(20, 45, 50, 55, black)]), mean: 0, max: 0, name: "lottie-trim")
+    }
+
+    func testAParentMovesItsChildAndAStartTimeDelaysALayer() throws {
+        let parent = #"{"ddd":0,"ind":2,"ty":3,"nm":"null","ks":\#(F.transform(position: F.value("[10,30]"))),"ip":0,"op":20,"st":0,"sr":1}"#
+        let json = F.file([F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 20, height: 20), F.fill(1, 0, 0)],
+                                        position: F.keyframes([(0, "[0,0]"), (10, "[40,0]")]), parent: 2, start: 5), parent])
+        // Frame 10 is the layer's own frame 5 (it starts at 5): 20 to the right, then the parent's (10, 30).
+        assertImagesMatch(try frame(json, frame: 10, name: "parent"), expected([(30, 30, 50, 50, red)]), mean: 0, max: 0, name: "lottie-parent")
+    }
+
+    func testAnAlphaMatteShowsTheLayerOnlyInsideTheMatte() throws {
+        let matte = F.shapeLayer(index: 1, items: [F.rectangle(x: 40, y: 0, width: 60, height: 100), F.fill(0, 0, 0)], extra: #","td":1"#)
+        let matted = F.shapeLayer(index: 2, items: [F.rectangle(x: 20, y: 20, width: 40, height: 40), F.fill(1, 0, 0)], extra: #","tt":1"#)
+        assertImagesMatch(try frame(F.file([matte, matted]), frame: 0, name: "matte"), expected([(40, 20, 60, 60, red)]), mean: 0, max: 0,
+                          name: "lottie-matte")
+    }
+
+    func testAPrecompositionRunsOnItsLayersTime() throws {
+        let inner = F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 20, height: 20), F.fill(1, 0, 0)],
+                                 position: F.keyframes([(0, "[0,0]"), (10, "[40,0]")]))
+        let asset = #"{"id":"inner","layers":[\#(inner)]}"#
+        let precomp = #"{"ddd":0,"ind":1,"ty":0,"nm":"pre","refId":"inner","w":100,"h":100,"ks":\#(F.transform(position: F.value("[0,40]"))),"ip":0,"op":20,"st":4,"sr":1}"#
+        // Root frame 9 is the precomposition's frame 5.
+        assertImagesMatch(try frame(F.file([precomp], assets: [asset]), frame: 9, name: "precomp"), expected([(20, 40, 40, 60, red)]),
+                          mean: 0, max: 0, name: "lottie-precomp")
+    }
+
+    /// Files no one should draw: one line of Waves' own each, never a crash.
+    func testHostileFilesAreRefusedWithOneLine() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let selfContaining = F.file([#"{"ind":1,"ty":0,"refId":"a","ks":{},"ip":0,"op":20,"st":0}"#],
+                                    assets: [#"{"id":"a","layers":[{"ind":1,"ty":0,"refId":"a","ks":{},"ip":0,"op":20,"st":0}]}"#])
+        let cycle = F.file([#"{"ind":1,"ty":3,"parent":2,"ks":{},"ip":0,"op":20,"st":0}"#, #"{"ind":2,"ty":3,"parent":1,"ks":{},"ip":0,"op":20,"st":0}"#])
+        let cases: [(String, String)] = [
+            ("{\"w\": 100,", "truncated"),
+            ("not json", "expected a value"),
+            (deep, "nested deeper than"),
+            (F.file([]).replacingOccurrences(of: "\"w\":100", with: "\"w\":1e300"), "expected sides"),
+            (F.file([]).replacingOccurrences(of: "\"w\":100", with: "\"w\":1e999"), "finite"),
+            (F.file([]).replacingOccurrences(of: "\"op\":20", with: "\"op\":0"), "out point"),
+            (selfContaining, "contains itself"),
+            (cycle, "cycle"),
+        ]
+        for (json, says) in cases {
+            XCTAssertThrowsError(try LottieAnimation(bytes: Array(json.utf8)).scene(width: 50, height: 50, background: RGBA8(0, 0, 0))) { error in
+                let line = "\(error)"
+                XCTAssert(error is LottieError, "\(says): \(type(of: error))")
+                XCTAssert(line.contains(says), "\(line) should say \(says)")
+                XCTAssertFalse(line.contains("\n"))
+            }
+        }
+    }
+}
