@@ -368,7 +368,8 @@ public enum Effects {
             return try outline.scene()
         },
         Effect(name: EffectName(rawValue: "lottie"), summary: "a Lottie animation (Bodymovin's JSON) as a layer tree, scaled to fit",
-               parameters: .effect(LottieEffect.parameters), model: { LottieEffect() }, needs: "--file") { model, s, r in
+               parameters: .effect(LottieEffect.parameters), model: { LottieEffect() }, needs: "--file",
+               agreement: .sampledPictures) { model, s, r in
             try model.base.scene(width: r.width, height: r.height, background: s.background)
         },
         Effect(name: EffectName(rawValue: "ripple"), summary: "ripples growing from the centre and fading, one after another (a replicator's pulse)",

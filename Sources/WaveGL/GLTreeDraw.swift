@@ -54,6 +54,9 @@ final class GLTreeDraw {
         /// Exact motion: each tile rasterised at this many sub-pixel phases
         /// (layer tile * phases + phase); 1: one picture, filtered.
         var phases = 1
+        /// Texels per layer unit: 1, or for a layer that asks
+        /// (`rasterizesAtShownScale`) twice the scale it is first shown at.
+        var scale = 1.0
     }
     /// Per content number: its texture (fixed paths and pictures).
     private var pictures: [CachedPicture?]
@@ -189,10 +192,15 @@ final class GLTreeDraw {
     /// and every picture, premultiplied.
     private func cachePictures(_ caps: GLCapabilities, only wanted: [Bool]) throws {
         var bytes = 0
+        let shownScales = Self.shownScales(evaluator)
         for (n, contents) in evaluator.contents.enumerated() where wanted[n] {
             switch contents {
             case let .shape(shape):
-                guard case let .fixed(path) = shape.path, let b = path.bounds else { continue }
+                guard case let .fixed(path) = shape.path, let unscaled = path.bounds else { continue }
+                // The scale it is shown at where its layer asks, held where the picture would pass the texture's size.
+                let extent = Swift.max(unscaled.maxX - unscaled.minX, unscaled.maxY - unscaled.minY, 1)
+                let scale = shownScales[n] == 1 ? 1 : Swift.min(shownScales[n], Swift.max(1, Double(caps.maxTextureSize - 4) / extent))
+                let b = (minX: unscaled.minX * scale, minY: unscaled.minY * scale, maxX: unscaled.maxX * scale, maxY: unscaled.maxY * scale)
                 let x0 = (b.minX - 1).rounded(.down), y0 = (b.minY - 1).rounded(.down)
                 let w = Int((b.maxX + 1).rounded(.up) - x0), h = Int((b.maxY + 1).rounded(.up) - y0)
                 // Tiles overlapping by 3 columns, so both texels of a filtered sample lie in one tile.
@@ -208,7 +216,7 @@ final class GLTreeDraw {
                 }
                 // Exact motion: 16 phases, or 8, where the driver's layers and the budget allow; else 1 (filtered).
                 let one = tileWidth * h * tiles
-                let phases = subpixel != .exact ? 1
+                let phases = subpixel != .exact || scale != 1 ? 1
                     : [SubpixelPhases.exact, SubpixelPhases.fewest].first {
                         tiles * $0 <= caps.maxArrayLayers && bytes + one * $0 <= caps.maxCoverageBytes
                     } ?? 1
@@ -221,7 +229,7 @@ final class GLTreeDraw {
                 for tile in 0..<tiles {
                     for phase in 0..<phases {
                         let left = x0 + Double(tile * step) - Double(phase) / Double(phases)
-                        PrimitiveOutlines.addPath(path, Affine(a: 1, b: 0, c: 0, d: 1, tx: -left, ty: -y0), columns: 0..<tileWidth,
+                        PrimitiveOutlines.addPath(path, Affine(a: scale, b: 0, c: 0, d: scale, tx: -left, ty: -y0), columns: 0..<tileWidth,
                                                   into: rasterizer)
                         coverage.withUnsafeMutableBufferPointer { buffer in
                             var sink = CoverageBytes(rowZero: buffer.baseAddress! + (tile * phases + phase) * tileWidth * h,
@@ -231,7 +239,7 @@ final class GLTreeDraw {
                     }
                 }
                 pictures[n] = CachedPicture(texture: uploadTiles(coverage, tileWidth, h, tiles * phases), originX: x0, originY: y0,
-                                            width: tileWidth, height: h, tileStep: step, phases: phases)
+                                            width: tileWidth, height: h, tileStep: step, phases: phases, scale: scale)
             case let .picture(picture):
                 let image = picture.image
                 guard image.width > 0, image.height > 0 else { continue }
@@ -253,6 +261,25 @@ final class GLTreeDraw {
                 continue
             }
         }
+    }
+
+    /// Per content number, texels a unit: for the layers that ask
+    /// (`rasterizesAtShownScale`), twice the scale their items are shown at
+    /// in the frame at time 0 (the largest, each transform's longer axis),
+    /// at most 16; 1 for the rest, and where none is shown then.
+    private static func shownScales(_ evaluator: LayerTreeEvaluator) -> [Double] {
+        var asks = [Bool](repeating: false, count: evaluator.contents.count)
+        for node in evaluator.nodes + evaluator.maskNodes where node.content >= 0 && node.layer.rasterizesAtShownScale { asks[node.content] = true }
+        guard asks.contains(true) else { return [Double](repeating: 1, count: asks.count) }
+        var scales = [Double](repeating: 0, count: evaluator.contents.count)
+        let list = evaluator.presentation(at: 0)
+        for item in list.items + list.maskItems where item.content >= 0 && item.content < scales.count && item.primitive == .fixedShape
+            && asks[item.content] {
+            let m = item.transform
+            let s = Swift.max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+            if s.isFinite { scales[item.content] = Swift.max(scales[item.content], s) }
+        }
+        return scales.map { $0 <= 0 || abs($0 - 1) < 1e-3 ? 1 : Swift.min(16, 2 * $0) }
     }
 
     /// Adds `more` to the bytes cached so far, within the backend's budget.
@@ -724,7 +751,7 @@ final class GLTreeDraw {
         glUniform1f(program.opacity, GLfloat(item.opacity))
         switch layer.contents {
         case let .shape(shape)?:
-            setPaint(ItemPaint(shape.fill, item), program)
+            setPaint(ItemPaint(shape, item), program)
             if case .fixed = shape.path {
                 drawPicture(item, program)
             } else {
@@ -813,7 +840,9 @@ final class GLTreeDraw {
         guard det != 0 else { return }
         var ox = picture.originX, oy = picture.originY
         if item.primitive == .picture { ox = item.bounds.x; oy = item.bounds.y }
-        var ex = (m.c * m.ty - m.d * m.tx) / det - ox, ey = (m.b * m.tx - m.a * m.ty) / det - oy
+        // Texels per layer unit (a picture rasterised at the scale it is shown).
+        let k = item.primitive == .picture ? 1 : picture.scale
+        var ex = k * (m.c * m.ty - m.d * m.tx) / det - ox, ey = k * (m.b * m.tx - m.a * m.ty) / det - oy
         let tiled = picture.tileStep > 0
         var phase = 0
         if picture.phases > 1 && m.a == 1 && m.b == 0 && m.c == 0 && m.d == 1 && m.ty == m.ty.rounded() && m.tx.isFinite {
@@ -832,8 +861,8 @@ final class GLTreeDraw {
             ex -= wx
             ey -= wy
         }
-        glUniform3f(program.inverseX, GLfloat(m.d / det), GLfloat(-m.c / det), GLfloat(ex))
-        glUniform3f(program.inverseY, GLfloat(-m.b / det), GLfloat(m.a / det), GLfloat(ey))
+        glUniform3f(program.inverseX, GLfloat(k * m.d / det), GLfloat(-k * m.c / det), GLfloat(ex))
+        glUniform3f(program.inverseY, GLfloat(-k * m.b / det), GLfloat(k * m.a / det), GLfloat(ey))
         glUniform2f(program.pictureSize, GLfloat(picture.width), GLfloat(picture.height))
         if pictureBound != picture.texture {
             glActiveTexture(GLenum(GL_TEXTURE0))

@@ -16,7 +16,7 @@ import WaveCore
 /// Not drawn yet, and counted (`drewWithout`): expressions, text layers,
 /// layer effects, image layers, gradients, time remapping, skew, masks
 /// other than add, mattes other than alpha, blend modes, repeaters, merge
-/// paths, animated colours (drawn at their first keyframe), even-odd fills.
+/// paths, even-odd fills.
 public struct LottieAnimation: Sendable {
     /// The composition's size, frame rate, and in and out points (frames).
     public let width: Double, height: Double, frameRate: Double, inPoint: Double, outPoint: Double
@@ -390,12 +390,14 @@ final class TreeBuilder {
     /// A fill or a stroke of the outlines above it in its group.
     private func style(_ item: Node, geometry: [Geometry]) throws -> Layer {
         let colorValue = try item.animated("c", default: [0, 0, 0, 1])
-        if colorValue.isAnimated { without.add("animated colours") }
         let opacity = try item.animated("o", default: [100])
+        // Channels 0...1 (older files: 0...255), alpha ignored (the opacity is the fill's).
         let c = colorValue.value(at: colorValue.keyframes.first?.time ?? 0)
         let scale = c.prefix(3).contains { $0 > 1 } ? 1.0 : 255.0
-        func channel(_ i: Int) -> UInt8 { UInt8(Swift.max(0, Swift.min(255, ((i < c.count ? c[i] : 1) * scale).rounded()))) }
-        let color = RGBA8(channel(0), channel(1), channel(2), 255)
+        func channel(_ v: [Double], _ i: Int) -> Double { Swift.max(0, Swift.min(255, (i < v.count ? v[i] : 1) * scale)) }
+        let color = RGBA8(UInt8(channel(c, 0).rounded()), UInt8(channel(c, 1).rounded()), UInt8(channel(c, 2).rounded()), 255)
+        let colors = colorValue.isAnimated
+            ? colorValue.timeline(easing: 0, rate: rate) { v in ColorValue(r: channel(v, 0), g: channel(v, 1), b: channel(v, 2), a: 255) } : nil
         let all = Geometry(isAnimated: geometry.contains(where: \.isAnimated)) { f in geometry.flatMap { $0.lines(f) } }
         var stroke: Stroke?
         if item.string("ty") == "st" {
@@ -410,7 +412,7 @@ final class TreeBuilder {
         } else if item["r"]?.value.number == 2 {
             without.add("even-odd fills")
         }
-        return drawable(try outline(all, style: stroke), color: color, opacity: opacity.timeline(0, scale: 0.01, rate: rate))
+        return drawable(try outline(all, style: stroke), color: color, colors: colors, opacity: opacity.timeline(0, scale: 0.01, rate: rate))
     }
 
     struct Stroke {
@@ -461,13 +463,15 @@ final class TreeBuilder {
     private var sampledFrom = 0.0, sampledTo = 0.0
 
     /// A shape layer drawing `path` in `color` at `opacity`.
-    private func drawable(_ path: ShapePath, color: RGBA8, opacity: Timeline<Double>) -> Layer {
+    private func drawable(_ path: ShapePath, color: RGBA8, colors: Timeline<ColorValue>? = nil, opacity: Timeline<Double>) -> Layer {
         var shape: Shape
         switch path {
-        case let .fixed(p): shape = Shape(path: p, fill: .solid(color))
-        case let .dynamic(d): shape = Shape(dynamic: d, fill: .solid(color), parameters: [SampledOutline.frameTimeline(rate: rate)])
+        case let .fixed(p): shape = Shape(path: p, fill: .solid(color), color: colors)
+        case let .dynamic(d): shape = Shape(dynamic: d, fill: .solid(color), parameters: [SampledOutline.frameTimeline(rate: rate)], color: colors)
         }
         var layer = Layer(name: "shape", frame: Rect(x: 0, y: 0, width: 0, height: 0), contents: .shape(shape))
+        // Shown scaled (the file fitted to the scene): GL rasterises it at that scale.
+        layer.rasterizesAtShownScale = true
         layer.anchorPoint = Point(0, 0)
         layer.position = AnimatablePoint(0, 0)
         layer.opacity = opacity

@@ -85,20 +85,24 @@ struct AnimatedValue: Equatable {
     /// easing (a hold holds), so values between frames are the file's curve
     /// too. Curved motion is sampled at every frame instead (linear between).
     func timeline(_ d: Int, scale: Double = 1, offset: Double = 0, rate: Double) -> Timeline<Double> {
-        func at(_ v: [Double]) -> Double { (d < v.count ? v[d] : (v.first ?? 0)) * scale + offset }
-        guard isAnimated else { return .constant(at(fixed)) }
+        timeline(easing: d, rate: rate) { v in (d < v.count ? v[d] : (v.first ?? 0)) * scale + offset }
+    }
+
+    /// The value made into `Value` by `make`, as a timeline in seconds, each segment eased by dimension `easing`'s curve.
+    func timeline<Value: Interpolatable>(easing d: Int, rate: Double, _ make: ([Double]) -> Value) -> Timeline<Value> {
+        guard isAnimated else { return .constant(make(fixed)) }
         if isSpatial {
             let first = keyframes[0].time, last = keyframes[keyframes.count - 1].time
             let frames = Swift.max(1, Int((last - first).rounded(.up)))
-            let values = (0...frames).map { at(value(at: Swift.min(last, first + Double($0)))) }
+            let values = (0...frames).map { make(value(at: Swift.min(last, first + Double($0)))) }
             let keyTimes = (0...frames).map { Double($0) / Double(frames) }
             let timing = MediaTiming(beginTime: first / rate, duration: Double(frames) / rate, fillMode: .both)
             return Timeline(values[0], animations: [.keyframes(KeyframeAnimation(values: values, keyTimes: keyTimes, timing: timing))])
         }
-        var animations: [Animation<Double>] = []
+        var animations: [Animation<Value>] = []
         for i in 0..<(keyframes.count - 1) {
             let k = keyframes[i]
-            let from = at(k.start), to = k.hold ? from : at(k.end ?? keyframes[i + 1].start)
+            let from = make(k.start), to = k.hold ? from : make(k.end ?? keyframes[i + 1].start)
             let span = keyframes[i + 1].time - k.time
             guard span > 0 else { continue }
             animations.append(.basic(BasicAnimation(from: from, to: to, duration: span / rate, beginTime: k.time / rate,
@@ -107,10 +111,11 @@ struct AnimatedValue: Equatable {
         }
         // After a hold, the last keyframe's value from its time on.
         if let last = keyframes.last, keyframes[keyframes.count - 2].hold {
-            animations.append(.basic(BasicAnimation(from: at(last.start), to: at(last.start), duration: 1 / rate, beginTime: last.time / rate,
+            let value = make(last.start)
+            animations.append(.basic(BasicAnimation(from: value, to: value, duration: 1 / rate, beginTime: last.time / rate,
                                                     fillMode: .forwards)))
         }
-        return Timeline(at(fixed), animations: animations)
+        return Timeline(make(fixed), animations: animations)
     }
 }
 

@@ -163,7 +163,7 @@ package final class TreePainter {
         case .fixedShape, .dynamicShape:
             guard case let .shape(shape)? = node.layer.contents else { return }
             addOutline(item, layer: node.layer, columns: area.columns)
-            var blitter = ItemBlitter(view: view, paint: ItemPaint(shape.fill, item), opacity: item.opacity,
+            var blitter = ItemBlitter(view: view, paint: ItemPaint(shape, item), opacity: item.opacity,
                                       columns: area.columns, mask: mask)
             resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
         case .box, .boxBorder:
@@ -332,7 +332,7 @@ package final class TreePainter {
             switch layer.contents {
             case let .shape(shape)?:
                 addOutline(item, layer: layer, columns: area.columns)
-                if case let .solid(c) = shape.fill { alpha *= Double(c.a) / 255 }
+                if case let .solid(c) = shape.fill { alpha *= (shape.color == nil ? Double(c.a) : item.color.a) / 255 }
             case let .box(box)?:
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
                 alpha *= item.color.a / 255

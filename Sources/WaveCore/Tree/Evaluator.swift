@@ -301,6 +301,7 @@ package final class LayerTreeEvaluator {
                                         input: ShapeInput(size: node.layer.size), drawsBorder: false, time: time)
             switch contents {
             case let .shape(shape):
+                if let color = shape.color { item.color = color.value(at: time, sources: sources) }
                 if case .dynamic = shape.path {
                     item.primitive = .dynamicShape
                     var p = SIMD4<Double>.zero

@@ -81,9 +81,9 @@ package enum ItemPaint: Equatable, Sendable {
 
     /// A shape's fill under the item's transform and tint: with T the
     /// transform, t(q) = dot(T^-1 q - s, d) / |d|^2, affine in q.
-    package init(_ fill: Fill, _ item: PresentationItem) {
-        switch fill {
-        case let .solid(c): self = .solid(item.tint.applied(to: ColorValue(c)))
+    package init(_ shape: Shape, _ item: PresentationItem) {
+        switch shape.fill {
+        case let .solid(c): self = .solid(item.tint.applied(to: shape.color == nil ? ColorValue(c) : item.color))
         case let .linearGradient(g):
             let m = item.transform, det = m.determinant
             let dx = g.end.x - g.start.x, dy = g.end.y - g.start.y, len2 = dx * dx + dy * dy

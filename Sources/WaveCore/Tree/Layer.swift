@@ -44,6 +44,13 @@ public struct Layer: Equatable, Sendable {
     /// CALayer's shadow: the layer's own contents' coverage (not its
     /// sublayers'), blurred, tinted and offset, drawn under it (nil: none).
     public var shadow: Shadow?
+    /// The GL strategy rasterises this layer's fixed shape once at twice the
+    /// scale it is first shown at (as Core Animation renders a shape layer at
+    /// its contents scale) instead of one texel a unit, and samples that
+    /// picture filtered: a shape shown scaled (a Lottie file fitted to its
+    /// frame) stays sharp. Off: one texel a unit, exact at whole-pixel moves.
+    /// The CPU strategy draws exactly at any scale either way.
+    public var rasterizesAtShownScale: Bool
     private var maskStorage: [Layer]
 
     /// A layer whose frame in its parent is `frame` (its anchor at the centre).
@@ -63,6 +70,7 @@ public struct Layer: Equatable, Sendable {
         timing = .passThrough
         shouldRasterize = false
         shadow = nil
+        rasterizesAtShownScale = false
         maskStorage = []
     }
 
@@ -213,17 +221,22 @@ public struct Shape: Equatable, Sendable {
     /// Up to four animatable numbers a dynamic path reads (CA's custom
     /// animatable properties); a fixed path ignores them.
     public var parameters: [Timeline<Double>]
+    /// A solid fill's colour animated (CAShapeLayer's fillColor), channels
+    /// 0...255; nil: the fill's own. Ignored by a gradient.
+    public var color: Timeline<ColorValue>?
 
-    public init(path: Path, fill: Fill) {
+    public init(path: Path, fill: Fill, color: Timeline<ColorValue>? = nil) {
         self.path = .fixed(path)
         self.fill = fill
         parameters = []
+        self.color = color
     }
 
-    public init(dynamic: any DynamicPath, fill: Fill, parameters: [Timeline<Double>] = []) {
+    public init(dynamic: any DynamicPath, fill: Fill, parameters: [Timeline<Double>] = [], color: Timeline<ColorValue>? = nil) {
         path = .dynamic(dynamic)
         self.fill = fill
         self.parameters = parameters
+        self.color = color
     }
 
     public static let maxParameters = 4
