@@ -698,8 +698,10 @@ void main() {
 //                     rule, in closed form per edge), plus the run's left
 //                     cover (the edges wholly left of it, which add their
 //                     whole height); non-zero coverage is min(1, |sum|)
-// Paint: GRADIENT (a linear gradient whose position is an affine function
-// of the scene point), else a solid colour; both tinted on the CPU.
+// Paint: GRADIENT (a two-colour linear gradient whose position is an affine
+// function of the scene point, or with u_gradientKind 1 or 2 a ramp of
+// stops, linear or radial, read from u_ramp at the nearest of its 256
+// entries, times u_color, the tint), else a solid colour; tinted on the CPU.
 // MASKED: coverage times the mask texture (this page's mask, drawn first).
 // AS_MASK: the item is part of a mask: its alpha is written to every
 // channel (blended the same way, the mask's red is alpha over alpha).
@@ -709,7 +711,10 @@ uniform int u_pageTop;        // scene row shown at the area's top
 uniform vec4 u_color;         // non-premultiplied, 0...1 (a gradient's start)
 uniform float u_opacity;
 uniform vec4 u_colorB;        // a gradient's end
-uniform vec3 u_gradient;      // position = x * a + y * b + c at the scene point (x, y)
+uniform vec3 u_gradient;      // position = x * a + y * b + c at the scene point (x, y); a ramp's u
+uniform vec3 u_gradientV;     // a radial ramp's v: its position is |(u, v)|
+uniform int u_gradientKind;   // 0: two colours; 1: a linear ramp; 2: a radial ramp
+uniform sampler2D u_ramp;     // a ramp's 256 colours, non-premultiplied
 
 uniform sampler2D u_picture;  // pictures: coverage (red) or colour
 uniform vec3 u_inverseX;      // pictures: texel x = dot(u_inverseX, (x, y, 1)) for the scene point
@@ -780,7 +785,14 @@ void main() {
     vec2 scene = vec2(local.x, float(row) + 0.5);           // the pixel's centre in scene pixels
     vec4 color = u_color;
 #ifdef GRADIENT
-    color = mix(u_color, u_colorB, clamp(dot(u_gradient, vec3(scene, 1.0)), 0.0, 1.0));
+    if (u_gradientKind == 0) {
+        color = mix(u_color, u_colorB, clamp(dot(u_gradient, vec3(scene, 1.0)), 0.0, 1.0));
+    } else {
+        float gu = dot(u_gradient, vec3(scene, 1.0));
+        float gv = dot(u_gradientV, vec3(scene, 1.0));
+        float at = clamp(u_gradientKind == 1 ? gu : length(vec2(gu, gv)), 0.0, 1.0);
+        color = u_color * texelFetch(u_ramp, ivec2(int(floor(at * 255.0 + 0.5)), 0), 0);
+    }
 #endif
     float coverage;
 #if defined(PICTURE_COVERAGE)

@@ -31,7 +31,7 @@ final class GLTreeDraw {
     private struct Program {
         let program: ShaderProgram
         let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow, firstColumn, buckets: GLint
-        let whole, tileStep, phases, phase, rect: GLint
+        let whole, tileStep, phases, phase, rect, gradientV, gradientKind: GLint
     }
     /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask, rectangle.
     private var programs: [Program?] = Array(repeating: nil, count: 64)
@@ -60,6 +60,8 @@ final class GLTreeDraw {
     }
     /// Per content number: its texture (fixed paths and pictures).
     private var pictures: [CachedPicture?]
+    /// Per content number: its gradient's ramp, a 256x1 texture (0: no ramp).
+    private var rampTextures: [GLuint] = []
 
     let polygons = PolygonRows()
     /// A dynamic path's points, in its layer's coordinates, on to `polygons`.
@@ -135,6 +137,13 @@ final class GLTreeDraw {
         mechanisms.reserveCapacity(evaluator.capacity.items)
         maskMechanisms.reserveCapacity(evaluator.capacity.maskItems)
         try cachePictures(caps, only: drawnByShader)
+        rampTextures = evaluator.contents.map { contents in
+            guard case let .shape(shape) = contents, case let .gradient(gradient) = shape.fill else { return 0 }
+            var texels = [UInt8]()
+            texels.reserveCapacity(Gradient.rampSize * 4)
+            for c in gradient.ramp { for v in [c.r, c.g, c.b, c.a] { texels.append(UInt8(Swift.max(0, Swift.min(255, v.rounded())))) } }
+            return upload(texels, Gradient.rampSize, 1, format: GL_RGBA8, layout: GL_RGBA)
+        }
         filtersMovingContent = findFilteredMovingContent()
         reservePolygons()
         try makePrograms(evaluator.root, masked: false, asMask: false)
@@ -147,6 +156,7 @@ final class GLTreeDraw {
 
     deinit {
         for p in pictures { if var t = p?.texture { glDeleteTextures(1, &t) } }
+        for var t in rampTextures where t != 0 { glDeleteTextures(1, &t) }
         glDeleteTextures(1, &edgeTexture)
         glDeleteTextures(1, &entryTexture)
         glDeleteTextures(1, &rowTexture)
@@ -339,7 +349,10 @@ final class GLTreeDraw {
         switch contents {
         case let .shape(shape)?:
             if case .fixed = shape.path { v = 1 } else { v = 0 }
-            if case .linearGradient = shape.fill { v |= 4 }
+            switch shape.fill {
+            case .linearGradient, .gradient: v |= 4
+            case .solid: break
+            }
         case .box?: v = 0
         case .picture?: v = 2
         case nil: return nil
@@ -364,7 +377,7 @@ final class GLTreeDraw {
             if v & Self.rect != 0 { defines.append("RECT") }
             let program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "item.frag.glsl", defines: defines)
             glUseProgram(program.id)
-            for (name, unit) in [("u_picture", 0), ("u_tiles", 0), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4)] {
+            for (name, unit) in [("u_picture", 0), ("u_tiles", 0), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4), ("u_ramp", 5)] {
                 glUniform1i(program.uniform(name), GLint(unit))
             }
             glUseProgram(0)
@@ -376,7 +389,8 @@ final class GLTreeDraw {
                                   firstRow: program.uniform("u_firstRow"), firstColumn: program.uniform("u_firstColumn"),
                                   buckets: program.uniform("u_buckets"), whole: program.uniform("u_whole"),
                                   tileStep: program.uniform("u_tileStep"), phases: program.uniform("u_phases"),
-                                  phase: program.uniform("u_phase"), rect: program.uniform("u_rect"))
+                                  phase: program.uniform("u_phase"), rect: program.uniform("u_rect"),
+                                  gradientV: program.uniform("u_gradientV"), gradientKind: program.uniform("u_gradientKind"))
         }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: true) }
         for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask) }
@@ -751,7 +765,7 @@ final class GLTreeDraw {
         glUniform1f(program.opacity, GLfloat(item.opacity))
         switch layer.contents {
         case let .shape(shape)?:
-            setPaint(ItemPaint(shape, item), program)
+            setPaint(ItemPaint(shape, item), program, content: item.content)
             if case .fixed = shape.path {
                 drawPicture(item, program)
             } else {
@@ -808,7 +822,7 @@ final class GLTreeDraw {
     /// pre-painted, rasterized picture has none); for tests.
     private(set) var paintsThisFrame = 0
 
-    private func setPaint(_ paint: ItemPaint, _ program: Program) {
+    private func setPaint(_ paint: ItemPaint, _ program: Program, content: Int = -1) {
         paintsThisFrame += 1
         @inline(__always) func set(_ location: GLint, _ c: ColorValue) {
             glUniform4f(location, GLfloat(c.r / 255), GLfloat(c.g / 255), GLfloat(c.b / 255), GLfloat(c.a / 255))
@@ -819,6 +833,17 @@ final class GLTreeDraw {
             set(program.color, start)
             set(program.colorB, end)
             glUniform3f(program.gradient, GLfloat(alpha), GLfloat(beta), GLfloat(gamma))
+            glUniform1i(program.gradientKind, 0)
+        case let .ramp(u, v, gradient, tint):
+            glUniform4f(program.color, GLfloat(tint.r), GLfloat(tint.g), GLfloat(tint.b), GLfloat(tint.a))
+            glUniform3f(program.gradient, GLfloat(u.x), GLfloat(u.y), GLfloat(u.z))
+            glUniform3f(program.gradientV, GLfloat(v.x), GLfloat(v.y), GLfloat(v.z))
+            glUniform1i(program.gradientKind, gradient.kind == .linear ? 1 : 2)
+            if content >= 0, content < rampTextures.count, rampTextures[content] != 0 {
+                glActiveTexture(GLenum(GL_TEXTURE5))
+                glBindTexture(GLenum(GL_TEXTURE_2D), rampTextures[content])
+                glActiveTexture(GLenum(GL_TEXTURE0))
+            }
         }
     }
 

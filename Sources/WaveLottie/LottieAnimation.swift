@@ -14,7 +14,7 @@ import WaveCore
 /// outline. Time: scene time t shows the file's frame `ip + first + t * fr`.
 ///
 /// Not drawn yet, and counted (`drewWithout`): expressions, text layers,
-/// layer effects, image layers, gradients, time remapping, skew, masks
+/// layer effects, image layers, animated gradients, time remapping, skew, masks
 /// other than add, mattes other than alpha, blend modes, repeaters, merge
 /// paths, even-odd fills.
 public struct LottieAnimation: Sendable {
@@ -247,7 +247,7 @@ final class TreeBuilder {
             let color = try Self.color(hex: hex, layer)
             var builder = PathBuilder()
             try builder.rectangle(x: 0, y: 0, width: w, height: h)
-            out.sublayers = [drawable(.fixed(builder.path), color: color, opacity: .constant(1))]
+            out.sublayers = [drawable(.fixed(builder.path), fill: .solid(color), opacity: .constant(1))]
         case 2?:
             without.add("image layers")
         case 3?:
@@ -277,7 +277,7 @@ final class TreeBuilder {
             let shape = try m.animatedShape("pt")
             let geometry = Geometry(isAnimated: shape.isAnimated) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] }
             let opacity = try m.animated("o", default: [100])
-            shapes.append(drawable(try outline(geometry, style: nil), color: RGBA8(0, 0, 0, 255),
+            shapes.append(drawable(try outline(geometry, style: nil), fill: .solid(RGBA8(0, 0, 0, 255)),
                                    opacity: opacity.timeline(0, scale: 0.01, rate: rate)))
         }
         guard !shapes.isEmpty else { return nil }
@@ -342,10 +342,8 @@ final class TreeBuilder {
             case "sh":
                 let shape = try item.animatedShape("ks")
                 geometry.append(Geometry(isAnimated: shape.isAnimated) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] })
-            case "fl", "st":
+            case "fl", "st", "gf", "gs":
                 topFirst.append(try style(item, geometry: geometry))
-            case "gf", "gs":
-                without.add("gradients")
             case "tm":
                 let start = try item.animated("s", default: [0]), end = try item.animated("e", default: [100])
                 let offset = try item.animated("o", default: [0])
@@ -389,18 +387,24 @@ final class TreeBuilder {
 
     /// A fill or a stroke of the outlines above it in its group.
     private func style(_ item: Node, geometry: [Geometry]) throws -> Layer {
-        let colorValue = try item.animated("c", default: [0, 0, 0, 1])
+        let type = item.string("ty") ?? ""
         let opacity = try item.animated("o", default: [100])
-        // Channels 0...1 (older files: 0...255), alpha ignored (the opacity is the fill's).
-        let c = colorValue.value(at: colorValue.keyframes.first?.time ?? 0)
-        let scale = c.prefix(3).contains { $0 > 1 } ? 1.0 : 255.0
-        func channel(_ v: [Double], _ i: Int) -> Double { Swift.max(0, Swift.min(255, (i < v.count ? v[i] : 1) * scale)) }
-        let color = RGBA8(UInt8(channel(c, 0).rounded()), UInt8(channel(c, 1).rounded()), UInt8(channel(c, 2).rounded()), 255)
-        let colors = colorValue.isAnimated
-            ? colorValue.timeline(easing: 0, rate: rate) { v in ColorValue(r: channel(v, 0), g: channel(v, 1), b: channel(v, 2), a: 255) } : nil
+        var fill = Fill.solid(RGBA8(0, 0, 0, 255)), colors: Timeline<ColorValue>?
+        if type == "gf" || type == "gs" {
+            fill = .gradient(try gradient(item))
+        } else {
+            let colorValue = try item.animated("c", default: [0, 0, 0, 1])
+            // Channels 0...1 (older files: 0...255), alpha ignored (the opacity is the fill's).
+            let c = colorValue.value(at: colorValue.keyframes.first?.time ?? 0)
+            let scale = c.prefix(3).contains { $0 > 1 } ? 1.0 : 255.0
+            func channel(_ v: [Double], _ i: Int) -> Double { Swift.max(0, Swift.min(255, (i < v.count ? v[i] : 1) * scale)) }
+            fill = .solid(RGBA8(UInt8(channel(c, 0).rounded()), UInt8(channel(c, 1).rounded()), UInt8(channel(c, 2).rounded()), 255))
+            colors = colorValue.isAnimated
+                ? colorValue.timeline(easing: 0, rate: rate) { v in ColorValue(r: channel(v, 0), g: channel(v, 1), b: channel(v, 2), a: 255) } : nil
+        }
         let all = Geometry(isAnimated: geometry.contains(where: \.isAnimated)) { f in geometry.flatMap { $0.lines(f) } }
         var stroke: Stroke?
-        if item.string("ty") == "st" {
+        if type == "st" || type == "gs" {
             let width = try item.animated("w", default: [1])
             var dashes: [AnimatedValue] = [], offset = AnimatedValue([0])
             for d in item["d"]?.items ?? [] {
@@ -412,7 +416,63 @@ final class TreeBuilder {
         } else if item["r"]?.value.number == 2 {
             without.add("even-odd fills")
         }
-        return drawable(try outline(all, style: stroke), color: color, colors: colors, opacity: opacity.timeline(0, scale: 0.01, rate: rate))
+        return drawable(try outline(all, style: stroke), fill: fill, colors: colors, opacity: opacity.timeline(0, scale: 0.01, rate: rate))
+    }
+
+    /// A gradient fill's or stroke's gradient: `s` and `e` its points, `t`
+    /// 1 linear or 2 radial, `g` its `p` colour stops (position, r, g, b)
+    /// followed by opacity stops (position, alpha), merged: each stop of
+    /// either kind with the other kind's value interpolated there.
+    private func gradient(_ item: Node) throws -> Gradient {
+        let start = try item.animated("s", default: [0, 0]), end = try item.animated("e", default: [0, 0])
+        guard let g = item["g"] else { throw item.fail("a gradient without 'g' (its stops)") }
+        let count = Int(try g.number("p", default: 0))
+        let values = try g.animated("k", default: [])
+        if start.isAnimated || end.isAnimated || values.isAnimated { without.add("animated gradients (drawn at their first keyframe)") }
+        let highlight = try item.animated("h", default: [0])
+        if highlight.isAnimated || highlight.scalar(at: 0) != 0 { without.add("gradient highlights") }
+        let f = values.keyframes.first?.time ?? 0
+        let v = values.value(at: f)
+        guard count >= 0, count * 4 <= v.count else { throw g.fail("\(count) colour stops where 'k' holds \(v.count) numbers") }
+        typealias ColorStop = (position: Double, rgb: (Double, Double, Double))
+        typealias AlphaStop = (position: Double, alpha: Double)
+        var colorStops: [ColorStop] = [], alphaStops: [AlphaStop] = []
+        for i in 0..<count {
+            let base = 4 * i
+            colorStops.append((position: v[base], rgb: (v[base + 1], v[base + 2], v[base + 3])))
+        }
+        var k = 4 * count
+        while k + 1 < v.count {
+            alphaStops.append((position: v[k], alpha: v[k + 1]))
+            k += 2
+        }
+        func rgb(at t: Double) -> (Double, Double, Double) {
+            guard let first = colorStops.first, let last = colorStops.last else { return (0, 0, 0) }
+            if t <= first.position { return first.rgb }
+            if t >= last.position { return last.rgb }
+            var i = 1
+            while colorStops[i].position < t { i += 1 }
+            let a = colorStops[i - 1], b = colorStops[i], k = b.position > a.position ? (t - a.position) / (b.position - a.position) : 1
+            return (a.rgb.0 + (b.rgb.0 - a.rgb.0) * k, a.rgb.1 + (b.rgb.1 - a.rgb.1) * k, a.rgb.2 + (b.rgb.2 - a.rgb.2) * k)
+        }
+        func alpha(at t: Double) -> Double {
+            guard let first = alphaStops.first, let last = alphaStops.last else { return 1 }
+            if t <= first.position { return first.alpha }
+            if t >= last.position { return last.alpha }
+            var i = 1
+            while alphaStops[i].position < t { i += 1 }
+            let a = alphaStops[i - 1], b = alphaStops[i], k = b.position > a.position ? (t - a.position) / (b.position - a.position) : 1
+            return a.alpha + (b.alpha - a.alpha) * k
+        }
+        let positions = Set(colorStops.map { $0.position } + alphaStops.map { $0.position }).sorted()
+        func byte(_ x: Double) -> UInt8 { UInt8(Swift.max(0, Swift.min(255, (x * 255).rounded()))) }
+        let stops = positions.map { t -> Gradient.Stop in
+            let c = rgb(at: t)
+            return Gradient.Stop(t, RGBA8(byte(c.0), byte(c.1), byte(c.2), byte(alpha(at: t))))
+        }
+        func point(_ p: [Double]) -> Point { Point(p.count > 0 ? p[0] : 0, p.count > 1 ? p[1] : 0) }
+        let kind: Gradient.Kind = item["t"]?.value.number == 2 ? .radial : .linear
+        return Gradient(kind, start: point(start.value(at: f)), end: point(end.value(at: f)), stops: stops)
     }
 
     struct Stroke {
@@ -463,11 +523,11 @@ final class TreeBuilder {
     private var sampledFrom = 0.0, sampledTo = 0.0
 
     /// A shape layer drawing `path` in `color` at `opacity`.
-    private func drawable(_ path: ShapePath, color: RGBA8, colors: Timeline<ColorValue>? = nil, opacity: Timeline<Double>) -> Layer {
+    private func drawable(_ path: ShapePath, fill: Fill, colors: Timeline<ColorValue>? = nil, opacity: Timeline<Double>) -> Layer {
         var shape: Shape
         switch path {
-        case let .fixed(p): shape = Shape(path: p, fill: .solid(color), color: colors)
-        case let .dynamic(d): shape = Shape(dynamic: d, fill: .solid(color), parameters: [SampledOutline.frameTimeline(rate: rate)], color: colors)
+        case let .fixed(p): shape = Shape(path: p, fill: fill, color: colors)
+        case let .dynamic(d): shape = Shape(dynamic: d, fill: fill, parameters: [SampledOutline.frameTimeline(rate: rate)], color: colors)
         }
         var layer = Layer(name: "shape", frame: Rect(x: 0, y: 0, width: 0, height: 0), contents: .shape(shape))
         // Shown scaled (the file fitted to the scene): GL rasterises it at that scale.

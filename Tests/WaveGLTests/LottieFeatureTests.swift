@@ -71,6 +71,35 @@ final class LottieFeatureTests: XCTestCase {
         assertImagesMatch(try frame(json, frame: 0, name: "dash"), expected(dashes), mean: 0, max: 0, name: "lottie-dash")
     }
 
+    /// Stops ramped as the specification's gradients: linear along its line
+    /// (black to white here), radial out from its centre with opacity stops.
+    func testLinearAndRadialGradientsFollowTheirStops() throws {
+        let linear = F.file([F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 100, height: 100),
+                                                  F.gradientFill(type: 1, start: (0, 0), end: (100, 0), count: 2, stops: [0, 0, 0, 0, 1, 1, 1, 1])])])
+        var ramp = RGBAImage(width: 100, height: 100)
+        for y in 0..<100 {
+            for x in 0..<100 {
+                let v = UInt8((Double(x) + 0.5) / 100 * 255 + 0.5)
+                ramp[x, y] = RGBA8(v, v, v)
+            }
+        }
+        assertImagesMatch(try frame(linear, frame: 0, name: "linear-gradient"), ramp, mean: 0.6, max: 2, name: "lottie-linear-gradient")
+        // Red to blue out to a radius of 50 from (50, 50), opaque at the centre and clear at the edge.
+        let radial = F.file([F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 100, height: 100),
+                                                  F.gradientFill(type: 2, start: (50, 50), end: (100, 50), count: 2,
+                                                                 stops: [0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0])])])
+        let image = try frame(radial, frame: 0, name: "radial-gradient")
+        // The pixel beside the centre: its middle 0.7 pixels out, 1.4% of the way.
+        XCTAssertEqual(Double(image[50, 50].r), 251, accuracy: 1, "by the centre")
+        XCTAssertEqual(Double(image[50, 50].b), 8, accuracy: 1, "by the centre")
+        XCTAssertEqual(image[0, 0], RGBA8(255, 255, 255), "past the radius: clear")
+        // Half way out (25 pixels): half red, half blue, at half opacity over white.
+        let half = image[75, 50]
+        XCTAssertEqual(Double(half.r), 191, accuracy: 3)
+        XCTAssertEqual(Double(half.g), 128, accuracy: 3)
+        XCTAssertEqual(Double(half.b), 191, accuracy: 3)
+    }
+
     func testATrimEndsHalfWay() throws {
         let json = F.file([F.shapeLayer(items: [F.line([(20, 50), (80, 50)]), F.trim(start: 0, end: 50), F.stroke(width: 10, cap: 1)])])
         assertImagesMatch(try frame(json, frame: 0, name: "trim"), expected([(20, 45, 50, 55, black)]), mean: 0, max: 0, name: "lottie-trim")

@@ -56,6 +56,12 @@ public enum LottieFixtures {
         return #"{"ty":"st","c":\#(value("[0,0,0,1]")),"o":\#(value("100")),"w":\#(value("\(width)")),"lc":\#(cap),"lj":\#(join),"ml":4\#(d)}"#
     }
 
+    /// A gradient fill from `start` to `end` (type 1 linear, 2 radial) with `g`, Lottie's flat stop list, of `count` colour stops.
+    public static func gradientFill(type: Int, start: (Double, Double), end: (Double, Double), count: Int, stops: [Double]) -> String {
+        let list = stops.map { "\($0)" }.joined(separator: ",")
+        return #"{"ty":"gf","o":\#(value("100")),"r":1,"t":\#(type),"s":\#(value("[\(start.0),\(start.1)]")),"e":\#(value("[\(end.0),\(end.1)]")),"g":{"p":\#(count),"k":\#(value("[\(list)]"))}}"#
+    }
+
     public static func trim(start: Double, end: Double) -> String {
         #"{"ty":"tm","s":\#(value("\(start)")),"e":\#(value("\(end)")),"o":\#(value("0")),"m":1}"#
     }

@@ -25,7 +25,7 @@ package final class FillProgram {
             table[0] = background.packed
             for i in 1...255 { table[i] = sourceOver(c, coverage: Double(i) / 255, onto: background).packed }
             overBackground = table
-        case .linearGradient:
+        case .linearGradient, .gradient:
             sourcePacked = 0
             isOpaqueSolid = false
             overBackground = nil
@@ -56,10 +56,10 @@ package final class FillProgram {
                 out[x] = d == backgroundPacked ? overBackground![level]
                                                : sourceOver(color, coverage: coverage, onto: RGBA8(packed: d)).packed
             }
-        case let .linearGradient(gradient):
-            let coverage = Double(level) / 255, py = Double(y) + 0.5
+        case .linearGradient, .gradient:
+            let coverage = Double(level) / 255
             for x in x0..<x1 {
-                let c = gradient.color(atX: Double(x) + 0.5, y: py)
+                let c = fill.color(x: x, y: y)
                 out[x] = composite(c, coverage: coverage, onto: RGBA8(packed: out[x])).packed
             }
         }

@@ -432,6 +432,14 @@ struct ItemBlitter: CoverageBlitter {
                 let t = Swift.min(1, Swift.max(0, alpha * (Double(x) + 0.5) + beta * py + gamma))
                 out[x] = composite(start.mixed(with: end, t), coverage: c, onto: RGBA8(packed: out[x])).packed
             }
+        case let .ramp(u, v, gradient, tint):
+            let py = Double(row) + 0.5
+            for x in a..<b {
+                let c = maskRow.map { coverage * Double($0[x]) / 255 } ?? coverage
+                if c <= 0 { continue }
+                let t = ItemPaint.position(u: u, v: v, gradient.kind, x: Double(x) + 0.5, y: py)
+                out[x] = composite(tint.applied(to: gradient.color(at: t)), coverage: c, onto: RGBA8(packed: out[x])).packed
+            }
         }
     }
 }

@@ -4,11 +4,16 @@
 public enum Fill: Equatable, Hashable, Sendable {
     case solid(RGBA8)
     case linearGradient(LinearGradient)
+    /// Colour stops along a line or out from a centre (`Gradient`).
+    case gradient(Gradient)
 
     /// Every number in the fill is finite.
     var isFinite: Bool {
-        if case let .linearGradient(g) = self { return [g.start.x, g.start.y, g.end.x, g.end.y].allSatisfy(\.isFinite) }
-        return true
+        switch self {
+        case .solid: true
+        case let .linearGradient(g): [g.start.x, g.start.y, g.end.x, g.end.y].allSatisfy(\.isFinite)
+        case let .gradient(g): [g.start.x, g.start.y, g.end.x, g.end.y].allSatisfy(\.isFinite)
+        }
     }
 
     /// The colour at pixel (x, y)'s centre.
@@ -17,8 +22,80 @@ public enum Fill: Equatable, Hashable, Sendable {
         switch self {
         case let .solid(c): ColorValue(c)
         case let .linearGradient(g): g.color(atX: Double(x) + 0.5, y: Double(y) + 0.5)
+        case let .gradient(g): g.color(atX: Double(x) + 0.5, y: Double(y) + 0.5)
         }
     }
+}
+
+/// Colours at stops (positions 0...1, each with its alpha) along the line
+/// from `start` to `end` (linear), or out from the centre `start` to the
+/// radius |end - start| (radial); held beyond the first and last stop.
+/// The colour at a position comes from `ramp`, 256 entries made once
+/// (what both strategies read: the GL one as a 256x1 texture, nearest).
+public struct Gradient: Equatable, Hashable, Sendable {
+    public enum Kind: Equatable, Hashable, Sendable { case linear, radial }
+    public struct Stop: Equatable, Hashable, Sendable {
+        public var position: Double
+        public var color: RGBA8
+        public init(_ position: Double, _ color: RGBA8) { self.position = position; self.color = color }
+    }
+
+    public let kind: Kind
+    public let start: Point
+    public let end: Point
+    public let stops: [Stop]
+    /// The colour at position i/255, channels 0...255, straight alpha.
+    public let ramp: [ColorValue]
+
+    public static let rampSize = 256
+
+    /// The ramp follows from the rest.
+    public static func == (a: Gradient, b: Gradient) -> Bool {
+        a.kind == b.kind && a.start == b.start && a.end == b.end && a.stops == b.stops
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind); hasher.combine(start); hasher.combine(end); hasher.combine(stops)
+    }
+
+    /// `stops` in any order (sorted here); none gives transparent black.
+    public init(_ kind: Kind, start: Point, end: Point, stops: [Stop]) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+        let sorted = stops.filter { $0.position.isFinite }.sorted { $0.position < $1.position }
+        self.stops = sorted
+        ramp = (0..<Self.rampSize).map { i in Self.color(sorted, at: Double(i) / Double(Self.rampSize - 1)) }
+    }
+
+    static func color(_ stops: [Stop], at t: Double) -> ColorValue {
+        guard let first = stops.first, let last = stops.last else { return ColorValue(r: 0, g: 0, b: 0, a: 0) }
+        if t <= first.position { return ColorValue(first.color) }
+        if t >= last.position { return ColorValue(last.color) }
+        var i = 1
+        while stops[i].position < t { i += 1 }
+        let a = stops[i - 1], b = stops[i], span = b.position - a.position
+        return ColorValue(a.color).mixed(with: ColorValue(b.color), span > 0 ? (t - a.position) / span : 1)
+    }
+
+    /// Where (x, y) in the fill's coordinates falls, 0...1.
+    @inline(__always)
+    public func position(atX x: Double, y: Double) -> Double {
+        let dx = end.x - start.x, dy = end.y - start.y, length2 = dx * dx + dy * dy
+        guard length2 > 0 else { return 1 }
+        let t = kind == .linear ? ((x - start.x) * dx + (y - start.y) * dy) / length2
+            : (((x - start.x) * (x - start.x) + (y - start.y) * (y - start.y)) / length2).squareRoot()
+        return Swift.min(1, Swift.max(0, t))
+    }
+
+    /// The ramp's entry for a position: what both strategies paint.
+    @inline(__always)
+    public func color(at t: Double) -> ColorValue {
+        ramp[Swift.min(Self.rampSize - 1, Swift.max(0, Int((t * Double(Self.rampSize - 1)).rounded())))]
+    }
+
+    @inline(__always)
+    package func color(atX x: Double, y: Double) -> ColorValue { color(at: position(atX: x, y: y)) }
 }
 
 /// Colours from `startColor` at `start` to `endColor` at `end`, varying along

@@ -78,6 +78,9 @@ extension LayerTreeEvaluator {
 package enum ItemPaint: Equatable, Sendable {
     case solid(ColorValue)
     case gradient(alpha: Double, beta: Double, gamma: Double, start: ColorValue, end: ColorValue)
+    /// A `Gradient`: u = alpha x + beta y + gamma and v = delta x + epsilon y + zeta at the scene point (x, y);
+    /// its position is u (linear) or |(u, v)| (radial), its colour the ramp's, times the tint.
+    case ramp(u: SIMD3<Double>, v: SIMD3<Double>, gradient: Gradient, tint: Tint)
 
     /// A shape's fill under the item's transform and tint: with T the
     /// transform, t(q) = dot(T^-1 q - s, d) / |d|^2, affine in q.
@@ -94,6 +97,31 @@ package enum ItemPaint: Equatable, Sendable {
             let gamma = -(alpha * m.tx + beta * m.ty) - (g.start.x * ux + g.start.y * uy)
             self = .gradient(alpha: alpha, beta: beta, gamma: gamma, start: item.tint.applied(to: ColorValue(g.startColor)),
                              end: item.tint.applied(to: ColorValue(g.endColor)))
+        case let .gradient(g):
+            // p = T^-1 q; linear: u = (p - s) . d / |d|^2; radial: (u, v) = (p - s) / |d|.
+            let m = item.transform, det = m.determinant
+            let dx = g.end.x - g.start.x, dy = g.end.y - g.start.y, len2 = dx * dx + dy * dy
+            guard det != 0, len2 > 0 else { self = .solid(item.tint.applied(to: g.ramp[Gradient.rampSize - 1])); return }
+            // Rows of T^-1 as (x, y, 1) coefficients.
+            let ix = SIMD3(m.d / det, -m.c / det, (m.c * m.ty - m.d * m.tx) / det)
+            let iy = SIMD3(-m.b / det, m.a / det, (m.b * m.tx - m.a * m.ty) / det)
+            let origin = SIMD3(0, 0, 1.0)
+            let px = ix - origin * g.start.x, py = iy - origin * g.start.y
+            if g.kind == .linear {
+                self = .ramp(u: (px * dx + py * dy) / len2, v: .zero, gradient: g, tint: item.tint)
+            } else {
+                let r = len2.squareRoot()
+                self = .ramp(u: px / r, v: py / r, gradient: g, tint: item.tint)
+            }
         }
+    }
+
+    /// A ramp's position at the scene point (x, y).
+    @inline(__always)
+    package static func position(u: SIMD3<Double>, v: SIMD3<Double>, _ kind: Gradient.Kind, x: Double, y: Double) -> Double {
+        let a = u.x * x + u.y * y + u.z
+        if kind == .linear { return a }
+        let b = v.x * x + v.y * y + v.z
+        return (a * a + b * b).squareRoot()
     }
 }

@@ -64,7 +64,7 @@ extension LayerTreeEvaluator {
             }
             for p in shape.parameters { try check(p, "a shape parameter") }
             if case let .fixed(path) = shape.path, let problem = path.extentProblem { throw fail(problem) }
-            if case let .linearGradient(g) = shape.fill, ![g.start.x, g.start.y, g.end.x, g.end.y].allSatisfy(\.isFinite) {
+            if !shape.fill.isFinite {
                 throw fail("a gradient with a point that is not finite")
             }
         case let .box(box)?:
