@@ -483,7 +483,9 @@ final class GLTreeDraw {
             var clear: (alpha: Double, rows: Range<Int>, columns: Range<Int>)?
             var split: BoxSplit?
             if facts.inFrame, case let .box(box)? = layer.contents {
-                if mask { clear = Self.wholePixelBox(item, box, first: i - 1 == firstMaskItem(of: i - 1)) }
+                if mask && !maskIsInverted(i - 1) && !layer.subtractsFromMask {
+                    clear = Self.wholePixelBox(item, box, first: i - 1 == firstMaskItem(of: i - 1))
+                }
                 if clear == nil, item.primitive == .box, splitsBoxes { split = BoxSplit(item, box) }
             }
             facts.clearsAsMask = clear != nil
@@ -553,6 +555,11 @@ final class GLTreeDraw {
     }
 
     /// The first item of the mask holding mask item `index`.
+    /// Whether mask item `index` belongs to an inverted mask (its coverage taken away, never a clear).
+    private func maskIsInverted(_ index: Int) -> Bool {
+        list.masks.contains { $0.items.contains(index) && $0.inverted }
+    }
+
     private func firstMaskItem(of index: Int) -> Int {
         var m = 0
         while m < list.masks.count {
@@ -697,15 +704,25 @@ final class GLTreeDraw {
         let local = Viewport(x: 0, y: 0, width: viewport.width, height: viewport.height)
         glViewport(0, 0, GLsizei(local.width), GLsizei(local.height))
         glDisable(GLenum(GL_SCISSOR_TEST))
-        glClearColor(0, 0, 0, 0)
+        // An inverted mask starts covered everywhere, and each item takes its coverage away (dst * (1 - src alpha)).
+        let inverted = list.masks[index].inverted
+        let start: GLfloat = inverted ? 1 : 0
+        glClearColor(start, start, start, start)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         counts?.totals.offscreen += local.width * local.height
         var i = list.masks[index].items.lowerBound
+        var subtracting = false
         while i < list.masks[index].items.upperBound {
             defer { i += 1 }
             guard let p = plannedMasks[i] else { continue }
+            let subtracts = evaluator.layer(of: list.maskItems[i], mask: true).subtractsFromMask != inverted
+            if subtracts != subtracting {
+                glBlendFunc(GLenum(subtracts ? GL_ZERO : GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+                subtracting = subtracts
+            }
             drawItem(list.maskItems[i], p, mask: true, viewport: local, pageTop: pageTop)
         }
+        if subtracting { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA)) }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous))
         glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
         glActiveTexture(GLenum(GL_TEXTURE4))

@@ -15,7 +15,7 @@ import WaveCore
 ///
 /// Not drawn yet, and counted (`drewWithout`): expressions, text layers,
 /// layer effects, image layers, animated gradients, time remapping, skew, masks
-/// other than add, mattes other than alpha, blend modes, repeaters, merge
+/// of lighten, darken and difference modes, luma mattes, blend modes, repeaters, merge
 /// paths, even-odd fills.
 public struct LottieAnimation: Sendable {
     /// The composition's size, frame rate, and in and out points (frames).
@@ -160,10 +160,11 @@ final class TreeBuilder {
             var built = try chain(layer, byIndex: byIndex, mapping: mapping, depth: depth)
             if let tt = layer["tt"]?.value.number, tt > 0 {
                 let source: Node? = layer["tp"]?.value.number.flatMap { byIndex[Int($0)] } ?? (k > 0 ? list[k - 1] : nil)
-                if tt == 1, let source {
+                if tt == 1 || tt == 2, let source {
                     built.mask = try chain(source, byIndex: byIndex, mapping: mapping, depth: depth)
+                    built.invertsMask = tt == 2
                 } else {
-                    without.add(tt == 2 ? "inverted alpha mattes" : tt == 3 ? "luma mattes" : "inverted luma mattes")
+                    without.add(tt == 3 ? "luma mattes" : "inverted luma mattes")
                 }
             }
             out.append(built)
@@ -259,29 +260,48 @@ final class TreeBuilder {
         default:
             without.add("layers of unknown types")
         }
-        if let masks = layer["masksProperties"]?.items, !masks.isEmpty { out.mask = try mask(masks) }
+        if let masks = layer["masksProperties"]?.items, !masks.isEmpty { try applyMasks(masks, to: &out) }
         return out
     }
 
-    /// A layer's masks as one mask layer: the added ones (mode "a"), each at its opacity.
-    private func mask(_ masks: [Node]) throws -> Layer? {
+    /// A layer's masks (lottie-docs "Masks") as one mask, folded in order:
+    /// each added one (mode "a") adds its coverage, each subtracted one
+    /// ("s") takes its coverage away (`subtractsFromMask`); a mask whose
+    /// first is subtracted or inverted starts covering everything (an
+    /// inverted mask). Each at its opacity. Intersect, lighten, darken and
+    /// difference are drawn without; "n" masks nothing.
+    private func applyMasks(_ masks: [Node], to layer: inout Layer) throws {
         var shapes: [Layer] = []
+        var startsFull: Bool?
         for m in masks {
             try count(m)
-            let mode = m.string("mode") ?? "a"
+            let mode = m.string("mode") ?? "a", inverted = m.bool("inv")
             if mode == "n" { continue }
-            guard mode == "a", !m.bool("inv") else {
-                without.add(m.bool("inv") ? "inverted masks" : "masks of mode '\(mode)'")
+            guard mode == "a" || mode == "s" else {
+                without.add("masks of mode '\(mode)'")
                 continue
             }
             let shape = try m.animatedShape("pt")
             let geometry = Geometry(isAnimated: shape.isAnimated) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] }
             let opacity = try m.animated("o", default: [100])
-            shapes.append(drawable(try outline(geometry, style: nil), fill: .solid(RGBA8(0, 0, 0, 255)),
-                                   opacity: opacity.timeline(0, scale: 0.01, rate: rate)))
+            var drawn = drawable(try outline(geometry, style: nil), fill: .solid(RGBA8(0, 0, 0, 255)),
+                                 opacity: opacity.timeline(0, scale: 0.01, rate: rate))
+            // An inverted added mask after the first cannot be folded as a product: drawn as added.
+            let subtracts = (mode == "s") != (inverted && startsFull == nil)
+            if startsFull == nil { startsFull = subtracts }
+            // In an inverted mask every layer's part is flipped back.
+            drawn.subtractsFromMask = subtracts != (startsFull ?? false)
+            if inverted && mode == "a" && shapes.count > 0 { without.add("inverted masks after the first") }
+            shapes.append(drawn)
         }
-        guard !shapes.isEmpty else { return nil }
-        var layer = Layer(name: "mask", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: shapes)
+        guard !shapes.isEmpty else { return }
+        layer.mask = Self.maskLayer(shapes)
+        layer.invertsMask = startsFull ?? false
+    }
+
+    /// A layer at the origin of its parent's coordinates, holding `sublayers`.
+    private static func maskLayer(_ sublayers: [Layer]) -> Layer {
+        var layer = Layer(name: "mask", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: sublayers)
         layer.anchorPoint = Point(0, 0)
         layer.position = AnimatablePoint(0, 0)
         return layer

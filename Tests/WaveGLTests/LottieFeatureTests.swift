@@ -120,6 +120,27 @@ final class LottieFeatureTests: XCTestCase {
                           name: "lottie-matte")
     }
 
+    func testAnInvertedMatteAndASubtractedMaskHideWhatTheyCover() throws {
+        let matte = F.shapeLayer(index: 1, items: [F.rectangle(x: 40, y: 0, width: 60, height: 100), F.fill(0, 0, 0)], extra: #","td":1"#)
+        let matted = F.shapeLayer(index: 2, items: [F.rectangle(x: 20, y: 20, width: 40, height: 40), F.fill(1, 0, 0)], extra: #","tt":2"#)
+        assertImagesMatch(try frame(F.file([matte, matted]), frame: 0, name: "inverted-matte"), expected([(20, 20, 40, 60, red)]),
+                          mean: 0, max: 0, name: "lottie-inverted-matte")
+        let box = #"{"c":true,"v":[[40,0],[100,0],[100,100],[40,100]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}"#
+        let right = #"{"c":true,"v":[[50,0],[100,0],[100,100],[50,100]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}"#
+        func mask(_ mode: String, _ inverted: Bool, _ path: String) -> String {
+            #"{"mode":"\#(mode)","inv":\#(inverted),"pt":{"a":0,"k":\#(path)},"o":{"a":0,"k":100}}"#
+        }
+        // Folded in order: added, subtracted, an inverted one, an added one less a subtracted one.
+        for (list, shown, name) in [([mask("s", false, box)], (20, 40), "s"), ([mask("a", true, box)], (20, 40), "a-inverted"),
+                                    ([mask("a", false, box)], (40, 60), "a"), ([mask("a", false, box), mask("s", false, right)], (40, 50), "a-s")] {
+            let masks = #","masksProperties":[\#(list.joined(separator: ","))]"#
+            let layer = F.shapeLayer(items: [F.rectangle(x: 20, y: 20, width: 40, height: 40), F.fill(1, 0, 0)], extra: masks)
+            let name = "mask-\(name)"
+            assertImagesMatch(try frame(F.file([layer]), frame: 0, name: name), expected([(shown.0, 20, shown.1, 60, red)]), mean: 0, max: 0,
+                              name: "lottie-\(name)")
+        }
+    }
+
     func testAPrecompositionRunsOnItsLayersTime() throws {
         let inner = F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 20, height: 20), F.fill(1, 0, 0)],
                                  position: F.keyframes([(0, "[0,0]"), (10, "[40,0]")]))

@@ -322,7 +322,12 @@ package final class TreePainter {
             row += 1
         }
         var written = (rows: 0..<0, columns: 0..<0)
-        let range = list.masks[index].items
+        let range = list.masks[index].items, inverted = list.masks[index].inverted
+        if inverted {
+            // Everything shows but what the mask covers: the whole frame starts covered.
+            buffer.update(repeating: 255, count: width * rasterizer.height)
+            written = (0..<rasterizer.height, 0..<width)
+        }
         for i in range {
             let item = list.maskItems[i]
             // Mask items number the mask layers' own compiled nodes.
@@ -340,9 +345,11 @@ package final class TreePainter {
                 // A picture as a mask: its box (its alpha is not read).
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: 0, item.transform, into: rasterizer)
             }
-            var blitter = MaskBlitter(buffer: buffer, width: width, columns: area.columns, alpha: alpha)
+            var blitter = MaskBlitter(buffer: buffer, width: width, columns: area.columns, alpha: alpha,
+                                      subtracts: layer.subtractsFromMask != inverted)
             rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
             rasterizer.clipRows = 0..<rasterizer.height
+            if inverted || layer.subtractsFromMask { continue }
             written.rows = written.rows.isEmpty ? area.rows
                 : Swift.min(written.rows.lowerBound, area.rows.lowerBound)..<Swift.max(written.rows.upperBound, area.rows.upperBound)
             written.columns = written.columns.isEmpty ? area.columns
@@ -482,6 +489,8 @@ struct MaskBlitter: CoverageBlitter {
     let width: Int
     let columns: Range<Int>
     let alpha: Double
+    /// Takes coverage away (a subtracting layer, or any of an inverted mask) instead of adding it.
+    var subtracts = false
 
     @inline(__always)
     mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
@@ -492,7 +501,7 @@ struct MaskBlitter: CoverageBlitter {
         let line = buffer + row * width
         for x in a..<b {
             let d = Double(line[x]) / 255
-            line[x] = UInt8(Swift.min(255, ((source + d * (1 - source)) * 255).rounded()))
+            line[x] = UInt8(Swift.min(255, ((subtracts ? d * (1 - source) : source + d * (1 - source)) * 255).rounded()))
         }
     }
 }

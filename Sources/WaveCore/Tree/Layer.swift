@@ -51,6 +51,15 @@ public struct Layer: Equatable, Sendable {
     /// frame) stays sharp. Off: one texel a unit, exact at whole-pixel moves.
     /// The CPU strategy draws exactly at any scale either way.
     public var rasterizesAtShownScale: Bool
+    /// The mask's coverage taken inverted: the layer shows where its mask
+    /// does not cover (Lottie's inverted mattes; Core Animation has no such
+    /// flag): the mask starts covering everything and each of its layers
+    /// takes away (or, subtracting, adds back). Without a mask it changes nothing.
+    public var invertsMask: Bool
+    /// Drawn as part of a mask, takes its coverage away from what the
+    /// mask's layers before it cover instead of adding to it (Lottie's
+    /// subtracted masks, folded in order). Elsewhere it changes nothing.
+    public var subtractsFromMask: Bool
     private var maskStorage: [Layer]
 
     /// A layer whose frame in its parent is `frame` (its anchor at the centre).
@@ -71,6 +80,8 @@ public struct Layer: Equatable, Sendable {
         shouldRasterize = false
         shadow = nil
         rasterizesAtShownScale = false
+        invertsMask = false
+        subtractsFromMask = false
         maskStorage = []
     }
 

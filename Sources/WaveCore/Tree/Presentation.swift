@@ -82,6 +82,8 @@ package struct PresentationItem: Equatable, Sendable {
 /// The items of one mask: indices into `PresentationList.maskItems`.
 package struct MaskRange: Equatable, Sendable {
     package var items: Range<Int>
+    /// The mask's layer shows where the mask does not cover (`Layer.invertsMask`).
+    package var inverted = false
 }
 
 /// A frame's presentation, its storage kept from frame to frame (no allocation once sized).
