@@ -189,22 +189,25 @@ final class TreeBuilder {
             layers = [wrapper]
             parent = parentLayer["parent"]?.value.number
         }
-        let inPoint = try layer.number("ip", default: -1e9), outPoint = try layer.number("op", default: 1e9)
+        // In and out points at whole frames, as rlottie rounds them (an After Effects export writes 30.0000012).
+        let inPoint = (try layer.number("ip", default: -1e9)).rounded(), outPoint = (try layer.number("op", default: 1e9)).rounded()
         var shown = Layer(name: layer.string("nm") ?? "layer", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: layers)
         shown.anchorPoint = Point(0, 0)
         shown.position = AnimatablePoint(0, 0)
         // Shown from the in point to the out point of the composition's frames: 0 outside, 1 inside.
-        shown.opacity = Timeline(0, animations: [.basic(BasicAnimation(
-            from: 1, to: 1, duration: Swift.max(0, outPoint - inPoint) / rate, beginTime: inPoint / rate, fillMode: .removed))])
+        shown.opacity = outPoint > inPoint ? Timeline(0, animations: [.basic(BasicAnimation(
+            from: 1, to: 1, duration: (outPoint - inPoint) / rate, beginTime: inPoint / rate, fillMode: .removed))]) : .constant(0)
         return shown
     }
 
-    /// A layer with the Lottie layer's transform and timing only (a parent's, around its children).
+    /// A layer with the Lottie layer's transform only (a parent's, around its
+    /// children). Its keyframes are in its composition's frames: a start
+    /// time and stretch shift only a precomposition's layers (as rlottie
+    /// and lottie-web read them).
     private func transformLayer(_ layer: Node, mapping: TimeMapping) throws -> Layer {
         let transform = try LottieTransform(layer["ks"])
         var out = Layer(name: layer.string("nm") ?? "", frame: Rect(x: 0, y: 0, width: 0, height: 0))
         apply(transform, to: &out, opacity: false)
-        out.timing = mapping.timing(for: try layerMapping(layer, mapping), rate: rate)
         return out
     }
 
@@ -224,8 +227,8 @@ final class TreeBuilder {
         if let bm = layer["bm"]?.value.number, bm != 0 { without.add("blend modes") }
         countExpressions(layer["ks"])
         let local = try layerMapping(layer, mapping)
-        // Outlines that change are sampled at every frame of the layer's own time the composition shows.
-        let ends = [(compositionFrames.lowerBound - local.start) / local.stretch, (compositionFrames.upperBound - local.start) / local.stretch]
+        // Outlines that change are sampled at every frame of the composition's time the root shows.
+        let ends = [(compositionFrames.lowerBound - mapping.start) / mapping.stretch, (compositionFrames.upperBound - mapping.start) / mapping.stretch]
         (sampledFrom, sampledTo) = (ends.min()!, ends.max()!)
         switch layer["ty"]?.value.number.map({ Int($0) }) {
         case 0?:
@@ -240,6 +243,8 @@ final class TreeBuilder {
             var clip = Layer(name: "precomposition", frame: Rect(x: 0, y: 0, width: w, height: h),
                              sublayers: try layers(list.items, mapping: local, depth: depth + 1))
             clip.masksToBounds = w > 0 && h > 0
+            // Its layers run on its own time: the composition's less its start time, over its stretch.
+            clip.timing = mapping.timing(for: local, rate: rate)
             out.sublayers = [clip]
         case 1?:
             let w = try layer.number("sw"), h = try layer.number("sh")
@@ -310,17 +315,34 @@ final class TreeBuilder {
     static let tolerance = 0.05
 
     /// A group's items as layers (bottom first) and its outlines, for the styles of the groups around it.
-    private func group(_ items: [Node], depth: Int) throws -> (layers: [Layer], geometry: [Geometry]) {
+    ///
+    /// A trim (`tm`) cuts the outlines before it in its group and in the
+    /// groups before it, as every fill and stroke draws them, those listed
+    /// before the trim too (as rlottie and lottie-web apply it): each
+    /// outline carries the trims after it, nearest first, then those of the
+    /// groups around it (`trims`).
+    private func group(_ items: [Node], depth: Int, trims inherited: [Trim] = []) throws -> (layers: [Layer], geometry: [Geometry]) {
         guard depth <= Self.maxDepth else { throw (items.first ?? Node(.null, "")).fail("groups nested deeper than \(Self.maxDepth)") }
         var topFirst: [Layer] = []
         var geometry: [Geometry] = []
-        for item in items {
+        // Each trim of this group, by its index.
+        var trimAt: [Int: Trim] = [:]
+        for (i, item) in items.enumerated() where item.string("ty") == "tm" && !item.bool("hd") { trimAt[i] = try Trim(item) }
+        func trims(after i: Int) -> [Trim] { trimAt.keys.filter { $0 > i }.sorted().map { trimAt[$0]! } + inherited }
+        /// An outline of item i, cut by the trims after it.
+        func path(_ i: Int, isAnimated: Bool, _ lines: @escaping (Double) -> [Polyline]) -> Geometry {
+            let cuts = trims(after: i)
+            return Geometry(isAnimated: isAnimated || cuts.contains(where: \.isAnimated)) { f in
+                cuts.reduce(lines(f)) { lines, trim in trim.apply(at: f, to: lines) }
+            }
+        }
+        for (index, item) in items.enumerated() {
             try count(item)
             if item.bool("hd") { continue }
             countExpressions(item)
             switch item.string("ty") ?? "" {
             case "gr":
-                let inner = try group(item["it"]?.items ?? [], depth: depth + 1)
+                let inner = try group(item["it"]?.items ?? [], depth: depth + 1, trims: trims(after: index))
                 let trNode = (item["it"]?.items ?? []).last { $0.string("ty") == "tr" }
                 let transform = try LottieTransform(trNode)
                 var layer = Layer(name: item.string("nm") ?? "group", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: inner.layers)
@@ -337,14 +359,14 @@ final class TreeBuilder {
                 let p = try item.animated("p", default: [0, 0]), s = try item.animated("s", default: [0, 0])
                 let r = try item.animated("r", default: [0])
                 let reversed = item["d"]?.value.number == 3
-                geometry.append(Geometry(isAnimated: p.isAnimated || s.isAnimated || r.isAnimated) { f in
+                geometry.append(path(index, isAnimated: p.isAnimated || s.isAnimated || r.isAnimated) { f in
                     [BezierShape.rectangle(centre: p.value(at: f), size: s.value(at: f), roundness: r.scalar(at: f), reversed: reversed)
                         .polyline(tolerance: Self.tolerance)]
                 })
             case "el":
                 let p = try item.animated("p", default: [0, 0]), s = try item.animated("s", default: [0, 0])
                 let reversed = item["d"]?.value.number == 3
-                geometry.append(Geometry(isAnimated: p.isAnimated || s.isAnimated) { f in
+                geometry.append(path(index, isAnimated: p.isAnimated || s.isAnimated) { f in
                     [BezierShape.ellipse(centre: p.value(at: f), size: s.value(at: f), reversed: reversed).polyline(tolerance: Self.tolerance)]
                 })
             case "sr":
@@ -354,42 +376,19 @@ final class TreeBuilder {
                 let r = try item.animated("r", default: [0])
                 let star = item["sy"]?.value.number != 2, reversed = item["d"]?.value.number == 3
                 let animated = [p, pt, or, ir, os, isr, r].contains(where: \.isAnimated)
-                geometry.append(Geometry(isAnimated: animated) { f in
+                geometry.append(path(index, isAnimated: animated) { f in
                     [BezierShape.polystar(centre: p.value(at: f), points: pt.scalar(at: f), outer: or.scalar(at: f), inner: ir.scalar(at: f),
                                           outerRoundness: os.scalar(at: f), innerRoundness: isr.scalar(at: f), rotation: r.scalar(at: f),
                                           star: star, reversed: reversed).polyline(tolerance: Self.tolerance)]
                 })
             case "sh":
                 let shape = try item.animatedShape("ks")
-                geometry.append(Geometry(isAnimated: shape.isAnimated) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] })
+                geometry.append(path(index, isAnimated: shape.isAnimated) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] })
             case "fl", "st", "gf", "gs":
                 topFirst.append(try style(item, geometry: geometry))
             case "tm":
-                let start = try item.animated("s", default: [0]), end = try item.animated("e", default: [100])
-                let offset = try item.animated("o", default: [0])
-                let individually = item["m"]?.value.number == 2
-                let animated = start.isAnimated || end.isAnimated || offset.isAnimated
-                let before = geometry
-                let trim: (Double, [Polyline]) -> [Polyline] = { f, lines in
-                    let shift = offset.scalar(at: f) / 360
-                    var a = start.scalar(at: f) / 100, b = end.scalar(at: f) / 100
-                    if a > b { swap(&a, &b) }
-                    if b - a >= 1 { return lines }
-                    if a == b { return [] }
-                    var from = (a + shift).truncatingRemainder(dividingBy: 1), to = (b + shift).truncatingRemainder(dividingBy: 1)
-                    if from < 0 { from += 1 }
-                    if to < 0 { to += 1 }
-                    if to == 0 && b + shift > a + shift { to = 1 }
-                    return Stroker.trimmed(lines, from: from, to: to)
-                }
-                if individually {
-                    geometry = before.map { g in Geometry(isAnimated: g.isAnimated || animated) { f in g.lines(f).flatMap { trim(f, [$0]) } } }
-                } else {
-                    let all = Geometry(isAnimated: before.contains(where: \.isAnimated) || animated) { f in
-                        trim(f, before.flatMap { $0.lines(f) })
-                    }
-                    geometry = [all]
-                }
+                // Applied to the outlines it cuts, above.
+                if item["m"]?.value.number == 2 { without.add("sequential trims (each outline trimmed alone)") }
             case "rd":
                 without.add("rounded corners")
             case "rp":
@@ -493,6 +492,34 @@ final class TreeBuilder {
         func point(_ p: [Double]) -> Point { Point(p.count > 0 ? p[0] : 0, p.count > 1 ? p[1] : 0) }
         let kind: Gradient.Kind = item["t"]?.value.number == 2 ? .radial : .linear
         return Gradient(kind, start: point(start.value(at: f)), end: point(end.value(at: f)), stops: stops)
+    }
+
+    /// A trim: start and end in percent of an outline's length, turned by an
+    /// offset in degrees; each outline cut alone (`m` 1, "simultaneously";
+    /// `m` 2, one after another, is drawn as 1 and said).
+    struct Trim {
+        let start: AnimatedValue, end: AnimatedValue, offset: AnimatedValue
+
+        init(_ item: Node) throws {
+            start = try item.animated("s", default: [0])
+            end = try item.animated("e", default: [100])
+            offset = try item.animated("o", default: [0])
+        }
+
+        var isAnimated: Bool { start.isAnimated || end.isAnimated || offset.isAnimated }
+
+        func apply(at f: Double, to lines: [Polyline]) -> [Polyline] {
+            let shift = offset.scalar(at: f) / 360
+            var a = start.scalar(at: f) / 100, b = end.scalar(at: f) / 100
+            if a > b { swap(&a, &b) }
+            if b - a >= 1 { return lines }
+            if a == b { return [] }
+            var from = (a + shift).truncatingRemainder(dividingBy: 1), to = (b + shift).truncatingRemainder(dividingBy: 1)
+            if from < 0 { from += 1 }
+            if to < 0 { to += 1 }
+            if to == 0 && b > a { to = 1 }
+            return lines.flatMap { Stroker.trimmed([$0], from: from, to: to) }
+        }
     }
 
     struct Stroke {

@@ -103,14 +103,20 @@ final class LottieFeatureTests: XCTestCase {
     func testATrimEndsHalfWay() throws {
         let json = F.file([F.shapeLayer(items: [F.line([(20, 50), (80, 50)]), F.trim(start: 0, end: 50), F.stroke(width: 10, cap: 1)])])
         assertImagesMatch(try frame(json, frame: 0, name: "trim"), expected([(20, 45, 50, 55, black)]), mean: 0, max: 0, name: "lottie-trim")
+        // A trim cuts the outlines before it however they are drawn: by a stroke listed before it, in a group before it.
+        let group = #"{"ty":"gr","it":[\#(F.line([(20, 50), (80, 50)])),\#(F.stroke(width: 10, cap: 1)),{"ty":"tr","a":\#(F.value("[0,0]")),"p":\#(F.value("[0,0]")),"s":\#(F.value("[100,100]")),"r":\#(F.value("0")),"o":\#(F.value("100"))}]}"#
+        let nested = F.file([F.shapeLayer(items: [group, F.trim(start: 50, end: 100)])])
+        assertImagesMatch(try frame(nested, frame: 0, name: "trim-nested"), expected([(50, 45, 80, 55, black)]), mean: 0, max: 0,
+                          name: "lottie-trim-nested")
     }
 
-    func testAParentMovesItsChildAndAStartTimeDelaysALayer() throws {
+    func testAParentMovesItsChildAndAStartTimeLeavesALayersOwnKeyframes() throws {
         let parent = #"{"ddd":0,"ind":2,"ty":3,"nm":"null","ks":\#(F.transform(position: F.value("[10,30]"))),"ip":0,"op":20,"st":0,"sr":1}"#
         let json = F.file([F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 20, height: 20), F.fill(1, 0, 0)],
                                         position: F.keyframes([(0, "[0,0]"), (10, "[40,0]")]), parent: 2, start: 5), parent])
-        // Frame 10 is the layer's own frame 5 (it starts at 5): 20 to the right, then the parent's (10, 30).
-        assertImagesMatch(try frame(json, frame: 10, name: "parent"), expected([(30, 30, 50, 50, red)]), mean: 0, max: 0, name: "lottie-parent")
+        // A layer's keyframes are in its composition's frames whatever its start time (as rlottie and lottie-web read
+        // them; a start time shifts a precomposition's layers): at frame 5, 20 to the right, then the parent's (10, 30).
+        assertImagesMatch(try frame(json, frame: 5, name: "parent"), expected([(30, 30, 50, 50, red)]), mean: 0, max: 0, name: "lottie-parent")
     }
 
     func testAnAlphaMatteShowsTheLayerOnlyInsideTheMatte() throws {
