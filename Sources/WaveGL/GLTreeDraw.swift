@@ -60,8 +60,9 @@ final class GLTreeDraw {
     }
     /// Per content number: its texture (fixed paths and pictures).
     private var pictures: [CachedPicture?]
-    /// Per content number: its gradient's ramp, a 256x1 texture (0: no ramp).
-    private var rampTextures: [GLuint] = []
+    /// Each gradient's ramp, a 256x1 texture (by the gradient: equal paths
+    /// share a content number whatever their fills).
+    private var rampTextures: [Gradient: GLuint] = [:]
 
     let polygons = PolygonRows()
     /// A dynamic path's points, in its layer's coordinates, on to `polygons`.
@@ -137,12 +138,12 @@ final class GLTreeDraw {
         mechanisms.reserveCapacity(evaluator.capacity.items)
         maskMechanisms.reserveCapacity(evaluator.capacity.maskItems)
         try cachePictures(caps, only: drawnByShader)
-        rampTextures = evaluator.contents.map { contents in
-            guard case let .shape(shape) = contents, case let .gradient(gradient) = shape.fill else { return 0 }
+        for node in evaluator.nodes + evaluator.maskNodes {
+            guard case let .shape(shape)? = node.layer.contents, case let .gradient(gradient) = shape.fill, rampTextures[gradient] == nil else { continue }
             var texels = [UInt8]()
             texels.reserveCapacity(Gradient.rampSize * 4)
             for c in gradient.ramp { for v in [c.r, c.g, c.b, c.a] { texels.append(UInt8(Swift.max(0, Swift.min(255, v.rounded())))) } }
-            return upload(texels, Gradient.rampSize, 1, format: GL_RGBA8, layout: GL_RGBA)
+            rampTextures[gradient] = upload(texels, Gradient.rampSize, 1, format: GL_RGBA8, layout: GL_RGBA)
         }
         filtersMovingContent = findFilteredMovingContent()
         reservePolygons()
@@ -156,7 +157,7 @@ final class GLTreeDraw {
 
     deinit {
         for p in pictures { if var t = p?.texture { glDeleteTextures(1, &t) } }
-        for var t in rampTextures where t != 0 { glDeleteTextures(1, &t) }
+        for var t in rampTextures.values { glDeleteTextures(1, &t) }
         glDeleteTextures(1, &edgeTexture)
         glDeleteTextures(1, &entryTexture)
         glDeleteTextures(1, &rowTexture)
@@ -782,7 +783,7 @@ final class GLTreeDraw {
         glUniform1f(program.opacity, GLfloat(item.opacity))
         switch layer.contents {
         case let .shape(shape)?:
-            setPaint(ItemPaint(shape, item), program, content: item.content)
+            setPaint(ItemPaint(shape, item), program)
             if case .fixed = shape.path {
                 drawPicture(item, program)
             } else {
@@ -839,7 +840,7 @@ final class GLTreeDraw {
     /// pre-painted, rasterized picture has none); for tests.
     private(set) var paintsThisFrame = 0
 
-    private func setPaint(_ paint: ItemPaint, _ program: Program, content: Int = -1) {
+    private func setPaint(_ paint: ItemPaint, _ program: Program) {
         paintsThisFrame += 1
         @inline(__always) func set(_ location: GLint, _ c: ColorValue) {
             glUniform4f(location, GLfloat(c.r / 255), GLfloat(c.g / 255), GLfloat(c.b / 255), GLfloat(c.a / 255))
@@ -856,9 +857,9 @@ final class GLTreeDraw {
             glUniform3f(program.gradient, GLfloat(u.x), GLfloat(u.y), GLfloat(u.z))
             glUniform3f(program.gradientV, GLfloat(v.x), GLfloat(v.y), GLfloat(v.z))
             glUniform1i(program.gradientKind, gradient.kind == .linear ? 1 : 2)
-            if content >= 0, content < rampTextures.count, rampTextures[content] != 0 {
+            if let texture = rampTextures[gradient] {
                 glActiveTexture(GLenum(GL_TEXTURE5))
-                glBindTexture(GLenum(GL_TEXTURE_2D), rampTextures[content])
+                glBindTexture(GLenum(GL_TEXTURE_2D), texture)
                 glActiveTexture(GLenum(GL_TEXTURE0))
             }
         }

@@ -85,9 +85,14 @@ final class LottieFeatureTests: XCTestCase {
         }
         assertImagesMatch(try frame(linear, frame: 0, name: "linear-gradient"), ramp, mean: 0.6, max: 2, name: "lottie-linear-gradient")
         // Red to blue out to a radius of 50 from (50, 50), opaque at the centre and clear at the edge.
-        let radial = F.file([F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 100, height: 100),
-                                                  F.gradientFill(type: 2, start: (50, 50), end: (100, 50), count: 2,
-                                                                 stops: [0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0])])])
+        let radialLayer = F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 100, height: 100),
+                                               F.gradientFill(type: 2, start: (50, 50), end: (100, 50), count: 2,
+                                                              stops: [0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0])])
+        let radial = F.file([radialLayer])
+        // Equal outlines share one cached coverage on GL; each keeps its own paint (a solid under the gradient here).
+        let under = F.shapeLayer(index: 2, items: [F.rectangle(x: 0, y: 0, width: 100, height: 100), F.fill(0, 1, 0)])
+        XCTAssertEqual(try frame(F.file([radialLayer, under]), frame: 0, name: "gradient-over-solid")[0, 0], RGBA8(0, 255, 0),
+                       "the solid shows past the gradient's radius")
         let image = try frame(radial, frame: 0, name: "radial-gradient")
         // The pixel beside the centre: its middle 0.7 pixels out, 1.4% of the way.
         XCTAssertEqual(Double(image[50, 50].r), 251, accuracy: 1, "by the centre")
