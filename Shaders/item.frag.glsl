@@ -57,6 +57,8 @@ uniform ivec2 u_whole;        // PICTURE_COVERAGE: whole texels added to the inv
 uniform int u_tileStep;       // PICTURE_COVERAGE: columns from one tile to the next
 uniform int u_phases;         // PICTURE_COVERAGE: sub-pixel phases a tile (exact motion; 1: filtered)
 uniform int u_phase;          // PICTURE_COVERAGE: this item's phase (its layers are tile * u_phases + phase)
+uniform int u_supersampled;   // PICTURE_COVERAGE: 1 where the picture has two texels a pixel (rasterised at twice the
+                              // scale shown): four taps a quarter pixel from the centre, averaged (a box filter's area)
 
 uniform sampler2D u_edges;    // polygons: x0, y0, x1, y1 of each edge, scene pixels
 uniform isampler2D u_entries; // polygons: edge indices, row by row
@@ -111,6 +113,22 @@ float polygonCoverage(float px, int row) {
     return min(1.0, abs(sum));
 }
 
+#if defined(PICTURE_COVERAGE)
+// The picture's coverage at scene point p (filtered between texels).
+float pictureCoverage(vec2 p) {
+    vec2 t = vec2(dot(u_inverseX, vec3(p, 1.0)), dot(u_inverseY, vec3(p, 1.0)));
+    // The texel position is u_whole + floor(t) and the fraction t - floor(t);
+    // the tile is the one holding the left texel of the filtered pair.
+    vec2 whole = floor(t), fraction = t - whole;
+    ivec2 at = u_whole + ivec2(whole);
+    int left = at.x + (fraction.x < 0.5 ? -1 : 0);
+    ivec3 size = textureSize(u_tiles, 0);
+    int tile = clamp(left >= 0 ? left / u_tileStep : 0, 0, size.z / u_phases - 1);
+    vec2 within = vec2(float(at.x - tile * u_tileStep), float(at.y)) + fraction;
+    return texture(u_tiles, vec3(within / vec2(size.xy), float(tile * u_phases + u_phase))).r;
+}
+#endif
+
 void main() {
     vec2 local = gl_FragCoord.xy - u_viewport.xy;           // i + 0.5
     int row = int(u_viewport.w - local.y) + u_pageTop;      // scene row, from the top
@@ -128,16 +146,12 @@ void main() {
 #endif
     float coverage;
 #if defined(PICTURE_COVERAGE)
-    vec2 t = vec2(dot(u_inverseX, vec3(scene, 1.0)), dot(u_inverseY, vec3(scene, 1.0)));
-    // The texel position is u_whole + floor(t) and the fraction t - floor(t);
-    // the tile is the one holding the left texel of the filtered pair.
-    vec2 whole = floor(t), fraction = t - whole;
-    ivec2 at = u_whole + ivec2(whole);
-    int left = at.x + (fraction.x < 0.5 ? -1 : 0);
-    ivec3 size = textureSize(u_tiles, 0);
-    int tile = clamp(left >= 0 ? left / u_tileStep : 0, 0, size.z / u_phases - 1);
-    vec2 within = vec2(float(at.x - tile * u_tileStep), float(at.y)) + fraction;
-    coverage = texture(u_tiles, vec3(within / vec2(size.xy), float(tile * u_phases + u_phase))).r;
+    if (u_supersampled != 0) {
+        coverage = 0.25 * (pictureCoverage(scene + vec2(-0.25, -0.25)) + pictureCoverage(scene + vec2(0.25, -0.25))
+                           + pictureCoverage(scene + vec2(-0.25, 0.25)) + pictureCoverage(scene + vec2(0.25, 0.25)));
+    } else {
+        coverage = pictureCoverage(scene);
+    }
 #elif defined(PICTURE_RGBA)
     vec2 t = vec2(dot(u_inverseX, vec3(scene, 1.0)), dot(u_inverseY, vec3(scene, 1.0)));
     vec4 sampled = texture(u_picture, t / u_pictureSize);

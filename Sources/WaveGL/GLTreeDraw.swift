@@ -31,7 +31,7 @@ final class GLTreeDraw {
     private struct Program {
         let program: ShaderProgram
         let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow, firstColumn, buckets: GLint
-        let whole, tileStep, phases, phase, rect, gradientV, gradientKind: GLint
+        let whole, tileStep, phases, phase, rect, gradientV, gradientKind, supersampled: GLint
     }
     /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask, rectangle.
     private var programs: [Program?] = Array(repeating: nil, count: 64)
@@ -55,7 +55,8 @@ final class GLTreeDraw {
         /// (layer tile * phases + phase); 1: one picture, filtered.
         var phases = 1
         /// Texels per layer unit: 1, or for a layer that asks
-        /// (`rasterizesAtShownScale`) twice the scale it is first shown at.
+        /// (`rasterizesAtShownScale`) twice the scale it is first shown at,
+        /// read with four taps a pixel (item.frag's `u_supersampled`).
         var scale = 1.0
     }
     /// Per content number: its texture (fixed paths and pictures).
@@ -275,20 +276,23 @@ final class GLTreeDraw {
     }
 
     /// Per content number, texels a unit: for the layers that ask
-    /// (`rasterizesAtShownScale`), twice the scale their items are shown at
-    /// in the frame at time 0 (the largest, each transform's longer axis),
-    /// at most 16; 1 for the rest, and where none is shown then.
+    /// (`rasterizesAtShownScale`), twice the largest scale their items are
+    /// shown at (each transform's longer axis) in the frames at a few times
+    /// of the first seconds (0, 1/4, 1/2, 1, 2 and 4 s: a layer hidden at 0
+    /// still gets its scale), at most 16; 1 for the rest, and where none is shown then.
     private static func shownScales(_ evaluator: LayerTreeEvaluator) -> [Double] {
         var asks = [Bool](repeating: false, count: evaluator.contents.count)
         for node in evaluator.nodes + evaluator.maskNodes where node.content >= 0 && node.layer.rasterizesAtShownScale { asks[node.content] = true }
         guard asks.contains(true) else { return [Double](repeating: 1, count: asks.count) }
         var scales = [Double](repeating: 0, count: evaluator.contents.count)
-        let list = evaluator.presentation(at: 0)
-        for item in list.items + list.maskItems where item.content >= 0 && item.content < scales.count && item.primitive == .fixedShape
-            && asks[item.content] {
-            let m = item.transform
-            let s = Swift.max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
-            if s.isFinite { scales[item.content] = Swift.max(scales[item.content], s) }
+        for time in [0, 0.25, 0.5, 1, 2, 4] {
+            let list = evaluator.presentation(at: time)
+            for item in list.items + list.maskItems where item.content >= 0 && item.content < scales.count && item.primitive == .fixedShape
+                && asks[item.content] {
+                let m = item.transform
+                let s = Swift.max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+                if s.isFinite { scales[item.content] = Swift.max(scales[item.content], s) }
+            }
         }
         return scales.map { $0 <= 0 || abs($0 - 1) < 1e-3 ? 1 : Swift.min(16, 2 * $0) }
     }
@@ -391,7 +395,8 @@ final class GLTreeDraw {
                                   buckets: program.uniform("u_buckets"), whole: program.uniform("u_whole"),
                                   tileStep: program.uniform("u_tileStep"), phases: program.uniform("u_phases"),
                                   phase: program.uniform("u_phase"), rect: program.uniform("u_rect"),
-                                  gradientV: program.uniform("u_gradientV"), gradientKind: program.uniform("u_gradientKind"))
+                                  gradientV: program.uniform("u_gradientV"), gradientKind: program.uniform("u_gradientKind"),
+                                  supersampled: program.uniform("u_supersampled"))
         }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: true) }
         for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask) }
@@ -901,6 +906,7 @@ final class GLTreeDraw {
             glUniform1i(program.tileStep, GLint(picture.tileStep))
             glUniform1i(program.phases, GLint(picture.phases))
             glUniform1i(program.phase, GLint(phase))
+            glUniform1i(program.supersampled, picture.scale != 1 ? 1 : 0)
             ex -= wx
             ey -= wy
         }
