@@ -15,7 +15,7 @@ import WaveCore
 ///
 /// Not drawn yet, and counted (`drewWithout`): expressions, text layers,
 /// layer effects, image layers, animated gradients, time remapping, skew, masks
-/// of lighten, darken and difference modes, luma mattes, blend modes, repeaters, merge
+/// of lighten, darken and difference modes, luma mattes, blend modes, merge
 /// paths, even-odd fills.
 public struct LottieAnimation: Sendable {
     /// The composition's size, frame rate, and in and out points (frames).
@@ -392,7 +392,7 @@ final class TreeBuilder {
             case "rd":
                 without.add("rounded corners")
             case "rp":
-                without.add("repeaters")
+                topFirst = [try repeater(item, copying: topFirst.reversed())]
             case "mm":
                 without.add("merge paths")
             case "tr":
@@ -492,6 +492,103 @@ final class TreeBuilder {
         func point(_ p: [Double]) -> Point { Point(p.count > 0 ? p[0] : 0, p.count > 1 ? p[1] : 0) }
         let kind: Gradient.Kind = item["t"]?.value.number == 2 ? .radial : .linear
         return Gradient(kind, start: point(start.value(at: f)), end: point(end.value(at: f)), stops: stops)
+    }
+
+    /// A repeater (`rp`): the items above it in its group drawn `c` times,
+    /// copy k under the repeater's transform applied k times about its
+    /// anchor (Core Animation's replicator: `Replicator`), its opacity
+    /// going from `so` to `eo` percent over the copies. The number of copies
+    /// is taken at the first frame; an offset is applied as that many steps
+    /// before the first copy; copies are stacked each above the last.
+    private func repeater(_ item: Node, copying below: [Layer]) throws -> Layer {
+        let copies = try item.animated("c", default: [1])
+        if item["m"]?.value.number == 2 { without.add("repeaters stacked below (drawn above)") }
+        let tr = item["tr"]
+        let t = try LottieTransform(tr)
+        let start = (try tr?.animated("so", default: [100]) ?? AnimatedValue([100])).scalar(at: 0) / 100
+        let end = (try tr?.animated("eo", default: [100]) ?? AnimatedValue([100])).scalar(at: 0) / 100
+        if copies.isAnimated {
+            if t.isAnimated { without.add("animated repeater copies under an animated step (drawn at their first keyframe)") } else {
+                return try unrolledRepeater(item, copying: below, copies: copies, step: t, opacity: (start, end))
+            }
+        }
+        let count = Int(Swift.max(0, Swift.min(Double(Replicator.maxCount), copies.scalar(at: copies.keyframes.first?.time ?? 0).rounded())))
+        var layer = Layer(name: item.string("nm") ?? "repeater", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: below)
+        // Copies turn and scale about the anchor: the bounds' centre there, placed where it was.
+        layer.anchorPoint = Point(0, 0)
+        let ax = t.anchor.timeline(0, rate: rate), ay = t.anchor.timeline(1, rate: rate)
+        layer.boundsOrigin = AnimatablePoint(x: ax, y: ay)
+        layer.position = AnimatablePoint(x: ax, y: ay)
+        var step = AnimatableTransform()
+        step.translationX = t.position.timeline(0, rate: rate)
+        step.translationY = t.position.timeline(1, rate: rate)
+        step.rotation = t.rotation.timeline(0, scale: Double.pi / 180, rate: rate)
+        step.scaleX = t.scale.timeline(0, scale: 0.01, rate: rate)
+        step.scaleY = t.scale.timeline(1, scale: 0.01, rate: rate)
+        let fade = count > 1 ? (end - start) / Double(count - 1) : 0
+        layer.replicator = Replicator(count: count, instanceTransform: step, instanceColor: Tint(r: 1, g: 1, b: 1, a: Swift.min(1, Swift.max(0, start))),
+                                      colorOffset: Tint(r: 0, g: 0, b: 0, a: fade))
+        let offset = (try item.animated("o", default: [0])).scalar(at: 0).rounded()
+        guard offset != 0, abs(offset) <= 1000 else { return layer }
+        // An offset: the copies start that many steps on (the step's model values, applied as many times).
+        if offset < 0 { without.add("repeater offsets below 0") }
+        let m = Self.step(t)
+        var shifted = Affine.identity
+        for _ in 0..<Int(abs(offset)) where offset > 0 { shifted = m.concatenating(after: shifted) }
+        var holder = Layer(name: "repeater offset", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: [layer])
+        Self.place(&holder, shifted)
+        return holder
+    }
+
+    /// A repeater's step at its first frame about its anchor a: T(a) M T(-a), M its position, rotation and scale.
+    private static func step(_ t: LottieTransform) -> Affine {
+        let a = t.anchor.value(at: 0), ax = a.count > 0 ? a[0] : 0, ay = a.count > 1 ? a[1] : 0
+        var plain = t
+        plain.anchor = AnimatedValue([0, 0])
+        return Affine.translation(ax, ay).concatenating(after: plain.matrix(at: 0).concatenating(after: .translation(-ax, -ay)))
+    }
+
+    /// Places a layer at the origin by `m` (a rotation, scale and translation, no shear).
+    private static func place(_ layer: inout Layer, _ m: Affine) {
+        layer.anchorPoint = Point(0, 0)
+        layer.position = AnimatablePoint(m.tx, m.ty)
+        layer.transform = AnimatableTransform(rotation: atan2(m.b, m.a), scaleX: (m.a * m.a + m.b * m.b).squareRoot(),
+                                              scaleY: (m.c * m.c + m.d * m.d).squareRoot())
+    }
+
+    /// A repeater whose number of copies changes (and whose step does not):
+    /// as many copies as it ever has, each a layer placed by the step's
+    /// matrix to its power, shown while the number of copies exceeds its
+    /// index (a step at every frame: the count is sampled per frame).
+    private func unrolledRepeater(_ item: Node, copying below: [Layer], copies: AnimatedValue, step t: LottieTransform,
+                                  opacity: (start: Double, end: Double)) throws -> Layer {
+        let first = copies.keyframes.first?.time ?? 0, last = copies.keyframes.last?.time ?? 0
+        let frames = Swift.max(1, Swift.min(100_000, Int((last - first).rounded(.up))))
+        let counts = (0...frames).map { copies.scalar(at: first + Double($0)) }
+        let most = Int(Swift.max(0, Swift.min(1000, (counts.max() ?? 0).rounded(.up))))
+        let m = Self.step(t)
+        // An offset starts the copies that many steps on.
+        let offset = Int(Swift.max(-1000, Swift.min(1000, (try item.animated("o", default: [0])).scalar(at: 0).rounded())))
+        var power = Affine.identity
+        if offset < 0 { without.add("repeater offsets below 0") }
+        for _ in 0..<Swift.max(0, offset) { power = m.concatenating(after: power) }
+        var layers: [Layer] = []
+        for k in 0..<most {
+            var copy = Layer(name: "copy \(k)", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: below)
+            Self.place(&copy, power)
+            let alpha = most > 1 ? opacity.start + (opacity.end - opacity.start) * Double(k) / Double(most - 1) : opacity.start
+            // Shown while the count exceeds k, a fraction of a copy at that opacity (as rlottie), frame by frame.
+            let shown = counts.map { alpha * Swift.min(1, Swift.max(0, $0 - Double(k))) }
+            copy.opacity = Timeline(shown[0], animations: [.keyframes(KeyframeAnimation(
+                values: shown, calculation: .discrete,
+                timing: MediaTiming(beginTime: first / rate, duration: Double(frames + 1) / rate, fillMode: .both)))])
+            layers.append(copy)
+            power = m.concatenating(after: power)
+        }
+        var holder = Layer(name: item.string("nm") ?? "repeater", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: layers)
+        holder.anchorPoint = Point(0, 0)
+        holder.position = AnimatablePoint(0, 0)
+        return holder
     }
 
     /// A trim: start and end in percent of an outline's length, turned by an

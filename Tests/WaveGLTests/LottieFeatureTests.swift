@@ -105,6 +105,21 @@ final class LottieFeatureTests: XCTestCase {
         XCTAssertEqual(Double(half.b), 191, accuracy: 3)
     }
 
+    /// A repeater draws what is above it in its group again, each copy one step further, fading from so to eo.
+    func testARepeaterStepsItsCopies() throws {
+        let step = #"{"ty":"tr","a":\#(F.value("[0,0]")),"p":\#(F.value("[30,0]")),"s":\#(F.value("[100,100]")),"r":\#(F.value("0")),"so":\#(F.value("100")),"eo":\#(F.value("100"))}"#
+        let json = F.file([F.shapeLayer(items: [F.rectangle(x: 10, y: 45, width: 10, height: 10), F.fill(1, 0, 0),
+                                                #"{"ty":"rp","c":\#(F.value("3")),"o":\#(F.value("0")),"m":1,"tr":\#(step)}"#])])
+        assertImagesMatch(try frame(json, frame: 0, name: "repeater"), expected((0..<3).map { k in (10 + 30 * k, 45, 20 + 30 * k, 55, red) }),
+                          mean: 0, max: 0, name: "lottie-repeater")
+        // The number of copies keyframed from 0 to 3 over frames 0 to 10: at frame 5, one and a half copies (the half at half opacity).
+        let growing = json.replacingOccurrences(of: #""c":\#(F.value("3"))"#, with: #""c":\#(F.keyframes([(0, "[0]"), (10, "[3]")]))"#)
+        let half = try frame(growing, frame: 5, name: "repeater-growing")
+        XCTAssertEqual(half[15, 50], red)
+        XCTAssertEqual(Double(half[45, 50].g), 128, accuracy: 2, "the half copy")
+        XCTAssertEqual(half[75, 50], RGBA8(255, 255, 255))
+    }
+
     func testATrimEndsHalfWay() throws {
         let json = F.file([F.shapeLayer(items: [F.line([(20, 50), (80, 50)]), F.trim(start: 0, end: 50), F.stroke(width: 10, cap: 1)])])
         assertImagesMatch(try frame(json, frame: 0, name: "trim"), expected([(20, 45, 50, 55, black)]), mean: 0, max: 0, name: "lottie-trim")
