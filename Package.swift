@@ -27,7 +27,7 @@ let package = Package(
         // One file per effect: its options turned into layers.
         .target(name: "WaveEffects", dependencies: ["WaveCore", "WavePhysics", "WaveLottie", "CStbEasyFont"]),
         // Lottie files (Bodymovin's JSON) read into the layer tree.
-        .target(name: "WaveLottie", dependencies: ["WaveCore"]),
+        .target(name: "WaveLottie", dependencies: ["WaveCore", "WaveImageIO"]),
 
         // C libraries from the system, found through pkg-config.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),

@@ -123,6 +123,24 @@ public enum PNG {
         guard png_image_begin_read_from_file(&png, path) != 0 else {
             throw FileError.cannotRead(path: path, reason: message(of: &png))
         }
+        return try finishReading(&png, path: path)
+    }
+
+    /// A PNG held in memory (`name` says where it came from in messages).
+    public static func read(bytes: [UInt8], name: String) throws -> RGBAImage {
+        var png = png_image()
+        png.version = UInt32(PNG_IMAGE_VERSION)
+        let begun = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&png, $0.baseAddress, $0.count) }
+        guard begun != 0 else { throw FileError.cannotRead(path: name, reason: message(of: &png)) }
+        return try finishReading(&png, path: name)
+    }
+
+    /// The pixels of a PNG whose header was read, at most `maxPixels`.
+    private static func finishReading(_ png: inout png_image, path: String) throws -> RGBAImage {
+        guard Int(png.width) * Int(png.height) <= maxPixels else {
+            png_image_free(&png)
+            throw FileError.cannotRead(path: path, reason: "an image of \(png.width)x\(png.height), more than \(maxPixels) pixels")
+        }
         png.format = WAVES_PNG_FORMAT_RGBA
         let width = Int(png.width), height = Int(png.height)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -136,6 +154,9 @@ public enum PNG {
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
+
+    /// The most pixels an image read may have (16384 x 16384).
+    public static let maxPixels = 1 << 28
 
     private static func makeImage(width: Int, height: Int) -> png_image {
         var png = png_image()

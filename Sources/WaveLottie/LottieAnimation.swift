@@ -1,5 +1,6 @@
 import Foundation
 import WaveCore
+import WaveImageIO
 
 /// A Lottie animation (Bodymovin's JSON, the Lottie Animation Community's
 /// format) turned into Waves' layer tree, as lottie-ios's Core Animation
@@ -14,13 +15,15 @@ import WaveCore
 /// outline. Time: scene time t shows the file's frame `ip + first + t * fr`.
 ///
 /// Not drawn yet, and counted (`drewWithout`): expressions, text layers,
-/// layer effects, image layers, animated gradients, time remapping, skew, masks
+/// layer effects, animated gradients, time remapping, skew, masks
 /// of lighten, darken and difference modes, luma mattes, blend modes, merge
 /// paths, even-odd fills.
 public struct LottieAnimation: Sendable {
     /// The composition's size, frame rate, and in and out points (frames).
     public let width: Double, height: Double, frameRate: Double, inPoint: Double, outPoint: Double
     let root: JSONValue
+    /// The folder the file was read from (images beside it), nil for bytes.
+    let folder: String?
 
     /// The largest file read (bytes).
     public static let maxFileSize = 256 << 20
@@ -40,10 +43,12 @@ public struct LottieAnimation: Sendable {
         guard data.count <= Self.maxFileSize else {
             throw LottieError(place: "", problem: "larger than \(Self.maxFileSize >> 20) MiB")
         }
-        try self.init(bytes: [UInt8](data))
+        try self.init(bytes: [UInt8](data), folder: URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 
-    public init(bytes: [UInt8]) throws {
+    /// A file's bytes; `folder` is where images beside it are looked for.
+    public init(bytes: [UInt8], folder: String? = nil) throws {
+        self.folder = folder
         let json: JSONValue
         do { json = try JSONReader.parse(bytes) } catch let e as JSONError { throw LottieError(place: "", problem: e.description) }
         let top = Node(json, "")
@@ -71,7 +76,7 @@ public struct LottieAnimation: Sendable {
     /// in point; and what was drawn without.
     public func scene(width sceneWidth: Int, height sceneHeight: Int, background: RGBA8,
                       firstFrame: Double = 0) throws -> (scene: Scene, drewWithout: DrewWithout) {
-        let builder = TreeBuilder(rate: frameRate, assets: try assets())
+        let builder = TreeBuilder(rate: frameRate, assets: try assets(), folder: folder)
         builder.compositionFrames = inPoint...outPoint
         let top = Node(root, "")
         let layers = try builder.layers(top["layers"]!.items, mapping: TimeMapping(start: 0, stretch: 1), depth: 0)
@@ -138,9 +143,43 @@ final class TreeBuilder {
     static let maxSampledPoints = 20_000_000
     private var sampledPoints = 0
 
-    init(rate: Double, assets: [String: Node]) {
+    /// Where images beside the file are found.
+    let folder: String?
+    /// Images decoded, by asset id (a layer per use, one decoding).
+    private var images: [String: RGBAImage] = [:]
+
+    init(rate: Double, assets: [String: Node], folder: String? = nil) {
         self.rate = rate
         self.assets = assets
+        self.folder = folder
+    }
+
+    /// An image asset's pixels: embedded (`data:image/png;base64,...`) or a
+    /// PNG file beside the JSON (`u` + `p`); nil where the file is not there
+    /// (drawn without, as the peers draw nothing). Any other bytes are refused.
+    private func image(_ id: String, _ asset: Node) throws -> RGBAImage? {
+        if let known = images[id] { return known }
+        let p = asset.string("p") ?? ""
+        var bytes: [UInt8]
+        if p.hasPrefix("data:") {
+            guard let comma = p.firstIndex(of: ","), p[..<comma].hasSuffix(";base64"),
+                  let data = Data(base64Encoded: String(p[p.index(after: comma)...]), options: .ignoreUnknownCharacters) else {
+                throw asset.fail("an embedded image that is not base64 data")
+            }
+            bytes = [UInt8](data)
+        } else {
+            let path = URL(fileURLWithPath: folder ?? ".").appendingPathComponent((asset.string("u") ?? "") + p).path
+            guard let data = FileManager.default.contents(atPath: path) else {
+                without.add("images not found beside the file")
+                return nil
+            }
+            bytes = [UInt8](data)
+        }
+        guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw asset.fail("an image that is not a PNG (PNG is accepted)") }
+        let decoded: RGBAImage
+        do { decoded = try PNG.read(bytes: bytes, name: "image '\(id)'") } catch { throw asset.fail("an image that does not decode as a PNG: \(error)") }
+        images[id] = decoded
+        return decoded
     }
 
     private func count(_ node: Node) throws {
@@ -207,7 +246,7 @@ final class TreeBuilder {
     private func transformLayer(_ layer: Node, mapping: TimeMapping) throws -> Layer {
         let transform = try LottieTransform(layer["ks"])
         var out = Layer(name: layer.string("nm") ?? "", frame: Rect(x: 0, y: 0, width: 0, height: 0))
-        apply(transform, to: &out, opacity: false)
+        apply(transform, to: &out, opacity: false, autoOrient: layer.bool("ao"))
         return out
     }
 
@@ -255,7 +294,16 @@ final class TreeBuilder {
             try builder.rectangle(x: 0, y: 0, width: w, height: h)
             out.sublayers = [drawable(.fixed(builder.path), fill: .solid(color), opacity: .constant(1))]
         case 2?:
-            without.add("image layers")
+            guard let id = layer.string("refId"), let asset = assets[id] else { throw layer.fail("an image layer whose 'refId' names no image in 'assets'") }
+            guard let picture = try image(id, asset), picture.width > 0, picture.height > 0 else { break }
+            // Drawn at the asset's size from the layer's origin.
+            let w = try asset.number("w", default: Double(picture.width)), h = try asset.number("h", default: Double(picture.height))
+            var shown = Layer(name: "image", frame: Rect(x: 0, y: 0, width: Double(picture.width), height: Double(picture.height)),
+                              contents: .picture(Picture(picture)))
+            shown.anchorPoint = Point(0, 0)
+            shown.position = AnimatablePoint(0, 0)
+            shown.transform = AnimatableTransform(scaleX: w / Double(picture.width), scaleY: h / Double(picture.height))
+            out.sublayers = [shown]
         case 3?:
             break
         case 4?:
@@ -683,7 +731,7 @@ final class TreeBuilder {
     }
 
     /// Anchor, position, rotation and scale (and opacity) as the layer's timelines; skew is counted, not drawn.
-    private func apply(_ t: LottieTransform, to layer: inout Layer, opacity: Bool) {
+    private func apply(_ t: LottieTransform, to layer: inout Layer, opacity: Bool, autoOrient: Bool = false) {
         layer.anchorPoint = Point(0, 0)
         layer.boundsOrigin = AnimatablePoint(x: t.anchor.timeline(0, rate: rate), y: t.anchor.timeline(1, rate: rate))
         if let x = t.positionX, let y = t.positionY {
@@ -696,6 +744,47 @@ final class TreeBuilder {
         layer.transform.scaleY = t.scale.timeline(1, scale: 0.01, rate: rate)
         if opacity { layer.opacity = t.opacity.timeline(0, scale: 0.01, rate: rate) }
         if t.hasSkew { without.add("skews") }
+        if t.turnsIn3D {
+            // Turned about x and y in 3D and seen straight on (as rlottie draws them): x scaled by cos ry, y by cos rx.
+            let range = Self.frames(of: [t.rotationX, t.rotationY, t.scale])
+            func scale(_ d: Int, _ turn: AnimatedValue) -> (Double) -> Double {
+                { f in (t.scale.value(at: f).count > d ? t.scale.value(at: f)[d] : 100) / 100 * cos(turn.scalar(at: f) * Double.pi / 180) }
+            }
+            layer.transform.scaleX = sampled(scale(0, t.rotationY), over: range)
+            layer.transform.scaleY = sampled(scale(1, t.rotationX), over: range)
+            if (t.rotationX.isAnimated || t.rotationX.scalar(at: 0) != 0) && (t.rotationY.isAnimated || t.rotationY.scalar(at: 0) != 0) {
+                without.add("3D turns about both x and y (drawn without their shear)")
+            }
+        }
+        if autoOrient, t.position.isAnimated, t.positionX == nil {
+            // Auto-orient: turned along its motion path, the path's tangent added to its rotation where it moves (as rlottie).
+            let range = Self.frames(of: [t.position])
+            let path = t.position, first = range.lowerBound, last = range.upperBound
+            layer.transform.rotation = sampled({ f in
+                var angle = 0.0
+                if f >= first && f < last || f == last && last > first {
+                    let a = path.value(at: f == last ? f - 0.01 : f), b = path.value(at: f == last ? f : f + 0.01)
+                    if a.count > 1, b.count > 1, a != b { angle = atan2(b[1] - a[1], b[0] - a[0]) }
+                }
+                return t.rotation.scalar(at: f) * Double.pi / 180 + angle
+            }, over: first...Swift.max(first, last))
+        }
+    }
+
+    /// The frames between the first and last keyframes of `values` (0...0 where none is animated).
+    private static func frames(of values: [AnimatedValue]) -> ClosedRange<Double> {
+        let times = values.flatMap { $0.keyframes.map(\.time) }
+        guard let lo = times.min(), let hi = times.max() else { return 0...0 }
+        return lo...hi
+    }
+
+    /// `value` at every whole frame of `range`, linear between, held outside: a timeline in seconds.
+    private func sampled(_ value: (Double) -> Double, over range: ClosedRange<Double>) -> Timeline<Double> {
+        let first = range.lowerBound.rounded(.down)
+        let frames = Swift.max(1, Swift.min(100_000, Int((range.upperBound - first).rounded(.up))))
+        let values = (0...frames).map { value(first + Double($0)) }
+        return Timeline(values[0], animations: [.keyframes(KeyframeAnimation(
+            values: values, timing: MediaTiming(beginTime: first / rate, duration: Double(frames) / rate, fillMode: .both)))])
     }
 
     private func countExpressions(_ node: Node?) {

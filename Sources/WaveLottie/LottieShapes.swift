@@ -145,6 +145,9 @@ struct LottieTransform {
     var skew: AnimatedValue
     var skewAxis: AnimatedValue
     var opacity: AnimatedValue
+    /// A 3D layer's turns about x and y, in degrees (drawn as their orthographic projection).
+    var rotationX: AnimatedValue
+    var rotationY: AnimatedValue
 
     init(_ node: Node?) throws {
         anchor = try node?.animated("a", default: [0, 0]) ?? AnimatedValue([0, 0])
@@ -160,6 +163,13 @@ struct LottieTransform {
         skew = try node?.animated("sk", default: [0]) ?? AnimatedValue([0])
         skewAxis = try node?.animated("sa", default: [0]) ?? AnimatedValue([0])
         opacity = try node?.animated("o", default: [100]) ?? AnimatedValue([100])
+        rotationX = try node?.animated("rx", default: [0]) ?? AnimatedValue([0])
+        rotationY = try node?.animated("ry", default: [0]) ?? AnimatedValue([0])
+    }
+
+    /// Whether it turns about x or y (a 3D layer).
+    var turnsIn3D: Bool {
+        rotationX.isAnimated || rotationY.isAnimated || rotationX.scalar(at: 0) != 0 || rotationY.scalar(at: 0) != 0
     }
 
     var isAnimated: Bool {

@@ -1,5 +1,7 @@
+import Foundation
 import WaveCore
 @testable import WaveGL
+import WaveImageIO
 import WaveLottie
 import WaveTestSupport
 import XCTest
@@ -120,6 +122,19 @@ final class LottieFeatureTests: XCTestCase {
         XCTAssertEqual(half[75, 50], RGBA8(255, 255, 255))
     }
 
+    /// A 3D layer turned 60 degrees about y is seen half as wide; an auto-oriented layer turns along its motion.
+    func testA3DTurnAndAutoOrient() throws {
+        let turned = F.shapeLayer(items: [F.rectangle(x: -20, y: -20, width: 40, height: 40), F.fill(1, 0, 0)], position: F.value("[50,50]"))
+            .replacingOccurrences(of: #""r":\#(F.value("0"))"#, with: #""ry":\#(F.value("60"))"#)
+        assertImagesMatch(try frame(F.file([turned]).replacingOccurrences(of: #""ddd":0,"ind""#, with: #""ddd":1,"ind""#), frame: 0, name: "3d"),
+                          expected([(40, 30, 60, 70, red)]), mean: 0, max: 0, name: "lottie-3d")
+        // Moving straight down: turned a quarter, the 20x10 bar stands 10x20.
+        let oriented = F.shapeLayer(items: [F.rectangle(x: -10, y: -5, width: 20, height: 10), F.fill(1, 0, 0)],
+                                    position: F.keyframes([(0, "[20,50]"), (10, "[20,90]")]), extra: #","ao":1"#)
+        assertImagesMatch(try frame(F.file([oriented]), frame: 5, name: "auto-orient"), expected([(15, 60, 25, 80, red)]), mean: 0.05, max: 8,
+                          name: "lottie-auto-orient")
+    }
+
     func testATrimEndsHalfWay() throws {
         let json = F.file([F.shapeLayer(items: [F.line([(20, 50), (80, 50)]), F.trim(start: 0, end: 50), F.stroke(width: 10, cap: 1)])])
         assertImagesMatch(try frame(json, frame: 0, name: "trim"), expected([(20, 45, 50, 55, black)]), mean: 0, max: 0, name: "lottie-trim")
@@ -177,6 +192,30 @@ final class LottieFeatureTests: XCTestCase {
                           mean: 0, max: 0, name: "lottie-precomp")
     }
 
+    /// An embedded PNG drawn at its asset's size from its layer's origin.
+    func testAnEmbeddedImageIsDrawnAtItsAssetsSize() throws {
+        var image = RGBAImage(width: 2, height: 2)
+        image[0, 0] = red
+        image[1, 0] = RGBA8(0, 255, 0)
+        image[0, 1] = RGBA8(0, 0, 255)
+        image[1, 1] = black
+        let path = try LottieFixtures.write("", name: "image.png")
+        try PNG.write(image, to: path)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path)).base64EncodedString()
+        let asset = #"{"id":"image_0","w":20,"h":20,"u":"","p":"data:image/png;base64,\#(data)","e":1}"#
+        let layer = #"{"ddd":0,"ind":1,"ty":2,"refId":"image_0","ks":\#(F.transform(position: F.value("[40,40]"))),"ip":0,"op":20,"st":0,"sr":1}"#
+        let drawn = try frame(F.file([layer], assets: [asset]), frame: 0, name: "image")
+        // Shown at 20x20, each texel 10x10 pixels, sampled between texels (as Core Animation samples a picture):
+        // the pixel by each texel's centre is 95% that texel's colour; past the image, white.
+        func close(_ c: RGBA8, _ r: Int, _ g: Int, _ b: Int) -> Bool { abs(Int(c.r) - r) <= 26 && abs(Int(c.g) - g) <= 26 && abs(Int(c.b) - b) <= 26 }
+        XCTAssert(close(drawn[45, 45], 255, 0, 0), "\(drawn[45, 45])")
+        XCTAssert(close(drawn[54, 45], 0, 255, 0), "\(drawn[54, 45])")
+        XCTAssert(close(drawn[45, 54], 0, 0, 255), "\(drawn[45, 54])")
+        XCTAssert(close(drawn[54, 54], 0, 0, 0), "\(drawn[54, 54])")
+        XCTAssertEqual(drawn[38, 45], RGBA8(255, 255, 255))
+        XCTAssertEqual(drawn[61, 45], RGBA8(255, 255, 255))
+    }
+
     /// Files no one should draw: one line of Waves' own each, never a crash.
     func testHostileFilesAreRefusedWithOneLine() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
@@ -192,6 +231,9 @@ final class LottieFeatureTests: XCTestCase {
             (F.file([]).replacingOccurrences(of: "\"op\":20", with: "\"op\":0"), "out point"),
             (selfContaining, "contains itself"),
             (cycle, "cycle"),
+            (F.file([#"{"ind":1,"ty":2,"refId":"i","ks":{},"ip":0,"op":20,"st":0}"#],
+                    assets: [#"{"id":"i","w":2,"h":2,"p":"data:image/png;base64,\#(Data("GIF89a not a png".utf8).base64EncodedString())","e":1}"#]),
+             "not a PNG"),
         ]
         for (json, says) in cases {
             XCTAssertThrowsError(try LottieAnimation(bytes: Array(json.utf8)).scene(width: 50, height: 50, background: RGBA8(0, 0, 0))) { error in
