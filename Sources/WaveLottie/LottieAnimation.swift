@@ -12,7 +12,8 @@ import WaveImageIO
 /// layer. An outline that never changes is a fixed path (the GL strategy
 /// rasterises it once); one that changes (a morph, an animated size, a
 /// trim) is sampled at every frame of the file and drawn as the frame's
-/// outline. Time: scene time t shows the file's frame `ip + first + t * fr`.
+/// outline. Time: scene time t shows the file's frame `ip + first + t * fr`,
+/// looping back to the in point at the out point (as players play it).
 ///
 /// Not drawn yet, and counted (`drewWithout`): expressions, text layers,
 /// layer effects, animated gradients, time remapping, skew, masks
@@ -87,8 +88,12 @@ public struct LottieAnimation: Sendable {
         composition.position = AnimatablePoint((w - width * fit) / 2, (h - height * fit) / 2)
         composition.transform = AnimatableTransform(scaleX: fit, scaleY: fit)
         composition.masksToBounds = true
-        composition.timing = MediaTiming(beginTime: 0, duration: .infinity, timeOffset: (inPoint + firstFrame) / frameRate, fillMode: .both)
-        let rootLayer = Layer(name: "lottie", frame: Rect(x: 0, y: 0, width: w, height: h), sublayers: [composition])
+        // The composition's frames from its in point: local time in seconds is the frame over the rate.
+        composition.timing = MediaTiming(beginTime: -inPoint / frameRate, duration: .infinity, fillMode: .both)
+        // Played in a loop, as players play a Lottie file: from frame `firstFrame` after the in point, back to the in point at the out point.
+        var loop = Layer(name: "loop", frame: Rect(x: 0, y: 0, width: w, height: h), sublayers: [composition])
+        loop.timing = .endlessLoop(duration: duration, timeOffset: firstFrame / frameRate)
+        let rootLayer = Layer(name: "lottie", frame: Rect(x: 0, y: 0, width: w, height: h), sublayers: [loop])
         return (Scene(width: sceneWidth, height: sceneHeight, background: background, tree: LayerTree(root: rootLayer)),
                 builder.without)
     }
@@ -861,5 +866,53 @@ struct SampledOutline: DynamicPath, Equatable {
         }
         guard minX.isFinite else { return Rect(x: 0, y: 0, width: 0, height: 0) }
         return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}
+
+extension LottieAnimation {
+    /// What the file uses, in the specification's words ("precompositions",
+    /// "trims", "alpha mattes"...), for reports: its layers' kinds and
+    /// shape items, masks, mattes, parenting, time remapping, expressions, effects.
+    public var featuresUsed: Set<String> {
+        var found: Set<String> = []
+        let layerKinds = [0: "precompositions", 1: "solids", 2: "images", 3: "nulls", 4: "shapes", 5: "text"]
+        let itemKinds = ["rc": "rectangles", "el": "ellipses", "sr": "polystars", "sh": "paths", "fl": "fills", "st": "strokes",
+                         "gf": "gradient fills", "gs": "gradient strokes", "tm": "trims", "rp": "repeaters", "rd": "rounded corners",
+                         "mm": "merge paths"]
+        func items(_ list: [JSONValue]) {
+            for item in list {
+                guard let type = item["ty"]?.string else { continue }
+                if let name = itemKinds[type] { found.insert(name) }
+                if type == "sh", item["ks"]?["a"]?.number == 1 { found.insert("morphs") }
+                if type == "st", item["d"]?.array?.isEmpty == false { found.insert("dashes") }
+                if type == "gr" { items(item["it"]?.array ?? []) }
+            }
+        }
+        func layers(_ list: [JSONValue]) {
+            for layer in list {
+                if let kind = layer["ty"]?.number.flatMap({ layerKinds[Int($0)] }) { found.insert(kind) }
+                if layer["parent"] != nil { found.insert("parenting") }
+                if layer["masksProperties"]?.array?.isEmpty == false { found.insert("masks") }
+                if let tt = layer["tt"]?.number, tt > 0 { found.insert(tt <= 2 ? "alpha mattes" : "luma mattes") }
+                if layer["tm"] != nil { found.insert("time remapping") }
+                if layer["ef"]?.array?.isEmpty == false { found.insert("effects") }
+                if layer["ddd"]?.number == 1 { found.insert("3D layers") }
+                if let bm = layer["bm"]?.number, bm != 0 { found.insert("blend modes") }
+                if Self.hasExpression(layer) { found.insert("expressions") }
+                items(layer["shapes"]?.array ?? [])
+            }
+        }
+        layers(root["layers"]?.array ?? [])
+        for asset in root["assets"]?.array ?? [] { layers(asset["layers"]?.array ?? []) }
+        return found
+    }
+
+    /// Whether a property below `value` holds an expression (`"x": "..."`).
+    private static func hasExpression(_ value: JSONValue) -> Bool {
+        switch value {
+        case let .object(o): return o.contains { key, v in (key == "x" && v.string != nil) || hasExpression(v) }
+        case let .array(a): return a.contains(where: hasExpression)
+        default: return false
+        }
     }
 }

@@ -9,7 +9,7 @@ extension DemoEffect {
     /// registry's, those whose input is given), each with the user's options
     /// and a count of its own.
     package static func cycle(_ wave: EffectOptions, halfWidth: Int) -> [DemoEffect] {
-        let drawable = Effects.all.filter { $0.needs == nil || ($0.needs == "--outline" && wave.given["outline"] != nil) }
+        let drawable = Effects.all.filter { effect in effect.needs.map { wave.given[String($0.dropFirst(2))] != nil } ?? true }
         let ordered = drawable.filter { $0.name == wave.scene } + drawable.filter { $0.name != wave.scene }
         return ordered.map { effect in
             var options = wave

@@ -41,6 +41,17 @@ final class LottieFeatureTests: XCTestCase {
                           name: "lottie-move-after")
     }
 
+    /// Played as players play it: at the out point (frame 20, 2 s in) back to the in point.
+    func testTheAnimationLoops() throws {
+        let json = F.file([F.shapeLayer(items: [F.rectangle(x: 20, y: 20, width: 20, height: 20), F.fill(1, 0, 0)],
+                                        position: F.keyframes([(0, "[0,0]"), (10, "[40,0]")]))])
+        let scene = try LottieAnimation(bytes: Array(json.utf8)).scene(width: 100, height: 100, background: RGBA8(255, 255, 255)).scene
+        let frames = try Frames.render(CPURenderer(), scene, at: [0, 2, 2.5])
+        assertImagesMatch(frames[1], frames[0], mean: 0, max: 0, name: "lottie-loop-start")
+        assertImagesMatch(frames[2], expected([(40, 20, 60, 40, red)]), mean: 0, max: 0, name: "lottie-loop-again")
+        XCTAssertEqual(scene.loopPeriod() ?? 0, 2, accuracy: 1e-9, "the file's frames over its rate")
+    }
+
     func testAHoldKeyframeStepsAtItsEnd() throws {
         let json = F.file([F.shapeLayer(items: [F.rectangle(x: 20, y: 20, width: 20, height: 20), F.fill(1, 0, 0)],
                                         position: F.keyframes([(0, "[0,0]"), (10, "[40,0]")], hold: true))])
