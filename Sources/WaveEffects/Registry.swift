@@ -368,7 +368,7 @@ public enum Effects {
             return try outline.scene()
         },
         Effect(name: EffectName(rawValue: "lottie"), summary: "a Lottie animation (Bodymovin's JSON) as a layer tree, scaled to fit",
-               parameters: .effect(LottieEffect.parameters), model: { LottieEffect() }, needs: "--file",
+               parameters: .effect(LottieEffect.parameters), model: { LottieEffect() }, needs: "--file", paced: true,
                agreement: .sampledPictures) { model, s, r in
             try model.base.scene(width: r.width, height: r.height, background: s.background)
         },
