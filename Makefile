@@ -124,8 +124,8 @@ docs: deps
 
 # make fuzz: libFuzzer targets for the readers of untrusted bytes (Fuzz/*.swift):
 # dat (.dat peaks), json (peaks by content, then JSON), path (SVG path data,
-# drawn), level (the live level stream) and mp3 (MP3Decoder over libmad, then
-# peaks made). swiftc -sanitize=fuzzer,address
+# drawn), level (the live level stream), mp3 (MP3Decoder over libmad, then
+# peaks made) and lottie (a Lottie file read, then drawn). swiftc -sanitize=fuzzer,address
 # compiles the readers' own sources into each target, over an instrumented
 # WaveCore library (nothing copied); each target starts from the corpus
 # Fuzz/seeds.sh writes and runs FUZZ_SECONDS. Everything lands in .build/fuzz:
@@ -133,7 +133,7 @@ docs: deps
 # and fails the run (every one found so far is a file in Tests/FuzzCrashes,
 # fed to its reader by FuzzCrashTests). FUZZ_TARGETS picks some.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= dat json path level mp3
+FUZZ_TARGETS ?= dat json path level mp3 lottie
 FUZZ      := .build/fuzz
 FUZZ_SWIFTC := swiftc -swift-version 5 -package-name waves -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld
 WAVECORE_SOURCES  := $(shell find Sources/WaveCore -name '*.swift' | sort)
@@ -154,6 +154,12 @@ $(FUZZ)/libWaveCore.a: $(WAVECORE_SOURCES) $(FUZZ)/include/CPixelFill/module.mod
 	  $(addprefix $(CURDIR)/,$(WAVECORE_SOURCES)) -o libWaveCore.a
 
 FUZZ_LINK := -I $(FUZZ) -I $(FUZZ)/include $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
+WAVEIMAGEIO_SOURCES := $(wildcard Sources/WaveImageIO/*.swift)
+WAVELOTTIE_SOURCES  := $(wildcard Sources/WaveLottie/*.swift)
+
+$(FUZZ)/libWaveImageIO.a: $(WAVEIMAGEIO_SOURCES) $(FUZZ)/libWaveCore.a
+	cd $(FUZZ) && $(FUZZ_SWIFTC) -module-name WaveImageIO -emit-library -static -emit-module -I . -I include -I $(CURDIR)/Sources/CPNG \
+	  $(addprefix $(CURDIR)/,$(WAVEIMAGEIO_SOURCES)) -o libWaveImageIO.a
 $(FUZZ)/fuzz-dat: Fuzz/DatPeaksFuzz.swift Fuzz/PeaksCheck.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
 	$(FUZZ_SWIFTC) -module-name WaveAudio $(WAVEAUDIO_INCLUDES) $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
 $(FUZZ)/fuzz-json: Fuzz/JSONPeaksFuzz.swift Fuzz/PeaksCheck.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
@@ -164,6 +170,9 @@ $(FUZZ)/fuzz-mp3: Fuzz/MP3DecoderFuzz.swift $(WAVEAUDIO_SOURCES) $(FUZZ)/libWave
 	$(FUZZ_SWIFTC) -module-name WaveAudio $(WAVEAUDIO_INCLUDES) $(WAVEAUDIO_SOURCES) $(filter Fuzz/%,$^) $(FUZZ_LINK) -o $@
 $(FUZZ)/fuzz-path: Fuzz/PathDataFuzz.swift Sources/WaveEffects/PathData.swift Sources/WaveEffects/Outline.swift $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
 	$(FUZZ_SWIFTC) -module-name WaveEffects $(filter %.swift,$^) $(FUZZ_LINK) -o $@
+
+$(FUZZ)/fuzz-lottie: Fuzz/LottieFuzz.swift $(WAVELOTTIE_SOURCES) $(FUZZ)/libWaveImageIO.a $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
+	$(FUZZ_SWIFTC) -module-name WaveLottie -I Sources/CPNG $(WAVELOTTIE_SOURCES) Fuzz/LottieFuzz.swift $(FUZZ)/libWaveImageIO.a $(FUZZ_LINK) -lpng16 -o $@
 
 $(FUZZ)/seeds/.done: Fuzz/seeds.sh
 	rm -rf $(FUZZ)/seeds && Fuzz/seeds.sh $(FUZZ)/seeds && touch $@

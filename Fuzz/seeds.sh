@@ -4,7 +4,7 @@
 # so the fuzzer starts from the grammar rather than from nothing.
 set -euo pipefail
 out=$1
-mkdir -p "$out"/{dat,json,path,level,mp3}
+mkdir -p "$out"/{dat,json,path,level,mp3,lottie}
 
 # .dat: little-endian int32 fields (version, flags, rate, samples per pixel,
 # length[, channels]), then int16 or int8 values.
@@ -69,3 +69,15 @@ printf '%s\n' '"M"' '"m"' '"L"' '"l"' '"H"' '"h"' '"V"' '"v"' '"C"' '"c"' '"S"' 
 # MP3: tags, the Xing/Info frame's words, frame headers (MPEG-1, 2 and 2.5 layer III, CRC or not).
 printf '%s\n' '"ID3"' '"TAG"' '"Xing"' '"Info"' '"LAME"' '"Lavc"' '"\xff\xfb"' '"\xff\xfa"' '"\xff\xf3"' '"\xff\xe3"' \
   '"\xff\xfb\x90\x64"' '"\xff\xfb\x10\xc4"' '"ID3\x04\x00\x00\x00\x00\x00\x0a"' '"ID3\x03\x00\x10\x00\x00\x00\x00"' > "$out/mp3.dict"
+
+# Lottie: small files of the shared set (trims, masks, mattes, repeaters, gradients, precompositions, parents), when
+# ../shared is beside the checkout, and a few written here (the smallest animation; a precomposition; hostile shapes).
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+for f in bell abstract_circle mask loader_4 gradient_sleepy_loader done 3d ao image_embedded; do
+  [ -f "$here/../../shared/lottie/$f.json" ] && cp "$here/../../shared/lottie/$f.json" "$out/lottie/$f.json"
+done
+l() { printf '%s' "$2" > "$out/lottie/$1"; }
+l smallest '{"v":"5","fr":10,"ip":0,"op":20,"w":100,"h":100,"layers":[{"ty":4,"ind":1,"ip":0,"op":20,"st":0,"ks":{"p":{"a":1,"k":[{"t":0,"s":[0,0],"o":{"x":[0],"y":[0]},"i":{"x":[1],"y":[1]}},{"t":10,"s":[40,0]}]}},"shapes":[{"ty":"rc","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[20,20]},"r":{"a":0,"k":0}},{"ty":"st","c":{"a":0,"k":[0,0,0,1]},"o":{"a":0,"k":100},"w":{"a":0,"k":4},"lc":2,"lj":1,"ml":4},{"ty":"tm","s":{"a":0,"k":0},"e":{"a":0,"k":50},"o":{"a":0,"k":0},"m":1}]}]}'
+l precomp '{"v":"5","fr":10,"ip":0,"op":20,"w":100,"h":100,"assets":[{"id":"a","layers":[{"ty":1,"ind":1,"sw":50,"sh":50,"sc":"#ff0000","ip":0,"op":20,"st":0,"ks":{}}]}],"layers":[{"ty":0,"ind":1,"refId":"a","w":100,"h":100,"ip":0,"op":20,"st":5,"ks":{},"masksProperties":[{"mode":"s","pt":{"a":0,"k":{"c":true,"v":[[0,0],[30,0],[30,30]],"i":[[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0]]}},"o":{"a":0,"k":100}}]}]}'
+l self-contained '{"v":"5","fr":10,"ip":0,"op":20,"w":100,"h":100,"assets":[{"id":"a","layers":[{"ty":0,"ind":1,"refId":"a","ip":0,"op":20,"st":0,"ks":{}}]}],"layers":[{"ty":0,"ind":1,"refId":"a","ip":0,"op":20,"st":0,"ks":{}}]}'
+printf '"ty"\n"ks"\n"shapes"\n"layers"\n"assets"\n"refId"\n"parent"\n"masksProperties"\n"tt"\n"td"\n"k"\n"t"\n"s"\n"e"\n"i"\n"o"\n"gr"\n"rc"\n"el"\n"sr"\n"sh"\n"fl"\n"st"\n"gf"\n"gs"\n"tm"\n"rp"\n"1e308"\n"-1e308"\n"[[[["\n' > "$out/lottie.dict"

@@ -43,14 +43,17 @@ public enum JSONReader {
     public static let maxDepth = 256
 
     public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try bytes.withUnsafeBufferPointer { buffer in
-            var reader = Reader(bytes: buffer)
-            reader.skipSpace()
-            let value = try reader.value(depth: 0)
-            reader.skipSpace()
-            guard reader.offset == buffer.count else { throw reader.error("text after the value") }
-            return value
-        }
+        try bytes.withUnsafeBufferPointer { try parse($0) }
+    }
+
+    /// Bytes read in place (a file's, without a copy).
+    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
+        var reader = Reader(bytes: buffer)
+        reader.skipSpace()
+        let value = try reader.value(depth: 0)
+        reader.skipSpace()
+        guard reader.offset == buffer.count else { throw reader.error("text after the value") }
+        return value
     }
 
     private struct Reader {
@@ -64,7 +67,12 @@ public enum JSONReader {
         var peek: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
         mutating func skipSpace() {
-            while offset < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[offset]) { offset += 1 }
+            while offset < bytes.count {
+                switch bytes[offset] {
+                case 0x20, 0x09, 0x0A, 0x0D: offset += 1
+                default: return
+                }
+            }
         }
 
         mutating func expect(_ word: String) throws {

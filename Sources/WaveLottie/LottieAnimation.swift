@@ -32,26 +32,36 @@ public struct LottieAnimation: Sendable {
     public static let maxSide = 100_000.0, maxFrameRate = 1000.0, maxFrames = 1_000_000.0
 
     /// Frames from the in point to the out point (what rlottie and ThorVG count).
-    public var frameCount: Int { Swift.max(1, Int((outPoint - inPoint).rounded(.down))) }
+    public var frameCount: Int { Int(holding: outPoint - inPoint, to: 1...Int(Self.maxFrames)) }
     public var duration: Double { (outPoint - inPoint) / frameRate }
 
     public init(contentsOf path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw LottieError(place: "", problem: "cannot open '\(path)'")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+              let handle = FileHandle(forReadingAtPath: path) else {
+            throw LottieError(place: "", problem: "cannot open '\(path)' (expected a Lottie JSON file)", isMissing: true)
         }
         defer { try? handle.close() }
         let data = try handle.read(upToCount: Self.maxFileSize + 1) ?? Data()
         guard data.count <= Self.maxFileSize else {
             throw LottieError(place: "", problem: "larger than \(Self.maxFileSize >> 20) MiB")
         }
-        try self.init(bytes: [UInt8](data), folder: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        let json: JSONValue
+        do {
+            json = try data.withUnsafeBytes { try JSONReader.parse($0.bindMemory(to: UInt8.self)) }
+        } catch let e as JSONError { throw LottieError(place: "", problem: e.description) }
+        try self.init(json: json, folder: URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 
     /// A file's bytes; `folder` is where images beside it are looked for.
     public init(bytes: [UInt8], folder: String? = nil) throws {
-        self.folder = folder
         let json: JSONValue
         do { json = try JSONReader.parse(bytes) } catch let e as JSONError { throw LottieError(place: "", problem: e.description) }
+        try self.init(json: json, folder: folder)
+    }
+
+    private init(json: JSONValue, folder: String?) throws {
+        self.folder = folder
         let top = Node(json, "")
         guard case .object = json else { throw top.fail("expected an object at the top (a Lottie animation)") }
         width = try top.number("w")
@@ -101,7 +111,7 @@ public struct LottieAnimation: Sendable {
     private func assets() throws -> [String: Node] {
         var byID: [String: Node] = [:]
         for asset in Node(root, "")["assets"]?.items ?? [] {
-            if let id = asset["id"]?.value.string ?? asset["id"]?.value.number.map({ String(Int($0)) }) { byID[id] = asset }
+            if let id = asset["id"]?.value.string ?? asset["id"]?.value.number.map({ String(Int(holding: $0, to: Int(Int32.min)...Int(Int32.max))) }) { byID[id] = asset }
         }
         return byID
     }
@@ -147,6 +157,9 @@ final class TreeBuilder {
     /// Points of sampled outlines one file may hold (frames times points).
     static let maxSampledPoints = 20_000_000
     private var sampledPoints = 0
+    /// Frames of changing outlines one file may make (each outline's frames, added up).
+    static let maxSampledFrames = 500_000
+    private var sampledFrames = 0
 
     /// Where images beside the file are found.
     let folder: String?
@@ -182,7 +195,7 @@ final class TreeBuilder {
         }
         guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw asset.fail("an image that is not a PNG (PNG is accepted)") }
         let decoded: RGBAImage
-        do { decoded = try PNG.read(bytes: bytes, name: "image '\(id)'") } catch { throw asset.fail("an image that does not decode as a PNG: \(error)") }
+        do { decoded = try PNG.read(bytes: bytes, name: "image \(quoted(id))") } catch { throw asset.fail("an image that does not decode as a PNG: \(error)") }
         images[id] = decoded
         return decoded
     }
@@ -203,7 +216,7 @@ final class TreeBuilder {
             if layer.bool("td") || layer.bool("hd") { continue }
             var built = try chain(layer, byIndex: byIndex, mapping: mapping, depth: depth)
             if let tt = layer["tt"]?.value.number, tt > 0 {
-                let source: Node? = layer["tp"]?.value.number.flatMap { byIndex[Int($0)] } ?? (k > 0 ? list[k - 1] : nil)
+                let source: Node? = layer["tp"]?.value.number.flatMap { byIndex[Int(holding: $0, to: -Int(1e15)...Int(1e15))] } ?? (k > 0 ? list[k - 1] : nil)
                 if tt == 1 || tt == 2, let source {
                     built.mask = try chain(source, byIndex: byIndex, mapping: mapping, depth: depth)
                     built.invertsMask = tt == 2
@@ -235,7 +248,7 @@ final class TreeBuilder {
         }
         // In and out points at whole frames, as rlottie rounds them (an After Effects export writes 30.0000012).
         let inPoint = (try layer.number("ip", default: -1e9)).rounded(), outPoint = (try layer.number("op", default: 1e9)).rounded()
-        var shown = Layer(name: layer.string("nm") ?? "layer", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: layers)
+        var shown = Layer(name: Self.name(layer, or: "layer"), frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: layers)
         shown.anchorPoint = Point(0, 0)
         shown.position = AnimatablePoint(0, 0)
         // Shown from the in point to the out point of the composition's frames: 0 outside, 1 inside.
@@ -250,7 +263,7 @@ final class TreeBuilder {
     /// and lottie-web read them).
     private func transformLayer(_ layer: Node, mapping: TimeMapping) throws -> Layer {
         let transform = try LottieTransform(layer["ks"])
-        var out = Layer(name: layer.string("nm") ?? "", frame: Rect(x: 0, y: 0, width: 0, height: 0))
+        var out = Layer(name: Self.name(layer, or: ""), frame: Rect(x: 0, y: 0, width: 0, height: 0))
         apply(transform, to: &out, opacity: false, autoOrient: layer.bool("ao"))
         return out
     }
@@ -274,12 +287,12 @@ final class TreeBuilder {
         // Outlines that change are sampled at every frame of the composition's time the root shows.
         let ends = [(compositionFrames.lowerBound - mapping.start) / mapping.stretch, (compositionFrames.upperBound - mapping.start) / mapping.stretch]
         (sampledFrom, sampledTo) = (ends.min()!, ends.max()!)
-        switch layer["ty"]?.value.number.map({ Int($0) }) {
+        switch layer["ty"]?.value.number.map({ Int(holding: $0, to: -1...100) }) {
         case 0?:
             guard let id = layer.string("refId"), let asset = assets[id], let list = asset["layers"] else {
                 throw layer.fail("a precomposition whose 'refId' names no composition in 'assets'")
             }
-            guard !precompsOpen.contains(id) else { throw layer.fail("precomposition '\(id)' contains itself") }
+            guard !precompsOpen.contains(id) else { throw layer.fail("precomposition \(quoted(id)) contains itself") }
             if layer["tm"] != nil { without.add("time remapping") }
             precompsOpen.insert(id)
             defer { precompsOpen.remove(id) }
@@ -333,10 +346,12 @@ final class TreeBuilder {
         var startsFull: Bool?
         for m in masks {
             try count(m)
-            let mode = m.string("mode") ?? "a", inverted = m.bool("inv")
-            if mode == "n" { continue }
+            let given = m.string("mode") ?? "a", inverted = m.bool("inv")
+            if given == "n" { continue }
+            // A first difference or intersect mask is the mask itself (the fold starts from nothing, as rlottie's does).
+            let mode = shapes.isEmpty && (given == "f" || given == "i") ? "a" : given
             guard mode == "a" || mode == "s" else {
-                without.add("masks of mode '\(mode)'")
+                without.add("masks of mode \(quoted(mode)) after the first")
                 continue
             }
             let shape = try m.animatedShape("pt")
@@ -398,7 +413,7 @@ final class TreeBuilder {
                 let inner = try group(item["it"]?.items ?? [], depth: depth + 1, trims: trims(after: index))
                 let trNode = (item["it"]?.items ?? []).last { $0.string("ty") == "tr" }
                 let transform = try LottieTransform(trNode)
-                var layer = Layer(name: item.string("nm") ?? "group", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: inner.layers)
+                var layer = Layer(name: Self.name(item, or: "group"), frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: inner.layers)
                 apply(transform, to: &layer, opacity: true)
                 topFirst.append(layer)
                 // The outlines seen from this level: through the group's transform at each frame.
@@ -482,8 +497,8 @@ final class TreeBuilder {
             for d in item["d"]?.items ?? [] {
                 if d.string("n") == "o" { offset = try d.animated("v", default: [0]) } else { dashes.append(try d.animated("v", default: [0])) }
             }
-            let cap: LineCap = [1: .butt, 2: .round, 3: .square][Int(try item.number("lc", default: 2))] ?? .round
-            let join: LineJoin = [1: .miter, 2: .round, 3: .bevel][Int(try item.number("lj", default: 2))] ?? .round
+            let cap: LineCap = [1: .butt, 2: .round, 3: .square][Int(holding: try item.number("lc", default: 2), to: 0...4)] ?? .round
+            let join: LineJoin = [1: .miter, 2: .round, 3: .bevel][Int(holding: try item.number("lj", default: 2), to: 0...4)] ?? .round
             stroke = Stroke(width: width, cap: cap, join: join, miterLimit: try item.number("ml", default: 4), dashes: dashes, dashOffset: offset)
         } else if item["r"]?.value.number == 2 {
             without.add("even-odd fills")
@@ -498,7 +513,7 @@ final class TreeBuilder {
     private func gradient(_ item: Node) throws -> Gradient {
         let start = try item.animated("s", default: [0, 0]), end = try item.animated("e", default: [0, 0])
         guard let g = item["g"] else { throw item.fail("a gradient without 'g' (its stops)") }
-        let count = Int(try g.number("p", default: 0))
+        let count = Int(holding: try g.number("p", default: 0), to: 0...4096)
         let values = try g.animated("k", default: [])
         if start.isAnimated || end.isAnimated || values.isAnimated { without.add("animated gradients (drawn at their first keyframe)") }
         let highlight = try item.animated("h", default: [0])
@@ -544,7 +559,16 @@ final class TreeBuilder {
         }
         func point(_ p: [Double]) -> Point { Point(p.count > 0 ? p[0] : 0, p.count > 1 ? p[1] : 0) }
         let kind: Gradient.Kind = item["t"]?.value.number == 2 ? .radial : .linear
-        return Gradient(kind, start: point(start.value(at: f)), end: point(end.value(at: f)), stops: stops)
+        let from = point(start.value(at: f))
+        var to = point(end.value(at: f))
+        if kind == .radial {
+            // The radius as rlottie and ThorVG take it: max(|dx|, |dy|) + 3/8 min(|dx|, |dy|), an estimate of the
+            // distance a few percent long, which both peers draw with.
+            let dx = abs(to.x - from.x), dy = abs(to.y - from.y), exact = (dx * dx + dy * dy).squareRoot()
+            let estimate = Swift.max(dx, dy) + 0.375 * Swift.min(dx, dy)
+            if exact > 0 { to = Point(from.x + (to.x - from.x) * estimate / exact, from.y + (to.y - from.y) * estimate / exact) }
+        }
+        return Gradient(kind, start: from, end: to, stops: stops)
     }
 
     /// A repeater (`rp`): the items above it in its group drawn `c` times,
@@ -566,7 +590,7 @@ final class TreeBuilder {
             }
         }
         let count = Int(Swift.max(0, Swift.min(Double(Replicator.maxCount), copies.scalar(at: copies.keyframes.first?.time ?? 0).rounded())))
-        var layer = Layer(name: item.string("nm") ?? "repeater", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: below)
+        var layer = Layer(name: Self.name(item, or: "repeater"), frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: below)
         // Copies turn and scale about the anchor: the bounds' centre there, placed where it was.
         layer.anchorPoint = Point(0, 0)
         let ax = t.anchor.timeline(0, rate: rate), ay = t.anchor.timeline(1, rate: rate)
@@ -616,9 +640,12 @@ final class TreeBuilder {
     private func unrolledRepeater(_ item: Node, copying below: [Layer], copies: AnimatedValue, step t: LottieTransform,
                                   opacity: (start: Double, end: Double)) throws -> Layer {
         let first = copies.keyframes.first?.time ?? 0, last = copies.keyframes.last?.time ?? 0
-        let frames = Swift.max(1, Swift.min(100_000, Int((last - first).rounded(.up))))
+        let frames = Int(holding: (last - first).rounded(.up), to: 1...100_000)
         let counts = (0...frames).map { copies.scalar(at: first + Double($0)) }
-        let most = Int(Swift.max(0, Swift.min(1000, (counts.max() ?? 0).rounded(.up))))
+        let most = Int(holding: (counts.max() ?? 0).rounded(.up), to: 0...1000)
+        guard most * (frames + 1) <= 2_000_000 else {
+            throw item.fail("a repeater of up to \(most) copies over \(frames) frames (at most 2000000 copy-frames)")
+        }
         let m = Self.step(t)
         // An offset starts the copies that many steps on.
         let offset = Int(Swift.max(-1000, Swift.min(1000, (try item.animated("o", default: [0])).scalar(at: 0).rounded())))
@@ -638,7 +665,7 @@ final class TreeBuilder {
             layers.append(copy)
             power = m.concatenating(after: power)
         }
-        var holder = Layer(name: item.string("nm") ?? "repeater", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: layers)
+        var holder = Layer(name: Self.name(item, or: "repeater"), frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: layers)
         holder.anchorPoint = Point(0, 0)
         holder.position = AnimatablePoint(0, 0)
         return holder
@@ -702,8 +729,13 @@ final class TreeBuilder {
         }
         guard geometry.isAnimated || (style?.isAnimated ?? false) else { return .fixed(try path(0)) }
         // Every frame the file has (its layers' keyframes are in these frames); the scene's time picks one.
-        let first = Int(sampledFrom.rounded(.down)), last = Int(sampledTo.rounded(.up))
+        let first = Int(holding: sampledFrom, to: -Int(LottieAnimation.maxFrames)...Int(LottieAnimation.maxFrames))
+        let last = Int(holding: sampledTo.rounded(.up), to: first...(first + Int(LottieAnimation.maxFrames)))
         var frames: [Path] = []
+        sampledFrames += last - first + 1
+        guard sampledFrames <= Self.maxSampledFrames else {
+            throw LottieError(place: "", problem: "changing outlines over more than \(Self.maxSampledFrames) frames in all")
+        }
         for f in first...Swift.max(first, last) {
             let p = try path(Double(f))
             sampledPoints += p.elements.count
@@ -786,7 +818,7 @@ final class TreeBuilder {
     /// `value` at every whole frame of `range`, linear between, held outside: a timeline in seconds.
     private func sampled(_ value: (Double) -> Double, over range: ClosedRange<Double>) -> Timeline<Double> {
         let first = range.lowerBound.rounded(.down)
-        let frames = Swift.max(1, Swift.min(100_000, Int((range.upperBound - first).rounded(.up))))
+        let frames = Int(holding: (range.upperBound - first).rounded(.up), to: 1...100_000)
         let values = (0...frames).map { value(first + Double($0)) }
         return Timeline(values[0], animations: [.keyframes(KeyframeAnimation(
             values: values, timing: MediaTiming(beginTime: first / rate, duration: Double(frames) / rate, fillMode: .both)))])
@@ -800,10 +832,17 @@ final class TreeBuilder {
         }
     }
 
+    /// A layer's or item's name (`nm`) for the tree's messages: one line, at most 40 characters.
+    static func name(_ node: Node, or fallback: String) -> String {
+        guard let text = node.string("nm") else { return fallback }
+        let quotedName = quoted(text)
+        return String(quotedName.dropFirst().dropLast())
+    }
+
     /// "#RRGGBB" as a colour.
     static func color(hex: String, _ node: Node) throws -> RGBA8 {
         let digits = hex.hasPrefix("#") ? String(hex.dropFirst()) : hex
-        guard digits.count == 6, let v = UInt32(digits, radix: 16) else { throw node.fail("a solid colour '\(hex)': expected #RRGGBB") }
+        guard digits.count == 6, let v = UInt32(digits, radix: 16) else { throw node.fail("a solid colour \(quoted(hex)): expected #RRGGBB") }
         return RGBA8(UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF), 255)
     }
 }
@@ -828,14 +867,16 @@ struct SampledOutline: DynamicPath, Equatable {
 
     static func == (a: SampledOutline, b: SampledOutline) -> Bool { a.firstFrame == b.firstFrame && a.frames == b.frames }
 
-    /// Parameter 0: the layer's local time in frames.
+    /// Parameter 0: the layer's local time in frames (over a million seconds either way: a span small enough that a
+    /// whole frame comes out within a millionth of a frame).
     static func frameTimeline(rate: Double) -> Timeline<Double> {
-        Timeline(0, animations: [.basic(BasicAnimation(from: -1e9 * rate, to: 1e9 * rate, duration: 2e9, beginTime: -1e9, fillMode: .both))])
+        Timeline(0, animations: [.basic(BasicAnimation(from: -1e6 * rate, to: 1e6 * rate, duration: 2e6, beginTime: -1e6, fillMode: .both))])
     }
 
     func outline<Sink: OutlineSink>(_ input: ShapeInput, into sink: Sink) {
-        let f = input.parameters.x + 1e-6
-        let index = f.isFinite ? Swift.max(0, Swift.min(frames.count - 1, Int(f.rounded(.down)) - firstFrame)) : 0
+        // The frame the time falls in; a time a thousandth of a frame short of a whole frame is that frame.
+        let f = input.parameters.x + 1e-3
+        let index = f.isFinite ? Swift.max(0, Swift.min(frames.count - 1, Int(holding: f - Double(firstFrame), to: 0...Swift.max(0, frames.count - 1)))) : 0
         let path = frames[index]
         var pen = Point(0, 0), open = false
         for element in path.elements {
@@ -890,7 +931,7 @@ extension LottieAnimation {
         }
         func layers(_ list: [JSONValue]) {
             for layer in list {
-                if let kind = layer["ty"]?.number.flatMap({ layerKinds[Int($0)] }) { found.insert(kind) }
+                if let kind = layer["ty"]?.number.flatMap({ layerKinds[Int(holding: $0, to: -1...100)] }) { found.insert(kind) }
                 if layer["parent"] != nil { found.insert("parenting") }
                 if layer["masksProperties"]?.array?.isEmpty == false { found.insert("masks") }
                 if let tt = layer["tt"]?.number, tt > 0 { found.insert(tt <= 2 ? "alpha mattes" : "luma mattes") }

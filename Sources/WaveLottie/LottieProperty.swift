@@ -18,9 +18,11 @@ struct Keyframe: Equatable {
     var spatialOut: [Double]?
     var spatialIn: [Double]?
 
-    /// The easing of dimension d, linear where the file gives none.
+    /// The easing of dimension d, linear where the file gives none. Every
+    /// dimension takes the first one's curve, as rlottie and ThorVG read the
+    /// handles (the specification gives one per dimension; lottie-web reads them all).
     func easing(_ d: Int) -> TimingFunction {
-        func pick(_ v: [Double], _ fallback: Double) -> Double { v.isEmpty ? fallback : (d < v.count ? v[d] : v[0]) }
+        func pick(_ v: [Double], _ fallback: Double) -> Double { v.first ?? fallback }
         let x1 = pick(outX, 0), y1 = pick(outY, 0), x2 = pick(inX, 1), y2 = pick(inY, 1)
         return .curve(TimingCurve(Swift.min(1, Swift.max(0, x1)), y1, Swift.min(1, Swift.max(0, x2)), y2))
     }
@@ -93,10 +95,12 @@ struct AnimatedValue: Equatable {
         guard isAnimated else { return .constant(make(fixed)) }
         if isSpatial {
             let first = keyframes[0].time, last = keyframes[keyframes.count - 1].time
-            let frames = Swift.max(1, Int((last - first).rounded(.up)))
-            let values = (0...frames).map { make(value(at: Swift.min(last, first + Double($0)))) }
+            // Every frame, or 100,000 samples over a longer span.
+            let frames = Int(holding: (last - first).rounded(.up), to: 1...100_000)
+            let span = Swift.max(last - first, 0), step = frames > 0 && span > Double(frames) ? span / Double(frames) : 1
+            let values = (0...frames).map { make(value(at: Swift.min(last, first + Double($0) * step))) }
             let keyTimes = (0...frames).map { Double($0) / Double(frames) }
-            let timing = MediaTiming(beginTime: first / rate, duration: Double(frames) / rate, fillMode: .both)
+            let timing = MediaTiming(beginTime: first / rate, duration: Double(frames) * step / rate, fillMode: .both)
             return Timeline(values[0], animations: [.keyframes(KeyframeAnimation(values: values, keyTimes: keyTimes, timing: timing))])
         }
         var animations: [Animation<Value>] = []

@@ -8,9 +8,18 @@ import WaveCore
 public struct LottieError: Error, Equatable, CustomStringConvertible, UserFacingError {
     public let place: String
     public let problem: String
-    public init(place: String, problem: String) { self.place = place; self.problem = problem }
+    /// The file is not there or cannot be read (exit 66), rather than its contents being wrong (65).
+    public let isMissing: Bool
+    public init(place: String, problem: String, isMissing: Bool = false) { self.place = place; self.problem = problem; self.isMissing = isMissing }
     public var description: String { place.isEmpty ? "Lottie file: \(problem)" : "Lottie file, \(place): \(problem)" }
-    package var exitStatus: Int32 { ExitStatus.badData }
+    package var exitStatus: Int32 { isMissing ? ExitStatus.missingInput : ExitStatus.badData }
+}
+
+/// Text from the file as a message shows it: at most 40 characters, in
+/// quotes, control characters escaped (so a message stays one line).
+func quoted(_ text: String) -> String {
+    let short = text.count > 40 ? String(text.prefix(40)) + "..." : text
+    return "'" + short.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? $0.escaped(asASCII: true) : String($0) }.joined() + "'"
 }
 
 /// A JSON value and where it sits in the file, for messages.

@@ -49,7 +49,7 @@ extension BezierShape {
     /// roundness, inner ones for a star, turned by `rotation` degrees.
     static func polystar(centre p: [Double], points count: Double, outer: Double, inner: Double, outerRoundness: Double,
                          innerRoundness: Double, rotation: Double, star: Bool, reversed: Bool) -> BezierShape {
-        let n = Swift.max(0, Swift.min(1000, Int(count.rounded(.down))))
+        let n = Int(holding: count, to: 0...1000)
         guard n > 0 else { return BezierShape(vertices: [], inTangents: [], outTangents: [], closed: true) }
         let cx = p.count > 0 ? p[0] : 0, cy = p.count > 1 ? p[1] : 0
         let corners = star ? 2 * n : n

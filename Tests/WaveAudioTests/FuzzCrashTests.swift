@@ -6,7 +6,7 @@ import XCTest
 
 /// Every input `make fuzz` found to crash a reader, kept as a file in
 /// Tests/FuzzCrashes/<target>/ (dat, json, path, level: the fuzz targets of
-/// Fuzz/) and fed here to that reader with the fuzz target's own checks: a
+/// Fuzz/; lottie's are fed by WaveGLTests' LottieMutationTests) and fed here to that reader with the fuzz target's own checks: a
 /// clean refusal of one line, or a result that holds (peaks that write and
 /// read back equal, a path drawn, levels in 0...1).
 final class FuzzCrashTests: XCTestCase {

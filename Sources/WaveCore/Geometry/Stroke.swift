@@ -34,7 +34,7 @@ public struct Polyline: Equatable, Sendable {
         let bx = c1.x - 2 * c2.x + end.x, by = c1.y - 2 * c2.y + end.y
         let m = Swift.max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
         let wanted = (0.75 * m / Swift.max(tolerance, 1e-9)).squareRoot().rounded(.up)
-        let n = wanted.isFinite ? Swift.max(1, Swift.min(1000, Int(wanted))) : 1000
+        let n = Int(holding: wanted, to: 1...1000)
         if n > 1 {
             for i in 1..<n {
                 let t = Double(i) / Double(n), u = 1 - t
@@ -188,7 +188,7 @@ public enum Stroker {
         }
         /// Points along the arc about `c` of radius r from angle a0 turning by `sweep`.
         func arc(_ c: Point, from a0: Double, sweep: Double) {
-            let n = Swift.max(1, Int((abs(sweep) / Swift.max(arcStep, 1e-3)).rounded(.up)))
+            let n = Int(holding: (abs(sweep) / Swift.max(arcStep, 1e-3)).rounded(.up), to: 1...4096)
             for i in 0...Swift.min(n, 4096) {
                 let a = a0 + sweep * Double(i) / Double(n)
                 piece.append(Point(c.x + r * cos(a), c.y + r * sin(a)))
@@ -273,5 +273,15 @@ public enum Stroker {
                 try emit()
             }
         }
+    }
+}
+
+extension Int {
+    /// `value` rounded down and held to `range` (a number that is not one:
+    /// the range's lower bound): a count or an index from untrusted numbers,
+    /// never a trap on a value past Int's range.
+    package init(holding value: Double, to range: ClosedRange<Int>) {
+        let v = value.rounded(.down)
+        if !(v > Double(range.lowerBound)) { self = range.lowerBound } else if v >= Double(range.upperBound) { self = range.upperBound } else { self = Int(v) }
     }
 }
