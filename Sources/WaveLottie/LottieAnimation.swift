@@ -154,9 +154,11 @@ final class TreeBuilder {
     private var itemsBuilt = 0
     /// The most layers and shape items one file may build, and the deepest nesting of precompositions and groups.
     static let maxItems = 200_000, maxDepth = 64
-    /// Points of sampled outlines one file may hold (frames times points).
-    static let maxSampledPoints = 20_000_000
+    /// Points of outlines one file may hold (a changing outline's at every frame).
+    static let maxSampledPoints = 4_000_000
     private var sampledPoints = 0
+    /// The most copies one repeater may make.
+    static let maxCopies = 1000
     /// Frames of changing outlines one file may make (each outline's frames, added up).
     static let maxSampledFrames = 500_000
     private var sampledFrames = 0
@@ -355,7 +357,7 @@ final class TreeBuilder {
                 continue
             }
             let shape = try m.animatedShape("pt")
-            let geometry = Geometry(isAnimated: shape.isAnimated) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] }
+            let geometry = Geometry(span: shape.span) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] }
             let opacity = try m.animated("o", default: [100])
             var drawn = drawable(try outline(geometry, style: nil), fill: .solid(RGBA8(0, 0, 0, 255)),
                                  opacity: opacity.timeline(0, scale: 0.01, rate: rate))
@@ -398,9 +400,9 @@ final class TreeBuilder {
         for (i, item) in items.enumerated() where item.string("ty") == "tm" && !item.bool("hd") { trimAt[i] = try Trim(item) }
         func trims(after i: Int) -> [Trim] { trimAt.keys.filter { $0 > i }.sorted().map { trimAt[$0]! } + inherited }
         /// An outline of item i, cut by the trims after it.
-        func path(_ i: Int, isAnimated: Bool, _ lines: @escaping (Double) -> [Polyline]) -> Geometry {
+        func path(_ i: Int, span: ClosedRange<Double>?, _ lines: @escaping (Double) -> [Polyline]) -> Geometry {
             let cuts = trims(after: i)
-            return Geometry(isAnimated: isAnimated || cuts.contains(where: \.isAnimated)) { f in
+            return Geometry(span: spanning([span] + cuts.map(\.span))) { f in
                 cuts.reduce(lines(f)) { lines, trim in trim.apply(at: f, to: lines) }
             }
         }
@@ -418,7 +420,7 @@ final class TreeBuilder {
                 topFirst.append(layer)
                 // The outlines seen from this level: through the group's transform at each frame.
                 for g in inner.geometry {
-                    geometry.append(Geometry(isAnimated: g.isAnimated || transform.isAnimated) { f in
+                    geometry.append(Geometry(span: spanning([g.span, transform.span])) { f in
                         let m = transform.matrix(at: f)
                         return g.lines(f).map { Polyline($0.points.map(m.apply), closed: $0.isClosed) }
                     })
@@ -427,14 +429,14 @@ final class TreeBuilder {
                 let p = try item.animated("p", default: [0, 0]), s = try item.animated("s", default: [0, 0])
                 let r = try item.animated("r", default: [0])
                 let reversed = item["d"]?.value.number == 3
-                geometry.append(path(index, isAnimated: p.isAnimated || s.isAnimated || r.isAnimated) { f in
+                geometry.append(path(index, span: spanning([p.span, s.span, r.span])) { f in
                     [BezierShape.rectangle(centre: p.value(at: f), size: s.value(at: f), roundness: r.scalar(at: f), reversed: reversed)
                         .polyline(tolerance: Self.tolerance)]
                 })
             case "el":
                 let p = try item.animated("p", default: [0, 0]), s = try item.animated("s", default: [0, 0])
                 let reversed = item["d"]?.value.number == 3
-                geometry.append(path(index, isAnimated: p.isAnimated || s.isAnimated) { f in
+                geometry.append(path(index, span: spanning([p.span, s.span])) { f in
                     [BezierShape.ellipse(centre: p.value(at: f), size: s.value(at: f), reversed: reversed).polyline(tolerance: Self.tolerance)]
                 })
             case "sr":
@@ -443,15 +445,14 @@ final class TreeBuilder {
                 let os = try item.animated("os", default: [0]), isr = try item.animated("is", default: [0])
                 let r = try item.animated("r", default: [0])
                 let star = item["sy"]?.value.number != 2, reversed = item["d"]?.value.number == 3
-                let animated = [p, pt, or, ir, os, isr, r].contains(where: \.isAnimated)
-                geometry.append(path(index, isAnimated: animated) { f in
+                geometry.append(path(index, span: spanning([p, pt, or, ir, os, isr, r].map(\.span))) { f in
                     [BezierShape.polystar(centre: p.value(at: f), points: pt.scalar(at: f), outer: or.scalar(at: f), inner: ir.scalar(at: f),
                                           outerRoundness: os.scalar(at: f), innerRoundness: isr.scalar(at: f), rotation: r.scalar(at: f),
                                           star: star, reversed: reversed).polyline(tolerance: Self.tolerance)]
                 })
             case "sh":
                 let shape = try item.animatedShape("ks")
-                geometry.append(path(index, isAnimated: shape.isAnimated) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] })
+                geometry.append(path(index, span: shape.span) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] })
             case "fl", "st", "gf", "gs":
                 topFirst.append(try style(item, geometry: geometry))
             case "tm":
@@ -489,7 +490,7 @@ final class TreeBuilder {
             colors = colorValue.isAnimated
                 ? colorValue.timeline(easing: 0, rate: rate) { v in ColorValue(r: channel(v, 0), g: channel(v, 1), b: channel(v, 2), a: 255) } : nil
         }
-        let all = Geometry(isAnimated: geometry.contains(where: \.isAnimated)) { f in geometry.flatMap { $0.lines(f) } }
+        let all = Geometry(span: spanning(geometry.map(\.span))) { f in geometry.flatMap { $0.lines(f) } }
         var stroke: Stroke?
         if type == "st" || type == "gs" {
             let width = try item.animated("w", default: [1])
@@ -589,7 +590,9 @@ final class TreeBuilder {
                 return try unrolledRepeater(item, copying: below, copies: copies, step: t, opacity: (start, end))
             }
         }
-        let count = Int(Swift.max(0, Swift.min(Double(Replicator.maxCount), copies.scalar(at: copies.keyframes.first?.time ?? 0).rounded())))
+        let asked = copies.scalar(at: copies.keyframes.first?.time ?? 0).rounded()
+        guard asked <= Double(Self.maxCopies) else { throw item.fail("a repeater of \(asked) copies (at most \(Self.maxCopies))") }
+        let count = Int(holding: asked, to: 0...Self.maxCopies)
         var layer = Layer(name: Self.name(item, or: "repeater"), frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: below)
         // Copies turn and scale about the anchor: the bounds' centre there, placed where it was.
         layer.anchorPoint = Point(0, 0)
@@ -642,7 +645,7 @@ final class TreeBuilder {
         let first = copies.keyframes.first?.time ?? 0, last = copies.keyframes.last?.time ?? 0
         let frames = Int(holding: (last - first).rounded(.up), to: 1...100_000)
         let counts = (0...frames).map { copies.scalar(at: first + Double($0)) }
-        let most = Int(holding: (counts.max() ?? 0).rounded(.up), to: 0...1000)
+        let most = Int(holding: (counts.max() ?? 0).rounded(.up), to: 0...Self.maxCopies)
         guard most * (frames + 1) <= 2_000_000 else {
             throw item.fail("a repeater of up to \(most) copies over \(frames) frames (at most 2000000 copy-frames)")
         }
@@ -683,7 +686,7 @@ final class TreeBuilder {
             offset = try item.animated("o", default: [0])
         }
 
-        var isAnimated: Bool { start.isAnimated || end.isAnimated || offset.isAnimated }
+        var span: ClosedRange<Double>? { spanning([start.span, end.span, offset.span]) }
 
         func apply(at f: Double, to lines: [Polyline]) -> [Polyline] {
             let shift = offset.scalar(at: f) / 360
@@ -707,7 +710,7 @@ final class TreeBuilder {
         var dashes: [AnimatedValue]
         var dashOffset: AnimatedValue
 
-        var isAnimated: Bool { width.isAnimated || dashOffset.isAnimated || dashes.contains(where: \.isAnimated) }
+        var span: ClosedRange<Double>? { spanning([width.span, dashOffset.span] + dashes.map(\.span)) }
 
         func style(at f: Double) -> StrokeStyle {
             StrokeStyle(width: width.scalar(at: f), cap: cap, join: join, miterLimit: miterLimit,
@@ -721,16 +724,26 @@ final class TreeBuilder {
             var builder = PathBuilder()
             let lines = geometry.lines(f)
             if let style {
-                try Stroker.outline(lines, style.style(at: f), tolerance: Self.tolerance, into: &builder)
+                do { try Stroker.outline(lines, style.style(at: f), tolerance: Self.tolerance, into: &builder) } catch let e as Stroker.TooLarge {
+                    throw LottieError(place: "", problem: e.description)
+                }
             } else {
                 for line in lines where line.points.count > 2 { try line.fill(into: &builder) }
             }
             return builder.path
         }
-        guard geometry.isAnimated || (style?.isAnimated ?? false) else { return .fixed(try path(0)) }
+        guard let span = spanning([geometry.span, style?.span]) else {
+            let fixed = try path(0)
+            sampledPoints += fixed.elements.count
+            guard sampledPoints <= Self.maxSampledPoints else {
+                throw LottieError(place: "", problem: "outlines of more than \(Self.maxSampledPoints) points in all")
+            }
+            return .fixed(fixed)
+        }
         // Every frame the file has (its layers' keyframes are in these frames); the scene's time picks one.
-        let first = Int(holding: sampledFrom, to: -Int(LottieAnimation.maxFrames)...Int(LottieAnimation.maxFrames))
-        let last = Int(holding: sampledTo.rounded(.up), to: first...(first + Int(LottieAnimation.maxFrames)))
+        // Every whole frame it changes over that the layer's time reaches (held before and after).
+        let first = Int(holding: Swift.max(span.lowerBound, sampledFrom), to: -Int(LottieAnimation.maxFrames)...Int(LottieAnimation.maxFrames))
+        let last = Int(holding: Swift.min(span.upperBound, sampledTo).rounded(.up), to: first...(first + Int(LottieAnimation.maxFrames)))
         var frames: [Path] = []
         sampledFrames += last - first + 1
         guard sampledFrames <= Self.maxSampledFrames else {
@@ -740,7 +753,7 @@ final class TreeBuilder {
             let p = try path(Double(f))
             sampledPoints += p.elements.count
             guard sampledPoints <= Self.maxSampledPoints else {
-                throw LottieError(place: "", problem: "changing outlines of more than \(Self.maxSampledPoints) points over all frames")
+                throw LottieError(place: "", problem: "outlines of more than \(Self.maxSampledPoints) points in all (a changing one's at every frame)")
             }
             frames.append(p)
         }
@@ -847,13 +860,13 @@ final class TreeBuilder {
     }
 }
 
-/// Outlines in a group's coordinates at a frame, and whether they change.
+/// Outlines in a group's coordinates at a frame, and the frames they change over (nil: they never change).
 struct Geometry: @unchecked Sendable {
-    let isAnimated: Bool
+    let span: ClosedRange<Double>?
     let lines: (Double) -> [Polyline]
 
-    init(isAnimated: Bool, _ lines: @escaping (Double) -> [Polyline]) {
-        self.isAnimated = isAnimated
+    init(span: ClosedRange<Double>?, _ lines: @escaping (Double) -> [Polyline]) {
+        self.span = span
         self.lines = lines
     }
 }

@@ -42,6 +42,9 @@ struct AnimatedValue: Equatable {
 
     var isAnimated: Bool { keyframes.count > 1 }
 
+    /// The frames it changes over (first to last keyframe), nil when it never changes.
+    var span: ClosedRange<Double>? { isAnimated ? keyframes[0].time...Swift.max(keyframes[0].time, keyframes[keyframes.count - 1].time) : nil }
+
     /// The value at a frame: held before the first keyframe and after the last.
     func value(at frame: Double) -> [Double] {
         guard isAnimated else { return fixed }
@@ -189,6 +192,8 @@ struct AnimatedShape: Equatable {
 
     var isAnimated: Bool { keyframes.count > 1 }
 
+    var span: ClosedRange<Double>? { isAnimated ? keyframes[0].time...Swift.max(keyframes[0].time, keyframes[keyframes.count - 1].time) : nil }
+
     func value(at frame: Double) -> BezierShape {
         guard isAnimated else { return fixed }
         let (segment, progress) = AnimatedValue(keyframes: keyframes).locate(frame)
@@ -197,5 +202,14 @@ struct AnimatedShape: Equatable {
         if k.hold || progress <= 0 { return starts[segment] }
         let to = ends[segment] ?? starts[segment + 1]
         return starts[segment].mixed(with: to, k.easing(0).value(progress))
+    }
+}
+
+/// The frames any of `spans` changes over (nil: none changes).
+func spanning(_ spans: [ClosedRange<Double>?]) -> ClosedRange<Double>? {
+    spans.reduce(nil) { total, span in
+        guard let span else { return total }
+        guard let total else { return span }
+        return Swift.min(total.lowerBound, span.lowerBound)...Swift.max(total.upperBound, span.upperBound)
     }
 }

@@ -172,6 +172,11 @@ struct LottieTransform {
         rotationX.isAnimated || rotationY.isAnimated || rotationX.scalar(at: 0) != 0 || rotationY.scalar(at: 0) != 0
     }
 
+    /// The frames its placement changes over.
+    var span: ClosedRange<Double>? {
+        spanning([anchor.span, position.span, positionX?.span, positionY?.span, scale.span, rotation.span, skew.span, skewAxis.span])
+    }
+
     var isAnimated: Bool {
         [anchor, position, scale, rotation, skew, skewAxis].contains(where: \.isAnimated)
             || (positionX?.isAnimated ?? false) || (positionY?.isAnimated ?? false)

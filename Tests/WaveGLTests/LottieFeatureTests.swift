@@ -240,6 +240,16 @@ final class LottieFeatureTests: XCTestCase {
             (F.file([]).replacingOccurrences(of: "\"w\":100", with: "\"w\":1e300"), "expected sides"),
             (F.file([]).replacingOccurrences(of: "\"w\":100", with: "\"w\":1e999"), "finite"),
             (F.file([]).replacingOccurrences(of: "\"op\":20", with: "\"op\":0"), "out point"),
+            // 100 MB of white space round an object that is not an animation.
+            (String(repeating: " ", count: 100 << 20) + "{}", "no 'w'"),
+            // A dashed circle trimmed over 300,000 frames: its outline at every frame would pass the points one file may hold.
+            (F.file([F.shapeLayer(items: [#"{"ty":"el","p":\#(F.value("[50,50]")),"s":\#(F.value("[80,80]"))}"#,
+                                          F.trim(start: 0, end: 100).replacingOccurrences(of: #""e":\#(F.value("100.0"))"#,
+                                                                                          with: #""e":\#(F.keyframes([(0, "[0]"), (300_000, "[100]")]))"#),
+                                          F.stroke(width: 2, cap: 2, dash: (1, 1))])])
+                .replacingOccurrences(of: "\"op\":20", with: "\"op\":300000"), "points in all"),
+            (F.file([F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 1, height: 1), F.fill(1, 0, 0),
+                                          #"{"ty":"rp","c":\#(F.value("1e300")),"tr":{}}"#])]), "at most 1000"),
             (selfContaining, "contains itself"),
             (cycle, "cycle"),
             (F.file([#"{"ind":1,"ty":2,"refId":"i","ks":{},"ip":0,"op":20,"st":0}"#],

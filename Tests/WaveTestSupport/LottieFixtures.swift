@@ -83,6 +83,6 @@ public enum LottieFixtures {
             shapeLayer(index: 2, items: [rectangle(x: 10, y: 10, width: 30, height: 30), fill(1, 0.2, 0.2)],
                        position: keyframes([(0, "[0,0]"), (20, "[50,20]")])),
             #"{"ddd":0,"ind":3,"ty":3,"nm":"parent","ks":\#(transform(position: keyframes([(0, "[0,0]"), (20, "[0,-20]")]))),"ip":0,"op":20,"st":0,"sr":1}"#,
-        ]).replacingOccurrences(of: #""e":\#(value("100"))"#, with: #""e":\#(keyframes([(0, "[10]"), (20, "[100]")]))"#)
+        ]).replacingOccurrences(of: #""e":\#(value("100.0"))"#, with: #""e":\#(keyframes([(0, "[10]"), (20, "[100]")]))"#)
     }
 }

@@ -83,7 +83,14 @@ public struct StrokeStyle: Equatable, Sendable {
 
 public enum Stroker {
     /// The most dashes one stroke is cut into (a pattern far shorter than the line draws it solid beyond this).
-    public static let maxDashes = 100_000
+    public static let maxDashes = 20_000
+    /// The most path elements one stroke's outline may have.
+    public static let maxElements = 2_000_000
+
+    /// A stroke whose outline would pass `maxElements`.
+    public struct TooLarge: Error, CustomStringConvertible {
+        public var description: String { "a stroke whose outline passes \(Stroker.maxElements) points" }
+    }
 
     /// The parts of `lines` that fall in the pattern's dashes.
     public static func dashed(_ lines: [Polyline], pattern raw: [Double], offset: Double) -> [Polyline] {
@@ -175,9 +182,11 @@ public enum Stroker {
         let dashedLines = style.dashes.isEmpty ? lines : dashed(lines, pattern: style.dashes, offset: style.dashOffset)
         let arcStep = 2 * acos(Swift.max(-1, Swift.min(1, 1 - Swift.max(tolerance, 1e-6) / r)))
         var piece: [Point] = []
+        let start = builder.path.elements.count
         func emit() throws {
             defer { piece.removeAll(keepingCapacity: true) }
             guard piece.count > 2 else { return }
+            guard builder.path.elements.count - start + piece.count <= maxElements else { throw TooLarge() }
             var area = 0.0
             for i in 0..<piece.count {
                 let a = piece[i], b = piece[(i + 1) % piece.count]
