@@ -61,6 +61,8 @@ final class GLTreeDraw {
     }
     /// Per content number: its texture (fixed paths and pictures).
     private var pictures: [CachedPicture?]
+    /// Per mask node: whether it takes its coverage away (`Layer.subtractsFromMask`), read once.
+    private var maskNodeSubtracts: [Bool] = []
     /// Each gradient's ramp, a 256x1 texture (by the gradient: equal paths
     /// share a content number whatever their fills).
     private var rampTextures: [Gradient: GLuint] = [:]
@@ -139,6 +141,7 @@ final class GLTreeDraw {
         mechanisms.reserveCapacity(evaluator.capacity.items)
         maskMechanisms.reserveCapacity(evaluator.capacity.maskItems)
         try cachePictures(caps, only: drawnByShader)
+        maskNodeSubtracts = evaluator.maskNodes.map(\.layer.subtractsFromMask)
         for node in evaluator.nodes + evaluator.maskNodes {
             guard case let .shape(shape)? = node.layer.contents, case let .gradient(gradient) = shape.fill, rampTextures[gradient] == nil else { continue }
             var texels = [UInt8]()
@@ -563,7 +566,13 @@ final class GLTreeDraw {
     /// The first item of the mask holding mask item `index`.
     /// Whether mask item `index` belongs to an inverted mask (its coverage taken away, never a clear).
     private func maskIsInverted(_ index: Int) -> Bool {
-        list.masks.contains { $0.items.contains(index) && $0.inverted }
+        // A while loop: in a debug build a closure or a for-in loop here allocates every frame.
+        var m = 0
+        while m < list.masks.count {
+            if list.masks[m].items.contains(index) { return list.masks[m].inverted }
+            m += 1
+        }
+        return false
     }
 
     private func firstMaskItem(of index: Int) -> Int {
@@ -721,7 +730,7 @@ final class GLTreeDraw {
         while i < list.masks[index].items.upperBound {
             defer { i += 1 }
             guard let p = plannedMasks[i] else { continue }
-            let subtracts = evaluator.layer(of: list.maskItems[i], mask: true).subtractsFromMask != inverted
+            let subtracts = maskNodeSubtracts[list.maskItems[i].layer] != inverted
             if subtracts != subtracting {
                 glBlendFunc(GLenum(subtracts ? GL_ZERO : GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
                 subtracting = subtracts

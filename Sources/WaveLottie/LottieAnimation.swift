@@ -877,6 +877,22 @@ struct SampledOutline: DynamicPath, Equatable {
     let firstFrame: Int
     let frames: [Path]
     let rate: Double
+    /// The most points a frame has, and the box holding every frame's outline: worked out once (read every frame).
+    let maxPoints: Int
+    private let box: Rect
+
+    init(firstFrame: Int, frames: [Path], rate: Double) {
+        self.firstFrame = firstFrame
+        self.frames = frames
+        self.rate = rate
+        maxPoints = frames.map(\.elements.count).max() ?? 0
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for path in frames {
+            guard let b = path.bounds else { continue }
+            minX = Swift.min(minX, b.minX); minY = Swift.min(minY, b.minY); maxX = Swift.max(maxX, b.maxX); maxY = Swift.max(maxY, b.maxY)
+        }
+        box = minX.isFinite ? Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : Rect(x: 0, y: 0, width: 0, height: 0)
+    }
 
     static func == (a: SampledOutline, b: SampledOutline) -> Bool { a.firstFrame == b.firstFrame && a.frames == b.frames }
 
@@ -890,37 +906,31 @@ struct SampledOutline: DynamicPath, Equatable {
         // The frame the time falls in; a time a thousandth of a frame short of a whole frame is that frame.
         let f = input.parameters.x + 1e-3
         let index = f.isFinite ? Swift.max(0, Swift.min(frames.count - 1, Int(holding: f - Double(firstFrame), to: 0...Swift.max(0, frames.count - 1)))) : 0
-        let path = frames[index]
-        var pen = Point(0, 0), open = false
-        for element in path.elements {
-            switch element {
-            case let .move(p):
-                if open { sink.close() }
-                sink.move(to: p.x, p.y)
-                pen = p
-                open = true
-            case let .line(p):
-                sink.line(to: p.x, p.y)
-                pen = p
-            case let .quad(control, end):
-                sink.quad(from: pen, control: control, to: end)
-                pen = end
+        // Read in place with a while loop: a frame allocates nothing (a for-in loop allocates in a debug build).
+        frames[index].elements.withUnsafeBufferPointer { elements in
+            var pen = Point(0, 0), open = false
+            var i = 0
+            while i < elements.count {
+                switch elements[i] {
+                case let .move(p):
+                    if open { sink.close() }
+                    sink.move(to: p.x, p.y)
+                    pen = p
+                    open = true
+                case let .line(p):
+                    sink.line(to: p.x, p.y)
+                    pen = p
+                case let .quad(control, end):
+                    sink.quad(from: pen, control: control, to: end)
+                    pen = end
+                }
+                i += 1
             }
+            if open { sink.close() }
         }
-        if open { sink.close() }
     }
 
-    var maxPoints: Int { frames.map(\.elements.count).max() ?? 0 }
-
-    func reach(size: Size) -> Rect {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for path in frames {
-            guard let b = path.bounds else { continue }
-            minX = Swift.min(minX, b.minX); minY = Swift.min(minY, b.minY); maxX = Swift.max(maxX, b.maxX); maxY = Swift.max(maxY, b.maxY)
-        }
-        guard minX.isFinite else { return Rect(x: 0, y: 0, width: 0, height: 0) }
-        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
-    }
+    func reach(size: Size) -> Rect { box }
 }
 
 extension LottieAnimation {

@@ -2,6 +2,7 @@ import Foundation
 import WaveCore
 @testable import WaveGL
 import WaveImageIO
+import CMallocCounter
 import WaveLottie
 import WaveTestSupport
 import XCTest
@@ -225,6 +226,41 @@ final class LottieFeatureTests: XCTestCase {
         XCTAssert(close(drawn[54, 54], 0, 0, 0), "\(drawn[54, 54])")
         XCTAssertEqual(drawn[38, 45], RGBA8(255, 255, 255))
         XCTAssertEqual(drawn[61, 45], RGBA8(255, 255, 255))
+    }
+
+    /// A frame of a Lottie scene allocates nothing on either backend: a gradient, a mask that subtracts, a matte,
+    /// an outline that changes (a trim), a repeater, colours keyframed.
+    func testALottieFrameAllocatesNothingOnEitherBackend() throws {
+        let box = #"{"c":true,"v":[[40,0],[100,0],[100,100],[40,100]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}"#
+        let masked = F.shapeLayer(index: 1, items: [F.rectangle(x: 10, y: 10, width: 80, height: 80),
+                                                    F.gradientFill(type: 2, start: (50, 50), end: (90, 50), count: 2, stops: [0, 1, 0, 0, 1, 0, 0, 1])],
+                                  extra: #","masksProperties":[{"mode":"s","pt":{"a":0,"k":\#(box)},"o":{"a":0,"k":100}}]"#)
+        let step = #"{"ty":"tr","a":\#(F.value("[0,0]")),"p":\#(F.value("[10,0]")),"s":\#(F.value("[100,100]")),"r":\#(F.value("0"))}"#
+        let colour = F.fill(1, 0, 0).replacingOccurrences(of: #""c":\#(F.value("[1.0,0.0,0.0,1]"))"#,
+                                                          with: #""c":\#(F.keyframes([(0, "[1,0,0,1]"), (20, "[0,0,1,1]")]))"#)
+        let moving = F.shapeLayer(index: 2, items: [F.line([(10, 80), (90, 80)]), F.trim(start: 0, end: 100), F.stroke(width: 4, cap: 2),
+                                                    F.rectangle(x: 5, y: 5, width: 5, height: 5), colour,
+                                                    #"{"ty":"rp","c":\#(F.value("4")),"o":\#(F.value("0")),"tr":\#(step)}"#],
+                                  position: F.keyframes([(0, "[0,0]"), (20, "[10,5]")]))
+            .replacingOccurrences(of: #""e":\#(F.value("100.0"))"#, with: #""e":\#(F.keyframes([(0, "[5]"), (20, "[100]")]))"#)
+        let scene = try LottieAnimation(bytes: Array(F.file([masked, moving]).utf8))
+            .scene(width: 100, height: 100, background: RGBA8(255, 255, 255)).scene
+        for renderer in [CPURenderer(), try glRenderer()] as [Renderer] {
+            try renderer.prepare(scene: scene)
+            let target = try renderer.makeTarget()
+            try renderer.draw(time: 0.01, into: target)
+            try renderer.draw(time: 0.02, into: target)
+            var own: UInt64 = 0
+            var k = 0
+            while k < 4 {
+                waves_malloc_counter_start()
+                try renderer.draw(time: 0.1 + Double(k) * 0.37, into: target)
+                renderer.finish()
+                own += waves_malloc_counter_stop() - waves_malloc_counter_foreign()
+                k += 1
+            }
+            XCTAssertEqual(own, 0, "\(renderer.backend)")
+        }
     }
 
     /// Files no one should draw: one line of Waves' own each, never a crash.
