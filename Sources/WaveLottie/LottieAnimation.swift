@@ -11,14 +11,14 @@ import WaveImageIO
 /// becomes a layer with its transform, and each fill and stroke a shape
 /// layer. An outline that never changes is a fixed path (the GL strategy
 /// rasterises it once); one that changes (a morph, an animated size, a
-/// trim) is sampled at every frame of the file and drawn as the frame's
-/// outline. Time: scene time t shows the file's frame `ip + first + t * fr`,
+/// trim) is made at every frame of the frames it changes over and drawn
+/// as the frame's outline. Time: scene time t shows the file's frame `ip + first + t * fr`,
 /// looping back to the in point at the out point (as players play it).
 ///
 /// Not drawn yet, and counted (`drewWithout`): expressions, text layers,
-/// layer effects, animated gradients, time remapping, skew, masks
-/// of lighten, darken and difference modes, luma mattes, blend modes, merge
-/// paths, even-odd fills.
+/// layer effects, animated gradients, time remapping, skew, masks of
+/// lighten and darken modes (and difference and intersect after the first),
+/// luma mattes, blend modes, merge paths, even-odd fills.
 public struct LottieAnimation: Sendable {
     /// The composition's size, frame rate, and in and out points (frames).
     public let width: Double, height: Double, frameRate: Double, inPoint: Double, outPoint: Double
@@ -391,7 +391,8 @@ final class TreeBuilder {
     /// before the trim too (as rlottie and lottie-web apply it): each
     /// outline carries the trims after it, nearest first, then those of the
     /// groups around it (`trims`).
-    private func group(_ items: [Node], depth: Int, trims inherited: [Trim] = []) throws -> (layers: [Layer], geometry: [Geometry]) {
+    private func group(_ items: [Node], depth: Int, trims inherited: [Trim] = [],
+                       rounds inheritedRounds: [AnimatedValue] = []) throws -> (layers: [Layer], geometry: [Geometry]) {
         guard depth <= Self.maxDepth else { throw (items.first ?? Node(.null, "")).fail("groups nested deeper than \(Self.maxDepth)") }
         var topFirst: [Layer] = []
         var geometry: [Geometry] = []
@@ -399,11 +400,16 @@ final class TreeBuilder {
         var trimAt: [Int: Trim] = [:]
         for (i, item) in items.enumerated() where item.string("ty") == "tm" && !item.bool("hd") { trimAt[i] = try Trim(item) }
         func trims(after i: Int) -> [Trim] { trimAt.keys.filter { $0 > i }.sorted().map { trimAt[$0]! } + inherited }
-        /// An outline of item i, cut by the trims after it.
-        func path(_ i: Int, span: ClosedRange<Double>?, _ lines: @escaping (Double) -> [Polyline]) -> Geometry {
-            let cuts = trims(after: i)
-            return Geometry(span: spanning([span] + cuts.map(\.span))) { f in
-                cuts.reduce(lines(f)) { lines, trim in trim.apply(at: f, to: lines) }
+        // Each rounded-corners modifier's radius (`rd`), by its index: it rounds the outlines before it as a trim cuts them.
+        var roundAt: [Int: AnimatedValue] = [:]
+        for (i, item) in items.enumerated() where item.string("ty") == "rd" && !item.bool("hd") { roundAt[i] = try item.animated("r", default: [0]) }
+        func rounds(after i: Int) -> [AnimatedValue] { roundAt.keys.filter { $0 > i }.sorted().map { roundAt[$0]! } + inheritedRounds }
+        /// An outline of item i: its sharp corners rounded by the modifiers after it, flattened, cut by the trims after it.
+        func path(_ i: Int, span: ClosedRange<Double>?, _ shape: @escaping (Double) -> BezierShape) -> Geometry {
+            let cuts = trims(after: i), corners = rounds(after: i)
+            return Geometry(span: spanning([span] + cuts.map(\.span) + corners.map(\.span))) { f in
+                let rounded = corners.reduce(shape(f)) { outline, radius in outline.roundingCorners(radius.scalar(at: f)) }
+                return cuts.reduce([rounded.polyline(tolerance: Self.tolerance)]) { lines, trim in trim.apply(at: f, to: lines) }
             }
         }
         for (index, item) in items.enumerated() {
@@ -412,7 +418,7 @@ final class TreeBuilder {
             countExpressions(item)
             switch item.string("ty") ?? "" {
             case "gr":
-                let inner = try group(item["it"]?.items ?? [], depth: depth + 1, trims: trims(after: index))
+                let inner = try group(item["it"]?.items ?? [], depth: depth + 1, trims: trims(after: index), rounds: rounds(after: index))
                 let trNode = (item["it"]?.items ?? []).last { $0.string("ty") == "tr" }
                 let transform = try LottieTransform(trNode)
                 var layer = Layer(name: Self.name(item, or: "group"), frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: inner.layers)
@@ -430,14 +436,13 @@ final class TreeBuilder {
                 let r = try item.animated("r", default: [0])
                 let reversed = item["d"]?.value.number == 3
                 geometry.append(path(index, span: spanning([p.span, s.span, r.span])) { f in
-                    [BezierShape.rectangle(centre: p.value(at: f), size: s.value(at: f), roundness: r.scalar(at: f), reversed: reversed)
-                        .polyline(tolerance: Self.tolerance)]
+                    BezierShape.rectangle(centre: p.value(at: f), size: s.value(at: f), roundness: r.scalar(at: f), reversed: reversed)
                 })
             case "el":
                 let p = try item.animated("p", default: [0, 0]), s = try item.animated("s", default: [0, 0])
                 let reversed = item["d"]?.value.number == 3
                 geometry.append(path(index, span: spanning([p.span, s.span])) { f in
-                    [BezierShape.ellipse(centre: p.value(at: f), size: s.value(at: f), reversed: reversed).polyline(tolerance: Self.tolerance)]
+                    BezierShape.ellipse(centre: p.value(at: f), size: s.value(at: f), reversed: reversed)
                 })
             case "sr":
                 let p = try item.animated("p", default: [0, 0]), pt = try item.animated("pt", default: [5])
@@ -446,20 +451,20 @@ final class TreeBuilder {
                 let r = try item.animated("r", default: [0])
                 let star = item["sy"]?.value.number != 2, reversed = item["d"]?.value.number == 3
                 geometry.append(path(index, span: spanning([p, pt, or, ir, os, isr, r].map(\.span))) { f in
-                    [BezierShape.polystar(centre: p.value(at: f), points: pt.scalar(at: f), outer: or.scalar(at: f), inner: ir.scalar(at: f),
-                                          outerRoundness: os.scalar(at: f), innerRoundness: isr.scalar(at: f), rotation: r.scalar(at: f),
-                                          star: star, reversed: reversed).polyline(tolerance: Self.tolerance)]
+                    BezierShape.polystar(centre: p.value(at: f), points: pt.scalar(at: f), outer: or.scalar(at: f), inner: ir.scalar(at: f),
+                                         outerRoundness: os.scalar(at: f), innerRoundness: isr.scalar(at: f), rotation: r.scalar(at: f),
+                                         star: star, reversed: reversed)
                 })
             case "sh":
                 let shape = try item.animatedShape("ks")
-                geometry.append(path(index, span: shape.span) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] })
+                geometry.append(path(index, span: shape.span) { f in shape.value(at: f) })
             case "fl", "st", "gf", "gs":
                 topFirst.append(try style(item, geometry: geometry))
             case "tm":
                 // Applied to the outlines it cuts, above.
                 if item["m"]?.value.number == 2 { without.add("sequential trims (each outline trimmed alone)") }
             case "rd":
-                without.add("rounded corners")
+                break // Applied to the outlines it rounds, above.
             case "rp":
                 topFirst = [try repeater(item, copying: topFirst.reversed())]
             case "mm":

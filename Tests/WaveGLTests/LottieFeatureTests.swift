@@ -147,6 +147,17 @@ final class LottieFeatureTests: XCTestCase {
                           name: "lottie-auto-orient")
     }
 
+    /// Rounded corners round the sharp corners before them: a square's corner pixel is cleared, its edges' middles stay.
+    func testRoundedCornersRoundASquaresCorners() throws {
+        let json = F.file([F.shapeLayer(items: [F.rectangle(x: 20, y: 20, width: 60, height: 60), #"{"ty":"rd","r":\#(F.value("15"))}"#,
+                                                F.fill(1, 0, 0)])])
+        let image = try frame(json, frame: 0, name: "rounded-corners")
+        XCTAssertEqual(image[21, 21], RGBA8(255, 255, 255), "the corner")
+        XCTAssertEqual(image[50, 20], red, "the top edge's middle")
+        XCTAssertEqual(image[20, 50], red, "the left edge's middle")
+        XCTAssertEqual(image[50, 50], red)
+    }
+
     func testATrimEndsHalfWay() throws {
         let json = F.file([F.shapeLayer(items: [F.line([(20, 50), (80, 50)]), F.trim(start: 0, end: 50), F.stroke(width: 10, cap: 1)])])
         assertImagesMatch(try frame(json, frame: 0, name: "trim"), expected([(20, 45, 50, 55, black)]), mean: 0, max: 0, name: "lottie-trim")
