@@ -29,7 +29,8 @@
 //                     with its winding (the CPU rasteriser's signed-area
 //                     rule, in closed form per edge), plus the run's left
 //                     cover (the edges wholly left of it, which add their
-//                     whole height); non-zero coverage is min(1, |sum|)
+//                     whole height); non-zero coverage is min(1, |sum|),
+//                     even-odd |sum| folded (u_evenOdd)
 // Paint: GRADIENT (a two-colour linear gradient whose position is an affine
 // function of the scene point, or with u_gradientKind 1 or 2 a ramp of
 // stops, linear or radial, read from u_ramp at the nearest of its 256
@@ -65,6 +66,7 @@ uniform isampler2D u_entries; // polygons: edge indices, row by row
 uniform isampler2D u_rows;    // polygons: per row from u_firstRow and run of 16 columns from u_firstColumn:
                               // first entry, entries, the left cover's float bits
 uniform int u_rowBase;        // this item's first row-table texel
+uniform int u_evenOdd;        // polygons: 1 for the even-odd rule, 0 for non-zero
 uniform int u_firstRow;       // the scene row of that texel
 uniform int u_firstColumn;    // the scene column its runs start at
 uniform int u_buckets;        // runs a row
@@ -110,7 +112,13 @@ float polygonCoverage(float px, int row) {
         }
         sum += winding * area;
     }
-    return min(1.0, abs(sum));
+    // Even-odd (u_evenOdd): a region covered twice is a hole, folded as the CPU's rasteriser folds it.
+    float cover = abs(sum);
+    if (u_evenOdd != 0) {
+        cover = mod(cover, 2.0);
+        cover = cover > 1.0 ? 2.0 - cover : cover;
+    }
+    return min(1.0, cover);
 }
 
 #if defined(PICTURE_COVERAGE)

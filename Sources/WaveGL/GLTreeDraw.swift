@@ -31,7 +31,7 @@ final class GLTreeDraw {
     private struct Program {
         let program: ShaderProgram
         let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow, firstColumn, buckets: GLint
-        let whole, tileStep, phases, phase, rect, gradientV, gradientKind, supersampled: GLint
+        let whole, tileStep, phases, phase, rect, gradientV, gradientKind, supersampled, evenOdd: GLint
     }
     /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask, rectangle.
     private var programs: [Program?] = Array(repeating: nil, count: 64)
@@ -241,6 +241,7 @@ final class GLTreeDraw {
                 var coverage = try CheckedMemory.allocating(bytes: one * phases, for: "a shape's coverage picture of \(tileWidth)x\(h)") {
                     [UInt8](repeating: 0, count: one * phases)
                 }
+                rasterizer.evenOdd = shape.fillRule == .evenOdd
                 for tile in 0..<tiles {
                     for phase in 0..<phases {
                         let left = x0 + Double(tile * step) - Double(phase) / Double(phases)
@@ -399,7 +400,7 @@ final class GLTreeDraw {
                                   tileStep: program.uniform("u_tileStep"), phases: program.uniform("u_phases"),
                                   phase: program.uniform("u_phase"), rect: program.uniform("u_rect"),
                                   gradientV: program.uniform("u_gradientV"), gradientKind: program.uniform("u_gradientKind"),
-                                  supersampled: program.uniform("u_supersampled"))
+                                  supersampled: program.uniform("u_supersampled"), evenOdd: program.uniform("u_evenOdd"))
         }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: true) }
         for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask) }
@@ -801,7 +802,9 @@ final class GLTreeDraw {
             if case .fixed = shape.path {
                 drawPicture(item, program)
             } else {
+                glUniform1i(program.evenOdd, shape.fillRule == .evenOdd ? 1 : 0)
                 drawPolygon(p.fill, p, program)
+                glUniform1i(program.evenOdd, 0)
             }
         case let .box(box)?:
             if p.fill >= 0 {

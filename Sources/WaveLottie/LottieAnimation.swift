@@ -18,7 +18,7 @@ import WaveImageIO
 /// Not drawn yet, and counted (`drewWithout`): expressions, text layers,
 /// layer effects, animated gradients, time remapping, skew, masks of
 /// lighten and darken modes (and difference and intersect after the first),
-/// luma mattes, blend modes, merge paths, even-odd fills.
+/// luma mattes, blend modes, merge paths.
 public struct LottieAnimation: Sendable {
     /// The composition's size, frame rate, and in and out points (frames).
     public let width: Double, height: Double, frameRate: Double, inPoint: Double, outPoint: Double
@@ -506,10 +506,14 @@ final class TreeBuilder {
             let cap: LineCap = [1: .butt, 2: .round, 3: .square][Int(holding: try item.number("lc", default: 2), to: 0...4)] ?? .round
             let join: LineJoin = [1: .miter, 2: .round, 3: .bevel][Int(holding: try item.number("lj", default: 2), to: 0...4)] ?? .round
             stroke = Stroke(width: width, cap: cap, join: join, miterLimit: try item.number("ml", default: 4), dashes: dashes, dashOffset: offset)
-        } else if item["r"]?.value.number == 2 {
-            without.add("even-odd fills")
         }
-        return drawable(try outline(all, style: stroke), fill: fill, colors: colors, opacity: opacity.timeline(0, scale: 0.01, rate: rate))
+        var layer = drawable(try outline(all, style: stroke), fill: fill, colors: colors, opacity: opacity.timeline(0, scale: 0.01, rate: rate))
+        // A fill's rule: 1 non-zero, 2 even-odd (a stroke's outline is always filled non-zero).
+        if stroke == nil, item["r"]?.value.number == 2, case var .shape(shape)? = layer.contents {
+            shape.fillRule = .evenOdd
+            layer.contents = .shape(shape)
+        }
+        return layer
     }
 
     /// A gradient fill's or stroke's gradient: `s` and `e` its points, `t`

@@ -158,6 +158,26 @@ final class LottieFeatureTests: XCTestCase {
         XCTAssertEqual(image[50, 50], red)
     }
 
+    /// The even-odd rule makes a hole of a square inside a square (non-zero fills it), for a fixed outline and a changing one.
+    func testEvenOddFillsLeaveAHole() throws {
+        for moving in [false, true] {
+            var outer = F.rectangle(x: 10, y: 10, width: 80, height: 80), inner = F.rectangle(x: 30, y: 30, width: 40, height: 40)
+            if moving {
+                // The outer square keyframed (to itself): an outline made every frame, drawn on GL by its polygon.
+                outer = outer.replacingOccurrences(of: #""s":\#(F.value("[80.0,80.0]"))"#, with: #""s":\#(F.keyframes([(0, "[80,80]"), (20, "[80,80]")]))"#)
+                inner = inner.replacingOccurrences(of: #""s":\#(F.value("[40.0,40.0]"))"#, with: #""s":\#(F.keyframes([(0, "[40,40]"), (20, "[40,40]")]))"#)
+            }
+            for (rule, hole) in [(2, true), (1, false)] {
+                let fill = F.fill(1, 0, 0).replacingOccurrences(of: #""r":1"#, with: #""r":\#(rule)"#)
+                let name = "even-odd-\(moving ? "moving" : "fixed")-\(rule)"
+                let image = try frame(F.file([F.shapeLayer(items: [outer, inner, fill])]), frame: 5, name: name)
+                let inside = hole ? RGBA8(255, 255, 255) : red
+                assertImagesMatch(image, expected([(10, 10, 90, 30, red), (10, 70, 90, 90, red), (10, 30, 30, 70, red), (70, 30, 90, 70, red),
+                                                   (30, 30, 70, 70, inside)]), mean: 0, max: 0, name: "lottie-\(name)")
+            }
+        }
+    }
+
     func testATrimEndsHalfWay() throws {
         let json = F.file([F.shapeLayer(items: [F.line([(20, 50), (80, 50)]), F.trim(start: 0, end: 50), F.stroke(width: 10, cap: 1)])])
         assertImagesMatch(try frame(json, frame: 0, name: "trim"), expected([(20, 45, 50, 55, black)]), mean: 0, max: 0, name: "lottie-trim")

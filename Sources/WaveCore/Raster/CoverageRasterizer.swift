@@ -43,6 +43,14 @@ package final class CoverageRasterizer {
 
     /// Rows outside this band receive nothing. Exact clipping, because a
     /// row's coverage depends only on the edge pieces inside that row.
+    /// The fill rule of the outlines being added and resolved: even-odd (a
+    /// pixel covered twice is uncovered) instead of non-zero. Exact where
+    /// sub-paths do not cross inside one pixel.
+    package var evenOdd: Bool {
+        get { state.pointee.evenOdd }
+        set { state.pointee.evenOdd = newValue }
+    }
+
     package var clipRows: Range<Int> {
         get { state.pointee.clipTop..<state.pointee.clipBottom }
         set { state.pointee.clipTop = newValue.lowerBound; state.pointee.clipBottom = newValue.upperBound }
@@ -59,6 +67,8 @@ package final class CoverageRasterizer {
         var inside = true, startInside = true
         var fx = 0, fy = 0, startFX = 0, startFY = 0
         var clipTop = 0, clipBottom = 0
+        /// Coverage by the even-odd rule instead of the non-zero one.
+        var evenOdd = false
         /// The rows edge pieces reached since they were last all resolved
         /// (empty when top > bottom): rows outside have no marked pixel.
         var touchedTop = Int.max, touchedBottom = Int.min
@@ -105,7 +115,7 @@ package final class CoverageRasterizer {
         let (fx, fy) = inside ? (Self.fixed(nx), Self.fixed(ny)) : (0, 0)
         state.pointee = PenState(x: nx, y: ny, startX: nx, startY: ny, inside: inside, startInside: inside,
                                  fx: fx, fy: fy, startFX: fx, startFY: fy,
-                                 clipTop: state.pointee.clipTop, clipBottom: state.pointee.clipBottom,
+                                 clipTop: state.pointee.clipTop, clipBottom: state.pointee.clipBottom, evenOdd: state.pointee.evenOdd,
                                  touchedTop: state.pointee.touchedTop, touchedBottom: state.pointee.touchedBottom)
     }
 
@@ -425,6 +435,7 @@ package final class CoverageRasterizer {
     private func resolveRow<Blitter: CoverageBlitter>(_ row: Int, into blitter: inout Blitter) {
         let bits = touched + row &* wordsPerRow
         let cells = accumulation + row &* stride
+        let evenOdd = state.pointee.evenOdd
         var x = 0
         var winding: Int32 = 0
         for word in 0..<wordsPerRow {
@@ -435,10 +446,10 @@ package final class CoverageRasterizer {
                 let bit = pending.trailingZeroBitCount
                 let column = word << 6 &+ bit
                 pending &= pending &- 1
-                if column > x { blitter.blit(row: row, from: x, to: column, level: Self.level(winding)) }
+                if column > x { blitter.blit(row: row, from: x, to: column, level: Self.level(winding, evenOdd: evenOdd)) }
                 winding &+= cells[column]
                 cells[column] = 0
-                blitter.blit(row: row, from: column, to: column &+ 1, level: Self.level(winding))
+                blitter.blit(row: row, from: column, to: column &+ 1, level: Self.level(winding, evenOdd: evenOdd))
                 x = column &+ 1
                 let nextIsMarked = bit < 63 ? pending & (1 << UInt64(bit &+ 1)) != 0 : bits[word &+ 1] & 1 != 0
                 if !nextIsMarked {
@@ -447,13 +458,19 @@ package final class CoverageRasterizer {
                 }
             }
         }
-        if x < width { blitter.blit(row: row, from: x, to: width, level: Self.level(winding)) }
+        if x < width { blitter.blit(row: row, from: x, to: width, level: Self.level(winding, evenOdd: evenOdd)) }
     }
 
     /// Coverage 0...1 as an index 0...255 into a paint, rounded to nearest.
     @inline(__always)
-    static func level(_ accumulated: Int32) -> Int {
-        let coverage = Swift.min(abs(Int(accumulated)), Int(fullCoverage))
+    static func level(_ accumulated: Int32, evenOdd: Bool = false) -> Int {
+        var coverage = abs(Int(accumulated))
+        if evenOdd {
+            // Folded into one cover: 1.5 covers is half, 2 none.
+            coverage %= 2 * Int(fullCoverage)
+            if coverage > Int(fullCoverage) { coverage = 2 * Int(fullCoverage) - coverage }
+        }
+        coverage = Swift.min(coverage, Int(fullCoverage))
         return (coverage * 255 + Int(fullCoverage) / 2) >> 17
     }
 }

@@ -295,6 +295,7 @@ package final class TreePainter {
     /// fixed path's sub-paths outside its columns left out).
     private func addOutline(_ item: PresentationItem, layer: Layer, columns: Range<Int>) {
         guard case let .shape(shape)? = layer.contents else { return }
+        rasterizer.evenOdd = shape.fillRule == .evenOdd
         switch shape.path {
         case let .fixed(path): PrimitiveOutlines.addPath(path, item.transform, columns: columns, into: rasterizer)
         case let .dynamic(dynamic):

@@ -235,6 +235,8 @@ public struct Shape: Equatable, Sendable {
     /// A solid fill's colour animated (CAShapeLayer's fillColor), channels
     /// 0...255; nil: the fill's own. Ignored by a gradient.
     public var color: Timeline<ColorValue>?
+    /// CAShapeLayer's fillRule: non-zero, or even-odd (a region inside two sub-paths is a hole).
+    public var fillRule = FillRule.nonZero
 
     public init(path: Path, fill: Fill, color: Timeline<ColorValue>? = nil) {
         self.path = .fixed(path)
@@ -252,6 +254,9 @@ public struct Shape: Equatable, Sendable {
 
     public static let maxParameters = 4
 }
+
+/// Which points a path's outline encloses.
+public enum FillRule: Equatable, Hashable, Sendable { case nonZero, evenOdd }
 
 public enum ShapePath: Equatable, Sendable {
     case fixed(Path)

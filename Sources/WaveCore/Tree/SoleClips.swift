@@ -78,7 +78,7 @@ extension LayerTreeEvaluator {
         var candidates: [SoleClip] = []
         for i in nodes.indices {
             let node = nodes[i], layer = node.layer
-            guard node.rasterized < 0, layer.shadow == nil, case let .shape(shape)? = layer.contents, case .fixed = shape.path, case .solid = shape.fill, shape.color == nil,
+            guard node.rasterized < 0, layer.shadow == nil, case let .shape(shape)? = layer.contents, case .fixed = shape.path, case .solid = shape.fill, shape.color == nil, shape.fillRule == .nonZero,
                   !layer.isHidden, !underReplicatorOrMask[i], parent[i] < 0 || stillChain[parent[i]],
                   layer.timing.speed != 0 || layer.timing.isPassThrough, itemOf[i] >= 0 else { continue }
             let t = layer.transform
