@@ -1,0 +1,67 @@
+/// A Lottie outline that changes (a morph, a trim, an animated size), made
+/// once at every frame it changes over and drawn from those: a dynamic path
+/// that copies the frame's points into the sink, allocating nothing.
+
+import WaveCore
+
+/// The outline at each frame it changes over: the frame the layer's time
+/// falls in (parameter 0, its local frame) is drawn, the first and last held outside.
+struct SampledOutline: DynamicPath, Equatable {
+    let firstFrame: Int
+    let frames: [Path]
+    let rate: Double
+    /// The most points a frame has, and the box holding every frame's outline: worked out once (read every frame).
+    let maxPoints: Int
+    private let box: Rect
+
+    init(firstFrame: Int, frames: [Path], rate: Double) {
+        self.firstFrame = firstFrame
+        self.frames = frames
+        self.rate = rate
+        maxPoints = frames.map(\.elements.count).max() ?? 0
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for path in frames {
+            guard let b = path.bounds else { continue }
+            minX = Swift.min(minX, b.minX); minY = Swift.min(minY, b.minY); maxX = Swift.max(maxX, b.maxX); maxY = Swift.max(maxY, b.maxY)
+        }
+        box = minX.isFinite ? Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : Rect(x: 0, y: 0, width: 0, height: 0)
+    }
+
+    static func == (a: SampledOutline, b: SampledOutline) -> Bool { a.firstFrame == b.firstFrame && a.frames == b.frames }
+
+    /// Parameter 0: the layer's local time in frames (over a million seconds either way: a span small enough that a
+    /// whole frame comes out within a millionth of a frame).
+    static func frameTimeline(rate: Double) -> Timeline<Double> {
+        Timeline(0, animations: [.basic(BasicAnimation(from: -1e6 * rate, to: 1e6 * rate, duration: 2e6, beginTime: -1e6, fillMode: .both))])
+    }
+
+    func outline<Sink: OutlineSink>(_ input: ShapeInput, into sink: Sink) {
+        // The frame the time falls in; a time a thousandth of a frame short of a whole frame is that frame.
+        let f = input.parameters.x + 1e-3
+        let index = f.isFinite ? Swift.max(0, Swift.min(frames.count - 1, Int(holding: f - Double(firstFrame), to: 0...Swift.max(0, frames.count - 1)))) : 0
+        // Read in place with a while loop: a frame allocates nothing (a for-in loop allocates in a debug build).
+        frames[index].elements.withUnsafeBufferPointer { elements in
+            var pen = Point(0, 0), open = false
+            var i = 0
+            while i < elements.count {
+                switch elements[i] {
+                case let .move(p):
+                    if open { sink.close() }
+                    sink.move(to: p.x, p.y)
+                    pen = p
+                    open = true
+                case let .line(p):
+                    sink.line(to: p.x, p.y)
+                    pen = p
+                case let .quad(control, end):
+                    sink.quad(from: pen, control: control, to: end)
+                    pen = end
+                }
+                i += 1
+            }
+            if open { sink.close() }
+        }
+    }
+
+    func reach(size: Size) -> Rect { box }
+}
