@@ -103,8 +103,9 @@ public struct LottieAnimation: Sendable {
         var loop = Layer(name: "loop", frame: Rect(x: 0, y: 0, width: w, height: h), sublayers: [composition])
         loop.timing = .endlessLoop(duration: duration, timeOffset: firstFrame / frameRate)
         let rootLayer = Layer(name: "lottie", frame: Rect(x: 0, y: 0, width: w, height: h), sublayers: [loop])
-        return (Scene(width: sceneWidth, height: sceneHeight, background: background, tree: LayerTree(root: rootLayer)),
-                builder.without)
+        var scene = Scene(width: sceneWidth, height: sceneHeight, background: background, tree: LayerTree(root: rootLayer))
+        scene.frameRate = frameRate
+        return (scene, builder.without)
     }
 
     private func assets() throws -> [String: Node] {

@@ -53,8 +53,8 @@ struct RenderSettings: ParsableArguments {
             transform: parseWhole("a whole number of frames from 1 to 100000"))
     var frames: Int = 1
 
-    @Option(parsing: .unconditional, help: "Frames per second of a sequence.")
-    var fps: Double = 60
+    @Option(parsing: .unconditional, help: "Frames per second of a sequence (default: the content's own rate, a Lottie file's, else 60).")
+    var fps: Double?
 
     @Option(help: "Output PNG file, - for stdout, with --frames (or --loop) a folder (made when missing) or an animation: .mp4, .webm, .gif, or .png/.apng for an animated PNG, made by ffmpeg (default: wave.png, or . for frames).")
     var out: String?
@@ -79,15 +79,11 @@ struct RenderSettings: ParsableArguments {
         DecodeReport.strict = strict
         let size = try size.validated()
         try checkFinite(time, option: "--time")
-        if loop && frames != 1 {
-            throw ValueError(option: "--loop", value: "", accepted: "either --loop or --frames, not both (--loop chooses the frames)")
-        }
-        guard (1...100_000).contains(frames) else {
-            throw ValueError(option: "--frames", value: "\(frames)", accepted: "a whole number from 1 to 100000")
-        }
-        guard fps.isFinite, fps > 0, (time + Double(frames - 1) / fps).isFinite else {
-            throw ValueError(option: "--fps", value: "\(fps)",
-                             accepted: "a positive number small enough that every frame's time is finite")
+        if loop && frames != 1 { throw ValueError(option: "--loop", value: "", accepted: "either --loop or --frames, not both (--loop chooses the frames)") }
+        guard (1...100_000).contains(frames) else { throw ValueError(option: "--frames", value: "\(frames)", accepted: "a whole number from 1 to 100000") }
+        let asked = fps ?? 60
+        guard asked.isFinite, asked > 0, (time + Double(frames - 1) / asked).isFinite else {
+            throw ValueError(option: "--fps", value: "\(asked)", accepted: "a positive number small enough that every frame's time is finite")
         }
         let isBatch = try wave.scene == .waveform && wave.inputs().isBatch
         if explain && (out != nil || frames != 1 || loop || isBatch) {
@@ -97,9 +93,11 @@ struct RenderSettings: ParsableArguments {
         try wave.check()
         try wave.refuseLoopParameters(in: "render", allowing: [])
         let scene = try wave.makeScene(width: size.width, height: size.height)
-        try scene.checkTime(time + Double(frames - 1) / fps, option: frames > 1 ? "--frames" : "--time", value: frames > 1 ? "\(frames)" : "\(time)")
+        try scene.checkTime(time + Double(frames - 1) / asked, option: frames > 1 ? "--frames" : "--time", value: frames > 1 ? "\(frames)" : "\(time)")
+        // Content with a rate of its own (a Lottie file) is written at it, and whole to a video or folder unless a frame or time is asked.
+        let fps = self.fps ?? scene.frameRate ?? asked, whole = scene.frameRate != nil && frames == 1 && time == 0 && wave.given["frame"] == nil
         var frames = self.frames, step = 1 / fps
-        if loop {
+        if loop || (whole && (out.map { AnimationFormat(path: $0, frames: 2) != nil || $0.hasSuffix("/") } ?? false)) {
             guard let period = scene.loopPeriod(), period > 0 else {
                 throw ValueError(option: "--loop", value: "", accepted: "a scene that repeats within 60 s (not a travelling outline, a waveform, a level from input, or a still scene)")
             }
@@ -110,7 +108,7 @@ struct RenderSettings: ParsableArguments {
             try scene.checkTime(time + period, option: "--loop", value: "")
         }
         if let format = AnimationFormat(path: out ?? "", frames: frames), out != "-" {
-            try writeAnimation(scene, format: format, frames: frames, step: step, size: size, wave: wave)
+            try writeAnimation(scene, format: format, frames: frames, step: step, fps: fps, size: size, wave: wave)
             return
         }
         if explain { return try printPlan(scene, wave: wave) }
@@ -207,7 +205,7 @@ struct RenderSettings: ParsableArguments {
 
     /// Frames streamed to ffmpeg, timed by the deterministic frame clock
     /// (frame i at time + i * step), written whole or not at all.
-    private func writeAnimation(_ scene: Scene, format: AnimationFormat, frames: Int, step: Double, size: PixelSize, wave: EffectOptions) throws {
+    private func writeAnimation(_ scene: Scene, format: AnimationFormat, frames: Int, step: Double, fps: Double, size: PixelSize, wave: EffectOptions) throws {
         guard let destination = out else { return }
         if overwrite { throw ValueError(option: "--overwrite", value: "", accepted: "only with a folder of frames (an animation is replaced whole)") }
         try OutputPaths.checkFile(destination)

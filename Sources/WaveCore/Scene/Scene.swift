@@ -8,6 +8,9 @@ public struct Scene: Equatable, Sendable {
     public var background: RGBA8
     /// Nil: the background alone.
     public var tree: LayerTree?
+    /// The rate its content was made at, frames a second (a Lottie file's);
+    /// nil: any. `waves render` writes a sequence at it unless --fps is given.
+    public var frameRate: Double?
     /// The latest scene time a frame may be drawn at, where reaching a time
     /// costs work in proportion to it (a simulation steps from time 0), and
     /// why; nil: any time costs the same.
