@@ -84,7 +84,8 @@ extension BenchRequest {
         let swept = Effects.all.filter { $0.count != nil }.map(\.name.rawValue)
         guard swept.contains(wave.scene.rawValue) else {
             throw ValueError(option: "--scene", value: wave.scene.rawValue,
-                             accepted: "\(swept.joined(separator: ", ")) (a sweep scales a count; the waveform has --preset waveform)")
+                             accepted: "\(swept.joined(separator: ", ")) (a sweep scales a count; the waveform has --preset waveform; "
+                                 + Effects.all.filter { $0.paced && $0.count == nil }.map(\.name.rawValue).joined(separator: ", ") + " have --preset pacing)")
         }
         if preset == .table && wave.scene != .sine && wave.scene != .table {
             throw ValueError(option: "--scene", value: wave.scene.rawValue, accepted: "table (or nothing) with --preset table")
