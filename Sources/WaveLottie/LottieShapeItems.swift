@@ -107,8 +107,15 @@ extension TreeBuilder {
         let type = item.string("ty") ?? ""
         let opacity = try item.animated("o", default: [100])
         var fill = Fill.solid(RGBA8(0, 0, 0, 255)), colors: Timeline<ColorValue>?
+        // A keyframed gradient: the whole frames it changes over (at most 1,000; longer, its first keyframe's and said).
+        var gradientFrames: ClosedRange<Int>?
         if type == "gf" || type == "gs" {
             fill = .gradient(try gradient(item))
+            if let span = try gradientSpan(item) {
+                let first = Int(holding: span.lowerBound, to: -Int(LottieAnimation.maxFrames)...Int(LottieAnimation.maxFrames))
+                let last = Int(holding: span.upperBound.rounded(.up), to: first...(first + Int(LottieAnimation.maxFrames)))
+                if last - first < 1000 { gradientFrames = first...last } else { without.add("gradients keyframed over 1000 frames or more (drawn at their first keyframe)") }
+            }
         } else {
             let colorValue = try item.animated("c", default: [0, 0, 0, 1])
             // Channels 0...1 (older files: 0...255), alpha ignored (the opacity is the fill's).
@@ -131,28 +138,52 @@ extension TreeBuilder {
             let join: LineJoin = [1: .miter, 2: .round, 3: .bevel][Int(holding: try item.number("lj", default: 2), to: 0...4)] ?? .round
             stroke = Stroke(width: width, cap: cap, join: join, miterLimit: try item.number("ml", default: 4), dashes: dashes, dashOffset: offset)
         }
-        var layer = drawable(try outline(all, style: stroke), fill: fill, colors: colors, opacity: opacity.timeline(0, scale: 0.01, rate: rate))
+        let path = try outline(all, style: stroke)
         // A fill's rule: 1 non-zero, 2 even-odd (a stroke's outline is always filled non-zero).
-        if stroke == nil, item["r"]?.value.number == 2, case var .shape(shape)? = layer.contents {
+        let evenOdd = stroke == nil && item["r"]?.value.number == 2
+        func ruled(_ layer: Layer) -> Layer {
+            guard evenOdd, case var .shape(shape)? = layer.contents else { return layer }
+            var ruled = layer
             shape.fillRule = .evenOdd
-            layer.contents = .shape(shape)
+            ruled.contents = .shape(shape)
+            return ruled
         }
-        return layer
+        guard let frames = gradientFrames else {
+            return ruled(drawable(path, fill: fill, colors: colors, opacity: opacity.timeline(0, scale: 0.01, rate: rate)))
+        }
+        // A keyframed gradient: the outline once per whole frame it changes over, each in that frame's gradient and shown
+        // through that frame alone (the first before, the last after), as a changing outline is made at each frame; equal
+        // outlines share one cached coverage on GL.
+        var copies: [Layer] = []
+        for f in frames {
+            let shown = BasicAnimation(from: 1.0, to: 1.0, duration: 1 / rate, beginTime: (Double(f) - 1e-3) / rate,
+                                       fillMode: frames.count == 1 ? .both : f == frames.lowerBound ? .backwards : f == frames.upperBound ? .forwards : .removed)
+            copies.append(ruled(drawable(path, fill: .gradient(try gradient(item, at: Double(f))), opacity: Timeline(0, animations: [.basic(shown)]))))
+        }
+        var holder = Self.maskLayer(copies)
+        holder.name = "keyframed gradient"
+        holder.opacity = opacity.timeline(0, scale: 0.01, rate: rate)
+        return holder
+    }
+
+    /// The frames a gradient's points or stops change over (nil: they never change).
+    func gradientSpan(_ item: Node) throws -> ClosedRange<Double>? {
+        spanning([try item.animated("s", default: [0, 0]).span, try item.animated("e", default: [0, 0]).span,
+                  try item["g"]?.animated("k", default: []).span])
     }
 
     /// A gradient fill's or stroke's gradient: `s` and `e` its points, `t`
     /// 1 linear or 2 radial, `g` its `p` colour stops (position, r, g, b)
     /// followed by opacity stops (position, alpha), merged: each stop of
     /// either kind with the other kind's value interpolated there.
-    func gradient(_ item: Node) throws -> Gradient {
+    func gradient(_ item: Node, at frame: Double? = nil) throws -> Gradient {
         let start = try item.animated("s", default: [0, 0]), end = try item.animated("e", default: [0, 0])
         guard let g = item["g"] else { throw item.fail("a gradient without 'g' (its stops)") }
         let count = Int(holding: try g.number("p", default: 0), to: 0...4096)
         let values = try g.animated("k", default: [])
-        if start.isAnimated || end.isAnimated || values.isAnimated { without.add("animated gradients (drawn at their first keyframe)") }
         let highlight = try item.animated("h", default: [0])
         if highlight.isAnimated || highlight.scalar(at: 0) != 0 { without.add("gradient highlights") }
-        let f = values.keyframes.first?.time ?? 0
+        let f = frame ?? values.keyframes.first?.time ?? 0
         let v = values.value(at: f)
         guard count >= 0, count * 4 <= v.count else { throw g.fail("\(count) colour stops where 'k' holds \(v.count) numbers") }
         typealias ColorStop = (position: Double, rgb: (Double, Double, Double))

@@ -107,6 +107,14 @@ final class LottieFeatureTests: XCTestCase {
         let under = F.shapeLayer(index: 2, items: [F.rectangle(x: 0, y: 0, width: 100, height: 100), F.fill(0, 1, 0)])
         XCTAssertEqual(try frame(F.file([radialLayer, under]), frame: 0, name: "gradient-over-solid")[0, 0], RGBA8(0, 255, 0),
                        "the solid shows past the gradient's radius")
+        // Keyframed stops: black to white at frame 0, white to white by frame 10 (each frame's gradient its own).
+        let keyed = F.file([F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 100, height: 100),
+                                                 F.gradientFill(type: 1, start: (0, 0), end: (100, 0), count: 2, stops: [0, 0, 0, 0, 1, 1, 1, 1])
+                                                    .replacingOccurrences(of: #""k":\#(F.value("[0.0,0.0,0.0,0.0,1.0,1.0,1.0,1.0]"))"#,
+                                                                          with: #""k":\#(F.keyframes([(0, "[0,0,0,0,1,1,1,1]"), (10, "[0,1,1,1,1,1,1,1]")]))"#)])])
+        XCTAssertLessThan(try frame(keyed, frame: 0, name: "keyed-gradient-0")[5, 50].r, 20, "black at the left, frame 0")
+        XCTAssertEqual(Double(try frame(keyed, frame: 5, name: "keyed-gradient-5")[5, 50].r), 128, accuracy: 10, "half way, frame 5")
+        XCTAssertGreaterThan(try frame(keyed, frame: 15, name: "keyed-gradient-15")[5, 50].r, 250, "white after the last keyframe")
         let image = try frame(radial, frame: 0, name: "radial-gradient")
         // The pixel beside the centre: its middle 0.7 pixels out, 1.4% of the way.
         XCTAssertEqual(Double(image[50, 50].r), 251, accuracy: 1, "by the centre")
