@@ -15,7 +15,7 @@ import WaveCore
 /// looping back to the in point at the out point (as players play it).
 ///
 /// Not drawn yet, and counted (`drewWithout`): expressions, text layers,
-/// layer effects, animated gradients, time remapping, skew, masks of
+/// layer effects, gradients keyframed over 1,000 frames, time remapping, skew, masks of
 /// lighten and darken modes (and difference and intersect after the first),
 /// luma mattes, blend modes, merge paths.
 public struct LottieAnimation: Sendable {
