@@ -296,13 +296,10 @@ final class TreeBuilder {
         return lo...hi
     }
 
-    /// `value` at every whole frame of `range`, linear between, held outside: a timeline in seconds.
+    /// `value` at every whole frame of `range` (`FrameSamples`), linear between, held outside: a timeline in seconds.
     func sampled(_ value: (Double) -> Double, over range: ClosedRange<Double>) -> Timeline<Double> {
-        let first = range.lowerBound.rounded(.down)
-        let frames = Int(holding: (range.upperBound - first).rounded(.up), to: 1...100_000)
-        let values = (0...frames).map { value(first + Double($0)) }
-        return Timeline(values[0], animations: [.keyframes(KeyframeAnimation(
-            values: values, timing: MediaTiming(beginTime: first / rate, duration: Double(frames) / rate, fillMode: .both)))])
+        let samples = FrameSamples(from: range.lowerBound.rounded(.down), to: range.upperBound)
+        return samples.timeline(samples.frames.map(value), rate: rate)
     }
 
     func countExpressions(_ node: Node?) {

@@ -98,13 +98,8 @@ struct AnimatedValue: Equatable {
         guard isAnimated else { return .constant(make(fixed)) }
         if isSpatial {
             let first = keyframes[0].time, last = keyframes[keyframes.count - 1].time
-            // Every frame, or 100,000 samples over a longer span.
-            let frames = Int(holding: (last - first).rounded(.up), to: 1...100_000)
-            let span = Swift.max(last - first, 0), step = frames > 0 && span > Double(frames) ? span / Double(frames) : 1
-            let values = (0...frames).map { make(value(at: Swift.min(last, first + Double($0) * step))) }
-            let keyTimes = (0...frames).map { Double($0) / Double(frames) }
-            let timing = MediaTiming(beginTime: first / rate, duration: Double(frames) * step / rate, fillMode: .both)
-            return Timeline(values[0], animations: [.keyframes(KeyframeAnimation(values: values, keyTimes: keyTimes, timing: timing))])
+            let samples = FrameSamples(from: first, to: last)
+            return samples.timeline(samples.frames.map { make(value(at: Swift.min(last, $0))) }, rate: rate)
         }
         var animations: [Animation<Value>] = []
         for i in 0..<(keyframes.count - 1) {
@@ -137,10 +132,7 @@ struct SpatialCurve {
         p3 = Point(to[0], to[1])
     }
 
-    func at(_ t: Double) -> Point {
-        let u = 1 - t, a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
-        return Point(a * p0.x + b * p1.x + c * p2.x + d * p3.x, a * p0.y + b * p1.y + c * p2.y + d * p3.y)
-    }
+    func at(_ t: Double) -> Point { Point.onCubic(p0, p1, p2, p3, at: t) }
 
     /// The point `fraction` of the way along the curve's length.
     func point(atFraction fraction: Double) -> [Double] {
@@ -211,5 +203,32 @@ func spanning(_ spans: [ClosedRange<Double>?]) -> ClosedRange<Double>? {
         guard let span else { return total }
         guard let total else { return span }
         return Swift.min(total.lowerBound, span.lowerBound)...Swift.max(total.upperBound, span.upperBound)
+    }
+}
+
+/// The frames a changing value is sampled at: every whole frame from
+/// `first` to `last`, or 100,000 samples evenly over a longer span.
+struct FrameSamples {
+    let first: Double
+    /// Samples after the first, and the frames between two.
+    let count: Int
+    let step: Double
+
+    init(from first: Double, to last: Double) {
+        self.first = first
+        count = Int(holding: (last - first).rounded(.up), to: 1...100_000)
+        let span = Swift.max(last - first, 0)
+        step = span > Double(count) ? span / Double(count) : 1
+    }
+
+    var frames: [Double] { (0...count).map { first + Double($0) * step } }
+
+    /// `values` (one a sample) as a timeline in seconds at `rate`: linear
+    /// between samples, or each held through its step (`discrete`); held outside.
+    func timeline<Value: Interpolatable>(_ values: [Value], rate: Double, discrete: Bool = false) -> Timeline<Value> {
+        let samples = discrete ? count + 1 : count
+        let timing = MediaTiming(beginTime: first / rate, duration: Double(samples) * step / rate, fillMode: .both)
+        return Timeline(values[0], animations: [.keyframes(KeyframeAnimation(values: values, calculation: discrete ? .discrete : .linear,
+                                                                             timing: timing))])
     }
 }

@@ -20,14 +20,14 @@ extension TreeBuilder {
         guard depth <= Self.maxDepth else { throw (items.first ?? Node(.null, "")).fail("groups nested deeper than \(Self.maxDepth)") }
         var topFirst: [Layer] = []
         var geometry: [Geometry] = []
-        // Each trim of this group, by its index.
-        var trimAt: [Int: Trim] = [:]
-        for (i, item) in items.enumerated() where item.string("ty") == "tm" && !item.bool("hd") { trimAt[i] = try Trim(item) }
-        func trims(after i: Int) -> [Trim] { trimAt.keys.filter { $0 > i }.sorted().map { trimAt[$0]! } + inherited }
-        // Each rounded-corners modifier's radius (`rd`), by its index: it rounds the outlines before it as a trim cuts them.
-        var roundAt: [Int: AnimatedValue] = [:]
-        for (i, item) in items.enumerated() where item.string("ty") == "rd" && !item.bool("hd") { roundAt[i] = try item.animated("r", default: [0]) }
-        func rounds(after i: Int) -> [AnimatedValue] { roundAt.keys.filter { $0 > i }.sorted().map { roundAt[$0]! } + inheritedRounds }
+        // This group's trims and rounded-corners radii (`rd`, rounding the outlines before it as a trim cuts them), in order with their indices.
+        var trimAt: [(index: Int, trim: Trim)] = [], roundAt: [(index: Int, radius: AnimatedValue)] = []
+        for (i, item) in items.enumerated() where !item.bool("hd") {
+            if item.string("ty") == "tm" { trimAt.append((i, try Trim(item))) }
+            if item.string("ty") == "rd" { roundAt.append((i, try item.animated("r", default: [0]))) }
+        }
+        func trims(after i: Int) -> [Trim] { trimAt.filter { $0.index > i }.map(\.trim) + inherited }
+        func rounds(after i: Int) -> [AnimatedValue] { roundAt.filter { $0.index > i }.map(\.radius) + inheritedRounds }
         /// An outline of item i: its sharp corners rounded by the modifiers after it, flattened, cut by the trims after it.
         func path(_ i: Int, span: ClosedRange<Double>?, _ shape: @escaping (Double) -> BezierShape) -> Geometry {
             let cuts = trims(after: i), corners = rounds(after: i)
@@ -199,22 +199,12 @@ extension TreeBuilder {
             k += 2
         }
         func rgb(at t: Double) -> (Double, Double, Double) {
-            guard let first = colorStops.first, let last = colorStops.last else { return (0, 0, 0) }
-            if t <= first.position { return first.rgb }
-            if t >= last.position { return last.rgb }
-            var i = 1
-            while colorStops[i].position < t { i += 1 }
-            let a = colorStops[i - 1], b = colorStops[i], k = b.position > a.position ? (t - a.position) / (b.position - a.position) : 1
-            return (a.rgb.0 + (b.rgb.0 - a.rgb.0) * k, a.rgb.1 + (b.rgb.1 - a.rgb.1) * k, a.rgb.2 + (b.rgb.2 - a.rgb.2) * k)
+            Gradient.interpolate(colorStops.map { ($0.position, $0.rgb) }, at: t) { a, b, k in
+                (a.0 + (b.0 - a.0) * k, a.1 + (b.1 - a.1) * k, a.2 + (b.2 - a.2) * k)
+            } ?? (0, 0, 0)
         }
         func alpha(at t: Double) -> Double {
-            guard let first = alphaStops.first, let last = alphaStops.last else { return 1 }
-            if t <= first.position { return first.alpha }
-            if t >= last.position { return last.alpha }
-            var i = 1
-            while alphaStops[i].position < t { i += 1 }
-            let a = alphaStops[i - 1], b = alphaStops[i], k = b.position > a.position ? (t - a.position) / (b.position - a.position) : 1
-            return a.alpha + (b.alpha - a.alpha) * k
+            Gradient.interpolate(alphaStops.map { ($0.position, $0.alpha) }, at: t) { a, b, k in a + (b - a) * k } ?? 1
         }
         let positions = Set(colorStops.map { $0.position } + alphaStops.map { $0.position }).sorted()
         func byte(_ x: Double) -> UInt8 { UInt8(Swift.max(0, Swift.min(255, (x * 255).rounded()))) }
@@ -307,11 +297,11 @@ extension TreeBuilder {
     func unrolledRepeater(_ item: Node, copying below: [Layer], copies: AnimatedValue, step t: LottieTransform,
                                   opacity: (start: Double, end: Double)) throws -> Layer {
         let first = copies.keyframes.first?.time ?? 0, last = copies.keyframes.last?.time ?? 0
-        let frames = Int(holding: (last - first).rounded(.up), to: 1...100_000)
-        let counts = (0...frames).map { copies.scalar(at: first + Double($0)) }
+        let samples = FrameSamples(from: first, to: last)
+        let counts = samples.frames.map { copies.scalar(at: $0) }
         let most = Int(holding: (counts.max() ?? 0).rounded(.up), to: 0...Self.maxCopies)
-        guard most * (frames + 1) <= 2_000_000 else {
-            throw item.fail("a repeater of up to \(most) copies over \(frames) frames (at most 2000000 copy-frames)")
+        guard most * (samples.count + 1) <= 2_000_000 else {
+            throw item.fail("a repeater of up to \(most) copies over \(samples.count) frames (at most 2000000 copy-frames)")
         }
         let m = Self.step(t)
         // An offset starts the copies that many steps on.
@@ -326,9 +316,7 @@ extension TreeBuilder {
             let alpha = most > 1 ? opacity.start + (opacity.end - opacity.start) * Double(k) / Double(most - 1) : opacity.start
             // Shown while the count exceeds k, a fraction of a copy at that opacity (as rlottie), frame by frame.
             let shown = counts.map { alpha * Swift.min(1, Swift.max(0, $0 - Double(k))) }
-            copy.opacity = Timeline(shown[0], animations: [.keyframes(KeyframeAnimation(
-                values: shown, calculation: .discrete,
-                timing: MediaTiming(beginTime: first / rate, duration: Double(frames + 1) / rate, fillMode: .both)))])
+            copy.opacity = samples.timeline(shown, rate: rate, discrete: true)
             layers.append(copy)
             power = m.concatenating(after: power)
         }

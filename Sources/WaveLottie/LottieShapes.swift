@@ -129,9 +129,6 @@ extension BezierShape {
     }
 }
 
-@inline(__always)
-func distance(_ a: Point, _ b: Point) -> Double { ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot() }
-
 /// A transform (`ks` of a layer, `tr` of a group): anchor, position (or
 /// separate x and y), scale in percent, rotation in degrees clockwise, skew
 /// and its axis, opacity in percent.

@@ -154,20 +154,7 @@ final class LayerTreeBothBackendsTests: XCTestCase {
         // Every tree scene, and the bench's moving cards (boxes drawn in parts).
         for c in try TreeScenes.all().map({ (name: $0.name, scene: $0.scene) }) + [(name: "cards", scene: try Primitives.all[1].make(375, 667))] {
             for renderer in [CPURenderer(), try glRenderer()] as [Renderer] {
-                try renderer.prepare(scene: c.scene)
-                let target = try renderer.makeTarget()
-                try renderer.draw(time: 0.01, into: target)
-                try renderer.draw(time: 0.02, into: target)
-                var own: UInt64 = 0
-                var k = 0
-                while k < 4 {
-                    waves_malloc_counter_start()
-                    try renderer.draw(time: 0.1 + Double(k) * 0.17, into: target)
-                    renderer.finish()
-                    own += waves_malloc_counter_stop() - waves_malloc_counter_foreign()
-                    k += 1
-                }
-                XCTAssertEqual(own, 0, "\(renderer.backend) \(c.name)")
+                XCTAssertEqual(try frameAllocations(renderer, c.scene, step: 0.17), 0, "\(renderer.backend) \(c.name)")
             }
         }
     }

@@ -2,7 +2,6 @@ import Foundation
 import WaveCore
 @testable import WaveGL
 import WaveImageIO
-import CMallocCounter
 import WaveLottie
 import WaveTestSupport
 import XCTest
@@ -285,20 +284,7 @@ final class LottieFeatureTests: XCTestCase {
         let scene = try LottieAnimation(bytes: Array(F.file([masked, moving]).utf8))
             .scene(width: 100, height: 100, background: RGBA8(255, 255, 255)).scene
         for renderer in [CPURenderer(), try glRenderer()] as [Renderer] {
-            try renderer.prepare(scene: scene)
-            let target = try renderer.makeTarget()
-            try renderer.draw(time: 0.01, into: target)
-            try renderer.draw(time: 0.02, into: target)
-            var own: UInt64 = 0
-            var k = 0
-            while k < 4 {
-                waves_malloc_counter_start()
-                try renderer.draw(time: 0.1 + Double(k) * 0.37, into: target)
-                renderer.finish()
-                own += waves_malloc_counter_stop() - waves_malloc_counter_foreign()
-                k += 1
-            }
-            XCTAssertEqual(own, 0, "\(renderer.backend)")
+            XCTAssertEqual(try frameAllocations(renderer, scene, step: 0.37), 0, "\(renderer.backend)")
         }
     }
 

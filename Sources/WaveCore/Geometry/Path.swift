@@ -14,6 +14,14 @@ public struct Point: Equatable, Hashable, Sendable {
         self.x = x
         self.y = y
     }
+
+    /// The point at t (0...1) of the cubic Bézier curve from p0 through controls c1 and c2 to p3.
+    @inline(__always)
+    package static func onCubic(_ p0: Point, _ c1: Point, _ c2: Point, _ p3: Point, at t: Double) -> Point {
+        let u = 1 - t
+        return Point(u * u * u * p0.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * p3.x,
+                     u * u * u * p0.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * p3.y)
+    }
 }
 
 /// An outline made of sub-paths. Each sub-path starts with a move and is
@@ -177,11 +185,9 @@ public struct PathBuilder {
         let pieces = wanted.isFinite ? Swift.max(1, Int(Swift.min(Double(Self.maxCubicPieces), wanted.rounded(.up)))) : Self.maxCubicPieces
         func at(_ t: Double) -> (point: Point, tangent: Point) {
             let u = 1 - t
-            let x = u * u * u * p0.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * p3.x
-            let y = u * u * u * p0.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * p3.y
             let tx = 3 * (u * u * (c1.x - p0.x) + 2 * u * t * (c2.x - c1.x) + t * t * (p3.x - c2.x))
             let ty = 3 * (u * u * (c1.y - p0.y) + 2 * u * t * (c2.y - c1.y) + t * t * (p3.y - c2.y))
-            return (Point(x, y), Point(tx, ty))
+            return (Point.onCubic(p0, c1, c2, p3, at: t), Point(tx, ty))
         }
         var a = at(0)
         for i in 1...pieces {

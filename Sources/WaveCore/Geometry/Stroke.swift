@@ -37,9 +37,7 @@ public struct Polyline: Equatable, Sendable {
         let n = Int(holding: wanted, to: 1...1000)
         if n > 1 {
             for i in 1..<n {
-                let t = Double(i) / Double(n), u = 1 - t
-                let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
-                points.append(Point(a * p0.x + b * c1.x + c * c2.x + d * end.x, a * p0.y + b * c1.y + c * c2.y + d * end.y))
+                points.append(Point.onCubic(p0, c1, c2, end, at: Double(i) / Double(n)))
             }
         }
         points.append(end)
@@ -54,8 +52,9 @@ public struct Polyline: Equatable, Sendable {
     }
 }
 
+/// The straight-line distance between two points.
 @inline(__always)
-func distance(_ a: Point, _ b: Point) -> Double { ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot() }
+package func distance(_ a: Point, _ b: Point) -> Double { ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot() }
 
 /// How an open line's ends are drawn.
 public enum LineCap: String, CaseIterable, Sendable { case butt, round, square }

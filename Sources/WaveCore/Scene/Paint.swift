@@ -69,13 +69,20 @@ public struct Gradient: Equatable, Hashable, Sendable {
     }
 
     static func color(_ stops: [Stop], at t: Double) -> ColorValue {
-        guard let first = stops.first, let last = stops.last else { return ColorValue(r: 0, g: 0, b: 0, a: 0) }
-        if t <= first.position { return ColorValue(first.color) }
-        if t >= last.position { return ColorValue(last.color) }
+        Self.interpolate(stops.map { ($0.position, ColorValue($0.color)) }, at: t) { $0.mixed(with: $1, $2) } ?? ColorValue(r: 0, g: 0, b: 0, a: 0)
+    }
+
+    /// The value at `t` of `stops` (sorted by position): held before the first
+    /// and after the last, mixed between the two around it by `mix(a, b, fraction)`; nil with no stop.
+    package static func interpolate<Value>(_ stops: [(position: Double, value: Value)], at t: Double,
+                                           mix: (Value, Value, Double) -> Value) -> Value? {
+        guard let first = stops.first, let last = stops.last else { return nil }
+        if t <= first.position { return first.value }
+        if t >= last.position { return last.value }
         var i = 1
         while stops[i].position < t { i += 1 }
         let a = stops[i - 1], b = stops[i], span = b.position - a.position
-        return ColorValue(a.color).mixed(with: ColorValue(b.color), span > 0 ? (t - a.position) / span : 1)
+        return mix(a.value, b.value, span > 0 ? (t - a.position) / span : 1)
     }
 
     /// Where (x, y) in the fill's coordinates falls, 0...1.

@@ -8,7 +8,7 @@ public struct Scene: Equatable, Sendable {
     public var background: RGBA8
     /// Nil: the background alone.
     public var tree: LayerTree?
-    /// The rate its content was made at, frames a second (a Lottie file's);
+    /// The rate its content was made at, frames a second (an imported animation's);
     /// nil: any. `waves render` writes a sequence at it unless --fps is given.
     public var frameRate: Double?
     /// The latest scene time a frame may be drawn at, where reaching a time

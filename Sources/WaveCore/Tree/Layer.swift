@@ -47,18 +47,18 @@ public struct Layer: Equatable, Sendable {
     /// The GL strategy rasterises this layer's fixed shape once at twice the
     /// scale it is first shown at (as Core Animation renders a shape layer at
     /// its contents scale) instead of one texel a unit, and samples that
-    /// picture filtered: a shape shown scaled (a Lottie file fitted to its
-    /// frame) stays sharp. Off: one texel a unit, exact at whole-pixel moves.
+    /// picture filtered: a shape shown scaled (an imported animation
+    /// fitted to its frame) stays sharp. Off: one texel a unit, exact at whole-pixel moves.
     /// The CPU strategy draws exactly at any scale either way.
     public var rasterizesAtShownScale: Bool
     /// The mask's coverage taken inverted: the layer shows where its mask
-    /// does not cover (Lottie's inverted mattes; Core Animation has no such
+    /// does not cover (an inverted matte; Core Animation has no such
     /// flag): the mask starts covering everything and each of its layers
     /// takes away (or, subtracting, adds back). Without a mask it changes nothing.
     public var invertsMask: Bool
     /// Drawn as part of a mask, takes its coverage away from what the
-    /// mask's layers before it cover instead of adding to it (Lottie's
-    /// subtracted masks, folded in order). Elsewhere it changes nothing.
+    /// mask's layers before it cover instead of adding to it (an
+    /// animation's subtracted masks, folded in order). Elsewhere it changes nothing.
     public var subtractsFromMask: Bool
     private var maskStorage: [Layer]
 
