@@ -9,12 +9,17 @@ import WaveCore
 /// whole pixels (same size, no filtering: a memory copy, even on llvmpipe).
 /// No shader runs and nothing is blended.
 ///
-/// Used on software drivers (llvmpipe), where a copy is a memcpy and a
-/// shader pass is CPU work on every pixel, over an opaque background: one
-/// phase where the shapes only move by whole pixels (snapped or still), 16
-/// (or 8, within the budget) for exact sub-pixel motion. Shapes of one path,
-/// clip size and reach share one picture; every picture of a phase is
-/// stacked in one texture.
+/// Over an opaque background: one phase where the shapes only move by
+/// whole pixels (snapped or still), 16 (or 8, within the budget) for exact
+/// sub-pixel motion. Shapes of one path, clip size and reach share one
+/// picture; every picture of a phase is stacked in one texture. How a frame
+/// puts them in place is the driver policy's (`GLPlan.swift`):
+/// - copies, on software drivers (llvmpipe), where a copy is a memcpy and a
+///   shader pass is CPU work on every pixel: one copy a clip (or a band);
+/// - one instanced draw a page for every clip (`Shaders/clips.*.glsl`), on
+///   a GPU, where a draw call is the CPU's cost and a copy a draw's: the
+///   phases are layers of one texture array and a frame sends one texel a
+///   clip (its whole pixels and phase), so a thousand clips are one call.
 ///
 /// Clips that scroll together (a table's cells: one column span, rows one
 /// after another, each showing the same loop a whole number of pixels
@@ -38,6 +43,8 @@ final class GLClipCopies {
     }
 
     let phases: Int
+    /// One instanced draw for every clip (the GPU policy), not copies.
+    let instanced: Bool
     private let evaluator: LayerTreeEvaluator
     /// The clips from the top one down, each with its picture; whether each compiled node is drawn here.
     private let clips: [(clip: SoleClip, picture: Int)]
@@ -56,8 +63,16 @@ final class GLClipCopies {
     /// Every pixel of every frame is a copy and nothing else is drawn: the
     /// frame holds the pictures' straight colours (not premultiplied).
     let drawsEverything: Bool
-    /// Copies a frame makes: one for the band where the clips scroll together, else one a clip.
-    var copiesPerFrame: Int { band == nil ? clips.count : 1 }
+    /// Copies or draws a frame makes a page: one instanced draw, or one
+    /// copy of the band where the clips scroll together, else one copy a clip.
+    var copiesPerFrame: Int { instanced || band != nil ? 1 : clips.count }
+    /// Instanced: every phase as a layer of one texture array, each clip's
+    /// rectangle and picture (two texels), this frame's state (a texel a clip), the program.
+    private var phaseArray: GLuint = 0, clipTable: GLuint = 0, stateTable: GLuint = 0
+    private let state: UnsafeMutableBufferPointer<Int32>
+    private var program: (program: ShaderProgram, viewport: GLint, pageTop: GLint, first: GLint)?
+    /// The most rows a clip spans (clips are kept from the top one down: a page's are a run of them).
+    private var tallestClip = 0
 
     /// Every clip painted as one band, where they scroll together (slot k: clip k), and whether this frame's keep together.
     private var band: Band?
@@ -69,10 +84,20 @@ final class GLClipCopies {
     var pageTexture: (texture: GLuint, layer: Int)?
     /// While set, each copy's pixels are counted into it as written.
     var counts: PixelCounts?
+    /// Fragments the instanced draw wrote while counting, since last taken.
+    private var writtenFragments = 0
+
+    /// The fragments the instanced draw wrote (counted already) since the last call: the renderer's
+    /// samples query saw them too.
+    func takeWrittenFragments() -> Int {
+        defer { writtenFragments = 0 }
+        return writtenFragments
+    }
 
     /// Nil where nothing qualifies or the pictures do not fit the driver's limits and budget.
+    /// `instanced`: one draw for every clip (the GPU policy), else copies.
     init?(evaluator: LayerTreeEvaluator, width: Int, height: Int, background: RGBA8, subpixel: SubpixelMode,
-          caps: GLCapabilities) throws {
+          caps: GLCapabilities, instanced: Bool) throws {
         // Shapes on whole rows whose x stays within known bounds; moving by fractions only where exact motion is asked for.
         let clips = evaluator.soleClips(width: width, height: height).filter { clip in
             clip.y == clip.y.rounded() && clip.xRange != nil && (clip.wholeX || subpixel == .exact)
@@ -109,7 +134,10 @@ final class GLClipCopies {
         guard widest <= caps.maxTextureSize, rows <= caps.maxTextureSize else { return nil }
         let wanted = clips.allSatisfy(\.wholeX) ? [1] : [SubpixelPhases.exact, SubpixelPhases.fewest]
         guard let phases = wanted.first(where: { $0 * widest * rows * 4 <= caps.maxCoverageBytes }) else { return nil }
+        // Too many clips for the instanced draw's table: none are drawn here (the shader draws each).
+        guard !instanced || (2 * byNode.count + GLTreeDraw.tableWidth - 1) / GLTreeDraw.tableWidth <= caps.maxTextureSize else { return nil }
         self.phases = phases
+        self.instanced = instanced
         self.evaluator = evaluator
         self.clips = byNode
         self.drawnHere = drawnHere
@@ -117,14 +145,20 @@ final class GLClipCopies {
         whole.initialize(repeating: 0)
         phase = .allocate(capacity: byNode.count)
         phase.initialize(repeating: -1)
+        state = .allocate(capacity: instanced ? 2 * byNode.count : 0)
+        state.initialize(repeating: 0)
         self.pictures = pictures
         textureRows = rows
-        textures = Array(repeating: 0, count: phases)
-        framebuffers = Array(repeating: 0, count: phases)
-        glGenTextures(GLsizei(phases), &textures)
-        glGenFramebuffers(GLsizei(phases), &framebuffers)
-        var band = Band(clips: byNode, pictures: pictures.map(\.key), evaluator: evaluator, phases: phases, caps: caps,
-                        budget: Swift.min(Band.budget, caps.maxCoverageBytes - phases * widest * rows * 4))
+        textures = Array(repeating: 0, count: instanced ? 0 : phases)
+        framebuffers = Array(repeating: 0, count: instanced ? 0 : phases)
+        if instanced {
+            try makeInstanceTables(widest: widest, rows: rows)
+        } else {
+            glGenTextures(GLsizei(phases), &textures)
+            glGenFramebuffers(GLsizei(phases), &framebuffers)
+        }
+        var band = instanced ? nil : Band(clips: byNode, pictures: pictures.map(\.key), evaluator: evaluator, phases: phases, caps: caps,
+                                          budget: Swift.min(Band.budget, caps.maxCoverageBytes - phases * widest * rows * 4))
 
         // Each picture's path and paint, and a rasteriser of its size, made once for every phase.
         let painting = try pictures.map { picture -> (path: Path, paint: FillProgram, rasterizer: CoverageRasterizer)? in
@@ -146,6 +180,12 @@ final class GLClipCopies {
                 TreePainter.paintAlone(painting.path, shift, rows: 0..<key.rows, columns: 0..<key.width, paint: painting.paint,
                                        rasterizer: painting.rasterizer, into: slot)
             }
+            if instanced {
+                glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), phaseArray)
+                glTexSubImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, 0, 0, GLint(phase), GLsizei(widest), GLsizei(rows), 1, GLenum(GL_RGBA),
+                                GLenum(GL_UNSIGNED_BYTE), stacked.memory.baseAddress)
+                continue
+            }
             try Self.upload(stacked, into: textures[phase], framebuffer: framebuffers[phase])
             // The band of this phase, from the pictures just painted; none where a clip's turned rows would not match.
             if let painting = band, try !painting.paint(phase: phase, from: whole, pictureTops: pictureTops) { band = nil }
@@ -153,6 +193,7 @@ final class GLClipCopies {
         self.band = band
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0)
         glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), 0)
         try checkGLErrors("painting \(pictures.count) clip picture(s) at \(phases) sub-pixel phase(s)")
     }
 
@@ -169,11 +210,71 @@ final class GLClipCopies {
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else { throw GLError.framebuffer(status: status) }
     }
 
+    /// The instanced draw's texture array (a layer a phase, filled as each is
+    /// painted), its table of clips (written once) and of states, and its program.
+    private func makeInstanceTables(widest: Int, rows: Int) throws {
+        glGenTextures(1, &phaseArray)
+        glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), phaseArray)
+        glTexImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(widest), GLsizei(rows), GLsizei(phases), 0, GLenum(GL_RGBA),
+                     GLenum(GL_UNSIGNED_BYTE), nil)
+        for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
+            glTexParameteri(GLenum(GL_TEXTURE_2D_ARRAY), GLenum(parameter), GL_NEAREST)
+        }
+        var table = [Int32]()
+        table.reserveCapacity(8 * clips.count)
+        for (clip, picture) in clips {
+            table += [clip.columns.lowerBound, clip.rows.lowerBound, clip.columns.count, clip.rows.count].map { Int32($0) }
+            table += [Int32(pictures[picture].top), Int32(pictures[picture].key.originX), 0, 0]
+        }
+        clipTable = Self.integerTable()
+        table.withUnsafeBufferPointer { Self.upload($0, texels: 2 * clips.count, into: clipTable, format: GL_RGBA32I, layout: GL_RGBA_INTEGER, resize: true) }
+        stateTable = Self.integerTable()
+        Self.upload(UnsafeBufferPointer(state), texels: clips.count, into: stateTable, format: GL_RG32I, layout: GL_RG_INTEGER, resize: true)
+        let made = try ShaderProgram(vertex: "clips.vert.glsl", fragment: "clips.frag.glsl")
+        glUseProgram(made.id)
+        for (name, unit) in [("u_phases", 0), ("u_clips", 1), ("u_state", 2)] { glUniform1i(made.uniform(name), GLint(unit)) }
+        glUniform1i(made.uniform("u_textureRows"), GLint(rows))
+        glUseProgram(0)
+        program = (made, made.uniform("u_viewport"), made.uniform("u_pageTop"), made.uniform("u_first"))
+        tallestClip = clips.map(\.clip.rows.count).max() ?? 0
+    }
+
+    private static func integerTable() -> GLuint {
+        var texture: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        return texture
+    }
+
+    /// `texels` texels of `values` into `texture`'s rows of `GLTreeDraw.tableWidth` (sized to them first where `resize`).
+    private static func upload(_ values: UnsafeBufferPointer<Int32>, texels: Int, into texture: GLuint, format: Int32, layout: Int32,
+                               resize: Bool) {
+        let width = GLTreeDraw.tableWidth, components = values.count / Swift.max(1, texels)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        if resize {
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, format, GLsizei(width), GLsizei(Swift.max(1, (texels + width - 1) / width)), 0,
+                         GLenum(layout), GLenum(GL_INT), nil)
+        }
+        let full = texels / width, rest = texels % width
+        if full > 0 {
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(full), GLenum(layout), GLenum(GL_INT), values.baseAddress)
+        }
+        if rest > 0 {
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, GLint(full), GLsizei(rest), 1, GLenum(layout), GLenum(GL_INT),
+                            values.baseAddress! + full * width * components)
+        }
+    }
+
     deinit {
         glDeleteFramebuffers(GLsizei(framebuffers.count), &framebuffers)
         glDeleteTextures(GLsizei(textures.count), &textures)
+        for var texture in [phaseArray, clipTable, stateTable] where texture != 0 { glDeleteTextures(1, &texture) }
         whole.deallocate()
         phase.deallocate()
+        state.deallocate()
     }
 
     /// Each clip's whole pixels and phase at scene time t, and whether the band keeps together: every clip at the
@@ -184,6 +285,17 @@ final class GLClipCopies {
             let x = evaluator.x(of: clips[k].clip, at: t)
             if x.isFinite { (whole[k], phase[k]) = SubpixelPhases.split(x, phases: phases) } else { phase[k] = -1 }
             k += 1
+        }
+        if instanced {
+            // One texel a clip: whole pixels (held to what a texel column can be) and phase.
+            k = 0
+            while k < clips.count {
+                state[2 * k] = Int32(truncatingIfNeeded: Swift.min(Swift.max(whole[k], -(1 << 30)), 1 << 30))
+                state[2 * k + 1] = Int32(phase[k])
+                k += 1
+            }
+            Self.upload(UnsafeBufferPointer(state), texels: clips.count, into: stateTable, format: GL_RG32I, layout: GL_RG_INTEGER, resize: false)
+            return
         }
         guard let band else { return }
         bandHolds = phase[0] >= 0
@@ -199,9 +311,13 @@ final class GLClipCopies {
     @inline(__always)
     func draws(_ node: Int) -> Bool { drawnHere[node] }
 
-    /// Every clip onto the page's rows of it: the band in one copy where this frame's clips keep together, else
-    /// each from its picture at the phase nearest its x.
-    func copyAll(viewport: Viewport, pageTop: Int) {
+    /// Every clip onto the page's rows of it: in one instanced draw; or the band in one copy where this frame's clips
+    /// keep together, else each copied from its picture at the phase nearest its x.
+    func drawAll(viewport: Viewport, pageTop: Int) {
+        if instanced {
+            drawInstances(viewport: viewport, pageTop: pageTop)
+            return
+        }
         if bandHolds, let band {
             // Every clip's rows are turned to read at the first clip's column.
             copy(from: band.textures[phase[0]], band.framebuffers[phase[0]], rows: band.rows.count,
@@ -219,6 +335,50 @@ final class GLClipCopies {
                  column: clip.columns.lowerBound - whole[k] - picture.key.originX, topRow: picture.top, onto: clip.rows, clip.columns,
                  viewport: viewport, pageTop: pageTop)
         }
+    }
+
+    /// Every clip in one draw, written (not blended: nothing else reaches a sole clip).
+    private func drawInstances(viewport: Viewport, pageTop: Int) {
+        guard let program else { return }
+        // The run of clips that can reach the page's rows: from the first whose top is within a clip's height above it.
+        let first = firstClip(atOrBelow: pageTop - tallestClip + 1), end = firstClip(atOrBelow: pageTop + viewport.height)
+        guard first < end else { return }
+        // Counted as written, not blended: kept out of the stencil that counts blended fragments, and told apart from the
+        // samples the renderer's query sees (`takeWrittenFragments`).
+        let counting = counts != nil && glIsEnabled(GLenum(GL_STENCIL_TEST)) != 0
+        if let counts {
+            var k = first
+            while k < end {
+                if phase[k] >= 0, let area = PageArea(rows: clips[k].clip.rows, columns: clips[k].clip.columns, viewport: viewport, pageTop: pageTop) {
+                    counts.write(rows: area.rows, columns: clips[k].clip.columns, blends: false, software: false)
+                    writtenFragments += area.rows.count * clips[k].clip.columns.count
+                }
+                k += 1
+            }
+        }
+        if counting { glDisable(GLenum(GL_STENCIL_TEST)) }
+        defer { if counting { glEnable(GLenum(GL_STENCIL_TEST)) } }
+        glDisable(GLenum(GL_BLEND))
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glUseProgram(program.program.id)
+        glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
+        glUniform1i(program.pageTop, GLint(pageTop))
+        glUniform1i(program.first, GLint(first))
+        glActiveTexture(GLenum(GL_TEXTURE0)); glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), phaseArray)
+        glActiveTexture(GLenum(GL_TEXTURE1)); glBindTexture(GLenum(GL_TEXTURE_2D), clipTable)
+        glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), stateTable)
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(end - first))
+    }
+
+    /// The first clip whose top row is at or below `row` (clips.count: none).
+    private func firstClip(atOrBelow row: Int) -> Int {
+        var low = 0, high = clips.count
+        while low < high {
+            let mid = (low + high) / 2
+            if clips[mid].clip.rows.lowerBound < row { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 
     /// Scene rectangle `rows` x `columns` (the page's part of it) from a painted texture of `textureRows` rows,

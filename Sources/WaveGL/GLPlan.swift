@@ -9,7 +9,7 @@ import WaveCore
 ///
 /// | item | software driver (llvmpipe) | GPU |
 /// | --- | --- | --- |
-/// | a fixed shape alone in its clip, moved by whole pixels (cells, bars) | clip copy | coverage picture |
+/// | a fixed shape alone in its clip, moved by whole pixels (cells, bars) | clip copy | clip instances (one draw for all) |
 /// | a fixed shape | coverage picture (N phases, or filtered) | the same |
 /// | a dynamic shape (a path rebuilt every frame) | polygon rows | the same |
 /// | an axis-aligned box with room between its corners | split box | box polygon |
@@ -21,9 +21,11 @@ import WaveCore
 
 /// What differs between a software driver and a GPU.
 public struct DriverPolicy: Equatable, Sendable {
-    /// Shapes alone in their clips drawn as whole-pixel copies of their
-    /// painted picture (`GLClipCopies`): on a software driver a copy is a
-    /// memcpy and a shader pass is CPU work on every pixel.
+    /// Shapes alone in their clips put in place as whole-pixel copies of
+    /// their painted picture, one a clip (`GLClipCopies`): on a software
+    /// driver a copy is a memcpy and a shader pass is CPU work on every
+    /// pixel. Otherwise every such clip is one instance of one draw: on a
+    /// GPU the draw call is the CPU's cost, whatever the pixels.
     public let copiesClips: Bool
     /// Axis-aligned boxes drawn as the rectangle's exact coverage, the
     /// polygon's loop only on their corners' pixels (`BoxSplit`): llvmpipe
@@ -51,7 +53,7 @@ public struct DriverPolicy: Equatable, Sendable {
 /// whether it can: a clip's copies, a box's split, a mask's clear).
 package struct ItemFacts {
     package var primitive: Primitive
-    /// A fixed shape alone in its clip, moved by whole pixels (`GLClipCopies` can copy it).
+    /// A fixed shape alone in its clip, moved by whole pixels (`GLClipCopies` can put it in place).
     package var copyableInClip = false
     /// It reaches the frame (or its clip).
     package var inFrame = true
@@ -69,7 +71,7 @@ extension DriverPolicy {
     /// The mechanism that draws an item under this policy: the one place
     /// the GL strategy decides (the table above).
     package func mechanism(for item: ItemFacts) -> GLMechanism {
-        if copiesClips && item.copyableInClip { return .clipCopy }
+        if item.copyableInClip { return copiesClips ? .clipCopy : .clipInstances }
         switch item.primitive {
         case .rasterized: return .atlasInstance
         case .copies: return .copiesStatePass
@@ -96,12 +98,13 @@ public struct DriverPolicyError: Error, CustomStringConvertible {
 
 /// Every way the GL strategy draws an item, and why it is the one.
 package enum GLMechanism: CaseIterable, Sendable {
-    case clipCopy, atlasInstance, copiesStatePass, polygonRows, phasedPicture, filteredPicture, rgbaPicture
+    case clipCopy, clipInstances, atlasInstance, copiesStatePass, polygonRows, phasedPicture, filteredPicture, rgbaPicture
     case splitBox, boxPolygon, borderPolygon, scissoredClear, notDrawn
 
     package var name: String {
         switch self {
         case .clipCopy: "clip copy"
+        case .clipInstances: "clip instances"
         case .atlasInstance: "atlas instance"
         case .copiesStatePass: "copies' state pass"
         case .polygonRows: "polygon rows"
@@ -116,10 +119,20 @@ package enum GLMechanism: CaseIterable, Sendable {
         }
     }
 
+    /// Whether it draws from a picture made once (cached content, only moved, turned, scaled or faded).
+    package var drawsAPictureMadeOnce: Bool {
+        switch self {
+        case .clipCopy, .clipInstances, .atlasInstance, .phasedPicture, .filteredPicture, .rgbaPicture: true
+        default: false
+        }
+    }
+
     package var reason: String {
         switch self {
         case .clipCopy:
             "a fixed shape alone in its clip and moved by whole pixels: copied from its picture painted once (the software-driver policy: a copy is a memcpy there)"
+        case .clipInstances:
+            "a fixed shape alone in its clip and moved by whole pixels: its picture painted once at its phases, every such clip one instance of one draw a page (the GPU policy: one call whatever the count)"
         case .atlasInstance:
             "a rasterized layer (shouldRasterize): painted once into the atlas, drawn as one instance of its run"
         case .copiesStatePass:

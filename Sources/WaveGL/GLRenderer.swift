@@ -217,7 +217,9 @@ public final class GLRenderer: Renderer, PixelCounting {
         }
         counts.totals.written += inFrame
         counts.totals.blended += inFrame
-        counts.totals.offscreen += Swift.max(0, Int(samples) - inFrame)
+        // The clips' instanced draw writes into the frame outside the stencil's count (already counted as written).
+        let written = tree?.clipCopies?.takeWrittenFragments() ?? 0
+        counts.totals.offscreen += Swift.max(0, Int(samples) - inFrame - written)
     }
 
     /// Part of the page set to the background.

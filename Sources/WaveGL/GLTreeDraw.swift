@@ -101,7 +101,8 @@ final class GLTreeDraw {
     private(set) var filtersMovingContent = false
     private let subpixel: SubpixelMode
 
-    /// Shapes alone in their clips drawn as whole-pixel copies (nil: none, or not asked for).
+    /// Shapes alone in their clips, painted once and put in place by whole-pixel
+    /// copies or one instanced draw, as the policy says (nil: none, or not asked for).
     let clipCopies: GLClipCopies?
     /// Rasterized layers: one atlas, one instanced draw a run (nil: none).
     let rasterPictures: GLRasterPictures?
@@ -111,13 +112,12 @@ final class GLTreeDraw {
         self.subpixel = subpixel
         splitsBoxes = policy.splitsBoxes
         self.policy = policy
-        let copiesClips = policy.copiesClips
         let levels = tree.sources
         evaluator = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: levels) }, rasterizes: true)
         list = evaluator.makeList()
         copies = evaluator.nodes.contains(where: \.drawsCopies) ? try GLCopies(evaluator: evaluator, levels: levels) : nil
-        clipCopies = copiesClips ? try GLClipCopies(evaluator: evaluator, width: scene.width, height: scene.height,
-                                                    background: scene.background, subpixel: subpixel, caps: caps) : nil
+        clipCopies = try GLClipCopies(evaluator: evaluator, width: scene.width, height: scene.height, background: scene.background,
+                                      subpixel: subpixel, caps: caps, instanced: !policy.copiesClips)
         polygonSink = TransformingSink(polygons)
         width = scene.width
         height = scene.height
@@ -458,9 +458,12 @@ final class GLTreeDraw {
                 let layer = evaluator.layer(of: item, mask: mask)
                 // Where the clips' copies draw every item, no plan was made: each is a clip's copy.
                 let copied = !mask && clipCopies?.draws(item.layer) == true
-                let (mechanism, reason) = explanation(item, i < chosen.count ? chosen[i] : copied ? .clipCopy : .notDrawn)
+                let byClips: GLMechanism = clipCopies?.instanced == true ? .clipInstances : .clipCopy
+                let chosenMechanism = i < chosen.count ? chosen[i] : copied ? byClips : .notDrawn
+                let (mechanism, reason) = explanation(item, chosenMechanism)
                 out.append(ItemPlan(item: out.count, layer: layer.name + (mask ? " (mask)" : ""), primitive: item.primitive.name,
-                                    mechanism: mechanism, reason: reason))
+                                    mechanism: mechanism, reason: reason, cached: chosenMechanism.drawsAPictureMadeOnce,
+                                    redrawnEveryFrame: chosenMechanism == .polygonRows))
             }
         }
         return out
@@ -504,7 +507,7 @@ final class GLTreeDraw {
             let mechanism = policy.mechanism(for: facts)
             mechanisms.append(mechanism)
             switch mechanism {
-            case .clipCopy:
+            case .clipCopy, .clipInstances:
                 planned.append(nil)
                 continue
             case .atlasInstance:
@@ -637,7 +640,10 @@ final class GLTreeDraw {
     }
 
     func draw(time: Double, viewport: Viewport, pageTop: Int) {
-        // Other drawers (and masks, and the copies) change the program and unit 0 between draws.
+        // Sole clips first: nothing else reaches them, so the order is free.
+        clipCopies?.drawAll(viewport: viewport, pageTop: pageTop)
+        if clipCopies?.drawsEveryItem == true { return }
+        // Other drawers (and masks, and the copies) change the program and units 0 to 2 between draws.
         programInUse = 0
         pictureBound = 0
         if !polygons.edges.isEmpty {
@@ -650,9 +656,6 @@ final class GLTreeDraw {
         // Blending is set up at the first item drawn (copies neither blend nor read the state).
         var blends = false
         var i = 0
-        // Sole clips first: nothing else reaches them, so the order is free.
-        clipCopies?.copyAll(viewport: viewport, pageTop: pageTop)
-        if clipCopies?.drawsEveryItem == true { return }
         while i < list.items.count {
             defer { i += 1 }
             if let clipCopies, clipCopies.draws(list.items[i].layer) { continue }

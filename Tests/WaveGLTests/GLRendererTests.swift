@@ -150,23 +150,65 @@ final class GLRendererTests: XCTestCase {
         }
     }
 
-    /// The shader's exact mode, as a real GPU draws it (one draw; on llvmpipe
-    /// copies are preferred, so here it is asked for): the nearest of 16
-    /// pre-rasterised phases read at a whole-pixel offset.
+    /// The shader's exact mode, as a real GPU draws a moving fixed shape
+    /// that is not alone in its clip (a hairline box reaches every cell):
+    /// the nearest of 16 pre-rasterised phases read at a whole-pixel offset.
     func testExactThroughTheShaderMatchesTheCPUAtFractionalOffsets() throws {
         let gl = try glRenderer()
         gl.prefersCopies = false
-        defer { gl.prefersCopies = true }
-        for scene in [steep, sevenCells] {
-            let times = [0.300625, 0.1234567, 0.7001].map { $0 * scene.wave.period }
-            let frames = try glFrames(scene, times, subpixel: .exact)
-            let cpu = try Frames.render(CPURenderer(), try scene.scene(), at: times)
+        gl.subpixel = .exact
+        defer { gl.prefersCopies = true; gl.subpixel = .linear }
+        for cells in [steep, sevenCells] {
+            var scene = try cells.scene()
+            var hairline = Layer(name: "hairline", frame: Rect(x: 0, y: 0, width: 1, height: Double(cells.height)),
+                                 contents: .box(Box(color: RGBA8(255, 255, 255))))
+            hairline.anchorPoint = Point(0, 0)
+            hairline.position = AnimatablePoint(Double(cells.width) / 2, 0)
+            scene.tree!.root.sublayers.append(hairline)
+            let times = [0.300625, 0.1234567, 0.7001].map { $0 * cells.wave.period }
+            let frames = try Frames.render(gl, scene, at: times)
+            let cpu = try Frames.render(CPURenderer(), scene, at: times)
             for i in times.indices {
-                assertImagesMatch(frames[i], cpu[i], mean: 1, max: 16, name: "gl-exact-shader-\(scene.cellCount)cells-\(i)")
+                assertImagesMatch(frames[i], cpu[i], mean: 1, max: 16, name: "gl-exact-shader-\(cells.cellCount)cells-\(i)")
             }
-            let prepared = try self.prepared(scene, subpixel: .exact)
-            XCTAssertEqual(prepared.exactPhases, 16)
-            XCTAssertNil(prepared.copyPhases, "the shader draws, no copies")
+            XCTAssertEqual(gl.exactPhases, 16)
+            XCTAssertNil(gl.copyPhases, "the shader draws, no clip is alone")
+        }
+    }
+
+    /// Under the GPU policy the cells alone in their clips are one
+    /// instanced draw a page (their pictures painted once at 16 phases,
+    /// each frame one texel a cell): the CPU's pixels at fractional
+    /// offsets, on a frame of several pages too.
+    func testCellsAreOneInstancedDrawUnderTheGPUPolicy() throws {
+        let gl = try glRenderer()
+        gl.prefersCopies = false
+        defer { gl.prefersCopies = true }
+        var maxSize: GLint = 0
+        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
+        var tall = SineCells(width: 64, height: Int(maxSize) + 3616)
+        tall.cellCount = 250
+        tall.wave.amplitude = 0.4
+        for cells in [sevenCells, tall] {
+            let times = [0.300625, 0.1234567, 0.7001].map { $0 * cells.wave.period }
+            let frames = try glFrames(cells, times, subpixel: .exact)
+            let cpu = try Frames.render(CPURenderer(), try cells.scene(), at: times)
+            for i in times.indices {
+                assertImagesMatch(frames[i], cpu[i], mean: 1, max: 16, name: "gl-instances-\(cells.cellCount)cells-\(i)")
+            }
+            let prepared = try self.prepared(cells, subpixel: .exact)
+            XCTAssertEqual(prepared.copyPhases, 16)
+            XCTAssertEqual(prepared.copiesPerFrame, 1, "one draw for every cell")
+            let mechanisms = Set(try prepared.explain(time: 0.3).map(\.mechanism))
+            XCTAssertEqual(mechanisms, ["clip instances"])
+            // Counted as the copies count: every pixel written once, none blended, nothing offscreen.
+            let counts = PixelCounts(width: cells.width, height: cells.height)
+            prepared.pixelCounts = counts
+            _ = try Frames.render(prepared, try cells.scene(), at: [0.3])
+            prepared.pixelCounts = nil
+            XCTAssertEqual(counts.totals.written, cells.width * cells.height)
+            XCTAssertEqual(counts.totals.blended, 0)
+            XCTAssertEqual(counts.totals.offscreen, 0)
             prepared.subpixel = .linear
         }
     }

@@ -47,9 +47,15 @@ public struct ItemPlan: Equatable, Sendable {
     public let mechanism: String
     /// Why that one.
     public let reason: String
+    /// Its pixels come from a picture made once, only moved, turned, scaled or faded each frame.
+    public let cached: Bool
+    /// Its coverage is computed again every frame from an outline made again (a path that changes).
+    public let redrawnEveryFrame: Bool
 
-    public init(item: Int, layer: String, primitive: String, mechanism: String, reason: String) {
+    public init(item: Int, layer: String, primitive: String, mechanism: String, reason: String, cached: Bool = false,
+                redrawnEveryFrame: Bool = false) {
         self.item = item; self.layer = layer; self.primitive = primitive; self.mechanism = mechanism; self.reason = reason
+        self.cached = cached; self.redrawnEveryFrame = redrawnEveryFrame
     }
 }
 
