@@ -12,7 +12,7 @@ PACKAGES := pkg-config libpng-dev libgl-dev libegl-dev libglfw3-dev libstb-dev l
 	          portaudio19-dev libmad0-dev libgd-dev
 
 .PHONY: deps build release demo test examples docs shaders generated check-shaders bench gpu-bundle clean install install-files uninstall fuzz fuzz-build
-.PHONY: cluster-deps
+.PHONY: cluster-deps lottie-peers
 
 # make install: the binary, its man page (generated from the command
 # definitions by swift-argument-parser's generate-manual), bash, zsh and
@@ -49,6 +49,12 @@ deps:
 cluster-deps:
 	$(call install_packages,slurm-wlm munge)
 	@contrib/ray/setup-venv.sh >/dev/null
+
+# make lottie-peers: the Lottie peers' venv (.build/lottie-venv:
+# rlottie-python and thorvg-python pinned by contrib/lottie/requirements.txt),
+# for the agreement test and waves bench lottie.
+lottie-peers:
+	@contrib/lottie/setup-venv.sh >/dev/null
 
 build: deps
 	$(SWIFT) build
@@ -100,7 +106,7 @@ check-shaders: deps
 # The example apps (Examples/: a package that depends on this one by path,
 # as an app would) and the library products' documentation are built first:
 # the tests run the examples (WavesCLITests.ExampleTests).
-test: deps cluster-deps check-shaders examples docs
+test: deps cluster-deps lottie-peers check-shaders examples docs
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build

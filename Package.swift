@@ -57,7 +57,7 @@ let package = Package(
         // The window: input, the side-by-side controller and its heads-up display.
         .target(name: "WaveWindow", dependencies: ["WaveCore", "WaveGL", "WaveEffects", "WavesKit", "WaveImageIO", "CGL", "CGLFW", "CStbEasyFont"]),
         // Measures any Renderer; GPU timing and uploads reach it through WaveCore's protocols.
-        .target(name: "WaveBench", dependencies: ["WaveCore", "WaveImageIO", "WaveAudio", "WaveEffects", "WavesKit", "CMallocCounter"]),
+        .target(name: "WaveBench", dependencies: ["WaveCore", "WaveImageIO", "WaveAudio", "WaveEffects", "WaveLottie", "WavesKit", "CMallocCounter"]),
         // The products' modules: `import WavesKit` (or `import WavesGL`) brings
         // every module they re-export, and the few types that join two of them.
         // Catalogues: many tracks at once, a manifest's items in shards, the output root and the results log.

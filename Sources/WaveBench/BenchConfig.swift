@@ -8,6 +8,8 @@ package struct BenchConfig {
     package var cells: [Int] = [1, 10, 100, 1000]
     /// One cell's size in pixels (default: a table-view cell).
     package var cellSize: (width: Int, height: Int) = (320, 80)
+    /// `--preset lottie`: the files to measure.
+    package var lottieFiles: [String] = []
     /// Frames measured per (backend, cells), after `warmup` unmeasured ones.
     package var frames = 600
     package var warmup = 30

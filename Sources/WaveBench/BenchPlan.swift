@@ -9,11 +9,24 @@ import WavesKit
 extension BenchRequest {
     /// The sweep (or the preset's run) for the effect `wave`, every option
     /// checked, with errors that name the option and what it accepts.
-    package func config(for wave: EffectOptions, backends: String, cellSize size: PixelSize) throws -> BenchConfig {
+    package func config(for wave: EffectOptions, backends: String, cellSize size: PixelSize?) throws -> BenchConfig {
         var config = BenchConfig()
         config.backends = try Self.parseList(backends, option: "--backend",
                                         accepted: "a comma-separated list of cpu and gl, for example cpu,gl") {
             Backend(rawValue: $0)
+        }
+        if preset == .lottie {
+            guard wave.scene == .lottie else {
+                throw ValueError(option: "--scene", value: wave.scene.rawValue, accepted: "lottie with --preset lottie (waves bench lottie --file F|DIR)")
+            }
+            guard let file = wave.given["file"] else {
+                throw ValueError(option: "--file", value: "(none)", accepted: "a Lottie JSON file or a folder of them (waves bench lottie --file F|DIR)")
+            }
+            config.lottieFiles = try BenchRunner.lottieFiles(file)
+            let cell = try (size ?? Self.lottieSize).validated()
+            config.cellSize = (cell.width, cell.height)
+            config.warmup = warmup
+            return config
         }
         // The scene's count, as the registry describes it (an effect without one: the sine's, refused below).
         let counted = Effects.named(wave.scene)?.count ?? Effects.named(.sine)!.count!
@@ -24,7 +37,7 @@ extension BenchRequest {
         config.cells = try Self.parseList(countText, option: countOption, accepted: cellsAccepted) { text in
             Int(text).flatMap { (1...largest).contains($0) ? $0 : nil }
         }
-        let cell = try size.validated()
+        let cell = try (size ?? PixelSize(width: config.cellSize.width, height: config.cellSize.height)).validated()
         config.cellSize = (cell.width, cell.height)
         config.frames = frames
         config.warmup = warmup
@@ -178,6 +191,10 @@ extension BenchRequest {
         case .waveform: report = try runner.runWaveform(try WaveformPresetInput.track(minutes: trackMinutes ?? 10,
                                                                                        audio: wave.inputs().waveformInput()),
                                                         seconds: seconds ?? 5, progress: progress?.update)
+        case .lottie:
+            let peersFolder = peers ?? (FileManager.default.fileExists(atPath: Self.peersDefault) ? Self.peersDefault : nil)
+            report = try runner.runLottie(files: config.lottieFiles, width: config.cellSize.width, height: config.cellSize.height,
+                                          rounds: Self.lottieRounds, peers: peersFolder, progress: progress?.update)
         case nil:
             report = try runner.run(progress: progress?.update) { seconds in
                 printError("waves bench: \(config.cells.count * config.backends.count) rows of \(config.warmup) + \(config.frames) frames; "

@@ -73,6 +73,8 @@ package struct BenchReport: Codable, Equatable {
     package var ball: BallReport?
     /// `--preset primitives`'s figures (absent otherwise).
     package var primitives: PrimitivesReport?
+    /// `waves bench lottie`: each file's figures beside the peers', and the verdicts.
+    package var lottie: LottieReport?
     /// `--preset table`: the floor, copying the frame once a frame paced the same way (absent otherwise).
     package var tableFloor: TableFloor?
 
@@ -83,7 +85,7 @@ package struct BenchReport: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, renderer, machine, results, waveform, pacing, raster, ball, primitives, commit, date, mode, warmup, interrupted
+        case version, renderer, machine, results, waveform, pacing, raster, ball, primitives, lottie, commit, date, mode, warmup, interrupted
         case tableFloor = "table_floor"
         case wavesVersion = "waves_version"
     }

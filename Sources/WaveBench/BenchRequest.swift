@@ -9,7 +9,7 @@ import WaveImageIO
 /// the end. Ctrl-C asks a run to stop after the row under way (`Interruption`).
 package struct BenchRequest {
     /// The published experiments a bench reproduces instead of a sweep.
-    package enum Preset: String, CaseIterable, Sendable { case table, waveform, pacing, raster, primitives }
+    package enum Preset: String, CaseIterable, Sendable { case table, waveform, pacing, raster, primitives, lottie }
 
     package var preset: Preset?
     package var frames = 600
@@ -25,8 +25,24 @@ package struct BenchRequest {
     package var trackMinutes: Double?
     /// Seconds a preset runs each strategy for (nil: the preset's own).
     package var seconds: Double?
+    /// `--preset lottie`: the Python environment whose wheels hold rlottie's and ThorVG's libraries.
+    package var peers: String?
+    /// Where contrib/lottie/setup-venv.sh makes that environment, the default where it exists.
+    package static let peersDefault = ".build/lottie-venv"
+    /// `--preset lottie`: the size each file is drawn at where --size is not given.
+    package static let lottieSize = PixelSize(width: 512, height: 512)
+    /// `--preset lottie`: the passes over every frame, strategies and peers taking turns.
+    package static let lottieRounds = 3
 
     package init() {}
+
+    /// The request with the preset an effect's bench is when none is named
+    /// (a Lottie file's bench is the comparison with rlottie and ThorVG).
+    package func presetDefaulted(for scene: EffectName) -> BenchRequest {
+        var request = self
+        if request.preset == nil && scene == .lottie { request.preset = .lottie }
+        return request
+    }
 
     /// Every check of the bench's own options, for the bench of `scene`.
     package func check(for scene: EffectName) throws {
@@ -37,6 +53,9 @@ package struct BenchRequest {
         }
         guard (0...100_000).contains(warmup) else {
             throw ValueError(option: "--warmup", value: "\(warmup)", accepted: "a whole number of frames from 0 to 100000")
+        }
+        if let peers, preset != .lottie {
+            throw ValueError(option: "--peers", value: peers, accepted: "only with the Lottie bench (waves bench lottie)")
         }
         if let blend2d, preset != .raster {
             throw ValueError(option: "--blend2d", value: blend2d, accepted: "only with --preset raster")
@@ -93,6 +112,7 @@ package struct BenchRequest {
     /// The report's table, as stdout shows it.
     package func table(_ report: BenchReport) -> String {
         if let raster = report.raster { return raster.table(machine: report.machine) }
+        if let lottie = report.lottie { return lottie.table(renderer: report.renderer) }
         if let primitives = report.primitives { return primitives.table(renderer: report.renderer) }
         if let pacing = report.pacing { return pacing.table(renderer: report.renderer) }
         if let ball = report.ball { return ball.table(renderer: report.renderer) }

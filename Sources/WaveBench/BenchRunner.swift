@@ -254,7 +254,7 @@ package final class BenchRunner {
         return timer
     }
 
-    private func makeStrategy(_ backend: Backend) throws -> BenchStrategy {
+    func makeStrategy(_ backend: Backend) throws -> BenchStrategy {
         try BenchStrategy(backend, host: host)
     }
 }

@@ -20,6 +20,7 @@ public struct EffectName: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let crates = EffectName(rawValue: "crates")
     public static let table = EffectName(rawValue: "table")
     public static let ball = EffectName(rawValue: "ball")
+    public static let lottie = EffectName(rawValue: "lottie")
 }
 
 /// Everything an effect is made from besides the request: one template per
@@ -367,7 +368,7 @@ public enum Effects {
             outline.snapToPixel = r.snapsToPixel
             return try outline.scene()
         },
-        Effect(name: EffectName(rawValue: "lottie"), summary: "a Lottie animation (Bodymovin's JSON) as a layer tree, scaled to fit",
+        Effect(name: .lottie, summary: "a Lottie animation (Bodymovin's JSON) as a layer tree, scaled to fit",
                parameters: .effect(LottieEffect.parameters), model: { LottieEffect() }, needs: "--file", paced: true,
                agreement: .sampledPictures) { model, s, r in
             try model.base.scene(width: r.width, height: r.height, background: s.background)

@@ -15,11 +15,11 @@ package enum ExternalTool {
     }
 
     /// Starts `program` with `arguments`: stdin from `input` (else
-    /// /dev/null), stdout to /dev/null, stderr into `log`; `closing` are this
-    /// process's descriptors the program must not keep (a pipe's other end).
-    /// Throws the reason when it cannot start.
+    /// /dev/null), stdout into `output` (else /dev/null), stderr into `log`;
+    /// `closing` are this process's descriptors the program must not keep (a
+    /// pipe's other end). Throws the reason when it cannot start.
     static func spawn(_ program: String, _ arguments: [String], input: Int32? = nil, closing: [Int32] = [],
-                      log: String) throws -> pid_t {
+                      output: String? = nil, log: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -30,7 +30,11 @@ package enum ExternalTool {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
         for fd in closing { posix_spawn_file_actions_addclose(&actions, fd) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if let output {
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -50,6 +54,32 @@ package enum ExternalTool {
     /// The last line a program wrote to `log` (at most 300 characters).
     static func lastLine(of log: String) -> String? {
         (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last.map { String($0.prefix(300)) }
+    }
+
+    /// Runs `program` with `arguments` to its end, or for `timeout` seconds
+    /// (then it is killed): its exit status (128 + s for a signal; nil where
+    /// it ran out of time), what it wrote to stdout, and the last line it
+    /// wrote to stderr.
+    package static func capture(_ program: String, _ arguments: [String], timeout: Double) -> (status: Int32?, output: String, lastWords: String?) {
+        let log = logPath((program as NSString).lastPathComponent), out = log + ".out"
+        defer { unlink(log); unlink(out) }
+        let pid: pid_t
+        do { pid = try spawn(program, arguments, output: out, log: log) } catch { return (127, "", "\(error)") }
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while true {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { break }
+            if done < 0 && errno != EINTR { break }
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                _ = wait(pid)
+                return (nil, "", lastLine(of: log))
+            }
+            usleep(2_000)
+        }
+        let output = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), output, lastLine(of: log))
     }
 
     /// Runs `program` with `arguments` to its end; returns its exit status

@@ -192,5 +192,4 @@ enum BatchItemWork {
             }
         }
     }
-
 }

@@ -32,11 +32,11 @@ struct BenchCommand: ParsableCommand {
               waves bench --headless --preset primitives --frames 120
               waves bench dots --headless --dots 10,100,1000 --frames 120
               waves bench --headless --preset pacing --seconds 5 --stall 100
+              waves bench lottie --headless --file ../shared/lottie --json lottie.json
             """,
         subcommands: EffectCommands.bench,
         defaultSubcommand: EffectCommands.standardBench
     )
-
 }
 
 extension BenchRequest.Preset: ExpressibleByArgument {}
@@ -45,12 +45,11 @@ extension BenchRequest.Preset: ExpressibleByArgument {}
 struct BenchSettings: ParsableArguments {
     typealias Preset = BenchRequest.Preset
 
-
     @Option(help: "Strategies to measure, a comma-separated list of cpu and gl.")
     var backend = "cpu,gl"
 
-    @Option(help: "One cell's size WxH in pixels (default: 320x80).", transform: parseSize)
-    var size = PixelSize(width: 320, height: 80)
+    @Option(help: "One cell's size WxH in pixels (default: 320x80; the Lottie bench: the size each file is drawn at, 512x512).", transform: parseSize)
+    var size: PixelSize?
 
     @Option(parsing: .unconditional, help: "Frames measured per backend and cell count, after the warm-up, 1 to 1000000 (default: 600).",
             transform: parseWhole("a whole number of frames from 1 to 1000000"))
@@ -75,11 +74,14 @@ struct BenchSettings: ParsableArguments {
     @Option(parsing: .unconditional, help: "--preset pacing: sleep this many milliseconds inside one frame every second (0 to 1000; default 0).")
     var stall: Double?
 
-    @Option(help: "table (waves bench table): the published phone experiment (a 375x667 screen of the scrolling table paced at 60 fps: idle, scrolling at --scroll-speed, 1000 px/s unless given, idle again; --shadow, --no-shadow-cache apply); waveform (waves bench waveform): the published audio player; pacing (waves bench jelly, dots, voice, crates or ball): the effect under a plain timer, unpaced and, in a window with vsync, vsync; raster (waves bench sine): the CPU strategy's frame beside cairo's fill of the same polygon and a plain memset, at 320x80, 800x200, 1920x1080 and on a steep wave (and, beside a GL context, our draw with each frame copied to the GPU or drawn where it reads it); primitives: each primitive of the layer tree alone on the table's screen (boxes still and moving, a fixed path in a clip, a dynamic path, replicated boxes, a picture, a mask, rasterized layers with shadows), both strategies, process CPU a frame over --frames frames. A preset replaces the sweep, so the counts and --size do not apply, nor --frames but to primitives; with no effect named, table, raster and primitives draw their own, pacing the jelly.")
+    @Option(help: "table (waves bench table): the published phone experiment (a 375x667 screen of the scrolling table paced at 60 fps: idle, scrolling at --scroll-speed, 1000 px/s unless given, idle again; --shadow, --no-shadow-cache apply); waveform (waves bench waveform): the published audio player; pacing (waves bench jelly, dots, voice, crates or ball): the effect under a plain timer, unpaced and, in a window with vsync, vsync; raster (waves bench sine): the CPU strategy's frame beside cairo's fill of the same polygon and a plain memset, at 320x80, 800x200, 1920x1080 and on a steep wave (and, beside a GL context, our draw with each frame copied to the GPU or drawn where it reads it); primitives: each primitive of the layer tree alone on the table's screen (boxes still and moving, a fixed path in a clip, a dynamic path, replicated boxes, a picture, a mask, rasterized layers with shadows), both strategies, process CPU a frame over --frames frames; lottie (waves bench lottie --file F|DIR): every frame of each file by both strategies beside rlottie and ThorVG (--peers), three rounds taking turns, a verdict per file. A preset replaces the sweep, so the counts do not apply, nor --size but to lottie, nor --frames but to primitives; with no effect named, table, raster and primitives draw their own, pacing the jelly.")
     var preset: Preset?
 
     @Option(help: "--preset raster: also race a native Blend2D build (not a Debian package: built from its public sources), this folder's lib/libblend2d.so, one thread.")
     var blend2d: String?
+
+    @Option(help: "The Lottie bench's peers: the Python environment whose wheels hold rlottie's and ThorVG's libraries (default: .build/lottie-venv, which contrib/lottie/setup-venv.sh makes).")
+    var peers: String?
 
     @Option(name: .customLong("track-minutes"), parsing: .unconditional, help: "The waveform preset's track length in minutes (default: 10, as published).")
     var trackMinutes: Double?
@@ -95,7 +97,7 @@ struct BenchSettings: ParsableArguments {
         var request = BenchRequest()
         (request.preset, request.frames, request.warmup) = (preset, frames, warmup)
         (request.json, request.csv, request.chart) = (json, csv, chart)
-        (request.stall, request.blend2d, request.trackMinutes, request.seconds) = (stall, blend2d, trackMinutes, seconds)
+        (request.stall, request.blend2d, request.trackMinutes, request.seconds, request.peers) = (stall, blend2d, trackMinutes, seconds, peers)
         return request
     }
 
@@ -104,7 +106,7 @@ struct BenchSettings: ParsableArguments {
         // A bench's count option is the list of counts it sweeps.
         var wave = effect
         wave.countsAreLists = true
-        let request = self.request
+        let request = self.request.presetDefaulted(for: wave.scene)
         try request.check(for: wave.scene)
         var config = try request.config(for: wave, backends: backend, cellSize: size)
         Interruption.install()
@@ -154,5 +156,4 @@ struct BenchSettings: ParsableArguments {
         }
         return BenchRunner(config: config, host: BenchHosts.headless(subpixel: subpixel))
     }
-
 }

@@ -35,7 +35,6 @@ struct DemoCommand: ParsableCommand {
         subcommands: EffectCommands.demo,
         defaultSubcommand: EffectCommands.standardDemo
     )
-
 }
 
 /// What the demo takes besides the effect: the window, its pacing and what it shows.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WaveBench
 import WaveCatalogue
 import WaveCore
 import WaveEffects
@@ -28,6 +29,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 if CommandLine.arguments[0].split(separator: "/").last == "audiowaveform" {
     exit(Audiowaveform.run(arguments, programName: CommandLine.arguments[0]))
 }
+if arguments.first == LottiePeerChild.command { exit(LottiePeerChild.run(Array(arguments.dropFirst()))) }
 if arguments.first == "audiowaveform" { exit(Audiowaveform.run(Array(arguments.dropFirst()), programName: "waves audiowaveform")) }
 // A command whose effects are its subcommands lists its default effect's options in its own help.
 if let help = ParentHelp.text(for: arguments) {

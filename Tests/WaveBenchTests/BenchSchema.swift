@@ -12,7 +12,7 @@ enum BenchSchema {
         var problems: [String] = []
         func fail(_ text: String) { problems.append(text) }
         expectKeys(root, required: ["version", "renderer", "machine", "results", "waves_version", "commit", "date", "mode", "warmup",
-                                    "interrupted"], optional: ["waveform", "pacing", "raster", "table_floor", "ball", "primitives"], at: "root", fail)
+                                    "interrupted"], optional: ["waveform", "pacing", "raster", "table_floor", "ball", "primitives", "lottie"], at: "root", fail)
         if !["headless", "window"].contains(root["mode"] as? String ?? "") { fail("mode is not headless or window") }
         if !(root["interrupted"] is Bool) { fail("interrupted is not a boolean") }
         if (root["date"] as? String).flatMap({ ISO8601DateFormatter().date(from: $0) }) == nil { fail("date is not ISO 8601") }
@@ -20,6 +20,7 @@ enum BenchSchema {
         if let raster = root["raster"] { checkRaster(raster, fail) }
         if let primitives = root["primitives"] { checkPrimitives(primitives, fail) }
         if let ball = root["ball"] { checkBall(ball, fail) }
+        if let lottie = root["lottie"] { checkLottie(lottie, fail) }
         if let floor = root["table_floor"] {
             if let floor = floor as? [String: Any] {
                 expectKeys(floor, required: ["process_cpu_percent", "copy_ms"], optional: [], at: "table_floor", fail)
@@ -43,6 +44,38 @@ enum BenchSchema {
         }
         for (i, row) in results.enumerated() { checkResult(row, at: "results[\(i)]", fail) }
         return problems
+    }
+
+    /// `waves bench lottie`'s object: the size and rounds, a row a file, the medians, the targets.
+    static func checkLottie(_ value: Any, _ fail: (String) -> Void) {
+        guard let lottie = value as? [String: Any] else { return fail("lottie is not an object") }
+        expectKeys(lottie, required: ["size", "rounds", "rows", "medians", "targets", "peer_notices", "interrupted"], optional: [],
+                   at: "lottie", fail)
+        checkPair(lottie["size"], at: "lottie.size", fail)
+        if (integer(lottie["rounds"]) ?? 0) < 1 { fail("lottie.rounds is not a whole number >= 1") }
+        if !(lottie["peer_notices"] is [String]) { fail("lottie.peer_notices is not a list of strings") }
+        let figures = ["waves_cpu_ms", "waves_gl_ms", "waves_gl_process_ms", "gpu_ms", "rlottie_ms", "thorvg_ms"]
+        guard let rows = lottie["rows"] as? [[String: Any]] else { return fail("lottie.rows is not an array of objects") }
+        for (i, row) in rows.enumerated() {
+            let path = "lottie.rows[\(i)]"
+            expectKeys(row, required: ["file", "frames", "frame_rate", "not_measured", "layers", "cached_layers", "redrawn_layers",
+                                       "allocations_per_frame"],
+                       optional: figures + ["cpu_rasterized_pixels_per_frame", "peak_rss_mb", "verdict"], at: path, fail)
+            for key in figures where row[key] != nil { checkStats(row[key], at: "\(path).\(key)", fail) }
+            for key in ["frames", "layers", "cached_layers", "redrawn_layers"] where (integer(row[key]) ?? -1) < 0 {
+                fail("\(path).\(key) is not a whole number >= 0")
+            }
+            if let cached = integer(row["cached_layers"]), let redrawn = integer(row["redrawn_layers"]), let layers = integer(row["layers"]),
+               cached + redrawn > layers { fail("\(path): more cached and redrawn layers than layers") }
+            if !(row["not_measured"] is [String: String]) { fail("\(path).not_measured is not an object of strings") }
+            if let verdict = row["verdict"] {
+                guard let v = verdict as? [String: Any] else { fail("\(path).verdict is not an object"); continue }
+                expectKeys(v, required: ["strategy", "factor", "reason"], optional: [], at: "\(path).verdict", fail)
+                if !["cpu", "gl"].contains(v["strategy"] as? String ?? "") { fail("\(path).verdict.strategy is not cpu or gl") }
+                if (number(v["factor"]) ?? 0) < 1 { fail("\(path).verdict.factor is not a number >= 1") }
+            }
+        }
+        for key in ["medians", "targets"] where !(lottie[key] is [String: Any]) { fail("lottie.\(key) is not an object") }
     }
 
     /// `--preset pacing --scene ball`'s object: its settings, a row per (strategy, driver), a trace per driver.

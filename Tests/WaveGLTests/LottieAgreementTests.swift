@@ -24,8 +24,7 @@ final class LottieAgreementTests: XCTestCase {
         let folder = root.deletingLastPathComponent().appendingPathComponent("shared/lottie")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
         XCTAssertGreaterThanOrEqual(files.count, 90, "the shared Lottie files at \(folder.path)")
-        let python = try run(root.appendingPathComponent("contrib/lottie/setup-venv.sh").path, [])
-            .split(separator: "\n").last.map(String.init) ?? ""
+        let python = try LottiePeersEnvironment.python()
         let script = root.appendingPathComponent("contrib/lottie/reference.py").path
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("waves-lottie-agreement-\(getpid())")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
