@@ -19,6 +19,8 @@ package final class TreePainter {
     private var maskWritten = (rows: 0..<0, columns: 0..<0)
     /// One byte a pixel: a bordered box's inner edge's coverage (nil: no box has a border).
     private let innerBuffer: UnsafeMutablePointer<UInt8>?
+    /// Solid spans over opaque pixels, blended through tables (kept while their colour and coverage do not change).
+    private let spanBlend = SpanBlendTable()
     /// Shadows (nil: no layer has one): their outlines' coverage in a frame
     /// `shadowMargin` pixels larger each side (a shadow near the edge blurs
     /// in what lies beyond it), as bytes, then as floats to blur, and a line
@@ -164,7 +166,7 @@ package final class TreePainter {
             guard case let .shape(shape)? = node.layer.contents else { return }
             addOutline(item, layer: node.layer, columns: area.columns)
             var blitter = ItemBlitter(view: view, paint: ItemPaint(shape, item), opacity: item.opacity,
-                                      columns: area.columns, mask: mask)
+                                      columns: area.columns, mask: mask, spanBlend: spanBlend)
             resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
         case .box, .boxBorder:
             guard case let .box(box)? = node.layer.contents else { return }
@@ -175,13 +177,13 @@ package final class TreePainter {
             if item.primitive == .box {
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: item.color)), opacity: item.opacity,
-                                          columns: area.columns, mask: mask)
+                                          columns: area.columns, mask: mask, spanBlend: spanBlend)
                 resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
             }
             if item.primitive == .boxBorder || item.drawsBorder {
                 PrimitiveOutlines.addBorder(item.bounds, radius: box.cornerRadius, width: box.borderWidth, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: box.borderColor)), opacity: item.opacity,
-                                          columns: area.columns, mask: mask)
+                                          columns: area.columns, mask: mask, spanBlend: spanBlend)
                 resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
             }
         case .copies, .rasterized:
@@ -417,6 +419,7 @@ struct ItemBlitter: CoverageBlitter {
     let opacity: Double
     let columns: Range<Int>
     let mask: UnsafeMutablePointer<UInt8>?
+    let spanBlend: SpanBlendTable
 
     @inline(__always)
     mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
@@ -428,9 +431,45 @@ struct ItemBlitter: CoverageBlitter {
         let maskRow = mask.map { $0 + row * view.width }
         switch paint {
         case let .solid(color):
-            for x in a..<b {
-                let c = maskRow.map { coverage * Double($0[x]) / 255 } ?? coverage
-                if c > 0 { out[x] = composite(color, coverage: c, onto: RGBA8(packed: out[x])).packed }
+            // Whole coverage of an opaque colour, unmasked: the colour itself, as composite gives it (a span fill).
+            @inline(__always) func channel(_ v: Double) -> UInt8 { UInt8(Swift.min(255, Swift.max(0, v)) + 0.5) }
+            if coverage >= 1 && color.a >= 255 && maskRow == nil {
+                (out + a).update(repeating: RGBA8(channel(color.r), channel(color.g), channel(color.b), 255).packed, count: b - a)
+                return
+            }
+            // One coverage over the span where the mask is whole: onto an opaque pixel, composite's own arithmetic
+            // with the source's terms made once; elsewhere (a partial mask, a translucent pixel) composite itself.
+            let sa = color.a / 255 * coverage, keep = 1 - sa
+            let sr = color.r * sa, sg = color.g * sa, sb = color.b * sa
+            @inline(__always) func opaque(_ s: Double, _ d: UInt8) -> UInt8 { UInt8(Swift.min(255, Swift.max(0, s + Double(d) * keep)) + 0.5) }
+            var x = a
+            // A long span: each channel through its table (the same arithmetic, made once for 256 values).
+            if b - a >= SpanBlendTable.shortestSpan {
+                let table = spanBlend.prepare(sr, sg, sb, keep: keep)
+                while x < b {
+                    let m = maskRow?[x] ?? 255
+                    let d = out[x]
+                    if m == 255 && d >> 24 == 255 {
+                        out[x] = UInt32(table[Int(d & 0xFF)]) | UInt32(table[256 + Int(d >> 8 & 0xFF)]) << 8
+                            | UInt32(table[512 + Int(d >> 16 & 0xFF)]) << 16 | 0xFF00_0000
+                    } else if m > 0 {
+                        let c = coverage * Double(m) / 255
+                        if c > 0 { out[x] = composite(color, coverage: c, onto: RGBA8(packed: d)).packed }
+                    }
+                    x += 1
+                }
+                return
+            }
+            while x < b {
+                let m = maskRow?[x] ?? 255
+                let d = RGBA8(packed: out[x])
+                if m == 255 && d.a == 255 {
+                    out[x] = RGBA8(opaque(sr, d.r), opaque(sg, d.g), opaque(sb, d.b), 255).packed
+                } else if m > 0 {
+                    let c = coverage * Double(m) / 255
+                    if c > 0 { out[x] = composite(color, coverage: c, onto: d).packed }
+                }
+                x += 1
             }
         case let .gradient(alpha, beta, gamma, start, end):
             let py = Double(row) + 0.5
@@ -449,6 +488,38 @@ struct ItemBlitter: CoverageBlitter {
                 out[x] = composite(tint.applied(to: gradient.color(at: t)), coverage: c, onto: RGBA8(packed: out[x])).packed
             }
         }
+    }
+}
+
+/// A solid span's blend onto opaque pixels as three tables of 256 (the
+/// channel out for each channel in, by composite's own arithmetic), made
+/// again only when the source's terms change: a shape's inside is one span
+/// a row at one coverage, and shapes of one colour and opacity share it.
+final class SpanBlendTable {
+    /// Spans shorter than this blend pixel by pixel (making the tables costs about 768 pixels' work).
+    static let shortestSpan = 32
+    private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 768)
+    private var key = (r: Double.nan, g: Double.nan, b: Double.nan, keep: Double.nan)
+
+    deinit { bytes.deallocate() }
+
+    /// The tables for the source's premultiplied terms and what is kept of the pixel.
+    @inline(__always)
+    func prepare(_ sr: Double, _ sg: Double, _ sb: Double, keep: Double) -> UnsafeMutablePointer<UInt8> {
+        if key != (sr, sg, sb, keep) {
+            key = (sr, sg, sb, keep)
+            @inline(__always) func fill(_ table: UnsafeMutablePointer<UInt8>, _ s: Double) {
+                var d = 0
+                while d < 256 {
+                    table[d] = UInt8(Swift.min(255, Swift.max(0, s + Double(d) * keep)) + 0.5)
+                    d += 1
+                }
+            }
+            fill(bytes, sr)
+            fill(bytes + 256, sg)
+            fill(bytes + 512, sb)
+        }
+        return bytes
     }
 }
 
@@ -500,9 +571,15 @@ struct MaskBlitter: CoverageBlitter {
         if a >= b { return }
         let source = Double(level) / 255 * alpha
         let line = buffer + row * width
+        // Whole coverage replaces what is there: all (adding) or nothing (taking away).
+        if source >= 1 {
+            (line + a).update(repeating: subtracts ? 0 : 255, count: b - a)
+            return
+        }
         for x in a..<b {
             let d = Double(line[x]) / 255
-            line[x] = UInt8(Swift.min(255, ((subtracts ? d * (1 - source) : source + d * (1 - source)) * 255).rounded()))
+            // Rounded half up: the value is never negative, and v + 0.5 truncated needs no call into libm.
+            line[x] = UInt8(Swift.min(255, (subtracts ? d * (1 - source) : source + d * (1 - source)) * 255) + 0.5)
         }
     }
 }
