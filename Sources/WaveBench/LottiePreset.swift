@@ -1,5 +1,6 @@
 import Foundation
 import WaveCore
+import WaveEffects
 import WaveLottie
 
 /// `waves bench lottie --file F|DIR`: which strategy costs less for this
@@ -300,8 +301,9 @@ extension BenchRunner {
             throw ValueError(option: "--file", value: path, accepted: "a Lottie JSON file, or a folder of them")
         }
         guard isFolder.boolValue else { return [path] }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.lowercased().hasSuffix(".json") }.sorted()
-        guard !names.isEmpty else { throw ValueError(option: "--file", value: path, accepted: "a Lottie JSON file, or a folder holding some (*.json)") }
-        return names.map { (path as NSString).appendingPathComponent($0) }
+        guard let files = LottieEffect.files(inFolder: path) else {
+            throw ValueError(option: "--file", value: path, accepted: "a Lottie JSON file, or a folder holding some (*.json)")
+        }
+        return files
     }
 }

@@ -128,6 +128,15 @@ package struct EffectOptions {
         _ = try count.value(text)
     }
 
+    /// The options with a folder of Lottie files given as `--file` naming
+    /// its first file (the demo starts there; E steps through the rest).
+    package var atFirstFileOfFolder: EffectOptions {
+        guard scene == .lottie, let folder = given["file"], let first = LottieEffect.files(inFolder: folder)?.first else { return self }
+        var options = self
+        options.given["file"] = first
+        return options
+    }
+
     /// Whether the effect takes the option (its registry entry lists it).
     private func takes(_ option: String) -> Bool { Effects.named(scene)?.options.contains(option) ?? false }
 }

@@ -92,13 +92,14 @@ struct DemoSettings: ParsableArguments {
         guard stall.isFinite, (0...1000).contains(stall) else {
             throw ValueError(option: "--stall", value: "\(stall)", accepted: "milliseconds from 0 to 1000")
         }
-        // A scene whose time costs work (a simulation from 0) is checked before the window opens.
-        try wave.makeScene(width: size.width, height: size.height).checkTime(time, option: "--time", value: "\(time)")
+        // A scene whose time costs work (a simulation from 0) is checked before the window opens (a folder's first file).
+        let first = wave.atFirstFileOfFolder
+        try first.makeScene(width: size.width, height: size.height).checkTime(time, option: "--time", value: "\(time)")
         let picture = screenshot ?? (headless ? "waves-demo.png" : nil)
         if let picture { try OutputPaths.checkFile(picture) }
-        try wave.check()
+        try first.check()
         // The scene of one half (or the whole width for one strategy), checked before any window opens.
-        _ = try wave.makeScene(width: backend.sceneWidth(windowWidth: size.width), height: size.height)
+        _ = try first.makeScene(width: backend.sceneWidth(windowWidth: size.width), height: size.height)
         var options = ComparisonWindow.Options(request: wave.request(width: size.width, height: size.height),
                                                effects: DemoEffect.cycle(wave, halfWidth: backend.sceneWidth(windowWidth: size.width)),
                                                layout: backend, startTime: time,

@@ -67,6 +67,32 @@ final class AnimationTests: XCTestCase {
         }
     }
 
+    /// A Lottie file written whole (issue 43's export): every frame of the
+    /// animation, once, at the file's own rate, in MP4, GIF and animated PNG
+    /// at a size of our choosing; the first and last frames are
+    /// `render lottie --frame 0` and `--frame 19`, so it loops without a seam
+    /// (the frame after the last is the first).
+    func testALottieFileIsWrittenWholeToEveryAnimatedFormat() throws {
+        let file = try LottieFixtures.write(LottieFixtures.everyEffect)
+        defer { try? FileManager.default.removeItem(atPath: (file as NSString).deletingLastPathComponent) }
+        let common = ["render", "lottie", "--file", file, "--size", "96x64", "--backend", "cpu", "--background", "#FFFFFF"]
+        func frame(_ n: Int) throws -> RGBAImage {
+            let r = try waves(common + ["--frame", "\(n)", "--out", "lottie-\(n).png"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return try PNG.read(from: folder + "/lottie-\(n).png")
+        }
+        let first = try frame(0), last = try frame(19)
+        for (name, mean, max) in [("l.mp4", 4.0, 96), ("l.gif", 4.0, 96), ("l.apng", 0.01, 1)] {
+            let r = try waves(common + ["--out", name])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let info = try probe(name)
+            XCTAssertEqual(info.frames, 20, "\(name): the fixture's frames 0 to 19, once")
+            XCTAssertEqual([info.width, info.height], [96, 64], name)
+            assertImagesMatch(try decode(name, frame: 0), first, mean: mean, max: max, name: "lottie-\(name)-first")
+            assertImagesMatch(try decode(name, frame: 19), last, mean: mean, max: max, name: "lottie-\(name)-last")
+        }
+    }
+
     /// --loop: one whole period (the sine's 1 s at 30 fps is 30 frames), the
     /// last frame one step before the first; a GIF at 60 fps is warned about.
     func testLoopChoosesWholePeriodsAndGIFRatesAreWarnedAbout() throws {

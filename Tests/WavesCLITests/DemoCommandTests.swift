@@ -107,6 +107,26 @@ final class DemoCommandTests: XCTestCase {
         try checkHalves("demo-headless")
     }
 
+    /// A folder of Lottie files: the demo starts at its first file (E steps
+    /// through the rest), and names the verdict: which strategy's thread
+    /// costs less here, by how much.
+    func testAFolderOfLottieFilesStartsAtItsFirstAndNamesTheVerdict() throws {
+        let files = folder + "/files"
+        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+        typealias F = LottieFixtures
+        for (name, x) in [("b.json", 30.0), ("a.json", 10.0)] {
+            try F.file([F.shapeLayer(items: [F.rectangle(x: x, y: 10, width: 30, height: 20), F.fill(1, 0, 0)])])
+                .write(toFile: files + "/" + name, atomically: true, encoding: .utf8)
+        }
+        let r = try WavesBinary.run(["demo", "lottie", "--file", files, "--headless", "--size", "200x100", "--screenshot", "shot.png"],
+                                    in: folder, environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssert(r.stdout.contains("lottie a.json"), "the folder's first file: \(r.stdout)")
+        if !r.stderr.contains("CPU strategy alone") {
+            XCTAssert(r.stdout.contains("verdict: GL ") || r.stdout.contains("verdict: CPU "), r.stdout)
+        }
+    }
+
     /// The display's share of a half at 1280x720, measured from the headless
     /// comparison's pictures with the display compact, full and off: the
     /// pixels of each half that differ from the picture without it. Compact
