@@ -5,8 +5,9 @@ import WaveImageIO
 /// rlottie and ThorVG as the Lottie bench's peers: the native libraries the
 /// PyPI wheels ship (rlottie-python 1.3.8's librlottie.so, thorvg-python
 /// 1.1.3's libthorvg-1.so, ThorVG 1.0.4), loaded at run time through their C
-/// APIs, each drawing every frame of a file on one thread, as an app that
-/// plays it redraws it. Each runs in a child process (`waves` again, with
+/// APIs, each drawing every frame of a file, as an app that plays it redraws
+/// it, timed by the CPU its whole process spends (ThorVG is asked for no
+/// worker thread; rlottie rasterises on a pool of its own, one thread a core). Each runs in a child process (`waves` again, with
 /// `LottiePeerChild.command`), so a crash of a peer's library (ThorVG 1.0.4
 /// dies with SIGSEGV on dna.json) costs only that peer's figure for that file.
 package enum LottiePeer: String, CaseIterable, Sendable {
@@ -36,8 +37,8 @@ package struct LottiePeerUnavailable: Error, Equatable, CustomStringConvertible 
     package var description: String { "\(peer.name) not measured: \(reason)" }
 }
 
-/// One pass of a peer over a file's frames: each frame's thread CPU time in
-/// seconds, or why there is none (it could not load, crashed or hung).
+/// One pass of a peer over a file's frames: each frame's CPU time in
+/// seconds (all its threads), or why there is none (it could not load, crashed or hung).
 package enum LottiePeerPass: Equatable {
     case times([Double])
     case failed(String)
@@ -68,7 +69,7 @@ package enum LottiePeerRun {
 }
 
 /// The child's side: `waves <command> PEER LIBRARY FILE WIDTH HEIGHT FRAMES`
-/// draws frames 0 ..< FRAMES and prints each frame's thread CPU seconds on
+/// draws frames 0 ..< FRAMES and prints each frame's CPU seconds (all the child's threads) on
 /// stdout; a failure is one line on stderr and status 1 (69: the library
 /// cannot be loaded). Not a command a person types. Nothing is freed: the
 /// process ends with the pass.
@@ -95,10 +96,12 @@ package enum LottiePeerChild {
             case .thorvg: drawer = try ThorVGDrawer(handle, file: arguments[2], width: width, height: height, buffer: buffer).draw
             }
             var times = [Double](repeating: 0, count: frames)
+            // The child's whole CPU time: rlottie rasterises on worker threads of its own (std::thread, as many as
+            // the machine has cores), so its calling thread alone would leave most of its work out.
             for frame in 0..<frames {
-                let start = Clocks.threadCPU()
+                let start = Clocks.processCPU()
                 try drawer(frame)
-                times[frame] = Clocks.threadCPU() - start
+                times[frame] = Clocks.processCPU() - start
             }
             print(times.map { String(format: "%.9f", $0) }.joined(separator: " "))
             return 0

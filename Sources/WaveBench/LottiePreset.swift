@@ -118,11 +118,15 @@ extension LottieReport.Verdict {
         guard let cpu = cpuMs, let gl = glMs, cpu > 0, gl > 0 else { return nil }
         let plural = layers == 1 ? "layer" : "layers"
         if gl <= cpu {
-            return Self(strategy: "gl", factor: rounded(cpu / gl, places: 2),
-                        reason: "\(cached) of \(layers) \(plural) cached (rasterised once, moved on the GPU), \(redrawn) redrawn every frame")
+            let reason = cached > 0
+                ? "\(cached) of \(layers) \(plural) cached (rasterised once, moved on the GPU), \(redrawn) redrawn every frame"
+                : "\(redrawn) of \(layers) \(plural) redrawn every frame, their coverage computed on the GPU from outlines the CPU makes"
+            return Self(strategy: "gl", factor: rounded(cpu / gl, places: 2), reason: reason)
         }
-        return Self(strategy: "cpu", factor: rounded(gl / cpu, places: 2),
-                    reason: "\(redrawn) of \(layers) \(plural) redrawn every frame (animated paths, trims, morphs): the GL strategy rebuilds their outlines too, and pays per item")
+        let reason = redrawn > 0
+            ? "\(redrawn) of \(layers) \(plural) redrawn every frame (animated paths, trims, morphs): the GL strategy makes their outlines too, and pays a draw per item"
+            : "\(layers) \(plural), a draw each: at this size the GL thread's work per item costs more than redrawing them"
+        return Self(strategy: "cpu", factor: rounded(gl / cpu, places: 2), reason: reason)
     }
 }
 

@@ -19,6 +19,12 @@ final class LottieBenchTests: XCTestCase {
         XCTAssertEqual(cpu.strategy, "cpu")
         XCTAssertEqual(cpu.factor, 3)
         XCTAssert(cpu.reason.hasPrefix("4 of 5 layers redrawn every frame"), cpu.reason)
+        // GL cheaper with nothing cached: the GPU computes the coverage; CPU cheaper with nothing redrawn: the cost per item.
+        let computed = try XCTUnwrap(LottieReport.Verdict.between(cpuMs: 1, glMs: 0.5, layers: 5, cached: 0, redrawn: 5))
+        XCTAssert(computed.reason.hasPrefix("5 of 5 layers redrawn every frame, their coverage computed on the GPU"), computed.reason)
+        let perItem = try XCTUnwrap(LottieReport.Verdict.between(cpuMs: 0.5, glMs: 1, layers: 36, cached: 36, redrawn: 0))
+        XCTAssertEqual(perItem.strategy, "cpu")
+        XCTAssert(perItem.reason.hasPrefix("36 layers, a draw each"), perItem.reason)
         XCTAssertNil(LottieReport.Verdict.between(cpuMs: nil, glMs: 1, layers: 1, cached: 1, redrawn: 0))
         XCTAssertNil(LottieReport.Verdict.between(cpuMs: 1, glMs: 0, layers: 1, cached: 1, redrawn: 0))
     }
