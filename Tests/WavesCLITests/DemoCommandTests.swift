@@ -13,9 +13,9 @@ final class DemoCommandTests: XCTestCase {
     override func setUpWithError() throws { folder = try WavesBinary.temporaryFolder() }
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
 
-    /// Rows from the top that the compact display may cover at this size (131: four
-    /// lines, the strategy and its figures, and the frame-time graph, in a panel).
-    private let hudRows = 132
+    /// Rows from the top that the compact display may cover at this size (144: five
+    /// lines, the strategy, its figures and the verdict, and the frame-time graph, in a panel).
+    private let hudRows = 146
     private let demoArguments = ["demo", "--size", "640x400", "--cells", "4", "--cycles", "2",
                                  "--time", "0.25", "--paused", "--duration", "2", "--screenshot", "shot.png"]
 

@@ -499,27 +499,36 @@ final class SpanBlendTable {
     /// Spans shorter than this blend pixel by pixel (making the tables costs about 768 pixels' work).
     static let shortestSpan = 32
     private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 768)
-    private var key = (r: Double.nan, g: Double.nan, b: Double.nan, keep: Double.nan)
+    /// The terms the tables were made for (sr, sg, sb, keep); NaN before the first.
+    private let key = UnsafeMutablePointer<Double>.allocate(capacity: 4)
 
-    deinit { bytes.deallocate() }
+    init() { key.initialize(repeating: .nan, count: 4) }
 
-    /// The tables for the source's premultiplied terms and what is kept of the pixel.
+    deinit {
+        bytes.deallocate()
+        key.deallocate()
+    }
+
+    /// The tables for the source's premultiplied terms and what is kept of
+    /// the pixel. Plain pointers and no closure: nothing here allocates,
+    /// even in a debug build.
     @inline(__always)
     func prepare(_ sr: Double, _ sg: Double, _ sb: Double, keep: Double) -> UnsafeMutablePointer<UInt8> {
-        if key != (sr, sg, sb, keep) {
-            key = (sr, sg, sb, keep)
-            @inline(__always) func fill(_ table: UnsafeMutablePointer<UInt8>, _ s: Double) {
-                var d = 0
-                while d < 256 {
-                    table[d] = UInt8(Swift.min(255, Swift.max(0, s + Double(d) * keep)) + 0.5)
-                    d += 1
-                }
-            }
-            fill(bytes, sr)
-            fill(bytes + 256, sg)
-            fill(bytes + 512, sb)
+        if key[0] != sr || key[1] != sg || key[2] != sb || key[3] != keep {
+            key[0] = sr; key[1] = sg; key[2] = sb; key[3] = keep
+            Self.fill(bytes, sr, keep)
+            Self.fill(bytes + 256, sg, keep)
+            Self.fill(bytes + 512, sb, keep)
         }
         return bytes
+    }
+
+    private static func fill(_ table: UnsafeMutablePointer<UInt8>, _ s: Double, _ keep: Double) {
+        var d = 0
+        while d < 256 {
+            table[d] = UInt8(Swift.min(255, Swift.max(0, s + Double(d) * keep)) + 0.5)
+            d += 1
+        }
     }
 }
 
