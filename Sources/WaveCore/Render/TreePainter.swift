@@ -21,6 +21,8 @@ package final class TreePainter {
     private let innerBuffer: UnsafeMutablePointer<UInt8>?
     /// Solid spans over opaque pixels, blended through tables (kept while their colour and coverage do not change).
     private let spanBlend = SpanBlendTable()
+    /// Items painted so far (a ramp's blend table is made for one item).
+    private var itemsPainted = 0
     /// Shadows (nil: no layer has one): their outlines' coverage in a frame
     /// `shadowMargin` pixels larger each side (a shadow near the edge blurs
     /// in what lies beyond it), as bytes, then as floats to blur, and a line
@@ -167,6 +169,8 @@ package final class TreePainter {
             addOutline(item, layer: node.layer, columns: area.columns)
             var blitter = ItemBlitter(view: view, paint: ItemPaint(shape, item), opacity: item.opacity,
                                       columns: area.columns, mask: mask, spanBlend: spanBlend)
+            itemsPainted &+= 1
+            blitter.item = itemsPainted
             resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
         case .box, .boxBorder:
             guard case let .box(box)? = node.layer.contents else { return }
@@ -420,6 +424,8 @@ struct ItemBlitter: CoverageBlitter {
     let columns: Range<Int>
     let mask: UnsafeMutablePointer<UInt8>?
     let spanBlend: SpanBlendTable
+    /// Which item of the frame this is (a ramp's table is made again for each).
+    var item = 0
 
     @inline(__always)
     mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
@@ -481,11 +487,24 @@ struct ItemBlitter: CoverageBlitter {
             }
         case let .ramp(u, v, gradient, tint):
             let py = Double(row) + 0.5
-            for x in a..<b {
-                let c = maskRow.map { coverage * Double($0[x]) / 255 } ?? coverage
-                if c <= 0 { continue }
+            // A long span: the ramp's 256 colours tinted and weighed by this coverage once (made again only for
+            // another item or coverage), each pixel then composite's opaque arithmetic on its entry.
+            let table = b - a >= SpanBlendTable.shortestSpan ? spanBlend.ramp(gradient, tint: tint, coverage: coverage, item: item) : nil
+            var x = a
+            while x < b {
+                let m = maskRow?[x] ?? 255
+                if m == 0 { x += 1; continue }
                 let t = ItemPaint.position(u: u, v: v, gradient.kind, x: Double(x) + 0.5, y: py)
-                out[x] = composite(tint.applied(to: gradient.color(at: t)), coverage: c, onto: RGBA8(packed: out[x])).packed
+                let d = RGBA8(packed: out[x])
+                if let table, m == 255 && d.a == 255 {
+                    let e = table + 4 &* Gradient.entry(at: t)
+                    @inline(__always) func opaque(_ s: Double, _ d: UInt8) -> UInt8 { UInt8(Swift.min(255, Swift.max(0, s + Double(d) * e[3])) + 0.5) }
+                    out[x] = RGBA8(opaque(e[0], d.r), opaque(e[1], d.g), opaque(e[2], d.b), 255).packed
+                } else {
+                    let c = coverage * Double(m) / 255
+                    if c > 0 { out[x] = composite(tint.applied(to: gradient.ramp[Gradient.entry(at: t)]), coverage: c, onto: d).packed }
+                }
+                x += 1
             }
         }
     }
@@ -502,11 +521,38 @@ final class SpanBlendTable {
     /// The terms the tables were made for (sr, sg, sb, keep); NaN before the first.
     private let key = UnsafeMutablePointer<Double>.allocate(capacity: 4)
 
-    init() { key.initialize(repeating: .nan, count: 4) }
+    /// A ramp's entries weighed for one item and coverage: (sr, sg, sb, keep) each, and what they were made for.
+    private let rampTerms = UnsafeMutablePointer<Double>.allocate(capacity: 4 * Gradient.rampSize)
+    private let rampKey = UnsafeMutablePointer<Double>.allocate(capacity: 2)
+
+    init() {
+        key.initialize(repeating: .nan, count: 4)
+        rampKey.initialize(repeating: .nan, count: 2)
+        rampTerms.initialize(repeating: 0, count: 4 * Gradient.rampSize)
+    }
 
     deinit {
         bytes.deallocate()
         key.deallocate()
+        rampTerms.deallocate()
+        rampKey.deallocate()
+    }
+
+    /// The ramp's colours tinted, at `coverage`: for entry i, (r sa, g sa, b sa, 1 - sa) with sa = a / 255 * coverage,
+    /// composite's terms onto an opaque pixel; made again for another item (`item` counts a frame's items) or coverage.
+    @inline(__always)
+    func ramp(_ gradient: Gradient, tint: Tint, coverage: Double, item: Int) -> UnsafeMutablePointer<Double> {
+        if rampKey[0] != Double(item) || rampKey[1] != coverage {
+            rampKey[0] = Double(item); rampKey[1] = coverage
+            var i = 0
+            while i < Gradient.rampSize {
+                let c = tint.applied(to: gradient.ramp[i])
+                let sa = c.a / 255 * coverage
+                rampTerms[4 * i] = c.r * sa; rampTerms[4 * i + 1] = c.g * sa; rampTerms[4 * i + 2] = c.b * sa; rampTerms[4 * i + 3] = 1 - sa
+                i += 1
+            }
+        }
+        return rampTerms
     }
 
     /// The tables for the source's premultiplied terms and what is kept of

@@ -97,8 +97,15 @@ public struct Gradient: Equatable, Hashable, Sendable {
 
     /// The ramp's entry for a position: what both strategies paint.
     @inline(__always)
-    public func color(at t: Double) -> ColorValue {
-        ramp[Swift.min(Self.rampSize - 1, Swift.max(0, Int((t * Double(Self.rampSize - 1)).rounded())))]
+    public func color(at t: Double) -> ColorValue { ramp[Self.entry(at: t)] }
+
+    /// The ramp's entry for a position: the nearest of the 256, held to the
+    /// ends (rounded half up without a call into libm: what is not above 0,
+    /// not a number included, is 0; what is past the last entry, the last).
+    @inline(__always)
+    package static func entry(at t: Double) -> Int {
+        let scaled = t * Double(rampSize - 1)
+        return scaled > 0 ? (scaled < Double(rampSize - 1) ? Int(scaled + 0.5) : rampSize - 1) : 0
     }
 
     @inline(__always)
