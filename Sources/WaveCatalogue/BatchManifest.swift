@@ -4,12 +4,13 @@ import WaveImageIO
 import WaveCore
 
 /// `waves batch`'s manifest: one JSON object a line, `{"id", "input",
-/// "output", "kind": "peaks"|"render", ...options}`, the options named as
-/// the commands name them (`"samples-per-pixel": 512`, `"fit": true`). The
+/// "output", "kind": "peaks"|"render"|"lottie", ...options}`, the options
+/// named as the commands name them (`"samples-per-pixel": 512`, `"fit":
+/// true`). A `lottie` item is a Lottie file written whole as an animation. The
 /// items in line order are the shards' positions: shard K of N takes the
 /// items whose position mod N is K.
 package struct BatchItem: Equatable {
-    package enum Kind: String { case peaks, render }
+    package enum Kind: String { case peaks, render, lottie }
 
     package let id: String
     package let input: String
@@ -36,12 +37,14 @@ package enum BatchManifest {
             let number = index + 1
             func refuse(_ reason: String) -> AudioError { .unreadable(path: name, reason: "line \(number): \(reason)") }
             guard let object = (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed])) as? [String: Any] else {
-                throw refuse("not a JSON object (one item a line: {\"id\", \"input\", \"output\", \"kind\": \"peaks\" or \"render\", options})")
+                throw refuse("not a JSON object (one item a line: {\"id\", \"input\", \"output\", \"kind\": \"peaks\", \"render\" or \"lottie\", options})")
             }
             guard let input = object["input"] as? String, !input.isEmpty else { throw refuse("no \"input\" (the track's path)") }
             guard let output = object["output"] as? String, !output.isEmpty else { throw refuse("no \"output\" (the file to write)") }
-            let kindText = object["kind"] as? String ?? (output.lowercased().hasSuffix(".png") ? "render" : "peaks")
-            guard let kind = BatchItem.Kind(rawValue: kindText) else { throw refuse("\"kind\" \(kindText): expected peaks or render") }
+            let kindText = object["kind"] as? String
+                ?? (input.lowercased().hasSuffix(".json") && AnimationFormat(path: output, frames: 2) != nil ? "lottie"
+                    : output.lowercased().hasSuffix(".png") ? "render" : "peaks")
+            guard let kind = BatchItem.Kind(rawValue: kindText) else { throw refuse("\"kind\" \(kindText): expected peaks, render or lottie") }
             let given = (object["id"] as? String) ?? (object["id"] as? NSNumber)?.stringValue
             if object["id"] != nil && given == nil { throw refuse("\"id\": expected a string or a number") }
             let id = given ?? input
@@ -228,6 +231,17 @@ package final class ResultsLog: @unchecked Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// The log at `path` for a manifest's `items`, its folder made: refused
+    /// where an item writes that file (its output would be lost to the log).
+    package static func opening(_ path: String, for items: [BatchItem]) throws -> ResultsLog {
+        let resolved = ProtectedInputs.resolved(path)
+        if let item = items.first(where: { ProtectedInputs.resolved($0.output) == resolved }) {
+            throw ValueError(option: "--results", value: path, accepted: "a file no item writes (item \(item.id)'s output is \(item.output))")
+        }
+        try TrackBatch.makeFolder(for: path)
+        return try ResultsLog(path: path)
+    }
 
     package func append(_ line: String) {
         lock.lock()

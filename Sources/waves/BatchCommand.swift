@@ -87,7 +87,7 @@ struct BatchRunCommand: ParsableCommand {
         abstract: "Do this task's shard of a manifest (the default: 'waves batch --manifest ...')."
     )
 
-    @Option(help: "The manifest: one JSON object a line, {\"id\", \"input\", \"output\", \"kind\": \"peaks\" or \"render\", options named as the command names them}; - for standard input. An item with no \"id\" is named by its input (ids given must differ); with no \"kind\", an output ending .png is render, any other peaks.")
+    @Option(help: "The manifest: one JSON object a line, {\"id\", \"input\", \"output\", \"kind\": \"peaks\", \"render\" or \"lottie\", options named as the command names them}; - for standard input. An item with no \"id\" is named by its input (ids given must differ); with no \"kind\", a .json input to an animation (.mp4, .webm, .gif, .apng) is lottie, an output ending .png render, any other peaks.")
     var manifest: String
 
     @Option(name: .customLong("output-root"), help: "The folder every item's output must resolve under (default: the manifest's folder; the current folder for -).")
@@ -138,14 +138,7 @@ struct BatchRunCommand: ParsableCommand {
                                   allowsOutside: allowOutsideRoot)
         // No item of any shard may write over an input of another.
         ProtectedInputs.add(all.map(\.input))
-        let log = try results.map { path in
-            let resolved = ProtectedInputs.resolved(path)
-            if let item = all.first(where: { ProtectedInputs.resolved($0.output) == resolved }) {
-                throw ValueError(option: "--results", value: path, accepted: "a file no item writes (item \(item.id)'s output is \(item.output))")
-            }
-            try TrackBatch.makeFolder(for: path)
-            return try ResultsLog(path: path)
-        }
+        let log = try results.map { try ResultsLog.opening($0, for: all) }
         let items = BatchManifest.shard(all, index: index, count: count)
         let show = progress ?? (isatty(STDERR_FILENO) == 1 ? .bar : .none)
         let outcome = BatchRun(items: items, jobs: min(jobs ?? cores, max(1, items.count)), force: force, progress: show,
@@ -164,7 +157,7 @@ enum BatchItemWork {
     /// The item's options parsed and checked by its command, its work ready
     /// to run on any thread (nothing it touches is shared).
     static func prepare(_ item: BatchItem) throws -> BatchRun.Work {
-        let reserved = ["audio", "peaks", "out", "json", "dat", "txt", "jobs", "force", "strict"]
+        let reserved = ["audio", "peaks", "file", "out", "json", "dat", "txt", "jobs", "force", "strict"]
         if let key = item.arguments.first(where: { reserved.contains(String($0.dropFirst(2))) }) {
             throw ValueError(option: key, value: "", accepted: "not an item's option: the item's \"input\" and \"output\" name its files, and jobs, force and strict are waves batch's own")
         }
@@ -173,6 +166,11 @@ enum BatchItemWork {
             let format = item.output.lowercased().hasSuffix(".json") ? "--json" : "--dat"
             let request = try PeaksCommand.parse(["--audio", item.input, format, item.output] + item.arguments).request()
             return { try request.work(for: item.input, literal: true) }
+        case .lottie:
+            // The whole animation, drawn by the CPU unless the item says otherwise, written as `waves render lottie` writes it (quietly).
+            let command = try EffectCommands.parseRender(.lottie, ["--backend", "cpu", "--file", item.input, "--out", item.output] + item.arguments)
+            guard AnimationFormat(path: item.output, frames: 2) != nil else { throw ValueError(option: "output", value: item.output, accepted: "an animation for a Lottie item: .mp4, .webm, .gif or .apng") }
+            return { { try QuietOutput.stdout.run { try command.settings.run(command.options) } } }
         case .render:
             let command = try EffectCommands.parseRender(.waveform, ["--audio", item.input, "--out", item.output] + item.arguments)
             try command.settings.checkOneImagePerTrack()

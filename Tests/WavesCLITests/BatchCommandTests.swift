@@ -96,6 +96,35 @@ final class BatchCommandTests: XCTestCase {
         }
     }
 
+    /// Lottie items (issue 43): each file written whole as an animation, as
+    /// `waves render lottie` writes it alone (the same bytes); a kind
+    /// inferred from a .json input and an animated output; a second run skips
+    /// them; an item whose output is no animation fails with one line.
+    func testLottieItemsAreTheWholeAnimationAsRenderWritesIt() throws {
+        try GLRequirement.needPrograms(["/usr/bin/ffmpeg"], hint: "apt-get install ffmpeg")
+        let file = folder + "/anim.json"
+        try LottieFixtures.everyEffect.write(toFile: file, atomically: true, encoding: .utf8)
+        try """
+            {"id":"a","input":"anim.json","output":"anim/a.apng","size":"48x32","background":"#FFFFFF"}
+            {"id":"b","input":"anim.json","output":"anim/b.gif","kind":"lottie","size":"40x40"}
+            {"id":"c","input":"anim.json","output":"anim/frames/","kind":"lottie"}
+            """.write(toFile: folder + "/lottie.jsonl", atomically: true, encoding: .utf8)
+        let r = try waves(["batch", "--manifest", "lottie.jsonl", "--results", "lottie-results.jsonl"])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").filter { $0.contains("c: output anim/frames/") }.count, 1, r.stderr)
+        let alone = try waves(["render", "lottie", "--file", "anim.json", "--size", "48x32", "--background", "#FFFFFF", "--backend", "cpu",
+                               "--out", "alone.apng"])
+        XCTAssertEqual(alone.status, 0, alone.stderr)
+        XCTAssertEqual(try data("anim/a.apng"), try data("alone.apng"), "the batch's animation is render's")
+        XCTAssertGreaterThan(try data("anim/b.gif").count, 0)
+        let again = try waves(["batch", "--manifest", "lottie.jsonl", "--results", "again.jsonl"])
+        XCTAssertEqual(again.status, 65, again.stderr)
+        let statuses = try String(contentsOfFile: folder + "/again.jsonl", encoding: .utf8).split(separator: "\n").compactMap {
+            (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]).map { ($0["id"] as? String ?? "", $0["status"] as? String ?? "") }
+        }
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: statuses), ["a": "skipped", "b": "skipped", "c": "failed"])
+    }
+
     /// Done items are skipped by their fingerprint: no output's time changes;
     /// touching a track redoes it alone; --force redoes every one.
     func testASecondRunSkipsWhatIsDoneAndChangesNoFile() throws {

@@ -25,7 +25,10 @@ final class SchedulerTests: XCTestCase {
         try Data("not a track".utf8).write(to: URL(fileURLWithPath: folder + "/tracks/bad.wav"))
         let plan = try WavesBinary.run(["batch", "plan", "tracks", "--out", "out/{name}.dat", "--set", "samples-per-pixel=4"], in: folder)
         XCTAssertEqual(plan.status, 0, plan.stderr)
-        try plan.stdout.write(toFile: folder + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        // And a Lottie file written whole as an animation (issue 43), last: position 8, task 0 of 4.
+        try LottieFixtures.everyEffect.write(toFile: folder + "/anim.json", atomically: true, encoding: .utf8)
+        let lottie = ##"{"id":"anim","input":"anim.json","output":"out/anim.apng","size":"40x40","background":"#FFFFFF"}"##
+        try (plan.stdout + lottie + "\n").write(toFile: folder + "/manifest.jsonl", atomically: true, encoding: .utf8)
     }
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
@@ -40,11 +43,17 @@ final class SchedulerTests: XCTestCase {
         let lines = try String(contentsOfFile: folder + "/" + results, encoding: .utf8).split(separator: "\n")
         let items = try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         XCTAssertEqual(items.compactMap { $0["id"] as? String }.sorted(),
-                       (["tracks/bad.wav"] + (0..<7).map { "tracks/t\($0).wav" }).sorted(), file: file, line: line)
+                       (["anim", "tracks/bad.wav"] + (0..<7).map { "tracks/t\($0).wav" }).sorted(), file: file, line: line)
         for item in items {
             let failed = item["id"] as? String == "tracks/bad.wav"
             XCTAssertEqual(item["status"] as? String == "failed", failed, "\(item)", file: file, line: line)
         }
+        // The animation is the one `waves render lottie` writes alone.
+        let animation = try WavesBinary.run(["render", "lottie", "--file", "anim.json", "--size", "40x40", "--background", "#FFFFFF",
+                                             "--backend", "cpu", "--out", "alone.apng"], in: folder)
+        XCTAssertEqual(animation.status, 0, animation.stderr, file: file, line: line)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/anim.apng")),
+                       try Data(contentsOf: URL(fileURLWithPath: folder + "/alone.apng")), "anim", file: file, line: line)
         for i in 0..<7 {
             let alone = try WavesBinary.run(["peaks", "--audio", "tracks/t\(i).wav", "--dat", "alone.dat", "--samples-per-pixel", "4"], in: folder)
             XCTAssertEqual(alone.status, 0, alone.stderr, file: file, line: line)
