@@ -24,7 +24,9 @@ extension BenchRequest {
             }
             config.lottieFiles = try BenchRunner.lottieFiles(file)
             let cell = try (size ?? Self.lottieSize).validated()
+            // One scene the size asked (a window, where one is asked for, shows it).
             config.cellSize = (cell.width, cell.height)
+            config.cells = [1]
             config.warmup = warmup
             return config
         }

@@ -98,7 +98,7 @@ package struct BatchRun {
         let seconds = Date().timeIntervalSince(start)
         let ok = results.filter { $0.status == "ok" }.count, skipped = results.filter { $0.status == "skipped" }.count
         let failed = results.count - ok - skipped
-        let rate = seconds > 0 && ok > 0 ? String(format: ", %.1f tracks/s", Double(ok) / seconds) : ""
+        let rate = seconds > 0 && ok > 0 ? String(format: ", %.1f items/s", Double(ok) / seconds) : ""
         let summary = counted(items.count, "item") + ": \(ok) ok, \(skipped) skipped, \(failed) failed in " + String(format: "%.2f s", seconds) + rate
         let codes = results.map(\.code).filter { $0 != 0 }
         let status: Int32 = codes.isEmpty ? 0 : codes.contains(where: ExitStatus.isRetryable) ? ExitStatus.tryAgain : ExitStatus.badData
