@@ -87,7 +87,7 @@ struct BatchRunCommand: ParsableCommand {
         abstract: "Do this task's shard of a manifest (the default: 'waves batch --manifest ...')."
     )
 
-    @Option(help: "The manifest: one JSON object a line, {\"id\", \"input\", \"output\", \"kind\": \"peaks\", \"render\" or \"lottie\", options named as the command names them}; - for standard input. An item with no \"id\" is named by its input (ids given must differ); with no \"kind\", a .json input to an animation (.mp4, .webm, .gif, .apng) is lottie, an output ending .png render, any other peaks.")
+    @Option(help: "The manifest: one JSON object a line, {\"id\", \"input\", \"output\", \"kind\": \"peaks\", \"render\" or \"lottie\", options named as the command names them}; - for standard input. An item with no \"id\" is named by its input (ids given must differ); with no \"kind\", a .json input to an animation (.mp4, .webm, .gif, .apng) is lottie, an output ending .png is render, any other peaks.")
     var manifest: String
 
     @Option(name: .customLong("output-root"), help: "The folder every item's output must resolve under (default: the manifest's folder; the current folder for -).")
