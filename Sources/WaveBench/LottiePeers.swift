@@ -7,7 +7,8 @@ import WaveImageIO
 /// 1.1.3's libthorvg-1.so, ThorVG 1.0.4), loaded at run time through their C
 /// APIs, each drawing every frame of a file, as an app that plays it redraws
 /// it, timed by the CPU its whole process spends (ThorVG is asked for no
-/// worker thread; rlottie rasterises on a pool of its own, one thread a core). Each runs in a child process (`waves` again, with
+/// worker thread; rlottie rasterises on a pool of its own, one thread a
+/// core). Each runs in a child process (`waves` again, with
 /// `LottiePeerChild.command`), so a crash of a peer's library (ThorVG 1.0.4
 /// dies with SIGSEGV on dna.json) costs only that peer's figure for that file.
 package enum LottiePeer: String, CaseIterable, Sendable {
@@ -145,7 +146,7 @@ private final class RlottieDrawer {
 }
 
 /// ThorVG 1.0's C API (thorvg_capi.h): a software canvas on the calling
-/// thread only (no worker threads, as rlottie's render is one thread), the
+/// thread only (asked for no worker threads), the
 /// Lottie picture sized to fit and centred, each frame set, updated, drawn
 /// and synced.
 private final class ThorVGDrawer {

@@ -7,8 +7,8 @@ import WaveLottie
 /// animation. Every frame of each file (frames 0 ..< op - ip, as rlottie and
 /// ThorVG count them) drawn at one size by Waves' CPU strategy (its drawing
 /// thread), Waves' GL strategy (its thread, the process, the GPU's time
-/// where timer queries are), rlottie and ThorVG (one thread each, in child
-/// processes: `LottiePeers.swift`), in rounds that take turns (one pass of
+/// where timer queries are), rlottie and ThorVG (each in a child process,
+/// timed by its whole CPU: `LottiePeers.swift`), in rounds that take turns (one pass of
 /// each, then again), so a machine's drift falls on all of them alike. Per
 /// file a verdict: the strategy whose own thread costs less, by what factor,
 /// and why (the layers the GL strategy keeps as pictures made once against
