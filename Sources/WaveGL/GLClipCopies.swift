@@ -66,6 +66,8 @@ final class GLClipCopies {
     /// Copies or draws a frame makes a page: one instanced draw, or one
     /// copy of the band where the clips scroll together, else one copy a clip.
     var copiesPerFrame: Int { instanced || band != nil ? 1 : clips.count }
+    /// The GL calls (copies, blits or instanced draws) the last frame made, every page's.
+    private(set) var callsLastFrame = 0
     /// Instanced: every phase as a layer of one texture array, each clip's
     /// rectangle and picture (two texels), this frame's state (a texel a clip), the program.
     private var phaseArray: GLuint = 0, clipTable: GLuint = 0, stateTable: GLuint = 0
@@ -280,6 +282,7 @@ final class GLClipCopies {
     /// Each clip's whole pixels and phase at scene time t, and whether the band keeps together: every clip at the
     /// first's phase and whole pixels plus its lead (mod the period). Allocates nothing.
     func prepareFrame(time t: Double) {
+        callsLastFrame = 0
         var k = 0
         while k < clips.count {
             let x = evaluator.x(of: clips[k].clip, at: t)
@@ -369,6 +372,7 @@ final class GLClipCopies {
         glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), stateTable)
         glActiveTexture(GLenum(GL_TEXTURE0))
         glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(end - first))
+        callsLastFrame += 1
     }
 
     /// The first clip whose top row is at or below `row` (clips.count: none).
@@ -393,6 +397,7 @@ final class GLClipCopies {
         let x = area.rect.x, w = area.rect.width
         // A copy of a picture painted once: stored, not blended, not painted now.
         counts?.write(rows: first..<last, columns: columns, blends: false, software: false)
+        callsLastFrame += 1
         if let page = pageTexture {
             glCopyImageSubData(texture, GLenum(GL_TEXTURE_2D), 0, GLint(column), GLint(sourceY0), 0,
                                page.texture, GLenum(GL_TEXTURE_2D_ARRAY), 0, GLint(x), GLint(targetY0), GLint(page.layer),

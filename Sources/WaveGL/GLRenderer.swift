@@ -59,6 +59,8 @@ public final class GLRenderer: Renderer, PixelCounting {
     package var exactPhases: Int? { tree?.mostPhases.flatMap { $0 > 1 ? $0 : nil } }
     /// Copies a frame makes, nil where no copies are drawn.
     package var copiesPerFrame: Int? { tree?.clipCopies?.copiesPerFrame }
+    /// The GL calls the clips' copies or instanced draw made in the last frame (every page's), nil where there are none.
+    package var clipCallsLastFrame: Int? { tree?.clipCopies?.callsLastFrame }
     /// Set by `prepare` when exact motion was asked for but the scene is drawn
     /// by the filtering shader instead, saying why.
     public private(set) var subpixelNotice: String?

@@ -198,7 +198,10 @@ final class GLRendererTests: XCTestCase {
             }
             let prepared = try self.prepared(cells, subpixel: .exact)
             XCTAssertEqual(prepared.copyPhases, 16)
-            XCTAssertEqual(prepared.copiesPerFrame, 1, "one draw for every cell")
+            // One instanced draw a page, whatever the count of cells.
+            let target = try XCTUnwrap(try prepared.makeTarget() as? GLFramebufferTarget)
+            try prepared.draw(time: 0.3, into: target)
+            XCTAssertEqual(prepared.clipCallsLastFrame, target.pageCount, "\(cells.cellCount) cells: one draw a page")
             let mechanisms = Set(try prepared.explain(time: 0.3).map(\.mechanism))
             XCTAssertEqual(mechanisms, ["clip instances"])
             // Counted as the copies count: every pixel written once, none blended, nothing offscreen.
