@@ -73,6 +73,8 @@ final class GLClipCopies {
     private var phaseArray: GLuint = 0, clipTable: GLuint = 0, stateTable: GLuint = 0
     private let state: UnsafeMutableBufferPointer<Int32>
     private var program: (program: ShaderProgram, viewport: GLint, pageTop: GLint, first: GLint)?
+    /// Rows the state table has (sized at the first upload).
+    private var stateRows = 0
     /// The most rows a clip spans (clips are kept from the top one down: a page's are a run of them).
     private var tallestClip = 0
 
@@ -228,10 +230,11 @@ final class GLClipCopies {
             table += [clip.columns.lowerBound, clip.rows.lowerBound, clip.columns.count, clip.rows.count].map { Int32($0) }
             table += [Int32(pictures[picture].top), Int32(pictures[picture].key.originX), 0, 0]
         }
-        clipTable = Self.integerTable()
-        table.withUnsafeBufferPointer { Self.upload($0, texels: 2 * clips.count, into: clipTable, format: GL_RGBA32I, layout: GL_RGBA_INTEGER, resize: true) }
-        stateTable = Self.integerTable()
-        Self.upload(UnsafeBufferPointer(state), texels: clips.count, into: stateTable, format: GL_RG32I, layout: GL_RG_INTEGER, resize: true)
+        clipTable = GLTreeDraw.makeTableTexture()
+        var clipRows = 0
+        GLTreeDraw.upload(table, into: clipTable, rows: &clipRows, components: 4, format: GL_RGBA32I, layout: GL_RGBA_INTEGER, type: GL_INT)
+        stateTable = GLTreeDraw.makeTableTexture()
+        uploadState()
         let made = try ShaderProgram(vertex: "clips.vert.glsl", fragment: "clips.frag.glsl")
         glUseProgram(made.id)
         for (name, unit) in [("u_phases", 0), ("u_clips", 1), ("u_state", 2)] { glUniform1i(made.uniform(name), GLint(unit)) }
@@ -241,33 +244,10 @@ final class GLClipCopies {
         tallestClip = clips.map(\.clip.rows.count).max() ?? 0
     }
 
-    private static func integerTable() -> GLuint {
-        var texture: GLuint = 0
-        glGenTextures(1, &texture)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        return texture
-    }
-
-    /// `texels` texels of `values` into `texture`'s rows of `GLTreeDraw.tableWidth` (sized to them first where `resize`).
-    private static func upload(_ values: UnsafeBufferPointer<Int32>, texels: Int, into texture: GLuint, format: Int32, layout: Int32,
-                               resize: Bool) {
-        let width = GLTreeDraw.tableWidth, components = values.count / Swift.max(1, texels)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
-        if resize {
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, format, GLsizei(width), GLsizei(Swift.max(1, (texels + width - 1) / width)), 0,
-                         GLenum(layout), GLenum(GL_INT), nil)
-        }
-        let full = texels / width, rest = texels % width
-        if full > 0 {
-            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(full), GLenum(layout), GLenum(GL_INT), values.baseAddress)
-        }
-        if rest > 0 {
-            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, GLint(full), GLsizei(rest), 1, GLenum(layout), GLenum(GL_INT),
-                            values.baseAddress! + full * width * components)
-        }
+    /// This frame's state, a texel a clip.
+    private func uploadState() {
+        GLTreeDraw.upload(UnsafeBufferPointer(state), into: stateTable, rows: &stateRows, components: 2, format: GL_RG32I,
+                          layout: GL_RG_INTEGER, type: GL_INT)
     }
 
     deinit {
@@ -297,7 +277,7 @@ final class GLClipCopies {
                 state[2 * k + 1] = Int32(phase[k])
                 k += 1
             }
-            Self.upload(UnsafeBufferPointer(state), texels: clips.count, into: stateTable, format: GL_RG32I, layout: GL_RG_INTEGER, resize: false)
+            uploadState()
             return
         }
         guard let band else { return }

@@ -193,7 +193,8 @@ final class GLTreeDraw {
 
     // MARK: Once per scene
 
-    private static func makeTableTexture() -> GLuint {
+    /// A texture read texel by texel (nearest): a table of rows of `tableWidth` texels.
+    static func makeTableTexture() -> GLuint {
         var texture: GLuint = 0
         glGenTextures(1, &texture)
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
@@ -615,7 +616,13 @@ final class GLTreeDraw {
     /// Rows of `tableWidth` texels; the texture grows (never shrinks) to the largest frame.
     static func upload<T>(_ values: [T], into texture: GLuint, rows: inout Int, components: Int, format: Int32, layout: Int32,
                            type: Int32) {
-        let texels = values.count / components
+        values.withUnsafeBufferPointer { upload($0, into: texture, rows: &rows, components: components, format: format, layout: layout, type: type) }
+    }
+
+    /// The same from memory the caller keeps (a table written in place every frame).
+    static func upload<T>(_ buffer: UnsafeBufferPointer<T>, into texture: GLuint, rows: inout Int, components: Int, format: Int32,
+                          layout: Int32, type: Int32) {
+        let texels = buffer.count / components
         // Nothing to send this frame (a tree of fixed shapes only): no GL call at all.
         if texels == 0 && rows > 0 { return }
         let needed = Swift.max(1, (texels + Self.tableWidth - 1) / Self.tableWidth)
@@ -626,16 +633,14 @@ final class GLTreeDraw {
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, format, GLsizei(Self.tableWidth), GLsizei(rows), 0, GLenum(layout), GLenum(type), nil)
         }
         guard texels > 0 else { return }
-        values.withUnsafeBufferPointer { buffer in
-            let full = texels / Self.tableWidth, rest = texels % Self.tableWidth
-            if full > 0 {
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(Self.tableWidth), GLsizei(full), GLenum(layout), GLenum(type),
-                                buffer.baseAddress)
-            }
-            if rest > 0 {
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, GLint(full), GLsizei(rest), 1, GLenum(layout), GLenum(type),
-                                buffer.baseAddress! + full * Self.tableWidth * components)
-            }
+        let full = texels / Self.tableWidth, rest = texels % Self.tableWidth
+        if full > 0 {
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(Self.tableWidth), GLsizei(full), GLenum(layout), GLenum(type),
+                            buffer.baseAddress)
+        }
+        if rest > 0 {
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, GLint(full), GLsizei(rest), 1, GLenum(layout), GLenum(type),
+                            buffer.baseAddress! + full * Self.tableWidth * components)
         }
     }
 

@@ -48,7 +48,12 @@ package enum ExternalTool {
     static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return exitStatus(status)
+    }
+
+    /// waitpid's status as a shell says it: the exit status, or 128 + the signal that ended the process.
+    private static func exitStatus(_ status: Int32) -> Int32 {
+        (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// The last line a program wrote to `log` (at most 300 characters).
@@ -79,7 +84,7 @@ package enum ExternalTool {
             usleep(2_000)
         }
         let output = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
-        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), output, lastLine(of: log))
+        return (exitStatus(status), output, lastLine(of: log))
     }
 
     /// Runs `program` with `arguments` to its end; returns its exit status

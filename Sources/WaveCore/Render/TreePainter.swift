@@ -510,10 +510,12 @@ struct ItemBlitter: CoverageBlitter {
     }
 }
 
-/// A solid span's blend onto opaque pixels as three tables of 256 (the
-/// channel out for each channel in, by composite's own arithmetic), made
-/// again only when the source's terms change: a shape's inside is one span
-/// a row at one coverage, and shapes of one colour and opacity share it.
+/// A long span's blend onto opaque pixels, by composite's own arithmetic,
+/// made once and kept while its terms hold: for a solid colour, three
+/// tables of 256 (the channel out for each channel in; a shape's inside is
+/// one span a row at one coverage, and shapes of one colour and opacity
+/// share them); for a gradient, its ramp's 256 colours weighed for one
+/// item and coverage.
 final class SpanBlendTable {
     /// Spans shorter than this blend pixel by pixel (making the tables costs about 768 pixels' work).
     static let shortestSpan = 32
