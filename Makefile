@@ -9,7 +9,7 @@ DEBUG   := .build/debug/waves
 # (Xvfb), shader validation, the raster preset's cairo peer, the render memory test (GNU time) and the microphone (PortAudio) and waves audiowaveform (libmad, libgd) need from Debian.
 PACKAGES := pkg-config libpng-dev libgl-dev libegl-dev libglfw3-dev libstb-dev libsndfile1-dev libchipmunk-dev \
 	          libegl-mesa0 libgl1-mesa-dri xvfb xauth glslang-tools ffmpeg librsvg2-bin libcairo2 time \
-	          portaudio19-dev libmad0-dev libgd-dev
+	          portaudio19-dev libmad0-dev libgd-dev libpolyclipping-dev
 
 .PHONY: deps build release demo test examples docs shaders generated check-shaders bench gpu-bundle clean install install-files uninstall fuzz fuzz-build
 .PHONY: cluster-deps lottie-peers

@@ -23,7 +23,9 @@ let package = Package(
         // Pure Swift: the layer model, paths, the rasteriser and paint, the
         // renderer protocol and the CPU backend, time and meters.
         .target(name: "CPixelFill"),
-        .target(name: "WaveCore", dependencies: ["CPixelFill"]),
+        // Polygon booleans through Debian's libpolyclipping (Clipper), behind a C API.
+        .target(name: "CPolygonBooleans", linkerSettings: [.linkedLibrary("polyclipping")]),
+        .target(name: "WaveCore", dependencies: ["CPixelFill", "CPolygonBooleans"]),
         // One file per effect: its options turned into layers.
         .target(name: "WaveEffects", dependencies: ["WaveCore", "WavePhysics", "WaveLottie", "CStbEasyFont"]),
         // Lottie files (Bodymovin's JSON) read into the layer tree.

@@ -100,7 +100,8 @@ final class GLCopies {
         var records: [[SIMD4<Float>]] = []
         let lattice = latticeReach(of: replicator, shown, inner: inner)
         for sublayer in shown {
-            guard case let .box(box)? = sublayer.contents else { return nil }
+            // The shader turns and scales a box; a skewed one is drawn by another mechanism.
+            guard case let .box(box)? = sublayer.contents, sublayer.transform.skew == .constant(0) else { return nil }
             var addresses: [Float] = []
             let t = sublayer.transform
             for timeline in [sublayer.position.x, sublayer.position.y, sublayer.boundsOrigin.x, sublayer.boundsOrigin.y,
@@ -135,7 +136,8 @@ final class GLCopies {
     /// reach has no finite bound).
     static func latticeReach(of replicator: Replicator, _ boxes: [Layer], inner: Inner) -> Lattice? {
         let t = replicator.instanceTransform
-        guard t.rotation == .constant(0), t.scaleX == .constant(1), t.scaleY == .constant(1), inner.animatedStep == nil else { return nil }
+        guard t.rotation == .constant(0), t.scaleX == .constant(1), t.scaleY == .constant(1), t.skew == .constant(0),
+              inner.animatedStep == nil, boxes.allSatisfy({ $0.transform.skew == .constant(0) }) else { return nil }
         let s = inner.step, place = inner.place
         guard s.a == 1, s.d == 1, s.b == 0, s.c == 0 else { return nil }
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
@@ -238,9 +240,11 @@ final class GLCopies {
                           step: LayerTreeEvaluator.instanceStep(r, bounds: still.bounds, at: 0, sources: nil),
                           opacity: still.opacity, instanceColor: r.instanceColor, colorOffset: r.colorOffset)
         if !r.instanceTransform.timelines.allSatisfy(\.isConstant) {
-            guard layer.timing.isPassThrough else { return nil }
+            // The shader steps by translation, rotation and scale (a skew that animates is drawn by another mechanism).
+            let t = r.instanceTransform
+            guard layer.isOnParentTime, t.skew.isConstant, t.skewAxis.isConstant, t.skew.value == 0 else { return nil }
             var records: [Int] = []
-            for timeline in r.instanceTransform.timelines {
+            for timeline in [t.translationX, t.translationY, t.rotation, t.scaleX, t.scaleY] {
                 guard let at = encode(timeline, levels: levels, into: &tables, components: { SIMD4(Float($0), 0, 0, 0) }) else {
                     return nil
                 }
@@ -255,7 +259,7 @@ final class GLCopies {
     private static func isPlainBox(_ layer: Layer) -> Bool {
         guard case .box? = layer.contents else { return false }
         return layer.sublayers.isEmpty && layer.replicator == nil && layer.mask == nil && !layer.masksToBounds
-            && layer.timing.isPassThrough
+            && layer.isOnParentTime
     }
 
     /// A timeline's record (see the shader's header); nil where it cannot be held.

@@ -15,9 +15,9 @@ import WaveCore
 /// looping back to the in point at the out point (as players play it).
 ///
 /// Not drawn yet, and counted (`drewWithout`): expressions, text layers,
-/// layer effects, gradients keyframed over 1,000 frames, time remapping, skew, masks of
+/// layer effects, gradients keyframed over 1,000 frames, masks of
 /// lighten and darken modes (and difference and intersect after the first),
-/// luma mattes, blend modes, merge paths.
+/// luma mattes, blend modes, gradient highlights.
 public struct LottieAnimation: Sendable {
     /// The composition's size, frame rate, and in and out points (frames).
     public let width: Double, height: Double, frameRate: Double, inPoint: Double, outPoint: Double
@@ -87,9 +87,8 @@ public struct LottieAnimation: Sendable {
     public func scene(width sceneWidth: Int, height sceneHeight: Int, background: RGBA8,
                       firstFrame: Double = 0) throws -> (scene: Scene, drewWithout: DrewWithout) {
         let builder = TreeBuilder(rate: frameRate, assets: try assets(), folder: folder)
-        builder.compositionFrames = inPoint...outPoint
         let top = Node(root, "")
-        let layers = try builder.layers(top["layers"]!.items, mapping: TimeMapping(start: 0, stretch: 1), depth: 0)
+        let layers = try builder.layers(top["layers"]!.items, mapping: TimeMapping(start: 0, stretch: 1, shown: inPoint...outPoint), depth: 0)
         let w = Double(sceneWidth), h = Double(sceneHeight)
         let fit = Swift.min(w / width, h / height)
         var composition = Layer(name: "composition", frame: Rect(x: 0, y: 0, width: width, height: height), sublayers: layers)
@@ -132,10 +131,19 @@ public struct DrewWithout: Equatable, Sendable {
     }
 }
 
-/// How a layer's frames relate to its composition's: local = (comp - start) / stretch.
+/// How a layer's frames relate to its composition's: local = (comp - start)
+/// / stretch; and the local frames the animation shows (those its outlines
+/// that change are made at).
 struct TimeMapping {
     var start: Double
     var stretch: Double
+    var shown: ClosedRange<Double>
+
+    /// The mapping of a layer with start time `start` and stretch `stretch` in this one's frames.
+    func inner(start innerStart: Double, stretch innerStretch: Double) -> TimeMapping {
+        let ends = [(shown.lowerBound - innerStart) / innerStretch, (shown.upperBound - innerStart) / innerStretch]
+        return TimeMapping(start: start + innerStart * stretch, stretch: stretch * innerStretch, shown: ends.min()!...ends.max()!)
+    }
 
     /// The media timing that gives `inner` under a parent whose time is `self`'s, in seconds at `rate`.
     func timing(for inner: TimeMapping, rate: Double) -> MediaTiming {

@@ -137,7 +137,7 @@ final class TreeBuilder {
         let stretch = try layer.number("sr", default: 1)
         guard stretch != 0 else { throw layer["sr"]!.fail("a time stretch of 0") }
         let start = try layer.number("st", default: 0)
-        return TimeMapping(start: parent.start + start * parent.stretch, stretch: parent.stretch * stretch)
+        return parent.inner(start: start, stretch: stretch)
     }
 
     /// The layer's own transform, opacity, timing and contents.
@@ -150,23 +150,32 @@ final class TreeBuilder {
         countExpressions(layer["ks"])
         let local = try layerMapping(layer, mapping)
         // Outlines that change are sampled at every frame of the composition's time the root shows.
-        let ends = [(compositionFrames.lowerBound - mapping.start) / mapping.stretch, (compositionFrames.upperBound - mapping.start) / mapping.stretch]
-        (sampledFrom, sampledTo) = (ends.min()!, ends.max()!)
+        (sampledFrom, sampledTo) = (mapping.shown.lowerBound, mapping.shown.upperBound)
         switch layer["ty"]?.value.number.map({ Int(holding: $0, to: -1...100) }) {
         case 0?:
             guard let id = layer.string("refId"), let asset = assets[id], let list = asset["layers"] else {
                 throw layer.fail("a precomposition whose 'refId' names no composition in 'assets'")
             }
             guard !precompsOpen.contains(id) else { throw layer.fail("precomposition \(quoted(id)) contains itself") }
-            if layer["tm"] != nil { without.add("time remapping") }
+            // Time remapping: the precomposition shows the remapping's value (seconds) at the composition's frame, over its
+            // stretch (as rlottie reads it); its start time no longer counts.
+            var inner = local, remap: Timeline<Double>?
+            if layer["tm"] != nil {
+                countExpressions(layer, keys: ["tm"])
+                let tm = try layer.animated("tm", default: [0]), stretch = local.stretch / mapping.stretch
+                let first = mapping.shown.lowerBound, count = Swift.min(100_000.0, (mapping.shown.upperBound - first).rounded(.up))
+                let shown = stride(from: 0.0, through: Swift.max(0, count), by: 1).map { tm.scalar(at: first + $0) * rate / stretch }
+                inner = TimeMapping(start: 0, stretch: 1, shown: shown.min()!...shown.max()!)
+                remap = tm.timeline(0, scale: 1 / stretch, rate: rate)
+            }
             precompsOpen.insert(id)
             defer { precompsOpen.remove(id) }
             let w = try layer.number("w", default: try asset.number("w", default: 0)), h = try layer.number("h", default: try asset.number("h", default: 0))
             var clip = Layer(name: "precomposition", frame: Rect(x: 0, y: 0, width: w, height: h),
-                             sublayers: try layers(list.items, mapping: local, depth: depth + 1))
+                             sublayers: try layers(list.items, mapping: inner, depth: depth + 1))
             clip.masksToBounds = w > 0 && h > 0
-            // Its layers run on its own time: the composition's less its start time, over its stretch.
-            clip.timing = mapping.timing(for: local, rate: rate)
+            // Its layers run on its own time: the composition's less its start time, over its stretch, or remapped.
+            if let remap { clip.timeRemap = remap } else { clip.timing = mapping.timing(for: local, rate: rate) }
             out.sublayers = [clip]
         case 1?:
             let w = try layer.number("sw"), h = try layer.number("sh")
@@ -245,10 +254,9 @@ final class TreeBuilder {
         return layer
     }
 
-    /// The root composition's frames, and the current layer's local frames that sampled outlines cover.
-    var compositionFrames = 0.0...0.0
+    /// The current layer's local frames that sampled outlines cover.
     var sampledFrom = 0.0, sampledTo = 0.0
-    /// Anchor, position, rotation and scale (and opacity) as the layer's timelines; skew is counted, not drawn.
+    /// Anchor, position, rotation, skew and scale (and opacity) as the layer's timelines.
     func apply(_ t: LottieTransform, to layer: inout Layer, opacity: Bool, autoOrient: Bool = false) {
         layer.anchorPoint = Point(0, 0)
         layer.boundsOrigin = AnimatablePoint(x: t.anchor.timeline(0, rate: rate), y: t.anchor.timeline(1, rate: rate))
@@ -261,7 +269,7 @@ final class TreeBuilder {
         layer.transform.scaleX = t.scale.timeline(0, scale: 0.01, rate: rate)
         layer.transform.scaleY = t.scale.timeline(1, scale: 0.01, rate: rate)
         if opacity { layer.opacity = t.opacity.timeline(0, scale: 0.01, rate: rate) }
-        if t.hasSkew { without.add("skews") }
+        setSkew(t, on: &layer.transform)
         if t.turnsIn3D {
             // Turned about x and y in 3D and seen straight on (as rlottie draws them): x scaled by cos ry, y by cos rx.
             let range = Self.frames(of: [t.rotationX, t.rotationY, t.scale])
@@ -289,6 +297,13 @@ final class TreeBuilder {
         }
     }
 
+    /// The transform's skew and its axis as timelines (none where it has no skew).
+    func setSkew(_ t: LottieTransform, on transform: inout AnimatableTransform) {
+        guard t.hasSkew else { return }
+        transform.skew = t.skew.isAnimated ? sampled(t.skewAngle, over: Self.frames(of: [t.skew])) : .constant(t.skewAngle(at: 0))
+        transform.skewAxis = t.skewAxis.timeline(0, scale: LottieTransform.skewAxisSign * Double.pi / 180, rate: rate)
+    }
+
     /// The frames between the first and last keyframes of `values` (0...0 where none is animated).
     static func frames(of values: [AnimatedValue]) -> ClosedRange<Double> {
         let times = values.flatMap { $0.keyframes.map(\.time) }
@@ -302,9 +317,10 @@ final class TreeBuilder {
         return samples.timeline(samples.frames.map(value), rate: rate)
     }
 
-    func countExpressions(_ node: Node?) {
+    /// Counts the expressions among `node`'s properties (those named `keys`, or all).
+    func countExpressions(_ node: Node?, keys: Set<String>? = nil) {
         guard let node, case let .object(o) = node.value else { return }
-        for (key, value) in o {
+        for (key, value) in o where keys?.contains(key) ?? true {
             if case .object = value, case .string? = value["x"] { without.add("expressions") }
             if key == "x", case .string = value { without.add("expressions") }
         }

@@ -26,15 +26,21 @@ extension TreeBuilder {
             if item.string("ty") == "tm" { trimAt.append((i, try Trim(item))) }
             if item.string("ty") == "rd" { roundAt.append((i, try item.animated("r", default: [0]))) }
         }
-        func trims(after i: Int) -> [Trim] { trimAt.filter { $0.index > i }.map(\.trim) + inherited }
+        // A trim cuts the outlines before it up to a merge before it (then the merged outline); those after the
+        // last merge, with the trims of the groups around, cut its outline.
+        let merges = items.indices.filter { !items[$0].bool("hd") && items[$0].string("ty") == "mm" }
+        func trims(after i: Int) -> [Trim] {
+            let nextMerge = merges.first { $0 > i }
+            return trimAt.filter { $0.index > i && $0.index < nextMerge ?? Int.max }.map(\.trim) + (nextMerge == nil ? inherited : [])
+        }
         func rounds(after i: Int) -> [AnimatedValue] { roundAt.filter { $0.index > i }.map(\.radius) + inheritedRounds }
         /// An outline of item i: its sharp corners rounded by the modifiers after it, flattened, cut by the trims after it.
         func path(_ i: Int, span: ClosedRange<Double>?, _ shape: @escaping (Double) -> BezierShape) -> Geometry {
             let cuts = trims(after: i), corners = rounds(after: i)
-            return Geometry(span: spanning([span] + cuts.map(\.span) + corners.map(\.span))) { f in
-                let rounded = corners.reduce(shape(f)) { outline, radius in outline.roundingCorners(radius.scalar(at: f)) }
-                return cuts.reduce([rounded.polyline(tolerance: Self.tolerance)]) { lines, trim in trim.apply(at: f, to: lines) }
+            let rounded = Geometry(span: spanning([span] + corners.map(\.span))) { f in
+                [corners.reduce(shape(f)) { outline, radius in outline.roundingCorners(radius.scalar(at: f)) }.polyline(tolerance: Self.tolerance)]
             }
+            return cuts.reduce(rounded) { outline, trim in trim.cutting(outline) }
         }
         for (index, item) in items.enumerated() {
             try count(item)
@@ -84,15 +90,28 @@ extension TreeBuilder {
                 geometry.append(path(index, span: shape.span) { f in shape.value(at: f) })
             case "fl", "st", "gf", "gs":
                 topFirst.append(try style(item, geometry: geometry))
-            case "tm":
-                // Applied to the outlines it cuts, above.
-                if item["m"]?.value.number == 2 { without.add("sequential trims (each outline trimmed alone)") }
-            case "rd":
-                break // Applied to the outlines it rounds, above.
+            case "tm", "rd":
+                break // Applied to the outlines it cuts or rounds, above.
             case "rp":
                 topFirst = [try repeater(item, copying: topFirst.reversed())]
             case "mm":
-                without.add("merge paths")
+                // Merge paths, as After Effects merges them (rlottie and ThorVG draw the outlines unmerged; lottie-web
+                // not at all): the outlines before it become one, then cut by the trims after it. Mode 1 merges
+                // them as they are; 2 adds, 3 subtracts, 4 intersects, 5 excludes intersections: from the outline
+                // just before it up, each outline on its own (filled by the non-zero rule), the result so far
+                // combined with the next (subtracting, the outlines above are taken from the one below).
+                let mode = Int(holding: item["mm"]?.value.number ?? 1, to: 0...100)
+                let operation: PolygonBooleans.Operation? = [2: .union, 3: .difference, 4: .intersection, 5: .exclusiveOr][mode]
+                if mode != 1 && operation == nil { without.add("merge paths of unknown modes") }
+                guard let bottom = geometry.last else { break }
+                let outlines = geometry, above = geometry.dropLast().reversed()
+                let merged = Geometry(span: spanning(outlines.map(\.span))) { f in
+                    guard let operation else { return outlines.flatMap { $0.lines(f) } }
+                    return above.reduce(bottom.lines(f)) { result, outline in
+                        PolygonBooleans.combine(result, operation, outline.lines(f)) ?? result + outline.lines(f)
+                    }
+                }
+                geometry = [trims(after: index).reduce(merged) { outline, trim in trim.cutting(outline) }]
             case "tr":
                 break
             default:
@@ -259,16 +278,16 @@ extension TreeBuilder {
         step.rotation = t.rotation.timeline(0, scale: Double.pi / 180, rate: rate)
         step.scaleX = t.scale.timeline(0, scale: 0.01, rate: rate)
         step.scaleY = t.scale.timeline(1, scale: 0.01, rate: rate)
+        setSkew(t, on: &step)
         let fade = count > 1 ? (end - start) / Double(count - 1) : 0
         layer.replicator = Replicator(count: count, instanceTransform: step, instanceColor: Tint(r: 1, g: 1, b: 1, a: Swift.min(1, Swift.max(0, start))),
                                       colorOffset: Tint(r: 0, g: 0, b: 0, a: fade))
         let offset = (try item.animated("o", default: [0])).scalar(at: 0).rounded()
         guard offset != 0, abs(offset) <= 1000 else { return layer }
         // An offset: the copies start that many steps on (the step's model values, applied as many times).
-        if offset < 0 { without.add("repeater offsets below 0") }
-        let m = Self.step(t)
-        var shifted = Affine.identity
-        for _ in 0..<Int(abs(offset)) where offset > 0 { shifted = m.concatenating(after: shifted) }
+        // Below 0, that many steps back (the step undone).
+        guard let m = offset > 0 ? Self.step(t) : Self.step(t).inverted else { return layer }
+        let shifted = m.power(Int(abs(offset)))
         var holder = Layer(name: "repeater offset", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: [layer])
         Self.place(&holder, shifted)
         return holder
@@ -282,12 +301,16 @@ extension TreeBuilder {
         return Affine.translation(ax, ay).concatenating(after: plain.matrix(at: 0).concatenating(after: .translation(-ax, -ay)))
     }
 
-    /// Places a layer at the origin by `m` (a rotation, scale and translation, no shear).
+    /// Places a layer at the origin by `m`, any affine transform: taken
+    /// apart as a rotation after a skew along x after a scale (the layer
+    /// transform's own order; a negative y scale where `m` mirrors).
     static func place(_ layer: inout Layer, _ m: Affine) {
         layer.anchorPoint = Point(0, 0)
         layer.position = AnimatablePoint(m.tx, m.ty)
-        layer.transform = AnimatableTransform(rotation: atan2(m.b, m.a), scaleX: (m.a * m.a + m.b * m.b).squareRoot(),
-                                              scaleY: (m.c * m.c + m.d * m.d).squareRoot())
+        let sx = (m.a * m.a + m.b * m.b).squareRoot(), turn = atan2(m.b, m.a)
+        // Turned back, m is [sx, tan(skew) sy; 0, sy].
+        let across = cos(turn) * m.c + sin(turn) * m.d, sy = -sin(turn) * m.c + cos(turn) * m.d
+        layer.transform = AnimatableTransform(rotation: turn, scaleX: sx, scaleY: sy, skew: sy != 0 ? atan(across / sy) : 0)
     }
 
     /// A repeater whose number of copies changes (and whose step does not):
@@ -306,9 +329,8 @@ extension TreeBuilder {
         let m = Self.step(t)
         // An offset starts the copies that many steps on.
         let offset = Int(Swift.max(-1000, Swift.min(1000, (try item.animated("o", default: [0])).scalar(at: 0).rounded())))
-        var power = Affine.identity
-        if offset < 0 { without.add("repeater offsets below 0") }
-        for _ in 0..<Swift.max(0, offset) { power = m.concatenating(after: power) }
+        // Below 0, the copies start that many steps back (the step undone).
+        var power = (offset >= 0 ? m : m.inverted ?? .identity).power(abs(offset))
         var layers: [Layer] = []
         for k in 0..<most {
             var copy = Layer(name: "copy \(k)", frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: below)
@@ -327,31 +349,70 @@ extension TreeBuilder {
     }
 
     /// A trim: start and end in percent of an outline's length, turned by an
-    /// offset in degrees; each outline cut alone (`m` 1, "simultaneously";
-    /// `m` 2, one after another, is drawn as 1 and said).
+    /// offset in degrees; each outline cut alone (`m` 1, "simultaneously")
+    /// or the outlines it cuts taken as one, one after another in the order
+    /// they are made (`m` 2, "individually").
     struct Trim {
         let start: AnimatedValue, end: AnimatedValue, offset: AnimatedValue
+        /// Cut as one (`m` 2): the outlines, as they register.
+        let together: TrimmedTogether?
 
         init(_ item: Node) throws {
             start = try item.animated("s", default: [0])
             end = try item.animated("e", default: [100])
             offset = try item.animated("o", default: [0])
+            together = item["m"]?.value.number == 2 ? TrimmedTogether() : nil
         }
 
         var span: ClosedRange<Double>? { spanning([start.span, end.span, offset.span]) }
 
-        func apply(at f: Double, to lines: [Polyline]) -> [Polyline] {
+        /// The part kept at frame f, from and to in fractions of the length
+        /// (to below from: round the end back to the start); nil keeps it all.
+        func kept(at f: Double) -> (from: Double, to: Double)? {
             let shift = offset.scalar(at: f) / 360
             var a = start.scalar(at: f) / 100, b = end.scalar(at: f) / 100
             if a > b { swap(&a, &b) }
-            if b - a >= 1 { return lines }
-            if a == b { return [] }
+            if b - a >= 1 { return nil }
+            if a == b { return (0, 0) }
             var from = (a + shift).truncatingRemainder(dividingBy: 1), to = (b + shift).truncatingRemainder(dividingBy: 1)
             if from < 0 { from += 1 }
             if to < 0 { to += 1 }
             if to == 0 && b > a { to = 1 }
-            return lines.flatMap { Stroker.trimmed([$0], from: from, to: to) }
+            return (from, to)
         }
+
+        /// `outline` cut by this trim.
+        func cutting(_ outline: Geometry) -> Geometry {
+            guard let together else {
+                return Geometry(span: spanning([outline.span, span])) { f in
+                    let lines = outline.lines(f)
+                    guard let (from, to) = kept(at: f) else { return lines }
+                    return lines.flatMap { Stroker.trimmed([$0], from: from, to: to) }
+                }
+            }
+            // Its share of the part kept of all the outlines laid end to end; it changes whenever any of them does
+            // (the span read when a style draws it: outlines made after that style are not counted).
+            let k = together.outlines.count
+            together.outlines.append(outline)
+            let trimSpan = span
+            return Geometry(lazySpan: { spanning([trimSpan] + together.outlines.map(\.span)) }) { f in
+                let all = together.outlines.map { $0.lines(f) }
+                guard let (from, to) = kept(at: f) else { return all[k] }
+                let lengths = all.map { $0.reduce(0) { $0 + $1.length } }, total = lengths.reduce(0, +)
+                let before = lengths[..<k].reduce(0, +), mine = lengths[k]
+                guard mine > 0, total > 0 else { return [] }
+                let pieces = to < from ? [(from, 1.0), (0.0, to)] : [(from, to)]
+                return pieces.flatMap { piece -> [Polyline] in
+                    let lo = Swift.max(piece.0 * total, before), hi = Swift.min(piece.1 * total, before + mine)
+                    return hi > lo ? Stroker.trimmed(all[k], from: (lo - before) / mine, to: (hi - before) / mine) : []
+                }
+            }
+        }
+    }
+
+    /// The outlines one trim of `m` 2 cuts as one, in the order they are made.
+    final class TrimmedTogether {
+        var outlines: [Geometry] = []
     }
 
     struct Stroke {
@@ -432,11 +493,19 @@ extension TreeBuilder {
 
 /// Outlines in a group's coordinates at a frame, and the frames they change over (nil: they never change).
 struct Geometry: @unchecked Sendable {
-    let span: ClosedRange<Double>?
+    private let spanNow: () -> ClosedRange<Double>?
     let lines: (Double) -> [Polyline]
+    /// The frames its outline changes over (nil: never).
+    var span: ClosedRange<Double>? { spanNow() }
 
     init(span: ClosedRange<Double>?, _ lines: @escaping (Double) -> [Polyline]) {
-        self.span = span
+        spanNow = { span }
+        self.lines = lines
+    }
+
+    /// A span known only when it is read (it depends on outlines made later).
+    init(lazySpan: @escaping () -> ClosedRange<Double>?, _ lines: @escaping (Double) -> [Polyline]) {
+        spanNow = lazySpan
         self.lines = lines
     }
 }

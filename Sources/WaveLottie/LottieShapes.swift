@@ -181,6 +181,12 @@ struct LottieTransform {
 
     var hasSkew: Bool { skew.isAnimated || skew.scalar(at: 0) != 0 }
 
+    /// The skew at frame f as Waves' shear (radians): After Effects' -85° to
+    /// 85°, along its axis, as lottie-web's skewFromAxis(-sk, sa) reads it.
+    func skewAngle(at f: Double) -> Double { -Swift.min(85, Swift.max(-85, skew.scalar(at: f))) * Double.pi / 180 }
+    func skewAxisAngle(at f: Double) -> Double { skewAxis.scalar(at: f) * Self.skewAxisSign * Double.pi / 180 }
+    static let skewAxisSign = -1.0
+
     func positionValue(at f: Double) -> Point {
         if let x = positionX, let y = positionY { return Point(x.scalar(at: f), y.scalar(at: f)) }
         let p = position.value(at: f)
@@ -193,12 +199,7 @@ struct LottieTransform {
         let sx = (s.count > 0 ? s[0] : 100) / 100, sy = (s.count > 1 ? s[1] : sx * 100) / 100
         var m = Affine.translation(-(a.count > 0 ? a[0] : 0), -(a.count > 1 ? a[1] : 0))
         m = Affine.scale(sx, sy).concatenating(after: m)
-        let sk = skew.scalar(at: f)
-        if sk != 0 {
-            let axis = skewAxis.scalar(at: f) * Double.pi / 180
-            let shear = Affine(a: 1, b: 0, c: -tan(Swift.max(-89, Swift.min(89, sk)) * Double.pi / 180), d: 1, tx: 0, ty: 0)
-            m = Affine.rotation(axis).concatenating(after: shear.concatenating(after: Affine.rotation(-axis).concatenating(after: m)))
-        }
+        if hasSkew { m = AnimatableTransform.shear(skewAngle(at: f), along: skewAxisAngle(at: f)).concatenating(after: m) }
         m = Affine.rotation(rotation.scalar(at: f) * Double.pi / 180).concatenating(after: m)
         let p = positionValue(at: f)
         return Affine.translation(p.x, p.y).concatenating(after: m)

@@ -353,6 +353,28 @@ final class LayerTreeTests: XCTestCase {
         XCTAssertEqual(try evaluator(try richTree(), richSources()).nextChange(after: 3.3), 3.3)
     }
 
+    /// A time remapping gives the layer and its sublayers their time: a
+    /// spinning child under a remapping held at 0.5 s stays turned as at
+    /// 0.5 s and never changes; under one that runs from 0 to 2 s over
+    /// the first second, it turns twice as fast and changes until then.
+    func testATimeRemappingGivesASubtreeItsTime() throws {
+        var spinning = Layer(name: "spin", frame: Rect(x: 0, y: 0, width: 10, height: 10), contents: white)
+        spinning.transform.rotation = Timeline(0, animations: [.basic(BasicAnimation(from: 0.0, to: 2.0, duration: 2))])
+        var held = Layer(name: "held", frame: Rect(x: 0, y: 0, width: 100, height: 100), sublayers: [spinning])
+        held.timeRemap = .constant(0.5)
+        let frozen = try scene([held])
+        XCTAssertNil(frozen.nextChange(after: 0))
+        let turned = frozen.presentation(at: 7).items.first { name(frozen, $0) == "spin" }!
+        assertClose((turned.transform.a, turned.transform.b), (cos(0.5), sin(0.5)), "turned as at 0.5 s")
+        var fast = held
+        fast.timeRemap = Timeline(0, animations: [.basic(BasicAnimation(from: 0.0, to: 2.0, duration: 1, fillMode: .forwards))])
+        let ev = try scene([fast])
+        XCTAssertEqual(ev.nextChange(after: 0.25), 0.25)
+        XCTAssertNil(ev.nextChange(after: 1.5), "the remapping ended, held at 2 s")
+        let quarter = ev.presentation(at: 0.25).items.first { name(ev, $0) == "spin" }!
+        assertClose((quarter.transform.a, quarter.transform.b), (cos(0.5), sin(0.5)), "0.25 s remapped to 0.5 s")
+    }
+
     /// Keyframes stepping every second: the next whole second.
     func testNextChangeIsTheNextStepForDiscreteKeyframes() throws {
         var stepper = Layer(name: "step", frame: Rect(x: 0, y: 0, width: 10, height: 10), contents: white)

@@ -12,13 +12,14 @@ import XCTest
 final class LottieFeatureTests: XCTestCase {
     typealias F = LottieFixtures
 
-    /// The file's frame at 100x100 on white, from both backends (the GL one checked against the CPU's).
-    func frame(_ json: String, frame: Double, name: String) throws -> RGBAImage {
+    /// The file's frame at 100x100 on white, from both backends (the GL one
+    /// checked against the CPU's; `glMax` 64, the pictures' declared bound, where edges slant).
+    func frame(_ json: String, frame: Double, name: String, glMax: Int = 8) throws -> RGBAImage {
         let animation = try LottieAnimation(bytes: Array(json.utf8))
         let scene = try animation.scene(width: 100, height: 100, background: RGBA8(255, 255, 255), firstFrame: frame).scene
         let cpu = try Frames.render(CPURenderer(), scene, at: [0])[0]
         let gl = try Frames.render(try glRenderer(), scene, at: [0])[0]
-        assertImagesMatch(gl, cpu, mean: 1, max: 8, name: "lottie-\(name)-gl")
+        assertImagesMatch(gl, cpu, mean: 1, max: glMax, name: "lottie-\(name)-gl")
         return cpu
     }
 
@@ -154,6 +155,44 @@ final class LottieFeatureTests: XCTestCase {
                           name: "lottie-auto-orient")
     }
 
+    /// A skew of 30 degrees along an axis of 45: the square becomes the
+    /// parallelogram lottie-web's skewFromAxis(-sk, sa) makes of it (worked out
+    /// here from its three matrices, as row vectors, the way lottie-web writes
+    /// them); every pixel more than a pixel inside or outside it is checked.
+    func testASkewAlongItsAxis() throws {
+        let layer = F.shapeLayer(items: [F.rectangle(x: -20, y: -20, width: 40, height: 40), F.fill(1, 0, 0)], position: F.value("[50,50]"))
+            .replacingOccurrences(of: #""r":\#(F.value("0"))"#, with: #""r":\#(F.value("0")),"sk":\#(F.value("30")),"sa":\#(F.value("45"))"#)
+        let image = try frame(F.file([layer]), frame: 0, name: "skew", glMax: 64)
+        let a = 45 * Double.pi / 180, k = tan(-30 * Double.pi / 180)
+        func skewed(_ x: Double, _ y: Double) -> (Double, Double) {
+            let (x1, y1) = (x * cos(a) - y * sin(a), x * sin(a) + y * cos(a))
+            let (x2, y2) = (x1 + k * y1, y1)
+            return (50 + x2 * cos(a) + y2 * sin(a), 50 - x2 * sin(a) + y2 * cos(a))
+        }
+        let corners = [skewed(-20, -20), skewed(20, -20), skewed(20, 20), skewed(-20, 20)]
+        var inside = 0, outside = 0
+        for y in 0..<100 {
+            for x in 0..<100 {
+                let px = Double(x) + 0.5, py = Double(y) + 0.5
+                // Signed distances to the four edges (all positive inside, the corners clockwise on screen).
+                let distances = (0..<4).map { i -> Double in
+                    let (x0, y0) = corners[i], (x1, y1) = corners[(i + 1) % 4]
+                    let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
+                    return ((x1 - x0) * (py - y0) - (y1 - y0) * (px - x0)) / length
+                }
+                if distances.allSatisfy({ $0 > 1 }) {
+                    inside += 1
+                    XCTAssertEqual(image[x, y], red, "(\(x), \(y)) inside")
+                } else if distances.contains(where: { $0 < -1 }) {
+                    outside += 1
+                    XCTAssertEqual(image[x, y], RGBA8(255, 255, 255), "(\(x), \(y)) outside")
+                }
+            }
+        }
+        XCTAssertGreaterThan(inside, 1000)
+        XCTAssertGreaterThan(outside, 6000)
+    }
+
     /// Rounded corners round the sharp corners before them: a square's corner pixel is cleared, its edges' middles stay.
     func testRoundedCornersRoundASquaresCorners() throws {
         let json = F.file([F.shapeLayer(items: [F.rectangle(x: 20, y: 20, width: 60, height: 60), #"{"ty":"rd","r":\#(F.value("15"))}"#,
@@ -193,6 +232,34 @@ final class LottieFeatureTests: XCTestCase {
         let nested = F.file([F.shapeLayer(items: [group, F.trim(start: 50, end: 100)])])
         assertImagesMatch(try frame(nested, frame: 0, name: "trim-nested"), expected([(50, 45, 80, 55, black)]), mean: 0, max: 0,
                           name: "lottie-trim-nested")
+    }
+
+    /// A trim of `m` 2 cuts the outlines before it as one, in the order they are made: 75% of two 60-unit lines keeps
+    /// the first whole and half the second; `m` 1 keeps 75% of each.
+    func testATrimOfBothOutlinesAsOneOrEachAlone() throws {
+        for (mode, shown) in [(2, [(20, 25, 80, 35), (20, 65, 50, 75)]), (1, [(20, 25, 65, 35), (20, 65, 65, 75)])] {
+            let trim = F.trim(start: 0, end: 75).replacingOccurrences(of: #""m":1"#, with: #""m":\#(mode)"#)
+            let json = F.file([F.shapeLayer(items: [F.line([(20, 30), (80, 30)]), F.line([(20, 70), (80, 70)]), trim, F.stroke(width: 10, cap: 1)])])
+            assertImagesMatch(try frame(json, frame: 0, name: "trim-m\(mode)"), expected(shown.map { ($0.0, $0.1, $0.2, $0.3, black) }),
+                              mean: 0, max: 0, name: "lottie-trim-m\(mode)")
+        }
+    }
+
+    /// Merge paths combine the outlines before them from the one just before up, each on its own: square B (40 to 80,
+    /// listed second) with square A (20 to 60) added, less A, within A, exclusive of A; and an outline wound backwards
+    /// counts as itself (B within A within A reversed is still their overlap).
+    func testMergePathsCombineTheOutlinesBeforeThem() throws {
+        let a = F.rectangle(x: 20, y: 20, width: 40, height: 40), b = F.rectangle(x: 40, y: 40, width: 40, height: 40)
+        let union = [(20, 20, 60, 60), (40, 40, 80, 80)], overlap = [(40, 40, 60, 60)]
+        let bLessA = [(60, 40, 80, 80), (40, 60, 60, 80)], either = [(20, 20, 60, 40), (20, 40, 40, 60), (60, 40, 80, 80), (40, 60, 60, 80)]
+        let reversedA = a.replacingOccurrences(of: #""ty":"rc""#, with: #""ty":"rc","d":3"#)
+        for (mode, outlines, shown) in [(2, [a, b], union), (3, [a, b], bLessA), (4, [a, b], overlap), (5, [a, b], either),
+                                        (4, [a, reversedA, b], overlap), (1, [a, b], union)] {
+            let json = F.file([F.shapeLayer(items: outlines + [#"{"ty":"mm","mm":\#(mode)}"#, F.fill(1, 0, 0)])])
+            let name = "merge-\(mode)-\(outlines.count)"
+            assertImagesMatch(try frame(json, frame: 0, name: name), expected(shown.map { ($0.0, $0.1, $0.2, $0.3, red) }),
+                              mean: 0, max: 0, name: "lottie-\(name)")
+        }
     }
 
     func testAParentMovesItsChildAndAStartTimeLeavesALayersOwnKeyframes() throws {
@@ -240,6 +307,21 @@ final class LottieFeatureTests: XCTestCase {
         // Root frame 9 is the precomposition's frame 5.
         assertImagesMatch(try frame(F.file([precomp], assets: [asset]), frame: 9, name: "precomp"), expected([(20, 40, 40, 60, red)]),
                           mean: 0, max: 0, name: "lottie-precomp")
+    }
+
+    /// Time remapping replaces the precomposition's time (its start time no longer counts): played backwards here,
+    /// from its 1 s to 0 over the composition's frames 0 to 20.
+    func testATimeRemappingChoosesThePrecompositionsTime() throws {
+        let inner = F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 20, height: 20), F.fill(1, 0, 0)],
+                                 position: F.keyframes([(0, "[0,0]"), (10, "[40,0]")]))
+        let asset = #"{"id":"inner","layers":[\#(inner)]}"#
+        let precomp = #"{"ddd":0,"ind":1,"ty":0,"nm":"pre","refId":"inner","w":100,"h":100,"ks":\#(F.transform(position: F.value("[0,40]"))),"tm":\#(F.keyframes([(0, "[1]"), (20, "[0]")])),"ip":0,"op":20,"st":4,"sr":1}"#
+        // Frame 15: remapped to 0.25 s, the inner frame 2.5, its square 10 to the right.
+        assertImagesMatch(try frame(F.file([precomp], assets: [asset]), frame: 15, name: "time-remap"), expected([(10, 40, 30, 60, red)]),
+                          mean: 0, max: 0, name: "lottie-time-remap")
+        // Frame 5: 0.75 s, the inner frame 7.5, 30 to the right.
+        assertImagesMatch(try frame(F.file([precomp], assets: [asset]), frame: 5, name: "time-remap-early"), expected([(30, 40, 50, 60, red)]),
+                          mean: 0, max: 0, name: "lottie-time-remap-early")
     }
 
     /// An embedded PNG drawn at its asset's size from its layer's origin.

@@ -58,6 +58,8 @@ extension LayerTree {
                 periods.append(layer.timing.cycle / abs(layer.timing.speed))
                 return true
             }
+            // Remapped, everything of it changes with the remapping only.
+            if let remap = layer.timeRemap { return timeline(remap) }
             var ok = (layer.geometryTimelines + [layer.opacity]).allSatisfy(timeline)
             if let r = layer.replicator { ok = ok && r.instanceTransform.timelines.allSatisfy(timeline) }
             switch layer.contents {

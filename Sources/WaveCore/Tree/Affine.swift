@@ -48,6 +48,14 @@ public struct Affine: Equatable, Hashable, Sendable {
         return result
     }
 
+    /// The transform that undoes this one (nil where it flattens the plane: determinant 0).
+    public var inverted: Affine? {
+        let det = determinant
+        guard det != 0, det.isFinite else { return nil }
+        let a2 = d / det, b2 = -b / det, c2 = -c / det, d2 = a / det
+        return Affine(a: a2, b: b2, c: c2, d: d2, tx: -(a2 * tx + c2 * ty), ty: -(b2 * tx + d2 * ty))
+    }
+
     /// A move only: content is copied, never resampled.
     public var isTranslation: Bool { a == 1 && b == 0 && c == 0 && d == 1 }
     /// No rotation or shear: an axis-aligned rectangle stays one.

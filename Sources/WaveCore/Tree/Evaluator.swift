@@ -39,7 +39,7 @@ package final class LayerTreeEvaluator {
 
         /// Nil where the layer has its own timing or anything of its placement is animated.
         package init?(_ layer: Layer) {
-            guard layer.timing.isPassThrough, layer.opacity.isConstant, layer.geometryTimelines.allSatisfy(\.isConstant) else {
+            guard layer.isOnParentTime, layer.opacity.isConstant, layer.geometryTimelines.allSatisfy(\.isConstant) else {
                 return nil
             }
             position = Point(layer.position.x.value, layer.position.y.value)
@@ -231,6 +231,13 @@ package final class LayerTreeEvaluator {
     /// The layer's time for a parent time (clamped to its span: a layer
     /// outside its active time holds its first or last frame).
     @inline(__always)
+    static func localTime(_ layer: Layer, _ t: Double, sources: DrivenSources?) -> Double {
+        let time = localTime(layer.timing, t)
+        guard let remap = layer.timeRemap else { return time }
+        return remap.value(at: time, sources: sources)
+    }
+
+    @inline(__always)
     static func localTime(_ timing: MediaTiming, _ t: Double) -> Double {
         if timing.isPassThrough { return t }
         if let s = timing.simpleTime(at: t) { return s }
@@ -253,7 +260,7 @@ package final class LayerTreeEvaluator {
         // Through the node, never a copy of the layer (a frame visits every copy of every layer).
         let node = nodes[index]
         if node.layer.isHidden { return }
-        let time = Self.localTime(node.layer.timing, parentTime)
+        let time = Self.localTime(node.layer, parentTime, sources: sources)
         // Each property read once: position and bounds serve the transform, the clip, the items and the copies.
         let position: Point, bounds: Rect, local: Affine, alpha: Double
         if let still = node.still {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The layer tree: Core Animation's model as plain values. A layer has a
 /// size, a position in its parent, an anchor point, a transform (translation,
 /// rotation and scale about the anchor, each animatable), opacity, hidden,
@@ -33,6 +35,11 @@ public struct Layer: Equatable, Sendable {
     /// The layer's own time (CALayer adopts CAMediaTiming): begin time,
     /// speed, offset, repeat; a paused layer has speed 0.
     public var timing: MediaTiming
+    /// Time remapping (After Effects' and Lottie's; Core Animation has
+    /// none): the layer's local time, as `timing` gives it, replaced by
+    /// this timeline's value at that time (seconds to seconds), for the
+    /// layer and everything under it. Nil: its time as `timing` gives it.
+    public var timeRemap: Timeline<Double>?
     /// CALayer.shouldRasterize: the GL strategy paints the layer with its
     /// sublayers and mask once into a picture and moves that picture (its
     /// own placement, opacity and timing may animate; nothing under it may),
@@ -77,6 +84,7 @@ public struct Layer: Equatable, Sendable {
         self.sublayers = sublayers
         replicator = nil
         timing = .passThrough
+        timeRemap = nil
         shouldRasterize = false
         shadow = nil
         rasterizesAtShownScale = false
@@ -96,6 +104,9 @@ public struct Layer: Equatable, Sendable {
     public var geometryTimelines: [Timeline<Double>] {
         [position.x, position.y, boundsOrigin.x, boundsOrigin.y] + transform.timelines
     }
+
+    /// Runs on its parent's time unchanged: no timing of its own and no remapping.
+    public var isOnParentTime: Bool { timing.isPassThrough && timeRemap == nil }
 
     /// The frame in the parent at the model values (no animation): position
     /// minus the anchor's offset, before the transform.
@@ -128,8 +139,9 @@ public struct AnimatablePoint: Equatable, Sendable {
 }
 
 /// A transform by its animatable parts (transform.translation.x, .y,
-/// transform.rotation, transform.scale.x, .y), composed as translation
-/// after rotation after scale.
+/// transform.rotation, transform.scale.x, .y, and a skew Core Animation
+/// has no key path for: After Effects' and Lottie's), composed as
+/// translation after rotation after skew after scale.
 public struct AnimatableTransform: Equatable, Sendable {
     public var translationX: Timeline<Double>
     public var translationY: Timeline<Double>
@@ -137,14 +149,20 @@ public struct AnimatableTransform: Equatable, Sendable {
     public var rotation: Timeline<Double>
     public var scaleX: Timeline<Double>
     public var scaleY: Timeline<Double>
+    /// A shear along the direction `skewAxis` (radians, clockwise from x):
+    /// a point at distance d across that direction slides d * tan(skew) along it.
+    public var skew: Timeline<Double>
+    public var skewAxis: Timeline<Double>
 
     public init(translationX: Double = 0, translationY: Double = 0, rotation: Double = 0, scaleX: Double = 1,
-                scaleY: Double = 1) {
+                scaleY: Double = 1, skew: Double = 0, skewAxis: Double = 0) {
         self.translationX = .constant(translationX)
         self.translationY = .constant(translationY)
         self.rotation = .constant(rotation)
         self.scaleX = .constant(scaleX)
         self.scaleY = .constant(scaleY)
+        self.skew = .constant(skew)
+        self.skewAxis = .constant(skewAxis)
     }
 
     /// Every part at its model value with no animation.
@@ -156,12 +174,27 @@ public struct AnimatableTransform: Equatable, Sendable {
         let tx = translationX.value(at: t, sources: sources), ty = translationY.value(at: t, sources: sources)
         let r = rotation.value(at: t, sources: sources)
         let sx = scaleX.value(at: t, sources: sources), sy = scaleY.value(at: t, sources: sources)
+        let k = skew.value(at: t, sources: sources)
+        if k != 0 {
+            var m = Self.shear(k, along: skewAxis.value(at: t, sources: sources)).concatenating(after: .scale(sx, sy))
+            if r != 0 { m = Affine.rotation(r).concatenating(after: m) }
+            m.tx = tx
+            m.ty = ty
+            return m
+        }
         if r == 0 { return Affine(a: sx, b: 0, c: 0, d: sy, tx: tx, ty: ty) }
         let rotated = Affine.rotation(r)
         return Affine(a: rotated.a * sx, b: rotated.b * sx, c: rotated.c * sy, d: rotated.d * sy, tx: tx, ty: ty)
     }
 
-    public var timelines: [Timeline<Double>] { [translationX, translationY, rotation, scaleX, scaleY] }
+    /// The shear of `angle` along the direction `axis`: turned so the axis
+    /// is x, x += tan(angle) * y, turned back.
+    public static func shear(_ angle: Double, along axis: Double) -> Affine {
+        let along = Affine(a: 1, b: 0, c: tan(angle), d: 1, tx: 0, ty: 0)
+        return Affine.rotation(axis).concatenating(after: along.concatenating(after: .rotation(-axis)))
+    }
+
+    public var timelines: [Timeline<Double>] { [translationX, translationY, rotation, scaleX, scaleY, skew, skewAxis] }
 }
 
 /// Multipliers for red, green, blue and alpha, 0...1 (a replicator's

@@ -80,7 +80,7 @@ extension LayerTreeEvaluator {
             let node = nodes[i], layer = node.layer
             guard node.rasterized < 0, layer.shadow == nil, case let .shape(shape)? = layer.contents, case .fixed = shape.path, case .solid = shape.fill, shape.color == nil, shape.fillRule == .nonZero,
                   !layer.isHidden, !underReplicatorOrMask[i], parent[i] < 0 || stillChain[parent[i]],
-                  layer.timing.speed != 0 || layer.timing.isPassThrough, itemOf[i] >= 0 else { continue }
+                  layer.timing.speed != 0 || layer.timing.isPassThrough, layer.timeRemap == nil, itemOf[i] >= 0 else { continue }
             let t = layer.transform
             guard layer.opacity.isConstant, layer.opacity.value >= 1, layer.position.x.isConstant, layer.position.y.isConstant,
                   layer.boundsOrigin.x.isConstant, layer.boundsOrigin.y.isConstant, t.translationY.isConstant,

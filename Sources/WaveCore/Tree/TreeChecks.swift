@@ -24,6 +24,7 @@ extension LayerTreeEvaluator {
         func check(_ t: AnimatableTransform, _ what: String) throws {
             try check(t.translationX, "\(what) translation x"); try check(t.translationY, "\(what) translation y")
             try check(t.rotation, "\(what) rotation"); try check(t.scaleX, "\(what) scale x"); try check(t.scaleY, "\(what) scale y")
+            try check(t.skew, "\(what) skew"); try check(t.skewAxis, "\(what) skew axis")
         }
         let limit = Path.maxExtent
         guard layer.size.width.isFinite, layer.size.height.isFinite, layer.size.width >= 0, layer.size.height >= 0,
@@ -32,6 +33,7 @@ extension LayerTreeEvaluator {
         }
         guard layer.anchorPoint.x.isFinite, layer.anchorPoint.y.isFinite else { throw fail("an anchor point that is not finite") }
         guard layer.timing.isPassThrough || layer.timing.isValid else { throw fail("a layer timing out of range") }
+        if let remap = layer.timeRemap { try check(remap, "a time remapping") }
         try check(layer.position.x, "position x"); try check(layer.position.y, "position y")
         try check(layer.boundsOrigin.x, "bounds origin x"); try check(layer.boundsOrigin.y, "bounds origin y")
         try check(layer.transform, "transform")
@@ -96,32 +98,37 @@ extension LayerTreeEvaluator {
     private func delay(_ index: Int, nodes: [Node], parentTime: Double) -> Double? {
         let node = nodes[index], layer = node.layer
         if layer.isHidden { return nil }
-        let time = Self.localTime(layer.timing, parentTime)
+        let unmapped = Self.localTime(layer.timing, parentTime)
+        let time = Self.localTime(layer, parentTime, sources: sources)
         var soonest: Double?
         func consider(_ d: Double?) { if let d { soonest = Swift.min(soonest ?? d, Swift.max(0, d)) } }
         func consider(_ timeline: Timeline<Double>) { consider(timeline.nextChange(after: time, sources: sources).map { $0 - time }) }
         func consider(_ transform: AnimatableTransform) {
-            consider(transform.translationX); consider(transform.translationY); consider(transform.rotation)
-            consider(transform.scaleX); consider(transform.scaleY)
+            for timeline in transform.timelines { consider(timeline) }
         }
-        consider(layer.position.x); consider(layer.position.y)
-        consider(layer.boundsOrigin.x); consider(layer.boundsOrigin.y)
-        consider(layer.transform)
-        consider(layer.opacity)
-        switch layer.contents {
-        case let .shape(shape)?: for p in shape.parameters { consider(p) }
-        case let .box(box)?: consider(box.fillColor.nextChange(after: time, sources: sources).map { $0 - time })
-        default: break
-        }
-        if node.maskRoot >= 0 { consider(delay(node.maskRoot, nodes: maskNodes, parentTime: time)) }
-        let copies = layer.replicator.map { Swift.max(0, $0.count) } ?? 1
-        if let r = layer.replicator { consider(r.instanceTransform) }
-        for k in 0..<copies where soonest != 0 {
-            let copyTime = time - Double(k) * (layer.replicator?.instanceDelay ?? 0)
-            var child = index + 1
-            while child < node.subtreeEnd && soonest != 0 {
-                consider(delay(child, nodes: nodes, parentTime: copyTime))
-                child = nodes[child].subtreeEnd
+        if let remap = layer.timeRemap {
+            // Everything of it runs on the remapped time: it changes only when the remapping does.
+            consider(remap.nextChange(after: unmapped, sources: sources).map { $0 - unmapped })
+        } else {
+            consider(layer.position.x); consider(layer.position.y)
+            consider(layer.boundsOrigin.x); consider(layer.boundsOrigin.y)
+            consider(layer.transform)
+            consider(layer.opacity)
+            switch layer.contents {
+            case let .shape(shape)?: for p in shape.parameters { consider(p) }
+            case let .box(box)?: consider(box.fillColor.nextChange(after: time, sources: sources).map { $0 - time })
+            default: break
+            }
+            if node.maskRoot >= 0 { consider(delay(node.maskRoot, nodes: maskNodes, parentTime: time)) }
+            let copies = layer.replicator.map { Swift.max(0, $0.count) } ?? 1
+            if let r = layer.replicator { consider(r.instanceTransform) }
+            for k in 0..<copies where soonest != 0 {
+                let copyTime = time - Double(k) * (layer.replicator?.instanceDelay ?? 0)
+                var child = index + 1
+                while child < node.subtreeEnd && soonest != 0 {
+                    consider(delay(child, nodes: nodes, parentTime: copyTime))
+                    child = nodes[child].subtreeEnd
+                }
             }
         }
         // Local delays in the parent's time.
