@@ -764,7 +764,8 @@ uniform vec4 u_color;         // non-premultiplied, 0...1 (a gradient's start)
 uniform float u_opacity;
 uniform vec4 u_colorB;        // a gradient's end
 uniform vec3 u_gradient;      // position = x * a + y * b + c at the scene point (x, y); a ramp's u
-uniform vec3 u_gradientV;     // a radial ramp's v: its position is |(u, v)|
+uniform vec3 u_gradientV;     // a radial ramp's v: its position is |(u, v)|, or with a focus radialPosition's
+uniform vec2 u_focus;         // a radial ramp's focal point less its centre, over its radius (0, 0: the centre)
 uniform int u_gradientKind;   // 0: two colours; 1: a linear ramp; 2: a radial ramp
 uniform sampler2D u_ramp;     // a ramp's 256 colours, non-premultiplied
 
@@ -797,6 +798,15 @@ out vec4 fragColor;
 
 ivec2 texel(sampler2D s, int i) { int w = textureSize(s, 0).x; return ivec2(i % w, i / w); }
 ivec2 itexel(isampler2D s, int i) { int w = textureSize(s, 0).x; return ivec2(i % w, i / w); }
+
+// A radial ramp's position at (u, v) with its focus at f (|f| < 1): the t whose circle, radius t about
+// f + t (0 - f), passes through the point; Gradient.radialPosition in WaveCore is the same.
+float radialPosition(vec2 p, vec2 f) {
+    if (f == vec2(0.0)) return length(p);
+    vec2 q = p - f;
+    float along = dot(q, f), a = 1.0 - dot(f, f);
+    return (along + sqrt(along * along + a * dot(q, q))) / a;
+}
 
 // The integral over X of clamp(px + 1 - X, 0, 1): X below the pixel adds 1 a unit, inside it the ramp.
 float rampIntegral(float X, float px) {
@@ -867,7 +877,7 @@ void main() {
     } else {
         float gu = dot(u_gradient, vec3(scene, 1.0));
         float gv = dot(u_gradientV, vec3(scene, 1.0));
-        float at = clamp(u_gradientKind == 1 ? gu : length(vec2(gu, gv)), 0.0, 1.0);
+        float at = clamp(u_gradientKind == 1 ? gu : radialPosition(vec2(gu, gv), u_focus), 0.0, 1.0);
         color = u_color * texelFetch(u_ramp, ivec2(int(floor(at * 255.0 + 0.5)), 0), 0);
     }
 #endif

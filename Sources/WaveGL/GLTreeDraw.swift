@@ -31,7 +31,7 @@ final class GLTreeDraw {
     private struct Program {
         let program: ShaderProgram
         let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow, firstColumn, buckets: GLint
-        let whole, tileStep, phases, phase, rect, gradientV, gradientKind, supersampled, evenOdd: GLint
+        let whole, tileStep, phases, phase, rect, gradientV, focus, gradientKind, supersampled, evenOdd: GLint
     }
     /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask, rectangle.
     private var programs: [Program?] = Array(repeating: nil, count: 64)
@@ -400,7 +400,7 @@ final class GLTreeDraw {
                                   buckets: program.uniform("u_buckets"), whole: program.uniform("u_whole"),
                                   tileStep: program.uniform("u_tileStep"), phases: program.uniform("u_phases"),
                                   phase: program.uniform("u_phase"), rect: program.uniform("u_rect"),
-                                  gradientV: program.uniform("u_gradientV"), gradientKind: program.uniform("u_gradientKind"),
+                                  gradientV: program.uniform("u_gradientV"), focus: program.uniform("u_focus"), gradientKind: program.uniform("u_gradientKind"),
                                   supersampled: program.uniform("u_supersampled"), evenOdd: program.uniform("u_evenOdd"))
         }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: true) }
@@ -881,6 +881,7 @@ final class GLTreeDraw {
             glUniform4f(program.color, GLfloat(tint.r), GLfloat(tint.g), GLfloat(tint.b), GLfloat(tint.a))
             glUniform3f(program.gradient, GLfloat(u.x), GLfloat(u.y), GLfloat(u.z))
             glUniform3f(program.gradientV, GLfloat(v.x), GLfloat(v.y), GLfloat(v.z))
+            glUniform2f(program.focus, GLfloat(gradient.focusOffset.x), GLfloat(gradient.focusOffset.y))
             glUniform1i(program.gradientKind, gradient.kind == .linear ? 1 : 2)
             if let texture = rampTextures[gradient] {
                 glActiveTexture(GLenum(GL_TEXTURE5))

@@ -188,7 +188,8 @@ extension TreeBuilder {
     /// The frames a gradient's points or stops change over (nil: they never change).
     func gradientSpan(_ item: Node) throws -> ClosedRange<Double>? {
         spanning([try item.animated("s", default: [0, 0]).span, try item.animated("e", default: [0, 0]).span,
-                  try item["g"]?.animated("k", default: []).span])
+                  try item["g"]?.animated("k", default: []).span, try item.animated("h", default: [0]).span,
+                  try item.animated("a", default: [0]).span])
     }
 
     /// A gradient fill's or stroke's gradient: `s` and `e` its points, `t`
@@ -200,8 +201,7 @@ extension TreeBuilder {
         guard let g = item["g"] else { throw item.fail("a gradient without 'g' (its stops)") }
         let count = Int(holding: try g.number("p", default: 0), to: 0...4096)
         let values = try g.animated("k", default: [])
-        let highlight = try item.animated("h", default: [0])
-        if highlight.isAnimated || highlight.scalar(at: 0) != 0 { without.add("gradient highlights") }
+        let highlight = try item.animated("h", default: [0]), highlightAngle = try item.animated("a", default: [0])
         let f = frame ?? values.keyframes.first?.time ?? 0
         let v = values.value(at: f)
         guard count >= 0, count * 4 <= v.count else { throw g.fail("\(count) colour stops where 'k' holds \(v.count) numbers") }
@@ -242,7 +242,16 @@ extension TreeBuilder {
             let estimate = Swift.max(dx, dy) + 0.375 * Swift.min(dx, dy)
             if exact > 0 { to = Point(from.x + (to.x - from.x) * estimate / exact, from.y + (to.y - from.y) * estimate / exact) }
         }
-        return Gradient(kind, start: from, end: to, stops: stops)
+        // A radial gradient's highlight: its focus `h` percent of the radius from the centre, `a` degrees from the
+        // direction of its end point (held inside the circle).
+        var focus: Point?
+        let h = Swift.min(0.99, Swift.max(-0.99, highlight.scalar(at: f) / 100))
+        if kind == .radial, h != 0 {
+            let r = ((to.x - from.x) * (to.x - from.x) + (to.y - from.y) * (to.y - from.y)).squareRoot()
+            let turn = atan2(to.y - from.y, to.x - from.x) + highlightAngle.scalar(at: f) * Double.pi / 180
+            focus = Point(from.x + cos(turn) * h * r, from.y + sin(turn) * h * r)
+        }
+        return Gradient(kind, start: from, end: to, stops: stops, focus: focus)
     }
 
     /// A repeater (`rp`): the items above it in its group drawn `c` times,

@@ -128,6 +128,38 @@ final class LottieFeatureTests: XCTestCase {
     }
 
     /// A repeater draws what is above it in its group again, each copy one step further, fading from so to eo.
+    /// A radial gradient's highlight moves its focus: black to white out to 40 from (50, 50), the focus half the
+    /// radius out at 45 degrees from the end point's direction. Each pixel's grey is the t found by bisection whose
+    /// circle (radius 40 t about focus + t (centre - focus)) passes through the pixel's centre.
+    func testARadialGradientsHighlightMovesItsFocus() throws {
+        let fill = F.gradientFill(type: 2, start: (50, 50), end: (90, 50), count: 2, stops: [0, 0, 0, 0, 1, 1, 1, 1])
+            .replacingOccurrences(of: #""t":2"#, with: #""t":2,"h":\#(F.value("50")),"a":\#(F.value("45"))"#)
+        let image = try frame(F.file([F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 100, height: 100), fill])]), frame: 0,
+                              name: "gradient-highlight")
+        let focus = (50 + 20 * cos(Double.pi / 4), 50 + 20 * sin(Double.pi / 4))
+        func t(_ x: Double, _ y: Double) -> Double {
+            // Inside circle t when the point is within radius 40 t of its centre; the smallest such t, by bisection.
+            var lo = 0.0, hi = 1.0
+            func inside(_ t: Double) -> Bool {
+                let cx = focus.0 + t * (50 - focus.0), cy = focus.1 + t * (50 - focus.1)
+                return ((x - cx) * (x - cx) + (y - cy) * (y - cy)).squareRoot() <= 40 * t
+            }
+            if !inside(1) { return 1 }
+            for _ in 0..<60 { let mid = (lo + hi) / 2; if inside(mid) { hi = mid } else { lo = mid } }
+            return hi
+        }
+        var checked = 0
+        for y in stride(from: 2, to: 100, by: 7) {
+            for x in stride(from: 2, to: 100, by: 7) {
+                XCTAssertEqual(Double(image[x, y].r), (t(Double(x) + 0.5, Double(y) + 0.5) * 255).rounded(), accuracy: 1.5, "(\(x), \(y))")
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, 196)
+        XCTAssertLessThan(image[Int(focus.0), Int(focus.1)].r, 10, "dark at the focus, off the centre")
+        XCTAssertGreaterThan(image[50, 50].r, 60, "lighter at the centre")
+    }
+
     func testARepeaterStepsItsCopies() throws {
         let step = #"{"ty":"tr","a":\#(F.value("[0,0]")),"p":\#(F.value("[30,0]")),"s":\#(F.value("[100,100]")),"r":\#(F.value("0")),"so":\#(F.value("100")),"eo":\#(F.value("100"))}"#
         let json = F.file([F.shapeLayer(items: [F.rectangle(x: 10, y: 45, width: 10, height: 10), F.fill(1, 0, 0),

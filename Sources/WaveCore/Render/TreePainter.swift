@@ -494,7 +494,7 @@ struct ItemBlitter: CoverageBlitter {
             while x < b {
                 let m = maskRow?[x] ?? 255
                 if m == 0 { x += 1; continue }
-                let t = ItemPaint.position(u: u, v: v, gradient.kind, x: Double(x) + 0.5, y: py)
+                let t = ItemPaint.position(u: u, v: v, gradient, x: Double(x) + 0.5, y: py)
                 let d = RGBA8(packed: out[x])
                 if let table, m == 255 && d.a == 255 {
                     let e = table + 4 &* Gradient.entry(at: t)

@@ -29,7 +29,10 @@ public enum Fill: Equatable, Hashable, Sendable {
 
 /// Colours at stops (positions 0...1, each with its alpha) along the line
 /// from `start` to `end` (linear), or out from the centre `start` to the
-/// radius |end - start| (radial); held beyond the first and last stop.
+/// radius |end - start| (radial, its colours centred on `focus` where one
+/// is given: the focal point of a two-point gradient, each ring at
+/// position t the circle of radius t r about focus + t (start - focus));
+/// held beyond the first and last stop.
 /// The colour at a position comes from `ramp`, 256 entries made once
 /// (what both strategies read: the GL one as a 256x1 texture, nearest).
 public struct Gradient: Equatable, Hashable, Sendable {
@@ -44,6 +47,10 @@ public struct Gradient: Equatable, Hashable, Sendable {
     public let start: Point
     public let end: Point
     public let stops: [Stop]
+    /// A radial gradient's focal point (nil: its centre).
+    public let focus: Point?
+    /// The focus less the centre, over the radius, held inside 0.99 of it (zero without one).
+    package let focusOffset: SIMD2<Double>
     /// The colour at position i/255, channels 0...255, straight alpha.
     public let ramp: [ColorValue]
 
@@ -51,18 +58,27 @@ public struct Gradient: Equatable, Hashable, Sendable {
 
     /// The ramp follows from the rest.
     public static func == (a: Gradient, b: Gradient) -> Bool {
-        a.kind == b.kind && a.start == b.start && a.end == b.end && a.stops == b.stops
+        a.kind == b.kind && a.start == b.start && a.end == b.end && a.stops == b.stops && a.focus == b.focus
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind); hasher.combine(start); hasher.combine(end); hasher.combine(stops)
+        hasher.combine(kind); hasher.combine(start); hasher.combine(end); hasher.combine(stops); hasher.combine(focus)
     }
 
     /// `stops` in any order (sorted here); none gives transparent black.
-    public init(_ kind: Kind, start: Point, end: Point, stops: [Stop]) {
+    public init(_ kind: Kind, start: Point, end: Point, stops: [Stop], focus: Point? = nil) {
         self.kind = kind
         self.start = start
         self.end = end
+        self.focus = kind == .radial ? focus : nil
+        let radius = ((end.x - start.x) * (end.x - start.x) + (end.y - start.y) * (end.y - start.y)).squareRoot()
+        var offset = SIMD2<Double>.zero
+        if let f = self.focus, radius > 0, f.x.isFinite, f.y.isFinite {
+            offset = SIMD2((f.x - start.x) / radius, (f.y - start.y) / radius)
+            let length = (offset * offset).sum().squareRoot()
+            if length > 0.99 { offset *= 0.99 / length }
+        }
+        focusOffset = offset
         let sorted = stops.filter { $0.position.isFinite }.sorted { $0.position < $1.position }
         self.stops = sorted
         ramp = (0..<Self.rampSize).map { i in Self.color(sorted, at: Double(i) / Double(Self.rampSize - 1)) }
@@ -90,9 +106,22 @@ public struct Gradient: Equatable, Hashable, Sendable {
     public func position(atX x: Double, y: Double) -> Double {
         let dx = end.x - start.x, dy = end.y - start.y, length2 = dx * dx + dy * dy
         guard length2 > 0 else { return 1 }
+        let r = length2.squareRoot()
         let t = kind == .linear ? ((x - start.x) * dx + (y - start.y) * dy) / length2
-            : (((x - start.x) * (x - start.x) + (y - start.y) * (y - start.y)) / length2).squareRoot()
+            : Self.radialPosition((x - start.x) / r, (y - start.y) / r, focusOffset)
         return Swift.min(1, Swift.max(0, t))
+    }
+
+    /// A radial gradient's position at (u, v), the point less the centre
+    /// over the radius, with its focus at `f` in those units (|f| < 1): the
+    /// t whose circle, radius t about f + t (0 - f), passes through the point
+    /// (t = |(u, v)| with the focus at the centre). Item.frag.glsl's
+    /// radialPosition is the same.
+    @inline(__always)
+    package static func radialPosition(_ u: Double, _ v: Double, _ f: SIMD2<Double>) -> Double {
+        if f.x == 0 && f.y == 0 { return (u * u + v * v).squareRoot() }
+        let qx = u - f.x, qy = v - f.y, along = qx * f.x + qy * f.y, a = 1 - (f.x * f.x + f.y * f.y)
+        return (along + (along * along + a * (qx * qx + qy * qy)).squareRoot()) / a
     }
 
     /// The ramp's entry for a position: what both strategies paint.

@@ -118,10 +118,10 @@ package enum ItemPaint: Equatable, Sendable {
 
     /// A ramp's position at the scene point (x, y).
     @inline(__always)
-    package static func position(u: SIMD3<Double>, v: SIMD3<Double>, _ kind: Gradient.Kind, x: Double, y: Double) -> Double {
+    package static func position(u: SIMD3<Double>, v: SIMD3<Double>, _ gradient: Gradient, x: Double, y: Double) -> Double {
         let a = u.x * x + u.y * y + u.z
-        if kind == .linear { return a }
+        if gradient.kind == .linear { return a }
         let b = v.x * x + v.y * y + v.z
-        return (a * a + b * b).squareRoot()
+        return Gradient.radialPosition(a, b, gradient.focusOffset)
     }
 }
