@@ -755,8 +755,9 @@ void main() {
 // stops, linear or radial, read from u_ramp at the nearest of its 256
 // entries, times u_color, the tint), else a solid colour; tinted on the CPU.
 // MASKED: coverage times the mask texture (this page's mask, drawn first).
-// AS_MASK: the item is part of a mask: its alpha is written to every
-// channel (blended the same way, the mask's red is alpha over alpha).
+// AS_MASK: the item is part of a mask: its alpha (1 less it with
+// u_invertsCoverage) is written to every channel; the blending folds it
+// into the mask by the item's mode (GLTreeDraw.setMaskBlend).
 
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;        // scene row shown at the area's top
@@ -793,6 +794,7 @@ uniform int u_buckets;        // runs a row
 
 uniform sampler2D u_mask;     // MASKED: this page's mask coverage (red)
 uniform vec4 u_rect;          // RECT: x0, y0, x1, y1 of the rectangle in scene pixels (y down)
+uniform int u_invertsCoverage; // AS_MASK: 1 writes 1 - alpha (an inverted mask layer)
 
 out vec4 fragColor;
 
@@ -907,7 +909,7 @@ void main() {
 #endif
     float a = color.a * coverage * u_opacity;
 #ifdef AS_MASK
-    fragColor = vec4(a);
+    fragColor = vec4(u_invertsCoverage != 0 ? 1.0 - a : a);
 #else
     fragColor = vec4(color.rgb * a, a);
 #endif

@@ -31,12 +31,14 @@ final class GLTreeDraw {
     private struct Program {
         let program: ShaderProgram
         let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow, firstColumn, buckets: GLint
-        let whole, tileStep, phases, phase, rect, gradientV, focus, gradientKind, supersampled, evenOdd: GLint
+        let whole, tileStep, phases, phase, rect, gradientV, focus, gradientKind, supersampled, evenOdd, invertsCoverage: GLint
     }
     /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask, rectangle.
     private var programs: [Program?] = Array(repeating: nil, count: 64)
     /// A variant's bit for a rectangle's coverage (a box away from its corners).
     private static let rect = 32
+    /// The variant that folds a constant coverage (all or nothing) into a mask over a rectangle.
+    private static let maskRectangle = 16 | rect
     /// Boxes are split at their corners' pixels (`BoxSplit`).
     private let splitsBoxes: Bool
     /// The driver policy the plan follows (`GLPlan.swift`).
@@ -61,8 +63,10 @@ final class GLTreeDraw {
     }
     /// Per content number: its texture (fixed paths and pictures).
     private var pictures: [CachedPicture?]
-    /// Per mask node: whether it takes its coverage away (`Layer.subtractsFromMask`), read once.
-    private var maskNodeSubtracts: [Bool] = []
+    /// Per mask node: how it folds into its mask (`Layer.maskMode`, `invertsMaskCoverage`), read once.
+    private var maskNodeFolds: [(mode: MaskMode, inverted: Bool)] = []
+    /// Whether the mask item being drawn writes 1 less its coverage.
+    private var maskItemInverts = false
     /// Each gradient's ramp, a 256x1 texture (by the gradient: equal paths
     /// share a content number whatever their fills).
     private var rampTextures: [Gradient: GLuint] = [:]
@@ -141,7 +145,7 @@ final class GLTreeDraw {
         mechanisms.reserveCapacity(evaluator.capacity.items)
         maskMechanisms.reserveCapacity(evaluator.capacity.maskItems)
         try cachePictures(caps, only: drawnByShader)
-        maskNodeSubtracts = evaluator.maskNodes.map(\.layer.subtractsFromMask)
+        maskNodeFolds = evaluator.maskNodes.map { ($0.layer.maskMode, $0.layer.invertsMaskCoverage) }
         for node in evaluator.nodes + evaluator.maskNodes {
             guard case let .shape(shape)? = node.layer.contents, case let .gradient(gradient) = shape.fill, rampTextures[gradient] == nil else { continue }
             var texels = [UInt8]()
@@ -377,6 +381,8 @@ final class GLTreeDraw {
         let base = Self.variant(layer.contents, masked: masked && !asMask, asMask: asMask)
         var needed = base.map { [$0] } ?? []
         if let base, splitsBoxes, case .box? = layer.contents { needed.append(base | Self.rect) }
+        // A mask layer whose fold reaches past its area has the rest of the page folded by a rectangle.
+        if asMask && layer.maskMode.mayReachUncovered(inverted: layer.invertsMaskCoverage) { needed.append(Self.maskRectangle) }
         for v in needed where programs[v] == nil {
             var defines: [String] = []
             if v & 3 == 1 { defines.append("PICTURE_COVERAGE") }
@@ -401,7 +407,8 @@ final class GLTreeDraw {
                                   tileStep: program.uniform("u_tileStep"), phases: program.uniform("u_phases"),
                                   phase: program.uniform("u_phase"), rect: program.uniform("u_rect"),
                                   gradientV: program.uniform("u_gradientV"), focus: program.uniform("u_focus"), gradientKind: program.uniform("u_gradientKind"),
-                                  supersampled: program.uniform("u_supersampled"), evenOdd: program.uniform("u_evenOdd"))
+                                  supersampled: program.uniform("u_supersampled"), evenOdd: program.uniform("u_evenOdd"),
+                                  invertsCoverage: program.uniform("u_invertsCoverage"))
         }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: true) }
         for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask) }
@@ -497,7 +504,7 @@ final class GLTreeDraw {
             var clear: (alpha: Double, rows: Range<Int>, columns: Range<Int>)?
             var split: BoxSplit?
             if facts.inFrame, case let .box(box)? = layer.contents {
-                if mask && !maskIsInverted(i - 1) && !layer.subtractsFromMask {
+                if mask && !maskIsInverted(i - 1) && layer.maskMode == .add && !layer.invertsMaskCoverage {
                     clear = Self.wholePixelBox(item, box, first: i - 1 == firstMaskItem(of: i - 1))
                 }
                 if clear == nil, item.primitive == .box, splitsBoxes { split = BoxSplit(item, box) }
@@ -728,30 +735,73 @@ final class GLTreeDraw {
         let local = Viewport(x: 0, y: 0, width: viewport.width, height: viewport.height)
         glViewport(0, 0, GLsizei(local.width), GLsizei(local.height))
         glDisable(GLenum(GL_SCISSOR_TEST))
-        // An inverted mask starts covered everywhere, and each item takes its coverage away (dst * (1 - src alpha)).
+        // An inverted mask starts covered everywhere, each item folded by its dual (MaskMode.dual).
         let inverted = list.masks[index].inverted
         let start: GLfloat = inverted ? 1 : 0
         glClearColor(start, start, start, start)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         counts?.totals.offscreen += local.width * local.height
         var i = list.masks[index].items.lowerBound
-        var subtracting = false
         while i < list.masks[index].items.upperBound {
             defer { i += 1 }
-            guard let p = plannedMasks[i] else { continue }
-            let subtracts = maskNodeSubtracts[list.maskItems[i].layer] != inverted
-            if subtracts != subtracting {
-                glBlendFunc(GLenum(subtracts ? GL_ZERO : GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-                subtracting = subtracts
+            let own = maskNodeFolds[list.maskItems[i].layer]
+            let (mode, inverts) = inverted ? own.mode.dual(inverted: own.inverted) : own
+            Self.setMaskBlend(mode)
+            maskItemInverts = inverts
+            let p = plannedMasks[i]
+            if let p { drawItem(list.maskItems[i], p, mask: true, viewport: local, pageTop: pageTop) }
+            if mode.reachesUncovered(inverted: inverts) {
+                // The rest of the page: nothing covered there (everything, inverted), folded the same way.
+                foldOutside(p.flatMap { PageArea(rows: $0.rows, columns: $0.columns, viewport: local, pageTop: pageTop) },
+                            covered: inverts, viewport: local, pageTop: pageTop)
             }
-            drawItem(list.maskItems[i], p, mask: true, viewport: local, pageTop: pageTop)
         }
-        if subtracting { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA)) }
+        maskItemInverts = false
+        // Back to premultiplied source over.
+        Self.setMaskBlend(.add)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous))
         glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
         glActiveTexture(GLenum(GL_TEXTURE4))
         glBindTexture(GLenum(GL_TEXTURE_2D), maskTexture)
         maskOnPage = index
+    }
+
+    /// The blending that folds an item's coverage s (every channel) into the mask m by `mode` (MaskMode.combine).
+    private static func setMaskBlend(_ mode: MaskMode) {
+        glBlendEquation(GLenum(mode == .lighten ? GL_MAX : mode == .darken ? GL_MIN : GL_FUNC_ADD))
+        // s is in every channel (its alpha too); the mask's m is its red.
+        switch mode {
+        case .add, .lighten, .darken: glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        case .subtract: glBlendFunc(GLenum(GL_ZERO), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        case .intersect: glBlendFunc(GLenum(GL_ZERO), GLenum(GL_SRC_ALPHA))
+        case .difference: glBlendFunc(GLenum(GL_ONE_MINUS_DST_COLOR), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        }
+    }
+
+    /// Folds a constant coverage (all where `covered`, else none) into the mask over the page less `area`
+    /// (up to four rectangles around it), by the blending set: a mask item's fold past its own area.
+    private func foldOutside(_ area: PageArea?, covered: Bool, viewport: Viewport, pageTop: Int) {
+        guard let program = programs[Self.maskRectangle] else { return }
+        glUseProgram(program.program.id)
+        programInUse = program.program.id
+        glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
+        glUniform1i(program.pageTop, GLint(pageTop))
+        glUniform1f(program.opacity, 1)
+        glUniform1i(program.invertsCoverage, 0)
+        glUniform4f(program.color, 1, 1, 1, 1)
+        let extent: GLfloat = covered ? 1e9 : 0
+        glUniform4f(program.rect, -extent, -extent, extent, extent)
+        glEnable(GLenum(GL_SCISSOR_TEST))
+        @inline(__always) func fold(_ rows: Range<Int>, _ columns: Range<Int>) {
+            if !rows.isEmpty, !columns.isEmpty, setScissor(rows, columns, viewport, pageTop) { glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4) }
+        }
+        let page = pageTop..<(pageTop + viewport.height), columns = 0..<viewport.width
+        guard let area else { return fold(page, columns) }
+        let inside = area.rows, left = area.rect.x - viewport.x, right = left + area.rect.width
+        fold(page.lowerBound..<inside.lowerBound, columns)
+        fold(inside.upperBound..<page.upperBound, columns)
+        fold(inside, 0..<Swift.max(0, left))
+        fold(inside, Swift.min(viewport.width, right)..<viewport.width)
     }
 
     private func makeMaskTarget(_ w: Int, _ h: Int) {
@@ -804,6 +854,7 @@ final class GLTreeDraw {
         glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
         glUniform1i(program.pageTop, GLint(pageTop))
         glUniform1f(program.opacity, GLfloat(item.opacity))
+        if asMask { glUniform1i(program.invertsCoverage, maskItemInverts ? 1 : 0) }
         switch layer.contents {
         case let .shape(shape)?:
             setPaint(ItemPaint(shape, item), program)
@@ -829,6 +880,7 @@ final class GLTreeDraw {
                     glUniform4f(rect.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
                     glUniform1i(rect.pageTop, GLint(pageTop))
                     glUniform1f(rect.opacity, GLfloat(item.opacity))
+                    if asMask { glUniform1i(rect.invertsCoverage, maskItemInverts ? 1 : 0) }
                     glUniform4f(rect.rect, GLfloat(split.x0), GLfloat(split.y0), GLfloat(split.x1), GLfloat(split.y1))
                     setPaint(.solid(color), rect)
                     paintsThisFrame -= 1 // one paint, drawn in parts

@@ -209,41 +209,39 @@ final class TreeBuilder {
         return out
     }
 
-    /// A layer's masks (lottie-docs "Masks") as one mask, folded in order:
-    /// each added one (mode "a") adds its coverage, each subtracted one
-    /// ("s") takes its coverage away (`subtractsFromMask`); a mask whose
-    /// first is subtracted or inverted starts covering everything (an
-    /// inverted mask). Each at its opacity. Intersect, lighten, darken and
-    /// difference are drawn without; "n" masks nothing.
+    /// A layer's masks (lottie-docs "Masks") as one mask, folded in order
+    /// from nothing, each at its opacity (`Layer.maskMode`): "a" adds its
+    /// coverage, "s" subtracts it, "i" intersects, "l" lightens (the
+    /// greater), "d" darkens (the lesser), "f" takes the difference (where
+    /// one covers and not the other); an inverted one covers where its shape
+    /// does not (`invertsMaskCoverage`); "n" masks nothing. As rlottie folds
+    /// them, a first subtracted mask takes its coverage from everything (added,
+    /// inverted) and a first intersected one is the mask itself.
     private func applyMasks(_ masks: [Node], to layer: inout Layer) throws {
+        let modes: [String: MaskMode] = ["a": .add, "s": .subtract, "i": .intersect, "l": .lighten, "d": .darken, "f": .difference]
         var shapes: [Layer] = []
-        var startsFull: Bool?
         for m in masks {
             try count(m)
-            let given = m.string("mode") ?? "a", inverted = m.bool("inv")
+            let given = m.string("mode") ?? "a"
             if given == "n" { continue }
-            // A first difference or intersect mask is the mask itself (the fold starts from nothing, as rlottie's does).
-            let mode = shapes.isEmpty && (given == "f" || given == "i") ? "a" : given
-            guard mode == "a" || mode == "s" else {
-                without.add("masks of mode \(quoted(mode)) after the first")
+            guard var mode = modes[given] else {
+                without.add("masks of mode \(quoted(given))")
                 continue
             }
+            var inverted = m.bool("inv")
+            if shapes.isEmpty && mode == .subtract { (mode, inverted) = (.add, !inverted) }
+            if shapes.isEmpty && mode == .intersect { mode = .add }
             let shape = try m.animatedShape("pt")
             let geometry = Geometry(span: shape.span) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] }
             let opacity = try m.animated("o", default: [100])
             var drawn = drawable(try outline(geometry, style: nil), fill: .solid(RGBA8(0, 0, 0, 255)),
                                  opacity: opacity.timeline(0, scale: 0.01, rate: rate))
-            // An inverted added mask after the first cannot be folded as a product: drawn as added.
-            let subtracts = (mode == "s") != (inverted && startsFull == nil)
-            if startsFull == nil { startsFull = subtracts }
-            // In an inverted mask every layer's part is flipped back.
-            drawn.subtractsFromMask = subtracts != (startsFull ?? false)
-            if inverted && mode == "a" && shapes.count > 0 { without.add("inverted masks after the first") }
+            drawn.maskMode = mode
+            drawn.invertsMaskCoverage = inverted
             shapes.append(drawn)
         }
         guard !shapes.isEmpty else { return }
         layer.mask = Self.maskLayer(shapes)
-        layer.invertsMask = startsFull ?? false
     }
 
     /// A layer at the origin of its parent's coordinates, holding `sublayers`.

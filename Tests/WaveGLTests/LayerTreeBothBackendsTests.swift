@@ -24,6 +24,49 @@ final class LayerTreeBothBackendsTests: XCTestCase {
         }
     }
 
+    /// Every mask mode, its layer's coverage inverted or not, in a mask
+    /// inverted or not: box A (x 0 to 60, opacity 0.6, added) then box B
+    /// (x 40 to 100, opacity 0.8, by the mode), over a red box filling the
+    /// frame. Each third of the frame against the coverage worked out here
+    /// from the modes' definitions (After Effects'), on both backends.
+    func testEveryMaskModeFoldsAsDefinedOnBothBackends() throws {
+        let definitions: [MaskMode: (Double, Double) -> Double] = [
+            .add: { m, s in m + s - m * s }, .subtract: { m, s in m - m * s }, .intersect: { m, s in m * s },
+            .lighten: { m, s in max(m, s) }, .darken: { m, s in min(m, s) }, .difference: { m, s in abs(m - s) + 2 * min(m, s) * (1 - max(m, s)) },
+        ]
+        XCTAssertEqual(Set(definitions.keys), Set(MaskMode.allCases))
+        let frame = Rect(x: 0, y: 0, width: 100, height: 10)
+        for mode in MaskMode.allCases {
+            for invertsItem in [false, true] {
+                for invertsMask in [false, true] {
+                    var a = Layer(name: "a", frame: Rect(x: 0, y: 0, width: 60, height: 10), contents: .box(Box(color: RGBA8(0, 0, 0))))
+                    a.opacity = .constant(0.6)
+                    var b = Layer(name: "b", frame: Rect(x: 40, y: 0, width: 60, height: 10), contents: .box(Box(color: RGBA8(0, 0, 0))))
+                    b.opacity = .constant(0.8)
+                    b.maskMode = mode
+                    b.invertsMaskCoverage = invertsItem
+                    var masked = Layer(frame: frame, sublayers: [Layer(frame: frame, contents: .box(Box(color: RGBA8(255, 0, 0))))])
+                    var mask = Layer(frame: frame, sublayers: [a, b])
+                    mask.anchorPoint = Point(0, 0)
+                    mask.position = AnimatablePoint(0, 0)
+                    masked.mask = mask
+                    masked.invertsMask = invertsMask
+                    let scene = Scene(width: 100, height: 10, background: RGBA8(255, 255, 255), tree: LayerTree(root: Layer(frame: frame, sublayers: [masked])))
+                    let cpu = try Frames.render(CPURenderer(), scene, at: [0])[0]
+                    let gl = try Frames.render(try glRenderer(), scene, at: [0])[0]
+                    let name = "mask-\(mode)-\(invertsItem ? "inverted" : "plain")-in-\(invertsMask ? "inverted" : "plain")"
+                    assertImagesMatch(gl, cpu, mean: 0.5, max: 2, name: name)
+                    for (x, inA, inB) in [(20, true, false), (50, true, true), (80, false, true)] {
+                        let s0 = inB ? 0.8 : 0.0, s = invertsItem ? 1 - s0 : s0
+                        let fold = definitions[mode]!(inA ? 0.6 : 0, s), coverage = invertsMask ? 1 - fold : fold
+                        // Red over white at that coverage: green is 255 (1 - coverage).
+                        XCTAssertEqual(Double(cpu[x, 5].g), 255 * (1 - coverage), accuracy: 1.5, "\(name) at x \(x)")
+                    }
+                }
+            }
+        }
+    }
+
     /// A replicator of boxes is one item for the GL strategy whatever its
     /// count (its copies are evaluated on the GPU); the CPU's list has one per copy.
     /// A mask drawn before any other item (its texture made while a

@@ -310,7 +310,7 @@ final class LottieFeatureTests: XCTestCase {
                           name: "lottie-matte")
     }
 
-    func testAnInvertedMatteAndASubtractedMaskHideWhatTheyCover() throws {
+    func testAnInvertedMatteAndMasksOfEveryModeShowWhatTheyShould() throws {
         let matte = F.shapeLayer(index: 1, items: [F.rectangle(x: 40, y: 0, width: 60, height: 100), F.fill(0, 0, 0)], extra: #","td":1"#)
         let matted = F.shapeLayer(index: 2, items: [F.rectangle(x: 20, y: 20, width: 40, height: 40), F.fill(1, 0, 0)], extra: #","tt":2"#)
         assertImagesMatch(try frame(F.file([matte, matted]), frame: 0, name: "inverted-matte"), expected([(20, 20, 40, 60, red)]),
@@ -321,8 +321,14 @@ final class LottieFeatureTests: XCTestCase {
             #"{"mode":"\#(mode)","inv":\#(inverted),"pt":{"a":0,"k":\#(path)},"o":{"a":0,"k":100}}"#
         }
         // Folded in order: added, subtracted, an inverted one, an added one less a subtracted one.
+        // After an added one: intersected, the difference, lightened, darkened, and an inverted one subtracted (their overlap).
         for (list, shown, name) in [([mask("s", false, box)], (20, 40), "s"), ([mask("a", true, box)], (20, 40), "a-inverted"),
-                                    ([mask("a", false, box)], (40, 60), "a"), ([mask("a", false, box), mask("s", false, right)], (40, 50), "a-s")] {
+                                    ([mask("a", false, box)], (40, 60), "a"), ([mask("a", false, box), mask("s", false, right)], (40, 50), "a-s"),
+                                    ([mask("a", false, box), mask("i", false, right)], (50, 60), "a-i"),
+                                    ([mask("a", false, box), mask("f", false, right)], (40, 50), "a-f"),
+                                    ([mask("a", false, right), mask("l", false, box)], (40, 60), "a-l"),
+                                    ([mask("a", false, box), mask("d", false, right)], (50, 60), "a-d"),
+                                    ([mask("a", false, box), mask("s", true, right)], (50, 60), "a-s-inverted")] {
             let masks = #","masksProperties":[\#(list.joined(separator: ","))]"#
             let layer = F.shapeLayer(items: [F.rectangle(x: 20, y: 20, width: 40, height: 40), F.fill(1, 0, 0)], extra: masks)
             let name = "mask-\(name)"

@@ -14,6 +14,8 @@ package final class TreePainter {
     private var list: PresentationList
     /// One byte a pixel: the coverage of the mask in `maskInBuffer`.
     private let maskBuffer: UnsafeMutablePointer<UInt8>?
+    /// One byte a pixel: a mask item's own coverage, where its mode or inversion reaches past it (made only then).
+    private let maskScratch: UnsafeMutablePointer<UInt8>?
     private var maskInBuffer = -1
     /// The rows and columns the buffer's last mask wrote (every other byte is 0).
     private var maskWritten = (rows: 0..<0, columns: 0..<0)
@@ -67,8 +69,16 @@ package final class TreePainter {
                 UnsafeMutablePointer<UInt8>.allocate(capacity: bytes)
             }
             maskBuffer!.initialize(repeating: 0, count: bytes)
+            if evaluator.maskNodes.contains(where: { $0.layer.maskMode.mayReachUncovered(inverted: $0.layer.invertsMaskCoverage) }) {
+                maskScratch = try CheckedMemory.allocating(bytes: bytes, for: "a \(rasterizer.width)x\(rasterizer.height) mask") {
+                    UnsafeMutablePointer<UInt8>.allocate(capacity: bytes)
+                }
+                maskScratch!.initialize(repeating: 0, count: bytes)
+            } else {
+                maskScratch = nil
+            }
         } else {
-            maskBuffer = nil
+            (maskBuffer, maskScratch) = (nil, nil)
         }
         let bordered = evaluator.nodes.contains { node in
             if case let .box(box)? = node.layer.contents { return box.borderWidth > 0 }
@@ -106,6 +116,7 @@ package final class TreePainter {
 
     deinit {
         maskBuffer?.deallocate()
+        maskScratch?.deallocate()
         innerBuffer?.deallocate()
         shadowBytes?.deallocate()
         shadowValues?.deallocate()
@@ -319,27 +330,33 @@ package final class TreePainter {
 
     // MARK: Masks and pictures
 
-    /// The mask's coverage: its items' alpha composited over nothing.
+    /// The mask's coverage: its items' alpha folded in order from nothing,
+    /// each by its `maskMode` (inverted where it says so), the whole taken
+    /// inverted for an inverted mask.
     private func render(mask index: Int, into buffer: UnsafeMutablePointer<UInt8>) {
-        let width = rasterizer.width
+        let width = rasterizer.width, height = rasterizer.height, whole = (rows: 0..<height, columns: 0..<width)
         // Only what the last mask wrote is cleared (a small mask costs its own area, not the frame's).
-        var row = maskWritten.rows.lowerBound
-        while row < maskWritten.rows.upperBound {
-            (buffer + row * width + maskWritten.columns.lowerBound).update(repeating: 0, count: maskWritten.columns.count)
-            row += 1
-        }
+        clear(buffer, maskWritten)
         var written = (rows: 0..<0, columns: 0..<0)
-        let range = list.masks[index].items, inverted = list.masks[index].inverted
-        if inverted {
-            // Everything shows but what the mask covers: the whole frame starts covered.
-            buffer.update(repeating: 255, count: width * rasterizer.height)
-            written = (0..<rasterizer.height, 0..<width)
+        let invertedMask = list.masks[index].inverted
+        if invertedMask {
+            // Everything shows but what the mask covers: from full coverage, each layer folded by its dual.
+            buffer.update(repeating: 255, count: width * height)
+            written = whole
         }
-        for i in range {
+        for i in list.masks[index].items {
             let item = list.maskItems[i]
             // Mask items number the mask layers' own compiled nodes.
-            guard let area = area(of: item, mask: true) else { continue }
             let layer = evaluator.maskNodes[item.layer].layer
+            let (mode, inverts) = invertedMask ? layer.maskMode.dual(inverted: layer.invertsMaskCoverage)
+                : (layer.maskMode, layer.invertsMaskCoverage)
+            let reaches = mode.reachesUncovered(inverted: inverts)
+            guard let area = area(of: item, mask: true) else {
+                // Covering nothing: s is 0 everywhere (1, inverted).
+                if reaches { fold(buffer, mode, inverted: inverts, item: nil, over: inverts ? whole : written) }
+                if inverts { written = whole }
+                continue
+            }
             var alpha = item.opacity * item.tint.a
             switch layer.contents {
             case let .shape(shape)?:
@@ -352,18 +369,53 @@ package final class TreePainter {
                 // A picture as a mask: its box (its alpha is not read).
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: 0, item.transform, into: rasterizer)
             }
-            var blitter = MaskBlitter(buffer: buffer, width: width, columns: area.columns, alpha: alpha,
-                                      subtracts: layer.subtractsFromMask != inverted)
-            rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
-            rasterizer.clipRows = 0..<rasterizer.height
-            if inverted || layer.subtractsFromMask { continue }
-            written.rows = written.rows.isEmpty ? area.rows
-                : Swift.min(written.rows.lowerBound, area.rows.lowerBound)..<Swift.max(written.rows.upperBound, area.rows.upperBound)
-            written.columns = written.columns.isEmpty ? area.columns
-                : Swift.min(written.columns.lowerBound, area.columns.lowerBound)..<Swift.max(written.columns.upperBound, area.columns.upperBound)
+            if reaches, let scratch = maskScratch {
+                // The item's coverage alone, then every pixel that can change folded with it (0 past its area).
+                clear(scratch, area)
+                var blitter = MaskBlitter(buffer: scratch, width: width, columns: area.columns, alpha: alpha, mode: .add)
+                rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
+                let over = inverts ? whole : Self.union(written, area)
+                fold(buffer, mode, inverted: inverts, item: (scratch, area), over: over)
+                written = over
+            } else {
+                var blitter = MaskBlitter(buffer: buffer, width: width, columns: area.columns, alpha: alpha, mode: mode)
+                rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
+                if mode != .subtract { written = Self.union(written, area) }
+            }
+            rasterizer.clipRows = 0..<height
         }
         maskWritten = written
         maskInBuffer = index
+    }
+
+    /// Zero over `region`.
+    private func clear(_ buffer: UnsafeMutablePointer<UInt8>, _ region: (rows: Range<Int>, columns: Range<Int>)) {
+        for row in region.rows { (buffer + row * rasterizer.width + region.columns.lowerBound).update(repeating: 0, count: region.columns.count) }
+    }
+
+    /// The smallest region holding both.
+    private static func union(_ a: (rows: Range<Int>, columns: Range<Int>), _ b: (rows: Range<Int>, columns: Range<Int>))
+        -> (rows: Range<Int>, columns: Range<Int>) {
+        if a.rows.isEmpty || a.columns.isEmpty { return b }
+        if b.rows.isEmpty || b.columns.isEmpty { return a }
+        return (Swift.min(a.rows.lowerBound, b.rows.lowerBound)..<Swift.max(a.rows.upperBound, b.rows.upperBound),
+                Swift.min(a.columns.lowerBound, b.columns.lowerBound)..<Swift.max(a.columns.upperBound, b.columns.upperBound))
+    }
+
+    /// The mask over `region` folded with an item's coverage: the scratch's inside its area, 0 past it (1 - that, inverted).
+    private func fold(_ buffer: UnsafeMutablePointer<UInt8>, _ mode: MaskMode, inverted: Bool,
+                      item: (coverage: UnsafeMutablePointer<UInt8>, area: (rows: Range<Int>, columns: Range<Int>))?,
+                      over region: (rows: Range<Int>, columns: Range<Int>)) {
+        let width = rasterizer.width
+        for row in region.rows {
+            let line = buffer + row * width
+            for x in region.columns {
+                var s = 0.0
+                if let item, item.area.rows.contains(row), item.area.columns.contains(x) { s = Double(item.coverage[row * width + x]) / 255 }
+                if inverted { s = 1 - s }
+                line[x] = UInt8(Swift.min(1, Swift.max(0, mode.combine(Double(line[x]) / 255, s))) * 255 + 0.5)
+            }
+        }
     }
 
     /// `acc` plus texel (i, j) premultiplied, weighted by w (nothing outside the image).
@@ -618,8 +670,8 @@ struct MaskBlitter: CoverageBlitter {
     let width: Int
     let columns: Range<Int>
     let alpha: Double
-    /// Takes coverage away (a subtracting layer, or any of an inverted mask) instead of adding it.
-    var subtracts = false
+    /// How its coverage meets the mask's: a mode that leaves what it does not cover as it is (not intersect or darken).
+    var mode: MaskMode = .add
 
     @inline(__always)
     mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
@@ -628,15 +680,14 @@ struct MaskBlitter: CoverageBlitter {
         if a >= b { return }
         let source = Double(level) / 255 * alpha
         let line = buffer + row * width
-        // Whole coverage replaces what is there: all (adding) or nothing (taking away).
-        if source >= 1 {
-            (line + a).update(repeating: subtracts ? 0 : 255, count: b - a)
+        // Whole coverage added or taken away replaces what is there: all or nothing.
+        if source >= 1 && (mode == .add || mode == .lighten || mode == .subtract) {
+            (line + a).update(repeating: mode == .subtract ? 0 : 255, count: b - a)
             return
         }
         for x in a..<b {
-            let d = Double(line[x]) / 255
             // Rounded half up: the value is never negative, and v + 0.5 truncated needs no call into libm.
-            line[x] = UInt8(Swift.min(255, (subtracts ? d * (1 - source) : source + d * (1 - source)) * 255) + 0.5)
+            line[x] = UInt8(Swift.min(255, Swift.max(0, mode.combine(Double(line[x]) / 255, source) * 255)) + 0.5)
         }
     }
 }

@@ -63,10 +63,14 @@ public struct Layer: Equatable, Sendable {
     /// flag): the mask starts covering everything and each of its layers
     /// takes away (or, subtracting, adds back). Without a mask it changes nothing.
     public var invertsMask: Bool
-    /// Drawn as part of a mask, takes its coverage away from what the
-    /// mask's layers before it cover instead of adding to it (an
-    /// animation's subtracted masks, folded in order). Elsewhere it changes nothing.
-    public var subtractsFromMask: Bool
+    /// Drawn as part of a mask, how its coverage meets what the mask's
+    /// layers before it cover (an animation's masks, folded in order: added,
+    /// subtracted, intersected...). Elsewhere it changes nothing.
+    public var maskMode: MaskMode
+    /// Drawn as part of a mask, its coverage taken as 1 less itself
+    /// (after its opacity), so it covers wholly where it draws nothing (an
+    /// animation's inverted mask). Elsewhere it changes nothing.
+    public var invertsMaskCoverage: Bool
     private var maskStorage: [Layer]
 
     /// A layer whose frame in its parent is `frame` (its anchor at the centre).
@@ -89,7 +93,8 @@ public struct Layer: Equatable, Sendable {
         shadow = nil
         rasterizesAtShownScale = false
         invertsMask = false
-        subtractsFromMask = false
+        maskMode = .add
+        invertsMaskCoverage = false
         maskStorage = []
     }
 
@@ -113,6 +118,64 @@ public struct Layer: Equatable, Sendable {
     public var frame: Rect {
         Rect(x: position.x.value - anchorPoint.x * size.width, y: position.y.value - anchorPoint.y * size.height,
              width: size.width, height: size.height)
+    }
+}
+
+/// How a layer drawn as part of a mask meets the coverage of the mask's
+/// layers before it: with m that coverage and s the layer's (0...1, its
+/// opacity applied), the mask becomes `combine(m, s)`.
+public enum MaskMode: String, Equatable, Hashable, Sendable, CaseIterable {
+    /// m + s (1 - m): source over (Core Animation's mask).
+    case add
+    /// m (1 - s).
+    case subtract
+    /// m s: only where both cover.
+    case intersect
+    /// max(m, s).
+    case lighten
+    /// min(m, s).
+    case darken
+    /// m + s - 2 m s: where one covers and not the other (exclusive or).
+    case difference
+
+    @inline(__always)
+    public func combine(_ m: Double, _ s: Double) -> Double {
+        switch self {
+        case .add: return m + s * (1 - m)
+        case .subtract: return m * (1 - s)
+        case .intersect: return m * s
+        case .lighten: return Swift.max(m, s)
+        case .darken: return Swift.min(m, s)
+        case .difference: return m + s - 2 * m * s
+        }
+    }
+
+    /// Whether a pixel the layer does not cover changes (its s is 0 there): intersect and darken clear it.
+    public var clearsUncovered: Bool { self == .intersect || self == .darken }
+
+    /// The mode and inversion that fold 1 - m as this one (with
+    /// `inverted`) folds m: an inverted mask is its layers' fold started
+    /// from full coverage, each layer by its dual (add and subtract trade
+    /// places; intersect becomes an inverted add, lighten and darken trade
+    /// places inverted; difference stays).
+    public func dual(inverted: Bool) -> (mode: MaskMode, inverted: Bool) {
+        switch self {
+        case .add: return (.subtract, inverted)
+        case .subtract: return (.add, inverted)
+        case .intersect: return (.add, !inverted)
+        case .lighten: return (.darken, !inverted)
+        case .darken: return (.lighten, !inverted)
+        case .difference: return (.difference, inverted)
+        }
+    }
+
+    /// Whether drawing it changes pixels past the layer's own area (their s is 0, or 1 inverted).
+    public func reachesUncovered(inverted: Bool) -> Bool { inverted || clearsUncovered }
+
+    /// Whether it may, in a mask inverted or not (as itself or its dual):
+    /// a renderer keeps the means to fold such a layer ready.
+    public func mayReachUncovered(inverted: Bool) -> Bool {
+        reachesUncovered(inverted: inverted) || dual(inverted: inverted).mode.reachesUncovered(inverted: dual(inverted: inverted).inverted)
     }
 }
 
