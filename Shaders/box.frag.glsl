@@ -25,7 +25,8 @@
 
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;        // scene row shown at the area's top
-uniform sampler2D u_mask;     // MASKED: this page's mask coverage (red)
+uniform sampler2D u_mask;     // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
+const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
 
 #ifdef LATTICE
 uniform sampler2D u_state[6]; // copies_state.frag.glsl's targets, 1024 texels a row
@@ -284,7 +285,7 @@ void main() {
     vec4 color = boxColor(p0, v_centre, v_inverse, v_rect, v_shape, v_fill, v_border);
 #endif
 #ifdef MASKED
-    color *= texelFetch(u_mask, ivec2(local), 0).r;
+    color *= dot(texelFetch(u_mask, ivec2(local), 0).rgb, MASK_LUMINANCE);
 #endif
     fragColor = color;
 }

@@ -73,9 +73,10 @@ uniform int u_firstRow;       // the scene row of that texel
 uniform int u_firstColumn;    // the scene column its runs start at
 uniform int u_buckets;        // runs a row
 
-uniform sampler2D u_mask;     // MASKED: this page's mask coverage (red)
+uniform sampler2D u_mask;     // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
+const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
 uniform vec4 u_rect;          // RECT: x0, y0, x1, y1 of the rectangle in scene pixels (y down)
-uniform int u_invertsCoverage; // AS_MASK: 1 writes 1 - alpha (an inverted mask layer)
+uniform int u_invertsCoverage; // AS_MASK: 1 writes 1 - alpha (an inverted mask layer); else 1 draws 1 - its colour
 
 out vec4 fragColor;
 
@@ -186,12 +187,13 @@ void main() {
     coverage = polygonCoverage(floor(local.x), row);
 #endif
 #ifdef MASKED
-    coverage *= texelFetch(u_mask, ivec2(local), 0).r;
+    coverage *= dot(texelFetch(u_mask, ivec2(local), 0).rgb, MASK_LUMINANCE);
 #endif
     float a = color.a * coverage * u_opacity;
 #ifdef AS_MASK
     fragColor = vec4(u_invertsCoverage != 0 ? 1.0 - a : a);
 #else
-    fragColor = vec4(color.rgb * a, a);
+    // In an inverted luminance mask (u_invertsCoverage), 1 less its colour: the mask, started white, darkens by it.
+    fragColor = vec4((u_invertsCoverage != 0 ? 1.0 - color.rgb : color.rgb) * a, a);
 #endif
 }

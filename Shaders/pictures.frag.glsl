@@ -9,7 +9,8 @@
 // Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
 
 uniform sampler2D u_atlas;     // premultiplied RGBA, every picture with a transparent texel round it
-uniform sampler2D u_mask;      // MASKED: this page's mask coverage (red)
+uniform sampler2D u_mask;      // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
+const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
 uniform vec4 u_viewport;
 
 in vec2 v_texel;
@@ -22,6 +23,6 @@ void main() {
     vec4 texel = texture(u_atlas, t / vec2(textureSize(u_atlas, 0)));
     fragColor = texel * v_scale;
 #ifdef MASKED
-    fragColor *= texelFetch(u_mask, ivec2(gl_FragCoord.xy - u_viewport.xy), 0).r;
+    fragColor *= dot(texelFetch(u_mask, ivec2(gl_FragCoord.xy - u_viewport.xy), 0).rgb, MASK_LUMINANCE);
 #endif
 }

@@ -30,7 +30,8 @@ enum EmbeddedShaders {
 
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;        // scene row shown at the area's top
-uniform sampler2D u_mask;     // MASKED: this page's mask coverage (red)
+uniform sampler2D u_mask;     // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
+const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
 
 #ifdef LATTICE
 uniform sampler2D u_state[6]; // copies_state.frag.glsl's targets, 1024 texels a row
@@ -289,7 +290,7 @@ void main() {
     vec4 color = boxColor(p0, v_centre, v_inverse, v_rect, v_shape, v_fill, v_border);
 #endif
 #ifdef MASKED
-    color *= texelFetch(u_mask, ivec2(local), 0).r;
+    color *= dot(texelFetch(u_mask, ivec2(local), 0).rgb, MASK_LUMINANCE);
 #endif
     fragColor = color;
 }
@@ -792,9 +793,10 @@ uniform int u_firstRow;       // the scene row of that texel
 uniform int u_firstColumn;    // the scene column its runs start at
 uniform int u_buckets;        // runs a row
 
-uniform sampler2D u_mask;     // MASKED: this page's mask coverage (red)
+uniform sampler2D u_mask;     // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
+const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
 uniform vec4 u_rect;          // RECT: x0, y0, x1, y1 of the rectangle in scene pixels (y down)
-uniform int u_invertsCoverage; // AS_MASK: 1 writes 1 - alpha (an inverted mask layer)
+uniform int u_invertsCoverage; // AS_MASK: 1 writes 1 - alpha (an inverted mask layer); else 1 draws 1 - its colour
 
 out vec4 fragColor;
 
@@ -905,13 +907,14 @@ void main() {
     coverage = polygonCoverage(floor(local.x), row);
 #endif
 #ifdef MASKED
-    coverage *= texelFetch(u_mask, ivec2(local), 0).r;
+    coverage *= dot(texelFetch(u_mask, ivec2(local), 0).rgb, MASK_LUMINANCE);
 #endif
     float a = color.a * coverage * u_opacity;
 #ifdef AS_MASK
     fragColor = vec4(u_invertsCoverage != 0 ? 1.0 - a : a);
 #else
-    fragColor = vec4(color.rgb * a, a);
+    // In an inverted luminance mask (u_invertsCoverage), 1 less its colour: the mask, started white, darkens by it.
+    fragColor = vec4((u_invertsCoverage != 0 ? 1.0 - color.rgb : color.rgb) * a, a);
 #endif
 }
 """#,
@@ -979,7 +982,8 @@ void main() {
 // Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
 
 uniform sampler2D u_atlas;     // premultiplied RGBA, every picture with a transparent texel round it
-uniform sampler2D u_mask;      // MASKED: this page's mask coverage (red)
+uniform sampler2D u_mask;      // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
+const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
 uniform vec4 u_viewport;
 
 in vec2 v_texel;
@@ -992,7 +996,7 @@ void main() {
     vec4 texel = texture(u_atlas, t / vec2(textureSize(u_atlas, 0)));
     fragColor = texel * v_scale;
 #ifdef MASKED
-    fragColor *= texelFetch(u_mask, ivec2(gl_FragCoord.xy - u_viewport.xy), 0).r;
+    fragColor *= dot(texelFetch(u_mask, ivec2(gl_FragCoord.xy - u_viewport.xy), 0).rgb, MASK_LUMINANCE);
 #endif
 }
 """#,

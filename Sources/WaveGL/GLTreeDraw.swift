@@ -410,7 +410,7 @@ final class GLTreeDraw {
                                   supersampled: program.uniform("u_supersampled"), evenOdd: program.uniform("u_evenOdd"),
                                   invertsCoverage: program.uniform("u_invertsCoverage"))
         }
-        if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: true) }
+        if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: !layer.masksByLuminance) }
         for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask) }
     }
 
@@ -499,12 +499,14 @@ final class GLTreeDraw {
             facts.copyableInClip = !mask && (clipCopies?.draws(item.layer) ?? false)
             let placed = facts.copyableInClip || item.primitive == .rasterized || item.primitive == .copies
             let area = placed ? nil : evaluator.area(of: item, mask: mask, width: width, height: height)
-            let variant = placed ? nil : Self.variant(layer.contents, masked: item.mask >= 0 && !mask, asMask: mask)
+            // A luminance mask's items draw in colour (as the tree's do), an alpha mask's their alpha.
+            let asMask = mask && !maskReads(i - 1).luminance
+            let variant = placed ? nil : Self.variant(layer.contents, masked: item.mask >= 0 && !mask, asMask: asMask)
             facts.inFrame = area != nil && variant != nil
             var clear: (alpha: Double, rows: Range<Int>, columns: Range<Int>)?
             var split: BoxSplit?
             if facts.inFrame, case let .box(box)? = layer.contents {
-                if mask && !maskIsInverted(i - 1) && layer.maskMode == .add && !layer.invertsMaskCoverage {
+                if asMask && !maskReads(i - 1).inverted && layer.maskMode == .add && !layer.invertsMaskCoverage {
                     clear = Self.wholePixelBox(item, box, first: i - 1 == firstMaskItem(of: i - 1))
                 }
                 if clear == nil, item.primitive == .box, splitsBoxes { split = BoxSplit(item, box) }
@@ -575,18 +577,18 @@ final class GLTreeDraw {
         }
     }
 
-    /// The first item of the mask holding mask item `index`.
-    /// Whether mask item `index` belongs to an inverted mask (its coverage taken away, never a clear).
-    private func maskIsInverted(_ index: Int) -> Bool {
+    /// Whether mask item `index` belongs to an inverted mask, and to a luminance mask.
+    private func maskReads(_ index: Int) -> (inverted: Bool, luminance: Bool) {
         // A while loop: in a debug build a closure or a for-in loop here allocates every frame.
         var m = 0
         while m < list.masks.count {
-            if list.masks[m].items.contains(index) { return list.masks[m].inverted }
+            if list.masks[m].items.contains(index) { return (list.masks[m].inverted, list.masks[m].luminance) }
             m += 1
         }
-        return false
+        return (false, false)
     }
 
+    /// The first item of the mask holding mask item `index`.
     private func firstMaskItem(of index: Int) -> Int {
         var m = 0
         while m < list.masks.count {
@@ -745,12 +747,14 @@ final class GLTreeDraw {
         while i < list.masks[index].items.upperBound {
             defer { i += 1 }
             let own = maskNodeFolds[list.maskItems[i].layer]
-            let (mode, inverts) = inverted ? own.mode.dual(inverted: own.inverted) : own
+            // A luminance mask's layers draw over each other; inverted, from white, each in 1 less its colour.
+            let (mode, inverts) = list.masks[index].luminance ? (.add, inverted)
+                : inverted ? own.mode.dual(inverted: own.inverted) : own
             Self.setMaskBlend(mode)
             maskItemInverts = inverts
             let p = plannedMasks[i]
             if let p { drawItem(list.maskItems[i], p, mask: true, viewport: local, pageTop: pageTop) }
-            if mode.reachesUncovered(inverted: inverts) {
+            if !list.masks[index].luminance && mode.reachesUncovered(inverted: inverts) {
                 // The rest of the page: nothing covered there (everything, inverted), folded the same way.
                 foldOutside(p.flatMap { PageArea(rows: $0.rows, columns: $0.columns, viewport: local, pageTop: pageTop) },
                             covered: inverts, viewport: local, pageTop: pageTop)
@@ -809,7 +813,8 @@ final class GLTreeDraw {
         // On the mask's own unit: bound on another it would replace a polygon table the mask's items read.
         glActiveTexture(GLenum(GL_TEXTURE4))
         glBindTexture(GLenum(GL_TEXTURE_2D), maskTexture)
-        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R8, GLsizei(w), GLsizei(h), 0, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), nil)
+        // RGBA: a luminance mask's colours (an alpha mask writes its coverage to every channel, a grey).
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(w), GLsizei(h), 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         var previous: GLint = 0

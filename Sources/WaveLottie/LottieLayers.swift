@@ -82,11 +82,13 @@ final class TreeBuilder {
             var built = try chain(layer, byIndex: byIndex, mapping: mapping, depth: depth)
             if let tt = layer["tt"]?.value.number, tt > 0 {
                 let source: Node? = layer["tp"]?.value.number.flatMap { byIndex[Int(holding: $0, to: -Int(1e15)...Int(1e15))] } ?? (k > 0 ? list[k - 1] : nil)
-                if tt == 1 || tt == 2, let source {
+                // Alpha (1), inverted alpha (2), luma (3) and inverted luma (4) mattes.
+                if tt > 4 {
+                    without.add("mattes of unknown types")
+                } else if let source {
                     built.mask = try chain(source, byIndex: byIndex, mapping: mapping, depth: depth)
-                    built.invertsMask = tt == 2
-                } else {
-                    without.add(tt == 3 ? "luma mattes" : "inverted luma mattes")
+                    built.invertsMask = tt == 2 || tt == 4
+                    built.masksByLuminance = tt >= 3
                 }
             }
             out.append(built)

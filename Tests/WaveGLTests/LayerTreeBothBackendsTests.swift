@@ -67,6 +67,39 @@ final class LayerTreeBothBackendsTests: XCTestCase {
         }
     }
 
+    /// A luminance mask (a luma matte): its layers' luminance times their
+    /// alpha, Rec. 709's weights, inverted or not, on both backends: an
+    /// opaque green box over the left half, a half-transparent blue one
+    /// over the right, masking red.
+    func testALuminanceMaskReadsItsLayersColours() throws {
+        let frame = Rect(x: 0, y: 0, width: 100, height: 10)
+        for inverted in [false, true] {
+            let green = Layer(frame: Rect(x: 0, y: 0, width: 50, height: 10), contents: .box(Box(color: RGBA8(0, 255, 0))))
+            var blue = Layer(frame: Rect(x: 50, y: 0, width: 50, height: 10), contents: .box(Box(color: RGBA8(0, 0, 255))))
+            blue.opacity = .constant(0.5)
+            var mask = Layer(frame: frame, sublayers: [green, blue])
+            mask.anchorPoint = Point(0, 0)
+            mask.position = AnimatablePoint(0, 0)
+            var masked = Layer(frame: frame, sublayers: [Layer(frame: frame, contents: .box(Box(color: RGBA8(255, 0, 0))))])
+            masked.mask = mask
+            masked.masksByLuminance = true
+            masked.invertsMask = inverted
+            let scene = Scene(width: 100, height: 10, background: RGBA8(255, 255, 255), tree: LayerTree(root: Layer(frame: frame, sublayers: [masked])))
+            let cpu = try Frames.render(CPURenderer(), scene, at: [0])[0]
+            let gl = try Frames.render(try glRenderer(), scene, at: [0])[0]
+            assertImagesMatch(gl, cpu, mean: 0.5, max: 2, name: "luminance-mask-\(inverted)")
+            for (x, luminance) in [(25, 0.7152), (75, 0.0722 * 0.5)] {
+                let coverage = inverted ? 1 - luminance : luminance
+                XCTAssertEqual(Double(cpu[x, 5].g), 255 * (1 - coverage), accuracy: 1.5, "x \(x), inverted \(inverted)")
+            }
+        }
+        // The shaders read a mask with the same weights.
+        let w = MaskLuminance.weights
+        for file in ["item.frag.glsl", "box.frag.glsl", "pictures.frag.glsl"] {
+            XCTAssertTrue(EmbeddedShaders.files[file]!.contains("const vec3 MASK_LUMINANCE = vec3(\(w.r), \(w.g), \(w.b));"), file)
+        }
+    }
+
     /// A replicator of boxes is one item for the GL strategy whatever its
     /// count (its copies are evaluated on the GPU); the CPU's list has one per copy.
     /// A mask drawn before any other item (its texture made while a

@@ -310,6 +310,25 @@ final class LottieFeatureTests: XCTestCase {
                           name: "lottie-matte")
     }
 
+    /// A luma matte shows the layer by the matte's luminance: where the matte is white (x 40 to 70) wholly, mid grey
+    /// (70 to 100) about half, nothing where the matte draws nothing (20 to 40); inverted, the other way round (grey
+    /// still about half).
+    func testALumaMatteShowsTheLayerByTheMattesLuminance() throws {
+        let tr = #"{"ty":"tr","a":\#(F.value("[0,0]")),"p":\#(F.value("[0,0]")),"s":\#(F.value("[100,100]")),"r":\#(F.value("0")),"o":\#(F.value("100"))}"#
+        let white = #"{"ty":"gr","it":[\#(F.rectangle(x: 40, y: 0, width: 30, height: 100)),\#(F.fill(1, 1, 1)),\#(tr)]}"#
+        let grey = #"{"ty":"gr","it":[\#(F.rectangle(x: 70, y: 0, width: 30, height: 100)),\#(F.fill(0.5, 0.5, 0.5)),\#(tr)]}"#
+        let matte = F.shapeLayer(index: 1, items: [white, grey], extra: #","td":1"#)
+        for (tt, shown) in [(3, 40..<70), (4, 20..<40)] {
+            let matted = F.shapeLayer(index: 2, items: [F.rectangle(x: 20, y: 20, width: 60, height: 40), F.fill(1, 0, 0)], extra: #","tt":\#(tt)"#)
+            let image = try frame(F.file([matte, matted]), frame: 0, name: "luma-matte-\(tt)")
+            for x in 20..<80 {
+                // Red over white: green is 255 less 255 times the matte's coverage (grey 128: 128/255, or 127/255 inverted).
+                let expected = x >= 70 ? 127.5 : shown.contains(x) ? 0 : 255
+                XCTAssertEqual(Double(image[x, 40].g), expected, accuracy: 1, "x \(x), tt \(tt)")
+            }
+        }
+    }
+
     func testAnInvertedMatteAndMasksOfEveryModeShowWhatTheyShould() throws {
         let matte = F.shapeLayer(index: 1, items: [F.rectangle(x: 40, y: 0, width: 60, height: 100), F.fill(0, 0, 0)], extra: #","td":1"#)
         let matted = F.shapeLayer(index: 2, items: [F.rectangle(x: 20, y: 20, width: 40, height: 40), F.fill(1, 0, 0)], extra: #","tt":2"#)

@@ -16,6 +16,9 @@ package final class TreePainter {
     private let maskBuffer: UnsafeMutablePointer<UInt8>?
     /// One byte a pixel: a mask item's own coverage, where its mode or inversion reaches past it (made only then).
     private let maskScratch: UnsafeMutablePointer<UInt8>?
+    /// A luminance mask's layers in colour (made only for a tree with one), and where the last one drew.
+    private let maskColors: UnsafeMutablePointer<UInt32>?
+    private var maskColorsWritten = (rows: 0..<0, columns: 0..<0)
     private var maskInBuffer = -1
     /// The rows and columns the buffer's last mask wrote (every other byte is 0).
     private var maskWritten = (rows: 0..<0, columns: 0..<0)
@@ -77,8 +80,16 @@ package final class TreePainter {
             } else {
                 maskScratch = nil
             }
+            if evaluator.nodes.contains(where: { $0.layer.masksByLuminance }) {
+                maskColors = try CheckedMemory.allocating(bytes: 4 * bytes, for: "a \(rasterizer.width)x\(rasterizer.height) mask") {
+                    UnsafeMutablePointer<UInt32>.allocate(capacity: bytes)
+                }
+                maskColors!.initialize(repeating: 0, count: bytes)
+            } else {
+                maskColors = nil
+            }
         } else {
-            (maskBuffer, maskScratch) = (nil, nil)
+            (maskBuffer, maskScratch, maskColors) = (nil, nil, nil)
         }
         let bordered = evaluator.nodes.contains { node in
             if case let .box(box)? = node.layer.contents { return box.borderWidth > 0 }
@@ -117,6 +128,7 @@ package final class TreePainter {
     deinit {
         maskBuffer?.deallocate()
         maskScratch?.deallocate()
+        maskColors?.deallocate()
         innerBuffer?.deallocate()
         shadowBytes?.deallocate()
         shadowValues?.deallocate()
@@ -156,20 +168,21 @@ package final class TreePainter {
         for i in list.items.indices { draw(list.items[i], into: view) }
     }
 
-    private func draw(_ item: PresentationItem, into view: PixmapView) {
-        if item.primitive == .fixedShape, let (clip, path, paint) = soleClips[item.layer] {
+    /// Draws an item over `view`: of the tree, or (`inMask`) of a mask's layers, drawn in colour for a luminance mask.
+    private func draw(_ item: PresentationItem, into view: PixmapView, inMask: Bool = false) {
+        if !inMask, item.primitive == .fixedShape, let (clip, path, paint) = soleClips[item.layer] {
             // Alone in its clip: the clear folded into the paint.
             Self.paintAlone(path, item.transform, rows: clip.rows, columns: clip.columns, paint: paint, rasterizer: rasterizer,
                             into: view, counting: counts)
             return
         }
-        guard let area = area(of: item, mask: false) else { return }
+        guard let area = area(of: item, mask: inMask) else { return }
         var mask: UnsafeMutablePointer<UInt8>?
         if item.mask >= 0, let maskBuffer {
             if maskInBuffer != item.mask { render(mask: item.mask, into: maskBuffer) }
             mask = maskBuffer
         }
-        let node = evaluator.nodes[item.layer]
+        let node = inMask ? evaluator.maskNodes[item.layer] : evaluator.nodes[item.layer]
         switch item.primitive {
         case .picture:
             guard case let .picture(picture)? = node.layer.contents else { return }
@@ -337,6 +350,10 @@ package final class TreePainter {
         let width = rasterizer.width, height = rasterizer.height, whole = (rows: 0..<height, columns: 0..<width)
         // Only what the last mask wrote is cleared (a small mask costs its own area, not the frame's).
         clear(buffer, maskWritten)
+        if list.masks[index].luminance, let colors = maskColors {
+            renderLuminance(mask: index, into: buffer, colors: colors)
+            return
+        }
         var written = (rows: 0..<0, columns: 0..<0)
         let invertedMask = list.masks[index].inverted
         if invertedMask {
@@ -383,6 +400,39 @@ package final class TreePainter {
                 if mode != .subtract { written = Self.union(written, area) }
             }
             rasterizer.clipRows = 0..<height
+        }
+        maskWritten = written
+        maskInBuffer = index
+    }
+
+    /// A luminance mask: its items drawn in colour over nothing, then each
+    /// pixel's luminance times its alpha (`MaskLuminance.weights`), 1 less
+    /// that for an inverted mask.
+    private func renderLuminance(mask index: Int, into buffer: UnsafeMutablePointer<UInt8>, colors: UnsafeMutablePointer<UInt32>) {
+        let width = rasterizer.width, height = rasterizer.height
+        let view = PixmapView(rowZero: colors, width: width, height: height, rowStride: width)
+        for row in maskColorsWritten.rows { (colors + row * width + maskColorsWritten.columns.lowerBound).update(repeating: 0, count: maskColorsWritten.columns.count) }
+        var written = (rows: 0..<0, columns: 0..<0)
+        for i in list.masks[index].items {
+            let item = list.maskItems[i]
+            guard let area = area(of: item, mask: true) else { continue }
+            rasterizer.clipRows = 0..<height
+            draw(item, into: view, inMask: true)
+            written = Self.union(written, area)
+        }
+        rasterizer.clipRows = 0..<height
+        maskColorsWritten = written
+        let w = MaskLuminance.weights
+        for row in written.rows {
+            for x in written.columns {
+                let c = RGBA8(packed: colors[row * width + x])
+                let luminance = (w.r * Double(c.r) + w.g * Double(c.g) + w.b * Double(c.b)) * Double(c.a) / 255
+                buffer[row * width + x] = UInt8(Swift.min(255, luminance) + 0.5)
+            }
+        }
+        if list.masks[index].inverted {
+            for k in 0..<(width * height) { buffer[k] = 255 &- buffer[k] }
+            written = (0..<height, 0..<width)
         }
         maskWritten = written
         maskInBuffer = index

@@ -295,7 +295,8 @@ package final class LayerTreeEvaluator {
             let first = list.maskItems.count
             visit(node.maskRoot, nodes: maskNodes, parent: world, opacity: 1, tint: .identity, clip: .unclipped, mask: -1,
                   time: time, into: &list, asMask: true)
-            list.masks.append(MaskRange(items: first..<list.maskItems.count, inverted: node.layer.invertsMask))
+            list.masks.append(MaskRange(items: first..<list.maskItems.count, inverted: node.layer.invertsMask,
+                                        luminance: node.layer.masksByLuminance))
             mask = list.masks.count - 1
         }
         // The layer's own drawing, then its sublayers, then (CA draws a

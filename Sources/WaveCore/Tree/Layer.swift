@@ -63,6 +63,11 @@ public struct Layer: Equatable, Sendable {
     /// flag): the mask starts covering everything and each of its layers
     /// takes away (or, subtracting, adds back). Without a mask it changes nothing.
     public var invertsMask: Bool
+    /// The mask's coverage is the luminance of its layers drawn in colour
+    /// over nothing (their luminance times their alpha, with
+    /// `MaskLuminance.weights`: a luma matte), not their alpha. Its layers
+    /// then draw over each other (their mask modes are not read).
+    public var masksByLuminance: Bool
     /// Drawn as part of a mask, how its coverage meets what the mask's
     /// layers before it cover (an animation's masks, folded in order: added,
     /// subtracted, intersected...). Elsewhere it changes nothing.
@@ -93,6 +98,7 @@ public struct Layer: Equatable, Sendable {
         shadow = nil
         rasterizesAtShownScale = false
         invertsMask = false
+        masksByLuminance = false
         maskMode = .add
         invertsMaskCoverage = false
         maskStorage = []
@@ -177,6 +183,14 @@ public enum MaskMode: String, Equatable, Hashable, Sendable, CaseIterable {
     public func mayReachUncovered(inverted: Bool) -> Bool {
         reachesUncovered(inverted: inverted) || dual(inverted: inverted).mode.reachesUncovered(inverted: dual(inverted: inverted).inverted)
     }
+}
+
+/// A luminance mask's weights for red, green and blue (Rec. 709's, as SVG's
+/// luminanceToAlpha and ThorVG weigh them; they add up to 1, so a grey of
+/// alpha a reads as a). The GL shaders that read a mask hold the same
+/// (`MASK_LUMINANCE`, checked by a test).
+public enum MaskLuminance {
+    public static let weights = (r: 0.2126, g: 0.7152, b: 0.0722)
 }
 
 public struct Size: Equatable, Hashable, Sendable {

@@ -84,6 +84,8 @@ package struct MaskRange: Equatable, Sendable {
     package var items: Range<Int>
     /// The mask's layer shows where the mask does not cover (`Layer.invertsMask`).
     package var inverted = false
+    /// Its coverage is its layers' luminance (`Layer.masksByLuminance`).
+    package var luminance = false
 }
 
 /// A frame's presentation, its storage kept from frame to frame (no allocation once sized).
