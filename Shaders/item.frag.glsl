@@ -1,4 +1,7 @@
 #version 330 core
+#ifdef ADVANCED_BLEND
+#extension GL_KHR_blend_equation_advanced : require
+#endif
 // One presentation item of the layer tree (WaveCore's Tree/), drawn by one
 // of the tree's primitives, then painted, masked and composited here.
 // Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA over what
@@ -79,6 +82,10 @@ uniform vec4 u_rect;          // RECT: x0, y0, x1, y1 of the rectangle in scene 
 uniform int u_invertsCoverage; // AS_MASK: 1 writes 1 - alpha (an inverted mask layer); else 1 draws 1 - its colour
 
 out vec4 fragColor;
+#ifdef ADVANCED_BLEND
+// Blended by a blend mode's equation (GLTreeDraw.setItemBlend): multiply, screen, overlay...
+layout(blend_support_all_equations) out;
+#endif
 
 ivec2 texel(sampler2D s, int i) { int w = textureSize(s, 0).x; return ivec2(i % w, i / w); }
 ivec2 itexel(isampler2D s, int i) { int w = textureSize(s, 0).x; return ivec2(i % w, i / w); }

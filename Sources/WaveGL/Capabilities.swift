@@ -19,14 +19,18 @@ public struct GLCapabilities: Equatable, Sendable {
     /// reads them (GL 4.4 or ARB_buffer_storage): the most texels of a CPU
     /// frame shown from the memory it was drawn into; 0: none, every frame is copied.
     public var maxSharedFrameTexels: Int
+    /// KHR_blend_equation_advanced with its coherent form: the blend modes
+    /// (multiply, screen, overlay...) as blend equations, in draw order.
+    public var advancedBlending: Bool
 
     public init(maxTextureSize: Int, maxArrayLayers: Int, maxCoverageBytes: Int = 512 << 20, copiesImages: Bool = true,
-                maxSharedFrameTexels: Int = 0) {
+                maxSharedFrameTexels: Int = 0, advancedBlending: Bool = false) {
         self.maxTextureSize = maxTextureSize
         self.maxArrayLayers = maxArrayLayers
         self.maxCoverageBytes = maxCoverageBytes
         self.copiesImages = copiesImages
         self.maxSharedFrameTexels = maxSharedFrameTexels
+        self.advancedBlending = advancedBlending
     }
 
     /// The current context's limits.
@@ -46,6 +50,6 @@ public struct GLCapabilities: Equatable, Sendable {
             glGetIntegerv(GLenum(GL_MAX_TEXTURE_BUFFER_SIZE), &texels)
         }
         return GLCapabilities(maxTextureSize: Int(size), maxArrayLayers: Int(layers), copiesImages: copies,
-                              maxSharedFrameTexels: Int(max(0, texels)))
+                              maxSharedFrameTexels: Int(max(0, texels)), advancedBlending: has("GL_KHR_blend_equation_advanced_coherent"))
     }
 }

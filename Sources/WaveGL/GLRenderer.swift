@@ -148,15 +148,18 @@ public final class GLRenderer: Renderer, PixelCounting {
             let (viewport, pageTop) = target.bindPage(page)
             glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
             // The rows no copy writes whole, cleared to the background (premultiplied, as every frame is stored).
+            // A tree that blends draws over transparency, the background under it last.
+            let blends = tree?.blends ?? false
             for r in rowsToClear.indices {
                 if let area = PageArea(rows: rowsToClear[r], columns: 0..<viewport.width, viewport: viewport, pageTop: pageTop) {
-                    clear(area.rect, to: scene.background)
+                    clear(area.rect, to: blends ? RGBA8(0, 0, 0, 0) : scene.background)
                     pixelCounts?.write(rows: area.rows, columns: 0..<scene.width, blends: false, software: false)
                 }
             }
             tree?.clipCopies?.pageTexture = caps.copiesImages ? target.pageTexture(page) : nil
             if counted != nil { beginCountingFragments() }
             tree?.draw(time: time, viewport: viewport, pageTop: pageTop)
+            if blends { tree?.drawBackgroundUnder(scene.background, viewport: viewport, pageTop: pageTop) }
             if let counted, let pixelCounts { endCountingFragments(on: counted, page: page, pageTop: pageTop, into: pixelCounts) }
         }
         if let pixelCounts { tree?.countSoftwarePaint(into: pixelCounts) }

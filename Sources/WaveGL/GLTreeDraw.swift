@@ -34,7 +34,13 @@ final class GLTreeDraw {
         let whole, tileStep, phases, phase, rect, gradientV, focus, gradientKind, supersampled, evenOdd, invertsCoverage: GLint
     }
     /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask, rectangle.
-    private var programs: [Program?] = Array(repeating: nil, count: 64)
+    private var programs: [Program?] = Array(repeating: nil, count: 128)
+    /// A variant's bit for a blend mode's equation (KHR_blend_equation_advanced).
+    private static let advancedBlend = 64
+    /// The driver blends by the blend modes' equations (`GLCapabilities.advancedBlending`).
+    private let advancedBlending: Bool
+    /// Some layer blends: the tree draws over transparency, the background under it last (`LayerTreeEvaluator.blends`).
+    let blends: Bool
     /// A variant's bit for a rectangle's coverage (a box away from its corners).
     private static let rect = 32
     /// The variant that folds a constant coverage (all or nothing) into a mask over a rectangle.
@@ -114,10 +120,12 @@ final class GLTreeDraw {
     /// `policy`: the driver's (`GLPlan.swift`): clip copies and split boxes, or neither.
     init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear, policy: DriverPolicy = .gpu) throws {
         self.subpixel = subpixel
+        advancedBlending = caps.advancedBlending
         splitsBoxes = policy.splitsBoxes
         self.policy = policy
         let levels = tree.sources
         evaluator = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: levels) }, rasterizes: true)
+        blends = evaluator.blends
         list = evaluator.makeList()
         copies = evaluator.nodes.contains(where: \.drawsCopies) ? try GLCopies(evaluator: evaluator, levels: levels) : nil
         clipCopies = try GLClipCopies(evaluator: evaluator, width: scene.width, height: scene.height, background: scene.background,
@@ -156,6 +164,8 @@ final class GLTreeDraw {
         filtersMovingContent = findFilteredMovingContent()
         reservePolygons()
         try makePrograms(evaluator.root, masked: false, asMask: false)
+        // A tree that blends has the background drawn under it at the end (`drawBackgroundUnder`).
+        if blends { try makeProgram(Self.rect) }
         // The polygon tables, read texel by texel.
         edgeTexture = Self.makeTableTexture()
         entryTexture = Self.makeTableTexture()
@@ -358,7 +368,7 @@ final class GLTreeDraw {
 
     /// The shader variant an item needs: bits 0-1 its source (polygon,
     /// coverage picture, colour picture), 4 a gradient, 8 a mask over it, 16 drawn into a mask.
-    private static func variant(_ contents: Contents?, masked: Bool, asMask: Bool) -> Int? {
+    private static func variant(_ contents: Contents?, masked: Bool, asMask: Bool, blendEquation: Bool = false) -> Int? {
         var v: Int
         switch contents {
         case let .shape(shape)?:
@@ -373,45 +383,107 @@ final class GLTreeDraw {
         }
         if masked { v |= 8 }
         if asMask { v |= 16 }
+        if blendEquation { v |= advancedBlend }
         return v
     }
 
-    private func makePrograms(_ layer: Layer, masked: Bool, asMask: Bool) throws {
+    /// Whether an item of this blend mode draws by an advanced blend equation (add blends by plain factors).
+    private func blendsByEquation(_ blend: BlendMode) -> Bool { advancedBlending && blend != .normal && blend != .add }
+
+    /// The background under what this page holds (a tree that blends drew over transparency):
+    /// its premultiplied colour where the page is clear, by (1 - destination alpha, 1).
+    func drawBackgroundUnder(_ background: RGBA8, viewport: Viewport, pageTop: Int) {
+        guard let program = programs[Self.rect] else { return }
+        glUseProgram(program.program.id)
+        programInUse = program.program.id
+        glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
+        glUniform1i(program.pageTop, GLint(pageTop))
+        glUniform1f(program.opacity, 1)
+        glUniform1i(program.invertsCoverage, 0)
+        glUniform4f(program.color, GLfloat(background.r) / 255, GLfloat(background.g) / 255, GLfloat(background.b) / 255,
+                    GLfloat(background.a) / 255)
+        glUniform4f(program.rect, -1e9, -1e9, 1e9, 1e9)
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glBlendFunc(GLenum(GL_ONE_MINUS_DST_ALPHA), GLenum(GL_ONE))
+        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+    }
+
+    /// The blending for an item of `blend` (premultiplied source over for normal).
+    private static func setItemBlend(_ blend: BlendMode, advanced: Bool) {
+        switch blend {
+        case .normal: glBlendEquation(GLenum(GL_FUNC_ADD)); glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        case .add: glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE))
+        default:
+            guard advanced else { return }
+            glBlendEquation(GLenum(equation(blend)))
+        }
+    }
+
+    /// KHR_blend_equation_advanced's equation for a mode (the W3C's, as `BlendMode` defines them).
+    private static func equation(_ blend: BlendMode) -> Int32 {
+        switch blend {
+        case .multiply: GL_MULTIPLY_KHR
+        case .screen: GL_SCREEN_KHR
+        case .overlay: GL_OVERLAY_KHR
+        case .darken: GL_DARKEN_KHR
+        case .lighten: GL_LIGHTEN_KHR
+        case .colorDodge: GL_COLORDODGE_KHR
+        case .colorBurn: GL_COLORBURN_KHR
+        case .hardLight: GL_HARDLIGHT_KHR
+        case .softLight: GL_SOFTLIGHT_KHR
+        case .difference: GL_DIFFERENCE_KHR
+        case .exclusion: GL_EXCLUSION_KHR
+        case .hue: GL_HSL_HUE_KHR
+        case .saturation: GL_HSL_SATURATION_KHR
+        case .color: GL_HSL_COLOR_KHR
+        case .luminosity: GL_HSL_LUMINOSITY_KHR
+        case .normal, .add: GL_FUNC_ADD
+        }
+    }
+
+    /// Compiles shader variant `v` (`variant(_:masked:asMask:blendEquation:)`).
+    private func makeProgram(_ v: Int) throws {
+        var defines: [String] = []
+        if v & 3 == 1 { defines.append("PICTURE_COVERAGE") }
+        if v & 3 == 2 { defines.append("PICTURE_RGBA") }
+        if v & 4 != 0 { defines.append("GRADIENT") }
+        if v & 8 != 0 { defines.append("MASKED") }
+        if v & 16 != 0 { defines.append("AS_MASK") }
+        if v & Self.rect != 0 { defines.append("RECT") }
+        if v & Self.advancedBlend != 0 { defines.append("ADVANCED_BLEND") }
+        let program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "item.frag.glsl", defines: defines)
+        glUseProgram(program.id)
+        for (name, unit) in [("u_picture", 0), ("u_tiles", 0), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4), ("u_ramp", 5)] {
+            glUniform1i(program.uniform(name), GLint(unit))
+        }
+        glUseProgram(0)
+        programs[v] = Program(program: program, viewport: program.uniform("u_viewport"), pageTop: program.uniform("u_pageTop"),
+                              color: program.uniform("u_color"), opacity: program.uniform("u_opacity"),
+                              colorB: program.uniform("u_colorB"), gradient: program.uniform("u_gradient"),
+                              inverseX: program.uniform("u_inverseX"), inverseY: program.uniform("u_inverseY"),
+                              pictureSize: program.uniform("u_pictureSize"), rowBase: program.uniform("u_rowBase"),
+                              firstRow: program.uniform("u_firstRow"), firstColumn: program.uniform("u_firstColumn"),
+                              buckets: program.uniform("u_buckets"), whole: program.uniform("u_whole"),
+                              tileStep: program.uniform("u_tileStep"), phases: program.uniform("u_phases"),
+                              phase: program.uniform("u_phase"), rect: program.uniform("u_rect"),
+                              gradientV: program.uniform("u_gradientV"), focus: program.uniform("u_focus"), gradientKind: program.uniform("u_gradientKind"),
+                              supersampled: program.uniform("u_supersampled"), evenOdd: program.uniform("u_evenOdd"),
+                              invertsCoverage: program.uniform("u_invertsCoverage"))
+    
+    }
+
+    private func makePrograms(_ layer: Layer, masked: Bool, asMask: Bool, blend inherited: BlendMode = .normal) throws {
         let masked = masked || layer.mask != nil
-        let base = Self.variant(layer.contents, masked: masked && !asMask, asMask: asMask)
+        let blend = asMask ? .normal : layer.blendMode == .normal ? inherited : layer.blendMode
+        let base = Self.variant(layer.contents, masked: masked && !asMask, asMask: asMask, blendEquation: blendsByEquation(blend))
         var needed = base.map { [$0] } ?? []
         if let base, splitsBoxes, case .box? = layer.contents { needed.append(base | Self.rect) }
         // A mask layer whose fold reaches past its area has the rest of the page folded by a rectangle.
         if asMask && layer.maskMode.mayReachUncovered(inverted: layer.invertsMaskCoverage) { needed.append(Self.maskRectangle) }
-        for v in needed where programs[v] == nil {
-            var defines: [String] = []
-            if v & 3 == 1 { defines.append("PICTURE_COVERAGE") }
-            if v & 3 == 2 { defines.append("PICTURE_RGBA") }
-            if v & 4 != 0 { defines.append("GRADIENT") }
-            if v & 8 != 0 { defines.append("MASKED") }
-            if v & 16 != 0 { defines.append("AS_MASK") }
-            if v & Self.rect != 0 { defines.append("RECT") }
-            let program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "item.frag.glsl", defines: defines)
-            glUseProgram(program.id)
-            for (name, unit) in [("u_picture", 0), ("u_tiles", 0), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4), ("u_ramp", 5)] {
-                glUniform1i(program.uniform(name), GLint(unit))
-            }
-            glUseProgram(0)
-            programs[v] = Program(program: program, viewport: program.uniform("u_viewport"), pageTop: program.uniform("u_pageTop"),
-                                  color: program.uniform("u_color"), opacity: program.uniform("u_opacity"),
-                                  colorB: program.uniform("u_colorB"), gradient: program.uniform("u_gradient"),
-                                  inverseX: program.uniform("u_inverseX"), inverseY: program.uniform("u_inverseY"),
-                                  pictureSize: program.uniform("u_pictureSize"), rowBase: program.uniform("u_rowBase"),
-                                  firstRow: program.uniform("u_firstRow"), firstColumn: program.uniform("u_firstColumn"),
-                                  buckets: program.uniform("u_buckets"), whole: program.uniform("u_whole"),
-                                  tileStep: program.uniform("u_tileStep"), phases: program.uniform("u_phases"),
-                                  phase: program.uniform("u_phase"), rect: program.uniform("u_rect"),
-                                  gradientV: program.uniform("u_gradientV"), focus: program.uniform("u_focus"), gradientKind: program.uniform("u_gradientKind"),
-                                  supersampled: program.uniform("u_supersampled"), evenOdd: program.uniform("u_evenOdd"),
-                                  invertsCoverage: program.uniform("u_invertsCoverage"))
-        }
+        for v in needed where programs[v] == nil { try makeProgram(v) }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: !layer.masksByLuminance) }
-        for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask) }
+        for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask, blend: blend) }
     }
 
     /// The most points and row slots a frame's polygons can need (held to
@@ -479,9 +551,23 @@ final class GLTreeDraw {
 
     /// The mechanism chosen for an item and why (`GLPlan.swift`), a phased picture naming its phases.
     private func explanation(_ item: PresentationItem, _ mechanism: GLMechanism) -> (String, String) {
-        guard mechanism == .phasedPicture else { return (mechanism.name, mechanism.reason) }
-        let phases = item.content >= 0 && item.content < pictures.count ? pictures[item.content]?.phases ?? 1 : 1
-        return ("coverage picture, \(phases) phases", mechanism.reason)
+        var (name, reason) = (mechanism.name, mechanism.reason)
+        if mechanism == .phasedPicture {
+            let phases = item.content >= 0 && item.content < pictures.count ? pictures[item.content]?.phases ?? 1 : 1
+            name = "coverage picture, \(phases) phases"
+        }
+        // A blend mode rides on the draw: its equation, add's factors, or (without the extension) none.
+        switch item.blend {
+        case .normal: break
+        case .add: (name, reason) = (name + ", added", reason + "; blended by adding (ONE, ONE)")
+        default:
+            if advancedBlending {
+                (name, reason) = (name + ", \(item.blend.rawValue)", reason + "; blended by KHR_blend_equation_advanced's \(item.blend.rawValue)")
+            } else {
+                (name, reason) = (name + ", unblended", reason + "; drawn as normal: this driver has no KHR_blend_equation_advanced for \(item.blend.rawValue)")
+            }
+        }
+        return (name, reason)
     }
 
     /// Each item's mechanism, as the policy chooses it from what is known of
@@ -501,7 +587,8 @@ final class GLTreeDraw {
             let area = placed ? nil : evaluator.area(of: item, mask: mask, width: width, height: height)
             // A luminance mask's items draw in colour (as the tree's do), an alpha mask's their alpha.
             let asMask = mask && !maskReads(i - 1).luminance
-            let variant = placed ? nil : Self.variant(layer.contents, masked: item.mask >= 0 && !mask, asMask: asMask)
+            let variant = placed ? nil : Self.variant(layer.contents, masked: item.mask >= 0 && !mask, asMask: asMask,
+                                                      blendEquation: !mask && blendsByEquation(item.blend))
             facts.inFrame = area != nil && variant != nil
             var clear: (alpha: Double, rows: Range<Int>, columns: Range<Int>)?
             var split: BoxSplit?
@@ -828,6 +915,10 @@ final class GLTreeDraw {
     private func drawItem(_ item: PresentationItem, _ p: Planned, mask asMask: Bool, viewport: Viewport, pageTop: Int) {
         // The item's rows on this page and its columns, as a scissor.
         guard let area = PageArea(rows: p.rows, columns: p.columns, viewport: viewport, pageTop: pageTop) else { return }
+        // A blend mode: its equation (or add's factors) for this draw alone.
+        let blended = !asMask && item.blend != .normal
+        if blended { Self.setItemBlend(item.blend, advanced: advancedBlending) }
+        defer { if blended { Self.setItemBlend(.normal, advanced: advancedBlending) } }
         let scissor = area.rect, first = area.rows.lowerBound, last = area.rows.upperBound
         glEnable(GLenum(GL_SCISSOR_TEST))
         area.setScissor()

@@ -15,7 +15,7 @@ import WaveCore
 /// looping back to the in point at the out point (as players play it).
 ///
 /// Not drawn yet, and counted (`drewWithout`): expressions, text layers,
-/// layer effects, gradients keyframed over 1,000 frames, blend modes.
+/// layer effects, gradients keyframed over 1,000 frames, the hard mix blend mode.
 public struct LottieAnimation: Sendable {
     /// The composition's size, frame rate, and in and out points (frames).
     public let width: Double, height: Double, frameRate: Double, inPoint: Double, outPoint: Double

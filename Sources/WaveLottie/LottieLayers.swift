@@ -148,7 +148,12 @@ final class TreeBuilder {
         let transform = try LottieTransform(layer["ks"])
         out.opacity = transform.opacity.timeline(0, scale: 0.01, rate: rate)
         if layer["ef"]?.value.array?.isEmpty == false { without.add("layer effects") }
-        if let bm = layer["bm"]?.value.number, bm != 0 { without.add("blend modes") }
+        if let bm = layer["bm"]?.value.number, bm != 0 {
+            // Lottie's numbers for After Effects' modes, 1 multiply to 16 add; 17, hard mix, is not drawn.
+            let modes: [BlendMode] = [.normal, .multiply, .screen, .overlay, .darken, .lighten, .colorDodge, .colorBurn, .hardLight,
+                                      .softLight, .difference, .exclusion, .hue, .saturation, .color, .luminosity, .add]
+            if bm >= 0, bm < Double(modes.count), bm == bm.rounded() { out.blendMode = modes[Int(bm)] } else { without.add("blend modes other than 0 to 16") }
+        }
         countExpressions(layer["ks"])
         let local = try layerMapping(layer, mapping)
         // Outlines that change are sampled at every frame of the composition's time the root shows.

@@ -100,6 +100,37 @@ final class LayerTreeBothBackendsTests: XCTestCase {
         }
     }
 
+    /// Every blend mode through both backends: the CPU's blending (written
+    /// from the W3C's definitions) against the driver's own
+    /// KHR_blend_equation_advanced equations (llvmpipe's, Mesa's code), a pink
+    /// box at 0.8 over a blue one and over nothing; over nothing every mode
+    /// draws as normal (the tree draws over transparency, the background
+    /// under it). Multiply checked by hand: blue times pink.
+    func testEveryBlendModeMatchesTheDriversEquationsAndMeetsOnlyTheTree() throws {
+        let frame = Rect(x: 0, y: 0, width: 100, height: 10)
+        var normal: RGBAImage?
+        for mode in BlendMode.allCases {
+            let blue = Layer(frame: Rect(x: 0, y: 0, width: 50, height: 10), contents: .box(Box(color: RGBA8(51, 128, 230))))
+            var pink = Layer(frame: Rect(x: 25, y: 0, width: 75, height: 10), contents: .box(Box(color: RGBA8(230, 77, 153))))
+            pink.opacity = .constant(0.8)
+            pink.blendMode = mode
+            let scene = Scene(width: 100, height: 10, background: RGBA8(255, 255, 255), tree: LayerTree(root: Layer(frame: frame, sublayers: [blue, pink])))
+            let cpu = try Frames.render(CPURenderer(), scene, at: [0])[0]
+            let gl = try Frames.render(try glRenderer(), scene, at: [0])[0]
+            XCTAssertEqual(pendingGLErrors(), [])
+            assertImagesMatch(gl, cpu, mean: 0.5, max: 2, name: "blend-\(mode)")
+            if mode == .normal { normal = cpu }
+            XCTAssertEqual(cpu[80, 5], normal?[80, 5], "\(mode) over nothing draws as normal")
+            if mode == .multiply {
+                // Each channel: under + 0.8 (under x over / 255 - under).
+                func multiplied(_ under: Double, _ over: Double) -> Double { under + 0.8 * (under * over / 255 - under) }
+                XCTAssertEqual(Double(cpu[40, 5].r), multiplied(51, 230), accuracy: 1)
+                XCTAssertEqual(Double(cpu[40, 5].g), multiplied(128, 77), accuracy: 1)
+                XCTAssertEqual(Double(cpu[40, 5].b), multiplied(230, 153), accuracy: 1)
+            }
+        }
+    }
+
     /// A replicator of boxes is one item for the GL strategy whatever its
     /// count (its copies are evaluated on the GPU); the CPU's list has one per copy.
     /// A mask drawn before any other item (its texture made while a

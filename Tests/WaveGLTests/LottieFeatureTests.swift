@@ -329,6 +329,19 @@ final class LottieFeatureTests: XCTestCase {
         }
     }
 
+    /// A blend mode: a layer multiplied (`bm` 1) over a layer of mid grey darkens it to half; where nothing is under
+    /// it, it draws as normal (the composition's canvas is transparent, as the peers draw it; the background comes last).
+    func testABlendModeMeetsTheLayersUnderIt() throws {
+        let grey = F.shapeLayer(index: 2, items: [F.rectangle(x: 0, y: 0, width: 50, height: 100), F.fill(0.5, 0.5, 0.5)])
+        let multiplied = F.shapeLayer(index: 1, items: [F.rectangle(x: 20, y: 20, width: 60, height: 60), F.fill(1, 0.5, 0)],
+                                      extra: #","bm":1"#)
+        let image = try frame(F.file([multiplied, grey]), frame: 0, name: "blend-multiply")
+        // Over grey 128: (255, 128, 0) x 128/255; over white: the colour itself.
+        XCTAssertEqual(image[30, 50], RGBA8(128, 64, 0))
+        XCTAssertEqual(image[70, 50], RGBA8(255, 128, 0))
+        XCTAssertEqual(image[10, 50], RGBA8(128, 128, 128))
+    }
+
     func testAnInvertedMatteAndMasksOfEveryModeShowWhatTheyShould() throws {
         let matte = F.shapeLayer(index: 1, items: [F.rectangle(x: 40, y: 0, width: 60, height: 100), F.fill(0, 0, 0)], extra: #","td":1"#)
         let matted = F.shapeLayer(index: 2, items: [F.rectangle(x: 20, y: 20, width: 40, height: 40), F.fill(1, 0, 0)], extra: #","tt":2"#)

@@ -79,8 +79,21 @@ public final class CPURenderer: Renderer, PixelCounting {
                 pixelCounts.write(rows: rowsToClear[index], columns: 0..<scene.width, blends: false, software: true)
             }
         }
-        for index in rowsToClear.indices { pixmap.fill(scene.background, rows: rowsToClear[index]) }
-        treePainter?.draw(time: time, into: pixmap.view)
+        guard let treePainter, treePainter.blends else {
+            for index in rowsToClear.indices { pixmap.fill(scene.background, rows: rowsToClear[index]) }
+            treePainter?.draw(time: time, into: pixmap.view)
+            return
+        }
+        // Blend modes meet the tree's own drawing: drawn over transparency, then the whole over the background.
+        pixmap.fill(RGBA8(0, 0, 0, 0), rows: 0..<scene.height)
+        treePainter.draw(time: time, into: pixmap.view)
+        let background = scene.background
+        for row in 0..<scene.height {
+            let line = pixmap.view.row(row)
+            for x in 0..<scene.width {
+                line[x] = composite(ColorValue(RGBA8(packed: line[x])), coverage: 1, onto: background).packed
+            }
+        }
     }
 
     public func finish() {}

@@ -13,6 +13,8 @@ package final class TreePainter {
     /// This frame's presentation, kept from frame to frame.
     private var list: PresentationList
     /// One byte a pixel: the coverage of the mask in `maskInBuffer`.
+    /// The tree blends: drawn over transparency, then over the background (`LayerTreeEvaluator.blends`).
+    package let blends: Bool
     private let maskBuffer: UnsafeMutablePointer<UInt8>?
     /// One byte a pixel: a mask item's own coverage, where its mode or inversion reaches past it (made only then).
     private let maskScratch: UnsafeMutablePointer<UInt8>?
@@ -57,6 +59,7 @@ package final class TreePainter {
         self.rasterizer = rasterizer
         sink = TransformingSink(rasterizer)
         list = evaluator.makeList()
+        blends = evaluator.blends
         let clips = evaluator.soleClips(width: rasterizer.width, height: rasterizer.height)
         var byNode = [Alone?](repeating: nil, count: evaluator.nodes.count)
         for clip in clips {
@@ -193,6 +196,7 @@ package final class TreePainter {
             addOutline(item, layer: node.layer, columns: area.columns)
             var blitter = ItemBlitter(view: view, paint: ItemPaint(shape, item), opacity: item.opacity,
                                       columns: area.columns, mask: mask, spanBlend: spanBlend)
+            blitter.blend = item.blend
             itemsPainted &+= 1
             blitter.item = itemsPainted
             resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
@@ -206,12 +210,14 @@ package final class TreePainter {
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: item.color)), opacity: item.opacity,
                                           columns: area.columns, mask: mask, spanBlend: spanBlend)
+                blitter.blend = item.blend
                 resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
             }
             if item.primitive == .boxBorder || item.drawsBorder {
                 PrimitiveOutlines.addBorder(item.bounds, radius: box.cornerRadius, width: box.borderWidth, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: box.borderColor)), opacity: item.opacity,
                                           columns: area.columns, mask: mask, spanBlend: spanBlend)
+                blitter.blend = item.blend
                 resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
             }
         case .copies, .rasterized:
@@ -507,7 +513,7 @@ package final class TreePainter {
                     var coverage = item.opacity
                     if let mask { coverage *= Double(mask[y * rasterizer.width + x]) / 255 }
                     let color = item.tint.applied(to: ColorValue(r: acc.r / acc.a, g: acc.g / acc.a, b: acc.b / acc.a, a: acc.a))
-                    out[x] = composite(color, coverage: coverage, onto: RGBA8(packed: out[x])).packed
+                    out[x] = item.blend.composite(color, coverage: coverage, onto: RGBA8(packed: out[x])).packed
                     if let counts {
                         counts.totals.rasterized += 1
                         counts.write(row: y, columns: x..<x + 1, blends: true, software: true)
@@ -528,6 +534,8 @@ struct ItemBlitter: CoverageBlitter {
     let spanBlend: SpanBlendTable
     /// Which item of the frame this is (a ramp's table is made again for each).
     var item = 0
+    /// How it meets what is under it (`BlendMode`); normal takes the fast paths below.
+    var blend = BlendMode.normal
 
     @inline(__always)
     mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
@@ -537,6 +545,15 @@ struct ItemBlitter: CoverageBlitter {
         let out = view.row(row)
         let coverage = Double(level) / 255 * opacity
         let maskRow = mask.map { $0 + row * view.width }
+        if blend != .normal {
+            // Pixel by pixel: the mode reads each pixel under it.
+            let py = Double(row) + 0.5
+            for x in a..<b {
+                let c = coverage * Double(maskRow?[x] ?? 255) / 255
+                if c > 0 { out[x] = blend.composite(paint.color(atX: Double(x) + 0.5, y: py), coverage: c, onto: RGBA8(packed: out[x])).packed }
+            }
+            return
+        }
         switch paint {
         case let .solid(color):
             // Whole coverage of an opaque colour, unmasked: the colour itself, as composite gives it (a span fill).

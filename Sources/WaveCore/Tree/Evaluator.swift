@@ -19,10 +19,12 @@ package final class LayerTreeEvaluator {
         package let rasterized: Int
         /// Its placement, evaluated once where nothing of it is animated.
         let still: StillPlacement?
+        /// How its drawing meets what is under it: its own blend mode, else its nearest ancestor's.
+        package let blend: BlendMode
 
-        init(layer: Layer, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool, rasterized: Int = -1) {
+        init(layer: Layer, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool, rasterized: Int = -1, blend: BlendMode = .normal) {
             self.layer = layer; self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
-            self.drawsCopies = drawsCopies; self.rasterized = rasterized
+            self.drawsCopies = drawsCopies; self.rasterized = rasterized; self.blend = blend
             still = StillPlacement(layer)
         }
     }
@@ -63,6 +65,10 @@ package final class LayerTreeEvaluator {
     package private(set) var rasterPictures: [RasterPicture] = []
     /// Per compiled node: whether a rasterized layer above it draws it in its picture.
     package private(set) var insideRasterized: [Bool] = []
+    /// Some layer blends (`Layer.blendMode`): the tree draws over transparency and then over the
+    /// background, so that its blend modes meet its own drawing, never the background (a Lottie
+    /// composition's canvas, as rlottie and ThorVG draw one).
+    package var blends: Bool { nodes.contains { $0.blend != .normal } }
     /// The most items, masks and mask items a frame can hold.
     package private(set) var capacity = (items: 0, masks: 0, maskItems: 0)
     /// Scratch memory for the dynamic paths that ask for it (the most any one asks).
@@ -118,7 +124,9 @@ package final class LayerTreeEvaluator {
             if layer.shouldRasterize { looks[layer.size, default: []].append((look, n)) }
             return n
         }
-        func compile(_ layer: Layer, into list: inout [Node], isMask: Bool, inRaster: Bool) throws -> Int {
+        func compile(_ layer: Layer, into list: inout [Node], isMask: Bool, inRaster: Bool, blend inherited: BlendMode = .normal) throws -> Int {
+            // A mask's coverage is folded, never blended.
+            let blend = isMask ? .normal : layer.blendMode == .normal ? inherited : layer.blendMode
             let index = list.count
             list.append(Node(layer: layer, subtreeEnd: index, content: -1, maskRoot: -1, drawsCopies: false))
             var maskRoot = -1
@@ -127,17 +135,19 @@ package final class LayerTreeEvaluator {
                 maskRoot = try compile(mask, into: &maskNodes, isMask: true, inRaster: inRaster)
             }
             // A shadow draws on such a backend only in a picture: painted every frame where the layer is not cached.
-            let wanted = rasterizes && !isMask && !inRaster && (layer.shouldRasterize || layer.shadow != nil) && RasterPicture.canCache(layer)
+            // Blended items draw one by one (each meets what is under it).
+            let wanted = rasterizes && !isMask && !inRaster && blend == .normal && (layer.shouldRasterize || layer.shadow != nil)
+                && RasterPicture.canCache(layer)
             let picture = wanted ? try rasterNumber(layer) : -1
             let raster = picture >= 0
             if rasterizes && !isMask && !inRaster && !raster && layer.shadow != nil {
                 throw LayerTreeError(layer: layer.name, problem: "a shadow on a layer the GL strategy cannot paint as one picture "
                                      + "(expected sublayers that do not animate, at most \(RasterPicture.maxPixels) pixels)")
             }
-            for sublayer in layer.sublayers { _ = try compile(sublayer, into: &list, isMask: isMask, inRaster: inRaster || raster) }
-            let copies = !isMask && !raster && layer.replicator != nil && (drawsCopies?(layer) ?? false)
+            for sublayer in layer.sublayers { _ = try compile(sublayer, into: &list, isMask: isMask, inRaster: inRaster || raster, blend: blend) }
+            let copies = !isMask && !raster && blend == .normal && layer.replicator != nil && (drawsCopies?(layer) ?? false)
             list[index] = Node(layer: layer, subtreeEnd: list.count, content: number(layer.contents), maskRoot: maskRoot,
-                               drawsCopies: copies, rasterized: picture)
+                               drawsCopies: copies, rasterized: picture, blend: blend)
             return index
         }
         try Self.validate(root, sourceCount: sources.levels.count)
@@ -307,6 +317,7 @@ package final class LayerTreeEvaluator {
                                         opacity: alpha, tint: tint, clip: clip, mask: mask, color: ColorValue(r: 0, g: 0, b: 0, a: 0),
                                         bounds: bounds,
                                         input: ShapeInput(size: node.layer.size), drawsBorder: false, time: time)
+            item.blend = node.blend
             switch contents {
             case let .shape(shape):
                 if let color = shape.color { item.color = color.value(at: time, sources: sources) }

@@ -116,6 +116,16 @@ package enum ItemPaint: Equatable, Sendable {
         }
     }
 
+    /// The colour at the scene point (x, y), tinted, before coverage and opacity.
+    @inline(__always)
+    package func color(atX x: Double, y: Double) -> ColorValue {
+        switch self {
+        case let .solid(c): return c
+        case let .gradient(alpha, beta, gamma, start, end): return start.mixed(with: end, Swift.min(1, Swift.max(0, alpha * x + beta * y + gamma)))
+        case let .ramp(u, v, gradient, tint): return tint.applied(to: gradient.ramp[Gradient.entry(at: Self.position(u: u, v: v, gradient, x: x, y: y))])
+        }
+    }
+
     /// A ramp's position at the scene point (x, y).
     @inline(__always)
     package static func position(u: SIMD3<Double>, v: SIMD3<Double>, _ gradient: Gradient, x: Double, y: Double) -> Double {

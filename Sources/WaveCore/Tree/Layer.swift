@@ -68,6 +68,11 @@ public struct Layer: Equatable, Sendable {
     /// `MaskLuminance.weights`: a luma matte), not their alpha. Its layers
     /// then draw over each other (their mask modes are not read).
     public var masksByLuminance: Bool
+    /// How its drawing and its sublayers' meet what is under them
+    /// (CALayer.compositingFilter): each of their shapes, boxes and
+    /// pictures blends with what is drawn before it, by the nearest
+    /// blend mode above it (normal: the parent's).
+    public var blendMode: BlendMode
     /// Drawn as part of a mask, how its coverage meets what the mask's
     /// layers before it cover (an animation's masks, folded in order: added,
     /// subtracted, intersected...). Elsewhere it changes nothing.
@@ -99,6 +104,7 @@ public struct Layer: Equatable, Sendable {
         rasterizesAtShownScale = false
         invertsMask = false
         masksByLuminance = false
+        blendMode = .normal
         maskMode = .add
         invertsMaskCoverage = false
         maskStorage = []

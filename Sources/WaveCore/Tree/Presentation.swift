@@ -77,6 +77,8 @@ package struct PresentationItem: Equatable, Sendable {
     package var drawsBorder: Bool
     /// The layer's local time (its timeline's input).
     package var time: Double
+    /// How it meets what is under it (its layer's blend mode, or its nearest ancestor's).
+    package var blend: BlendMode = .normal
 }
 
 /// The items of one mask: indices into `PresentationList.maskItems`.

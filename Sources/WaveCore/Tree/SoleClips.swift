@@ -49,6 +49,8 @@ extension SoleClip {
 extension LayerTreeEvaluator {
     /// Every sole clip of the tree drawn in a `width` x `height` frame, by node.
     package func soleClips(width: Int, height: Int) -> [SoleClip] {
+        // A clip paints its background in; a tree that blends draws over transparency.
+        if blends { return [] }
         // Each node's parent, and whether it and everything above it keep still (their placement never animated).
         var parent = [Int](repeating: -1, count: nodes.count)
         var stillChain = [Bool](repeating: false, count: nodes.count)
@@ -80,7 +82,7 @@ extension LayerTreeEvaluator {
             let node = nodes[i], layer = node.layer
             guard node.rasterized < 0, layer.shadow == nil, case let .shape(shape)? = layer.contents, case .fixed = shape.path, case .solid = shape.fill, shape.color == nil, shape.fillRule == .nonZero,
                   !layer.isHidden, !underReplicatorOrMask[i], parent[i] < 0 || stillChain[parent[i]],
-                  layer.timing.speed != 0 || layer.timing.isPassThrough, layer.timeRemap == nil, itemOf[i] >= 0 else { continue }
+                  layer.timing.speed != 0 || layer.timing.isPassThrough, layer.timeRemap == nil, node.blend == .normal, itemOf[i] >= 0 else { continue }
             let t = layer.transform
             guard layer.opacity.isConstant, layer.opacity.value >= 1, layer.position.x.isConstant, layer.position.y.isConstant,
                   layer.boundsOrigin.x.isConstant, layer.boundsOrigin.y.isConstant, t.translationY.isConstant,
