@@ -10,6 +10,7 @@ import WaveLottie
 public struct LottieEffect: Equatable, Sendable {
     public var file: String?
     public var frame = 0.0
+    public var marker: String?
 
     public init() {}
 
@@ -18,13 +19,24 @@ public struct LottieEffect: Equatable, Sendable {
               help: "The Lottie animation to draw (JSON, as Bodymovin exports it)."),
         .number("frame", \.frame, 0...LottieAnimation.maxFrames, what: "frames from the file's in point", valueName: "n",
                 help: "The frame shown at time 0, counted from the file's in point as rlottie and ThorVG count (--time moves on from it at the file's frame rate)."),
+        .text("marker", \.marker, valueName: "name", accepted: "a marker the file names",
+              help: "Plays only the part of the animation the file's marker of this name covers (from its frame for its length, looping); --frame counts from the marker's frame."),
     ])
 
     /// The scene of the file for a size and background.
     public func scene(width: Int, height: Int, background: RGBA8) throws -> Scene {
         guard let file else { throw ValueError(parameter: "file", value: "(none)", accepted: "a Lottie JSON file") }
         let animation = try Self.opened(file)
-        let (scene, without) = try animation.scene(width: width, height: height, background: background, firstFrame: frame)
+        var segment: LottieAnimation.Marker?
+        if let marker {
+            guard let found = animation.markers.first(where: { $0.name == marker }) else {
+                let names = animation.markers.map { "'\($0.name)'" }
+                throw ValueError(parameter: "marker", value: marker,
+                                 accepted: names.isEmpty ? "none: the file has no markers" : "a marker the file names: " + names.joined(separator: ", "))
+            }
+            segment = found
+        }
+        let (scene, without) = try animation.scene(width: width, height: height, background: background, firstFrame: frame, marker: segment)
         if let line = without.line {
             if InputPolicy.strict { throw LottieError(place: "", problem: "\(file) uses what Waves does not draw yet (\(line)); without --strict it is drawn without them") }
             Self.sayOnce(file, line)

@@ -20,6 +20,8 @@ public struct LottieAnimation: Sendable {
     /// The composition's size, frame rate, and in and out points (frames).
     public let width: Double, height: Double, frameRate: Double, inPoint: Double, outPoint: Double
     let root: JSONValue
+    /// The file's markers (`markers`: a name, its frame and its length in frames), in the file's order.
+    public let markers: [Marker]
     /// The folder the file was read from (images beside it), nil for bytes.
     let folder: String?
 
@@ -76,14 +78,35 @@ public struct LottieAnimation: Sendable {
             throw top.fail("in point \(inPoint), out point \(outPoint): expected the out point after the in point, at most \(Int(Self.maxFrames)) frames")
         }
         guard top["layers"]?.value.array != nil else { throw top.fail("no 'layers' array") }
+        var markers: [Marker] = []
+        for m in (top["markers"]?.items ?? []).prefix(Self.maxMarkers) {
+            let name = m.string("cm") ?? "", at = try m.number("tm", default: 0), length = try m.number("dr", default: 0)
+            guard at.isFinite, length.isFinite, abs(at) <= Self.maxFrames, length >= 0, length <= Self.maxFrames else {
+                throw m.fail("a marker at frame \(at) for \(length) frames: expected frames within 0 to \(Int(Self.maxFrames))")
+            }
+            markers.append(Marker(name: name, frame: at, frames: length))
+        }
+        self.markers = markers
         root = json
+    }
+
+    /// The most markers read (the rest are left).
+    public static let maxMarkers = 10_000
+
+    /// A named part of the animation (After Effects' composition markers).
+    public struct Marker: Equatable, Sendable {
+        public let name: String
+        /// Its first frame (the composition's, not counted from the in point) and its length in frames.
+        public let frame: Double, frames: Double
     }
 
     /// The tree for a scene of `width` x `height` pixels (the animation
     /// scaled to fit, centred), scene time 0 at frame `firstFrame` after the
-    /// in point; and what was drawn without.
+    /// in point (or, playing only `marker`, after the marker's frame: its
+    /// frames played in a loop); and what was drawn without.
     public func scene(width sceneWidth: Int, height sceneHeight: Int, background: RGBA8,
-                      firstFrame: Double = 0) throws -> (scene: Scene, drewWithout: DrewWithout) {
+                      firstFrame: Double = 0, marker: Marker? = nil) throws -> (scene: Scene, drewWithout: DrewWithout) {
+        let (start, end) = marker.map { ($0.frame, $0.frame + Swift.max(1, $0.frames)) } ?? (inPoint, outPoint)
         let builder = TreeBuilder(rate: frameRate, assets: try assets(), folder: folder)
         let top = Node(root, "")
         let layers = try builder.layers(top["layers"]!.items, mapping: TimeMapping(start: 0, stretch: 1, shown: inPoint...outPoint), depth: 0)
@@ -94,11 +117,11 @@ public struct LottieAnimation: Sendable {
         composition.position = AnimatablePoint((w - width * fit) / 2, (h - height * fit) / 2)
         composition.transform = AnimatableTransform(scaleX: fit, scaleY: fit)
         composition.masksToBounds = true
-        // The composition's frames from its in point: local time in seconds is the frame over the rate.
-        composition.timing = MediaTiming(beginTime: -inPoint / frameRate, duration: .infinity, fillMode: .both)
+        // The composition's frames from its in point (or the marker's frame): local time in seconds is the frame over the rate.
+        composition.timing = MediaTiming(beginTime: -start / frameRate, duration: .infinity, fillMode: .both)
         // Played in a loop, as players play a Lottie file: from frame `firstFrame` after the in point, back to the in point at the out point.
         var loop = Layer(name: "loop", frame: Rect(x: 0, y: 0, width: w, height: h), sublayers: [composition])
-        loop.timing = .endlessLoop(duration: duration, timeOffset: firstFrame / frameRate)
+        loop.timing = .endlessLoop(duration: (end - start) / frameRate, timeOffset: firstFrame / frameRate)
         let rootLayer = Layer(name: "lottie", frame: Rect(x: 0, y: 0, width: w, height: h), sublayers: [loop])
         var scene = Scene(width: sceneWidth, height: sceneHeight, background: background, tree: LayerTree(root: rootLayer))
         scene.frameRate = frameRate
@@ -186,6 +209,7 @@ extension LottieAnimation {
         }
         layers(root["layers"]?.array ?? [])
         for asset in root["assets"]?.array ?? [] { layers(asset["layers"]?.array ?? []) }
+        if !markers.isEmpty { found.insert("markers") }
         return found
     }
 

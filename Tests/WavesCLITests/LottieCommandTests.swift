@@ -26,4 +26,27 @@ final class LottieCommandTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/refused.png"))
         }
     }
+
+    /// `--marker NAME` plays only the marker's frames: a folder holds its length of frames, and its first frame is the
+    /// file's frame at the marker; a name the file does not have is one line naming those it has, 64, nothing written.
+    func testAMarkerPlaysItsPartOfTheAnimation() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        let json = LottieFixtures.everyEffect.replacingOccurrences(of: #""assets":["#, with: #""markers":[{"cm":"intro","tm":0,"dr":5},{"cm":"walk","tm":8,"dr":6}],"assets":["#)
+        XCTAssertNotEqual(json, LottieFixtures.everyEffect)
+        let file = try LottieFixtures.write(json)
+        let frames = try WavesBinary.run(["render", "lottie", "--file", file, "--marker", "walk", "--size", "40x40", "--backend", "cpu",
+                                          "--out", folder + "/walk/"])
+        XCTAssertEqual(frames.status, 0, frames.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/walk").filter { $0.hasSuffix(".png") }.count, 6)
+        let eighth = try WavesBinary.run(["render", "lottie", "--file", file, "--frame", "8", "--size", "40x40", "--backend", "cpu",
+                                          "--out", folder + "/eighth.png"])
+        XCTAssertEqual(eighth.status, 0, eighth.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/walk/frame-0000.png")),
+                       try Data(contentsOf: URL(fileURLWithPath: folder + "/eighth.png")), "the marker's first frame is the file's frame 8")
+        let unknown = try WavesBinary.run(["render", "lottie", "--file", file, "--marker", "run", "--out", folder + "/run.png"])
+        XCTAssertEqual(unknown.status, 64, unknown.stderr)
+        XCTAssert(unknown.stderr.contains("'intro', 'walk'"), unknown.stderr)
+        XCTAssertEqual(unknown.stderr.split(separator: "\n").count, 1, unknown.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/run.png"))
+    }
 }
