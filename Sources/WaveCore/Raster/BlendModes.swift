@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a layer's colours meet what is under them (CALayer's
-/// compositingFilter; After Effects' and Lottie's blend modes): the
+/// compositingFilter; After Effects' blend modes): the
 /// separable and non-separable modes of the W3C's Compositing and Blending
 /// Level 1, written from its definitions, and an additive one. With B the
 /// mode's function of the backdrop's colour Cb and the source's Cs (0...1),

@@ -66,8 +66,8 @@ package final class LayerTreeEvaluator {
     /// Per compiled node: whether a rasterized layer above it draws it in its picture.
     package private(set) var insideRasterized: [Bool] = []
     /// Some layer blends (`Layer.blendMode`): the tree draws over transparency and then over the
-    /// background, so that its blend modes meet its own drawing, never the background (a Lottie
-    /// composition's canvas, as rlottie and ThorVG draw one).
+    /// background, so that its blend modes meet its own drawing, never the background (an
+    /// imported composition's canvas, transparent as After Effects draws one).
     package var blends: Bool { nodes.contains { $0.blend != .normal } }
     /// The most items, masks and mask items a frame can hold.
     package private(set) var capacity = (items: 0, masks: 0, maskItems: 0)

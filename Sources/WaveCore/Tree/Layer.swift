@@ -35,7 +35,7 @@ public struct Layer: Equatable, Sendable {
     /// The layer's own time (CALayer adopts CAMediaTiming): begin time,
     /// speed, offset, repeat; a paused layer has speed 0.
     public var timing: MediaTiming
-    /// Time remapping (After Effects' and Lottie's; Core Animation has
+    /// Time remapping (After Effects'; Core Animation has
     /// none): the layer's local time, as `timing` gives it, replaced by
     /// this timeline's value at that time (seconds to seconds), for the
     /// layer and everything under it. Nil: its time as `timing` gives it.
@@ -223,7 +223,7 @@ public struct AnimatablePoint: Equatable, Sendable {
 
 /// A transform by its animatable parts (transform.translation.x, .y,
 /// transform.rotation, transform.scale.x, .y, and a skew Core Animation
-/// has no key path for: After Effects' and Lottie's), composed as
+/// has no key path for: After Effects'), composed as
 /// translation after rotation after skew after scale.
 public struct AnimatableTransform: Equatable, Sendable {
     public var translationX: Timeline<Double>
