@@ -127,7 +127,6 @@ final class LottieFeatureTests: XCTestCase {
         XCTAssertEqual(Double(half.b), 191, accuracy: 3)
     }
 
-    /// A repeater draws what is above it in its group again, each copy one step further, fading from so to eo.
     /// A radial gradient's highlight moves its focus: black to white out to 40 from (50, 50), the focus half the
     /// radius out at 45 degrees from the end point's direction. Each pixel's grey is the t found by bisection whose
     /// circle (radius 40 t about focus + t (centre - focus)) passes through the pixel's centre.
@@ -160,6 +159,7 @@ final class LottieFeatureTests: XCTestCase {
         XCTAssertGreaterThan(image[50, 50].r, 60, "lighter at the centre")
     }
 
+    /// A repeater draws what is above it in its group again, each copy one step further, fading from so to eo.
     func testARepeaterStepsItsCopies() throws {
         let step = #"{"ty":"tr","a":\#(F.value("[0,0]")),"p":\#(F.value("[30,0]")),"s":\#(F.value("[100,100]")),"r":\#(F.value("0")),"so":\#(F.value("100")),"eo":\#(F.value("100"))}"#
         let json = F.file([F.shapeLayer(items: [F.rectangle(x: 10, y: 45, width: 10, height: 10), F.fill(1, 0, 0),
@@ -292,6 +292,85 @@ final class LottieFeatureTests: XCTestCase {
             assertImagesMatch(try frame(json, frame: 0, name: name), expected(shown.map { ($0.0, $0.1, $0.2, $0.3, red) }),
                               mean: 0, max: 0, name: "lottie-\(name)")
         }
+    }
+
+    /// Layers and transforms, each on its own file: a solid layer; in and out points (hidden before the in point and
+    /// from the out point on); separate x and y; a quarter turn about the anchor; twice the scale at half the opacity.
+    func testSolidsInAndOutPointsAndEachPartOfATransform() throws {
+        let solid = ##"{"ddd":0,"ind":1,"ty":1,"sc":"#ff0000","sw":40,"sh":20,"ks":\##(F.transform(position: F.value("[10,10]"))),"ip":0,"op":20,"st":0,"sr":1}"##
+        assertImagesMatch(try frame(F.file([solid]), frame: 0, name: "solid"), expected([(10, 10, 50, 30, red)]), mean: 0, max: 0, name: "lottie-solid")
+        let shown = F.shapeLayer(items: [F.rectangle(x: 20, y: 20, width: 20, height: 20), F.fill(1, 0, 0)])
+            .replacingOccurrences(of: #""ip":0,"op":20"#, with: #""ip":5,"op":10"#)
+        for (f, visible) in [(4.0, false), (5, true), (9, true), (10, false)] {
+            let image = try frame(F.file([shown]), frame: f, name: "in-out-\(Int(f))")
+            assertImagesMatch(image, expected(visible ? [(20, 20, 40, 40, red)] : []), mean: 0, max: 0, name: "lottie-in-out-\(Int(f))")
+        }
+        // Position as separate x (keyframed 0 to 40 over frames 0 to 10) and y (20): at frame 5, (20, 20).
+        let separate = F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 20, height: 20), F.fill(1, 0, 0)])
+            .replacingOccurrences(of: #""p":\#(F.value("[0,0]"))"#, with: #""p":{"s":true,"x":\#(F.keyframes([(0, "[0]"), (10, "[40]")])),"y":\#(F.value("[20]"))}"#)
+        assertImagesMatch(try frame(F.file([separate]), frame: 5, name: "separate"), expected([(20, 20, 40, 40, red)]), mean: 0, max: 0,
+                          name: "lottie-separate-position")
+        // A 40x20 bar turned 90 degrees clockwise about its anchor (its top left) at (60, 20): x 40 to 60, y 20 to 60.
+        let turned = F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 40, height: 20), F.fill(1, 0, 0)], position: F.value("[60,20]"))
+            .replacingOccurrences(of: #""r":\#(F.value("0")),"o""#, with: #""r":\#(F.value("90")),"o""#)
+        assertImagesMatch(try frame(F.file([turned]), frame: 0, name: "rotation"), expected([(40, 20, 60, 60, red)]), mean: 0, max: 1,
+                          name: "lottie-rotation")
+        // A 10x10 square at (20, 20), scaled 200% about its anchor (0, 0), at 50% opacity: half red over white on 20 to 40.
+        let scaled = F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 10, height: 10), F.fill(1, 0, 0)], position: F.value("[20,20]"))
+            .replacingOccurrences(of: #""s":\#(F.value("[100,100]")),"r""#, with: #""s":\#(F.value("[200,200]")),"r""#)
+            .replacingOccurrences(of: #""o":\#(F.value("100"))}"#, with: #""o":\#(F.value("50"))}"#)
+        assertImagesMatch(try frame(F.file([scaled]), frame: 0, name: "scale-opacity"), expected([(20, 20, 40, 40, RGBA8(255, 128, 128))]),
+                          mean: 0, max: 1, name: "lottie-scale-opacity")
+    }
+
+    /// Shapes, each against its geometry: an ellipse (pixels whose centres lie a pixel inside or outside the circle),
+    /// a four-sided polygon (a diamond: |dx| + |dy| = 20), and a morph half way from a 20-unit square to a 40-unit one.
+    func testEllipsesPolygonsAndMorphs() throws {
+        let ellipse = F.shapeLayer(items: [#"{"ty":"el","p":\#(F.value("[50,50]")),"s":\#(F.value("[40,40]"))}"#, F.fill(1, 0, 0)])
+        let polygon = F.shapeLayer(items: [#"{"ty":"sr","sy":2,"pt":\#(F.value("4")),"p":\#(F.value("[50,50]")),"r":\#(F.value("0")),"or":\#(F.value("20")),"os":\#(F.value("0"))}"#, F.fill(1, 0, 0)])
+        for (json, name, inside) in [(ellipse, "ellipse", { (dx: Double, dy: Double) in (dx * dx + dy * dy).squareRoot() - 20 }),
+                                     (polygon, "polygon", { (dx: Double, dy: Double) in (abs(dx) + abs(dy) - 20) / 2.0.squareRoot() })] {
+            let image = try frame(F.file([json]), frame: 0, name: name)
+            var checked = 0
+            for y in 0..<100 {
+                for x in 0..<100 {
+                    let d = inside(Double(x) + 0.5 - 50, Double(y) + 0.5 - 50)
+                    if d < -1 { XCTAssertEqual(image[x, y], red, "\(name) (\(x), \(y))"); checked += 1 }
+                    if d > 1 { XCTAssertEqual(image[x, y], RGBA8(255, 255, 255), "\(name) (\(x), \(y))"); checked += 1 }
+                }
+            }
+            XCTAssertGreaterThan(checked, 9000, name)
+        }
+        func square(_ side: Double) -> String {
+            let a = 50 - side / 2, b = 50 + side / 2
+            return #"[{"c":true,"v":[[\#(a),\#(a)],[\#(b),\#(a)],[\#(b),\#(b)],[\#(a),\#(b)]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}]"#
+        }
+        let morph = F.shapeLayer(items: [#"{"ty":"sh","ks":\#(F.keyframes([(0, square(20)), (10, square(40))]))}"#, F.fill(1, 0, 0)])
+        assertImagesMatch(try frame(F.file([morph]), frame: 5, name: "morph"), expected([(35, 35, 65, 65, red)]), mean: 0, max: 0, name: "lottie-morph")
+    }
+
+    /// A Bézier-eased keyframe (After Effects' ease in, handles (0.42, 0) and (1, 1)): the square's left edge at
+    /// frame 5 is where the curve's progress puts it, found here by bisection on the curve's x; and a
+    /// precomposition stretched twice as long (`sr` 2) shows its frame 5 at the composition's frame 10.
+    func testBezierEasingAndTimeStretch() throws {
+        let eased = #"{"a":1,"k":[{"t":0,"s":[0,40],"o":{"x":[0.42],"y":[0]},"i":{"x":[1],"y":[1]}},{"t":10,"s":[80,40]}]}"#
+        let json = F.file([F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 20, height: 20), F.fill(1, 0, 0)], position: eased)])
+        let image = try frame(json, frame: 5, name: "eased")
+        func bezier(_ s: Double, _ p1: Double, _ p2: Double) -> Double { 3 * (1 - s) * (1 - s) * s * p1 + 3 * (1 - s) * s * s * p2 + s * s * s }
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<60 { let mid = (lo + hi) / 2; if bezier(mid, 0.42, 1) < 0.5 { lo = mid } else { hi = mid } }
+        let left = 80 * bezier(lo, 0, 1)
+        // The column the edge falls in is partly covered; the ones either side whole and empty.
+        let column = Int(left)
+        XCTAssertEqual(image[column - 1, 50], RGBA8(255, 255, 255), "left of the edge at \(left)")
+        XCTAssertEqual(image[column + 1, 50], red, "right of the edge at \(left)")
+        XCTAssertEqual(Double(image[column, 50].g), 255 * (left - Double(column)), accuracy: 2, "the edge's pixel")
+        let inner = F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 20, height: 20), F.fill(1, 0, 0)],
+                                 position: F.keyframes([(0, "[0,0]"), (10, "[40,0]")]))
+        let asset = #"{"id":"inner","layers":[\#(inner)]}"#
+        let stretched = #"{"ddd":0,"ind":1,"ty":0,"refId":"inner","w":100,"h":100,"ks":\#(F.transform(position: F.value("[0,40]"))),"ip":0,"op":20,"st":0,"sr":2}"#
+        assertImagesMatch(try frame(F.file([stretched], assets: [asset]), frame: 10, name: "stretch"), expected([(20, 40, 40, 60, red)]),
+                          mean: 0, max: 0, name: "lottie-stretch")
     }
 
     func testAParentMovesItsChildAndAStartTimeLeavesALayersOwnKeyframes() throws {
