@@ -155,11 +155,21 @@ $(FUZZ)/pixel_fill.o: Sources/CPixelFill/pixel_fill.c Sources/CPixelFill/include
 	@mkdir -p $(@D)
 	clang -O2 -ISources/CPixelFill/include -c $< -o $@
 
-$(FUZZ)/libWaveCore.a: $(WAVECORE_SOURCES) $(FUZZ)/include/CPixelFill/module.modulemap
+$(FUZZ)/include/CPolygonBooleans/module.modulemap: Sources/CPolygonBooleans/include/polygon_booleans.h
+	@mkdir -p $(@D)
+	printf 'module CPolygonBooleans {\n    header "%s"\n    export *\n}\n' "$(CURDIR)/$<" > $@
+
+$(FUZZ)/polygon_booleans.o: Sources/CPolygonBooleans/polygon_booleans.cpp Sources/CPolygonBooleans/include/polygon_booleans.h
+	@mkdir -p $(@D)
+	clang++ -O2 -ISources/CPolygonBooleans/include -c $< -o $@
+
+$(FUZZ)/libWaveCore.a: $(WAVECORE_SOURCES) $(FUZZ)/include/CPixelFill/module.modulemap $(FUZZ)/include/CPolygonBooleans/module.modulemap \
+	  $(FUZZ)/polygon_booleans.o
 	cd $(FUZZ) && $(FUZZ_SWIFTC) -module-name WaveCore -emit-library -static -emit-module -I include \
 	  $(addprefix $(CURDIR)/,$(WAVECORE_SOURCES)) -o libWaveCore.a
 
-FUZZ_LINK := -I $(FUZZ) -I $(FUZZ)/include $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o
+# WaveCore's C pieces: wmemset for pixel runs, Clipper's polygon booleans (Debian's libpolyclipping, C++).
+FUZZ_LINK := -I $(FUZZ) -I $(FUZZ)/include $(FUZZ)/libWaveCore.a $(FUZZ)/pixel_fill.o $(FUZZ)/polygon_booleans.o -lpolyclipping -lstdc++
 WAVEIMAGEIO_SOURCES := $(wildcard Sources/WaveImageIO/*.swift)
 WAVELOTTIE_SOURCES  := $(wildcard Sources/WaveLottie/*.swift)
 

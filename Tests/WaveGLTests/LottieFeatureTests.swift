@@ -517,6 +517,18 @@ final class LottieFeatureTests: XCTestCase {
         for renderer in [CPURenderer(), try glRenderer()] as [Renderer] {
             XCTAssertEqual(try frameAllocations(renderer, scene, step: 0.37), 0, "\(renderer.backend)")
         }
+        // Masks that fold past their area (intersected, inverted), a luma matte, a blended layer, drawn over transparency.
+        let folds = F.shapeLayer(index: 3, items: [F.rectangle(x: 10, y: 10, width: 80, height: 80), F.fill(0, 1, 0)],
+                                 position: F.keyframes([(0, "[0,0]"), (20, "[10,5]")]),
+                                 extra: #","bm":3,"masksProperties":[{"mode":"a","pt":{"a":0,"k":\#(box)},"o":{"a":0,"k":80}},{"mode":"i","inv":true,"pt":{"a":0,"k":\#(box)},"o":{"a":0,"k":60}},{"mode":"d","pt":{"a":0,"k":\#(box)},"o":{"a":0,"k":90}}]"#)
+        let matte = F.shapeLayer(index: 4, items: [F.rectangle(x: 0, y: 30, width: 100, height: 40), F.fill(0.6, 0.6, 0.6)], extra: #","td":1"#)
+        let lumaMatted = F.shapeLayer(index: 5, items: [F.rectangle(x: 20, y: 0, width: 30, height: 100), F.fill(0, 0, 1)],
+                                      position: F.keyframes([(0, "[0,0]"), (20, "[30,0]")]), extra: #","tt":4"#)
+        let blended = try LottieAnimation(bytes: Array(F.file([folds, matte, lumaMatted, moving]).utf8))
+            .scene(width: 100, height: 100, background: RGBA8(255, 255, 255)).scene
+        for renderer in [CPURenderer(), try glRenderer()] as [Renderer] {
+            XCTAssertEqual(try frameAllocations(renderer, blended, step: 0.37), 0, "\(renderer.backend): mask modes, luma, blending")
+        }
     }
 
     /// Files no one should draw: one line of Waves' own each, never a crash.
