@@ -86,7 +86,12 @@ final class TreeBuilder {
                 if tt > 4 {
                     without.add("mattes of unknown types")
                 } else if let source {
-                    built.mask = try chain(source, byIndex: byIndex, mapping: mapping, depth: depth)
+                    var matte = try chain(source, byIndex: byIndex, mapping: mapping, depth: depth)
+                    // A mask draws no mask of its own (Waves' masks do not nest): the matte layer's masks, and
+                    // any further down it, are drawn without and said, the file still drawn.
+                    let masksInMatte = Self.removeMasks(&matte)
+                    if masksInMatte > 0 { without.add("masks on matte layers", masksInMatte) }
+                    built.mask = matte
                     built.invertsMask = tt == 2 || tt == 4
                     built.masksByLuminance = tt >= 3
                 }
@@ -249,6 +254,17 @@ final class TreeBuilder {
         }
         guard !shapes.isEmpty else { return }
         layer.mask = Self.maskLayer(shapes)
+    }
+
+    /// Takes every mask off `layer` and the layers under it; how many there were.
+    static func removeMasks(_ layer: inout Layer) -> Int {
+        var removed = 0
+        if layer.mask != nil {
+            layer.mask = nil
+            removed += 1
+        }
+        for i in layer.sublayers.indices { removed += removeMasks(&layer.sublayers[i]) }
+        return removed
     }
 
     /// A layer at the origin of its parent's coordinates, holding `sublayers`.
