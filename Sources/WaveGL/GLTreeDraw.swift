@@ -45,6 +45,8 @@ final class GLTreeDraw {
     private static let rect = 32
     /// The variant that folds a constant coverage (all or nothing) into a mask over a rectangle.
     private static let maskRectangle = 16 | rect
+    /// The variant that writes another mask's coverage over a rectangle (one mask times another, where they nest).
+    private static let maskProduct = 8 | 16 | rect
     /// Boxes are split at their corners' pixels (`BoxSplit`).
     private let splitsBoxes: Bool
     /// The driver policy the plan follows (`GLPlan.swift`).
@@ -98,6 +100,9 @@ final class GLTreeDraw {
     static let tableWidth = 1024
 
     private var maskTexture: GLuint = 0, maskFramebuffer: GLuint = 0
+    /// An enclosing mask's own coverage, where masked layers nest (`LayerTreeEvaluator.masksNest`).
+    private var nestedTexture: GLuint = 0, nestedFramebuffer: GLuint = 0
+    private let masksNest: Bool
     private var maskSize = (width: 0, height: 0)
     private var maskOnPage = -1
     /// The program in use and the picture bound on unit 0 since the last
@@ -126,6 +131,7 @@ final class GLTreeDraw {
         let levels = tree.sources
         evaluator = try tree.makeEvaluator(drawsCopies: { GLCopies.canDraw($0, levels: levels) }, rasterizes: true)
         blends = evaluator.blends
+        masksNest = evaluator.masksNest
         list = evaluator.makeList()
         copies = evaluator.nodes.contains(where: \.drawsCopies) ? try GLCopies(evaluator: evaluator, levels: levels) : nil
         clipCopies = try GLClipCopies(evaluator: evaluator, width: scene.width, height: scene.height, background: scene.background,
@@ -164,8 +170,10 @@ final class GLTreeDraw {
         filtersMovingContent = findFilteredMovingContent()
         reservePolygons()
         try makePrograms(evaluator.root, masked: false, asMask: false)
-        // A tree that blends has the background drawn under it at the end (`drawBackgroundUnder`).
+        // A tree that blends has the background drawn under it at the end (`drawBackgroundUnder`); one whose masks
+        // nest multiplies one mask by another (`drawMask`).
         if blends { try makeProgram(Self.rect) }
+        if masksNest { try makeProgram(Self.maskProduct) }
         // The polygon tables, read texel by texel.
         edgeTexture = Self.makeTableTexture()
         entryTexture = Self.makeTableTexture()
@@ -181,6 +189,8 @@ final class GLTreeDraw {
         glDeleteTextures(1, &rowTexture)
         if maskTexture != 0 { glDeleteTextures(1, &maskTexture) }
         if maskFramebuffer != 0 { glDeleteFramebuffers(1, &maskFramebuffer) }
+        if nestedTexture != 0 { glDeleteTextures(1, &nestedTexture) }
+        if nestedFramebuffer != 0 { glDeleteFramebuffers(1, &nestedFramebuffer) }
     }
 
     /// Distinct fixed shapes (one cached picture each, drawn or copied).
@@ -815,14 +825,48 @@ final class GLTreeDraw {
         return last
     }
 
-    /// The mask's coverage into the mask texture (a page in size), then back to the page.
+    /// The mask's coverage into the mask texture (a page in size), times the
+    /// masks of the masked layers around it (each folded alone into the
+    /// second texture, then multiplied in), then back to the page.
     private func drawMask(_ index: Int, viewport: Viewport, pageTop: Int) {
         if maskSize != (viewport.width, viewport.height) { makeMaskTarget(viewport.width, viewport.height) }
         var previous: GLint = 0
         glGetIntegerv(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &previous)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), maskFramebuffer)
         let local = Viewport(x: 0, y: 0, width: viewport.width, height: viewport.height)
         glViewport(0, 0, GLsizei(local.width), GLsizei(local.height))
+        foldMask(index, into: maskFramebuffer, viewport: local, pageTop: pageTop)
+        var outer = list.masks[index].parent
+        while outer >= 0, nestedFramebuffer != 0, let multiply = programs[Self.maskProduct] {
+            foldMask(outer, into: nestedFramebuffer, viewport: local, pageTop: pageTop)
+            // The first texture times the second's coverage: a whole rectangle masked by it, blended (0, source alpha).
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), maskFramebuffer)
+            glActiveTexture(GLenum(GL_TEXTURE4))
+            glBindTexture(GLenum(GL_TEXTURE_2D), nestedTexture)
+            glUseProgram(multiply.program.id)
+            programInUse = multiply.program.id
+            glUniform4f(multiply.viewport, GLfloat(local.x), GLfloat(local.y), GLfloat(local.width), GLfloat(local.height))
+            glUniform1i(multiply.pageTop, GLint(pageTop))
+            glUniform1f(multiply.opacity, 1)
+            glUniform1i(multiply.invertsCoverage, 0)
+            glUniform4f(multiply.color, 1, 1, 1, 1)
+            glUniform4f(multiply.rect, -1e9, -1e9, 1e9, 1e9)
+            glDisable(GLenum(GL_SCISSOR_TEST))
+            glBlendFunc(GLenum(GL_ZERO), GLenum(GL_SRC_ALPHA))
+            glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+            Self.setMaskBlend(.add)
+            counts?.totals.offscreen += local.width * local.height
+            outer = list.masks[outer].parent
+        }
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous))
+        glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
+        glActiveTexture(GLenum(GL_TEXTURE4))
+        glBindTexture(GLenum(GL_TEXTURE_2D), maskTexture)
+        maskOnPage = index
+    }
+
+    /// One mask's own coverage into `framebuffer` (the local page's size).
+    private func foldMask(_ index: Int, into framebuffer: GLuint, viewport local: Viewport, pageTop: Int) {
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         glDisable(GLenum(GL_SCISSOR_TEST))
         // An inverted mask starts covered everywhere, each item folded by its dual (MaskMode.dual).
         let inverted = list.masks[index].inverted
@@ -850,11 +894,6 @@ final class GLTreeDraw {
         maskItemInverts = false
         // Back to premultiplied source over.
         Self.setMaskBlend(.add)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous))
-        glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
-        glActiveTexture(GLenum(GL_TEXTURE4))
-        glBindTexture(GLenum(GL_TEXTURE_2D), maskTexture)
-        maskOnPage = index
     }
 
     /// The blending that folds an item's coverage s (every channel) into the mask m by `mode` (MaskMode.combine).
@@ -897,19 +936,30 @@ final class GLTreeDraw {
 
     private func makeMaskTarget(_ w: Int, _ h: Int) {
         if maskTexture == 0 { glGenTextures(1, &maskTexture); glGenFramebuffers(1, &maskFramebuffer) }
+        Self.makeTarget(maskTexture, maskFramebuffer, w, h)
+        if masksNest {
+            if nestedTexture == 0 { glGenTextures(1, &nestedTexture); glGenFramebuffers(1, &nestedFramebuffer) }
+            Self.makeTarget(nestedTexture, nestedFramebuffer, w, h)
+        }
         // On the mask's own unit: bound on another it would replace a polygon table the mask's items read.
         glActiveTexture(GLenum(GL_TEXTURE4))
         glBindTexture(GLenum(GL_TEXTURE_2D), maskTexture)
+        maskSize = (w, h)
+    }
+
+    /// A mask texture of w x h and its framebuffer, made on the mask's unit.
+    private static func makeTarget(_ texture: GLuint, _ framebuffer: GLuint, _ w: Int, _ h: Int) {
+        glActiveTexture(GLenum(GL_TEXTURE4))
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
         // RGBA: a luminance mask's colours (an alpha mask writes its coverage to every channel, a grey).
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(w), GLsizei(h), 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         var previous: GLint = 0
         glGetIntegerv(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &previous)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), maskFramebuffer)
-        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), maskTexture, 0)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous))
-        maskSize = (w, h)
     }
 
     private func drawItem(_ item: PresentationItem, _ p: Planned, mask asMask: Bool, viewport: Viewport, pageTop: Int) {

@@ -87,13 +87,22 @@ final class TreeBuilder {
                     without.add("mattes of unknown types")
                 } else if let source {
                     var matte = try chain(source, byIndex: byIndex, mapping: mapping, depth: depth)
-                    // A mask draws no mask of its own (Waves' masks do not nest): the matte layer's masks, and
-                    // any further down it, are drawn without and said, the file still drawn.
-                    let masksInMatte = Self.removeMasks(&matte)
-                    if masksInMatte > 0 { without.add("masks on matte layers", masksInMatte) }
+                    // A mask layer draws no mask of its own: the matte layer's masks clip the matted layer from a
+                    // layer around it (masked layers nest: their coverages multiply). An inverted matte's
+                    // cannot be a product, and masks further down the matte are not drawn; both are said.
+                    let ownMasks = Self.takeOwnMask(&matte)
+                    let inverted = tt == 2 || tt == 4
+                    let dropped = Self.removeMasks(&matte) + (inverted && ownMasks != nil ? 1 : 0)
+                    if dropped > 0 { without.add("masks on inverted or nested matte layers", dropped) }
                     built.mask = matte
-                    built.invertsMask = tt == 2 || tt == 4
+                    built.invertsMask = inverted
                     built.masksByLuminance = tt >= 3
+                    if let ownMasks, !inverted {
+                        var around = Self.maskLayer([built])
+                        around.name = "matte's masks"
+                        around.mask = ownMasks
+                        built = around
+                    }
                 }
             }
             out.append(built)
@@ -254,6 +263,24 @@ final class TreeBuilder {
         }
         guard !shapes.isEmpty else { return }
         layer.mask = Self.maskLayer(shapes)
+    }
+
+    /// A matte's own masks (on its layer with the contents, inside its in and
+    /// out points and parents), taken off it: its wrappers again, holding the
+    /// masks' layers where its contents were (nil where it has none).
+    static func takeOwnMask(_ layer: inout Layer) -> Layer? {
+        if let mask = layer.mask {
+            layer.mask = nil
+            var placed = layer
+            placed.contents = nil
+            placed.sublayers = [mask]
+            placed.blendMode = .normal
+            return placed
+        }
+        guard layer.sublayers.count == 1, let inner = takeOwnMask(&layer.sublayers[0]) else { return nil }
+        var placed = layer
+        placed.sublayers = [inner]
+        return placed
     }
 
     /// Takes every mask off `layer` and the layers under it; how many there were.

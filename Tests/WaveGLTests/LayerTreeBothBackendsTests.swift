@@ -131,6 +131,36 @@ final class LayerTreeBothBackendsTests: XCTestCase {
         }
     }
 
+    /// A masked layer under a masked layer is clipped by both masks (their
+    /// coverages multiplied), on both backends: the outer mask covers x 0 to
+    /// 60, the inner x 40 to 100 (inverted: 0 to 40), the inner at 0.5.
+    func testNestedMasksMultiply() throws {
+        let frame = Rect(x: 0, y: 0, width: 100, height: 10)
+        func maskLayer(_ x0: Double, _ x1: Double, opacity: Double = 1) -> Layer {
+            var part = Layer(frame: Rect(x: x0, y: 0, width: x1 - x0, height: 10), contents: .box(Box(color: RGBA8(0, 0, 0))))
+            part.opacity = .constant(opacity)
+            var mask = Layer(frame: frame, sublayers: [part])
+            mask.anchorPoint = Point(0, 0)
+            mask.position = AnimatablePoint(0, 0)
+            return mask
+        }
+        for inverted in [false, true] {
+            var inner = Layer(frame: frame, sublayers: [Layer(frame: frame, contents: .box(Box(color: RGBA8(255, 0, 0))))])
+            inner.mask = maskLayer(40, 100, opacity: 0.5)
+            inner.invertsMask = inverted
+            var outer = Layer(frame: frame, sublayers: [inner])
+            outer.mask = maskLayer(0, 60)
+            let scene = Scene(width: 100, height: 10, background: RGBA8(255, 255, 255), tree: LayerTree(root: Layer(frame: frame, sublayers: [outer])))
+            let cpu = try Frames.render(CPURenderer(), scene, at: [0])[0]
+            let gl = try Frames.render(try glRenderer(), scene, at: [0])[0]
+            assertImagesMatch(gl, cpu, mean: 0.5, max: 2, name: "nested-masks-\(inverted)")
+            // Coverage by third: outer 1, 1, 0; inner 0, 0.5, 0.5 (inverted: 1, 0.5, 0.5).
+            for (x, coverage) in [(20, inverted ? 1.0 : 0), (50, 0.5), (80, 0)] {
+                XCTAssertEqual(Double(cpu[x, 5].g), 255 * (1 - coverage), accuracy: 1.5, "x \(x), inverted \(inverted)")
+            }
+        }
+    }
+
     /// A replicator of boxes is one item for the GL strategy whatever its
     /// count (its copies are evaluated on the GPU); the CPU's list has one per copy.
     /// A mask drawn before any other item (its texture made while a

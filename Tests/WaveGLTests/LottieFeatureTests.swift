@@ -421,17 +421,23 @@ final class LottieFeatureTests: XCTestCase {
         XCTAssertEqual(image[10, 50], RGBA8(128, 128, 128))
     }
 
-    /// A matte layer with masks of its own is still drawn, as the matte without them, and says so (Waves' masks do not nest).
-    func testAMatteLayersOwnMasksAreDrawnWithoutAndSaid() throws {
+    /// A matte layer's own masks clip the matted layer too (the matte, black on x 40 to 100, masked to 0 to 60: red
+    /// shows on 40 to 60); inverted, the matte is drawn without them and says so.
+    func testAMatteLayersOwnMasksClipItsLayer() throws {
         let box = #"{"c":true,"v":[[0,0],[60,0],[60,100],[0,100]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}"#
         let matte = F.shapeLayer(index: 1, items: [F.rectangle(x: 40, y: 0, width: 60, height: 100), F.fill(0, 0, 0)],
                                  extra: #","td":1,"masksProperties":[{"mode":"a","pt":{"a":0,"k":\#(box)},"o":{"a":0,"k":100}}]"#)
         let matted = F.shapeLayer(index: 2, items: [F.rectangle(x: 20, y: 20, width: 60, height: 40), F.fill(1, 0, 0)], extra: #","tt":1"#)
         let json = F.file([matte, matted])
-        XCTAssertEqual(try LottieAnimation(bytes: Array(json.utf8)).scene(width: 100, height: 100, background: RGBA8(255, 255, 255))
-                        .drewWithout.line, "drew without: 1 masks on matte layers")
-        assertImagesMatch(try frame(json, frame: 0, name: "matte-with-masks"), expected([(40, 20, 80, 60, red)]), mean: 0, max: 0,
+        XCTAssertNil(try LottieAnimation(bytes: Array(json.utf8)).scene(width: 100, height: 100, background: RGBA8(255, 255, 255))
+                        .drewWithout.line)
+        assertImagesMatch(try frame(json, frame: 0, name: "matte-with-masks"), expected([(40, 20, 60, 60, red)]), mean: 0, max: 0,
                           name: "lottie-matte-with-masks")
+        let invertedJSON = F.file([matte, matted.replacingOccurrences(of: #""tt":1"#, with: #""tt":2"#)])
+        XCTAssertEqual(try LottieAnimation(bytes: Array(invertedJSON.utf8)).scene(width: 100, height: 100, background: RGBA8(255, 255, 255))
+                        .drewWithout.line, "drew without: 1 masks on inverted or nested matte layers")
+        assertImagesMatch(try frame(invertedJSON, frame: 0, name: "inverted-matte-with-masks"), expected([(20, 20, 40, 60, red)]), mean: 0, max: 0,
+                          name: "lottie-inverted-matte-with-masks")
     }
 
     func testAnInvertedMatteAndMasksOfEveryModeShowWhatTheyShould() throws {

@@ -21,6 +21,9 @@ package final class TreePainter {
     /// A luminance mask's layers in colour (made only for a tree with one), and where the last one drew.
     private let maskColors: UnsafeMutablePointer<UInt32>?
     private var maskColorsWritten = (rows: 0..<0, columns: 0..<0)
+    /// An enclosing mask's own coverage, where masked layers nest (made only then), and what it last covered.
+    private let maskNested: UnsafeMutablePointer<UInt8>?
+    private var nestedWritten = (rows: 0..<0, columns: 0..<0)
     private var maskInBuffer = -1
     /// The rows and columns the buffer's last mask wrote (every other byte is 0).
     private var maskWritten = (rows: 0..<0, columns: 0..<0)
@@ -83,6 +86,14 @@ package final class TreePainter {
             } else {
                 maskScratch = nil
             }
+            if evaluator.masksNest {
+                maskNested = try CheckedMemory.allocating(bytes: bytes, for: "a \(rasterizer.width)x\(rasterizer.height) mask") {
+                    UnsafeMutablePointer<UInt8>.allocate(capacity: bytes)
+                }
+                maskNested!.initialize(repeating: 0, count: bytes)
+            } else {
+                maskNested = nil
+            }
             if evaluator.nodes.contains(where: { $0.layer.masksByLuminance }) {
                 maskColors = try CheckedMemory.allocating(bytes: 4 * bytes, for: "a \(rasterizer.width)x\(rasterizer.height) mask") {
                     UnsafeMutablePointer<UInt32>.allocate(capacity: bytes)
@@ -92,7 +103,7 @@ package final class TreePainter {
                 maskColors = nil
             }
         } else {
-            (maskBuffer, maskScratch, maskColors) = (nil, nil, nil)
+            (maskBuffer, maskScratch, maskColors, maskNested) = (nil, nil, nil, nil)
         }
         let bordered = evaluator.nodes.contains { node in
             if case let .box(box)? = node.layer.contents { return box.borderWidth > 0 }
@@ -132,6 +143,7 @@ package final class TreePainter {
         maskBuffer?.deallocate()
         maskScratch?.deallocate()
         maskColors?.deallocate()
+        maskNested?.deallocate()
         innerBuffer?.deallocate()
         shadowBytes?.deallocate()
         shadowValues?.deallocate()
@@ -353,11 +365,32 @@ package final class TreePainter {
     /// each by its `maskMode` (inverted where it says so), the whole taken
     /// inverted for an inverted mask.
     private func render(mask index: Int, into buffer: UnsafeMutablePointer<UInt8>) {
+        fold(mask: index, into: buffer, written: &maskWritten)
+        // Under the masks of the layers around it too: each one's coverage folded alone, multiplied in.
+        var outer = list.masks[index].parent
+        while outer >= 0, let nested = maskNested {
+            fold(mask: outer, into: nested, written: &nestedWritten)
+            let width = rasterizer.width
+            for row in maskWritten.rows {
+                var k = row * width + maskWritten.columns.lowerBound
+                for _ in maskWritten.columns {
+                    buffer[k] = UInt8((UInt16(buffer[k]) &* UInt16(nested[k]) &+ 127) / 255)
+                    k += 1
+                }
+            }
+            outer = list.masks[outer].parent
+        }
+        maskInBuffer = index
+    }
+
+    /// One mask's own coverage into `buffer`, whose last mask covered no more than `written` (cleared
+    /// first, then what this one covers).
+    private func fold(mask index: Int, into buffer: UnsafeMutablePointer<UInt8>, written region: inout (rows: Range<Int>, columns: Range<Int>)) {
         let width = rasterizer.width, height = rasterizer.height, whole = (rows: 0..<height, columns: 0..<width)
         // Only what the last mask wrote is cleared (a small mask costs its own area, not the frame's).
-        clear(buffer, maskWritten)
+        clear(buffer, region)
         if list.masks[index].luminance, let colors = maskColors {
-            renderLuminance(mask: index, into: buffer, colors: colors)
+            region = renderLuminance(mask: index, into: buffer, colors: colors)
             return
         }
         var written = (rows: 0..<0, columns: 0..<0)
@@ -407,14 +440,14 @@ package final class TreePainter {
             }
             rasterizer.clipRows = 0..<height
         }
-        maskWritten = written
-        maskInBuffer = index
+        region = written
     }
 
     /// A luminance mask: its items drawn in colour over nothing, then each
     /// pixel's luminance times its alpha (`MaskLuminance.weights`), 1 less
     /// that for an inverted mask.
-    private func renderLuminance(mask index: Int, into buffer: UnsafeMutablePointer<UInt8>, colors: UnsafeMutablePointer<UInt32>) {
+    private func renderLuminance(mask index: Int, into buffer: UnsafeMutablePointer<UInt8>,
+                                 colors: UnsafeMutablePointer<UInt32>) -> (rows: Range<Int>, columns: Range<Int>) {
         let width = rasterizer.width, height = rasterizer.height
         let view = PixmapView(rowZero: colors, width: width, height: height, rowStride: width)
         for row in maskColorsWritten.rows { (colors + row * width + maskColorsWritten.columns.lowerBound).update(repeating: 0, count: maskColorsWritten.columns.count) }
@@ -440,8 +473,7 @@ package final class TreePainter {
             for k in 0..<(width * height) { buffer[k] = 255 &- buffer[k] }
             written = (0..<height, 0..<width)
         }
-        maskWritten = written
-        maskInBuffer = index
+        return written
     }
 
     /// Zero over `region`.

@@ -69,6 +69,10 @@ package final class LayerTreeEvaluator {
     /// background, so that its blend modes meet its own drawing, never the background (an
     /// imported composition's canvas, transparent as After Effects draws one).
     package var blends: Bool { nodes.contains { $0.blend != .normal } }
+    /// A masked layer lies under another: its items are clipped by both masks (`MaskRange.parent`).
+    package var masksNest: Bool {
+        nodes.indices.contains { i in nodes[i].maskRoot >= 0 && nodes[(i + 1)..<nodes[i].subtreeEnd].contains { $0.maskRoot >= 0 } }
+    }
     /// The most items, masks and mask items a frame can hold.
     package private(set) var capacity = (items: 0, masks: 0, maskItems: 0)
     /// Scratch memory for the dynamic paths that ask for it (the most any one asks).
@@ -306,7 +310,7 @@ package final class LayerTreeEvaluator {
             visit(node.maskRoot, nodes: maskNodes, parent: world, opacity: 1, tint: .identity, clip: .unclipped, mask: -1,
                   time: time, into: &list, asMask: true)
             list.masks.append(MaskRange(items: first..<list.maskItems.count, inverted: node.layer.invertsMask,
-                                        luminance: node.layer.masksByLuminance))
+                                        luminance: node.layer.masksByLuminance, parent: mask))
             mask = list.masks.count - 1
         }
         // The layer's own drawing, then its sublayers, then (CA draws a

@@ -110,7 +110,8 @@ public struct Layer: Equatable, Sendable {
         maskStorage = []
     }
 
-    /// The layer whose coverage multiplies this one's (CALayer.mask), in this layer's coordinates.
+    /// The layer whose coverage multiplies this one's (CALayer.mask), in this layer's coordinates; a
+    /// masked layer under another masked one is drawn through both. A mask layer has no mask of its own.
     public var mask: Layer? {
         get { maskStorage.first }
         set { maskStorage = newValue.map { [$0] } ?? [] }

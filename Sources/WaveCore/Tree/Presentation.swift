@@ -88,6 +88,8 @@ package struct MaskRange: Equatable, Sendable {
     package var inverted = false
     /// Its coverage is its layers' luminance (`Layer.masksByLuminance`).
     package var luminance = false
+    /// The mask of a masked layer around this one's (-1: none): the items are under both.
+    package var parent = -1
 }
 
 /// A frame's presentation, its storage kept from frame to frame (no allocation once sized).
