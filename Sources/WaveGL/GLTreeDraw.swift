@@ -501,10 +501,19 @@ final class GLTreeDraw {
     private func reservePolygons() {
         var points = 0, slots = 0
         let inPicture = evaluator.insideRasterized + [Bool](repeating: false, count: evaluator.maskNodes.count)
+        // A layer under replicators is drawn once a copy: its polygon as many times.
+        var copies = [Int](repeating: 1, count: evaluator.nodes.count + evaluator.maskNodes.count)
+        for (i, node) in evaluator.nodes.enumerated() {
+            guard let r = node.layer.replicator, !node.drawsCopies else { continue }
+            for j in (i + 1)..<node.subtreeEnd { copies[j] = Swift.min(1 << 20, copies[j] * Swift.max(1, r.count)) }
+        }
         for (i, node) in (evaluator.nodes + evaluator.maskNodes).enumerated() where !inPicture[i] {
             switch node.layer.contents {
             case let .shape(shape)?:
-                if case let .dynamic(path) = shape.path { points += path.maxPoints; slots += height * PolygonRows.buckets(0..<width) }
+                if case let .dynamic(path) = shape.path {
+                    points += path.maxPoints * copies[i]
+                    slots += height * PolygonRows.buckets(0..<width)
+                }
             case .box?:
                 points += 2 * 4 * 258
                 slots += Swift.min(height, Int(node.layer.size.height * 4) + 4) * PolygonRows.buckets(0..<Swift.min(width, Int(node.layer.size.width * 4) + 4))

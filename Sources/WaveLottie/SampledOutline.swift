@@ -18,13 +18,26 @@ struct SampledOutline: DynamicPath, Equatable {
         self.firstFrame = firstFrame
         self.frames = frames
         self.rate = rate
-        maxPoints = frames.map(\.elements.count).max() ?? 0
+        maxPoints = frames.map(Self.points).max() ?? 0
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for path in frames {
             guard let b = path.bounds else { continue }
             minX = Swift.min(minX, b.minX); minY = Swift.min(minY, b.minY); maxX = Swift.max(maxX, b.maxX); maxY = Swift.max(maxY, b.maxY)
         }
         box = minX.isFinite ? Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : Rect(x: 0, y: 0, width: 0, height: 0)
+    }
+
+    /// The points `outline` emits for a path: a quad as the chords the sink cuts it into, a sub-path's close one more.
+    static func points(_ path: Path) -> Int {
+        var count = 0, pen = Point(0, 0)
+        for element in path.elements {
+            switch element {
+            case let .move(p): count += 2; pen = p
+            case let .line(p): count += 1; pen = p
+            case let .quad(control, end): count += CoverageRasterizer.quadSegments(pen, control, end); pen = end
+            }
+        }
+        return count + 1
     }
 
     static func == (a: SampledOutline, b: SampledOutline) -> Bool { a.firstFrame == b.firstFrame && a.frames == b.frames }

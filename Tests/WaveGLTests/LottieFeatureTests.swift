@@ -548,6 +548,14 @@ final class LottieFeatureTests: XCTestCase {
         for renderer in [CPURenderer(), try glRenderer()] as [Renderer] {
             XCTAssertEqual(try frameAllocations(renderer, blended, step: 0.37), 0, "\(renderer.backend): mask modes, luma, blending")
         }
+        // A growing ellipse (curves, cut into more chords than its outline has elements) repeated 60 times: GL's polygon
+        // storage is sized for every copy's chords once.
+        let ellipse = #"{"ty":"el","p":\#(F.value("[10,10]")),"s":\#(F.keyframes([(0, "[4,4]"), (20, "[30,30]")]))}"#
+        let many = F.shapeLayer(index: 6, items: [ellipse, F.fill(1, 0, 0), #"{"ty":"rp","c":\#(F.value("60")),"o":\#(F.value("0")),"tr":\#(step)}"#])
+        let repeated = try LottieAnimation(bytes: Array(F.file([many]).utf8)).scene(width: 100, height: 100, background: RGBA8(255, 255, 255)).scene
+        for renderer in [CPURenderer(), try glRenderer()] as [Renderer] {
+            XCTAssertEqual(try frameAllocations(renderer, repeated, step: 0.37), 0, "\(renderer.backend): 60 copies of a changing curve")
+        }
     }
 
     /// Files no one should draw: one line of Waves' own each, never a crash.

@@ -227,7 +227,7 @@ package final class CoverageRasterizer {
     /// Segments for a quadratic: with n equal parameter steps each chord is
     /// within |p0 - 2 p1 + p2| / (4 n^2) of the curve (the second derivative
     /// is 2 (p0 - 2 p1 + p2); a chord over a step h deviates by |B''| h^2 / 8).
-    static func quadSegments(_ p0: Point, _ p1: Point, _ p2: Point) -> Int {
+    package static func quadSegments(_ p0: Point, _ p1: Point, _ p2: Point) -> Int {
         let ddx = p0.x - 2 * p1.x + p2.x, ddy = p0.y - 2 * p1.y + p2.y
         let deviation = (ddx * ddx + ddy * ddy).squareRoot()
         let n = (deviation / (4 * flatteningTolerance)).squareRoot().rounded(.up)
