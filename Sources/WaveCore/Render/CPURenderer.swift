@@ -87,11 +87,14 @@ public final class CPURenderer: Renderer, PixelCounting {
         // Blend modes meet the tree's own drawing: drawn over transparency, then the whole over the background.
         pixmap.fill(RGBA8(0, 0, 0, 0), rows: 0..<scene.height)
         treePainter.draw(time: time, into: pixmap.view)
-        let background = scene.background
+        let background = scene.background, backgroundPacked = background.packed
         for row in 0..<scene.height {
             let line = pixmap.view.row(row)
             for x in 0..<scene.width {
-                line[x] = composite(ColorValue(RGBA8(packed: line[x])), coverage: 1, onto: background).packed
+                // Opaque stays, clear is the background; only the edges between are composited.
+                let alpha = line[x] >> 24
+                if alpha == 255 { continue }
+                line[x] = alpha == 0 ? backgroundPacked : composite(ColorValue(RGBA8(packed: line[x])), coverage: 1, onto: background).packed
             }
         }
     }
