@@ -403,20 +403,27 @@ final class GLTreeDraw {
     /// The background under what this page holds (a tree that blends drew over transparency):
     /// its premultiplied colour where the page is clear, by (1 - destination alpha, 1).
     func drawBackgroundUnder(_ background: RGBA8, viewport: Viewport, pageTop: Int) {
-        guard let program = programs[Self.rect] else { return }
+        guard useRectangle(Self.rect, viewport: viewport, pageTop: pageTop, covering: true, color: background) else { return }
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glBlendFunc(GLenum(GL_ONE_MINUS_DST_ALPHA), GLenum(GL_ONE))
+        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+    }
+
+    /// Makes variant `v`'s rectangle program current (`RECT`: a colour over a rectangle), covering the whole page or
+    /// none of it; false where the variant was not made.
+    private func useRectangle(_ v: Int, viewport: Viewport, pageTop: Int, covering: Bool, color: RGBA8 = RGBA8(255, 255, 255)) -> Bool {
+        guard let program = programs[v] else { return false }
         glUseProgram(program.program.id)
         programInUse = program.program.id
         glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
         glUniform1i(program.pageTop, GLint(pageTop))
         glUniform1f(program.opacity, 1)
         glUniform1i(program.invertsCoverage, 0)
-        glUniform4f(program.color, GLfloat(background.r) / 255, GLfloat(background.g) / 255, GLfloat(background.b) / 255,
-                    GLfloat(background.a) / 255)
-        glUniform4f(program.rect, -1e9, -1e9, 1e9, 1e9)
-        glDisable(GLenum(GL_SCISSOR_TEST))
-        glBlendFunc(GLenum(GL_ONE_MINUS_DST_ALPHA), GLenum(GL_ONE))
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glUniform4f(program.color, GLfloat(color.r) / 255, GLfloat(color.g) / 255, GLfloat(color.b) / 255, GLfloat(color.a) / 255)
+        let extent: GLfloat = covering ? 1e9 : 0
+        glUniform4f(program.rect, -extent, -extent, extent, extent)
+        return true
     }
 
     /// The blending for an item of `blend` (premultiplied source over for normal).
@@ -845,20 +852,13 @@ final class GLTreeDraw {
         glViewport(0, 0, GLsizei(local.width), GLsizei(local.height))
         foldMask(index, into: maskFramebuffer, viewport: local, pageTop: pageTop)
         var outer = list.masks[index].parent
-        while outer >= 0, nestedFramebuffer != 0, let multiply = programs[Self.maskProduct] {
+        while outer >= 0, nestedFramebuffer != 0 {
             foldMask(outer, into: nestedFramebuffer, viewport: local, pageTop: pageTop)
             // The first texture times the second's coverage: a whole rectangle masked by it, blended (0, source alpha).
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), maskFramebuffer)
             glActiveTexture(GLenum(GL_TEXTURE4))
             glBindTexture(GLenum(GL_TEXTURE_2D), nestedTexture)
-            glUseProgram(multiply.program.id)
-            programInUse = multiply.program.id
-            glUniform4f(multiply.viewport, GLfloat(local.x), GLfloat(local.y), GLfloat(local.width), GLfloat(local.height))
-            glUniform1i(multiply.pageTop, GLint(pageTop))
-            glUniform1f(multiply.opacity, 1)
-            glUniform1i(multiply.invertsCoverage, 0)
-            glUniform4f(multiply.color, 1, 1, 1, 1)
-            glUniform4f(multiply.rect, -1e9, -1e9, 1e9, 1e9)
+            guard useRectangle(Self.maskProduct, viewport: local, pageTop: pageTop, covering: true) else { break }
             glDisable(GLenum(GL_SCISSOR_TEST))
             glBlendFunc(GLenum(GL_ZERO), GLenum(GL_SRC_ALPHA))
             glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
@@ -920,16 +920,7 @@ final class GLTreeDraw {
     /// Folds a constant coverage (all where `covered`, else none) into the mask over the page less `area`
     /// (up to four rectangles around it), by the blending set: a mask item's fold past its own area.
     private func foldOutside(_ area: PageArea?, covered: Bool, viewport: Viewport, pageTop: Int) {
-        guard let program = programs[Self.maskRectangle] else { return }
-        glUseProgram(program.program.id)
-        programInUse = program.program.id
-        glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
-        glUniform1i(program.pageTop, GLint(pageTop))
-        glUniform1f(program.opacity, 1)
-        glUniform1i(program.invertsCoverage, 0)
-        glUniform4f(program.color, 1, 1, 1, 1)
-        let extent: GLfloat = covered ? 1e9 : 0
-        glUniform4f(program.rect, -extent, -extent, extent, extent)
+        guard useRectangle(Self.maskRectangle, viewport: viewport, pageTop: pageTop, covering: covered) else { return }
         glEnable(GLenum(GL_SCISSOR_TEST))
         @inline(__always) func fold(_ rows: Range<Int>, _ columns: Range<Int>) {
             if !rows.isEmpty, !columns.isEmpty, setScissor(rows, columns, viewport, pageTop) { glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4) }
