@@ -377,7 +377,8 @@ final class GLTreeDraw {
     }
 
     /// The shader variant an item needs: bits 0-1 its source (polygon,
-    /// coverage picture, colour picture), 4 a gradient, 8 a mask over it, 16 drawn into a mask.
+    /// coverage picture, colour picture), 4 a gradient, 8 a mask over it, 16 drawn into a mask,
+    /// 32 a rectangle's coverage (`rect`), 64 a blend mode's equation (`advancedBlend`).
     private static func variant(_ contents: Contents?, masked: Bool, asMask: Bool, blendEquation: Bool = false) -> Int? {
         var v: Int
         switch contents {
@@ -490,17 +491,18 @@ final class GLTreeDraw {
     
     }
 
-    private func makePrograms(_ layer: Layer, masked: Bool, asMask: Bool, blend inherited: BlendMode = .normal) throws {
+    private func makePrograms(_ layer: Layer, masked: Bool, asMask: Bool, inMask: Bool = false, blend inherited: BlendMode = .normal) throws {
         let masked = masked || layer.mask != nil
-        let blend = asMask ? .normal : layer.blendMode == .normal ? inherited : layer.blendMode
+        // A mask's layers never blend (a luminance mask's draw in colour, by the plain programs).
+        let blend = asMask || inMask ? .normal : layer.blendMode == .normal ? inherited : layer.blendMode
         let base = Self.variant(layer.contents, masked: masked && !asMask, asMask: asMask, blendEquation: blendsByEquation(blend))
         var needed = base.map { [$0] } ?? []
         if let base, splitsBoxes, case .box? = layer.contents { needed.append(base | Self.rect) }
         // A mask layer whose fold reaches past its area has the rest of the page folded by a rectangle.
         if asMask && layer.maskMode.mayReachUncovered(inverted: layer.invertsMaskCoverage) { needed.append(Self.maskRectangle) }
         for v in needed where programs[v] == nil { try makeProgram(v) }
-        if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: !layer.masksByLuminance) }
-        for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask, blend: blend) }
+        if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: !layer.masksByLuminance, inMask: true) }
+        for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask, inMask: inMask, blend: blend) }
     }
 
     /// The most points and row slots a frame's polygons can need (held to
@@ -1000,7 +1002,8 @@ final class GLTreeDraw {
         glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
         glUniform1i(program.pageTop, GLint(pageTop))
         glUniform1f(program.opacity, GLfloat(item.opacity))
-        if asMask { glUniform1i(program.invertsCoverage, maskItemInverts ? 1 : 0) }
+        // Written for every item: a luminance mask's items share the tree's colour programs.
+        glUniform1i(program.invertsCoverage, asMask && maskItemInverts ? 1 : 0)
         switch layer.contents {
         case let .shape(shape)?:
             setPaint(ItemPaint(shape, item), program)
@@ -1026,7 +1029,7 @@ final class GLTreeDraw {
                     glUniform4f(rect.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
                     glUniform1i(rect.pageTop, GLint(pageTop))
                     glUniform1f(rect.opacity, GLfloat(item.opacity))
-                    if asMask { glUniform1i(rect.invertsCoverage, maskItemInverts ? 1 : 0) }
+                    glUniform1i(rect.invertsCoverage, asMask && maskItemInverts ? 1 : 0)
                     glUniform4f(rect.rect, GLfloat(split.x0), GLfloat(split.y0), GLfloat(split.x1), GLfloat(split.y1))
                     setPaint(.solid(color), rect)
                     paintsThisFrame -= 1 // one paint, drawn in parts

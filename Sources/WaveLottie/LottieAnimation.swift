@@ -109,7 +109,7 @@ public struct LottieAnimation: Sendable {
         let (start, end) = marker.map { ($0.frame, $0.frame + Swift.max(1, $0.frames)) } ?? (inPoint, outPoint)
         let builder = TreeBuilder(rate: frameRate, assets: try assets(), folder: folder)
         let top = Node(root, "")
-        let layers = try builder.layers(top["layers"]!.items, mapping: TimeMapping(start: 0, stretch: 1, shown: inPoint...outPoint), depth: 0)
+        let layers = try builder.layers(top["layers"]!.items, mapping: TimeMapping(start: 0, stretch: 1, shown: Swift.min(inPoint, start)...Swift.max(outPoint, end)), depth: 0)
         let w = Double(sceneWidth), h = Double(sceneHeight)
         let fit = Swift.min(w / width, h / height)
         var composition = Layer(name: "composition", frame: Rect(x: 0, y: 0, width: width, height: height), sublayers: layers)
@@ -160,10 +160,14 @@ struct TimeMapping {
     var stretch: Double
     var shown: ClosedRange<Double>
 
-    /// The mapping of a layer with start time `start` and stretch `stretch` in this one's frames.
-    func inner(start innerStart: Double, stretch innerStretch: Double) -> TimeMapping {
-        let ends = [(shown.lowerBound - innerStart) / innerStretch, (shown.upperBound - innerStart) / innerStretch]
-        return TimeMapping(start: start + innerStart * stretch, stretch: stretch * innerStretch, shown: ends.min()!...ends.max()!)
+    /// The mapping of a layer with start time `start` and stretch `stretch`
+    /// in this one's frames; nil where a time would not stay finite (nested
+    /// stretches that overflow or vanish).
+    func inner(start innerStart: Double, stretch innerStretch: Double) -> TimeMapping? {
+        let a = (shown.lowerBound - innerStart) / innerStretch, b = (shown.upperBound - innerStart) / innerStretch
+        let newStart = start + innerStart * stretch, newStretch = stretch * innerStretch
+        guard a.isFinite, b.isFinite, newStart.isFinite, newStretch.isFinite, newStretch != 0 else { return nil }
+        return TimeMapping(start: newStart, stretch: newStretch, shown: Swift.min(a, b)...Swift.max(a, b))
     }
 
     /// The media timing that gives `inner` under a parent whose time is `self`'s, in seconds at `rate`.

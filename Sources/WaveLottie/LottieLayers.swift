@@ -153,7 +153,10 @@ final class TreeBuilder {
         let stretch = try layer.number("sr", default: 1)
         guard stretch != 0 else { throw layer["sr"]!.fail("a time stretch of 0") }
         let start = try layer.number("st", default: 0)
-        return parent.inner(start: start, stretch: stretch)
+        guard let inner = parent.inner(start: start, stretch: stretch) else {
+            throw layer.fail("a start time of \(start) and stretch of \(stretch) inside its precompositions: expected times that stay finite")
+        }
+        return inner
     }
 
     /// The layer's own transform, opacity, timing and contents.
@@ -183,10 +186,10 @@ final class TreeBuilder {
             var inner = local, remap: Timeline<Double>?
             if layer["tm"] != nil {
                 countExpressions(layer, keys: ["tm"])
-                let tm = try layer.animated("tm", default: [0]), stretch = local.stretch / mapping.stretch
+                let tm = try layer.animated("tm", default: [0]), stretch = try layer.number("sr", default: 1)
                 let first = mapping.shown.lowerBound, count = Swift.min(100_000.0, (mapping.shown.upperBound - first).rounded(.up))
-                let shown = stride(from: 0.0, through: Swift.max(0, count), by: 1).map { tm.scalar(at: first + $0) * rate / stretch }
-                inner = TimeMapping(start: 0, stretch: 1, shown: shown.min()!...shown.max()!)
+                let shown = stride(from: 0.0, through: Swift.max(0, count), by: 1).map { tm.scalar(at: first + $0) * rate / stretch }.filter(\.isFinite)
+                inner = TimeMapping(start: 0, stretch: 1, shown: (shown.min() ?? 0)...(shown.max() ?? 0))
                 remap = tm.timeline(0, scale: 1 / stretch, rate: rate)
             }
             precompsOpen.insert(id)
@@ -275,6 +278,8 @@ final class TreeBuilder {
             placed.contents = nil
             placed.sublayers = [mask]
             placed.blendMode = .normal
+            // The matte's opacity is in its own coverage already.
+            placed.opacity = .constant(1)
             return placed
         }
         guard layer.sublayers.count == 1, let inner = takeOwnMask(&layer.sublayers[0]) else { return nil }

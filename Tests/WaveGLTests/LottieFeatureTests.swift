@@ -397,9 +397,12 @@ final class LottieFeatureTests: XCTestCase {
         let white = #"{"ty":"gr","it":[\#(F.rectangle(x: 40, y: 0, width: 30, height: 100)),\#(F.fill(1, 1, 1)),\#(tr)]}"#
         let grey = #"{"ty":"gr","it":[\#(F.rectangle(x: 70, y: 0, width: 30, height: 100)),\#(F.fill(0.5, 0.5, 0.5)),\#(tr)]}"#
         let matte = F.shapeLayer(index: 1, items: [white, grey], extra: #","td":1"#)
+        // A layer drawn after them, unmasked, by the same kind of program the matte's layers drew with: its own colour.
+        let after = F.shapeLayer(index: 7, items: [F.rectangle(x: 84, y: 84, width: 10, height: 10), F.fill(0, 0, 1)])
         for (tt, shown) in [(3, 40..<70), (4, 20..<40)] {
             let matted = F.shapeLayer(index: 2, items: [F.rectangle(x: 20, y: 20, width: 60, height: 40), F.fill(1, 0, 0)], extra: #","tt":\#(tt)"#)
-            let image = try frame(F.file([matte, matted]), frame: 0, name: "luma-matte-\(tt)")
+            let image = try frame(F.file([after, matte, matted]), frame: 0, name: "luma-matte-\(tt)")
+            XCTAssertEqual(image[88, 88], RGBA8(0, 0, 255), "the layer after the matte, tt \(tt)")
             for x in 20..<80 {
                 // Red over white: green is 255 less 255 times the matte's coverage (grey 128: 128/255, or 127/255 inverted).
                 let expected = x >= 70 ? 127.5 : shown.contains(x) ? 0 : 255
@@ -564,8 +567,13 @@ final class LottieFeatureTests: XCTestCase {
         let selfContaining = F.file([#"{"ind":1,"ty":0,"refId":"a","ks":{},"ip":0,"op":20,"st":0}"#],
                                     assets: [#"{"id":"a","layers":[{"ind":1,"ty":0,"refId":"a","ks":{},"ip":0,"op":20,"st":0}]}"#])
         let cycle = F.file([#"{"ind":1,"ty":3,"parent":2,"ks":{},"ip":0,"op":20,"st":0}"#, #"{"ind":2,"ty":3,"parent":1,"ks":{},"ip":0,"op":20,"st":0}"#])
+        // Precompositions in precompositions stretched by 1e-200 each: their times would vanish (and a remapping divide by them).
+        let vanishing = F.file([#"{"ind":1,"ty":0,"refId":"a","ks":{},"ip":0,"op":20,"st":0,"sr":1e-200}"#],
+                               assets: [#"{"id":"a","layers":[{"ind":1,"ty":0,"refId":"b","ks":{},"ip":0,"op":20,"st":0,"sr":1e-200,"tm":{"a":0,"k":1}}]}"#,
+                                        #"{"id":"b","layers":[]}"#])
         let cases: [(String, String)] = [
             ("{\"w\": 100,", "truncated"),
+            (vanishing, "expected times that stay finite"),
             ("not json", "expected a value"),
             (deep, "nested deeper than"),
             (F.file([]).replacingOccurrences(of: "\"w\":100", with: "\"w\":1e300"), "expected sides"),

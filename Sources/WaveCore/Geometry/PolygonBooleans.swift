@@ -22,7 +22,7 @@ public enum PolygonBooleans {
     /// Units to one integer step of Clipper's coordinates.
     static let scale = 65536.0
 
-    /// `subject` op `clip`; nil where a coordinate is out of the library's range (about 6e13 units).
+    /// `subject` op `clip`; nil where a coordinate is out of the range kept (4e15 / 65536: about 6e10 units).
     public static func combine(_ subject: [Polyline], _ operation: Operation, _ clip: [Polyline]) -> [Polyline]? {
         let shapes = (subject + clip).filter { $0.points.count > 2 }
         let subjectCount = subject.filter { $0.points.count > 2 }.count

@@ -12,9 +12,9 @@ package final class TreePainter {
     private let sink: TransformingSink<CoverageRasterizer>
     /// This frame's presentation, kept from frame to frame.
     private var list: PresentationList
-    /// One byte a pixel: the coverage of the mask in `maskInBuffer`.
     /// The tree blends: drawn over transparency, then over the background (`LayerTreeEvaluator.blends`).
     package let blends: Bool
+    /// One byte a pixel: the coverage of the mask in `maskInBuffer`.
     private let maskBuffer: UnsafeMutablePointer<UInt8>?
     /// One byte a pixel: a mask item's own coverage, where its mode or inversion reaches past it (made only then).
     private let maskScratch: UnsafeMutablePointer<UInt8>?
@@ -194,7 +194,11 @@ package final class TreePainter {
         guard let area = area(of: item, mask: inMask) else { return }
         var mask: UnsafeMutablePointer<UInt8>?
         if item.mask >= 0, let maskBuffer {
-            if maskInBuffer != item.mask { render(mask: item.mask, into: maskBuffer) }
+            if maskInBuffer != item.mask {
+                render(mask: item.mask, into: maskBuffer)
+                // The mask's own items left the rasteriser's rows whole: this item's outline is resolved over its area.
+                rasterizer.clipRows = area.rows
+            }
             mask = maskBuffer
         }
         let node = inMask ? evaluator.maskNodes[item.layer] : evaluator.nodes[item.layer]
@@ -214,7 +218,8 @@ package final class TreePainter {
             resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
         case .box, .boxBorder:
             guard case let .box(box)? = node.layer.contents else { return }
-            if item.primitive == .box && item.drawsBorder, let innerBuffer {
+            // A blended box draws its fill and its border each by its mode (the bordered blitter composites normally).
+            if item.primitive == .box && item.drawsBorder && item.blend == .normal, let innerBuffer {
                 drawBorderedBox(item, box, area: area, mask: mask, inner: innerBuffer, into: view)
                 return
             }
@@ -763,7 +768,7 @@ struct BorderedBoxBlitter: CoverageBlitter {
     }
 }
 
-/// A mask's coverage: each item's alpha over what earlier items left.
+/// A mask's coverage: each item's alpha folded by its mode into what earlier items left (`MaskMode.combine`).
 struct MaskBlitter: CoverageBlitter {
     let buffer: UnsafeMutablePointer<UInt8>
     let width: Int

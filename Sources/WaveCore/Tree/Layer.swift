@@ -4,7 +4,7 @@ import Foundation
 /// size, a position in its parent, an anchor point, a transform (translation,
 /// rotation and scale about the anchor, each animatable), opacity, hidden,
 /// `masksToBounds`, an optional mask layer, contents (one primitive) and
-/// sublayers drawn in order, source-over. A replicator draws its sublayers
+/// sublayers drawn in order, source-over (or by a blend mode). A replicator draws its sublayers
 /// `count` times. Every animatable property is a `Timeline`.
 ///
 /// Coordinates: a layer's own space has its bounds at (originX, originY)
@@ -61,7 +61,7 @@ public struct Layer: Equatable, Sendable {
     /// The mask's coverage taken inverted: the layer shows where its mask
     /// does not cover (an inverted matte; Core Animation has no such
     /// flag): the mask starts covering everything and each of its layers
-    /// takes away (or, subtracting, adds back). Without a mask it changes nothing.
+    /// folds by its mode's dual (`MaskMode.dual`). Without a mask it changes nothing.
     public var invertsMask: Bool
     /// The mask's coverage is the luminance of its layers drawn in colour
     /// over nothing (their luminance times their alpha, with

@@ -86,7 +86,7 @@ extension LayerTreeEvaluator {
             let t = layer.transform
             guard layer.opacity.isConstant, layer.opacity.value >= 1, layer.position.x.isConstant, layer.position.y.isConstant,
                   layer.boundsOrigin.x.isConstant, layer.boundsOrigin.y.isConstant, t.translationY.isConstant,
-                  t.rotation.isConstant, t.rotation.value == 0, t.scaleX.isConstant, t.scaleX.value == 1,
+                  t.rotation.isConstant, t.rotation.value == 0, t.skew.isConstant, t.skew.value == 0, t.scaleX.isConstant, t.scaleX.value == 1,
                   t.scaleY.isConstant, t.scaleY.value == 1 else { continue }
             let item = frame.items[itemOf[i]]
             let m = item.transform
