@@ -14,7 +14,11 @@ final class TreeBuilder {
     let assets: [String: Node]
     var without = DrewWithout()
     private var precompsOpen: Set<String> = []
-    private var itemsBuilt = 0
+    var itemsBuilt = 0
+    /// The trims of `m` 2 of the shape layer being built, by their place in the file (`trimmedTogether`).
+    var trimsTogether: [String: TrimmedTogether] = [:]
+    /// The first pass over a shape layer with such a trim: outlines made and registered, no style drawn.
+    var registeringOutlines = false
     /// The most layers and shape items one file may build, and the deepest nesting of precompositions and groups.
     static let maxItems = 200_000, maxDepth = 64
     /// Points of outlines one file may hold (a changing outline's at every frame).
@@ -223,7 +227,7 @@ final class TreeBuilder {
         case 3?:
             break
         case 4?:
-            out.sublayers = try group(layer["shapes"]?.items ?? [], depth: depth).layers
+            out.sublayers = try shapeLayer(layer["shapes"]?.items ?? [], depth: depth)
         case 5?:
             without.add("text layers")
         default:

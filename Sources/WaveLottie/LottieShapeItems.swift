@@ -23,7 +23,7 @@ extension TreeBuilder {
         // This group's trims and rounded-corners radii (`rd`, rounding the outlines before it as a trim cuts them), in order with their indices.
         var trimAt: [(index: Int, trim: Trim)] = [], roundAt: [(index: Int, radius: AnimatedValue)] = []
         for (i, item) in items.enumerated() where !item.bool("hd") {
-            if item.string("ty") == "tm" { trimAt.append((i, try Trim(item))) }
+            if item.string("ty") == "tm" { trimAt.append((i, try Trim(item, together: trimmedTogether(item)))) }
             if item.string("ty") == "rd" { roundAt.append((i, try item.animated("r", default: [0]))) }
         }
         // A trim cuts the outlines before it up to a merge before it (then the merged outline); those after the
@@ -89,7 +89,8 @@ extension TreeBuilder {
                 let shape = try item.animatedShape("ks")
                 geometry.append(path(index, span: shape.span) { f in shape.value(at: f) })
             case "fl", "st", "gf", "gs":
-                topFirst.append(try style(item, geometry: geometry))
+                // Registering outlines only (`shapeLayer`'s first pass), a style draws nothing.
+                if !registeringOutlines { topFirst.append(try style(item, geometry: geometry)) }
             case "tm", "rd":
                 break // Applied to the outlines it cuts or rounds, above.
             case "rp":
@@ -366,11 +367,11 @@ extension TreeBuilder {
         /// Cut as one (`m` 2): the outlines, as they register.
         let together: TrimmedTogether?
 
-        init(_ item: Node) throws {
+        init(_ item: Node, together: TrimmedTogether?) throws {
             start = try item.animated("s", default: [0])
             end = try item.animated("e", default: [100])
             offset = try item.animated("o", default: [0])
-            together = item["m"]?.value.number == 2 ? TrimmedTogether() : nil
+            self.together = together
         }
 
         var span: ClosedRange<Double>? { spanning([start.span, end.span, offset.span]) }
@@ -399,10 +400,17 @@ extension TreeBuilder {
                     return lines.flatMap { Stroker.trimmed([$0], from: from, to: to) }
                 }
             }
-            // Its share of the part kept of all the outlines laid end to end; it changes whenever any of them does
-            // (the span read when a style draws it: outlines made after that style are not counted).
-            let k = together.outlines.count
-            together.outlines.append(outline)
+            // Its share of the part kept of all the outlines laid end to end; it changes whenever any of them does.
+            // The outlines were all registered by a first pass over the layer (`shapeLayer`): the second takes its place.
+            let k: Int
+            if together.sealed {
+                k = Swift.min(together.cursor, together.outlines.count - 1)
+                together.cursor += 1
+            } else {
+                k = together.outlines.count
+                together.outlines.append(outline)
+            }
+            guard k >= 0 else { return outline }
             let trimSpan = span
             return Geometry(lazySpan: { spanning([trimSpan] + together.outlines.map(\.span)) }) { f in
                 let all = together.outlines.map { $0.lines(f) }
@@ -419,9 +427,48 @@ extension TreeBuilder {
         }
     }
 
-    /// The outlines one trim of `m` 2 cuts as one, in the order they are made.
+    /// The outlines one trim of `m` 2 cuts as one, in the order they are made:
+    /// registered by a first pass over the layer, then sealed, each outline of
+    /// the second pass taking its place in order.
     final class TrimmedTogether {
         var outlines: [Geometry] = []
+        var sealed = false
+        var cursor = 0
+    }
+
+    /// The trim's outlines cut as one, for a trim of `m` 2 (nil for one that cuts each alone); one per trim item of
+    /// the layer being built, shared by its two passes.
+    func trimmedTogether(_ item: Node) -> TrimmedTogether? {
+        guard item["m"]?.value.number == 2 else { return nil }
+        if let known = trimsTogether[item.place] { return known }
+        let together = TrimmedTogether()
+        trimsTogether[item.place] = together
+        return together
+    }
+
+    /// A shape layer's items as layers. Where a trim cuts outlines one after
+    /// another (`m` 2), a first pass registers every outline it cuts (drawing
+    /// nothing and counting nothing), so that each outline's share of their
+    /// length is known when a style draws it in the second.
+    func shapeLayer(_ items: [Node], depth: Int) throws -> [Layer] {
+        defer { trimsTogether = [:] }
+        if Self.cutsOneAfterAnother(items) {
+            let saved = (without, itemsBuilt, sampledPoints, sampledFrames)
+            registeringOutlines = true
+            defer { registeringOutlines = false }
+            _ = try group(items, depth: depth)
+            registeringOutlines = false
+            (without, itemsBuilt, sampledPoints, sampledFrames) = saved
+            for together in trimsTogether.values { together.sealed = true }
+        }
+        return try group(items, depth: depth).layers
+    }
+
+    /// Whether a trim of `m` 2 is among `items` or in their groups.
+    static func cutsOneAfterAnother(_ items: [Node]) -> Bool {
+        items.contains { item in
+            (item.string("ty") == "tm" && item["m"]?.value.number == 2) || (item.string("ty") == "gr" && cutsOneAfterAnother(item["it"]?.items ?? []))
+        }
     }
 
     struct Stroke {

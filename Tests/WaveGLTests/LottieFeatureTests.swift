@@ -274,6 +274,12 @@ final class LottieFeatureTests: XCTestCase {
             let json = F.file([F.shapeLayer(items: [F.line([(20, 30), (80, 30)]), F.line([(20, 70), (80, 70)]), trim, F.stroke(width: 10, cap: 1)])])
             assertImagesMatch(try frame(json, frame: 0, name: "trim-m\(mode)"), expected(shown.map { ($0.0, $0.1, $0.2, $0.3, black) }),
                               mean: 0, max: 0, name: "lottie-trim-m\(mode)")
+            // Each line in a group of its own with its own stroke, the trim after both groups: the same cut.
+            let tr = #"{"ty":"tr","a":\#(F.value("[0,0]")),"p":\#(F.value("[0,0]")),"s":\#(F.value("[100,100]")),"r":\#(F.value("0")),"o":\#(F.value("100"))}"#
+            let groups = [(30.0), (70.0)].map { y in #"{"ty":"gr","it":[\#(F.line([(20, y), (80, y)])),\#(F.stroke(width: 10, cap: 1)),\#(tr)]}"# }
+            let grouped = F.file([F.shapeLayer(items: groups + [trim])])
+            assertImagesMatch(try frame(grouped, frame: 0, name: "trim-m\(mode)-groups"), expected(shown.map { ($0.0, $0.1, $0.2, $0.3, black) }),
+                              mean: 0, max: 0, name: "lottie-trim-m\(mode)-groups")
         }
     }
 
