@@ -23,9 +23,11 @@ package func makeClampedTexture(filter: Int32) -> GLuint {
     return texture
 }
 
-/// Source-over in premultiplied form, for batches drawn over earlier ones.
+/// Source-over in premultiplied form, for batches drawn over earlier ones
+/// (and the state every other blending goes back to).
 func blendPremultiplied() {
     glEnable(GLenum(GL_BLEND))
+    glBlendEquation(GLenum(GL_FUNC_ADD))
     glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
 }
 

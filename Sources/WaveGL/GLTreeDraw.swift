@@ -408,7 +408,7 @@ final class GLTreeDraw {
         glDisable(GLenum(GL_SCISSOR_TEST))
         glBlendFunc(GLenum(GL_ONE_MINUS_DST_ALPHA), GLenum(GL_ONE))
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        blendPremultiplied()
     }
 
     /// Makes variant `v`'s rectangle program current (`RECT`: a colour over a rectangle), covering the whole page or
@@ -430,7 +430,7 @@ final class GLTreeDraw {
     /// The blending for an item of `blend` (premultiplied source over for normal).
     private static func setItemBlend(_ blend: BlendMode, advanced: Bool) {
         switch blend {
-        case .normal: glBlendEquation(GLenum(GL_FUNC_ADD)); glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        case .normal: blendPremultiplied()
         case .add: glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE))
         default:
             guard advanced else { return }
@@ -783,13 +783,13 @@ final class GLTreeDraw {
         maskOnPage = -1
         paintsThisFrame = 0
         // Blending is set up at the first item drawn (copies neither blend nor read the state).
-        var blends = false
+        var blendingSet = false
         var i = 0
         while i < list.items.count {
             defer { i += 1 }
             if let clipCopies, clipCopies.draws(list.items[i].layer) { continue }
             guard let p = planned[i] else { continue }
-            if !blends { blendPremultiplied(); blends = true }
+            if !blendingSet { blendPremultiplied(); blendingSet = true }
             let item = list.items[i]
             if item.mask >= 0 && item.mask != maskOnPage { drawMask(item.mask, viewport: viewport, pageTop: pageTop) }
             if item.primitive == .rasterized {
@@ -864,7 +864,7 @@ final class GLTreeDraw {
             glDisable(GLenum(GL_SCISSOR_TEST))
             glBlendFunc(GLenum(GL_ZERO), GLenum(GL_SRC_ALPHA))
             glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-            Self.setMaskBlend(.add)
+            blendPremultiplied()
             counts?.totals.offscreen += local.width * local.height
             outer = list.masks[outer].parent
         }
@@ -903,12 +903,13 @@ final class GLTreeDraw {
             }
         }
         maskItemInverts = false
-        // Back to premultiplied source over.
-        Self.setMaskBlend(.add)
+        blendPremultiplied()
     }
 
     /// The blending that folds an item's coverage s (every channel) into the mask m by `mode` (MaskMode.combine).
     private static func setMaskBlend(_ mode: MaskMode) {
+        // Adding is source over.
+        if mode == .add { return blendPremultiplied() }
         glBlendEquation(GLenum(mode == .lighten ? GL_MAX : mode == .darken ? GL_MIN : GL_FUNC_ADD))
         // s is in every channel (its alpha too); the mask's m is its red.
         switch mode {

@@ -72,39 +72,16 @@ package final class TreePainter {
         soleClips = byNode
         clipsAlone = evaluator.itemsAreOnly { byNode[$0] != nil } ? clips.compactMap { byNode[$0.node] } : nil
         rowsToClear = SoleClip.rowsToClear(clips, width: rasterizer.width, height: rasterizer.height)
-        if evaluator.capacity.masks > 0 {
-            let bytes = rasterizer.width * rasterizer.height
-            maskBuffer = try CheckedMemory.allocating(bytes: bytes, for: "a \(rasterizer.width)x\(rasterizer.height) mask") {
-                UnsafeMutablePointer<UInt8>.allocate(capacity: bytes)
-            }
-            maskBuffer!.initialize(repeating: 0, count: bytes)
-            if evaluator.maskNodes.contains(where: { $0.layer.maskMode.mayReachUncovered(inverted: $0.layer.invertsMaskCoverage) }) {
-                maskScratch = try CheckedMemory.allocating(bytes: bytes, for: "a \(rasterizer.width)x\(rasterizer.height) mask") {
-                    UnsafeMutablePointer<UInt8>.allocate(capacity: bytes)
-                }
-                maskScratch!.initialize(repeating: 0, count: bytes)
-            } else {
-                maskScratch = nil
-            }
-            if evaluator.masksNest {
-                maskNested = try CheckedMemory.allocating(bytes: bytes, for: "a \(rasterizer.width)x\(rasterizer.height) mask") {
-                    UnsafeMutablePointer<UInt8>.allocate(capacity: bytes)
-                }
-                maskNested!.initialize(repeating: 0, count: bytes)
-            } else {
-                maskNested = nil
-            }
-            if evaluator.nodes.contains(where: { $0.layer.masksByLuminance }) {
-                maskColors = try CheckedMemory.allocating(bytes: 4 * bytes, for: "a \(rasterizer.width)x\(rasterizer.height) mask") {
-                    UnsafeMutablePointer<UInt32>.allocate(capacity: bytes)
-                }
-                maskColors!.initialize(repeating: 0, count: bytes)
-            } else {
-                maskColors = nil
-            }
-        } else {
-            (maskBuffer, maskScratch, maskColors, maskNested) = (nil, nil, nil, nil)
+        // The mask's buffers, each only for a tree that needs it.
+        let masked = evaluator.capacity.masks > 0, bytes = rasterizer.width * rasterizer.height
+        let foldsPast = evaluator.maskNodes.contains { $0.layer.maskMode.mayReachUncovered(inverted: $0.layer.invertsMaskCoverage) }
+        func memory<Value: FixedWidthInteger>(_: Value.Type, if wanted: Bool) throws -> UnsafeMutablePointer<Value>? {
+            try Self.maskMemory(bytes, Value.self, if: masked && wanted, width: rasterizer.width, height: rasterizer.height)
         }
+        maskBuffer = try memory(UInt8.self, if: true)
+        maskScratch = try memory(UInt8.self, if: foldsPast)
+        maskNested = try memory(UInt8.self, if: evaluator.masksNest)
+        maskColors = try memory(UInt32.self, if: evaluator.nodes.contains { $0.layer.masksByLuminance })
         let bordered = evaluator.nodes.contains { node in
             if case let .box(box)? = node.layer.contents { return box.borderWidth > 0 }
             return false
@@ -137,6 +114,17 @@ package final class TreePainter {
         } else {
             (shadowMargin, shadowRasterizer, shadowBytes, shadowValues, shadowLine) = (0, nil, nil, nil, nil)
         }
+    }
+
+    /// `count` zeroed values for a mask of width x height, where `wanted` (nil otherwise), checked against memory first.
+    private static func maskMemory<Value: FixedWidthInteger>(_ count: Int, _: Value.Type, if wanted: Bool, width: Int, height: Int) throws
+        -> UnsafeMutablePointer<Value>? {
+        guard wanted else { return nil }
+        let memory = try CheckedMemory.allocating(bytes: count * MemoryLayout<Value>.stride, for: "a \(width)x\(height) mask") {
+            UnsafeMutablePointer<Value>.allocate(capacity: count)
+        }
+        memory.initialize(repeating: 0, count: count)
+        return memory
     }
 
     deinit {
@@ -414,7 +402,7 @@ package final class TreePainter {
             let reaches = mode.reachesUncovered(inverted: inverts)
             guard let area = area(of: item, mask: true) else {
                 // Covering nothing: s is 0 everywhere (1, inverted).
-                if reaches { fold(buffer, mode, inverted: inverts, item: nil, over: inverts ? whole : written) }
+                if reaches { foldCoverage(into: buffer, mode, inverted: inverts, item: nil, over: inverts ? whole : written) }
                 if inverts { written = whole }
                 continue
             }
@@ -436,7 +424,7 @@ package final class TreePainter {
                 var blitter = MaskBlitter(buffer: scratch, width: width, columns: area.columns, alpha: alpha, mode: .add)
                 rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
                 let over = inverts ? whole : Self.union(written, area)
-                fold(buffer, mode, inverted: inverts, item: (scratch, area), over: over)
+                foldCoverage(into: buffer, mode, inverted: inverts, item: (scratch, area), over: over)
                 written = over
             } else {
                 var blitter = MaskBlitter(buffer: buffer, width: width, columns: area.columns, alpha: alpha, mode: mode)
@@ -455,7 +443,7 @@ package final class TreePainter {
                                  colors: UnsafeMutablePointer<UInt32>) -> (rows: Range<Int>, columns: Range<Int>) {
         let width = rasterizer.width, height = rasterizer.height
         let view = PixmapView(rowZero: colors, width: width, height: height, rowStride: width)
-        for row in maskColorsWritten.rows { (colors + row * width + maskColorsWritten.columns.lowerBound).update(repeating: 0, count: maskColorsWritten.columns.count) }
+        clear(colors, maskColorsWritten)
         var written = (rows: 0..<0, columns: 0..<0)
         for i in list.masks[index].items {
             let item = list.maskItems[i]
@@ -482,7 +470,7 @@ package final class TreePainter {
     }
 
     /// Zero over `region`.
-    private func clear(_ buffer: UnsafeMutablePointer<UInt8>, _ region: (rows: Range<Int>, columns: Range<Int>)) {
+    private func clear<Value: FixedWidthInteger>(_ buffer: UnsafeMutablePointer<Value>, _ region: (rows: Range<Int>, columns: Range<Int>)) {
         for row in region.rows { (buffer + row * rasterizer.width + region.columns.lowerBound).update(repeating: 0, count: region.columns.count) }
     }
 
@@ -496,7 +484,7 @@ package final class TreePainter {
     }
 
     /// The mask over `region` folded with an item's coverage: the scratch's inside its area, 0 past it (1 - that, inverted).
-    private func fold(_ buffer: UnsafeMutablePointer<UInt8>, _ mode: MaskMode, inverted: Bool,
+    private func foldCoverage(into buffer: UnsafeMutablePointer<UInt8>, _ mode: MaskMode, inverted: Bool,
                       item: (coverage: UnsafeMutablePointer<UInt8>, area: (rows: Range<Int>, columns: Range<Int>))?,
                       over region: (rows: Range<Int>, columns: Range<Int>)) {
         let width = rasterizer.width

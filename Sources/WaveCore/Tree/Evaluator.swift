@@ -68,11 +68,9 @@ package final class LayerTreeEvaluator {
     /// Some layer blends (`Layer.blendMode`): the tree draws over transparency and then over the
     /// background, so that its blend modes meet its own drawing, never the background (an
     /// imported composition's canvas, transparent as After Effects draws one).
-    package var blends: Bool { nodes.contains { $0.blend != .normal } }
+    package private(set) var blends = false
     /// A masked layer lies under another: its items are clipped by both masks (`MaskRange.parent`).
-    package var masksNest: Bool {
-        nodes.indices.contains { i in nodes[i].maskRoot >= 0 && nodes[(i + 1)..<nodes[i].subtreeEnd].contains { $0.maskRoot >= 0 } }
-    }
+    package private(set) var masksNest = false
     /// The most items, masks and mask items a frame can hold.
     package private(set) var capacity = (items: 0, masks: 0, maskItems: 0)
     /// Scratch memory for the dynamic paths that ask for it (the most any one asks).
@@ -160,6 +158,9 @@ package final class LayerTreeEvaluator {
         for (i, node) in nodes.enumerated() where node.rasterized >= 0 && !insideRasterized[i] {
             for j in (i + 1)..<node.subtreeEnd { insideRasterized[j] = true }
         }
+        // Worked out once here: each backend reads them as it prepares.
+        blends = nodes.contains { $0.blend != .normal }
+        masksNest = nodes.indices.contains { i in nodes[i].maskRoot >= 0 && nodes[(i + 1)..<nodes[i].subtreeEnd].contains { $0.maskRoot >= 0 } }
         let counts = try count(0, in: nodes, multiplier: 1)
         guard counts.items <= Self.maxItems, counts.maskItems <= Self.maxItems else {
             throw LayerTreeError(layer: root.name, problem: "\(max(counts.items, counts.maskItems)) items a frame (at most \(Self.maxItems))")

@@ -188,7 +188,8 @@ public enum MaskMode: String, Equatable, Hashable, Sendable, CaseIterable {
     /// Whether it may, in a mask inverted or not (as itself or its dual):
     /// a renderer keeps the means to fold such a layer ready.
     public func mayReachUncovered(inverted: Bool) -> Bool {
-        reachesUncovered(inverted: inverted) || dual(inverted: inverted).mode.reachesUncovered(inverted: dual(inverted: inverted).inverted)
+        let asDual = dual(inverted: inverted)
+        return reachesUncovered(inverted: inverted) || asDual.mode.reachesUncovered(inverted: asDual.inverted)
     }
 }
 
