@@ -798,7 +798,7 @@ final class GLTreeDraw {
             }
             drawItem(item, p, mask: false, viewport: viewport, pageTop: pageTop)
         }
-        if blends {
+        if blendingSet {
             glDisable(GLenum(GL_SCISSOR_TEST))
             glActiveTexture(GLenum(GL_TEXTURE0))
         }
