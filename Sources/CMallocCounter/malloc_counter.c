@@ -2,6 +2,8 @@
 #include "waves_malloc_counter.h"
 #include <errno.h>
 #include <link.h>
+#include <malloc.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -9,6 +11,7 @@ extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
 
 // Per-thread, so driver threads and other work do not count against the
 // frame being measured. Initial-exec TLS: no allocation to reach it.
@@ -87,15 +90,46 @@ static size_t product(size_t n, size_t size) {
     return __builtin_mul_overflow(n, size, &total) ? SIZE_MAX : total;
 }
 
-void *malloc(size_t size) { NOTE(size); return __libc_malloc(size); }
-void *calloc(size_t n, size_t size) { NOTE(product(n, size)); return __libc_calloc(n, size); }
-void *realloc(void *p, size_t size) { NOTE(size); return __libc_realloc(p, size); }
-void *memalign(size_t alignment, size_t size) { NOTE(size); return __libc_memalign(alignment, size); }
-void *aligned_alloc(size_t alignment, size_t size) { NOTE(size); return __libc_memalign(alignment, size); }
+// The process's live heap: every block's usable size, added when it is
+// handed out and taken away when it comes back, and the most it reached.
+static _Atomic int64_t live_bytes, peak_bytes;
+
+static void *held(void *p) {
+    if (p) {
+        int64_t size = (int64_t)malloc_usable_size(p);
+        int64_t now = atomic_fetch_add_explicit(&live_bytes, size, memory_order_relaxed) + size;
+        int64_t peak = atomic_load_explicit(&peak_bytes, memory_order_relaxed);
+        while (now > peak && !atomic_compare_exchange_weak_explicit(&peak_bytes, &peak, now, memory_order_relaxed, memory_order_relaxed)) {}
+    }
+    return p;
+}
+static void released(void *p) {
+    if (p) atomic_fetch_sub_explicit(&live_bytes, (int64_t)malloc_usable_size(p), memory_order_relaxed);
+}
+
+int64_t waves_heap_live(void) { return atomic_load_explicit(&live_bytes, memory_order_relaxed); }
+int64_t waves_heap_peak(void) { return atomic_load_explicit(&peak_bytes, memory_order_relaxed); }
+void waves_heap_peak_reset(void) { atomic_store_explicit(&peak_bytes, waves_heap_live(), memory_order_relaxed); }
+
+void *malloc(size_t size) { NOTE(size); return held(__libc_malloc(size)); }
+void *calloc(size_t n, size_t size) { NOTE(product(n, size)); return held(__libc_calloc(n, size)); }
+void *realloc(void *p, size_t size) {
+    NOTE(size);
+    // The old block's size is taken away only once it is known to be gone (a failed realloc keeps it).
+    int64_t old = p ? (int64_t)malloc_usable_size(p) : 0;
+    void *moved = __libc_realloc(p, size);
+    if (moved || size == 0) atomic_fetch_sub_explicit(&live_bytes, old, memory_order_relaxed);
+    return held(moved);
+}
+void free(void *p) { released(p); __libc_free(p); }
+void *memalign(size_t alignment, size_t size) { NOTE(size); return held(__libc_memalign(alignment, size)); }
+void *aligned_alloc(size_t alignment, size_t size) { NOTE(size); return held(__libc_memalign(alignment, size)); }
+void *valloc(size_t size) { NOTE(size); return held(__libc_memalign(4096, size)); }
+void *pvalloc(size_t size) { NOTE(size); return held(__libc_memalign(4096, (size + 4095) & ~(size_t)4095)); }
 int posix_memalign(void **out, size_t alignment, size_t size) {
     NOTE(size);
     if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;
-    void *p = __libc_memalign(alignment, size);
+    void *p = held(__libc_memalign(alignment, size));
     if (!p) return ENOMEM;
     *out = p;
     return 0;

@@ -1,3 +1,4 @@
+import CMallocCounter
 import Foundation
 import WaveCore
 import WaveEffects
@@ -36,10 +37,12 @@ package struct LottieReport: Codable, Equatable {
         /// Heap allocations per frame by the project's code, per strategy ("cpu", "gl").
         package var allocationsPerFrame: [String: Double] = [:]
         package var peakRssMb: Double?
+        /// The heap a run of the CPU strategy needs (nil where it was not measured).
+        package var memory: Memory?
         package var verdict: Verdict?
 
         enum CodingKeys: String, CodingKey {
-            case file, frames, layers, verdict
+            case file, frames, layers, verdict, memory
             case frameRate = "frame_rate", wavesCpuMs = "waves_cpu_ms", wavesGlMs = "waves_gl_ms", wavesGlProcessMs = "waves_gl_process_ms"
             case gpuMs = "gpu_ms", rlottieMs = "rlottie_ms", thorvgMs = "thorvg_ms", notMeasured = "not_measured"
             case cachedLayers = "cached_layers", redrawnLayers = "redrawn_layers", cpuRasterizedPixelsPerFrame = "cpu_rasterized_pixels_per_frame"
@@ -51,6 +54,38 @@ package struct LottieReport: Codable, Equatable {
             self.frames = frames
             self.frameRate = frameRate
         }
+    }
+
+    /// A CPU run's heap, in MiB, from the process's live-heap gauge (every
+    /// block's usable size; `waves_heap_live`): what the importer's tree
+    /// keeps (the animation and its scene), the most the import held while
+    /// reading, the most the tree's compiled form took (the evaluator and
+    /// its presentation list, made once a scene), and the most a CPU
+    /// renderer added over the tree while it was made ready (that compiled
+    /// form, its rasteriser, masks and frame) and drew its first frames
+    /// (after those it allocates nothing). A run's peak is the larger of
+    /// the import's and the tree's plus the run's; item 3's target is that
+    /// peak at most the tree plus three frames of 4 bytes a pixel.
+    package struct Memory: Codable, Equatable {
+        package var treeMb: Double
+        package var importPeakMb: Double
+        package var compiledMb: Double
+        package var cpuRunMb: Double
+        package var frameMb: Double
+
+        enum CodingKeys: String, CodingKey {
+            case treeMb = "tree_mb", importPeakMb = "import_peak_mb", compiledMb = "compiled_mb", cpuRunMb = "cpu_run_mb", frameMb = "frame_mb"
+        }
+
+        package init(treeMb: Double, importPeakMb: Double, compiledMb: Double, cpuRunMb: Double, frameMb: Double) {
+            (self.treeMb, self.importPeakMb, self.compiledMb, self.cpuRunMb, self.frameMb) = (treeMb, importPeakMb, compiledMb, cpuRunMb, frameMb)
+        }
+
+        /// The run's peak over the tree, in frames.
+        package var framesOverTree: Double {
+            frameMb > 0 ? (max(importPeakMb, treeMb + cpuRunMb) - treeMb) / frameMb : 0
+        }
+        package var withinTarget: Bool { framesOverTree <= 3 }
     }
 
     /// Which strategy's own thread costs less here, by what factor (the
@@ -84,10 +119,17 @@ package struct LottieReport: Codable, Equatable {
         package var cpuOverFasterPeerWorst: Double?
         package var worstFile: String?
         package var glOverCpuMedian: Double?
+        /// Files whose run's heap peak is at most the tree plus 3 frames, of those measured; the worst, in frames over the tree.
+        package var memoryWithin: Int?
+        package var memoryMeasured: Int?
+        package var memoryWorstFrames: Double?
+        package var memoryWorstFile: String?
 
         enum CodingKeys: String, CodingKey {
             case cpuOverFasterPeerMedian = "cpu_over_faster_peer_median", cpuOverFasterPeerWorst = "cpu_over_faster_peer_worst"
             case worstFile = "worst_file", glOverCpuMedian = "gl_over_cpu_median"
+            case memoryWithin = "memory_within", memoryMeasured = "memory_measured"
+            case memoryWorstFrames = "memory_worst_frames", memoryWorstFile = "memory_worst_file"
         }
     }
 
@@ -152,6 +194,14 @@ extension LottieReport {
                               guard let gl = row.wavesGlMs?.median, let cpu = row.wavesCpuMs?.median, cpu > 0 else { return nil }
                               return gl / cpu
                           }))
+        let memories = rows.compactMap { row in row.memory.map { (row.file, $0) } }
+        if !memories.isEmpty {
+            let heaviest = memories.max { $0.1.framesOverTree < $1.1.framesOverTree }!
+            targets.memoryWithin = memories.filter { $0.1.withinTarget }.count
+            targets.memoryMeasured = memories.count
+            targets.memoryWorstFrames = rounded(heaviest.1.framesOverTree, places: 2)
+            targets.memoryWorstFile = heaviest.0
+        }
     }
 
     /// The table stdout shows: a row a file, the medians, the targets, what was not measured.
@@ -179,6 +229,10 @@ extension LottieReport {
         }
         if let gl = targets.glOverCpuMedian {
             lines.append("GL thread / CPU strategy: \(x(gl))x on the median file (target: at most 0.5)")
+        }
+        if let within = targets.memoryWithin, let measured = targets.memoryMeasured {
+            lines.append("heap peak of a CPU run within the tree plus 3 frames: \(within) of \(measured) \(measured == 1 ? "file" : "files"); "
+                         + "at most \(x(targets.memoryWorstFrames)) frames over the tree (\(targets.memoryWorstFile ?? "-"))")
         }
         for row in rows {
             if let verdict = row.verdict { lines.append("\(row.file): \(verdict.strategy == "gl" ? "GL" : "CPU") costs less, \(x(verdict.factor))x: \(verdict.reason)") }
@@ -216,6 +270,8 @@ extension BenchRunner {
             let name = URL(fileURLWithPath: file).lastPathComponent
             progress?(BenchProgress(done: index, total: files.count, label: name))
             resetPeakResident()
+            let heapBase = waves_heap_live()
+            waves_heap_peak_reset()
             let animation: LottieAnimation
             let scene: Scene
             do {
@@ -229,6 +285,8 @@ extension BenchRunner {
             }
             let frames = animation.frameCount
             var row = LottieReport.Row(file: name, frames: frames, frameRate: animation.frameRate)
+            row.memory = try cpuRunMemory(scene: scene, tree: waves_heap_live() - heapBase, importPeak: waves_heap_peak() - heapBase,
+                                          frames: min(frames, max(1, config.warmup)), rate: animation.frameRate)
             var meters: [FrameMeter] = []
             for strategy in strategies {
                 do {
@@ -239,11 +297,11 @@ extension BenchRunner {
                     row.notMeasured[strategy.backend.rawValue] = "\(error)"
                 }
             }
-            var peerTimes: [LottiePeer: [Double]] = [:]
             // A warm-up pass of each strategy, then the rounds: each strategy's pass over every frame, and each peer's.
             for meter in meters {
                 for frame in 0..<min(frames, config.warmup) { try meter.frame(time: Double(frame) / animation.frameRate, measured: false) }
             }
+            var peerTimes: [LottiePeer: [Double]] = [:]
             for _ in 0..<rounds {
                 for meter in meters {
                     for frame in 0..<frames { try meter.frame(time: Double(frame) / animation.frameRate, measured: true) }
@@ -292,6 +350,32 @@ extension BenchRunner {
         report.lottie = lottie
         report.interrupted = lottie.interrupted
         return report
+    }
+
+    /// A CPU run's heap (`LottieReport.Memory`), measured apart from the
+    /// timed strategies: the tree's compiled form (its evaluator and
+    /// presentation list) made alone, then a CPU renderer of its own made
+    /// ready for `scene`, its frame made and `frames` frames drawn, each
+    /// freed again. `tree` and `importPeak` are the import's figures, in
+    /// bytes. Nil where the interposed allocator is not in use (a test
+    /// binary without it).
+    private func cpuRunMemory(scene: Scene, tree: Int64, importPeak: Int64, frames: Int, rate: Double) throws -> LottieReport.Memory? {
+        guard waves_malloc_counter_active() != 0 else { return nil }
+        func mb(_ bytes: Int64) -> Double { WaveBench.rounded(Double(max(0, bytes)) / 1_048_576, places: 3) }
+        var before = waves_heap_live()
+        waves_heap_peak_reset()
+        if let evaluator = try scene.tree?.makeEvaluator() { withExtendedLifetime(evaluator.makeList()) {} }
+        let compiled = waves_heap_peak() - before
+        before = waves_heap_live()
+        waves_heap_peak_reset()
+        do {
+            let renderer = try host.makeRenderer(.cpu)
+            try renderer.prepare(scene: scene)
+            let target = try renderer.makeTarget()
+            for frame in 0..<frames { try renderer.draw(time: Double(frame) / rate, into: target) }
+        }
+        return LottieReport.Memory(treeMb: mb(tree), importPeakMb: mb(importPeak), compiledMb: mb(compiled),
+                                   cpuRunMb: mb(waves_heap_peak() - before), frameMb: mb(Int64(scene.width * scene.height * 4)))
     }
 
     private static func roundedStats(_ stats: Stats) -> Stats {

@@ -60,7 +60,17 @@ enum BenchSchema {
             let path = "lottie.rows[\(i)]"
             expectKeys(row, required: ["file", "frames", "frame_rate", "not_measured", "layers", "cached_layers", "redrawn_layers",
                                        "allocations_per_frame"],
-                       optional: figures + ["cpu_rasterized_pixels_per_frame", "peak_rss_mb", "verdict"], at: path, fail)
+                       optional: figures + ["cpu_rasterized_pixels_per_frame", "peak_rss_mb", "verdict", "memory"], at: path, fail)
+            if let memory = row["memory"] {
+                guard let m = memory as? [String: Any] else { fail("\(path).memory is not an object"); continue }
+                let keys = ["tree_mb", "import_peak_mb", "compiled_mb", "cpu_run_mb", "frame_mb"]
+                expectKeys(m, required: keys, optional: [], at: "\(path).memory", fail)
+                for key in keys where (number(m[key]) ?? -1) < 0 { fail("\(path).memory.\(key) is not a number >= 0") }
+                if (number(m["frame_mb"]) ?? 0) <= 0 { fail("\(path).memory.frame_mb is not a number > 0") }
+                if let tree = number(m["tree_mb"]), let peak = number(m["import_peak_mb"]), peak < tree {
+                    fail("\(path).memory: the import's peak is below the tree it left")
+                }
+            }
             for key in figures where row[key] != nil { checkStats(row[key], at: "\(path).\(key)", fail) }
             for key in ["frames", "layers", "cached_layers", "redrawn_layers"] where (integer(row[key]) ?? -1) < 0 {
                 fail("\(path).\(key) is not a whole number >= 0")

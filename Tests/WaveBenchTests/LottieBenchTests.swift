@@ -51,6 +51,31 @@ final class LottieBenchTests: XCTestCase {
         XCTAssertEqual(report.targets.worstFile, "b")
         // GL over CPU: 0.2, 1, 0.5.
         XCTAssertEqual(report.targets.glOverCpuMedian, 0.5)
+        XCTAssertNil(report.targets.memoryMeasured, "no row measured its heap")
+    }
+
+    /// A run's peak over the tree, in frames: the larger of the import's
+    /// peak and the tree plus the CPU run, less the tree.
+    func testTheMemoryTargetComesFromEachRunsPeak() {
+        func row(_ file: String, _ memory: LottieReport.Memory?) -> LottieReport.Row {
+            var r = LottieReport.Row(file: file, frames: 10, frameRate: 30)
+            r.memory = memory
+            return r
+        }
+        // a: the run adds 2.5 frames. b: the import's peak is 4 frames over the tree. c: the run adds 3.
+        let a = LottieReport.Memory(treeMb: 1, importPeakMb: 1.2, compiledMb: 0.1, cpuRunMb: 0.625, frameMb: 0.25)
+        let b = LottieReport.Memory(treeMb: 1, importPeakMb: 2, compiledMb: 0.1, cpuRunMb: 0.5, frameMb: 0.25)
+        let c = LottieReport.Memory(treeMb: 0, importPeakMb: 0, compiledMb: 0, cpuRunMb: 0.75, frameMb: 0.25)
+        XCTAssertEqual(a.framesOverTree, 2.5, accuracy: 1e-9)
+        XCTAssertEqual(b.framesOverTree, 4, accuracy: 1e-9)
+        XCTAssert(c.withinTarget, "exactly 3 frames is within")
+        var report = LottieReport(size: [256, 256], rounds: 1)
+        report.rows = [row("a", a), row("b", b), row("c", c), row("d", nil)]
+        report.summarise()
+        XCTAssertEqual(report.targets.memoryMeasured, 3)
+        XCTAssertEqual(report.targets.memoryWithin, 2)
+        XCTAssertEqual(report.targets.memoryWorstFrames, 4)
+        XCTAssertEqual(report.targets.memoryWorstFile, "b")
     }
 
     /// A peer's pass whose process dies, fails, or answers wrongly is one line, never the bench's end.
@@ -116,6 +141,10 @@ final class LottieBenchTests: XCTestCase {
             XCTAssertEqual(allocations["cpu"], 0, "\(row["file"]!): no allocation per frame")
             if GLRequirement.required { XCTAssertEqual(allocations["gl"], 0, "\(row["file"]!): no allocation per frame") }
             XCTAssert(allocations.values.allSatisfy { $0 == 0 }, "\(allocations)")
+            // The heap a CPU run needs: at least its accumulators and its frame, each about a frame's bytes.
+            let memory = try XCTUnwrap(row["memory"] as? [String: Double], "\(row["file"]!): no heap figures")
+            XCTAssertGreaterThanOrEqual(memory["cpu_run_mb"]!, 1.5 * memory["frame_mb"]!, "\(row["file"]!): \(memory)")
+            XCTAssertGreaterThan(memory["tree_mb"]!, 0, "\(row["file"]!): \(memory)")
         }
         // ThorVG 1.0.4 dies on dna.json: that figure alone is missing, said in one line.
         let dna = try XCTUnwrap(byFile["dna.json"])

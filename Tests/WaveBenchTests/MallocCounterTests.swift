@@ -40,6 +40,26 @@ final class MallocCounterTests: XCTestCase {
         XCTAssertEqual(waves_malloc_counter_foreign(), 1, "libc's allocation was counted as the project's")
     }
 
+    /// The live-heap gauge the Lottie bench's memory figures come from: a
+    /// block's size is in it while held and out of it when freed (calloc,
+    /// realloc's move and free included), and the peak keeps the most.
+    func testTheHeapGaugeFollowsBlocksInAndOut() throws {
+        let size = 8 << 20
+        let before = waves_heap_live()
+        waves_heap_peak_reset()
+        let block = try XCTUnwrap(calloc(size, 1))
+        XCTAssertGreaterThanOrEqual(waves_heap_live() - before, Int64(size), "calloc's block is not in the live heap")
+        let grown = try XCTUnwrap(realloc(block, 2 * size))
+        let held = waves_heap_live() - before
+        XCTAssertGreaterThanOrEqual(held, Int64(2 * size))
+        XCTAssertLessThan(held, Int64(3 * size), "realloc's old block was not taken out")
+        free(grown)
+        XCTAssertLessThan(waves_heap_live() - before, Int64(size / 8), "the freed block is still in the live heap")
+        XCTAssertGreaterThanOrEqual(waves_heap_peak() - before, Int64(2 * size), "the peak forgot the grown block")
+        waves_heap_peak_reset()
+        XCTAssertEqual(waves_heap_peak(), waves_heap_live())
+    }
+
     /// A renderer whose frame allocates on purpose, measured through the
     /// benchmark's own frame meter: the meter's window must see it.
     final class AllocatingRenderer: Renderer {

@@ -3,7 +3,8 @@
 #include <stdint.h>
 // Counts heap allocations (malloc, calloc, realloc, posix_memalign,
 // aligned_alloc, memalign) made by the calling thread between start and stop,
-// and the bytes they ask for.
+// and the bytes they ask for; and, for the whole process, the heap in use
+// and its peak (free is interposed too).
 // The executable's definitions of these functions interpose glibc's for the
 // whole process and forward to glibc's own (__libc_*) allocator.
 //
@@ -22,6 +23,12 @@ uint64_t waves_malloc_counter_foreign(void);
 uint64_t waves_malloc_counter_bytes(void);
 /// The largest single allocation among them, in bytes (read after stop).
 uint64_t waves_malloc_counter_largest(void);
+/// The whole process's heap in use (the usable size of every block handed
+/// out and not yet freed; blocks from before the process's first call are
+/// not in it), and the most it has been since the last reset.
+int64_t waves_heap_live(void);
+int64_t waves_heap_peak(void);
+void waves_heap_peak_reset(void);
 /// 1 when the interposed allocator is the one in use (it has seen a call).
 int waves_malloc_counter_active(void);
 #endif
