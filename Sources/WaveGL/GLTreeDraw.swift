@@ -75,9 +75,10 @@ final class GLTreeDraw {
     private var maskNodeFolds: [(mode: MaskMode, inverted: Bool)] = []
     /// Whether the mask item being drawn writes 1 less its coverage.
     private var maskItemInverts = false
-    /// Each gradient's ramp, a 256x1 texture (by the gradient: equal paths
-    /// share a content number whatever their fills).
-    private var rampTextures: [Gradient: GLuint] = [:]
+    /// Each gradient's ramp, a 256x1 texture, by the stops it follows from
+    /// (equal paths share a content number whatever their fills; a gradient
+    /// whose points move keeps its ramp).
+    private var rampTextures: [[Gradient.Stop]: GLuint] = [:]
 
     let polygons = PolygonRows()
     /// A dynamic path's points, in its layer's coordinates, on to `polygons`.
@@ -161,11 +162,11 @@ final class GLTreeDraw {
         try cachePictures(caps, only: drawnByShader)
         maskNodeFolds = evaluator.maskNodes.map { ($0.layer.maskMode, $0.layer.invertsMaskCoverage) }
         for node in evaluator.nodes + evaluator.maskNodes {
-            guard case let .shape(shape)? = node.layer.contents, case let .gradient(gradient) = shape.fill, rampTextures[gradient] == nil else { continue }
+            guard case let .shape(shape)? = node.layer.contents, case let .gradient(gradient) = shape.fill, rampTextures[gradient.stops] == nil else { continue }
             var texels = [UInt8]()
             texels.reserveCapacity(Gradient.rampSize * 4)
             for c in gradient.ramp { for v in [c.r, c.g, c.b, c.a] { texels.append(UInt8(Swift.max(0, Swift.min(255, v.rounded())))) } }
-            rampTextures[gradient] = upload(texels, Gradient.rampSize, 1, format: GL_RGBA8, layout: GL_RGBA)
+            rampTextures[gradient.stops] = upload(texels, Gradient.rampSize, 1, format: GL_RGBA8, layout: GL_RGBA)
         }
         filtersMovingContent = findFilteredMovingContent()
         reservePolygons()
@@ -1085,7 +1086,7 @@ final class GLTreeDraw {
             glUniform3f(program.gradientV, GLfloat(v.x), GLfloat(v.y), GLfloat(v.z))
             glUniform2f(program.focus, GLfloat(gradient.focusOffset.x), GLfloat(gradient.focusOffset.y))
             glUniform1i(program.gradientKind, gradient.kind == .linear ? 1 : 2)
-            if let texture = rampTextures[gradient] {
+            if let texture = rampTextures[gradient.stops] {
                 glActiveTexture(GLenum(GL_TEXTURE5))
                 glBindTexture(GLenum(GL_TEXTURE_2D), texture)
                 glActiveTexture(GLenum(GL_TEXTURE0))

@@ -171,9 +171,23 @@ extension TreeBuilder {
         guard let frames = gradientFrames else {
             return ruled(drawable(path, fill: fill, colors: colors, opacity: opacity.timeline(0, scale: 0.01, rate: rate)))
         }
-        // A keyframed gradient: the outline once per whole frame it changes over, each in that frame's gradient and shown
-        // through that frame alone (the first before, the last after), as a changing outline is made at each frame; equal
-        // outlines share one cached coverage on GL.
+        // A keyframed gradient is taken at each whole frame it changes over (the first before, the last after), as a
+        // changing outline is made at each frame. Where only its points move, one layer's gradient keeps its stops and
+        // steps its points a frame at a time.
+        if try item["g"]?.animated("k", default: []).span == nil {
+            let points = try frames.map { try gradient(item, at: Double($0)).points }
+            let steps = KeyframeAnimation(values: points, calculation: .discrete,
+                                          timing: MediaTiming(beginTime: (Double(frames.lowerBound) - 1e-3) / rate,
+                                                              duration: Double(points.count) / rate, fillMode: .both))
+            var layer = ruled(drawable(path, fill: fill, opacity: opacity.timeline(0, scale: 0.01, rate: rate)))
+            if case var .shape(shape)? = layer.contents {
+                shape.gradientPoints = Timeline(points[0], animations: [.keyframes(steps)])
+                layer.contents = .shape(shape)
+            }
+            return layer
+        }
+        // Its stops change too: the outline once a frame, each in that frame's gradient (its own ramp) and shown
+        // through that frame alone; equal outlines share one cached coverage on GL.
         var copies: [Layer] = []
         for f in frames {
             let shown = BasicAnimation(from: 1.0, to: 1.0, duration: 1 / rate, beginTime: (Double(f) - 1e-3) / rate,

@@ -127,6 +127,41 @@ final class LottieFeatureTests: XCTestCase {
         XCTAssertEqual(Double(half.b), 191, accuracy: 3)
     }
 
+    /// A gradient whose end point is keyframed (linearly, from x 100 at frame 0 to x 50 at frame 10) is one layer whose
+    /// gradient keeps its stops and steps its points a whole frame at a time: black to white over 0...end at each frame.
+    func testAGradientsKeyframedPointsMoveItInOneLayer() throws {
+        let fill = F.gradientFill(type: 1, start: (0, 0), end: (100, 0), count: 2, stops: [0, 0, 0, 0, 1, 1, 1, 1])
+            .replacingOccurrences(of: #""e":\#(F.value("[100.0,0.0]"))"#, with: #""e":\#(F.keyframes([(0, "[100,0]"), (10, "[50,0]")]))"#)
+        XCTAssert(fill.contains(#""e":{"a":1"#), fill)
+        let json = F.file([F.shapeLayer(items: [F.rectangle(x: 0, y: 0, width: 100, height: 100), fill])])
+        func ramp(end: Double) -> RGBAImage {
+            var image = RGBAImage(width: 100, height: 100)
+            for y in 0..<100 {
+                for x in 0..<100 {
+                    let v = UInt8(min(1, (Double(x) + 0.5) / end) * 255 + 0.5)
+                    image[x, y] = RGBA8(v, v, v)
+                }
+            }
+            return image
+        }
+        for (frame, end) in [(0.0, 100.0), (4, 80), (10, 50), (15, 50)] {
+            assertImagesMatch(try self.frame(json, frame: frame, name: "moving-gradient-\(Int(frame))"), ramp(end: end), mean: 0.6, max: 2,
+                              name: "lottie-moving-gradient-\(Int(frame))")
+        }
+        // One shape, not a copy a frame, and the tree says it changes while the points move.
+        let scene = try LottieAnimation(bytes: Array(json.utf8)).scene(width: 100, height: 100, background: RGBA8(255, 255, 255)).scene
+        var shapes: [Shape] = []
+        func walk(_ layer: Layer) {
+            if case let .shape(shape)? = layer.contents { shapes.append(shape) }
+            layer.sublayers.forEach(walk)
+        }
+        walk(try XCTUnwrap(scene.tree?.root))
+        XCTAssertEqual(shapes.count, 1)
+        XCTAssertNotNil(shapes.first?.gradientPoints)
+        let evaluator = try XCTUnwrap(scene.tree).makeEvaluator()
+        XCTAssertEqual(try XCTUnwrap(evaluator.nextChange(after: 0.25)), 0.25, accuracy: 0.1, "a step a frame while the points move")
+    }
+
     /// A radial gradient's highlight moves its focus: black to white out to 40 from (50, 50), the focus half the
     /// radius out at 45 degrees from the end point's direction. Each pixel's grey is the t found by bisection whose
     /// circle (radius 40 t about focus + t (centre - focus)) passes through the pixel's centre.

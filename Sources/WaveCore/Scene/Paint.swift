@@ -27,6 +27,33 @@ public enum Fill: Equatable, Hashable, Sendable {
     }
 }
 
+/// A gradient's points animated (`Shape.gradientPoints`): its start, end
+/// and focus (a radial gradient's focal point; at the start for none), in
+/// its layer's coordinates. Interpolated point by point.
+public struct GradientPoints: Interpolatable, Hashable {
+    public var start: Point
+    public var end: Point
+    public var focus: Point
+
+    public init(start: Point, end: Point, focus: Point) {
+        self.start = start; self.end = end; self.focus = focus
+    }
+
+    public static func interpolate(_ a: GradientPoints, _ b: GradientPoints, _ t: Double) -> GradientPoints {
+        func mix(_ p: Point, _ q: Point) -> Point { Point(p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t) }
+        return GradientPoints(start: mix(a.start, b.start), end: mix(a.end, b.end), focus: mix(a.focus, b.focus))
+    }
+
+    public static func accumulate(_ value: GradientPoints, start: GradientPoints, end: GradientPoints, passes n: Double) -> GradientPoints {
+        func add(_ v: Point, _ s: Point, _ e: Point) -> Point { Point(v.x + (e.x - s.x) * n, v.y + (e.y - s.y) * n) }
+        return GradientPoints(start: add(value.start, start.start, end.start), end: add(value.end, start.end, end.end),
+                              focus: add(value.focus, start.focus, end.focus))
+    }
+
+    /// Every coordinate is finite.
+    var isFinite: Bool { [start.x, start.y, end.x, end.y, focus.x, focus.y].allSatisfy(\.isFinite) }
+}
+
 /// Colours at stops (positions 0...1, each with its alpha) along the line
 /// from `start` to `end` (linear), or out from the centre `start` to the
 /// radius |end - start| (radial, its colours centred on `focus` where one
@@ -67,6 +94,12 @@ public struct Gradient: Equatable, Hashable, Sendable {
 
     /// `stops` in any order (sorted here); none gives transparent black.
     public init(_ kind: Kind, start: Point, end: Point, stops: [Stop], focus: Point? = nil) {
+        let sorted = stops.filter { $0.position.isFinite }.sorted { $0.position < $1.position }
+        self.init(kind, start: start, end: end, focus: focus, sortedStops: sorted,
+                  ramp: (0..<Self.rampSize).map { i in Self.color(sorted, at: Double(i) / Double(Self.rampSize - 1)) })
+    }
+
+    private init(_ kind: Kind, start: Point, end: Point, focus: Point?, sortedStops: [Stop], ramp: [ColorValue]) {
         self.kind = kind
         self.start = start
         self.end = end
@@ -79,10 +112,18 @@ public struct Gradient: Equatable, Hashable, Sendable {
             if length > 0.99 { offset *= 0.99 / length }
         }
         focusOffset = offset
-        let sorted = stops.filter { $0.position.isFinite }.sorted { $0.position < $1.position }
-        self.stops = sorted
-        ramp = (0..<Self.rampSize).map { i in Self.color(sorted, at: Double(i) / Double(Self.rampSize - 1)) }
+        self.stops = sortedStops
+        self.ramp = ramp
     }
+
+    /// The same stops and ramp (shared, not copied: nothing is allocated) at other points.
+    @inline(__always)
+    public func moved(to points: GradientPoints) -> Gradient {
+        Gradient(kind, start: points.start, end: points.end, focus: points.focus, sortedStops: stops, ramp: ramp)
+    }
+
+    /// Its start, end and focus (the focus at the start where it has none).
+    public var points: GradientPoints { GradientPoints(start: start, end: end, focus: focus ?? start) }
 
     static func color(_ stops: [Stop], at t: Double) -> ColorValue {
         Self.interpolate(stops.map { ($0.position, ColorValue($0.color)) }, at: t) { $0.mixed(with: $1, $2) } ?? ColorValue(r: 0, g: 0, b: 0, a: 0)

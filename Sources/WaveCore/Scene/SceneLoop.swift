@@ -63,7 +63,9 @@ extension LayerTree {
             var ok = (layer.geometryTimelines + [layer.opacity]).allSatisfy(timeline)
             if let r = layer.replicator { ok = ok && r.instanceTransform.timelines.allSatisfy(timeline) }
             switch layer.contents {
-            case let .shape(shape)?: ok = ok && shape.parameters.allSatisfy(timeline)
+            case let .shape(shape)?:
+                ok = ok && shape.parameters.allSatisfy(timeline) && (shape.color.map(timeline) ?? true)
+                    && (shape.gradientPoints.map(timeline) ?? true)
             case let .box(box)?: ok = ok && timeline(box.fillColor)
             default: break
             }

@@ -326,6 +326,7 @@ package final class LayerTreeEvaluator {
             switch contents {
             case let .shape(shape):
                 if let color = shape.color { item.color = color.value(at: time, sources: sources) }
+                if let points = shape.gradientPoints { item.gradientPoints = points.value(at: time, sources: sources) }
                 if case .dynamic = shape.path {
                     item.primitive = .dynamicShape
                     var p = SIMD4<Double>.zero

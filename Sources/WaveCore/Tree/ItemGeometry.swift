@@ -97,7 +97,8 @@ package enum ItemPaint: Equatable, Sendable {
             let gamma = -(alpha * m.tx + beta * m.ty) - (g.start.x * ux + g.start.y * uy)
             self = .gradient(alpha: alpha, beta: beta, gamma: gamma, start: item.tint.applied(to: ColorValue(g.startColor)),
                              end: item.tint.applied(to: ColorValue(g.endColor)))
-        case let .gradient(g):
+        case let .gradient(fill):
+            let g = item.gradientPoints.map { fill.moved(to: $0) } ?? fill
             // p = T^-1 q; linear: u = (p - s) . d / |d|^2; radial: (u, v) = (p - s) / |d|.
             let m = item.transform, det = m.determinant
             let dx = g.end.x - g.start.x, dy = g.end.y - g.start.y, len2 = dx * dx + dy * dy

@@ -79,6 +79,8 @@ package struct PresentationItem: Equatable, Sendable {
     package var time: Double
     /// How it meets what is under it (its layer's blend mode, or its nearest ancestor's).
     package var blend: BlendMode = .normal
+    /// A gradient fill's points at this time, where they are animated (`Shape.gradientPoints`).
+    package var gradientPoints: GradientPoints?
 }
 
 /// The items of one mask: indices into `PresentationList.maskItems`.

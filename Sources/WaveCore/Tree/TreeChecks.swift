@@ -7,20 +7,21 @@ extension LayerTreeEvaluator {
     /// properties reading sources that exist; the error names the layer.
     static func validate(_ layer: Layer, sourceCount: Int) throws {
         func fail(_ problem: String) -> LayerTreeError { LayerTreeError(layer: layer.name, problem: problem) }
-        func check(_ timeline: Timeline<Double>, _ what: String) throws {
-            guard timeline.value.isFinite, timeline.isValid else { throw fail("\(what) with a number that is not finite or a timing out of range") }
+        func check<Value>(_ timeline: Timeline<Value>, _ what: String, finite: (Value) -> Bool) throws {
+            guard finite(timeline.value), timeline.isValid else { throw fail("\(what) with a number that is not finite or a timing out of range") }
             for animation in timeline.animations {
                 switch animation {
-                case let .basic(a): guard a.from.isFinite, a.to.isFinite else { throw fail("\(what) animated to a number that is not finite") }
-                case let .keyframes(a): guard a.values.allSatisfy(\.isFinite) else { throw fail("\(what) with a keyframe that is not finite") }
-                case let .spring(a): guard a.from.isFinite, a.to.isFinite else { throw fail("\(what) sprung to a number that is not finite") }
+                case let .basic(a): guard finite(a.from), finite(a.to) else { throw fail("\(what) animated to a number that is not finite") }
+                case let .keyframes(a): guard a.values.allSatisfy(finite) else { throw fail("\(what) with a keyframe that is not finite") }
+                case let .spring(a): guard finite(a.from), finite(a.to) else { throw fail("\(what) sprung to a number that is not finite") }
                 case let .driven(d):
-                    guard d.from.isFinite, d.to.isFinite, d.source < sourceCount, d.begin == -.infinity || d.begin.isFinite else {
+                    guard finite(d.from), finite(d.to), d.source < sourceCount, d.begin == -.infinity || d.begin.isFinite else {
                         throw fail("\(what) driven by source \(d.source) of \(sourceCount)")
                     }
                 }
             }
         }
+        func check(_ timeline: Timeline<Double>, _ what: String) throws { try check(timeline, what, finite: \.isFinite) }
         func check(_ t: AnimatableTransform, _ what: String) throws {
             try check(t.translationX, "\(what) translation x"); try check(t.translationY, "\(what) translation y")
             try check(t.rotation, "\(what) rotation"); try check(t.scaleX, "\(what) scale x"); try check(t.scaleY, "\(what) scale y")
@@ -65,6 +66,7 @@ extension LayerTreeEvaluator {
                 throw fail("\(shape.parameters.count) shape parameters (at most \(Shape.maxParameters))")
             }
             for p in shape.parameters { try check(p, "a shape parameter") }
+            if let points = shape.gradientPoints { try check(points, "a gradient's points", finite: \.isFinite) }
             if case let .fixed(path) = shape.path, let problem = path.extentProblem { throw fail(problem) }
             if !shape.fill.isFinite {
                 throw fail("a gradient with a point that is not finite")
@@ -115,7 +117,10 @@ extension LayerTreeEvaluator {
             consider(layer.transform)
             consider(layer.opacity)
             switch layer.contents {
-            case let .shape(shape)?: for p in shape.parameters { consider(p) }
+            case let .shape(shape)?:
+                for p in shape.parameters { consider(p) }
+                consider(shape.color?.nextChange(after: time, sources: sources).map { $0 - time })
+                consider(shape.gradientPoints?.nextChange(after: time, sources: sources).map { $0 - time })
             case let .box(box)?: consider(box.fillColor.nextChange(after: time, sources: sources).map { $0 - time })
             default: break
             }
