@@ -23,7 +23,7 @@ struct RenderCommand: ParsableCommand {
               waves render --out wave.png
               waves render sine --cells 3 --cycles 2 --amplitude 0.3 --time 0.25 --out cells.png
               waves render waveform --audio song.mp3 --time 30 --out bars.png
-              waves render dots --size 800x160 --time 3 --out dots.png
+              waves render dots --size 375x160 --level 1 --time 3 --out dots.png
               waves render voice --style ios7 --level-from speech.wav --time 2 --out voice.png
               waves render jelly --bounce 0.3 --frames 120 --out frames/
               waves render sine --cells 3 --loop --out loop.mp4
