@@ -12,6 +12,8 @@ extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
+extern void *__libc_valloc(size_t);
+extern void *__libc_pvalloc(size_t);
 
 // Per-thread, so driver threads and other work do not count against the
 // frame being measured. Initial-exec TLS: no allocation to reach it.
@@ -115,17 +117,20 @@ void *malloc(size_t size) { NOTE(size); return held(__libc_malloc(size)); }
 void *calloc(size_t n, size_t size) { NOTE(product(n, size)); return held(__libc_calloc(n, size)); }
 void *realloc(void *p, size_t size) {
     NOTE(size);
-    // The old block's size is taken away only once it is known to be gone (a failed realloc keeps it).
+    // The old block's size is taken away only once it is known to be gone (a failed realloc keeps it); a block
+    // that moved is counted with the old one first, as both were held while it was copied.
     int64_t old = p ? (int64_t)malloc_usable_size(p) : 0;
     void *moved = __libc_realloc(p, size);
+    if (moved && moved != p) held(moved);
     if (moved || size == 0) atomic_fetch_sub_explicit(&live_bytes, old, memory_order_relaxed);
-    return held(moved);
+    if (moved && moved == p) held(moved);
+    return moved;
 }
 void free(void *p) { released(p); __libc_free(p); }
 void *memalign(size_t alignment, size_t size) { NOTE(size); return held(__libc_memalign(alignment, size)); }
 void *aligned_alloc(size_t alignment, size_t size) { NOTE(size); return held(__libc_memalign(alignment, size)); }
-void *valloc(size_t size) { NOTE(size); return held(__libc_memalign(4096, size)); }
-void *pvalloc(size_t size) { NOTE(size); return held(__libc_memalign(4096, (size + 4095) & ~(size_t)4095)); }
+void *valloc(size_t size) { NOTE(size); return held(__libc_valloc(size)); }
+void *pvalloc(size_t size) { NOTE(size); return held(__libc_pvalloc(size)); }
 int posix_memalign(void **out, size_t alignment, size_t size) {
     NOTE(size);
     if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;

@@ -63,7 +63,10 @@ package struct RasterPicture: Sendable {
 
     private static func hasStillContents(_ layer: Layer) -> Bool {
         switch layer.contents {
-        case let .shape(shape)?: if case .fixed = shape.path { return true } else { return false }
+        case let .shape(shape)?:
+            // A fixed outline whose paint holds still: an animated colour or gradient's points would be baked at one time.
+            guard case .fixed = shape.path else { return false }
+            return (shape.color?.isConstant ?? true) && (shape.gradientPoints?.isConstant ?? true)
         case let .box(box)?: return box.fillColor.isConstant
         case .picture?, nil: return true
         }

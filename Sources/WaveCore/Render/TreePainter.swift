@@ -561,6 +561,43 @@ struct ItemBlitter: CoverageBlitter {
     var item = 0
     /// How it meets what is under it (`BlendMode`); normal takes the fast paths below.
     var blend = BlendMode.normal
+    /// The paint's numbers as the span loops read them, plain values only:
+    /// matching `paint` itself would copy it (its ramp's storage retained
+    /// and released) at every span.
+    private let spans: SpanPaint
+
+    /// `paint` taken apart once; its ramp's storage stays alive (and in
+    /// place: the array is never written) as long as `paint` does.
+    private struct SpanPaint {
+        enum Kind { case solid, linear, ramp }
+        var kind = Kind.solid
+        /// Solid: the colour. Linear: the start and end colours.
+        var color = ColorValue(r: 0, g: 0, b: 0, a: 0), end = ColorValue(r: 0, g: 0, b: 0, a: 0)
+        /// Linear: (alpha, beta, gamma). Ramp: u and v (`ItemPaint.ramp`).
+        var u = SIMD3<Double>.zero, v = SIMD3<Double>.zero
+        var tint = Tint.identity
+        var radial = false
+        var focus = SIMD2<Double>.zero
+        var ramp: UnsafePointer<ColorValue>?
+    }
+
+    init(view: PixmapView, paint: ItemPaint, opacity: Double, columns: Range<Int>, mask: UnsafeMutablePointer<UInt8>?,
+         spanBlend: SpanBlendTable) {
+        (self.view, self.paint, self.opacity, self.columns, self.mask, self.spanBlend) = (view, paint, opacity, columns, mask, spanBlend)
+        var spans = SpanPaint()
+        switch paint {
+        case let .solid(c): spans.color = c
+        case let .gradient(alpha, beta, gamma, start, end):
+            spans.kind = .linear
+            (spans.u, spans.color, spans.end) = (SIMD3(alpha, beta, gamma), start, end)
+        case let .ramp(u, v, gradient, tint):
+            spans.kind = .ramp
+            (spans.u, spans.v, spans.tint) = (u, v, tint)
+            (spans.radial, spans.focus) = (gradient.kind == .radial, gradient.focusOffset)
+            spans.ramp = gradient.ramp.withUnsafeBufferPointer { $0.baseAddress }
+        }
+        self.spans = spans
+    }
 
     @inline(__always)
     mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
@@ -579,8 +616,9 @@ struct ItemBlitter: CoverageBlitter {
             }
             return
         }
-        switch paint {
-        case let .solid(color):
+        switch spans.kind {
+        case .solid:
+            let color = spans.color
             // Whole coverage of an opaque colour, unmasked: the colour itself, as composite gives it (a span fill).
             @inline(__always) func channel(_ v: Double) -> UInt8 { UInt8(Swift.min(255, Swift.max(0, v)) + 0.5) }
             if coverage >= 1 && color.a >= 255 && maskRow == nil {
@@ -621,7 +659,8 @@ struct ItemBlitter: CoverageBlitter {
                 }
                 x += 1
             }
-        case let .gradient(alpha, beta, gamma, start, end):
+        case .linear:
+            let (alpha, beta, gamma, start, end) = (spans.u.x, spans.u.y, spans.u.z, spans.color, spans.end)
             let py = Double(row) + 0.5
             for x in a..<b {
                 let c = maskRow.map { coverage * Double($0[x]) / 255 } ?? coverage
@@ -629,16 +668,18 @@ struct ItemBlitter: CoverageBlitter {
                 let t = Swift.min(1, Swift.max(0, alpha * (Double(x) + 0.5) + beta * py + gamma))
                 out[x] = composite(start.mixed(with: end, t), coverage: c, onto: RGBA8(packed: out[x])).packed
             }
-        case let .ramp(u, v, gradient, tint):
+        case .ramp:
+            guard let ramp = spans.ramp else { return }
+            let (u, v, tint) = (spans.u, spans.v, spans.tint)
             let py = Double(row) + 0.5
             // A long span: the ramp's 256 colours tinted and weighed by this coverage once (made again only for
             // another item or coverage), each pixel then composite's opaque arithmetic on its entry.
-            let table = b - a >= SpanBlendTable.shortestSpan ? spanBlend.ramp(gradient, tint: tint, coverage: coverage, item: item) : nil
+            let table = b - a >= SpanBlendTable.shortestSpan ? spanBlend.ramp(ramp, tint: tint, coverage: coverage, item: item) : nil
             var x = a
             while x < b {
                 let m = maskRow?[x] ?? 255
                 if m == 0 { x += 1; continue }
-                let t = ItemPaint.position(u: u, v: v, gradient, x: Double(x) + 0.5, y: py)
+                let t = ItemPaint.position(u: u, v: v, radial: spans.radial, focus: spans.focus, x: Double(x) + 0.5, y: py)
                 let d = RGBA8(packed: out[x])
                 if let table, m == 255 && d.a == 255 {
                     let e = table + 4 &* Gradient.entry(at: t)
@@ -646,7 +687,7 @@ struct ItemBlitter: CoverageBlitter {
                     out[x] = RGBA8(opaque(e[0], d.r), opaque(e[1], d.g), opaque(e[2], d.b), 255).packed
                 } else {
                     let c = coverage * Double(m) / 255
-                    if c > 0 { out[x] = composite(tint.applied(to: gradient.ramp[Gradient.entry(at: t)]), coverage: c, onto: d).packed }
+                    if c > 0 { out[x] = composite(tint.applied(to: ramp[Gradient.entry(at: t)]), coverage: c, onto: d).packed }
                 }
                 x += 1
             }
@@ -687,12 +728,12 @@ final class SpanBlendTable {
     /// The ramp's colours tinted, at `coverage`: for entry i, (r sa, g sa, b sa, 1 - sa) with sa = a / 255 * coverage,
     /// composite's terms onto an opaque pixel; made again for another item (`item` counts a frame's items) or coverage.
     @inline(__always)
-    func ramp(_ gradient: Gradient, tint: Tint, coverage: Double, item: Int) -> UnsafeMutablePointer<Double> {
+    func ramp(_ ramp: UnsafePointer<ColorValue>, tint: Tint, coverage: Double, item: Int) -> UnsafeMutablePointer<Double> {
         if rampKey[0] != Double(item) || rampKey[1] != coverage {
             rampKey[0] = Double(item); rampKey[1] = coverage
             var i = 0
             while i < Gradient.rampSize {
-                let c = tint.applied(to: gradient.ramp[i])
+                let c = tint.applied(to: ramp[i])
                 let sa = c.a / 255 * coverage
                 rampTerms[4 * i] = c.r * sa; rampTerms[4 * i + 1] = c.g * sa; rampTerms[4 * i + 2] = c.b * sa; rampTerms[4 * i + 3] = 1 - sa
                 i += 1

@@ -130,9 +130,15 @@ package enum ItemPaint: Equatable, Sendable {
     /// A ramp's position at the scene point (x, y).
     @inline(__always)
     package static func position(u: SIMD3<Double>, v: SIMD3<Double>, _ gradient: Gradient, x: Double, y: Double) -> Double {
+        position(u: u, v: v, radial: gradient.kind == .radial, focus: gradient.focusOffset, x: x, y: y)
+    }
+
+    /// The same from the gradient's kind and focus alone.
+    @inline(__always)
+    package static func position(u: SIMD3<Double>, v: SIMD3<Double>, radial: Bool, focus: SIMD2<Double>, x: Double, y: Double) -> Double {
         let a = u.x * x + u.y * y + u.z
-        if gradient.kind == .linear { return a }
+        if !radial { return a }
         let b = v.x * x + v.y * y + v.z
-        return Gradient.radialPosition(a, b, gradient.focusOffset)
+        return Gradient.radialPosition(a, b, focus)
     }
 }

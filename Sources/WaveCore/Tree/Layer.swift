@@ -355,8 +355,9 @@ public struct Shape: Equatable, Sendable {
     public var color: Timeline<ColorValue>?
     /// CAShapeLayer's fillRule: non-zero, or even-odd (a region inside two sub-paths is a hole).
     public var fillRule = FillRule.nonZero
-    /// A gradient fill's points animated (its stops and ramp stay the
-    /// fill's); nil: the fill's own points. Ignored by a solid fill.
+    /// A `.gradient` fill's points animated (its stops and ramp stay the
+    /// fill's); nil: the fill's own points. Ignored by a solid fill and a
+    /// `.linearGradient`.
     public var gradientPoints: Timeline<GradientPoints>?
 
     public init(path: Path, fill: Fill, color: Timeline<ColorValue>? = nil) {
