@@ -145,10 +145,20 @@ public struct DrewWithout: Equatable, Sendable {
 
     public var isEmpty: Bool { counts.isEmpty }
 
-    /// "drew without: ..." or nil when nothing was left out.
+    /// "drew without: ..." or nil when nothing was left out; a count of one names it in the singular.
     public var line: String? {
         guard !counts.isEmpty else { return nil }
-        return "drew without: " + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        return "drew without: " + counts.sorted { $0.key < $1.key }
+            .map { "\($0.value) \($0.value == 1 ? Self.singular($0.key) : $0.key)" }.joined(separator: ", ")
+    }
+
+    /// A counted phrase in the singular: its first plural word made singular ("masks of mode 'a'" to "mask of mode 'a'",
+    /// "layer effects" to "layer effect", "repeater copies" to "repeater copy").
+    static func singular(_ phrase: String) -> String {
+        var words = phrase.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard let i = words.firstIndex(where: { $0.count > 2 && $0.hasSuffix("s") }) else { return phrase }
+        words[i] = words[i].hasSuffix("ies") ? String(words[i].dropLast(3)) + "y" : String(words[i].dropLast())
+        return words.joined(separator: " ")
     }
 }
 

@@ -479,7 +479,7 @@ final class LottieFeatureTests: XCTestCase {
                           name: "lottie-matte-with-masks")
         let invertedJSON = F.file([matte, matted.replacingOccurrences(of: #""tt":1"#, with: #""tt":2"#)])
         XCTAssertEqual(try LottieAnimation(bytes: Array(invertedJSON.utf8)).scene(width: 100, height: 100, background: RGBA8(255, 255, 255))
-                        .drewWithout.line, "drew without: 1 masks on inverted or nested matte layers")
+                        .drewWithout.line, "drew without: 1 mask on inverted or nested matte layers")
         assertImagesMatch(try frame(invertedJSON, frame: 0, name: "inverted-matte-with-masks"), expected([(20, 20, 40, 60, red)]), mean: 0, max: 0,
                           name: "lottie-inverted-matte-with-masks")
     }
