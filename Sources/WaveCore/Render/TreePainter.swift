@@ -197,7 +197,7 @@ package final class TreePainter {
             return
         case .fixedShape, .dynamicShape:
             guard case let .shape(shape)? = node.layer.contents else { return }
-            addOutline(item, layer: node.layer, columns: area.columns)
+            addOutline(item, shape: shape, columns: area.columns)
             var blitter = ItemBlitter(view: view, paint: ItemPaint(shape, item), opacity: item.opacity,
                                       columns: area.columns, mask: mask, spanBlend: spanBlend)
             blitter.blend = item.blend
@@ -334,8 +334,7 @@ package final class TreePainter {
 
     /// The item's outline into the rasteriser, clipped to its rows (a
     /// fixed path's sub-paths outside its columns left out).
-    private func addOutline(_ item: PresentationItem, layer: Layer, columns: Range<Int>) {
-        guard case let .shape(shape)? = layer.contents else { return }
+    private func addOutline(_ item: PresentationItem, shape: Shape, columns: Range<Int>) {
         rasterizer.evenOdd = shape.fillRule == .evenOdd
         switch shape.path {
         case let .fixed(path): PrimitiveOutlines.addPath(path, item.transform, columns: columns, into: rasterizer)
@@ -409,7 +408,7 @@ package final class TreePainter {
             var alpha = item.opacity * item.tint.a
             switch layer.contents {
             case let .shape(shape)?:
-                addOutline(item, layer: layer, columns: area.columns)
+                addOutline(item, shape: shape, columns: area.columns)
                 if case let .solid(c) = shape.fill { alpha *= (shape.color == nil ? Double(c.a) : item.color.a) / 255 }
             case let .box(box)?:
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
