@@ -124,7 +124,10 @@ private func symbol<T>(_ handle: UnsafeMutableRawPointer, _ name: String, _ type
 
 /// rlottie's C API (rlottie_capi.h): the file loaded once, each frame
 /// rendered into the buffer (premultiplied ARGB32), the animation fitted
-/// to the size by rlottie itself.
+/// to the size by rlottie itself. rlottie draws over what the buffer holds
+/// (its `Composition::render` clears nothing), so the buffer is cleared
+/// before each frame, as a player must: Waves fills its background and
+/// ThorVG clears its canvas in their frames too.
 private final class RlottieDrawer {
     typealias FromFile = @convention(c) (UnsafePointer<CChar>) -> OpaquePointer?
     typealias Render = @convention(c) (OpaquePointer, Int, UnsafeMutablePointer<UInt32>, Int, Int, Int) -> Void
@@ -142,7 +145,10 @@ private final class RlottieDrawer {
         (self.width, self.height, self.buffer) = (width, height, buffer)
     }
 
-    func draw(_ frame: Int) throws { render(animation, frame, buffer, width, height, width * 4) }
+    func draw(_ frame: Int) throws {
+        buffer.update(repeating: 0, count: width * height)
+        render(animation, frame, buffer, width, height, width * 4)
+    }
 }
 
 /// ThorVG 1.0's C API (thorvg_capi.h): a software canvas on the calling
