@@ -17,6 +17,8 @@ if fcntl(STDERR_FILENO, F_GETFD) < 0 && errno == EBADF {
     let null = open("/dev/null", O_WRONLY)
     if null >= 0 && null != STDERR_FILENO { dup2(null, STDERR_FILENO); close(null) }
 }
+// Freed heap kept resident (`HeapTrim`): a GL driver's blocks made and freed every frame reuse it.
+HeapTrim.keepFreed(bytes: 64 << 20)
 // GL joins the CPU among the backends the chooser knows; a policy named in the environment must be one.
 GLBackend.register()
 do { _ = try DriverPolicy.asked(in: ProcessInfo.processInfo.environment) } catch {
