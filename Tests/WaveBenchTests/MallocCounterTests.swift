@@ -44,20 +44,22 @@ final class MallocCounterTests: XCTestCase {
     /// block's size is in it while held and out of it when freed (calloc,
     /// realloc's move and free included), and the peak keeps the most.
     func testTheHeapGaugeFollowsBlocksInAndOut() throws {
-        let size = 8 << 20
+        // The gauge is the whole process's: other threads' blocks come and go meanwhile, so each figure is held to
+        // within a slack far smaller than the blocks measured.
+        let size: Int64 = 8 << 20, slack: Int64 = 1 << 20
         let before = waves_heap_live()
         waves_heap_peak_reset()
-        let block = try XCTUnwrap(calloc(size, 1))
-        XCTAssertGreaterThanOrEqual(waves_heap_live() - before, Int64(size), "calloc's block is not in the live heap")
-        let grown = try XCTUnwrap(realloc(block, 2 * size))
+        let block = try XCTUnwrap(calloc(Int(size), 1))
+        XCTAssertGreaterThanOrEqual(waves_heap_live() - before, size - slack, "calloc's block is not in the live heap")
+        let grown = try XCTUnwrap(realloc(block, Int(2 * size)))
         let held = waves_heap_live() - before
-        XCTAssertGreaterThanOrEqual(held, Int64(2 * size))
-        XCTAssertLessThan(held, Int64(3 * size), "realloc's old block was not taken out")
+        XCTAssertGreaterThanOrEqual(held, 2 * size - slack)
+        XCTAssertLessThan(held, 3 * size - slack, "realloc's old block was not taken out")
         free(grown)
-        XCTAssertLessThan(waves_heap_live() - before, Int64(size / 8), "the freed block is still in the live heap")
-        XCTAssertGreaterThanOrEqual(waves_heap_peak() - before, Int64(2 * size), "the peak forgot the grown block")
+        XCTAssertLessThan(waves_heap_live() - before, slack, "the freed block is still in the live heap")
+        XCTAssertGreaterThanOrEqual(waves_heap_peak() - before, 2 * size - slack, "the peak forgot the grown block")
         waves_heap_peak_reset()
-        XCTAssertEqual(waves_heap_peak(), waves_heap_live())
+        XCTAssertGreaterThanOrEqual(waves_heap_peak(), waves_heap_live() - slack)
     }
 
     /// A renderer whose frame allocates on purpose, measured through the
