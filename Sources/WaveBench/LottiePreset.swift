@@ -195,8 +195,7 @@ extension LottieReport {
                               return gl / cpu
                           }))
         let memories = rows.compactMap { row in row.memory.map { (row.file, $0) } }
-        if !memories.isEmpty {
-            let heaviest = memories.max { $0.1.framesOverTree < $1.1.framesOverTree }!
+        if let heaviest = memories.max(by: { $0.1.framesOverTree < $1.1.framesOverTree }) {
             targets.memoryWithin = memories.filter { $0.1.withinTarget }.count
             targets.memoryMeasured = memories.count
             targets.memoryWorstFrames = rounded(heaviest.1.framesOverTree, places: 2)

@@ -75,8 +75,9 @@ package final class TreePainter {
         // The mask's buffers, each only for a tree that needs it.
         let masked = evaluator.capacity.masks > 0, bytes = rasterizer.width * rasterizer.height
         let foldsPast = evaluator.maskNodes.contains { $0.layer.maskMode.mayReachUncovered(inverted: $0.layer.invertsMaskCoverage) }
+        let size = "\(rasterizer.width)x\(rasterizer.height)"
         func memory<Value: FixedWidthInteger>(_: Value.Type, if wanted: Bool) throws -> UnsafeMutablePointer<Value>? {
-            try Self.maskMemory(bytes, Value.self, if: masked && wanted, width: rasterizer.width, height: rasterizer.height)
+            try Self.zeroed(bytes, Value.self, if: masked && wanted, for: "a \(size) mask")
         }
         maskBuffer = try memory(UInt8.self, if: true)
         maskScratch = try memory(UInt8.self, if: foldsPast)
@@ -86,15 +87,7 @@ package final class TreePainter {
             if case let .box(box)? = node.layer.contents { return box.borderWidth > 0 }
             return false
         }
-        if bordered {
-            let bytes = rasterizer.width * rasterizer.height
-            innerBuffer = try CheckedMemory.allocating(bytes: bytes, for: "a \(rasterizer.width)x\(rasterizer.height) border's inside") {
-                UnsafeMutablePointer<UInt8>.allocate(capacity: bytes)
-            }
-            innerBuffer!.initialize(repeating: 0, count: bytes)
-        } else {
-            innerBuffer = nil
-        }
+        innerBuffer = try Self.zeroed(bytes, UInt8.self, if: bordered, for: "a \(size) border's inside")
         // The margin a shadow may blur over: twice the largest radius (a layer scaled up to 2x; more is blurred as 2x).
         let radii = evaluator.nodes.compactMap { $0.layer.contents == nil ? nil : $0.layer.shadow?.radius }
         shadowRadiusLimit = 2 * (radii.max() ?? 0)
@@ -116,11 +109,11 @@ package final class TreePainter {
         }
     }
 
-    /// `count` zeroed values for a mask of width x height, where `wanted` (nil otherwise), checked against memory first.
-    private static func maskMemory<Value: FixedWidthInteger>(_ count: Int, _: Value.Type, if wanted: Bool, width: Int, height: Int) throws
+    /// `count` zeroed values for `what` (a mask, a border's inside), where `wanted` (nil otherwise), checked against memory first.
+    private static func zeroed<Value: FixedWidthInteger>(_ count: Int, _: Value.Type, if wanted: Bool, for what: String) throws
         -> UnsafeMutablePointer<Value>? {
         guard wanted else { return nil }
-        let memory = try CheckedMemory.allocating(bytes: count * MemoryLayout<Value>.stride, for: "a \(width)x\(height) mask") {
+        let memory = try CheckedMemory.allocating(bytes: count * MemoryLayout<Value>.stride, for: what) {
             UnsafeMutablePointer<Value>.allocate(capacity: count)
         }
         memory.initialize(repeating: 0, count: count)

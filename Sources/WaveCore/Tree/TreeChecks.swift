@@ -104,7 +104,7 @@ extension LayerTreeEvaluator {
         let time = Self.localTime(layer, parentTime, sources: sources)
         var soonest: Double?
         func consider(_ d: Double?) { if let d { soonest = Swift.min(soonest ?? d, Swift.max(0, d)) } }
-        func consider(_ timeline: Timeline<Double>) { consider(timeline.nextChange(after: time, sources: sources).map { $0 - time }) }
+        func consider<Value>(_ timeline: Timeline<Value>?) { consider(timeline?.nextChange(after: time, sources: sources).map { $0 - time }) }
         func consider(_ transform: AnimatableTransform) {
             for timeline in transform.timelines { consider(timeline) }
         }
@@ -119,9 +119,9 @@ extension LayerTreeEvaluator {
             switch layer.contents {
             case let .shape(shape)?:
                 for p in shape.parameters { consider(p) }
-                consider(shape.color?.nextChange(after: time, sources: sources).map { $0 - time })
-                consider(shape.gradientPoints?.nextChange(after: time, sources: sources).map { $0 - time })
-            case let .box(box)?: consider(box.fillColor.nextChange(after: time, sources: sources).map { $0 - time })
+                consider(shape.color)
+                consider(shape.gradientPoints)
+            case let .box(box)?: consider(box.fillColor)
             default: break
             }
             if node.maskRoot >= 0 { consider(delay(node.maskRoot, nodes: maskNodes, parentTime: time)) }
