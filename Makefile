@@ -99,9 +99,10 @@ check-shaders: deps
 	@for d in "-DMASKED" "-DLATTICE" "-DLATTICE -DMASKED" "-DLATTICE -DAXIS_ALIGNED" "-DLATTICE -DAXIS_ALIGNED -DMASKED"; do \
 	  glslangValidator -l -S frag $$d Shaders/box.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/box.frag.glsl; exit 1; }; \
 	done
-	@# pictures.frag.glsl: masked.
+	@# pictures.frag.glsl: masked. copies_state.frag.glsl (with its constants, above): the sole clips' state.
 	@glslangValidator -l -S frag -DMASKED Shaders/pictures.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED Shaders/pictures.frag.glsl; exit 1; }
-	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 5 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl)"
+	@glslangValidator -l -S frag -DCLIPS .build/shaders/copies_state.frag.glsl >/dev/null || { glslangValidator -l -S frag -DCLIPS .build/shaders/copies_state.frag.glsl; exit 1; }
+	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 5 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl, 1 of copies_state.frag.glsl)"
 
 # The example apps (Examples/: a package that depends on this one by path,
 # as an app would) and the library products' documentation are built first:

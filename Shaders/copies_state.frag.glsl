@@ -15,6 +15,9 @@
 //   2: the box in its layer: x0, y0, x1, y1;
 //   3: corner radius, border width, |det| (layer area to scene area), 0;
 //   4, 5: fill and border, premultiplied, opacity and tint applied.
+// CLIPS: the same timelines for shapes alone in their clips (GLClipCopies,
+// the GPU policy): one fragment a clip writes its x this frame, split into
+// whole pixels and a sub-pixel phase (the CLIPS main below).
 //
 // Timeline records (texels of u_program, 1024 a row), their codes the
 // constants WaveGL puts after the version line, generated from WaveCore's
@@ -62,12 +65,19 @@ uniform vec3 u_innerStep[42];
 uniform vec4 u_innerColor;
 uniform vec4 u_innerOffset;
 
+#ifdef CLIPS
+uniform int u_clipCount;      // clips in all
+uniform int u_phaseCount;     // sub-pixel phases a pixel
+uniform float u_sceneTime;
+layout(location = 0) out vec4 clipState;
+#else
 layout(location = 0) out vec4 stateCentre;
 layout(location = 1) out vec4 stateInverse;
 layout(location = 2) out vec4 stateRect;
 layout(location = 3) out vec4 stateShape;
 layout(location = 4) out vec4 stateFill;
 layout(location = 5) out vec4 stateBorder;
+#endif
 
 const int texelsPerChild = 6;
 const float huge = 3.0e38;
@@ -99,10 +109,11 @@ float eased(float p, int function, vec4 curve) {
 
 // WaveCore's MediaTiming.simpleTime: false where the timing has no effect.
 bool simpleTime(float t, vec4 timing, vec4 span, int flags, out float s) {
-    float running = (t - timing.x) * timing.z;
+    bool always = (flags & FLAG_ALWAYS_RUNNING) != 0;
+    float running = always ? t * timing.z : (t - timing.x) * timing.z;
     s = 0.0;
-    if (running < 0.0) { s = span.y; return (flags & FLAG_FILLS_BACKWARDS) != 0; }
-    if (running >= span.x) { s = span.z; return (flags & FLAG_FILLS_FORWARDS) != 0; }
+    if (!always && running < 0.0) { s = span.y; return (flags & FLAG_FILLS_BACKWARDS) != 0; }
+    if (!always && running >= span.x) { s = span.z; return (flags & FLAG_FILLS_FORWARDS) != 0; }
     float local = running + timing.w;
     if ((flags & FLAG_INFINITE_DURATION) != 0) { s = local; return true; }
     float r = mod(local, span.w);
@@ -227,6 +238,34 @@ void compose(vec3 a0, vec3 a1, vec3 b0, vec3 b1, out vec3 r0, out vec3 r1) {
     r1 = vec3(a1.x * b0.x + a1.y * b1.x, a1.x * b0.y + a1.y * b1.y, a1.x * b0.z + a1.y * b1.z + a1.z);
 }
 
+#ifdef CLIPS
+// Clip k's record at texel k: (its x's still part, its layer's x
+// translation's timeline record, its first timing texel, timings). Its x
+// is LayerTreeEvaluator.x(of:at:): the scene time taken through each
+// timing above it and its own (three texels each: flags, then
+// simpleTime's two; pass-through timings left out), the translation at
+// that time plus the still part. Written as SubpixelPhases.split makes it:
+// (whole pixels, phase 0..<u_phaseCount); phase -1 where x is not a number.
+void main() {
+    int k = int(gl_FragCoord.y) * 1024 + int(gl_FragCoord.x);
+    if (k >= u_clipCount) discard;
+    vec4 head = fetch(k);
+    float t = u_sceneTime;
+    for (int i = 0; i < int(head.w); i++) {
+        int at = int(head.z) + 3 * i;
+        float s;
+        simpleTime(t, fetch(at + 1), fetch(at + 2), int(fetch(at).x), s);
+        t = s;
+    }
+    float x = head.x + property(int(head.y), t).x;
+    if (isnan(x) || isinf(x)) { clipState = vec4(0.0, -1.0, 0.0, 0.0); return; }
+    x = clamp(x, -1.0e7, 1.0e7);
+    float whole = floor(x);
+    float phase = floor((x - whole) * float(u_phaseCount) + 0.5);
+    if (phase >= float(u_phaseCount)) { phase = 0.0; whole += 1.0; }
+    clipState = vec4(whole, phase, 0.0, 0.0);
+}
+#else
 void main() {
     int instance = (int(gl_FragCoord.y) - u_firstRow) * 1024 + int(gl_FragCoord.x);
     if (instance >= u_instances) discard;
@@ -301,3 +340,4 @@ void main() {
     stateFill = hidden ? vec4(0.0) : vec4(f.rgb, 1.0) * f.a * opacity;
     stateBorder = hidden || box.y <= 0.0 ? vec4(0.0) : vec4(b.rgb, 1.0) * b.a * opacity;
 }
+#endif

@@ -297,53 +297,49 @@ void main() {
 """#,
         "clips.frag.glsl": #"""
 #version 330 core
-// A sole clip's pixel (clips.vert.glsl): its picture's texel at the whole
-// pixels and phase of this frame, written as it is (painted over the
-// background on the CPU; nothing else reaches a sole clip, so nothing is
-// blended): the pixels of a whole-pixel copy, in one draw for every clip.
+// Shapes alone in their clips under the GPU policy (GLClipCopies): the
+// page one quad (layer.vert.glsl), scissored to where the clips reach.
+// Each pixel finds the clip that covers it among its scene row's entries,
+// reads that clip's whole pixels and phase this frame (the state pass:
+// copies_state.frag.glsl's CLIPS variant) and writes its picture's texel
+// there as it is (painted over the background on the CPU; nothing else
+// reaches a sole clip, so nothing is blended): the pixels of a whole-pixel
+// copy, with no vertex work a clip (on llvmpipe, none on the CPU's thread).
 
 uniform sampler2DArray u_phases; // every picture at each phase (a layer a phase), straight RGBA
-uniform vec4 u_viewport;
-uniform int u_pageTop;
+// An entry: all a pixel needs of its clip but this frame's x (the clip, its
+// first column | its end column << 16, its picture's texture row at scene
+// row 0, the path x of its picture's column 0).
+uniform isampler2D u_rows;       // a texel a scene row: a row of one clip its entry, the clip as -1 - clip
+                                 // (one fetch for a table's rows); any other (its first entry, entries, 0, 0)
+uniform isampler2D u_entries;    // a texel an entry, a row's clips in drawing order
+uniform sampler2D u_state;       // a texel a clip: (whole pixels, phase; -1: not drawn) this frame
+uniform int u_sceneRows;
+uniform vec4 u_viewport;         // x, y (bottom-left), width, height of the area in the framebuffer
+uniform int u_pageTop;           // scene row shown at the area's top
 
-flat in ivec3 v_read;
 out vec4 fragColor;
-
-void main() {
-    int column = int(gl_FragCoord.x - u_viewport.x);
-    int row = u_pageTop + int(u_viewport.y + u_viewport.w - gl_FragCoord.y);
-    fragColor = texelFetch(u_phases, ivec3(column - v_read.x, v_read.y - row, v_read.z), 0);
-}
-"""#,
-        "clips.vert.glsl": #"""
-#version 330 core
-// Sole clips (GLClipCopies, the GPU policy), every one in one instanced
-// draw: instance k is clip k's rectangle, read from its picture painted
-// once over the background at the phase nearest its x this frame. The
-// CPU's work a frame is one texel a clip (its whole pixels and phase).
-
-uniform isampler2D u_clips;    // 1024 texels a row, two a clip: (x0, y0, width, height) in scene pixels;
-                               // (its picture's first row, the path x of the picture's column 0, 0, 0)
-uniform isampler2D u_state;    // 1024 texels a row, one a clip: (whole pixels, phase) this frame; phase -1: not drawn
-uniform int u_textureRows;     // rows of every phase's picture (GL's rows, bottom to top)
-uniform vec4 u_viewport;       // x, y (bottom-left), width, height of the area in the framebuffer
-uniform int u_pageTop;         // scene row shown at the area's top
-uniform int u_first;           // the first clip this page's draw holds (those that can reach its rows)
-
-flat out ivec3 v_read;         // texel column = scene column - x; texel row = y - scene row; layer z (the phase)
 
 ivec2 at(int i) { return ivec2(i & 1023, i >> 10); }
 
 void main() {
-    int k = u_first + gl_InstanceID;
-    ivec4 rect = texelFetch(u_clips, at(2 * k), 0);
-    ivec4 picture = texelFetch(u_clips, at(2 * k + 1), 0);
-    ivec4 state = texelFetch(u_state, at(k), 0);
-    vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
-    // A clip not drawn this frame (its x not a number) has no area.
-    vec2 scene = vec2(rect.xy) + (state.y < 0 ? vec2(0.0) : corner * vec2(rect.zw));
-    v_read = ivec3(state.x + picture.y, u_textureRows - 1 - picture.x + rect.y, max(state.y, 0));
-    gl_Position = vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
+    int column = int(gl_FragCoord.x - u_viewport.x);
+    int row = u_pageTop + int(u_viewport.y + u_viewport.w - gl_FragCoord.y);
+    if (row < 0 || row >= u_sceneRows) discard;
+    ivec4 first = texelFetch(u_rows, at(row), 0);
+    bool alone = first.x < 0;
+    int from = alone ? 0 : first.x, count = alone ? 1 : first.y;
+    // The last drawn wins, as one copy after another would leave it.
+    for (int i = from + count - 1; i >= from; i--) {
+        ivec4 entry = alone ? ivec4(-1 - first.x, first.yzw) : texelFetch(u_entries, at(i), 0);
+        if (column < (entry.y & 0xFFFF) || column >= (entry.y >> 16)) continue;
+        vec4 state = texelFetch(u_state, at(entry.x), 0);
+        if (state.y < 0.0) continue;
+        // Texel column = scene column - whole pixels - the picture's origin; its rows bottom to top.
+        fragColor = texelFetch(u_phases, ivec3(column - int(state.x) - entry.w, entry.z - row, int(state.y)), 0);
+        return;
+    }
+    discard;
 }
 """#,
         "copies.vert.glsl": #"""
@@ -411,6 +407,9 @@ void main() {
 //   2: the box in its layer: x0, y0, x1, y1;
 //   3: corner radius, border width, |det| (layer area to scene area), 0;
 //   4, 5: fill and border, premultiplied, opacity and tint applied.
+// CLIPS: the same timelines for shapes alone in their clips (GLClipCopies,
+// the GPU policy): one fragment a clip writes its x this frame, split into
+// whole pixels and a sub-pixel phase (the CLIPS main below).
 //
 // Timeline records (texels of u_program, 1024 a row), their codes the
 // constants WaveGL puts after the version line, generated from WaveCore's
@@ -458,12 +457,19 @@ uniform vec3 u_innerStep[42];
 uniform vec4 u_innerColor;
 uniform vec4 u_innerOffset;
 
+#ifdef CLIPS
+uniform int u_clipCount;      // clips in all
+uniform int u_phaseCount;     // sub-pixel phases a pixel
+uniform float u_sceneTime;
+layout(location = 0) out vec4 clipState;
+#else
 layout(location = 0) out vec4 stateCentre;
 layout(location = 1) out vec4 stateInverse;
 layout(location = 2) out vec4 stateRect;
 layout(location = 3) out vec4 stateShape;
 layout(location = 4) out vec4 stateFill;
 layout(location = 5) out vec4 stateBorder;
+#endif
 
 const int texelsPerChild = 6;
 const float huge = 3.0e38;
@@ -495,10 +501,11 @@ float eased(float p, int function, vec4 curve) {
 
 // WaveCore's MediaTiming.simpleTime: false where the timing has no effect.
 bool simpleTime(float t, vec4 timing, vec4 span, int flags, out float s) {
-    float running = (t - timing.x) * timing.z;
+    bool always = (flags & FLAG_ALWAYS_RUNNING) != 0;
+    float running = always ? t * timing.z : (t - timing.x) * timing.z;
     s = 0.0;
-    if (running < 0.0) { s = span.y; return (flags & FLAG_FILLS_BACKWARDS) != 0; }
-    if (running >= span.x) { s = span.z; return (flags & FLAG_FILLS_FORWARDS) != 0; }
+    if (!always && running < 0.0) { s = span.y; return (flags & FLAG_FILLS_BACKWARDS) != 0; }
+    if (!always && running >= span.x) { s = span.z; return (flags & FLAG_FILLS_FORWARDS) != 0; }
     float local = running + timing.w;
     if ((flags & FLAG_INFINITE_DURATION) != 0) { s = local; return true; }
     float r = mod(local, span.w);
@@ -623,6 +630,34 @@ void compose(vec3 a0, vec3 a1, vec3 b0, vec3 b1, out vec3 r0, out vec3 r1) {
     r1 = vec3(a1.x * b0.x + a1.y * b1.x, a1.x * b0.y + a1.y * b1.y, a1.x * b0.z + a1.y * b1.z + a1.z);
 }
 
+#ifdef CLIPS
+// Clip k's record at texel k: (its x's still part, its layer's x
+// translation's timeline record, its first timing texel, timings). Its x
+// is LayerTreeEvaluator.x(of:at:): the scene time taken through each
+// timing above it and its own (three texels each: flags, then
+// simpleTime's two; pass-through timings left out), the translation at
+// that time plus the still part. Written as SubpixelPhases.split makes it:
+// (whole pixels, phase 0..<u_phaseCount); phase -1 where x is not a number.
+void main() {
+    int k = int(gl_FragCoord.y) * 1024 + int(gl_FragCoord.x);
+    if (k >= u_clipCount) discard;
+    vec4 head = fetch(k);
+    float t = u_sceneTime;
+    for (int i = 0; i < int(head.w); i++) {
+        int at = int(head.z) + 3 * i;
+        float s;
+        simpleTime(t, fetch(at + 1), fetch(at + 2), int(fetch(at).x), s);
+        t = s;
+    }
+    float x = head.x + property(int(head.y), t).x;
+    if (isnan(x) || isinf(x)) { clipState = vec4(0.0, -1.0, 0.0, 0.0); return; }
+    x = clamp(x, -1.0e7, 1.0e7);
+    float whole = floor(x);
+    float phase = floor((x - whole) * float(u_phaseCount) + 0.5);
+    if (phase >= float(u_phaseCount)) { phase = 0.0; whole += 1.0; }
+    clipState = vec4(whole, phase, 0.0, 0.0);
+}
+#else
 void main() {
     int instance = (int(gl_FragCoord.y) - u_firstRow) * 1024 + int(gl_FragCoord.x);
     if (instance >= u_instances) discard;
@@ -697,6 +732,7 @@ void main() {
     stateFill = hidden ? vec4(0.0) : vec4(f.rgb, 1.0) * f.a * opacity;
     stateBorder = hidden || box.y <= 0.0 ? vec4(0.0) : vec4(b.rgb, 1.0) * b.a * opacity;
 }
+#endif
 """#,
         "frame.frag.glsl": #"""
 #version 330 core

@@ -16,10 +16,14 @@ import WaveCore
 /// puts them in place is the driver policy's (`GLPlan.swift`):
 /// - copies, on software drivers (llvmpipe), where a copy is a memcpy and a
 ///   shader pass is CPU work on every pixel: one copy a clip (or a band);
-/// - one instanced draw a page for every clip (`Shaders/clips.*.glsl`), on
-///   a GPU, where a draw call is the CPU's cost and a copy a draw's: the
-///   phases are layers of one texture array and a frame sends one texel a
-///   clip (its whole pixels and phase), so a thousand clips are one call.
+/// - on a GPU, where a draw call is the CPU's cost and a copy a draw's: the
+///   phases are layers of one texture array; a state pass evaluates every
+///   clip's x from its timelines on the GPU (`copies_state.frag.glsl`'s
+///   CLIPS variant, one fragment a clip), and one quad a page
+///   (`Shaders/clips.frag.glsl`) has each pixel find its clip from its
+///   row's list and read the picture at that clip's whole pixels and phase.
+///   The CPU's work a frame is two draws and a uniform, the same for one
+///   clip or a thousand (even the driver's: no vertex or binning work a clip).
 ///
 /// Clips that scroll together (a table's cells: one column span, rows one
 /// after another, each showing the same loop a whole number of pixels
@@ -28,23 +32,26 @@ import WaveCore
 /// clips keep together (checked every frame; otherwise one copy a clip).
 ///
 /// A frame finds each clip's x from its layer's timing and translation
-/// alone (`LayerTreeEvaluator.x(of:at:)`), and copies every clip first:
+/// alone (`LayerTreeEvaluator.x(of:at:)`, or its GPU evaluation), and puts every clip first:
 /// nothing else reaches a sole clip, so the order is free. Where every
 /// item is a copy, the rest of the tree need not be evaluated at all.
 final class GLClipCopies {
-    /// One painted picture: the shape it shows and where (its rows, the path
-    /// x of its column 0, its width), and its rows' first in the stacked textures.
+    /// One painted picture: the shape it shows (its path, by content number, and its colour: the evaluator
+    /// numbers contents by path alone) and where (its rows, the path x of its column 0, its width), and its
+    /// rows' first in the stacked textures.
     struct Picture {
         struct Key: Hashable {
-            var content: Int, rows: Int, y: Double, originX: Int, width: Int
+            var content: Int, color: RGBA8, rows: Int, y: Double, originX: Int, width: Int
         }
         var key: Key
         var top: Int
     }
 
     let phases: Int
-    /// One instanced draw for every clip (the GPU policy), not copies.
-    let instanced: Bool
+    /// Drawn by one quad a page with each clip's x evaluated on the GPU (the GPU policy), not copies.
+    let drawsByLookup: Bool
+    /// The most clips one scene row may meet for the quad to draw them (each of its pixels looks through its row's).
+    static let maxClipsPerRow = 64
     private let evaluator: LayerTreeEvaluator
     /// The clips from the top one down, each with its picture; whether each compiled node is drawn here.
     private let clips: [(clip: SoleClip, picture: Int)]
@@ -63,20 +70,23 @@ final class GLClipCopies {
     /// Every pixel of every frame is a copy and nothing else is drawn: the
     /// frame holds the pictures' straight colours (not premultiplied).
     let drawsEverything: Bool
-    /// Copies or draws a frame makes a page: one instanced draw, or one
+    /// Copies or draws a frame makes a page: one quad, or one
     /// copy of the band where the clips scroll together, else one copy a clip.
-    var copiesPerFrame: Int { instanced || band != nil ? 1 : clips.count }
-    /// The GL calls (copies, blits or instanced draws) the last frame made, every page's.
+    var copiesPerFrame: Int { drawsByLookup || band != nil ? 1 : clips.count }
+    /// The GL calls (copies, blits or page quads) the last frame made, every page's; the state pass is not counted.
     private(set) var callsLastFrame = 0
-    /// Instanced: every phase as a layer of one texture array, each clip's
-    /// rectangle and picture (two texels), this frame's state (a texel a clip), the program.
-    private var phaseArray: GLuint = 0, clipTable: GLuint = 0, stateTable: GLuint = 0
-    private let state: UnsafeMutableBufferPointer<Int32>
-    private var program: (program: ShaderProgram, viewport: GLint, pageTop: GLint, first: GLint)?
-    /// Rows the state table has (sized at the first upload).
-    private var stateRows = 0
-    /// The most rows a clip spans (clips are kept from the top one down: a page's are a run of them).
-    private var tallestClip = 0
+    /// The GPU policy's: every phase as a layer of one texture array; the tables `LookupTables` holds; the
+    /// state pass's target (a texel a clip: whole pixels, phase) and its framebuffer; the two programs.
+    private var phaseArray: GLuint = 0, rowTable: GLuint = 0, entryTable: GLuint = 0
+    private var timelineTable: GLuint = 0, stateTexture: GLuint = 0, stateFramebuffer: GLuint = 0
+    private var stateProgram: (program: ShaderProgram, time: GLint)?
+    private var pageProgram: (program: ShaderProgram, viewport: GLint, pageTop: GLint)?
+    /// Every clip's rows and columns together: the part of a page the quad is scissored to.
+    private var reach = (rows: 0..<0, columns: 0..<0)
+    /// The viewport saved around the state pass.
+    private let savedViewport = UnsafeMutableBufferPointer<GLint>.allocate(capacity: 4)
+    /// The texture units the GPU policy's tables use (0: the phases): past those the tree and the copies use.
+    private static let rowUnit = 1, entryUnit = 2, stateUnit = 14, timelineUnit = 13
 
     /// Every clip painted as one band, where they scroll together (slot k: clip k), and whether this frame's keep together.
     private var band: Band?
@@ -88,10 +98,10 @@ final class GLClipCopies {
     var pageTexture: (texture: GLuint, layer: Int)?
     /// While set, each copy's pixels are counted into it as written.
     var counts: PixelCounts?
-    /// Fragments the instanced draw wrote while counting, since last taken.
+    /// Fragments the lookup quad wrote while counting, since last taken.
     private var writtenFragments = 0
 
-    /// The fragments the instanced draw wrote (counted already) since the last call: the renderer's
+    /// The fragments the lookup quad wrote (counted already) since the last call: the renderer's
     /// samples query saw them too.
     func takeWrittenFragments() -> Int {
         defer { writtenFragments = 0 }
@@ -99,9 +109,9 @@ final class GLClipCopies {
     }
 
     /// Nil where nothing qualifies or the pictures do not fit the driver's limits and budget.
-    /// `instanced`: one draw for every clip (the GPU policy), else copies.
+    /// `drawsByLookup`: one quad a page for every clip (the GPU policy), else copies.
     init?(evaluator: LayerTreeEvaluator, width: Int, height: Int, background: RGBA8, subpixel: SubpixelMode,
-          caps: GLCapabilities, instanced: Bool) throws {
+          caps: GLCapabilities, drawsByLookup: Bool) throws {
         // Shapes on whole rows whose x stays within known bounds; moving by fractions only where exact motion is asked for.
         let clips = evaluator.soleClips(width: width, height: height).filter { clip in
             clip.y == clip.y.rounded() && clip.xRange != nil && (clip.wholeX || subpixel == .exact)
@@ -117,7 +127,9 @@ final class GLClipCopies {
             // Path columns the clip can show: left of its left edge at the rightmost x to past its right edge at the leftmost.
             let originX = Int((Double(clip.columns.lowerBound) - range.upperBound).rounded(.down)) - 1
             let end = Int((Double(clip.columns.upperBound) - range.lowerBound).rounded(.up)) + 1
-            let key = Picture.Key(content: evaluator.nodes[clip.node].content, rows: clip.rows.count,
+            // Sole clips are solid fills (`soleClips`).
+            guard case let .shape(shape)? = evaluator.nodes[clip.node].layer.contents, case let .solid(color) = shape.fill else { continue }
+            let key = Picture.Key(content: evaluator.nodes[clip.node].content, color: color, rows: clip.rows.count,
                                   y: clip.y - Double(clip.rows.lowerBound), originX: originX, width: end - originX)
             let picture = index[key] ?? {
                 index[key] = pictures.count
@@ -138,10 +150,12 @@ final class GLClipCopies {
         guard widest <= caps.maxTextureSize, rows <= caps.maxTextureSize else { return nil }
         let wanted = clips.allSatisfy(\.wholeX) ? [1] : [SubpixelPhases.exact, SubpixelPhases.fewest]
         guard let phases = wanted.first(where: { $0 * widest * rows * 4 <= caps.maxCoverageBytes }) else { return nil }
-        // Too many clips for the instanced draw's table: none are drawn here (the shader draws each).
-        guard !instanced || (2 * byNode.count + GLTreeDraw.tableWidth - 1) / GLTreeDraw.tableWidth <= caps.maxTextureSize else { return nil }
+        // The GPU policy's tables, where they hold every clip: else none are drawn here (the shader draws each).
+        let lookup = drawsByLookup ? LookupTables(clips: byNode.map(\.clip), pictures: byNode.map { pictures[$0.picture] }, textureRows: rows,
+                                                  evaluator: evaluator, height: height) : nil
+        guard !drawsByLookup || lookup.map({ $0.fits(caps) }) == true else { return nil }
         self.phases = phases
-        self.instanced = instanced
+        self.drawsByLookup = drawsByLookup
         self.evaluator = evaluator
         self.clips = byNode
         self.drawnHere = drawnHere
@@ -149,25 +163,23 @@ final class GLClipCopies {
         whole.initialize(repeating: 0)
         phase = .allocate(capacity: byNode.count)
         phase.initialize(repeating: -1)
-        state = .allocate(capacity: instanced ? 2 * byNode.count : 0)
-        state.initialize(repeating: 0)
         self.pictures = pictures
         textureRows = rows
-        textures = Array(repeating: 0, count: instanced ? 0 : phases)
-        framebuffers = Array(repeating: 0, count: instanced ? 0 : phases)
-        if instanced {
-            try makeInstanceTables(widest: widest, rows: rows)
+        textures = Array(repeating: 0, count: drawsByLookup ? 0 : phases)
+        framebuffers = Array(repeating: 0, count: drawsByLookup ? 0 : phases)
+        if let lookup {
+            try makeLookup(lookup, widest: widest, rows: rows)
         } else {
             glGenTextures(GLsizei(phases), &textures)
             glGenFramebuffers(GLsizei(phases), &framebuffers)
         }
-        var band = instanced ? nil : Band(clips: byNode, pictures: pictures.map(\.key), evaluator: evaluator, phases: phases, caps: caps,
+        var band = drawsByLookup ? nil : Band(clips: byNode, pictures: pictures.map(\.key), evaluator: evaluator, phases: phases, caps: caps,
                                           budget: Swift.min(Band.budget, caps.maxCoverageBytes - phases * widest * rows * 4))
 
         // Each picture's path and paint, and a rasteriser of its size, made once for every phase.
         let painting = try pictures.map { picture -> (path: Path, paint: FillProgram, rasterizer: CoverageRasterizer)? in
             guard case let .shape(shape) = evaluator.contents[picture.key.content], case let .fixed(path) = shape.path else { return nil }
-            return (path, FillProgram(fill: shape.fill, background: background),
+            return (path, FillProgram(fill: .solid(picture.key.color), background: background),
                     try CoverageRasterizer(width: picture.key.width, height: picture.key.rows))
         }
         // Every picture at every phase, painted as the CPU strategy paints the shape alone in its clip.
@@ -184,7 +196,7 @@ final class GLClipCopies {
                 TreePainter.paintAlone(painting.path, shift, rows: 0..<key.rows, columns: 0..<key.width, paint: painting.paint,
                                        rasterizer: painting.rasterizer, into: slot)
             }
-            if instanced {
+            if drawsByLookup {
                 glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), phaseArray)
                 glTexSubImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, 0, 0, GLint(phase), GLsizei(widest), GLsizei(rows), 1, GLenum(GL_RGBA),
                                 GLenum(GL_UNSIGNED_BYTE), stacked.memory.baseAddress)
@@ -214,9 +226,67 @@ final class GLClipCopies {
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else { throw GLError.framebuffer(status: status) }
     }
 
-    /// The instanced draw's texture array (a layer a phase, filled as each is
-    /// painted), its table of clips (written once) and of states, and its program.
-    private func makeInstanceTables(widest: Int, rows: Int) throws {
+    /// The GPU policy's tables, made once: each scene row's clips, and the timelines its state pass evaluates
+    /// (allocates; nil where a timeline cannot be held).
+    struct LookupTables {
+        /// An entry a clip of a row (all a pixel needs of its clip but this frame's x): (the clip, its first column |
+        /// its end column << 16, its picture's texture row at scene row 0, the path x of its picture's column 0).
+        /// A texel a scene row: a row of one clip holds its entry, the clip as -1 - clip; any other, (its first
+        /// entry, how many, 0, 0), those entries a texel each, in drawing order.
+        var rows: [Int32] = [], entries: [Int32] = []
+        /// The timelines (`copies_state.frag.glsl`, CLIPS): clip k's head at texel k, then the timings, then the records.
+        var timelines: [SIMD4<Float>] = []
+        var mostClipsInARow = 0, widest = 0
+
+        /// `textureRows`: the rows of the stacked pictures.
+        init?(clips: [SoleClip], pictures: [Picture], textureRows: Int, evaluator: LayerTreeEvaluator, height: Int) {
+            var byRow = [[Int32]](repeating: [], count: height)
+            var entry: [[Int32]] = []
+            for (k, clip) in clips.enumerated() {
+                let readRow = textureRows - 1 - pictures[k].top + clip.rows.lowerBound
+                entry.append([Int32(k), Int32(clip.columns.lowerBound | clip.columns.upperBound << 16), Int32(readRow),
+                              Int32(pictures[k].key.originX)])
+                widest = Swift.max(widest, clip.columns.upperBound)
+                for row in clip.rows where row >= 0 && row < height { byRow[row].append(Int32(k)) }
+            }
+            for clipsOfRow in byRow {
+                if clipsOfRow.count == 1 {
+                    rows += [-1 - clipsOfRow[0]] + entry[Int(clipsOfRow[0])].dropFirst()
+                } else {
+                    rows += [Int32(entries.count / 4), Int32(clipsOfRow.count), 0, 0]
+                    for k in clipsOfRow { entries += entry[Int(k)] }
+                }
+                mostClipsInARow = Swift.max(mostClipsInARow, clipsOfRow.count)
+            }
+            // Heads first (filled below), then each clip's timings above it and its own, then its translation's record.
+            var tables = GLCopies.Tables()
+            tables.program = Array(repeating: SIMD4<Float>(repeating: 0), count: clips.count)
+            for (k, clip) in clips.enumerated() {
+                let timings = clip.timeChain.map { evaluator.nodes[$0].layer.timing }.filter { !$0.isPassThrough }
+                let first = tables.program.count
+                for timing in timings {
+                    tables.program.append(SIMD4(Float(TimelineCode.Flags(timing).rawValue), 0, 0, 0))
+                    tables.program += GLCopies.timingTexels(timing)
+                }
+                guard let translation = GLCopies.encode(evaluator.nodes[clip.node].layer.transform.translationX, levels: [],
+                                                        into: &tables, components: { SIMD4(Float($0), 0, 0, 0) }) else { return nil }
+                tables.program[k] = SIMD4(Float(clip.xOffset), Float(translation), Float(first), Float(timings.count))
+            }
+            timelines = tables.program
+        }
+
+        /// Whether the driver's textures hold them and no row meets more clips than a pixel may look through.
+        /// (and every column fits in 16 bits of an entry).
+        func fits(_ caps: GLCapabilities) -> Bool {
+            let most = Swift.max(rows.count / 4, entries.count / 4, timelines.count)
+            return mostClipsInARow <= GLClipCopies.maxClipsPerRow && widest < 1 << 16
+                && (most + GLTreeDraw.tableWidth - 1) / GLTreeDraw.tableWidth <= caps.maxTextureSize
+        }
+    }
+
+    /// The GPU policy's texture array (a layer a phase, filled as each is painted), its tables, the state
+    /// pass's target, and its two programs.
+    private func makeLookup(_ lookup: LookupTables, widest: Int, rows: Int) throws {
         glGenTextures(1, &phaseArray)
         glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), phaseArray)
         glTexImage3D(GLenum(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(widest), GLsizei(rows), GLsizei(phases), 0, GLenum(GL_RGBA),
@@ -224,61 +294,73 @@ final class GLClipCopies {
         for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
             glTexParameteri(GLenum(GL_TEXTURE_2D_ARRAY), GLenum(parameter), GL_NEAREST)
         }
-        var table = [Int32]()
-        table.reserveCapacity(8 * clips.count)
-        for (clip, picture) in clips {
-            table += [clip.columns.lowerBound, clip.rows.lowerBound, clip.columns.count, clip.rows.count].map { Int32($0) }
-            table += [Int32(pictures[picture].top), Int32(pictures[picture].key.originX), 0, 0]
-        }
-        clipTable = GLTreeDraw.makeTableTexture()
-        var clipRows = 0
-        GLTreeDraw.upload(table, into: clipTable, rows: &clipRows, components: 4, format: GL_RGBA32I, layout: GL_RGBA_INTEGER, type: GL_INT)
-        stateTable = GLTreeDraw.makeTableTexture()
-        uploadState()
-        let made = try ShaderProgram(vertex: "clips.vert.glsl", fragment: "clips.frag.glsl")
-        glUseProgram(made.id)
-        for (name, unit) in [("u_phases", 0), ("u_clips", 1), ("u_state", 2)] { glUniform1i(made.uniform(name), GLint(unit)) }
-        glUniform1i(made.uniform("u_textureRows"), GLint(rows))
-        glUseProgram(0)
-        program = (made, made.uniform("u_viewport"), made.uniform("u_pageTop"), made.uniform("u_first"))
-        tallestClip = clips.map(\.clip.rows.count).max() ?? 0
-    }
+        var tableRows = 0
+        rowTable = GLTreeDraw.makeTableTexture()
+        GLTreeDraw.upload(lookup.rows, into: rowTable, rows: &tableRows, components: 4, format: GL_RGBA32I, layout: GL_RGBA_INTEGER, type: GL_INT)
+        tableRows = 0
+        entryTable = GLTreeDraw.makeTableTexture()
+        GLTreeDraw.upload(lookup.entries, into: entryTable, rows: &tableRows, components: 4, format: GL_RGBA32I, layout: GL_RGBA_INTEGER,
+                          type: GL_INT)
+        timelineTable = GLCopies.upload(lookup.timelines)
 
-    /// This frame's state, a texel a clip.
-    private func uploadState() {
-        GLTreeDraw.upload(UnsafeBufferPointer(state), into: stateTable, rows: &stateRows, components: 2, format: GL_RG32I,
-                          layout: GL_RG_INTEGER, type: GL_INT)
+        // The state pass's target: RGBA32F, a texel a clip, 1024 a row.
+        let stateRows = (clips.count + GLTreeDraw.tableWidth - 1) / GLTreeDraw.tableWidth
+        stateTexture = GLTreeDraw.makeTableTexture()
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA32F, GLsizei(GLTreeDraw.tableWidth), GLsizei(stateRows), 0, GLenum(GL_RGBA),
+                     GLenum(GL_FLOAT), nil)
+        var previous: GLint = 0
+        glGetIntegerv(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &previous)
+        glGenFramebuffers(1, &stateFramebuffer)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stateFramebuffer)
+        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), stateTexture, 0)
+        let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous))
+        guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else { throw GLError.framebuffer(status: status) }
+
+        let state = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "copies_state.frag.glsl", defines: ["CLIPS"])
+        glUseProgram(state.id)
+        // The samples are never read (a sole clip's x is not driven by a level); the unit is the timelines'.
+        for name in ["u_program", "u_samples"] { glUniform1i(state.uniform(name), GLint(Self.timelineUnit)) }
+        glUniform1i(state.uniform("u_clipCount"), GLint(clips.count))
+        glUniform1i(state.uniform("u_phaseCount"), GLint(phases))
+        stateProgram = (state, state.uniform("u_sceneTime"))
+        let page = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "clips.frag.glsl")
+        glUseProgram(page.id)
+        for (name, unit) in [("u_phases", 0), ("u_rows", Self.rowUnit), ("u_entries", Self.entryUnit), ("u_state", Self.stateUnit)] {
+            glUniform1i(page.uniform(name), GLint(unit))
+        }
+        glUniform1i(page.uniform("u_sceneRows"), GLint(lookup.rows.count / 4))
+        glUseProgram(0)
+        pageProgram = (page, page.uniform("u_viewport"), page.uniform("u_pageTop"))
+        let top = clips.map(\.clip.rows.lowerBound).min() ?? 0, bottom = clips.map(\.clip.rows.upperBound).max() ?? 0
+        let left = clips.map(\.clip.columns.lowerBound).min() ?? 0, right = clips.map(\.clip.columns.upperBound).max() ?? 0
+        reach = (top..<bottom, left..<right)
     }
 
     deinit {
         glDeleteFramebuffers(GLsizei(framebuffers.count), &framebuffers)
         glDeleteTextures(GLsizei(textures.count), &textures)
-        for var texture in [phaseArray, clipTable, stateTable] where texture != 0 { glDeleteTextures(1, &texture) }
+        for var texture in [phaseArray, rowTable, entryTable, timelineTable, stateTexture] where texture != 0 {
+            glDeleteTextures(1, &texture)
+        }
+        if stateFramebuffer != 0 { glDeleteFramebuffers(1, &stateFramebuffer) }
         whole.deallocate()
         phase.deallocate()
-        state.deallocate()
+        savedViewport.deallocate()
     }
 
     /// Each clip's whole pixels and phase at scene time t, and whether the band keeps together: every clip at the
-    /// first's phase and whole pixels plus its lead (mod the period). Allocates nothing.
+    /// first's phase and whole pixels plus its lead (mod the period). Under the GPU policy, the state pass
+    /// finds them on the GPU instead (and the CPU too only while pixels are counted). Allocates nothing.
     func prepareFrame(time t: Double) {
         callsLastFrame = 0
+        if drawsByLookup { evaluateStates(time: t) }
+        if drawsByLookup && counts == nil { return }
         var k = 0
         while k < clips.count {
             let x = evaluator.x(of: clips[k].clip, at: t)
             if x.isFinite { (whole[k], phase[k]) = SubpixelPhases.split(x, phases: phases) } else { phase[k] = -1 }
             k += 1
-        }
-        if instanced {
-            // One texel a clip: whole pixels (held to what a texel column can be) and phase.
-            k = 0
-            while k < clips.count {
-                state[2 * k] = Int32(truncatingIfNeeded: Swift.min(Swift.max(whole[k], -(1 << 30)), 1 << 30))
-                state[2 * k + 1] = Int32(phase[k])
-                k += 1
-            }
-            uploadState()
-            return
         }
         guard let band else { return }
         bandHolds = phase[0] >= 0
@@ -294,11 +376,11 @@ final class GLClipCopies {
     @inline(__always)
     func draws(_ node: Int) -> Bool { drawnHere[node] }
 
-    /// Every clip onto the page's rows of it: in one instanced draw; or the band in one copy where this frame's clips
+    /// Every clip onto the page's rows of it: by one quad; or the band in one copy where this frame's clips
     /// keep together, else each copied from its picture at the phase nearest its x.
     func drawAll(viewport: Viewport, pageTop: Int) {
-        if instanced {
-            drawInstances(viewport: viewport, pageTop: pageTop)
+        if drawsByLookup {
+            drawByLookup(viewport: viewport, pageTop: pageTop)
             return
         }
         if bandHolds, let band {
@@ -320,18 +402,61 @@ final class GLClipCopies {
         }
     }
 
-    /// Every clip in one draw, written (not blended: nothing else reaches a sole clip).
-    private func drawInstances(viewport: Viewport, pageTop: Int) {
-        guard let program else { return }
-        // The run of clips that can reach the page's rows: from the first whose top is within a clip's height above it.
-        let first = firstClip(atOrBelow: pageTop - tallestClip + 1), end = firstClip(atOrBelow: pageTop + viewport.height)
-        guard first < end else { return }
+    /// The state pass: every clip's whole pixels and phase at scene time t, a fragment a clip, into the state
+    /// texture; the framebuffer, viewport, blending and scissor restored.
+    private func evaluateStates(time t: Double) {
+        guard let state = stateProgram else { return }
+        var previous: GLint = 0
+        glGetIntegerv(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &previous)
+        glGetIntegerv(GLenum(GL_VIEWPORT), savedViewport.baseAddress)
+        let blending = glIsEnabled(GLenum(GL_BLEND)) != 0, scissoring = glIsEnabled(GLenum(GL_SCISSOR_TEST)) != 0
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stateFramebuffer)
+        glDisable(GLenum(GL_BLEND))
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        let width = GLTreeDraw.tableWidth
+        glViewport(0, 0, GLsizei(Swift.min(clips.count, width)), GLsizei((clips.count + width - 1) / width))
+        glUseProgram(state.program.id)
+        bind(timelineTable, unit: Self.timelineUnit)
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glUniform1f(state.time, GLfloat(t))
+        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous))
+        glViewport(savedViewport[0], savedViewport[1], savedViewport[2], savedViewport[3])
+        if blending { glEnable(GLenum(GL_BLEND)) }
+        if scissoring { glEnable(GLenum(GL_SCISSOR_TEST)) }
+    }
+
+    @inline(__always)
+    private func bind(_ table: GLuint, unit: Int) {
+        glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
+        glBindTexture(GLenum(GL_TEXTURE_2D), table)
+    }
+
+    /// What the state pass wrote this frame, a (whole pixels, phase) a clip
+    /// (phase -1: not drawn): the GPU's evaluation of the clips' x, read back (allocates: for tests).
+    func readStates() -> [(whole: Int, phase: Int)] {
+        guard drawsByLookup else { return [] }
+        let width = GLTreeDraw.tableWidth, rows = (clips.count + width - 1) / width
+        var texels = [SIMD4<Float>](repeating: .zero, count: rows * width)
+        var previous: GLint = 0
+        glGetIntegerv(GLenum(GL_READ_FRAMEBUFFER_BINDING), &previous)
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), stateFramebuffer)
+        glReadPixels(0, 0, GLsizei(width), GLsizei(rows), GLenum(GL_RGBA), GLenum(GL_FLOAT), &texels)
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), GLuint(previous))
+        return texels.prefix(clips.count).map { (Int($0.x), Int($0.y)) }
+    }
+
+    /// Every clip, written (not blended: nothing else reaches a sole clip), by one quad over the part of the
+    /// page the clips reach: each pixel finds its clip from its row's list (`Shaders/clips.frag.glsl`).
+    private func drawByLookup(viewport: Viewport, pageTop: Int) {
+        guard let program = pageProgram,
+              let area = PageArea(rows: reach.rows, columns: reach.columns, viewport: viewport, pageTop: pageTop) else { return }
         // Counted as written, not blended: kept out of the stencil that counts blended fragments, and told apart from the
         // samples the renderer's query sees (`takeWrittenFragments`).
         let counting = counts != nil && glIsEnabled(GLenum(GL_STENCIL_TEST)) != 0
         if let counts {
-            var k = first
-            while k < end {
+            var k = 0
+            while k < clips.count {
                 if phase[k] >= 0, let area = PageArea(rows: clips[k].clip.rows, columns: clips[k].clip.columns, viewport: viewport, pageTop: pageTop) {
                     counts.write(rows: area.rows, columns: clips[k].clip.columns, blends: false, software: false)
                     writtenFragments += area.rows.count * clips[k].clip.columns.count
@@ -342,27 +467,20 @@ final class GLClipCopies {
         if counting { glDisable(GLenum(GL_STENCIL_TEST)) }
         defer { if counting { glEnable(GLenum(GL_STENCIL_TEST)) } }
         glDisable(GLenum(GL_BLEND))
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        glEnable(GLenum(GL_SCISSOR_TEST))
+        area.setScissor()
         glUseProgram(program.program.id)
         glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
         glUniform1i(program.pageTop, GLint(pageTop))
-        glUniform1i(program.first, GLint(first))
         glActiveTexture(GLenum(GL_TEXTURE0)); glBindTexture(GLenum(GL_TEXTURE_2D_ARRAY), phaseArray)
-        glActiveTexture(GLenum(GL_TEXTURE1)); glBindTexture(GLenum(GL_TEXTURE_2D), clipTable)
-        glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), stateTable)
+        // Three binds written out: a frame allocates nothing.
+        bind(rowTable, unit: Self.rowUnit)
+        bind(entryTable, unit: Self.entryUnit)
+        bind(stateTexture, unit: Self.stateUnit)
         glActiveTexture(GLenum(GL_TEXTURE0))
-        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(end - first))
+        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        glDisable(GLenum(GL_SCISSOR_TEST))
         callsLastFrame += 1
-    }
-
-    /// The first clip whose top row is at or below `row` (clips.count: none).
-    private func firstClip(atOrBelow row: Int) -> Int {
-        var low = 0, high = clips.count
-        while low < high {
-            let mid = (low + high) / 2
-            if clips[mid].clip.rows.lowerBound < row { low = mid + 1 } else { high = mid }
-        }
-        return low
     }
 
     /// Scene rectangle `rows` x `columns` (the page's part of it) from a painted texture of `textureRows` rows,

@@ -262,19 +262,27 @@ final class GLCopies {
             && layer.isOnParentTime
     }
 
-    /// A timeline's record (see the shader's header); nil where it cannot be held.
-    private static func encode<V: Interpolatable>(_ timeline: Timeline<V>, levels: [Level], into tables: inout Tables,
-                                                  components: (V) -> SIMD4<Float>) -> Int? {
+    /// A double as the tables hold it: infinities as the largest floats.
+    @inline(__always)
+    private static func f(_ x: Double) -> Float { x.isInfinite ? (x > 0 ? huge : -huge) : Float(x) }
+
+    /// A timing's two texels, as the shader's `simpleTime` reads them: (begin, duration, speed, offset) and
+    /// (active duration, start, end, cycle); its flags go in the texel before them.
+    static func timingTexels(_ m: MediaTiming) -> [SIMD4<Float>] {
+        [SIMD4(f(m.beginTime), f(m.duration), f(m.speed), f(m.timeOffset)), SIMD4(f(m.activeDuration), f(m.startTime), f(m.endTime), f(m.cycle))]
+    }
+
+    /// A timeline's record (see the shader's header), appended to the table; nil where it cannot be held.
+    static func encode<V: Interpolatable>(_ timeline: Timeline<V>, levels: [Level], into tables: inout Tables,
+                                          components: (V) -> SIMD4<Float>) -> Int? {
         var texels: [SIMD4<Float>] = [components(timeline.value), SIMD4(Float(timeline.animations.count), 0, 0, 0)]
-        @inline(__always) func f(_ x: Double) -> Float { x.isInfinite ? (x > 0 ? huge : -huge) : Float(x) }
         // The codes are TimelineCode's, which the shader's constants are generated from.
         func timing(_ m: MediaTiming, kind: TimelineCode.Kind, length: Int, function: TimingFunction) {
             var curve = SIMD4<Float>(0, 0, 1, 1)
             if case let .curve(c) = function { curve = SIMD4(Float(c.x1), Float(c.y1), Float(c.x2), Float(c.y2)) }
             texels.append(SIMD4(Float(kind.rawValue), Float(length), Float(TimelineCode.Flags(m).rawValue),
                                 Float(TimelineCode.Function(function).rawValue)))
-            texels.append(SIMD4(f(m.beginTime), f(m.duration), f(m.speed), f(m.timeOffset)))
-            texels.append(SIMD4(f(m.activeDuration), f(m.startTime), f(m.endTime), f(m.cycle)))
+            texels += timingTexels(m)
             texels.append(curve)
         }
         for animation in timeline.animations.reversed() {
@@ -437,7 +445,8 @@ final class GLCopies {
 
     private static func rows(_ instances: Int) -> Int { (instances + rowTexels - 1) / rowTexels }
 
-    private static func upload(_ texels: [SIMD4<Float>]) -> GLuint {
+    /// A table of texels (RGBA32F, 1024 a row) as a texture.
+    static func upload(_ texels: [SIMD4<Float>]) -> GLuint {
         var texture: GLuint = 0
         glGenTextures(1, &texture)
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)

@@ -9,7 +9,7 @@ import WaveCore
 ///
 /// | item | software driver (llvmpipe) | GPU |
 /// | --- | --- | --- |
-/// | a fixed shape alone in its clip, moved by whole pixels (cells, bars) | clip copy | clip instances (one draw for all) |
+/// | a fixed shape alone in its clip, moved by whole pixels (cells, bars) | clip copy | clip lookup (a state pass, then one quad a page) |
 /// | a fixed shape | coverage picture (N phases, or filtered) | the same |
 /// | a dynamic shape (a path rebuilt every frame) | polygon rows | the same |
 /// | an axis-aligned box with room between its corners | split box | box polygon |
@@ -71,7 +71,7 @@ extension DriverPolicy {
     /// The mechanism that draws an item under this policy: the one place
     /// the GL strategy decides (the table above).
     package func mechanism(for item: ItemFacts) -> GLMechanism {
-        if item.copyableInClip { return copiesClips ? .clipCopy : .clipInstances }
+        if item.copyableInClip { return copiesClips ? .clipCopy : .clipLookup }
         switch item.primitive {
         case .rasterized: return .atlasInstance
         case .copies: return .copiesStatePass
@@ -98,13 +98,13 @@ public struct DriverPolicyError: Error, CustomStringConvertible {
 
 /// Every way the GL strategy draws an item, and why it is the one.
 package enum GLMechanism: CaseIterable, Sendable {
-    case clipCopy, clipInstances, atlasInstance, copiesStatePass, polygonRows, phasedPicture, filteredPicture, rgbaPicture
+    case clipCopy, clipLookup, atlasInstance, copiesStatePass, polygonRows, phasedPicture, filteredPicture, rgbaPicture
     case splitBox, boxPolygon, borderPolygon, scissoredClear, notDrawn
 
     package var name: String {
         switch self {
         case .clipCopy: "clip copy"
-        case .clipInstances: "clip instances"
+        case .clipLookup: "clip lookup"
         case .atlasInstance: "atlas instance"
         case .copiesStatePass: "copies' state pass"
         case .polygonRows: "polygon rows"
@@ -122,7 +122,7 @@ package enum GLMechanism: CaseIterable, Sendable {
     /// Whether it draws from a picture made once (cached content, only moved, turned, scaled or faded).
     package var drawsAPictureMadeOnce: Bool {
         switch self {
-        case .clipCopy, .clipInstances, .atlasInstance, .phasedPicture, .filteredPicture, .rgbaPicture: true
+        case .clipCopy, .clipLookup, .atlasInstance, .phasedPicture, .filteredPicture, .rgbaPicture: true
         default: false
         }
     }
@@ -131,8 +131,8 @@ package enum GLMechanism: CaseIterable, Sendable {
         switch self {
         case .clipCopy:
             "a fixed shape alone in its clip and moved by whole pixels: copied from its picture painted once (the software-driver policy: a copy is a memcpy there)"
-        case .clipInstances:
-            "a fixed shape alone in its clip and moved by whole pixels: its picture painted once at its phases, every such clip one instance of one draw a page (the GPU policy: one call whatever the count)"
+        case .clipLookup:
+            "a fixed shape alone in its clip and moved by whole pixels: its picture painted once at its phases, every such clip's x evaluated on the GPU, then one quad a page whose pixels find their clip (the GPU policy: two draws whatever the count)"
         case .atlasInstance:
             "a rasterized layer (shouldRasterize): painted once into the atlas, drawn as one instance of its run"
         case .copiesStatePass:

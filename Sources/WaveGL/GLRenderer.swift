@@ -59,13 +59,14 @@ public final class GLRenderer: Renderer, PixelCounting {
     package var exactPhases: Int? { tree?.mostPhases.flatMap { $0 > 1 ? $0 : nil } }
     /// Copies a frame makes, nil where no copies are drawn.
     package var copiesPerFrame: Int? { tree?.clipCopies?.copiesPerFrame }
-    /// The GL calls the clips' copies or instanced draw made in the last frame (every page's), nil where there are none.
+    /// The GL calls the clips' copies or lookup quads made in the last frame (every page's), nil where there are none.
     package var clipCallsLastFrame: Int? { tree?.clipCopies?.callsLastFrame }
     /// Set by `prepare` when exact motion was asked for but the scene is drawn
     /// by the filtering shader instead, saying why.
     public private(set) var subpixelNotice: String?
     /// The layer tree's GPU replicator drawer, if the scene has one (tests read how it drew).
     var treeCopies: GLCopies? { tree?.copies }
+    var treeClipCopies: GLClipCopies? { tree?.clipCopies }
     var treeRasterPictures: GLRasterPictures? { tree?.rasterPictures }
     var treePaintsThisFrame: Int { tree?.paintsThisFrame ?? 0 }
 
@@ -222,7 +223,7 @@ public final class GLRenderer: Renderer, PixelCounting {
         }
         counts.totals.written += inFrame
         counts.totals.blended += inFrame
-        // The clips' instanced draw writes into the frame outside the stencil's count (already counted as written).
+        // The clips' lookup quad writes into the frame outside the stencil's count (already counted as written).
         let written = tree?.clipCopies?.takeWrittenFragments() ?? 0
         counts.totals.offscreen += Swift.max(0, Int(samples) - inFrame - written)
     }

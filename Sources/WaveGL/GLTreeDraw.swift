@@ -118,7 +118,7 @@ final class GLTreeDraw {
     private let subpixel: SubpixelMode
 
     /// Shapes alone in their clips, painted once and put in place by whole-pixel
-    /// copies or one instanced draw, as the policy says (nil: none, or not asked for).
+    /// copies or one quad a page, as the policy says (nil: none, or not asked for).
     let clipCopies: GLClipCopies?
     /// Rasterized layers: one atlas, one instanced draw a run (nil: none).
     let rasterPictures: GLRasterPictures?
@@ -136,7 +136,7 @@ final class GLTreeDraw {
         list = evaluator.makeList()
         copies = evaluator.nodes.contains(where: \.drawsCopies) ? try GLCopies(evaluator: evaluator, levels: levels) : nil
         clipCopies = try GLClipCopies(evaluator: evaluator, width: scene.width, height: scene.height, background: scene.background,
-                                      subpixel: subpixel, caps: caps, instanced: !policy.copiesClips)
+                                      subpixel: subpixel, caps: caps, drawsByLookup: !policy.copiesClips)
         polygonSink = TransformingSink(polygons)
         width = scene.width
         height = scene.height
@@ -567,7 +567,7 @@ final class GLTreeDraw {
                 let layer = evaluator.layer(of: item, mask: mask)
                 // Where the clips' copies draw every item, no plan was made: each is a clip's copy.
                 let copied = !mask && clipCopies?.draws(item.layer) == true
-                let byClips: GLMechanism = clipCopies?.instanced == true ? .clipInstances : .clipCopy
+                let byClips: GLMechanism = clipCopies?.drawsByLookup == true ? .clipLookup : .clipCopy
                 let chosenMechanism = i < chosen.count ? chosen[i] : copied ? byClips : .notDrawn
                 let (mechanism, reason) = explanation(item, chosenMechanism)
                 out.append(ItemPlan(item: out.count, layer: layer.name + (mask ? " (mask)" : ""), primitive: item.primitive.name,
@@ -633,7 +633,7 @@ final class GLTreeDraw {
             let mechanism = policy.mechanism(for: facts)
             mechanisms.append(mechanism)
             switch mechanism {
-            case .clipCopy, .clipInstances:
+            case .clipCopy, .clipLookup:
                 planned.append(nil)
                 continue
             case .atlasInstance:

@@ -313,7 +313,7 @@ final class EveryLayerThroughBothBackendsTests: XCTestCase {
         defer { gl.subpixel = .linear }
         for (name, scene) in scenes.prefix(2) { XCTAssertEqual(try ownAllocations(gl, scene), 0, "gl exact \(name)") }
         XCTAssertEqual(gl.copyPhases, 1, "the snapped scene is drawn by copies of one phase")
-        // Under the GPU policy every scene again (the cells one instanced draw, their state one texel each).
+        // Under the GPU policy every scene again (the cells one quad a page, their x evaluated on the GPU).
         let policy = gl.policy
         gl.policy = policy == .gpu ? .software : .gpu
         defer { gl.policy = policy }

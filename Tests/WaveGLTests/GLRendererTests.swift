@@ -176,10 +176,10 @@ final class GLRendererTests: XCTestCase {
         }
     }
 
-    /// Under the GPU policy the cells alone in their clips are one
-    /// instanced draw a page (their pictures painted once at 16 phases,
-    /// each frame one texel a cell): the CPU's pixels at fractional
-    /// offsets, on a frame of several pages too.
+    /// Under the GPU policy the cells alone in their clips are one quad a
+    /// page (their pictures painted once at 16 phases, each cell's x
+    /// evaluated on the GPU): the CPU's pixels at fractional offsets, on a
+    /// frame of several pages too.
     func testCellsAreOneInstancedDrawUnderTheGPUPolicy() throws {
         let gl = try glRenderer()
         gl.prefersCopies = false
@@ -198,12 +198,12 @@ final class GLRendererTests: XCTestCase {
             }
             let prepared = try self.prepared(cells, subpixel: .exact)
             XCTAssertEqual(prepared.copyPhases, 16)
-            // One instanced draw a page, whatever the count of cells.
+            // One quad a page, whatever the count of cells.
             let target = try XCTUnwrap(try prepared.makeTarget() as? GLFramebufferTarget)
             try prepared.draw(time: 0.3, into: target)
             XCTAssertEqual(prepared.clipCallsLastFrame, target.pageCount, "\(cells.cellCount) cells: one draw a page")
             let mechanisms = Set(try prepared.explain(time: 0.3).map(\.mechanism))
-            XCTAssertEqual(mechanisms, ["clip instances"])
+            XCTAssertEqual(mechanisms, ["clip lookup"])
             // Counted as the copies count: every pixel written once, none blended, nothing offscreen.
             let counts = PixelCounts(width: cells.width, height: cells.height)
             prepared.pixelCounts = counts
@@ -214,6 +214,56 @@ final class GLRendererTests: XCTestCase {
             XCTAssertEqual(counts.totals.offscreen, 0)
             prepared.subpixel = .linear
         }
+    }
+
+    /// Clips side by side in the same rows, and one spanning the rows of
+    /// two others, under the GPU policy: each pixel finds its own clip among
+    /// its row's (not only the one clip of a table's row), and every clip is
+    /// drawn as the CPU draws it, at fractional offsets, in one quad.
+    func testClipsSharingRowsEachFindTheirOwnUnderTheGPUPolicy() throws {
+        let gl = try glRenderer()
+        gl.prefersCopies = false
+        gl.subpixel = .exact
+        defer { gl.prefersCopies = true; gl.subpixel = .linear }
+        var builder = PathBuilder()
+        try builder.move(to: 0, 4)
+        try builder.line(to: 37.5, 2)
+        try builder.line(to: 21, 19.5)
+        builder.close()
+        let wedge = builder.path
+        var cells: [Layer] = []
+        // A grid of 100x20 cells, three across and four down, but for one 100x40 cell holding the right of the top two rows.
+        for row in 0..<4 {
+            for column in 0..<3 where !(column == 2 && row == 1) {
+                let tall = column == 2 && row == 0, k = cells.count
+                var shape = Layer(name: "wedge \(k)", frame: Rect(x: 0, y: 0, width: 140, height: tall ? 40 : 20),
+                                  contents: .shape(Shape(path: wedge, fill: .solid(RGBA8(UInt8(60 + 15 * k), UInt8(230 - 12 * k), 90)))))
+                shape.anchorPoint = Point(0, 0)
+                shape.position = AnimatablePoint(Double(5 * k), tall ? 12 : 0)
+                shape.transform.translationX = Timeline(0, animations: [.basic(BasicAnimation(from: 0, to: 71.3, duration: 1.3))])
+                shape.timing = .endlessLoop(duration: 1.3, timeOffset: 0.11 * Double(k))
+                var cell = Layer(name: "cell \(k)", frame: Rect(x: Double(100 * column), y: Double(20 * row), width: 100, height: tall ? 40 : 20),
+                                 sublayers: [shape])
+                cell.masksToBounds = true
+                cells.append(cell)
+            }
+        }
+        let root = Layer(name: "grid", frame: Rect(x: 0, y: 0, width: 300, height: 80), sublayers: cells)
+        let scene = Scene(width: 300, height: 80, background: RGBA8(12, 14, 30), tree: LayerTree(root: root))
+        let times = [0.2031, 0.77777, 1.4142]
+        let frames = try Frames.render(gl, scene, at: times)
+        XCTAssertEqual(pendingGLErrors(), [], "GL errors after drawing the grid of clips")
+        let cpu = try Frames.render(CPURenderer(), scene, at: times)
+        for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 1, max: 16, name: "gl-clip-lookup-grid-\(i)") }
+        XCTAssertEqual(Set(try gl.explain(time: 0.5).map(\.mechanism)), ["clip lookup"], "every cell is a sole clip drawn by the lookup")
+        let target = try gl.makeTarget()
+        try gl.draw(time: 0.5, into: target)
+        XCTAssertEqual(gl.clipCallsLastFrame, 1, "one quad for the page")
+        // The software-driver policy's copies paint the same pictures: each wedge in its own colour (the evaluator
+        // numbers contents by path alone, so a picture is keyed by its colour too).
+        gl.prefersCopies = true
+        let copied = try Frames.render(gl, scene, at: times)
+        for i in times.indices { assertImagesMatch(copied[i], cpu[i], mean: 1, max: 16, name: "gl-clip-copies-grid-\(i)") }
     }
 
     /// The phasing the exact mode removes: linear filtering at a half-pixel

@@ -94,4 +94,69 @@ final class TimelineCodeTests: XCTestCase {
             }
         }
     }
+
+    /// Shapes alone in their clips under the GPU policy: each clip's x is
+    /// evaluated on the GPU (the state pass's CLIPS variant) through its
+    /// layer's timing (each kind of span, fill, repeat and speed), split into whole pixels and a sixteenth-pixel phase.
+    /// Against the CPU's `LayerTreeEvaluator.x(of:at:)` split the same way,
+    /// at 40 times across before, inside and after each timing: single
+    /// precision may land one phase over where x sits on a phase's edge, never more.
+    func testTheGPUFindsEachSoleClipsXAsTheCPUDoes() throws {
+        let renderer = try glRenderer()
+        renderer.prefersCopies = false
+        renderer.subpixel = .exact
+        defer { renderer.prefersCopies = true; renderer.subpixel = .linear }
+        let slide = Timeline(3.0, animations: [.basic(BasicAnimation(from: 0, to: -57.3, duration: 1.7))])
+        let steps = Timeline(0.0, animations: [.keyframes(KeyframeAnimation(values: [0, -12, -30.5, -7], keyTimes: [0, 0.25, 0.6, 1],
+                                                                                timing: MediaTiming(duration: 2.2, repeatCount: .infinity)))])
+        let jumps = Timeline(0.0, animations: [.keyframes(KeyframeAnimation(values: [-3, -20, -41], calculation: .discrete,
+                                                                                timing: MediaTiming(duration: 1.1, repeatCount: 2, fillMode: .both)))])
+        // The shape's timing (its ancestors keep still, so theirs pass time through) and its translation.
+        let cases: [(MediaTiming, Timeline<Double>)] = [
+            (.endlessLoop(duration: 1.9, timeOffset: 0.37), slide),
+            (MediaTiming(beginTime: 0.5, duration: 1.3, speed: 1.5, repeatCount: 3, autoreverses: true, fillMode: .both), slide),
+            (MediaTiming(beginTime: 0.2, duration: 4, timeOffset: 0.4, repeatCount: 1, fillMode: .forwards), steps),
+            (MediaTiming(beginTime: 0.3, duration: 1.2, speed: 0.7, repeatCount: .infinity), steps),
+            (MediaTiming(beginTime: -0.4, duration: 5, fillMode: .backwards), jumps),
+            (MediaTiming(beginTime: 1, duration: 2, repeatCount: 1, fillMode: .removed), slide),
+        ]
+        var builder = PathBuilder()
+        try builder.rectangle(x: 0, y: 2, width: 13.5, height: 6)
+        let bar = builder.path
+        var cells: [Layer] = []
+        for (k, (timing, translation)) in cases.enumerated() {
+            var shape = Layer(name: "shape \(k)", frame: Rect(x: 0, y: 0, width: 120, height: 10),
+                              contents: .shape(Shape(path: bar, fill: .solid(RGBA8(250, 200, 40)))))
+            shape.anchorPoint = Point(0, 0)
+            shape.position = AnimatablePoint(60, 0)
+            shape.transform.translationX = translation
+            shape.timing = timing
+            var cell = Layer(name: "cell \(k)", frame: Rect(x: 0, y: Double(10 * k), width: 100, height: 10), sublayers: [shape])
+            cell.masksToBounds = true
+            cells.append(cell)
+        }
+        let root = Layer(name: "root", frame: Rect(x: 0, y: 0, width: 100, height: 60), sublayers: cells)
+        let scene = Scene(width: 100, height: 60, background: RGBA8(0, 0, 0), tree: LayerTree(root: root))
+        try renderer.prepare(scene: scene)
+        let target = try renderer.makeTarget()
+        let clips = try XCTUnwrap(renderer.treeClipCopies, "the clips are drawn alone")
+        XCTAssert(clips.drawsByLookup, "the GPU policy draws them by one quad")
+        let evaluator = try LayerTreeEvaluator(root: root, sources: DrivenSources([]))
+        let sole = evaluator.soleClips(width: 100, height: 60).sorted { $0.rows.lowerBound < $1.rows.lowerBound }
+        XCTAssertEqual(sole.count, cases.count, "every cell is a sole clip")
+        var exact = 0, compared = 0
+        for step in 0..<40 {
+            let t = -0.3 + Double(step) * 0.1371
+            try renderer.draw(time: t, into: target)
+            let states = clips.readStates()
+            for (k, clip) in sole.enumerated() {
+                let (whole, phase) = SubpixelPhases.split(evaluator.x(of: clip, at: t), phases: 16)
+                let gpu = states[k].whole * 16 + states[k].phase, cpu = whole * 16 + phase
+                XCTAssertLessThanOrEqual(abs(gpu - cpu), 1, "clip \(k) at t = \(t) s: GPU \(states[k]), CPU \((whole, phase))")
+                exact += gpu == cpu ? 1 : 0
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(exact, compared * 95 / 100, "only x on a phase's edge may differ: \(exact) of \(compared) equal")
+    }
 }

@@ -27,9 +27,12 @@ package enum TimelineCode {
         package static let fillsBackwards = Flags(rawValue: 2)
         package static let fillsForwards = Flags(rawValue: 4)
         package static let infiniteDuration = Flags(rawValue: 8)
+        /// Begun at minus infinity (an endless loop): running at every time, on the parent's clock from 0.
+        package static let alwaysRunning = Flags(rawValue: 16)
         /// Every flag, with the name the shader knows it by.
         package static let named: [(String, Flags)] = [("AUTOREVERSES", .autoreverses), ("FILLS_BACKWARDS", .fillsBackwards),
-                                                       ("FILLS_FORWARDS", .fillsForwards), ("INFINITE_DURATION", .infiniteDuration)]
+                                                       ("FILLS_FORWARDS", .fillsForwards), ("INFINITE_DURATION", .infiniteDuration),
+                                                       ("ALWAYS_RUNNING", .alwaysRunning)]
 
         package init(_ m: MediaTiming) {
             var flags: Flags = []
@@ -37,6 +40,7 @@ package enum TimelineCode {
             if m.fillMode == .backwards || m.fillMode == .both { flags.insert(.fillsBackwards) }
             if m.fillMode == .forwards || m.fillMode == .both { flags.insert(.fillsForwards) }
             if m.duration.isInfinite { flags.insert(.infiniteDuration) }
+            if m.isAlwaysRunning { flags.insert(.alwaysRunning) }
             self = flags
         }
     }
