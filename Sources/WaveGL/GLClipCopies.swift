@@ -21,9 +21,10 @@ import WaveCore
 ///   clip's x from its timelines on the GPU (`copies_state.frag.glsl`'s
 ///   CLIPS variant, one fragment a clip), and one quad a page
 ///   (`Shaders/clips.frag.glsl`) has each pixel find its clip from its
-///   row's list and read the picture at that clip's whole pixels and phase.
-///   The CPU's work a frame is two draws and a uniform, the same for one
-///   clip or a thousand (even the driver's: no vertex or binning work a clip).
+///   row's entries and read the picture at that clip's whole pixels and phase.
+///   The CPU's work a frame is a uniform, the state pass and one quad a
+///   page, the same for one clip or a thousand (the driver's too: no vertex
+///   or binning work a clip).
 ///
 /// Clips that scroll together (a table's cells: one column span, rows one
 /// after another, each showing the same loop a whole number of pixels
@@ -50,7 +51,7 @@ final class GLClipCopies {
     let phases: Int
     /// Drawn by one quad a page with each clip's x evaluated on the GPU (the GPU policy), not copies.
     let drawsByLookup: Bool
-    /// The most clips one scene row may meet for the quad to draw them (each of its pixels looks through its row's).
+    /// The most clips one scene row may meet for the quad to draw them (each of its pixels looks through its row's entries).
     static let maxClipsPerRow = 64
     private let evaluator: LayerTreeEvaluator
     /// The clips from the top one down, each with its picture; whether each compiled node is drawn here.
@@ -447,7 +448,7 @@ final class GLClipCopies {
     }
 
     /// Every clip, written (not blended: nothing else reaches a sole clip), by one quad over the part of the
-    /// page the clips reach: each pixel finds its clip from its row's list (`Shaders/clips.frag.glsl`).
+    /// page the clips reach: each pixel finds its clip among its row's entries (`Shaders/clips.frag.glsl`).
     private func drawByLookup(viewport: Viewport, pageTop: Int) {
         guard let program = pageProgram,
               let area = PageArea(rows: reach.rows, columns: reach.columns, viewport: viewport, pageTop: pageTop) else { return }

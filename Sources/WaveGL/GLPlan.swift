@@ -132,7 +132,7 @@ package enum GLMechanism: CaseIterable, Sendable {
         case .clipCopy:
             "a fixed shape alone in its clip and moved by whole pixels: copied from its picture painted once (the software-driver policy: a copy is a memcpy there)"
         case .clipLookup:
-            "a fixed shape alone in its clip and moved by whole pixels: its picture painted once at its phases, every such clip's x evaluated on the GPU, then one quad a page whose pixels find their clip (the GPU policy: two draws whatever the count)"
+            "a fixed shape alone in its clip and moved by whole pixels: its picture painted once at its phases, every such clip's x evaluated on the GPU, then one quad a page whose pixels find their clip (the GPU policy: the same calls whatever the count)"
         case .atlasInstance:
             "a rasterized layer (shouldRasterize): painted once into the atlas, drawn as one instance of its run"
         case .copiesStatePass:
