@@ -16,7 +16,10 @@
 //                     integers (exact at whole-pixel moves however far;
 //                     with exact motion, tiles at 16 sub-pixel phases and
 //                     the nearest read at a whole-pixel offset; else
-//                     sampled bilinearly between them, or turned or scaled)
+//                     sampled bilinearly between them, or turned or scaled);
+//                     with SUPERSAMPLED, a picture rasterised at twice the
+//                     scale shown, read with four taps a pixel (a variant,
+//                     not a uniform's branch: llvmpipe runs both sides)
 //   PICTURE_RGBA      a picture's texels, read the same way (their alpha
 //                     is the coverage, their colour the paint)
 //   RECT              an axis-aligned rectangle's exact coverage, the
@@ -63,8 +66,6 @@ uniform ivec2 u_whole;        // PICTURE_COVERAGE: whole texels added to the inv
 uniform int u_tileStep;       // PICTURE_COVERAGE: columns from one tile to the next
 uniform int u_phases;         // PICTURE_COVERAGE: sub-pixel phases a tile (exact motion; 1: filtered)
 uniform int u_phase;          // PICTURE_COVERAGE: this item's phase (its layers are tile * u_phases + phase)
-uniform int u_supersampled;   // PICTURE_COVERAGE: 1 where the picture has two texels a pixel (rasterised at twice the
-                              // scale shown): four taps a quarter pixel from the centre, averaged (a box filter's area)
 
 uniform sampler2D u_edges;    // polygons: x0, y0, x1, y1 of each edge, scene pixels
 uniform isampler2D u_entries; // polygons: edge indices, row by row
@@ -174,12 +175,14 @@ void main() {
 #endif
     float coverage;
 #if defined(PICTURE_COVERAGE)
-    if (u_supersampled != 0) {
-        coverage = 0.25 * (pictureCoverage(scene + vec2(-0.25, -0.25)) + pictureCoverage(scene + vec2(0.25, -0.25))
-                           + pictureCoverage(scene + vec2(-0.25, 0.25)) + pictureCoverage(scene + vec2(0.25, 0.25)));
-    } else {
-        coverage = pictureCoverage(scene);
-    }
+#ifdef SUPERSAMPLED
+    // Two texels a pixel (rasterised at twice the scale shown): four taps a quarter pixel from the centre, averaged
+    // (a box filter's area).
+    coverage = 0.25 * (pictureCoverage(scene + vec2(-0.25, -0.25)) + pictureCoverage(scene + vec2(0.25, -0.25))
+                       + pictureCoverage(scene + vec2(-0.25, 0.25)) + pictureCoverage(scene + vec2(0.25, 0.25)));
+#else
+    coverage = pictureCoverage(scene);
+#endif
 #elif defined(PICTURE_RGBA)
     vec2 t = vec2(dot(u_inverseX, vec3(scene, 1.0)), dot(u_inverseY, vec3(scene, 1.0)));
     vec4 sampled = texture(u_picture, t / u_pictureSize);

@@ -31,10 +31,10 @@ final class GLTreeDraw {
     private struct Program {
         let program: ShaderProgram
         let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow, firstColumn, buckets: GLint
-        let whole, tileStep, phases, phase, rect, gradientV, focus, gradientKind, supersampled, evenOdd, invertsCoverage: GLint
+        let whole, tileStep, phases, phase, rect, gradientV, focus, gradientKind, evenOdd, invertsCoverage: GLint
     }
-    /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask, rectangle.
-    private var programs: [Program?] = Array(repeating: nil, count: 128)
+    /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask, rectangle, blend equation, supersampled.
+    private var programs: [Program?] = Array(repeating: nil, count: 256)
     /// A variant's bit for a blend mode's equation (KHR_blend_equation_advanced).
     private static let advancedBlend = 64
     /// The driver blends by the blend modes' equations (`GLCapabilities.advancedBlending`).
@@ -43,6 +43,10 @@ final class GLTreeDraw {
     let blends: Bool
     /// A variant's bit for a rectangle's coverage (a box away from its corners).
     private static let rect = 32
+    /// A variant's bit for a coverage picture rasterised at twice its shown scale, read with four taps a pixel
+    /// (`SUPERSAMPLED`): a variant of its own, as llvmpipe runs both sides of a branch on a uniform, and one tap
+    /// read alongside four doubled the table's GL process CPU.
+    private static let supersampled = 128
     /// The variant that folds a constant coverage (all or nothing) into a mask over a rectangle.
     private static let maskRectangle = 16 | rect
     /// The variant that writes another mask's coverage over a rectangle (one mask times another, where they nest).
@@ -171,6 +175,12 @@ final class GLTreeDraw {
         filtersMovingContent = findFilteredMovingContent()
         reservePolygons()
         try makePrograms(evaluator.root, masked: false, asMask: false)
+        // Pictures rasterised at twice their shown scale are read by the coverage programs' supersampled variants.
+        if pictures.contains(where: { ($0?.scale ?? 1) != 1 }) {
+            for v in programs.indices where programs[v] != nil && v & 3 == 1 && programs[v | Self.supersampled] == nil {
+                try makeProgram(v | Self.supersampled)
+            }
+        }
         // A tree that blends has the background drawn under it at the end (`drawBackgroundUnder`); one whose masks
         // nest multiplies one mask by another (`drawMask`).
         if blends { try makeProgram(Self.rect) }
@@ -471,6 +481,7 @@ final class GLTreeDraw {
         if v & 16 != 0 { defines.append("AS_MASK") }
         if v & Self.rect != 0 { defines.append("RECT") }
         if v & Self.advancedBlend != 0 { defines.append("ADVANCED_BLEND") }
+        if v & Self.supersampled != 0 { defines.append("SUPERSAMPLED") }
         let program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "item.frag.glsl", defines: defines)
         glUseProgram(program.id)
         for (name, unit) in [("u_picture", 0), ("u_tiles", 0), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4), ("u_ramp", 5)] {
@@ -487,7 +498,7 @@ final class GLTreeDraw {
                               tileStep: program.uniform("u_tileStep"), phases: program.uniform("u_phases"),
                               phase: program.uniform("u_phase"), rect: program.uniform("u_rect"),
                               gradientV: program.uniform("u_gradientV"), focus: program.uniform("u_focus"), gradientKind: program.uniform("u_gradientKind"),
-                              supersampled: program.uniform("u_supersampled"), evenOdd: program.uniform("u_evenOdd"),
+                              evenOdd: program.uniform("u_evenOdd"),
                               invertsCoverage: program.uniform("u_invertsCoverage"))
     
     }
@@ -616,8 +627,11 @@ final class GLTreeDraw {
             let area = placed ? nil : evaluator.area(of: item, mask: mask, width: width, height: height)
             // A luminance mask's items draw in colour (as the tree's do), an alpha mask's their alpha.
             let asMask = mask && !maskReads(i - 1).luminance
-            let variant = placed ? nil : Self.variant(layer.contents, masked: item.mask >= 0 && !mask, asMask: asMask,
+            var variant = placed ? nil : Self.variant(layer.contents, masked: item.mask >= 0 && !mask, asMask: asMask,
                                                       blendEquation: !mask && blendsByEquation(item.blend))
+            if let v = variant, v & 3 == 1, item.content >= 0, let picture = pictures[item.content], picture.scale != 1 {
+                variant = v | Self.supersampled
+            }
             facts.inFrame = area != nil && variant != nil
             var clear: (alpha: Double, rows: Range<Int>, columns: Range<Int>)?
             var split: BoxSplit?
@@ -1130,7 +1144,6 @@ final class GLTreeDraw {
             glUniform1i(program.tileStep, GLint(picture.tileStep))
             glUniform1i(program.phases, GLint(picture.phases))
             glUniform1i(program.phase, GLint(phase))
-            glUniform1i(program.supersampled, picture.scale != 1 ? 1 : 0)
             ex -= wx
             ey -= wy
         }
