@@ -31,7 +31,13 @@ public struct Layer: Equatable, Sendable {
     public var contents: Contents?
     public var sublayers: [Layer]
     /// Draws the sublayers this many times, each copy transformed, delayed and tinted once more.
-    public var replicator: Replicator?
+    public var replicator: Replicator? {
+        get { replicatorBox?.replicator }
+        set { replicatorBox = newValue.map(ReplicatorBox.init) }
+    }
+    /// The replicator, kept apart: most layers have none, and a layer is
+    /// copied whole into every compiled node (a Lottie file's thousands).
+    private var replicatorBox: ReplicatorBox?
     /// The layer's own time (CALayer adopts CAMediaTiming): begin time,
     /// speed, offset, repeat; a paused layer has speed 0.
     public var timing: MediaTiming
@@ -96,7 +102,7 @@ public struct Layer: Equatable, Sendable {
         masksToBounds = false
         self.contents = contents
         self.sublayers = sublayers
-        replicator = nil
+        replicatorBox = nil
         timing = .passThrough
         timeRemap = nil
         shouldRasterize = false
@@ -327,6 +333,13 @@ public struct Replicator: Equatable, Sendable {
 
     /// The most copies one replicator may make.
     public static let maxCount = 1 << 20
+}
+
+/// A layer's replicator, held apart from it (`Layer.replicator`).
+private final class ReplicatorBox: Equatable, Sendable {
+    let replicator: Replicator
+    init(_ replicator: Replicator) { self.replicator = replicator }
+    static func == (a: ReplicatorBox, b: ReplicatorBox) -> Bool { a === b || a.replicator == b.replicator }
 }
 
 /// What a layer draws itself, beneath its sublayers: one primitive.
