@@ -407,24 +407,15 @@ final class GLClipCopies {
     /// texture; the framebuffer, viewport, blending and scissor restored.
     private func evaluateStates(time t: Double) {
         guard let state = stateProgram else { return }
-        var previous: GLint = 0
-        glGetIntegerv(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &previous)
-        glGetIntegerv(GLenum(GL_VIEWPORT), savedViewport.baseAddress)
-        let blending = glIsEnabled(GLenum(GL_BLEND)) != 0, scissoring = glIsEnabled(GLenum(GL_SCISSOR_TEST)) != 0
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stateFramebuffer)
-        glDisable(GLenum(GL_BLEND))
-        glDisable(GLenum(GL_SCISSOR_TEST))
-        let width = GLTreeDraw.tableWidth
-        glViewport(0, 0, GLsizei(Swift.min(clips.count, width)), GLsizei((clips.count + width - 1) / width))
-        glUseProgram(state.program.id)
-        bind(timelineTable, unit: Self.timelineUnit)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glUniform1f(state.time, GLfloat(t))
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous))
-        glViewport(savedViewport[0], savedViewport[1], savedViewport[2], savedViewport[3])
-        if blending { glEnable(GLenum(GL_BLEND)) }
-        if scissoring { glEnable(GLenum(GL_SCISSOR_TEST)) }
+        drawingOffscreen(into: stateFramebuffer, saving: savedViewport) {
+            let width = GLTreeDraw.tableWidth
+            glViewport(0, 0, GLsizei(Swift.min(clips.count, width)), GLsizei((clips.count + width - 1) / width))
+            glUseProgram(state.program.id)
+            bind(timelineTable, unit: Self.timelineUnit)
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glUniform1f(state.time, GLfloat(t))
+            glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        }
     }
 
     @inline(__always)

@@ -542,23 +542,14 @@ final class GLCopies {
         assignRows(list.maskItems, mask: true, into: &maskItemRows, next: &needed)
         guard needed > 0, let state = stateProgram else { return }
         if needed > stateRows { try? makeStateTarget(rows: Swift.max(needed, stateRows * 2)) }
-        var previous: GLint = 0
-        glGetIntegerv(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &previous)
-        glGetIntegerv(GLenum(GL_VIEWPORT), savedViewport.baseAddress)
-        let blending = glIsEnabled(GLenum(GL_BLEND)) != 0, scissoring = glIsEnabled(GLenum(GL_SCISSOR_TEST)) != 0
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stateFramebuffer)
-        glDisable(GLenum(GL_BLEND))
-        glDisable(GLenum(GL_SCISSOR_TEST))
-        glUseProgram(state.program.id)
-        glActiveTexture(GLenum(GL_TEXTURE5)); glBindTexture(GLenum(GL_TEXTURE_2D), programTexture)
-        glActiveTexture(GLenum(GL_TEXTURE6)); glBindTexture(GLenum(GL_TEXTURE_2D), samplesTexture)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        evaluateStates(list.items, mask: false, rows: itemRows, state)
-        evaluateStates(list.maskItems, mask: true, rows: maskItemRows, state)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous))
-        glViewport(savedViewport[0], savedViewport[1], savedViewport[2], savedViewport[3])
-        if blending { glEnable(GLenum(GL_BLEND)) }
-        if scissoring { glEnable(GLenum(GL_SCISSOR_TEST)) }
+        drawingOffscreen(into: stateFramebuffer, saving: savedViewport) {
+            glUseProgram(state.program.id)
+            glActiveTexture(GLenum(GL_TEXTURE5)); glBindTexture(GLenum(GL_TEXTURE_2D), programTexture)
+            glActiveTexture(GLenum(GL_TEXTURE6)); glBindTexture(GLenum(GL_TEXTURE_2D), samplesTexture)
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            evaluateStates(list.items, mask: false, rows: itemRows, state)
+            evaluateStates(list.maskItems, mask: true, rows: maskItemRows, state)
+        }
     }
 
     /// What the state pass wrote this frame to its target `target` (0: each

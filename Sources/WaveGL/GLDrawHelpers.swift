@@ -4,7 +4,7 @@ import WaveCore
 
 /// The small pieces of GL state the layer tree's drawers (`GLTreeDraw`,
 /// `GLCopies`, `GLClipCopies`, `GLRasterPictures`) share: a colour uniform,
-/// clamped textures, premultiplied blending, coverage texture arrays.
+/// clamped textures, an offscreen pass, premultiplied blending, coverage texture arrays.
 
 func setColor(_ location: GLint, _ c: RGBA8) {
     glUniform4f(location, GLfloat(c.r) / 255, GLfloat(c.g) / 255, GLfloat(c.b) / 255, GLfloat(c.a) / 255)
@@ -21,6 +21,26 @@ package func makeClampedTexture(filter: Int32) -> GLuint {
     glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
     glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
     return texture
+}
+
+/// Runs `pass` drawing into `framebuffer` (a state pass: `GLCopies`,
+/// `GLClipCopies`) with blending and the scissor off, then puts back the
+/// framebuffer, viewport, blending and scissor it found; `saved` is four
+/// GLints the caller keeps, so a frame allocates nothing.
+@inline(__always)
+func drawingOffscreen(into framebuffer: GLuint, saving saved: UnsafeMutableBufferPointer<GLint>, _ pass: () -> Void) {
+    var previous: GLint = 0
+    glGetIntegerv(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &previous)
+    glGetIntegerv(GLenum(GL_VIEWPORT), saved.baseAddress)
+    let blending = glIsEnabled(GLenum(GL_BLEND)) != 0, scissoring = glIsEnabled(GLenum(GL_SCISSOR_TEST)) != 0
+    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+    glDisable(GLenum(GL_BLEND))
+    glDisable(GLenum(GL_SCISSOR_TEST))
+    pass()
+    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous))
+    glViewport(saved[0], saved[1], saved[2], saved[3])
+    if blending { glEnable(GLenum(GL_BLEND)) }
+    if scissoring { glEnable(GLenum(GL_SCISSOR_TEST)) }
 }
 
 /// Source-over in premultiplied form, for batches drawn over earlier ones
