@@ -107,11 +107,11 @@ public struct LottieAnimation: Sendable {
     public func scene(width sceneWidth: Int, height sceneHeight: Int, background: RGBA8,
                       firstFrame: Double = 0, marker: Marker? = nil) throws -> (scene: Scene, drewWithout: DrewWithout) {
         let (start, end) = marker.map { ($0.frame, $0.frame + Swift.max(1, $0.frames)) } ?? (inPoint, outPoint)
-        let builder = TreeBuilder(rate: frameRate, assets: try assets(), folder: folder)
-        let top = Node(root, "")
-        let layers = try builder.layers(top["layers"]!.items, mapping: TimeMapping(start: 0, stretch: 1, shown: Swift.min(inPoint, start)...Swift.max(outPoint, end)), depth: 0)
         let w = Double(sceneWidth), h = Double(sceneHeight)
         let fit = Swift.min(w / width, h / height)
+        let builder = TreeBuilder(rate: frameRate, assets: try assets(), folder: folder, shownScale: fit)
+        let top = Node(root, "")
+        let layers = try builder.layers(top["layers"]!.items, mapping: TimeMapping(start: 0, stretch: 1, shown: Swift.min(inPoint, start)...Swift.max(outPoint, end)), depth: 0)
         var composition = Layer(name: "composition", frame: Rect(x: 0, y: 0, width: width, height: height), sublayers: layers)
         composition.anchorPoint = Point(0, 0)
         composition.position = AnimatablePoint((w - width * fit) / 2, (h - height * fit) / 2)

@@ -35,7 +35,16 @@ final class TreeBuilder {
     /// Images decoded, by asset id (a layer per use, one decoding).
     private var images: [String: RGBAImage] = [:]
 
-    init(rate: Double, assets: [String: Node], folder: String? = nil) {
+    /// The largest scale the outlines being built are shown at, from the file's units to the scene's pixels: the
+    /// composition's fit, times every enclosing layer's, parent's, precomposition's and group's largest scale.
+    var shownScale: Double
+    /// How far a flattened curve or stroke may stray from the true one, in the units of the outline being built:
+    /// 0.05 of a pixel as it is shown.
+    var tolerance: Double { 0.05 / Swift.min(Swift.max(shownScale, 0.01), 1e4) }
+
+    /// `shownScale`: the composition's fit into the scene.
+    init(rate: Double, assets: [String: Node], folder: String? = nil, shownScale: Double = 1) {
+        self.shownScale = shownScale
         self.rate = rate
         self.assets = assets
         self.folder = folder
@@ -116,7 +125,8 @@ final class TreeBuilder {
 
     /// A layer inside the transforms of its parents, shown between its in and out points.
     private func chain(_ layer: Node, byIndex: [Int: Node], mapping: TimeMapping, depth: Int) throws -> Layer {
-        var layers = [try ownLayer(layer, mapping: mapping, depth: depth)]
+        // Its outlines are flattened for the largest scale its own transform and its parents' show them at.
+        var layers = [try scaled(by: Self.largestScale(layer, byIndex: byIndex)) { try ownLayer(layer, mapping: mapping, depth: depth) }]
         var seen: Set<Int> = []
         if let i = layer["ind"]?.value.number, abs(i) < 1e15 { seen.insert(Int(i)) }
         var parent = layer["parent"]?.value.number
@@ -140,6 +150,27 @@ final class TreeBuilder {
         shown.opacity = outPoint > inPoint ? Timeline(0, animations: [.basic(BasicAnimation(
             from: 1, to: 1, duration: (outPoint - inPoint) / rate, beginTime: inPoint / rate, fillMode: .removed))]) : .constant(0)
         return shown
+    }
+
+    /// Runs `build` with the outlines it makes shown `factor` times larger (`shownScale`), then as before.
+    func scaled<T>(by factor: Double, _ build: () throws -> T) rethrows -> T {
+        let enclosing = shownScale
+        shownScale = enclosing * factor
+        defer { shownScale = enclosing }
+        return try build()
+    }
+
+    /// The product of the largest scale factors of a layer's transform and its parents' (a cycle stops it; `chain`
+    /// refuses it).
+    private static func largestScale(_ layer: Node, byIndex: [Int: Node]) throws -> Double {
+        var product = 1.0, seen: Set<Int> = [], next: Node? = layer
+        while let current = next {
+            product *= try LottieTransform(current["ks"]).scale.largestMagnitude / 100
+            if let i = current["ind"]?.value.number, i.isFinite, abs(i) < 1e15 { seen.insert(Int(i)) }
+            guard let p = current["parent"]?.value.number, p.isFinite, abs(p) < 1e15, !seen.contains(Int(p)) else { break }
+            next = byIndex[Int(p)]
+        }
+        return product
     }
 
     /// A layer with the Lottie layer's transform only (a parent's, around its
@@ -260,7 +291,7 @@ final class TreeBuilder {
             if shapes.isEmpty && mode == .subtract { (mode, inverted) = (.add, !inverted) }
             if shapes.isEmpty && mode == .intersect { mode = .add }
             let shape = try m.animatedShape("pt")
-            let geometry = Geometry(span: shape.span) { f in [shape.value(at: f).polyline(tolerance: Self.tolerance)] }
+            let geometry = Geometry(span: shape.span) { [tolerance] f in [shape.value(at: f).polyline(tolerance: tolerance)] }
             let opacity = try m.animated("o", default: [100])
             var drawn = drawable(try outline(geometry, style: nil), fill: .solid(RGBA8(0, 0, 0, 255)),
                                  opacity: opacity.timeline(0, scale: 0.01, rate: rate))

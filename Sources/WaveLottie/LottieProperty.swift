@@ -42,6 +42,14 @@ struct AnimatedValue: Equatable {
 
     var isAnimated: Bool { keyframes.count > 1 }
 
+    /// The largest magnitude its first two numbers take at any keyframe (a scale's largest factor, in percent);
+    /// easing past a keyframe is not counted.
+    var largestMagnitude: Double {
+        var most = fixed.prefix(2).map(abs).max() ?? 0
+        for k in keyframes { most = Swift.max(most, (k.start.prefix(2) + (k.end ?? []).prefix(2)).map(abs).max() ?? 0) }
+        return most
+    }
+
     /// The frames it changes over (first to last keyframe), nil when it never changes.
     var span: ClosedRange<Double>? { isAnimated ? keyframes[0].time...Swift.max(keyframes[0].time, keyframes[keyframes.count - 1].time) : nil }
 

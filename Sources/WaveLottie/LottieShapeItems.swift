@@ -6,8 +6,6 @@ import WaveCore
 /// repeaters; an outline that changes sampled over the frames it changes in.
 
 extension TreeBuilder {
-    static let tolerance = 0.05
-
     /// A group's items as layers (bottom first) and its outlines, for the styles of the groups around it.
     ///
     /// A trim (`tm`) cuts the outlines before it in its group and in the
@@ -37,8 +35,8 @@ extension TreeBuilder {
         /// An outline of item i: its sharp corners rounded by the modifiers after it, flattened, cut by the trims after it.
         func path(_ i: Int, span: ClosedRange<Double>?, _ shape: @escaping (Double) -> BezierShape) -> Geometry {
             let cuts = trims(after: i), corners = rounds(after: i)
-            let rounded = Geometry(span: spanning([span] + corners.map(\.span))) { f in
-                [corners.reduce(shape(f)) { outline, radius in outline.roundingCorners(radius.scalar(at: f)) }.polyline(tolerance: Self.tolerance)]
+            let rounded = Geometry(span: spanning([span] + corners.map(\.span))) { [tolerance] f in
+                [corners.reduce(shape(f)) { outline, radius in outline.roundingCorners(radius.scalar(at: f)) }.polyline(tolerance: tolerance)]
             }
             return cuts.reduce(rounded) { outline, trim in trim.cutting(outline) }
         }
@@ -48,9 +46,12 @@ extension TreeBuilder {
             countExpressions(item)
             switch item.string("ty") ?? "" {
             case "gr":
-                let inner = try group(item["it"]?.items ?? [], depth: depth + 1, trims: trims(after: index), rounds: rounds(after: index))
                 let trNode = (item["it"]?.items ?? []).last { $0.string("ty") == "tr" }
                 let transform = try LottieTransform(trNode)
+                // The group's outlines are flattened for the scale its transform shows them at too.
+                let inner = try scaled(by: transform.scale.largestMagnitude / 100) {
+                    try group(item["it"]?.items ?? [], depth: depth + 1, trims: trims(after: index), rounds: rounds(after: index))
+                }
                 var layer = Layer(name: Self.name(item, or: "group"), frame: Rect(x: 0, y: 0, width: 0, height: 0), sublayers: inner.layers)
                 apply(transform, to: &layer, opacity: true)
                 topFirst.append(layer)
@@ -507,7 +508,7 @@ extension TreeBuilder {
             var builder = PathBuilder()
             let lines = geometry.lines(f)
             if let style {
-                do { try Stroker.outline(lines, style.style(at: f), tolerance: Self.tolerance, into: &builder) } catch let e as Stroker.TooLarge {
+                do { try Stroker.outline(lines, style.style(at: f), tolerance: tolerance, into: &builder) } catch let e as Stroker.TooLarge {
                     throw LottieError(place: "", problem: e.description)
                 }
             } else {
