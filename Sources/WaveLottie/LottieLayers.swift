@@ -125,21 +125,16 @@ final class TreeBuilder {
 
     /// A layer inside the transforms of its parents, shown between its in and out points.
     private func chain(_ layer: Node, byIndex: [Int: Node], mapping: TimeMapping, depth: Int) throws -> Layer {
+        let parents = try Self.parents(of: layer, byIndex: byIndex)
         // Its outlines are flattened for the largest scale its own transform and its parents' show them at.
-        var layers = [try scaled(by: Self.largestScale(layer, byIndex: byIndex)) { try ownLayer(layer, mapping: mapping, depth: depth) }]
-        var seen: Set<Int> = []
-        if let i = layer["ind"]?.value.number, abs(i) < 1e15 { seen.insert(Int(i)) }
-        var parent = layer["parent"]?.value.number
-        while let p = parent, p.isFinite, abs(p) < 1e15 {
-            let index = Int(p)
-            guard !seen.contains(index) else { throw layer.fail("its parents form a cycle (layer \(index) again)") }
-            seen.insert(index)
-            guard let parentLayer = byIndex[index] else { break }
+        var scale = 1.0
+        for node in [layer] + parents.map(\.node) { scale *= try LottieTransform(node["ks"]).scale.largestMagnitude / 100 }
+        var layers = [try scaled(by: scale) { try ownLayer(layer, mapping: mapping, depth: depth) }]
+        for (index, parentLayer) in parents {
             var wrapper = try transformLayer(parentLayer, mapping: mapping)
             wrapper.name = "parent \(index)"
             wrapper.sublayers = layers
             layers = [wrapper]
-            parent = parentLayer["parent"]?.value.number
         }
         // In and out points at whole frames, as rlottie rounds them (an After Effects export writes 30.0000012).
         let inPoint = (try layer.number("ip", default: -1e9)).rounded(), outPoint = (try layer.number("op", default: 1e9)).rounded()
@@ -160,17 +155,22 @@ final class TreeBuilder {
         return try build()
     }
 
-    /// The product of the largest scale factors of a layer's transform and its parents' (a cycle stops it; `chain`
-    /// refuses it).
-    private static func largestScale(_ layer: Node, byIndex: [Int: Node]) throws -> Double {
-        var product = 1.0, seen: Set<Int> = [], next: Node? = layer
-        while let current = next {
-            product *= try LottieTransform(current["ks"]).scale.largestMagnitude / 100
-            if let i = current["ind"]?.value.number, i.isFinite, abs(i) < 1e15 { seen.insert(Int(i)) }
-            guard let p = current["parent"]?.value.number, p.isFinite, abs(p) < 1e15, !seen.contains(Int(p)) else { break }
-            next = byIndex[Int(p)]
+    /// A layer's parents, the nearest first, each with its index, up to one the composition does not hold; a
+    /// cycle is refused.
+    private static func parents(of layer: Node, byIndex: [Int: Node]) throws -> [(index: Int, node: Node)] {
+        var found: [(index: Int, node: Node)] = []
+        var seen: Set<Int> = []
+        if let i = layer["ind"]?.value.number, abs(i) < 1e15 { seen.insert(Int(i)) }
+        var parent = layer["parent"]?.value.number
+        while let p = parent, p.isFinite, abs(p) < 1e15 {
+            let index = Int(p)
+            guard !seen.contains(index) else { throw layer.fail("its parents form a cycle (layer \(index) again)") }
+            seen.insert(index)
+            guard let parentLayer = byIndex[index] else { break }
+            found.append((index, parentLayer))
+            parent = parentLayer["parent"]?.value.number
         }
-        return product
+        return found
     }
 
     /// A layer with the Lottie layer's transform only (a parent's, around its

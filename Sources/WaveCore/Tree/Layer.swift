@@ -36,7 +36,7 @@ public struct Layer: Equatable, Sendable {
         set { replicatorBox = newValue.map(ReplicatorBox.init) }
     }
     /// The replicator, kept apart: most layers have none, and a layer is
-    /// copied whole into every compiled node (a Lottie file's thousands).
+    /// copied whole into every compiled node (an imported animation's thousands).
     private var replicatorBox: ReplicatorBox?
     /// The layer's own time (CALayer adopts CAMediaTiming): begin time,
     /// speed, offset, repeat; a paused layer has speed 0.
