@@ -63,7 +63,7 @@ package final class PeerFrame {
             let frame = Rect(x: 0, y: 0, width: Double(scene.width), height: Double(scene.height))
             for index in list.items.indices {
                 let item = list.items[index]
-                guard case let .shape(shape)? = evaluator.layer(of: item).contents, case let .fixed(path) = shape.path,
+                guard case let .shape(shape)? = evaluator.node(of: item).layer.contents, case let .fixed(path) = shape.path,
                       case let .solid(color) = shape.fill else { continue }
                 let clip = item.clip.intersection(frame)
                 if clip.isEmpty { continue }

@@ -582,7 +582,7 @@ final class GLCopies {
                 continue
             }
             rows.append(next)
-            next += Self.rows(Self.instances(evaluator.layer(of: item, mask: mask), record))
+            next += Self.rows(Self.instances(evaluator.node(of: item, mask: mask).layer, record))
         }
     }
 
@@ -591,7 +591,7 @@ final class GLCopies {
         while i < items.count {
             let item = items[i], row = rows[i]
             i += 1
-            let layer = evaluator.layer(of: item, mask: mask)
+            let layer = evaluator.node(of: item, mask: mask).layer
             guard row >= 0, let replicator = layer.replicator, let record = tables.replicators[item.layer] else { continue }
             let instances = Self.instances(layer, record)
             guard instances > 0 else { continue }

@@ -575,7 +575,7 @@ final class GLTreeDraw {
         var out: [ItemPlan] = []
         for (mask, items, chosen) in [(false, list.items, mechanisms), (true, list.maskItems, maskMechanisms)] {
             for (i, item) in items.enumerated() {
-                let layer = evaluator.layer(of: item, mask: mask)
+                let layer = evaluator.node(of: item, mask: mask).layer
                 // Where the clips' copies draw every item, no plan was made: each is a clip's copy.
                 let copied = !mask && clipCopies?.draws(item.layer) == true
                 let byClips: GLMechanism = clipCopies?.drawsByLookup == true ? .clipLookup : .clipCopy
@@ -620,14 +620,14 @@ final class GLTreeDraw {
         while i < items.count {
             let item = items[i]
             i += 1
-            let layer = evaluator.layer(of: item, mask: mask)
+            let node = evaluator.node(of: item, mask: mask)
             var facts = ItemFacts(item.primitive)
             facts.copyableInClip = !mask && (clipCopies?.draws(item.layer) ?? false)
             let placed = facts.copyableInClip || item.primitive == .rasterized || item.primitive == .copies
             let area = placed ? nil : evaluator.area(of: item, mask: mask, width: width, height: height)
             // A luminance mask's items draw in colour (as the tree's do), an alpha mask's their alpha.
             let asMask = mask && !maskReads(i - 1).luminance
-            var variant = placed ? nil : Self.variant(layer.contents, masked: item.mask >= 0 && !mask, asMask: asMask,
+            var variant = placed ? nil : Self.variant(node.layer.contents, masked: item.mask >= 0 && !mask, asMask: asMask,
                                                       blendEquation: !mask && blendsByEquation(item.blend))
             if let v = variant, v & 3 == 1, item.content >= 0, let picture = pictures[item.content], picture.scale != 1 {
                 variant = v | Self.supersampled
@@ -635,8 +635,8 @@ final class GLTreeDraw {
             facts.inFrame = area != nil && variant != nil
             var clear: (alpha: Double, rows: Range<Int>, columns: Range<Int>)?
             var split: BoxSplit?
-            if facts.inFrame, case let .box(box)? = layer.contents {
-                if asMask && !maskReads(i - 1).inverted && layer.maskMode == .add && !layer.invertsMaskCoverage {
+            if facts.inFrame, case let .box(box)? = node.layer.contents {
+                if asMask && !maskReads(i - 1).inverted && node.layer.maskMode == .add && !node.layer.invertsMaskCoverage {
                     clear = Self.wholePixelBox(item, box, first: i - 1 == firstMaskItem(of: i - 1))
                 }
                 if clear == nil, item.primitive == .box, splitsBoxes { split = BoxSplit(item, box) }
@@ -680,14 +680,14 @@ final class GLTreeDraw {
                     p.columns = clear.columns.clamped(to: p.columns)
                 }
             case .polygonRows:
-                if case let .shape(shape)? = layer.contents, case let .dynamic(path) = shape.path {
+                if case let .shape(shape)? = node.layer.contents, case let .dynamic(path) = shape.path {
                     polygons.begin()
                     polygonSink.transform = item.transform
                     path.outline(item.input, scratch: evaluator.scratch, into: polygonSink)
                     p.fill = polygons.finish(rows: area.rows, columns: area.columns)
                 }
             case .splitBox, .boxPolygon, .borderPolygon:
-                guard case let .box(box)? = layer.contents else { break }
+                guard case let .box(box)? = node.layer.contents else { break }
                 if item.primitive == .box {
                     polygons.begin()
                     PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: polygons)
@@ -1002,9 +1002,9 @@ final class GLTreeDraw {
             }
             return
         }
-        let layer = evaluator.layer(of: item, mask: asMask)
+        let node = evaluator.node(of: item, mask: asMask)
         if item.primitive == .copies {
-            copies?.draw(item, replicator: item.layer, layer: layer, stateRow: p.fill, masked: item.mask >= 0,
+            copies?.draw(item, replicator: item.layer, layer: node.layer, stateRow: p.fill, masked: item.mask >= 0,
                          viewport: viewport, pageTop: pageTop, scissor: scissor)
             programInUse = 0
             pictureBound = 0
@@ -1020,7 +1020,7 @@ final class GLTreeDraw {
         glUniform1f(program.opacity, GLfloat(item.opacity))
         // Written for every item: a luminance mask's items share the tree's colour programs.
         glUniform1i(program.invertsCoverage, asMask && maskItemInverts ? 1 : 0)
-        switch layer.contents {
+        switch node.layer.contents {
         case let .shape(shape)?:
             setPaint(ItemPaint(shape, item), program)
             if case .fixed = shape.path {

@@ -5,10 +5,13 @@
 /// clip and paint alike.
 
 extension LayerTreeEvaluator {
-    /// The compiled layer of an item (`mask`: an item of `maskItems`).
+    /// The compiled node of an item (`mask`: an item of `maskItems`). A
+    /// class: its layer is read in place (`node.layer.contents`), where
+    /// returning the layer would copy it, every reference in it retained, for
+    /// each item of every frame.
     @inline(__always)
-    package func layer(of item: PresentationItem, mask: Bool = false) -> Layer {
-        (mask ? maskNodes : nodes)[item.layer].layer
+    package func node(of item: PresentationItem, mask: Bool = false) -> Node {
+        (mask ? maskNodes : nodes)[item.layer]
     }
 
     /// Scene rows and columns the item can touch, its clip rounded to whole
