@@ -139,25 +139,32 @@ package struct BenchRequest {
     }
 }
 
-/// Ctrl-C during a benchmark: the first asks the run to stop after the row
-/// under way (the report is written, marked interrupted, and the command
-/// exits 130); a second ends the process at once.
+/// Ctrl-C (SIGINT) or SIGTERM (what `timeout`, Slurm and Kubernetes send
+/// before they kill) during a benchmark: the first asks the run to stop
+/// after the row (a Lottie file) under way, so the report is written,
+/// marked interrupted, and the command exits 128 + the signal's number (130,
+/// 143); a second ends the process at once.
 package enum Interruption {
+    /// The signal that asked (0: none yet).
     nonisolated(unsafe) private static var flag: Int32 = 0
 
     package static var requested: Bool { flag != 0 }
 
+    /// The signal that asked, nil while none did.
+    package static var signal: Int32? { flag == 0 ? nil : flag }
+
     package static func install() {
         _ = requested // the flag exists before the handler can touch it
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
+        action.__sigaction_handler.sa_handler = { number in
             if Interruption.flag != 0 {
-                signal(SIGINT, SIG_DFL)
-                raise(SIGINT)
+                Glibc.signal(number, SIG_DFL)
+                raise(number)
             }
-            Interruption.flag = 1
+            Interruption.flag = number
         }
         sigemptyset(&action.sa_mask)
         sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
     }
 }

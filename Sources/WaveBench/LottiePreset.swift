@@ -312,6 +312,7 @@ extension BenchRunner {
             }
             var peerTimes: [LottiePeer: [Double]] = [:]
             for _ in 0..<rounds {
+                if config.isInterrupted() { break }
                 for meter in meters {
                     for frame in 0..<frames { try meter.frame(time: Double(frame) / animation.frameRate, measured: true) }
                 }
@@ -324,6 +325,9 @@ extension BenchRunner {
                     }
                 }
             }
+            // Stopped while this file was under way: its rounds are not all there (and a peer's child may have
+            // had the signal too), so the report holds the files finished before it.
+            if config.isInterrupted() { lottie.interrupted = true; break }
             for meter in meters {
                 meter.drainGPU()
                 guard let summary = meter.summary() else { continue }

@@ -130,8 +130,8 @@ struct BenchSettings: ParsableArguments {
         let written = try request.write(report)
         if !written.isEmpty { print("wrote " + written.joined(separator: ", ")) }
         if report.interrupted {
-            printError("waves: interrupted: the report holds what was finished before Ctrl-C")
-            throw ExitCode(130)
+            printError("waves: interrupted by \(Interruption.signal == SIGTERM ? "SIGTERM" : "Ctrl-C"): the report holds what was finished before it")
+            throw ExitCode(128 + (Interruption.signal ?? SIGINT))
         }
     }
 

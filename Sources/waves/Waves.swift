@@ -13,7 +13,7 @@ struct Waves: ParsableCommand {
         discussion: """
             Exit statuses: 0 success; 64 bad usage; 65 bad data (an input file's bytes); 66 a missing input file; \
             69 a backend unavailable (no GL context, or past the driver's limits); 71 not enough memory; \
-            73 cannot create an output (it would replace an input, it is a symbolic link without --follow-links, or cannot be written); 130 interrupted. See 'waves help <subcommand>' and 'man waves'.
+            73 cannot create an output (it would replace an input, it is a symbolic link without --follow-links, or cannot be written); 130 interrupted (Ctrl-C), 143 stopped by SIGTERM. See 'waves help <subcommand>' and 'man waves'.
             """,
         version: versionLine,
         subcommands: [RenderCommand.self, DemoCommand.self, BenchCommand.self, PeaksCommand.self, BatchCommand.self, AudiowaveformCommand.self]

@@ -228,6 +228,37 @@ final class BenchCLITests: XCTestCase {
         XCTAssert(r.stderr.contains("expect about"), "the run said up front how long it would take: \(r.stderr)")
     }
 
+    /// SIGTERM (what `timeout`, Slurm and Kubernetes send) mid-way through a
+    /// Lottie folder: the file under way is left out, the JSON holds the files
+    /// finished (valid, marked interrupted) and the status is 143.
+    func testSIGTERMWritesTheLottieFilesFinishedAndExits143() throws {
+        let folder = try WavesBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let files = folder + "/files"
+        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+        let bell = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/lottie/bell.json").path
+        let copies = 400
+        for k in 0..<copies { try FileManager.default.copyItem(atPath: bell, toPath: files + "/bell-\(k).json") }
+        let r = try WavesBinary.execute([WavesBinary.path, "bench", "lottie", "--headless", "--backend", "cpu", "--file", files,
+                                         "--size", "256x256", "--peers", folder + "/no-peers", "--json", "partial.json"], in: folder) { pid in
+            usleep(1_500_000)
+            kill(pid, SIGTERM)
+        }
+        XCTAssertEqual(r.status, 143, r.stderr)
+        XCTAssert(r.stderr.contains("interrupted by SIGTERM"), r.stderr)
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/partial.json"))
+        XCTAssertEqual(BenchSchema.problems(in: data), [])
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertEqual(root["interrupted"] as? Bool, true)
+        let lottie = try XCTUnwrap(root["lottie"] as? [String: Any])
+        XCTAssertEqual(lottie["interrupted"] as? Bool, true)
+        let rows = try XCTUnwrap(lottie["rows"] as? [[String: Any]])
+        XCTAssertLessThan(rows.count, copies, "the run stopped early")
+        // Every row written is a whole file's: all three rounds of every frame.
+        for row in rows { XCTAssertNotNil((row["waves_cpu_ms"] as? [String: Any])?["median"], "\(row)") }
+    }
+
     /// The chart as PNG (drawn by rsvg-convert, which make deps installs).
     func testTheChartCanBeAPNG() throws {
         try GLRequirement.needPrograms(["/usr/bin/rsvg-convert"], hint: "apt-get install librsvg2-bin")
