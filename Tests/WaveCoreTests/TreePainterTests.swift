@@ -45,6 +45,40 @@ final class TreePainterTests: XCTestCase {
         assertImagesMatch(image, expected, mean: 0.3, max: 16, name: "tree-box-rotated")
     }
 
+    /// Items side by side, not overlapping, with the same slanted edges (so
+    /// the same coverage levels) in different colours and opacities: every
+    /// pixel of the frame is that item's drawn alone. The edge pixels'
+    /// blend terms are made once per item and level; one item's must never
+    /// serve another's.
+    func testEachItemsEdgesAreItsOwnColourBesideOthersWithTheSameEdges() throws {
+        let colours = [RGBA8(255, 120, 0), RGBA8(30, 200, 90, 160), RGBA8(40, 60, 255), RGBA8(250, 250, 250, 90)]
+        func item(_ k: Int, shape: Bool) throws -> Layer {
+            let frame = Rect(x: 4 + Double(k) * 30, y: 10, width: 18, height: 24)
+            var layer: Layer
+            if shape {
+                var builder = PathBuilder()
+                try builder.move(to: 0, 3); try builder.line(to: 18, 0); try builder.line(to: 15, 24); try builder.line(to: 2, 20); builder.close()
+                layer = Layer(name: "shape \(k)", frame: frame, contents: .shape(Shape(path: builder.path, fill: .solid(colours[k]))))
+            } else {
+                layer = Layer(name: "box \(k)", frame: frame, contents: .box(Box(color: colours[k], cornerRadius: 4)))
+            }
+            layer.transform = AnimatableTransform(rotation: 0.3)
+            layer.opacity = Timeline(k == 2 ? 0.7 : 1)
+            return layer
+        }
+        for shape in [false, true] {
+            let all = try render(root((0..<4).map { try item($0, shape: shape) }, width: 124), width: 124)
+            for k in 0..<4 {
+                let alone = try render(root([try item(k, shape: shape)], width: 124), width: 124)
+                for y in 0..<48 {
+                    for x in (Int(Double(k) * 30 - 4))..<Int(Double(k) * 30 + 30) where (0..<124).contains(x) {
+                        XCTAssertEqual(all[x, y], alone[x, y], "\(shape ? "shape" : "box") \(k) at (\(x), \(y))")
+                    }
+                }
+            }
+        }
+    }
+
     func testABorderIsARingInsideTheEdgeOverTheFill() throws {
         let frame = Rect(x: 8, y: 8, width: 40, height: 30)
         let box = Layer(name: "box", frame: frame, contents: .box(Box(color: RGBA8(0, 0, 255), cornerRadius: 0, borderWidth: 3,

@@ -31,8 +31,13 @@ package final class TreePainter {
     private let innerBuffer: UnsafeMutablePointer<UInt8>?
     /// Solid spans over opaque pixels, blended through tables (kept while their colour and coverage do not change).
     private let spanBlend = SpanBlendTable()
-    /// Items painted so far (a ramp's blend table is made for one item).
+    /// Blitters made so far: each one's number (`ItemBlitter.item`) keys the span tables made for it.
     private var itemsPainted = 0
+
+    private func nextItem() -> Int {
+        itemsPainted &+= 1
+        return itemsPainted
+    }
     /// Shadows (nil: no layer has one): their outlines' coverage in a frame
     /// `shadowMargin` pixels larger each side (a shadow near the edge blurs
     /// in what lies beyond it), as bytes, then as floats to blur, and a line
@@ -192,10 +197,8 @@ package final class TreePainter {
             guard case let .shape(shape)? = node.layer.contents else { return }
             addOutline(item, shape: shape, columns: area.columns)
             var blitter = ItemBlitter(view: view, paint: ItemPaint(shape, item), opacity: item.opacity,
-                                      columns: area.columns, mask: mask, spanBlend: spanBlend)
+                                      columns: area.columns, mask: mask, spanBlend: spanBlend, item: nextItem())
             blitter.blend = item.blend
-            itemsPainted &+= 1
-            blitter.item = itemsPainted
             resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
         case .box, .boxBorder:
             guard case let .box(box)? = node.layer.contents else { return }
@@ -207,14 +210,14 @@ package final class TreePainter {
             if item.primitive == .box {
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: item.color)), opacity: item.opacity,
-                                          columns: area.columns, mask: mask, spanBlend: spanBlend)
+                                          columns: area.columns, mask: mask, spanBlend: spanBlend, item: nextItem())
                 blitter.blend = item.blend
                 resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
             }
             if item.primitive == .boxBorder || item.drawsBorder {
                 PrimitiveOutlines.addBorder(item.bounds, radius: box.cornerRadius, width: box.borderWidth, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: box.borderColor)), opacity: item.opacity,
-                                          columns: area.columns, mask: mask, spanBlend: spanBlend)
+                                          columns: area.columns, mask: mask, spanBlend: spanBlend, item: nextItem())
                 blitter.blend = item.blend
                 resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
             }
@@ -549,8 +552,9 @@ struct ItemBlitter: CoverageBlitter {
     let columns: Range<Int>
     let mask: UnsafeMutablePointer<UInt8>?
     let spanBlend: SpanBlendTable
-    /// Which item of the frame this is (a ramp's table is made again for each).
-    var item = 0
+    /// Which blitter of the painter's this is, never the same twice (`TreePainter.nextItem()`): the span
+    /// tables made for one item's paint and opacity (a ramp's, an edge level's) are made again for the next.
+    let item: Int
     /// How it meets what is under it (`BlendMode`); normal takes the fast paths below.
     var blend = BlendMode.normal
     /// The paint's numbers as the span loops read them, plain values only:
@@ -574,8 +578,9 @@ struct ItemBlitter: CoverageBlitter {
     }
 
     init(view: PixmapView, paint: ItemPaint, opacity: Double, columns: Range<Int>, mask: UnsafeMutablePointer<UInt8>?,
-         spanBlend: SpanBlendTable) {
+         spanBlend: SpanBlendTable, item: Int) {
         (self.view, self.paint, self.opacity, self.columns, self.mask, self.spanBlend) = (view, paint, opacity, columns, mask, spanBlend)
+        self.item = item
         var spans = SpanPaint()
         switch paint {
         case let .solid(c): spans.color = c
@@ -594,6 +599,17 @@ struct ItemBlitter: CoverageBlitter {
     @inline(__always)
     mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
         if level == 0 { return }
+        // An edge pixel (one pixel at its own level, most of the rasteriser's calls) of a solid colour onto an
+        // opaque pixel, wholly inside any mask: the terms of its level made once for the item, and kept with the
+        // last pixel in and out.
+        if x1 &- x0 == 1 && spans.kind == .solid && blend == .normal {
+            guard x0 >= columns.lowerBound && x0 < columns.upperBound else { return }
+            let pixel = view.row(row) + x0
+            if pixel.pointee >> 24 == 255 && (mask == nil || mask![row &* view.width &+ x0] == 255) {
+                pixel.pointee = spanBlend.edge(onto: pixel.pointee, level: level, item: item, color: spans.color, opacity: opacity)
+                return
+            }
+        }
         let a = Swift.max(x0, columns.lowerBound), b = Swift.min(x1, columns.upperBound)
         if a >= b { return }
         let out = view.row(row)
@@ -704,10 +720,19 @@ final class SpanBlendTable {
     private let rampTerms = UnsafeMutablePointer<Double>.allocate(capacity: 4 * Gradient.rampSize)
     private let rampKey = UnsafeMutablePointer<Double>.allocate(capacity: 2)
 
+    /// Edge pixels of a solid colour, per coverage level: the item they were made for, composite's terms onto
+    /// an opaque pixel (sr, sg, sb, keep), and the last opaque pixel in and what it became.
+    private let edgeItem = UnsafeMutablePointer<Int>.allocate(capacity: 256)
+    private let edgeTerms = UnsafeMutablePointer<SIMD4<Double>>.allocate(capacity: 256)
+    private let edgeLast = UnsafeMutablePointer<(in: UInt32, out: UInt32)>.allocate(capacity: 256)
+
     init() {
         key.initialize(repeating: .nan, count: 4)
         rampKey.initialize(repeating: .nan, count: 2)
         rampTerms.initialize(repeating: 0, count: 4 * Gradient.rampSize)
+        edgeItem.initialize(repeating: Int.min, count: 256)
+        edgeTerms.initialize(repeating: .zero, count: 256)
+        edgeLast.initialize(repeating: (0, 0), count: 256)
     }
 
     deinit {
@@ -715,6 +740,28 @@ final class SpanBlendTable {
         key.deallocate()
         rampTerms.deallocate()
         rampKey.deallocate()
+        edgeItem.deallocate()
+        edgeTerms.deallocate()
+        edgeLast.deallocate()
+    }
+
+    /// Opaque pixel `d` under `color` at level/255 times `opacity` (level 1...255): composite's arithmetic
+    /// exactly, its terms made at the level's first edge pixel in `item` (`item` counts every item painted).
+    @inline(__always)
+    func edge(onto d: UInt32, level: Int, item: Int, color: ColorValue, opacity: Double) -> UInt32 {
+        if edgeItem[level] == item {
+            if edgeLast[level].in == d { return edgeLast[level].out }
+        } else {
+            edgeItem[level] = item
+            let coverage = Double(level) / 255 * opacity
+            let sa = color.a / 255 * coverage
+            edgeTerms[level] = SIMD4(color.r * sa, color.g * sa, color.b * sa, 1 - sa)
+        }
+        let t = edgeTerms[level]
+        @inline(__always) func opaque(_ s: Double, _ d: UInt32) -> UInt32 { UInt32(UInt8(Swift.min(255, Swift.max(0, s + Double(d) * t.w)) + 0.5)) }
+        let out = opaque(t.x, d & 0xFF) | opaque(t.y, d >> 8 & 0xFF) << 8 | opaque(t.z, d >> 16 & 0xFF) << 16 | 0xFF00_0000
+        edgeLast[level] = (d, out)
+        return out
     }
 
     /// The ramp's colours tinted, at `coverage`: for entry i, (r sa, g sa, b sa, 1 - sa) with sa = a / 255 * coverage,
