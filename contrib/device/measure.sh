@@ -3,7 +3,8 @@
 # `OUT=$OUT bash .gpu/measure.sh SECONDS`. The Lottie bench one file at a
 # time (each file's strategies and peers interleaved in its own run, at most
 # 30 s a file, SECONDS in all), every shared file's middle frame drawn on GL
-# for comparison with llvmpipe, and the sine and dots sweeps; all in $OUT.
+# for comparison with llvmpipe, the files whose polygon rows ran slow there
+# under both driver policies, and the sine and dots sweeps; all in $OUT.
 cd "$(dirname "$0")/.."
 budget=${1:-300}
 exec > >(tee "$OUT/log.txt") 2>&1
@@ -26,6 +27,13 @@ for f in .gpu/lottie/*.json; do
         > "/tmp/lottie/$name.txt" 2>&1 || echo "$name: exit $?"
 done
 tar czf "$OUT/lottie.tgz" -C /tmp lottie
+echo "== files whose polygon rows ran slow on an H200 (docs/benchmark.md), under each driver policy"
+for f in loader_4 emoji_wink happy; do
+    for policy in gpu software; do
+        WAVES_GL_POLICY=$policy timeout 30 $W bench lottie --headless --backend gl --file ".gpu/lottie/$f.json" --size 256x256 \
+            --peers /nonexistent 2>&1 | grep "^$f" | sed "s/^/$policy: /"
+    done
+done
 echo "== each file's middle frame on GL"
 for f in .gpu/lottie/*.json; do
     frames=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(int(round(j['op']-j['ip'])))" "$f")
