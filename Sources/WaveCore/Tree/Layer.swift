@@ -32,12 +32,12 @@ public struct Layer: Equatable, Sendable {
     public var sublayers: [Layer]
     /// Draws the sublayers this many times, each copy transformed, delayed and tinted once more.
     public var replicator: Replicator? {
-        get { replicatorBox?.replicator }
-        set { replicatorBox = newValue.map(ReplicatorBox.init) }
+        get { replicatorBox?.value }
+        set { replicatorBox = newValue.map(HeldApart.init) }
     }
     /// The replicator, kept apart: most layers have none, and a layer is
     /// copied whole into every compiled node (an imported animation's thousands).
-    private var replicatorBox: ReplicatorBox?
+    private var replicatorBox: HeldApart<Replicator>?
     /// The layer's own time (CALayer adopts CAMediaTiming): begin time,
     /// speed, offset, repeat; a paused layer has speed 0.
     public var timing: MediaTiming
@@ -336,10 +336,12 @@ public struct Replicator: Equatable, Sendable {
 }
 
 /// A layer's replicator, held apart from it (`Layer.replicator`).
-private final class ReplicatorBox: Equatable, Sendable {
-    let replicator: Replicator
-    init(_ replicator: Replicator) { self.replicator = replicator }
-    static func == (a: ReplicatorBox, b: ReplicatorBox) -> Bool { a === b || a.replicator == b.replicator }
+/// A value most layers lack, held apart from the layer (8 bytes where it
+/// would be inline), compared by value.
+private final class HeldApart<Value: Equatable & Sendable>: Equatable, Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+    static func == (a: HeldApart, b: HeldApart) -> Bool { a === b || a.value == b.value }
 }
 
 /// What a layer draws itself, beneath its sublayers: one primitive.
@@ -371,7 +373,12 @@ public struct Shape: Equatable, Sendable {
     /// A `.gradient` fill's points animated (its stops and ramp stay the
     /// fill's); nil: the fill's own points. Ignored by a solid fill and a
     /// `.linearGradient`.
-    public var gradientPoints: Timeline<GradientPoints>?
+    public var gradientPoints: Timeline<GradientPoints>? {
+        get { gradientPointsBox?.value }
+        set { gradientPointsBox = newValue.map(HeldApart.init) }
+    }
+    /// Kept apart: few shapes have them (56 bytes inline in every compiled copy of a layer).
+    private var gradientPointsBox: HeldApart<Timeline<GradientPoints>>?
 
     public init(path: Path, fill: Fill, color: Timeline<ColorValue>? = nil) {
         self.path = .fixed(path)
