@@ -367,7 +367,12 @@ public struct Shape: Equatable, Sendable {
     public var parameters: [Timeline<Double>]
     /// A solid fill's colour animated (CAShapeLayer's fillColor), channels
     /// 0...255; nil: the fill's own. Ignored by a gradient.
-    public var color: Timeline<ColorValue>?
+    public var color: Timeline<ColorValue>? {
+        get { colorBox?.value }
+        set { colorBox = newValue.map(HeldApart.init) }
+    }
+    /// Kept apart: most shapes' colour is their fill's (40 bytes inline in every compiled copy of a layer).
+    private var colorBox: HeldApart<Timeline<ColorValue>>?
     /// CAShapeLayer's fillRule: non-zero, or even-odd (a region inside two sub-paths is a hole).
     public var fillRule = FillRule.nonZero
     /// A `.gradient` fill's points animated (its stops and ramp stay the
