@@ -56,7 +56,12 @@ public struct Layer: Equatable, Sendable {
     public var shouldRasterize: Bool
     /// CALayer's shadow: the layer's own contents' coverage (not its
     /// sublayers'), blurred, tinted and offset, drawn under it (nil: none).
-    public var shadow: Shadow?
+    public var shadow: Shadow? {
+        get { shadowBox?.value }
+        set { shadowBox = newValue.map(HeldApart.init) }
+    }
+    /// Kept apart: few layers cast one (41 bytes inline in every compiled copy of a layer).
+    private var shadowBox: HeldApart<Shadow>?
     /// The GL strategy rasterises this layer's fixed shape once at twice the
     /// scale it is first shown at (as Core Animation renders a shape layer at
     /// its contents scale) instead of one texel a unit, and samples that
@@ -106,7 +111,7 @@ public struct Layer: Equatable, Sendable {
         timing = .passThrough
         timeRemap = nil
         shouldRasterize = false
-        shadow = nil
+        shadowBox = nil
         rasterizesAtShownScale = false
         invertsMask = false
         masksByLuminance = false
