@@ -195,11 +195,38 @@ public enum Stroker {
             try Polyline(piece, closed: true).fill(into: &builder)
         }
         /// Points along the arc about `c` of radius r from angle a0 turning by `sweep`.
-        func arc(_ c: Point, from a0: Double, sweep: Double) {
+        func arc(_ c: Point, from a0: Double, sweep: Double, into points: inout [Point]) {
             let n = Int(holding: (abs(sweep) / Swift.max(arcStep, 1e-3)).rounded(.up), to: 1...4096)
             for i in 0...Swift.min(n, 4096) {
                 let a = a0 + sweep * Double(i) / Double(n)
-                piece.append(Point(c.x + r * cos(a), c.y + r * sin(a)))
+                points.append(Point(c.x + r * cos(a), c.y + r * sin(a)))
+            }
+        }
+        func arc(_ c: Point, from a0: Double, sweep: Double) { arc(c, from: a0, sweep: sweep, into: &piece) }
+        /// The outer side of the join at `p` from the segment along `u1` to the one along `u2` (unit
+        /// vectors), on the side `side` (1: left normals, -1: right): from the first segment's offset
+        /// end to the second's offset start, by the style's join.
+        func outerJoin(_ p: Point, _ u1: Point, _ u2: Point, side: Double, dot: Double, into points: inout [Point]) {
+            let n1 = Point(-u1.y * side, u1.x * side), n2 = Point(-u2.y * side, u2.x * side)
+            let o1 = Point(p.x + n1.x * r, p.y + n1.y * r), o2 = Point(p.x + n2.x * r, p.y + n2.y * r)
+            switch style.join {
+            case .bevel:
+                points.append(o1); points.append(o2)
+            case .miter:
+                // The miter's length over the half width is 1 / sin(theta / 2), theta the angle between the segments.
+                let sinHalf = ((1 + dot) / 2).squareRoot()
+                points.append(o1)
+                if sinHalf > 1e-9 && 1 / sinHalf <= style.miterLimit {
+                    let bx = n1.x + n2.x, by = n1.y + n2.y, bl = (bx * bx + by * by).squareRoot()
+                    points.append(Point(p.x + bx / bl * r / sinHalf, p.y + by / bl * r / sinHalf))
+                }
+                points.append(o2)
+            case .round:
+                let a1 = atan2(n1.y, n1.x)
+                var sweep = atan2(n2.y, n2.x) - a1
+                while sweep > Double.pi { sweep -= 2 * Double.pi }
+                while sweep < -Double.pi { sweep += 2 * Double.pi }
+                arc(p, from: a1, sweep: sweep, into: &points)
             }
         }
         for line in dashedLines {
@@ -223,15 +250,78 @@ public enum Stroker {
             }
             guard pts.count > 1 else { continue }
             let segments = closed ? pts.count : pts.count - 1
-            // Each segment's rectangle.
-            for i in 0..<segments {
-                let a = pts[i], b = pts[(i + 1) % pts.count]
-                let d = distance(a, b), nx = -(b.y - a.y) / d * r, ny = (b.x - a.x) / d * r
-                piece = [Point(a.x + nx, a.y + ny), Point(b.x + nx, b.y + ny), Point(b.x - nx, b.y - ny), Point(a.x - nx, a.y - ny)]
+            let count = pts.count
+            // A gentle join (turning less than a right angle, its inner side's offset lines meeting within
+            // half of each segment) joins its segments into one strip: the left offsets forward, the right
+            // ones back, each join's outer side by its style and its inner side the offset lines' meeting
+            // point. That is the region the pieces' union covers, in about half the edges and with no piece
+            // over another. Other joins end their strips (a segment's rectangle is a strip of one) and add
+            // their wedge. A closed line is cut at a join of its own, so every strip is one polygon.
+            var gentle = [Bool](repeating: false, count: count)
+            for j in (closed ? 0 : 1)..<(closed ? count : count - 1) {
+                let p = pts[j], prev = pts[(j - 1 + count) % count], next = pts[(j + 1) % count]
+                let d1 = distance(prev, p), d2 = distance(p, next)
+                let cross = ((p.x - prev.x) * (next.y - p.y) - (p.y - prev.y) * (next.x - p.x)) / (d1 * d2)
+                let dot = ((p.x - prev.x) * (next.x - p.x) + (p.y - prev.y) * (next.y - p.y)) / (d1 * d2)
+                // r tan(theta / 2): how far along each segment the inner offset lines meet.
+                let inset = dot > 0 ? r * abs(cross) / (1 + dot) : .infinity
+                gentle[j] = inset <= 0.5 * Swift.min(d1, d2)
+            }
+            if closed && !gentle.contains(false) { gentle[0] = false }
+            var left: [Point] = [], right: [Point] = []
+            /// The strip along segments first ..< first + length (indices modulo the count).
+            func strip(from first: Int, length: Int) throws {
+                left.removeAll(keepingCapacity: true)
+                right.removeAll(keepingCapacity: true)
+                for k in 0..<length {
+                    let i = (first + k) % count
+                    let a = pts[i], b = pts[(i + 1) % count]
+                    let d = distance(a, b), u = Point((b.x - a.x) / d, (b.y - a.y) / d)
+                    if k == 0 {
+                        left.append(Point(a.x - u.y * r, a.y + u.x * r))
+                        right.append(Point(a.x + u.y * r, a.y - u.x * r))
+                    }
+                    if k == length - 1 {
+                        left.append(Point(b.x - u.y * r, b.y + u.x * r))
+                        right.append(Point(b.x + u.y * r, b.y - u.x * r))
+                        continue
+                    }
+                    // The join at b, to the next segment.
+                    let c = pts[(i + 2) % count], d2 = distance(b, c), u2 = Point((c.x - b.x) / d2, (c.y - b.y) / d2)
+                    let cross = u.x * u2.y - u.y * u2.x, dot = u.x * u2.x + u.y * u2.y
+                    // The inner offset lines meet at b - (n1 + n2) / (1 + dot) r, n the normals on the inner side.
+                    let side: Double = cross < 0 ? 1 : -1
+                    let sx = (-u.y - u2.y) * side, sy = (u.x + u2.x) * side
+                    let inner = Point(b.x - sx * r / (1 + dot), b.y - sy * r / (1 + dot))
+                    if abs(cross) < 1e-12 {
+                        left.append(Point(b.x - u.y * r, b.y + u.x * r))
+                        right.append(Point(b.x + u.y * r, b.y - u.x * r))
+                    } else if side > 0 {
+                        outerJoin(b, u, u2, side: side, dot: dot, into: &left)
+                        right.append(inner)
+                    } else {
+                        left.append(inner)
+                        outerJoin(b, u, u2, side: side, dot: dot, into: &right)
+                    }
+                }
+                piece = left
+                piece.append(contentsOf: right.reversed())
                 try emit()
             }
-            // Each join: the wedge on the outer side of the turn.
-            let joins = closed ? Array(0..<pts.count) : Array(1..<(pts.count - 1))
+            // From a join that is not gentle (a closed line's cut; an open line's start), strip by strip.
+            let start = closed ? (gentle.firstIndex(of: false) ?? 0) : 0
+            var runStart = start, length = 0
+            for k in 0..<segments {
+                let i = (start + k) % count
+                length += 1
+                if k == segments - 1 || !gentle[(i + 1) % count] {
+                    try strip(from: runStart, length: length)
+                    runStart = (i + 1) % count
+                    length = 0
+                }
+            }
+            // Each join that is not gentle: the wedge on the outer side of the turn.
+            let joins = (closed ? Array(0..<pts.count) : Array(1..<(pts.count - 1))).filter { !gentle[$0] }
             for j in joins {
                 let p = pts[j], prev = pts[(j - 1 + pts.count) % pts.count], next = pts[(j + 1) % pts.count]
                 let d1 = distance(prev, p), d2 = distance(p, next)
