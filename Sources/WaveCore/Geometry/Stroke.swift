@@ -1,8 +1,9 @@
 /// Strokes, dashes and trims on polylines: a line of a width drawn along a
-/// path becomes an outline filled by the non-zero rule (a piece per
-/// segment, per join and per cap, every piece turning the same way, so
-/// where they overlap the winding only grows); dashes and trims cut
-/// polylines by arc length. Curves are flattened first (`Polyline.append`).
+/// path becomes an outline filled by the non-zero rule (a strip along each
+/// run of gently turning segments, a wedge at every sharper join, a piece
+/// per cap, every piece turning the same way, so where they overlap the
+/// winding only grows); dashes and trims cut polylines by arc length.
+/// Curves are flattened first (`Polyline.append`).
 
 import Glibc
 
