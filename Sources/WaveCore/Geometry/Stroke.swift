@@ -330,30 +330,8 @@ public enum Stroker {
                 let cross = u1.x * u2.y - u1.y * u2.x, dot = u1.x * u2.x + u1.y * u2.y
                 if abs(cross) < 1e-12 && dot > 0 { continue }
                 // The outer side: left normals when turning right (cross < 0 in y-down screen terms), right otherwise.
-                let side: Double = cross < 0 ? 1 : -1
-                let n1 = Point(-u1.y * side, u1.x * side), n2 = Point(-u2.y * side, u2.x * side)
-                let o1 = Point(p.x + n1.x * r, p.y + n1.y * r), o2 = Point(p.x + n2.x * r, p.y + n2.y * r)
-                switch style.join {
-                case .bevel:
-                    piece = [p, o1, o2]
-                case .miter:
-                    // The miter's length over the half width is 1 / sin(theta / 2), theta the angle between the segments.
-                    let cosTheta = -dot, sinHalf = ((1 - cosTheta) / 2).squareRoot()
-                    if sinHalf > 1e-9 && 1 / sinHalf <= style.miterLimit {
-                        let bx = n1.x + n2.x, by = n1.y + n2.y, bl = (bx * bx + by * by).squareRoot()
-                        let reach = r / sinHalf
-                        piece = [p, o1, Point(p.x + bx / bl * reach, p.y + by / bl * reach), o2]
-                    } else {
-                        piece = [p, o1, o2]
-                    }
-                case .round:
-                    piece = [p]
-                    let a1 = atan2(n1.y, n1.x)
-                    var sweep = atan2(n2.y, n2.x) - a1
-                    while sweep > Double.pi { sweep -= 2 * Double.pi }
-                    while sweep < -Double.pi { sweep += 2 * Double.pi }
-                    arc(p, from: a1, sweep: sweep)
-                }
+                piece = [p]
+                outerJoin(p, u1, u2, side: cross < 0 ? 1 : -1, dot: dot, into: &piece)
                 try emit()
             }
             guard !closed else { continue }
