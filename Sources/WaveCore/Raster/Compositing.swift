@@ -22,6 +22,12 @@ public struct ColorValue: Equatable, Sendable {
     }
 }
 
+/// A channel on the 8-bit scale held to 0...255 and rounded half up: the
+/// one rounding a composite ends with (v + 0.5 is never negative here, so
+/// the conversion's truncation is floor, with no call into libm).
+@inline(__always)
+package func rounded8(_ v: Double) -> UInt8 { UInt8(Swift.min(255, Swift.max(0, v)) + 0.5) }
+
 /// `source` at `coverage` (0...1) over `destination`, non-premultiplied.
 @inline(__always)
 package func composite(_ source: ColorValue, coverage: Double, onto destination: RGBA8) -> RGBA8 {
@@ -29,19 +35,13 @@ package func composite(_ source: ColorValue, coverage: Double, onto destination:
     if destination.a == 255 {
         // Onto an opaque pixel the result is opaque and nothing is divided (the same rule, out = 1).
         let keep = 1 - sa
-        @inline(__always) func opaque(_ s: Double, _ d: UInt8) -> UInt8 {
-            UInt8(Swift.min(255, Swift.max(0, s * sa + Double(d) * keep)) + 0.5)
-        }
+        @inline(__always) func opaque(_ s: Double, _ d: UInt8) -> UInt8 { rounded8(s * sa + Double(d) * keep) }
         return RGBA8(opaque(source.r, destination.r), opaque(source.g, destination.g), opaque(source.b, destination.b), 255)
     }
     let da = Double(destination.a) / 255
     let outA = sa + da * (1 - sa)
     if outA <= 0 { return RGBA8(0, 0, 0, 0) }
-    // Rounded half up: v is never negative here, and floor(v + 0.5) needs no call into libm.
-    @inline(__always) func channel(_ s: Double, _ d: UInt8) -> UInt8 {
-        let v = (s * sa + Double(d) * da * (1 - sa)) / outA
-        return UInt8(Swift.min(255, Swift.max(0, v)) + 0.5)
-    }
+    @inline(__always) func channel(_ s: Double, _ d: UInt8) -> UInt8 { rounded8((s * sa + Double(d) * da * (1 - sa)) / outA) }
     return RGBA8(channel(source.r, destination.r), channel(source.g, destination.g),
                  channel(source.b, destination.b), UInt8(Swift.min(255, outA * 255) + 0.5))
 }

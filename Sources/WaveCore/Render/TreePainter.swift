@@ -628,16 +628,15 @@ struct ItemBlitter: CoverageBlitter {
         case .solid:
             let color = spans.color
             // Whole coverage of an opaque colour, unmasked: the colour itself, as composite gives it (a span fill).
-            @inline(__always) func channel(_ v: Double) -> UInt8 { UInt8(Swift.min(255, Swift.max(0, v)) + 0.5) }
             if coverage >= 1 && color.a >= 255 && maskRow == nil {
-                (out + a).update(repeating: RGBA8(channel(color.r), channel(color.g), channel(color.b), 255).packed, count: b - a)
+                (out + a).update(repeating: RGBA8(rounded8(color.r), rounded8(color.g), rounded8(color.b), 255).packed, count: b - a)
                 return
             }
             // One coverage over the span where the mask is whole: onto an opaque pixel, composite's own arithmetic
             // with the source's terms made once; elsewhere (a partial mask, a translucent pixel) composite itself.
             let sa = color.a / 255 * coverage, keep = 1 - sa
             let sr = color.r * sa, sg = color.g * sa, sb = color.b * sa
-            @inline(__always) func opaque(_ s: Double, _ d: UInt8) -> UInt8 { UInt8(Swift.min(255, Swift.max(0, s + Double(d) * keep)) + 0.5) }
+            @inline(__always) func opaque(_ s: Double, _ d: UInt8) -> UInt8 { rounded8(s + Double(d) * keep) }
             var x = a
             // A long span: each channel through its table (the same arithmetic, made once for 256 values).
             if b - a >= SpanBlendTable.shortestSpan {
@@ -691,7 +690,7 @@ struct ItemBlitter: CoverageBlitter {
                 let d = RGBA8(packed: out[x])
                 if let table, m == 255 && d.a == 255 {
                     let e = table + 4 &* Gradient.entry(at: t)
-                    @inline(__always) func opaque(_ s: Double, _ d: UInt8) -> UInt8 { UInt8(Swift.min(255, Swift.max(0, s + Double(d) * e[3])) + 0.5) }
+                    @inline(__always) func opaque(_ s: Double, _ d: UInt8) -> UInt8 { rounded8(s + Double(d) * e[3]) }
                     out[x] = RGBA8(opaque(e[0], d.r), opaque(e[1], d.g), opaque(e[2], d.b), 255).packed
                 } else {
                     let c = coverage * Double(m) / 255
@@ -758,7 +757,7 @@ final class SpanBlendTable {
             edgeTerms[level] = SIMD4(color.r * sa, color.g * sa, color.b * sa, 1 - sa)
         }
         let t = edgeTerms[level]
-        @inline(__always) func opaque(_ s: Double, _ d: UInt32) -> UInt32 { UInt32(UInt8(Swift.min(255, Swift.max(0, s + Double(d) * t.w)) + 0.5)) }
+        @inline(__always) func opaque(_ s: Double, _ d: UInt32) -> UInt32 { UInt32(rounded8(s + Double(d) * t.w)) }
         let out = opaque(t.x, d & 0xFF) | opaque(t.y, d >> 8 & 0xFF) << 8 | opaque(t.z, d >> 16 & 0xFF) << 16 | 0xFF00_0000
         edgeLast[level] = (d, out)
         return out
@@ -798,7 +797,7 @@ final class SpanBlendTable {
     private static func fill(_ table: UnsafeMutablePointer<UInt8>, _ s: Double, _ keep: Double) {
         var d = 0
         while d < 256 {
-            table[d] = UInt8(Swift.min(255, Swift.max(0, s + Double(d) * keep)) + 0.5)
+            table[d] = rounded8(s + Double(d) * keep)
             d += 1
         }
     }
@@ -859,7 +858,7 @@ struct MaskBlitter: CoverageBlitter {
         }
         for x in a..<b {
             // Rounded half up: the value is never negative, and v + 0.5 truncated needs no call into libm.
-            line[x] = UInt8(Swift.min(255, Swift.max(0, mode.combine(Double(line[x]) / 255, source) * 255)) + 0.5)
+            line[x] = rounded8(mode.combine(Double(line[x]) / 255, source) * 255)
         }
     }
 }
