@@ -258,15 +258,25 @@ public enum Stroker {
             // point. That is the region the pieces' union covers, in about half the edges and with no piece
             // over another. Other joins end their strips (a segment's rectangle is a strip of one) and add
             // their wedge. A closed line is cut at a join of its own, so every strip is one polygon.
+            // Segment i runs from pts[i] to pts[i + 1]; join j, at pts[j], turns from segment j - 1 to segment j.
+            var lengths: [Double] = [], directions: [Point] = []
+            for i in 0..<segments {
+                let a = pts[i], b = pts[(i + 1) % count], d = distance(a, b)
+                lengths.append(d)
+                directions.append(Point((b.x - a.x) / d, (b.y - a.y) / d))
+            }
+            func turn(at j: Int) -> (u1: Point, u2: Point, cross: Double, dot: Double) {
+                let u1 = directions[(j - 1 + count) % count], u2 = directions[j % count]
+                return (u1, u2, u1.x * u2.y - u1.y * u2.x, u1.x * u2.x + u1.y * u2.y)
+            }
+            /// The point r from `p` on the left of direction `u` (side 1) or on its right (-1).
+            func offset(_ p: Point, _ u: Point, _ side: Double) -> Point { Point(p.x - u.y * r * side, p.y + u.x * r * side) }
             var gentle = [Bool](repeating: false, count: count)
             for j in (closed ? 0 : 1)..<(closed ? count : count - 1) {
-                let p = pts[j], prev = pts[(j - 1 + count) % count], next = pts[(j + 1) % count]
-                let d1 = distance(prev, p), d2 = distance(p, next)
-                let cross = ((p.x - prev.x) * (next.y - p.y) - (p.y - prev.y) * (next.x - p.x)) / (d1 * d2)
-                let dot = ((p.x - prev.x) * (next.x - p.x) + (p.y - prev.y) * (next.y - p.y)) / (d1 * d2)
+                let (_, _, cross, dot) = turn(at: j)
                 // r tan(theta / 2): how far along each segment the inner offset lines meet.
                 let inset = dot > 0 ? r * abs(cross) / (1 + dot) : .infinity
-                gentle[j] = inset <= 0.5 * Swift.min(d1, d2)
+                gentle[j] = inset <= 0.5 * Swift.min(lengths[(j - 1 + count) % count], lengths[j % count])
             }
             if closed && !gentle.contains(false) { gentle[0] = false }
             var left: [Point] = [], right: [Point] = []
@@ -276,28 +286,28 @@ public enum Stroker {
                 right.removeAll(keepingCapacity: true)
                 for k in 0..<length {
                     let i = (first + k) % count
-                    let a = pts[i], b = pts[(i + 1) % count]
-                    let d = distance(a, b), u = Point((b.x - a.x) / d, (b.y - a.y) / d)
+                    let a = pts[i], b = pts[(i + 1) % count], u = directions[i]
                     if k == 0 {
-                        left.append(Point(a.x - u.y * r, a.y + u.x * r))
-                        right.append(Point(a.x + u.y * r, a.y - u.x * r))
+                        left.append(offset(a, u, 1))
+                        right.append(offset(a, u, -1))
                     }
                     if k == length - 1 {
-                        left.append(Point(b.x - u.y * r, b.y + u.x * r))
-                        right.append(Point(b.x + u.y * r, b.y - u.x * r))
+                        left.append(offset(b, u, 1))
+                        right.append(offset(b, u, -1))
                         continue
                     }
-                    // The join at b, to the next segment.
-                    let c = pts[(i + 2) % count], d2 = distance(b, c), u2 = Point((c.x - b.x) / d2, (c.y - b.y) / d2)
-                    let cross = u.x * u2.y - u.y * u2.x, dot = u.x * u2.x + u.y * u2.y
-                    // The inner offset lines meet at b - (n1 + n2) / (1 + dot) r, n the normals on the inner side.
+                    // The join at b, to the next segment (a straight one makes no join).
+                    let (_, u2, cross, dot) = turn(at: (i + 1) % count)
+                    if abs(cross) < 1e-12 {
+                        left.append(offset(b, u, 1))
+                        right.append(offset(b, u, -1))
+                        continue
+                    }
+                    // The inner offset lines meet at b - (n1 + n2) / (1 + dot) r, n the normals on the outer side.
                     let side: Double = cross < 0 ? 1 : -1
                     let sx = (-u.y - u2.y) * side, sy = (u.x + u2.x) * side
                     let inner = Point(b.x - sx * r / (1 + dot), b.y - sy * r / (1 + dot))
-                    if abs(cross) < 1e-12 {
-                        left.append(Point(b.x - u.y * r, b.y + u.x * r))
-                        right.append(Point(b.x + u.y * r, b.y - u.x * r))
-                    } else if side > 0 {
+                    if side > 0 {
                         outerJoin(b, u, u2, side: side, dot: dot, into: &left)
                         right.append(inner)
                     } else {
@@ -322,16 +332,12 @@ public enum Stroker {
                 }
             }
             // Each join that is not gentle: the wedge on the outer side of the turn.
-            let joins = (closed ? Array(0..<pts.count) : Array(1..<(pts.count - 1))).filter { !gentle[$0] }
-            for j in joins {
-                let p = pts[j], prev = pts[(j - 1 + pts.count) % pts.count], next = pts[(j + 1) % pts.count]
-                let d1 = distance(prev, p), d2 = distance(p, next)
-                let u1 = Point((p.x - prev.x) / d1, (p.y - prev.y) / d1), u2 = Point((next.x - p.x) / d2, (next.y - p.y) / d2)
-                let cross = u1.x * u2.y - u1.y * u2.x, dot = u1.x * u2.x + u1.y * u2.y
+            for j in (closed ? 0 : 1)..<(closed ? count : count - 1) where !gentle[j] {
+                let (u1, u2, cross, dot) = turn(at: j)
                 if abs(cross) < 1e-12 && dot > 0 { continue }
                 // The outer side: left normals when turning right (cross < 0 in y-down screen terms), right otherwise.
-                piece = [p]
-                outerJoin(p, u1, u2, side: cross < 0 ? 1 : -1, dot: dot, into: &piece)
+                piece = [pts[j]]
+                outerJoin(pts[j], u1, u2, side: cross < 0 ? 1 : -1, dot: dot, into: &piece)
                 try emit()
             }
             guard !closed else { continue }
