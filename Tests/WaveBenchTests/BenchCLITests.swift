@@ -208,22 +208,30 @@ final class BenchCLITests: XCTestCase {
         }
     }
 
+    /// `waves bench ARGUMENTS --json partial.json` in `folder`, sent `signal` after 1.5 s: it exits 128 + the
+    /// signal's number saying `says`, and its JSON is valid and marked interrupted (returned, with the run).
+    private func interruptedRun(_ arguments: [String], in folder: String, by signal: Int32,
+                                says: String) throws -> (WavesBinary.Result, [String: Any]) {
+        let r = try WavesBinary.execute([WavesBinary.path, "bench"] + arguments + ["--json", "partial.json"], in: folder) { pid in
+            usleep(1_500_000)
+            kill(pid, signal)
+        }
+        XCTAssertEqual(r.status, 128 + signal, r.stderr)
+        XCTAssert(r.stderr.contains(says), r.stderr)
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/partial.json"))
+        XCTAssertEqual(BenchSchema.problems(in: data), [])
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertEqual(root["interrupted"] as? Bool, true)
+        return (r, root)
+    }
+
     /// Ctrl-C mid-sweep: the row under way finishes, the JSON is written
     /// (valid, marked interrupted, holding the rows finished) and the status is 130.
     func testCtrlCWritesWhatWasMeasuredAndExits130() throws {
         let folder = try WavesBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let r = try WavesBinary.execute([WavesBinary.path, "bench", "--headless", "--backend", "cpu", "--cells", "1,2,3,4,5,6",
-                                         "--size", "320x80", "--frames", "3000", "--warmup", "1", "--json", "partial.json"], in: folder) { pid in
-            usleep(1_500_000)
-            kill(pid, SIGINT)
-        }
-        XCTAssertEqual(r.status, 130, r.stderr)
-        XCTAssert(r.stderr.contains("interrupted"), r.stderr)
-        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/partial.json"))
-        XCTAssertEqual(BenchSchema.problems(in: data), [])
-        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        XCTAssertEqual(root["interrupted"] as? Bool, true)
+        let (r, root) = try interruptedRun(["--headless", "--backend", "cpu", "--cells", "1,2,3,4,5,6", "--size", "320x80",
+                                            "--frames", "3000", "--warmup", "1"], in: folder, by: SIGINT, says: "interrupted by Ctrl-C")
         XCTAssertLessThan((root["results"] as? [Any])?.count ?? 99, 6, "the sweep stopped early")
         XCTAssert(r.stderr.contains("expect about"), "the run said up front how long it would take: \(r.stderr)")
     }
@@ -240,17 +248,8 @@ final class BenchCLITests: XCTestCase {
             .deletingLastPathComponent().appendingPathComponent("shared/lottie/bell.json").path
         let copies = 400
         for k in 0..<copies { try FileManager.default.copyItem(atPath: bell, toPath: files + "/bell-\(k).json") }
-        let r = try WavesBinary.execute([WavesBinary.path, "bench", "lottie", "--headless", "--backend", "cpu", "--file", files,
-                                         "--size", "256x256", "--peers", folder + "/no-peers", "--json", "partial.json"], in: folder) { pid in
-            usleep(1_500_000)
-            kill(pid, SIGTERM)
-        }
-        XCTAssertEqual(r.status, 143, r.stderr)
-        XCTAssert(r.stderr.contains("interrupted by SIGTERM"), r.stderr)
-        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/partial.json"))
-        XCTAssertEqual(BenchSchema.problems(in: data), [])
-        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        XCTAssertEqual(root["interrupted"] as? Bool, true)
+        let (_, root) = try interruptedRun(["lottie", "--headless", "--backend", "cpu", "--file", files, "--size", "256x256",
+                                            "--peers", folder + "/no-peers"], in: folder, by: SIGTERM, says: "interrupted by SIGTERM")
         let lottie = try XCTUnwrap(root["lottie"] as? [String: Any])
         XCTAssertEqual(lottie["interrupted"] as? Bool, true)
         let rows = try XCTUnwrap(lottie["rows"] as? [[String: Any]])
