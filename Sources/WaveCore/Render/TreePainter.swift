@@ -605,7 +605,7 @@ struct ItemBlitter: CoverageBlitter {
         if x1 &- x0 == 1 && spans.kind == .solid && blend == .normal {
             guard x0 >= columns.lowerBound && x0 < columns.upperBound else { return }
             let pixel = view.row(row) + x0
-            if pixel.pointee >> 24 == 255 && (mask == nil || mask![row &* view.width &+ x0] == 255) {
+            if pixel.pointee >> 24 == 255 && (mask.map { $0[row &* view.width &+ x0] == 255 } ?? true) {
                 pixel.pointee = spanBlend.edge(onto: pixel.pointee, level: level, item: item, color: spans.color, opacity: opacity)
                 return
             }
