@@ -27,6 +27,8 @@ package final class TreePainter {
     private var maskInBuffer = -1
     /// The rows and columns the buffer's last mask wrote (every other byte is 0).
     private var maskWritten = (rows: 0..<0, columns: 0..<0)
+    /// Two tables of 256 for folding a mask layer by its mode (`foldCoverage`).
+    private let foldTables = UnsafeMutablePointer<UInt8>.allocate(capacity: 512)
     /// One byte a pixel: a bordered box's inner edge's coverage (nil: no box has a border).
     private let innerBuffer: UnsafeMutablePointer<UInt8>?
     /// Solid spans over opaque pixels, blended through tables (kept while their colour and coverage do not change).
@@ -127,6 +129,7 @@ package final class TreePainter {
 
     deinit {
         maskBuffer?.deallocate()
+        foldTables.deallocate()
         maskScratch?.deallocate()
         maskColors?.deallocate()
         maskNested?.deallocate()
@@ -479,18 +482,55 @@ package final class TreePainter {
     }
 
     /// The mask over `region` folded with an item's coverage: the scratch's inside its area, 0 past it (1 - that, inverted).
+    /// s is 0 or 1 at most pixels (everywhere past the item, and inside its fill), and those fold through
+    /// two tables made here by the same arithmetic; only partial coverage is worked out pixel by pixel.
     private func foldCoverage(into buffer: UnsafeMutablePointer<UInt8>, _ mode: MaskMode, inverted: Bool,
                       item: (coverage: UnsafeMutablePointer<UInt8>, area: (rows: Range<Int>, columns: Range<Int>))?,
                       over region: (rows: Range<Int>, columns: Range<Int>)) {
+        @inline(__always) func folded(_ m: UInt8, _ s: Double) -> UInt8 {
+            UInt8(Swift.min(1, Swift.max(0, mode.combine(Double(m) / 255, s))) * 255 + 0.5)
+        }
+        // Indexed by the scratch's byte: 0 (s = 0, or 1 inverted) and 255 (s = 1, or 0 inverted).
+        let whenNone = foldTables, whenWhole = foldTables + 256
+        // Past the item the fold may leave the mask as it is, or set it to one value (an inverted layer adding).
+        var pastChanges = false, pastIsOneValue = true
+        for m in 0..<256 {
+            whenNone[m] = folded(UInt8(m), inverted ? 1 : 0)
+            whenWhole[m] = folded(UInt8(m), inverted ? 0 : 1)
+            pastChanges = pastChanges || whenNone[m] != UInt8(m)
+            pastIsOneValue = pastIsOneValue && whenNone[m] == whenNone[0]
+        }
         let width = rasterizer.width
+        /// Columns [from, to) of `line`, past the item: s there is the uncovered one.
+        @inline(__always) func foldPast(_ line: UnsafeMutablePointer<UInt8>, _ from: Int, _ to: Int) {
+            if !pastChanges || from >= to { return }
+            if pastIsOneValue { return (line + from).update(repeating: whenNone[0], count: to - from) }
+            var x = from
+            while x < to { line[x] = whenNone[Int(line[x])]; x += 1 }
+        }
         for row in region.rows {
             let line = buffer + row * width
-            for x in region.columns {
-                var s = 0.0
-                if let item, item.area.rows.contains(row), item.area.columns.contains(x) { s = Double(item.coverage[row * width + x]) / 255 }
-                if inverted { s = 1 - s }
-                line[x] = UInt8(Swift.min(1, Swift.max(0, mode.combine(Double(line[x]) / 255, s))) * 255 + 0.5)
+            guard let item, item.area.rows.contains(row) else {
+                foldPast(line, region.columns.lowerBound, region.columns.upperBound)
+                continue
             }
+            let inside = item.area.columns.clamped(to: region.columns)
+            foldPast(line, region.columns.lowerBound, Swift.max(region.columns.lowerBound, inside.lowerBound))
+            let coverage = item.coverage + row * width
+            var x = inside.lowerBound
+            while x < inside.upperBound {
+                let c = coverage[x]
+                if c == 0 {
+                    line[x] = whenNone[Int(line[x])]
+                } else if c == 255 {
+                    line[x] = whenWhole[Int(line[x])]
+                } else {
+                    let s = Double(c) / 255
+                    line[x] = folded(line[x], inverted ? 1 - s : s)
+                }
+                x += 1
+            }
+            foldPast(line, Swift.min(region.columns.upperBound, inside.upperBound), region.columns.upperBound)
         }
     }
 
