@@ -546,34 +546,75 @@ package final class TreePainter {
 
     /// Each covered pixel's centre mapped back into the image and sampled
     /// bilinearly (premultiplied); at a whole-pixel translation every sample
-    /// falls on a texel centre, an exact copy.
+    /// falls on a texel centre, an exact copy. Inside the image, four opaque
+    /// texels are mixed as they are (premultiplying by 1 changes nothing).
     private func drawPicture(_ image: RGBAImage, _ item: PresentationItem, area: (rows: Range<Int>, columns: Range<Int>),
                              mask: UnsafeMutablePointer<UInt8>?, into view: PixmapView) {
         let m = item.transform, det = m.determinant
         guard det != 0, image.width > 0, image.height > 0 else { return }
-        let origin = item.bounds
-        image.pixels.withUnsafeBufferPointer { texels in
+        let w = image.width, h = image.height, inverse = 1 / det
+        // u = (d qx - c qy) / det less the image's corner and half a texel (v likewise).
+        let uOffset = item.bounds.x + 0.5, vOffset = item.bounds.y + 0.5
+        let tint = item.tint, opacity = item.opacity, normal = item.blend == .normal
+        image.pixels.withUnsafeBufferPointer { bytes in
+            guard let texels = bytes.baseAddress.map(UnsafeRawPointer.init) else { return }
+            @inline(__always) func texel(_ k: Int) -> UInt32 { texels.loadUnaligned(fromByteOffset: k &* 4, as: UInt32.self) }
             var y = area.rows.lowerBound
             while y < area.rows.upperBound {
                 defer { y += 1 }
-                let out = view.row(y)
+                let out = view.row(y), maskRow = mask.map { $0 + y * rasterizer.width }
+                let qy = Double(y) + 0.5 - m.ty
+                let uRow = -m.c * qy, vRow = m.a * qy
                 var x = area.columns.lowerBound - 1
                 while x + 1 < area.columns.upperBound {
                     x += 1
-                    let qx = Double(x) + 0.5 - m.tx, qy = Double(y) + 0.5 - m.ty
-                    let u = (m.d * qx - m.c * qy) / det - origin.x - 0.5, v = (-m.b * qx + m.a * qy) / det - origin.y - 0.5
-                    guard u > -1, v > -1, u < Double(image.width), v < Double(image.height) else { continue }
-                    let i0 = Int(u.rounded(.down)), j0 = Int(v.rounded(.down))
+                    let qx = Double(x) + 0.5 - m.tx
+                    let u = (m.d * qx + uRow) * inverse - uOffset, v = (-m.b * qx + vRow) * inverse - vOffset
+                    guard u > -1, v > -1, u < Double(w), v < Double(h) else { continue }
+                    // Both are above -1: truncating one more is floor, with no call into libm.
+                    let i0 = Int(u + 1) &- 1, j0 = Int(v + 1) &- 1
                     let fu = u - Double(i0), fv = v - Double(j0)
-                    var acc = Self.sample(texels, image.width, image.height, i0, j0, (1 - fu) * (1 - fv), (0, 0, 0, 0))
-                    acc = Self.sample(texels, image.width, image.height, i0 + 1, j0, fu * (1 - fv), acc)
-                    acc = Self.sample(texels, image.width, image.height, i0, j0 + 1, (1 - fu) * fv, acc)
-                    acc = Self.sample(texels, image.width, image.height, i0 + 1, j0 + 1, fu * fv, acc)
-                    guard acc.a > 0 else { continue }
-                    var coverage = item.opacity
-                    if let mask { coverage *= Double(mask[y * rasterizer.width + x]) / 255 }
-                    let color = item.tint.applied(to: ColorValue(r: acc.r / acc.a, g: acc.g / acc.a, b: acc.b / acc.a, a: acc.a))
-                    out[x] = item.blend.composite(color, coverage: coverage, onto: RGBA8(packed: out[x])).packed
+                    let w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv
+                    var color: ColorValue
+                    if i0 >= 0 && j0 >= 0 && i0 &+ 1 < w && j0 &+ 1 < h {
+                        let k = j0 &* w &+ i0
+                        let p00 = texel(k), p10 = texel(k &+ 1), p01 = texel(k &+ w), p11 = texel(k &+ w &+ 1)
+                        @inline(__always) func channel(_ p: UInt32, _ shift: UInt32) -> Double { Double(p >> shift & 0xFF) }
+                        if (p00 & p10 & p01 & p11) >> 24 == 255 {
+                            @inline(__always) func mixed(_ shift: UInt32) -> Double {
+                                channel(p00, shift) * w00 + channel(p10, shift) * w10 + channel(p01, shift) * w01 + channel(p11, shift) * w11
+                            }
+                            color = ColorValue(r: mixed(0), g: mixed(8), b: mixed(16), a: 255)
+                        } else {
+                            let a00 = channel(p00, 24) * w00, a10 = channel(p10, 24) * w10
+                            let a01 = channel(p01, 24) * w01, a11 = channel(p11, 24) * w11
+                            let a = a00 + a10 + a01 + a11
+                            guard a > 0 else { continue }
+                            @inline(__always) func mixed(_ shift: UInt32) -> Double {
+                                (channel(p00, shift) * a00 + channel(p10, shift) * a10 + channel(p01, shift) * a01 + channel(p11, shift) * a11) / a
+                            }
+                            color = ColorValue(r: mixed(0), g: mixed(8), b: mixed(16), a: a)
+                        }
+                    } else {
+                        // At the image's border: only the texels inside it.
+                        var acc = Self.sample(bytes, w, h, i0, j0, w00, (0, 0, 0, 0))
+                        acc = Self.sample(bytes, w, h, i0 &+ 1, j0, w10, acc)
+                        acc = Self.sample(bytes, w, h, i0, j0 &+ 1, w01, acc)
+                        acc = Self.sample(bytes, w, h, i0 &+ 1, j0 &+ 1, w11, acc)
+                        guard acc.a > 0 else { continue }
+                        color = ColorValue(r: acc.r / acc.a, g: acc.g / acc.a, b: acc.b / acc.a, a: acc.a)
+                    }
+                    color = tint.applied(to: color)
+                    var coverage = opacity
+                    if let maskRow { coverage *= Double(maskRow[x]) / 255 }
+                    let under = RGBA8(packed: out[x])
+                    if normal && color.a == 255 && coverage == 1 {
+                        // The source replaces the pixel: composite gives its rounded colour, opaque.
+                        out[x] = RGBA8(rounded8(color.r), rounded8(color.g), rounded8(color.b), 255).packed
+                    } else {
+                        out[x] = (normal ? composite(color, coverage: coverage, onto: under)
+                                         : item.blend.composite(color, coverage: coverage, onto: under)).packed
+                    }
                     if let counts {
                         counts.totals.rasterized += 1
                         counts.write(row: y, columns: x..<x + 1, blends: true, software: true)
