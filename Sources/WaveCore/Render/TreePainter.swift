@@ -770,9 +770,7 @@ struct ItemBlitter: CoverageBlitter {
                 let t = ItemPaint.position(u: u, v: v, radial: spans.radial, focus: spans.focus, x: Double(x) + 0.5, y: py)
                 let d = RGBA8(packed: out[x])
                 if let table, m == 255 && d.a == 255 {
-                    let e = table + 4 &* Gradient.entry(at: t)
-                    @inline(__always) func opaque(_ s: Double, _ d: UInt8) -> UInt8 { rounded8(s + Double(d) * e[3]) }
-                    out[x] = RGBA8(opaque(e[0], d.r), opaque(e[1], d.g), opaque(e[2], d.b), 255).packed
+                    out[x] = spanBlend.rampEntry(Gradient.entry(at: t), of: table, onto: out[x])
                 } else {
                     let c = coverage * Double(m) / 255
                     if c > 0 { out[x] = composite(tint.applied(to: ramp[Gradient.entry(at: t)]), coverage: c, onto: d).packed }
@@ -799,6 +797,8 @@ final class SpanBlendTable {
     /// A ramp's entries weighed for one item and coverage: (sr, sg, sb, keep) each, and what they were made for.
     private let rampTerms = UnsafeMutablePointer<Double>.allocate(capacity: 4 * Gradient.rampSize)
     private let rampKey = UnsafeMutablePointer<Double>.allocate(capacity: 2)
+    /// Per ramp entry, the last opaque pixel in and what it became (`rampEntry`).
+    private let rampLast = UnsafeMutablePointer<(in: UInt32, out: UInt32)>.allocate(capacity: Gradient.rampSize)
 
     /// Edge pixels of a solid colour, per coverage level: the item they were made for, composite's terms onto
     /// an opaque pixel (sr, sg, sb, keep), and the last opaque pixel in and what it became.
@@ -810,6 +810,7 @@ final class SpanBlendTable {
         key.initialize(repeating: .nan, count: 4)
         rampKey.initialize(repeating: .nan, count: 2)
         rampTerms.initialize(repeating: 0, count: 4 * Gradient.rampSize)
+        rampLast.initialize(repeating: (0, 0), count: Gradient.rampSize)
         edgeItem.initialize(repeating: Int.min, count: 256)
         edgeTerms.initialize(repeating: .zero, count: 256)
         edgeLast.initialize(repeating: (0, 0), count: 256)
@@ -820,6 +821,7 @@ final class SpanBlendTable {
         key.deallocate()
         rampTerms.deallocate()
         rampKey.deallocate()
+        rampLast.deallocate()
         edgeItem.deallocate()
         edgeTerms.deallocate()
         edgeLast.deallocate()
@@ -850,6 +852,8 @@ final class SpanBlendTable {
     func ramp(_ ramp: UnsafePointer<ColorValue>, tint: Tint, coverage: Double, item: Int) -> UnsafeMutablePointer<Double> {
         if rampKey[0] != Double(item) || rampKey[1] != coverage {
             rampKey[0] = Double(item); rampKey[1] = coverage
+            // No opaque pixel is 0: every entry's last pixel forgotten.
+            rampLast.update(repeating: (0, 0), count: Gradient.rampSize)
             var i = 0
             while i < Gradient.rampSize {
                 let c = tint.applied(to: ramp[i])
@@ -859,6 +863,18 @@ final class SpanBlendTable {
             }
         }
         return rampTerms
+    }
+
+    /// Opaque pixel `d` under entry `i` of the terms `ramp(...)` made: composite's arithmetic, kept with the
+    /// last pixel in and out for each entry (a gradient over one colour meets the same pixel again and again).
+    @inline(__always)
+    func rampEntry(_ i: Int, of terms: UnsafeMutablePointer<Double>, onto d: UInt32) -> UInt32 {
+        if rampLast[i].in == d { return rampLast[i].out }
+        let e = terms + 4 &* i
+        @inline(__always) func opaque(_ s: Double, _ d: UInt32) -> UInt32 { UInt32(rounded8(s + Double(d) * e[3])) }
+        let out = opaque(e[0], d & 0xFF) | opaque(e[1], d >> 8 & 0xFF) << 8 | opaque(e[2], d >> 16 & 0xFF) << 16 | 0xFF00_0000
+        rampLast[i] = (d, out)
+        return out
     }
 
     /// The tables for the source's premultiplied terms and what is kept of
