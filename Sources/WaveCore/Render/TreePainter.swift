@@ -717,33 +717,33 @@ struct ItemBlitter: CoverageBlitter {
             // with the source's terms made once; elsewhere (a partial mask, a translucent pixel) composite itself.
             let sa = color.a / 255 * coverage, keep = 1 - sa
             let sr = color.r * sa, sg = color.g * sa, sb = color.b * sa
-            @inline(__always) func opaque(_ s: Double, _ d: UInt8) -> UInt8 { rounded8(s + Double(d) * keep) }
+            @inline(__always) func opaque(_ s: Double, _ d: UInt32) -> UInt32 { UInt32(rounded8(s + Double(d) * keep)) }
+            // Opaque pixels under the span are worked out once each in a row of equal ones (the last in and out
+            // kept); where they keep changing, through the tables (the same arithmetic, made once for 256 values),
+            // at once where this colour and coverage made them last.
+            var table = spanBlend.tables(sr, sg, sb, keep: keep)
+            var lastIn: UInt32 = 0, lastOut: UInt32 = 0, worked = 0
             var x = a
-            // A long span: each channel through its table (the same arithmetic, made once for 256 values).
-            if b - a >= SpanBlendTable.shortestSpan {
-                let table = spanBlend.prepare(sr, sg, sb, keep: keep)
-                while x < b {
-                    let m = maskRow?[x] ?? 255
-                    let d = out[x]
-                    if m == 255 && d >> 24 == 255 {
-                        out[x] = UInt32(table[Int(d & 0xFF)]) | UInt32(table[256 + Int(d >> 8 & 0xFF)]) << 8
-                            | UInt32(table[512 + Int(d >> 16 & 0xFF)]) << 16 | 0xFF00_0000
-                    } else if m > 0 {
-                        let c = coverage * Double(m) / 255
-                        if c > 0 { out[x] = composite(color, coverage: c, onto: RGBA8(packed: d)).packed }
-                    }
-                    x += 1
-                }
-                return
-            }
             while x < b {
                 let m = maskRow?[x] ?? 255
-                let d = RGBA8(packed: out[x])
-                if m == 255 && d.a == 255 {
-                    out[x] = RGBA8(opaque(sr, d.r), opaque(sg, d.g), opaque(sb, d.b), 255).packed
+                let d = out[x]
+                if m == 255 && d >> 24 == 255 {
+                    if d != lastIn {
+                        // No opaque pixel is 0, so the first one is always worked out.
+                        lastIn = d
+                        if let table {
+                            lastOut = UInt32(table[Int(d & 0xFF)]) | UInt32(table[256 + Int(d >> 8 & 0xFF)]) << 8
+                                | UInt32(table[512 + Int(d >> 16 & 0xFF)]) << 16 | 0xFF00_0000
+                        } else {
+                            lastOut = opaque(sr, d & 0xFF) | opaque(sg, d >> 8 & 0xFF) << 8 | opaque(sb, d >> 16 & 0xFF) << 16 | 0xFF00_0000
+                            worked &+= 1
+                            if worked == SpanBlendTable.pixelsBeforeTables { table = spanBlend.prepare(sr, sg, sb, keep: keep) }
+                        }
+                    }
+                    out[x] = lastOut
                 } else if m > 0 {
                     let c = coverage * Double(m) / 255
-                    if c > 0 { out[x] = composite(color, coverage: c, onto: d).packed }
+                    if c > 0 { out[x] = composite(color, coverage: c, onto: RGBA8(packed: d)).packed }
                 }
                 x += 1
             }
@@ -788,8 +788,12 @@ struct ItemBlitter: CoverageBlitter {
 /// share them); for a gradient, its ramp's 256 colours weighed for one
 /// item and coverage.
 final class SpanBlendTable {
-    /// Spans shorter than this blend pixel by pixel (making the tables costs about 768 pixels' work).
+    /// Gradient spans shorter than this blend pixel by pixel (weighing a ramp's 256 colours is about as
+    /// much work as 32 of its pixels).
     static let shortestSpan = 32
+    /// A solid span works out this many different pixels under it before its tables are made (they cost
+    /// about 256 pixels' work: a span over one colour never needs them, one over a picture soon does).
+    static let pixelsBeforeTables = 64
     private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 768)
     /// The terms the tables were made for (sr, sg, sb, keep); NaN before the first.
     private let key = UnsafeMutablePointer<Double>.allocate(capacity: 4)
@@ -875,6 +879,12 @@ final class SpanBlendTable {
         let out = opaque(e[0], d & 0xFF) | opaque(e[1], d >> 8 & 0xFF) << 8 | opaque(e[2], d >> 16 & 0xFF) << 16 | 0xFF00_0000
         rampLast[i] = (d, out)
         return out
+    }
+
+    /// The tables `prepare` made last, where they were made for these terms (nil otherwise).
+    @inline(__always)
+    func tables(_ sr: Double, _ sg: Double, _ sb: Double, keep: Double) -> UnsafeMutablePointer<UInt8>? {
+        key[0] == sr && key[1] == sg && key[2] == sb && key[3] == keep ? bytes : nil
     }
 
     /// The tables for the source's premultiplied terms and what is kept of
