@@ -493,14 +493,15 @@ package final class TreePainter {
         // Indexed by the scratch's byte: 0 (s = 0, or 1 inverted) and 255 (s = 1, or 0 inverted).
         let whenNone = foldTables, whenWhole = foldTables + 256
         // Past the item the fold may leave the mask as it is, or set it to one value (an inverted layer adding).
-        var pastChanges = false, pastIsOneValue = true
+        var changes = false, oneValue = true
         for m in 0..<256 {
             whenNone[m] = folded(UInt8(m), inverted ? 1 : 0)
             whenWhole[m] = folded(UInt8(m), inverted ? 0 : 1)
-            pastChanges = pastChanges || whenNone[m] != UInt8(m)
-            pastIsOneValue = pastIsOneValue && whenNone[m] == whenNone[0]
+            changes = changes || whenNone[m] != UInt8(m)
+            oneValue = oneValue && whenNone[m] == whenNone[0]
         }
-        let width = rasterizer.width
+        // Constants from here: a nested function capturing a var would box it on the heap in a debug build.
+        let width = rasterizer.width, pastChanges = changes, pastIsOneValue = oneValue
         /// Columns [from, to) of `line`, past the item: s there is the uncovered one.
         @inline(__always) func foldPast(_ line: UnsafeMutablePointer<UInt8>, _ from: Int, _ to: Int) {
             if !pastChanges || from >= to { return }
