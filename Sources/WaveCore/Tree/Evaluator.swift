@@ -58,7 +58,8 @@ package final class LayerTreeEvaluator {
     package private(set) var maskNodes: [Node] = []
     /// Per content number: the contents (for backends that cache by number).
     package private(set) var contents: [Contents] = []
-    /// Per content number: a fixed path's bounds in its layer's coordinates.
+    /// Per content number, in its layer's coordinates: a fixed path's bounds, a dynamic one's reach (`DynamicPath.reach`:
+    /// a dynamic path is its one layer's, so its size is known), else zero.
     package private(set) var contentBounds: [Rect] = []
     /// The pictures of rasterized layers (see `RasterPicture`): layers that
     /// look alike (the same sublayers, contents and mask) share one.
@@ -90,13 +91,18 @@ package final class LayerTreeEvaluator {
         self.sources = sources
         var fixedPaths: [Path: Int] = [:]
         var pictures: [Int] = []
-        func number(_ contents: Contents?) -> Int {
-            guard let contents else { return -1 }
+        func number(_ layer: Layer) -> Int {
+            guard let contents = layer.contents else { return -1 }
+            var bounds = Rect.zero
             switch contents {
             case let .shape(shape):
-                if case let .fixed(path) = shape.path {
+                switch shape.path {
+                case let .fixed(path):
                     if let n = fixedPaths[path] { return n }
                     fixedPaths[path] = self.contents.count
+                    if let b = path.bounds { bounds = Rect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY) }
+                case let .dynamic(path):
+                    bounds = path.reach(size: layer.size)
                 }
             case let .picture(p):
                 if let n = pictures.first(where: { if case let .picture(q) = self.contents[$0] { return q == p }; return false }) {
@@ -107,6 +113,7 @@ package final class LayerTreeEvaluator {
                 break
             }
             self.contents.append(contents)
+            contentBounds.append(bounds)
             return self.contents.count - 1
         }
         // Rasterized layers by size, then by look: their picture numbers.
@@ -148,7 +155,7 @@ package final class LayerTreeEvaluator {
             }
             for sublayer in layer.sublayers { _ = try compile(sublayer, into: &list, isMask: isMask, inRaster: inRaster || raster, blend: blend) }
             let copies = !isMask && !raster && blend == .normal && layer.replicator != nil && (drawsCopies?(layer) ?? false)
-            list[index] = Node(layer: layer, subtreeEnd: list.count, content: number(layer.contents), maskRoot: maskRoot,
+            list[index] = Node(layer: layer, subtreeEnd: list.count, content: number(layer), maskRoot: maskRoot,
                                drawsCopies: copies, rasterized: picture, blend: blend)
             return index
         }
@@ -166,7 +173,6 @@ package final class LayerTreeEvaluator {
             throw LayerTreeError(layer: root.name, problem: "\(max(counts.items, counts.maskItems)) items a frame (at most \(Self.maxItems))")
         }
         capacity = counts
-        contentBounds = Self.bounds(of: contents)
         var most = 0
         for node in nodes + maskNodes {
             if case let .shape(shape)? = node.layer.contents, case let .dynamic(path) = shape.path { most = Swift.max(most, path.scratchCount) }

@@ -40,10 +40,8 @@ extension LayerTreeEvaluator {
         let node = (mask ? maskNodes : nodes)[item.layer]
         let local: Rect
         switch item.primitive {
-        case .fixedShape: local = contentBounds[item.content]
-        case .dynamicShape:
-            guard case let .shape(shape)? = node.layer.contents, case let .dynamic(d) = shape.path else { return nil }
-            local = d.reach(size: node.layer.size)
+        // Worked out as the tree compiled (a dynamic path's reach for its layer's size): nothing copied out of the layer.
+        case .fixedShape, .dynamicShape: local = contentBounds[item.content]
         case .box, .boxBorder: local = item.bounds
         case .shadow:
             guard let shadow = node.layer.shadow else { return nil }
@@ -64,14 +62,6 @@ extension LayerTreeEvaluator {
             return .unclipped
         }
         return local.applying(item.transform)
-    }
-
-    /// Per content number: a fixed path's bounds in its layer's coordinates.
-    static func bounds(of contents: [Contents]) -> [Rect] {
-        contents.map { contents in
-            guard case let .shape(shape) = contents, case let .fixed(path) = shape.path, let b = path.bounds else { return .zero }
-            return Rect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY)
-        }
     }
 }
 
