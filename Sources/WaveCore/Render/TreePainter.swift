@@ -763,7 +763,9 @@ struct ItemBlitter: CoverageBlitter {
             let py = Double(row) + 0.5
             // A long span: the ramp's 256 colours tinted and weighed by this coverage once (made again only for
             // another item or coverage), each pixel then composite's opaque arithmetic on its entry.
-            let table = b - a >= SpanBlendTable.shortestSpan ? spanBlend.ramp(ramp, tint: tint, coverage: coverage, item: item) : nil
+            // A short span takes them too where they were made for this item and coverage already (a stroke's inside).
+            let weighed = b - a >= SpanBlendTable.shortestSpan || spanBlend.hasRamp(item: item, coverage: coverage)
+            let table = weighed ? spanBlend.ramp(ramp, tint: tint, coverage: coverage, item: item) : nil
             var x = a
             while x < b {
                 let m = maskRow?[x] ?? 255
@@ -869,6 +871,10 @@ final class SpanBlendTable {
         }
         return rampTerms
     }
+
+    /// Whether `ramp(...)` last made its terms for this item and coverage.
+    @inline(__always)
+    func hasRamp(item: Int, coverage: Double) -> Bool { rampKey[0] == Double(item) && rampKey[1] == coverage }
 
     /// Opaque pixel `d` under entry `i` of the terms `ramp(...)` made: composite's arithmetic, kept with the
     /// last pixel in and out for each entry (a gradient over one colour meets the same pixel again and again).
