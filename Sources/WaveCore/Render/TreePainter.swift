@@ -180,15 +180,18 @@ package final class TreePainter {
                             into: view, counting: counts)
             return
         }
-        guard let area = area(of: item, mask: inMask) else { return }
+        guard var area = area(of: item, mask: inMask) else { return }
         var mask: UnsafeMutablePointer<UInt8>?
         if item.mask >= 0, let maskBuffer {
-            if maskInBuffer != item.mask {
-                render(mask: item.mask, into: maskBuffer)
-                // The mask's own items left the rasteriser's rows whole: this item's outline is resolved over its area.
-                rasterizer.clipRows = area.rows
-            }
+            if maskInBuffer != item.mask { render(mask: item.mask, into: maskBuffer) }
             mask = maskBuffer
+            // Past what the mask wrote its bytes are 0 and nothing of the item shows: its area ends there (a layer
+            // the size of the composition under a small mask costs the mask's pixels). The mask's own items left the
+            // rasteriser's rows whole: this item's outline is resolved over its area.
+            let rows = area.rows.clamped(to: maskWritten.rows), columns = area.columns.clamped(to: maskWritten.columns)
+            if rows.isEmpty || columns.isEmpty { return }
+            area = (rows, columns)
+            rasterizer.clipRows = rows
         }
         let node = inMask ? evaluator.maskNodes[item.layer] : evaluator.nodes[item.layer]
         switch item.primitive {
