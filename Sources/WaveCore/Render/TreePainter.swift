@@ -727,6 +727,7 @@ struct ItemBlitter: CoverageBlitter {
             // at once where this colour and coverage made them last.
             var table = spanBlend.tables(sr, sg, sb, keep: keep)
             var lastIn: UInt32 = 0, lastOut: UInt32 = 0, worked = 0
+            var partialMask: UInt8 = 0, partialIn: UInt32 = 0, partialOut: UInt32 = 0
             var x = a
             while x < b {
                 let m = maskRow?[x] ?? 255
@@ -746,8 +747,13 @@ struct ItemBlitter: CoverageBlitter {
                     }
                     out[x] = lastOut
                 } else if m > 0 {
-                    let c = coverage * Double(m) / 255
-                    if c > 0 { out[x] = composite(color, coverage: c, onto: RGBA8(packed: d)).packed }
+                    // Under a partial mask (or onto a translucent pixel): composite, kept for the next equal pair.
+                    if m != partialMask || d != partialIn {
+                        (partialMask, partialIn) = (m, d)
+                        let c = coverage * Double(m) / 255
+                        partialOut = c > 0 ? composite(color, coverage: c, onto: RGBA8(packed: d)).packed : d
+                    }
+                    out[x] = partialOut
                 }
                 x += 1
             }
@@ -973,9 +979,17 @@ struct MaskBlitter: CoverageBlitter {
             (line + a).update(repeating: mode == .subtract ? 0 : 255, count: b - a)
             return
         }
-        for x in a..<b {
-            // Rounded half up: the value is never negative, and v + 0.5 truncated needs no call into libm.
-            line[x] = rounded8(mode.combine(Double(line[x]) / 255, source) * 255)
+        // Each value under the span worked out once in a row of equal ones (a mask is mostly one value, 0 or 255).
+        var lastIn = -1, lastOut: UInt8 = 0
+        var x = a
+        while x < b {
+            if Int(line[x]) != lastIn {
+                lastIn = Int(line[x])
+                // Rounded half up: the value is never negative, and v + 0.5 truncated needs no call into libm.
+                lastOut = rounded8(mode.combine(Double(line[x]) / 255, source) * 255)
+            }
+            line[x] = lastOut
+            x += 1
         }
     }
 }
