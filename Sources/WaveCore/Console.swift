@@ -52,42 +52,68 @@ package func printError(_ text: String, newline: Bool = true) {
 }
 
 /// "[######..........] 12/120 frames, 0:03 elapsed, 0:27 left" on a
-/// terminal's stderr, redrawn in place at most ten times a second. Callers
-/// make one only where stderr is a terminal (`forTerminal`).
+/// terminal's stderr, redrawn in place at most ten times a second. Where
+/// stderr is not a terminal (a cluster's log, a pipe) a long run may ask for
+/// plain lines instead (`forTerminal(orLogEvery:)`): "waves: 40%, 1:00
+/// elapsed, about 1:30 left  mnemonics.json", the first after that many
+/// seconds and then at most one as often, so a short run's log stays as it was.
 package final class TerminalProgress {
     private let unit: String
     private let start = Clocks.wall()
     private var lastDraw = -Double.infinity
     private var drawn = false
+    /// Plain lines at most this many seconds apart (nil: the terminal's bar).
+    private let logInterval: Double?
+    /// Where a line goes (stderr; a test's own sink).
+    private let write: (String, _ newline: Bool) -> Void
 
     /// `unit`: what is counted ("frame", "item"); nil where the label says it.
-    package init(unit: String? = nil) { self.unit = unit ?? "" }
+    package init(unit: String? = nil, logEvery logInterval: Double? = nil,
+                 write: @escaping (String, _ newline: Bool) -> Void = { printError($0, newline: $1) }) {
+        self.unit = unit ?? ""
+        self.logInterval = logInterval
+        self.write = write
+    }
 
     /// A progress display where stderr is a terminal, nil elsewhere.
     package static func forTerminal(unit: String? = nil) -> TerminalProgress? {
         isatty(STDERR_FILENO) == 1 ? TerminalProgress(unit: unit) : nil
     }
 
+    /// The bar where stderr is a terminal; elsewhere plain lines, at most one every `seconds`.
+    package static func forTerminal(unit: String? = nil, orLogEvery seconds: Double) -> TerminalProgress {
+        TerminalProgress(unit: unit, logEvery: isatty(STDERR_FILENO) == 1 ? nil : seconds)
+    }
+
     package func update(done: Int, of total: Int, label: String = "") {
         let now = Clocks.wall()
-        guard done >= total || now - lastDraw >= 0.1 else { return }
+        if let logInterval {
+            // The first line once a run has gone on that long, none for the end (the report follows it).
+            guard done < total, now - Swift.max(start, lastDraw) >= logInterval else { return }
+        } else {
+            guard done >= total || now - lastDraw >= 0.1 else { return }
+        }
         lastDraw = now
         let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 1
-        let filled = Int((fraction * 24).rounded(.down))
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled)
         // Elapsed, and what is left at the rate so far.
         let elapsed = now - start
         let left = fraction > 0.01 ? elapsed / fraction * (1 - fraction) : nil
         let count = unit.isEmpty ? "\(Int(fraction * 100))%" : "\(done)/\(total) \(unit)s"
         let times = "\(Self.clock(elapsed)) elapsed" + (left.map { ", about \(Self.clock($0)) left" } ?? "")
+        if logInterval != nil {
+            write("waves: \(count), \(times)" + (label.isEmpty ? "" : "  " + label), true)
+            return
+        }
+        let filled = Int((fraction * 24).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled)
         // \r back to the line's start, ESC[K clears what a longer label left.
-        printError("\r\u{1B}[K[\(bar)] \(count)  \(times)" + (label.isEmpty ? "" : "  " + label), newline: false)
+        write("\r\u{1B}[K[\(bar)] \(count)  \(times)" + (label.isEmpty ? "" : "  " + label), false)
         drawn = true
     }
 
     /// Clears the line so what follows starts on a clean one.
     package func finish() {
-        if drawn { printError("\r\u{1B}[K", newline: false) }
+        if drawn { write("\r\u{1B}[K", false) }
         drawn = false
     }
 

@@ -101,6 +101,9 @@ struct BenchSettings: ParsableArguments {
         return request
     }
 
+    /// Seconds between progress lines where stderr is not a terminal (none in a shorter run).
+    static let logInterval = 30.0
+
     func run(_ effect: EffectOptions) throws {
         AtomicFile.followsLinks = followLinks
         // A bench's count option is the list of counts it sweeps.
@@ -112,13 +115,14 @@ struct BenchSettings: ParsableArguments {
         Interruption.install()
         config.isInterrupted = { Interruption.requested }
         let runner = makeRunner(config, subpixel: wave.subpixel)
-        let bar = TerminalProgress.forTerminal()
+        // Where stderr is no terminal (a cluster's log), a line now and then instead of the bar.
+        let bar = TerminalProgress.forTerminal(orLogEvery: Self.logInterval)
         var report: BenchReport
         do { report = try request.run(wave, config: config, on: runner, progress: bar) } catch {
-            bar?.finish()
+            bar.finish()
             throw error
         }
-        bar?.finish()
+        bar.finish()
         for notice in runner.notices { printError("waves: \(notice)") }
         report.wavesVersion = Waves.version
         report.commit = Waves.installedCommit ?? "unknown"
