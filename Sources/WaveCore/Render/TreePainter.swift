@@ -793,12 +793,14 @@ struct ItemBlitter: CoverageBlitter {
     }
 }
 
-/// A long span's blend onto opaque pixels, by composite's own arithmetic,
-/// made once and kept while its terms hold: for a solid colour, three
-/// tables of 256 (the channel out for each channel in; a shape's inside is
-/// one span a row at one coverage, and shapes of one colour and opacity
-/// share them); for a gradient, its ramp's 256 colours weighed for one
-/// item and coverage.
+/// A span's blend onto opaque pixels, by composite's own arithmetic, made
+/// once and kept while its terms hold: for a solid colour, three tables of
+/// 256 (the channel out for each channel in), made once a span has met
+/// `pixelsBeforeTables` different pixels under it (a shape's inside is one
+/// span a row at one coverage, and shapes of one colour and opacity share
+/// them); for a gradient, its ramp's 256 colours weighed for one item and
+/// coverage, each entry with its last pixel in and out; for an edge pixel,
+/// its level's terms for the item.
 final class SpanBlendTable {
     /// Gradient spans shorter than this blend pixel by pixel (weighing a ramp's 256 colours is about as
     /// much work as 32 of its pixels).
