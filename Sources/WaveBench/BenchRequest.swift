@@ -33,6 +33,8 @@ package struct BenchRequest {
     package static let lottieSize = PixelSize(width: 512, height: 512)
     /// `--preset lottie`: the passes over every frame, strategies and peers taking turns.
     package static let lottieRounds = 3
+    /// Where stderr is not a terminal (a cluster job's log), seconds between progress lines (none in a shorter run).
+    package static let logInterval = 30.0
 
     package init() {}
 

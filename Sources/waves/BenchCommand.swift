@@ -101,9 +101,6 @@ struct BenchSettings: ParsableArguments {
         return request
     }
 
-    /// Seconds between progress lines where stderr is not a terminal (none in a shorter run).
-    static let logInterval = 30.0
-
     func run(_ effect: EffectOptions) throws {
         AtomicFile.followsLinks = followLinks
         // A bench's count option is the list of counts it sweeps.
@@ -115,8 +112,7 @@ struct BenchSettings: ParsableArguments {
         Interruption.install()
         config.isInterrupted = { Interruption.requested }
         let runner = makeRunner(config, subpixel: wave.subpixel)
-        // Where stderr is no terminal (a cluster's log), a line now and then instead of the bar.
-        let bar = TerminalProgress.forTerminal(orLogEvery: Self.logInterval)
+        let bar = TerminalProgress.forTerminal(orLogEvery: BenchRequest.logInterval)
         var report: BenchReport
         do { report = try request.run(wave, config: config, on: runner, progress: bar) } catch {
             bar.finish()
