@@ -21,11 +21,24 @@ package final class LayerTreeEvaluator {
         let still: StillPlacement?
         /// How its drawing meets what is under it: its own blend mode, else its nearest ancestor's.
         package let blend: BlendMode
+        /// What a frame reads of it, found once: reading the layer's contents, shadow or replicator copies them
+        /// (every reference in them retained and released), so a frame reads them only where they are there
+        /// and say something (a fixed path filled by its own colour says nothing a frame needs).
+        let drawing: Drawing, hasShadow: Bool, hasReplicator: Bool
+        enum Drawing { case none, stillShape, other }
 
         init(layer: Layer, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool, rasterized: Int = -1, blend: BlendMode = .normal) {
             self.layer = layer; self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
             self.drawsCopies = drawsCopies; self.rasterized = rasterized; self.blend = blend
             still = StillPlacement(layer)
+            switch layer.contents {
+            case nil: drawing = .none
+            case let .shape(shape)?:
+                if case .fixed = shape.path, shape.color == nil, shape.gradientPoints == nil { drawing = .stillShape } else { drawing = .other }
+            default: drawing = .other
+            }
+            hasShadow = layer.shadow != nil
+            hasReplicator = layer.replicator != nil
         }
     }
 
@@ -323,12 +336,14 @@ package final class LayerTreeEvaluator {
         // The layer's own drawing, then its sublayers, then (CA draws a
         // border over the sublayers) the border of a box that has sublayers.
         var borderOnTop: PresentationItem?
-        if let contents = node.layer.contents {
+        if node.drawing != .none {
             var item = PresentationItem(layer: index, content: node.content, primitive: .fixedShape, transform: world,
                                         opacity: alpha, tint: tint, clip: clip, mask: mask, color: ColorValue(r: 0, g: 0, b: 0, a: 0),
                                         bounds: bounds,
                                         input: ShapeInput(size: node.layer.size), drawsBorder: false, time: time)
             item.blend = node.blend
+            // A still shape is that item as it stands; the rest read their contents.
+            if node.drawing == .other, let contents = node.layer.contents {
             switch contents {
             case let .shape(shape):
                 if let color = shape.color { item.color = color.value(at: time, sources: sources) }
@@ -357,7 +372,8 @@ package final class LayerTreeEvaluator {
             case .picture:
                 item.primitive = .picture
             }
-            if let shadow = node.layer.shadow, !asMask {
+            }
+            if node.hasShadow, !asMask, let shadow = node.layer.shadow {
                 // Under the contents: the same outline, blurred and offset, in the shadow's colour.
                 var cast = item
                 cast.primitive = .shadow
@@ -385,7 +401,7 @@ package final class LayerTreeEvaluator {
                                                time: time))
             return
         }
-        guard let replicator = node.layer.replicator else {
+        guard node.hasReplicator, let replicator = node.layer.replicator else {
             var child = index + 1
             while child < node.subtreeEnd {
                 visit(child, nodes: nodes, parent: world, opacity: alpha, tint: tint, clip: clip, mask: mask, time: time,
