@@ -343,9 +343,8 @@ package final class LayerTreeEvaluator {
                                         input: ShapeInput(size: node.layer.size), drawsBorder: false, time: time)
             item.blend = node.blend
             // A still shape is that item as it stands; the rest read their contents.
-            if node.drawing == .other, let contents = node.layer.contents {
-            switch contents {
-            case let .shape(shape):
+            switch node.drawing == .other ? node.layer.contents : nil {
+            case let .shape(shape)?:
                 if let color = shape.color { item.color = color.value(at: time, sources: sources) }
                 if let points = shape.gradientPoints { item.gradientPoints = points.value(at: time, sources: sources) }
                 if case .dynamic = shape.path {
@@ -358,7 +357,7 @@ package final class LayerTreeEvaluator {
                     }
                     item.input = ShapeInput(parameters: p, position: position, size: node.layer.size)
                 }
-            case let .box(box):
+            case let .box(box)?:
                 item.primitive = .box
                 item.color = box.fillColor.value(at: time, sources: sources)
                 if box.borderWidth > 0 {
@@ -369,9 +368,10 @@ package final class LayerTreeEvaluator {
                         borderOnTop?.primitive = .boxBorder
                     }
                 }
-            case .picture:
+            case .picture?:
                 item.primitive = .picture
-            }
+            case nil:
+                break
             }
             if node.hasShadow, !asMask, let shadow = node.layer.shadow {
                 // Under the contents: the same outline, blurred and offset, in the shadow's colour.
