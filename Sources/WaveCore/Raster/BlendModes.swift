@@ -76,15 +76,14 @@ public enum BlendMode: String, Equatable, Hashable, Sendable, CaseIterable {
         let sa = source.a / 255 * coverage, da = Double(destination.a) / 255
         if self == .add {
             @inline(__always) func channel(_ s: Double, _ d: UInt8) -> UInt8 {
-                UInt8(Swift.min(255, Double(d) * da + s * sa) + 0.5)
+                rounded8(Double(d) * da + s * sa)
             }
             // Premultiplied sums, clamped, then back to straight colour.
             let outA = Swift.min(1, sa + da)
             guard outA > 0 else { return RGBA8(0, 0, 0, 0) }
             let r = Double(channel(source.r, destination.r)) / outA, g = Double(channel(source.g, destination.g)) / outA
             let b = Double(channel(source.b, destination.b)) / outA
-            return RGBA8(UInt8(Swift.min(255, r) + 0.5), UInt8(Swift.min(255, g) + 0.5), UInt8(Swift.min(255, b) + 0.5),
-                         UInt8(outA * 255 + 0.5))
+            return RGBA8(rounded8(r), rounded8(g), rounded8(b), rounded8(outA * 255))
         }
         let cb = (Double(destination.r) / 255, Double(destination.g) / 255, Double(destination.b) / 255)
         let cs = (source.r / 255, source.g / 255, source.b / 255)

@@ -43,7 +43,7 @@ package func composite(_ source: ColorValue, coverage: Double, onto destination:
     if outA <= 0 { return RGBA8(0, 0, 0, 0) }
     @inline(__always) func channel(_ s: Double, _ d: UInt8) -> UInt8 { rounded8((s * sa + Double(d) * da * (1 - sa)) / outA) }
     return RGBA8(channel(source.r, destination.r), channel(source.g, destination.g),
-                 channel(source.b, destination.b), UInt8(Swift.min(255, outA * 255) + 0.5))
+                 channel(source.b, destination.b), rounded8(outA * 255))
 }
 
 /// An 8-bit colour at `coverage` over `destination`.

@@ -460,7 +460,7 @@ package final class TreePainter {
             for x in written.columns {
                 let c = RGBA8(packed: colors[row * width + x])
                 let luminance = (w.r * Double(c.r) + w.g * Double(c.g) + w.b * Double(c.b)) * Double(c.a) / 255
-                buffer[row * width + x] = UInt8(Swift.min(255, luminance) + 0.5)
+                buffer[row * width + x] = rounded8(luminance)
             }
         }
         if list.masks[index].inverted {
@@ -490,16 +490,13 @@ package final class TreePainter {
     private func foldCoverage(into buffer: UnsafeMutablePointer<UInt8>, _ mode: MaskMode, inverted: Bool,
                       item: (coverage: UnsafeMutablePointer<UInt8>, area: (rows: Range<Int>, columns: Range<Int>))?,
                       over region: (rows: Range<Int>, columns: Range<Int>)) {
-        @inline(__always) func folded(_ m: UInt8, _ s: Double) -> UInt8 {
-            UInt8(Swift.min(1, Swift.max(0, mode.combine(Double(m) / 255, s))) * 255 + 0.5)
-        }
         // Indexed by the scratch's byte: 0 (s = 0, or 1 inverted) and 255 (s = 1, or 0 inverted).
         let whenNone = foldTables, whenWhole = foldTables + 256
         // Past the item the fold may leave the mask as it is, or set it to one value (an inverted layer adding).
         var changes = false, oneValue = true
         for m in 0..<256 {
-            whenNone[m] = folded(UInt8(m), inverted ? 1 : 0)
-            whenWhole[m] = folded(UInt8(m), inverted ? 0 : 1)
+            whenNone[m] = mode.folded(UInt8(m), inverted ? 1 : 0)
+            whenWhole[m] = mode.folded(UInt8(m), inverted ? 0 : 1)
             changes = changes || whenNone[m] != UInt8(m)
             oneValue = oneValue && whenNone[m] == whenNone[0]
         }
@@ -530,7 +527,7 @@ package final class TreePainter {
                     line[x] = whenWhole[Int(line[x])]
                 } else {
                     let s = Double(c) / 255
-                    line[x] = folded(line[x], inverted ? 1 - s : s)
+                    line[x] = mode.folded(line[x], inverted ? 1 - s : s)
                 }
                 x += 1
             }
@@ -987,11 +984,17 @@ struct MaskBlitter: CoverageBlitter {
         while x < b {
             if Int(line[x]) != lastIn {
                 lastIn = Int(line[x])
-                // Rounded half up: the value is never negative, and v + 0.5 truncated needs no call into libm.
-                lastOut = rounded8(mode.combine(Double(line[x]) / 255, source) * 255)
+                lastOut = mode.folded(line[x], source)
             }
             line[x] = lastOut
             x += 1
         }
     }
+}
+
+extension MaskMode {
+    /// Mask value `m` (0...255) with a layer's coverage `s` (0...1) folded into it by this mode, rounded once
+    /// (`rounded8`): what the mask's blitter and its tables both write.
+    @inline(__always)
+    fileprivate func folded(_ m: UInt8, _ s: Double) -> UInt8 { rounded8(combine(Double(m) / 255, s) * 255) }
 }

@@ -340,7 +340,6 @@ public struct Replicator: Equatable, Sendable {
     public static let maxCount = 1 << 20
 }
 
-/// A layer's replicator, held apart from it (`Layer.replicator`).
 /// A value most layers lack, held apart from the layer (8 bytes where it
 /// would be inline), compared by value.
 private final class HeldApart<Value: Equatable & Sendable>: Equatable, Sendable {
