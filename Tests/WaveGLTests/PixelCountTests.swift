@@ -89,6 +89,25 @@ final class PixelCountTests: XCTestCase {
         assertMap(gl.counts.blendedLayers, map([(1..<13, 2..<8, 1)]), "GL blended layers")
     }
 
+    /// Two 6x4 shapes at (2, 3) and (11, 5) that stand still: the CPU rasterises their areas (each widened by
+    /// a pixel, 48 pixels) on the two frames it takes to see that, then plays the coverage it kept
+    /// (`KeptCoverage`); their stores are counted every frame, and every frame is the one a renderer that
+    /// kept nothing draws.
+    func testStillShapesCoverageIsKeptOnTheCPU() throws {
+        var square = PathBuilder()
+        try square.rectangle(x: 0, y: 0, width: 6, height: 4)
+        let shape = Contents.shape(Shape(path: square.path, fill: .solid(RGBA8(255, 0, 0, 200))))
+        let scene = scene([Layer(name: "one", frame: Rect(x: 2, y: 3, width: 6, height: 4), contents: shape),
+                           Layer(name: "two", frame: Rect(x: 11, y: 5, width: 6, height: 4), contents: shape)])
+        let cpu = try counted(scene, on: CPURenderer(), at: [0, 0.5, 1, 1.5])
+        XCTAssertEqual(cpu.totals.map { $0.rasterized }, [96, 96, 0, 0])
+        for (k, totals) in cpu.totals.enumerated() {
+            XCTAssertEqual(totals, PixelCounts.Totals(rasterized: totals.rasterized, written: 200 + 48, blended: 48, offscreen: 0))
+            assertImagesMatch(cpu.frames[k], try Frames.render(CPURenderer(), scene, at: [Double(k) / 2])[0], mean: 0, max: 0,
+                              name: "kept-cpu-\(k)")
+        }
+    }
+
     /// A 30x4 bar alone in a 12x6 clip at (3, 2).
     func testAShapeAloneInItsClipIsWrittenNotBlended() throws {
         var bar = PathBuilder()

@@ -129,7 +129,7 @@ enum CountedDestination {
 }
 
 /// A blitter that counts what the one it wraps does: each span it is given
-/// is resolved coverage (`rasterized`); where the wrapped blitter stores
+/// is resolved coverage (`rasterized`), unless it was kept; where the wrapped blitter stores
 /// into the frame, the stores (covered pixels only, unless it writes
 /// uncovered ones too, and only where a mask lets them through); where it
 /// stores into a buffer of its own, `offscreen`.
@@ -142,13 +142,15 @@ struct CountingBlitter<Inner: CoverageBlitter>: CoverageBlitter {
     let writesUncovered: Bool
     /// A frame-sized mask: only pixels it lets through (above 0) are stored.
     let mask: UnsafeMutablePointer<UInt8>?
+    /// The spans are the rasteriser's work this frame (false: coverage kept from an earlier one, `KeptCoverage`).
+    var resolved = true
 
     @inline(__always)
     mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
         inner.blit(row: row, from: x0, to: x1, level: level)
         let a = Swift.max(x0, columns.lowerBound), b = Swift.min(x1, columns.upperBound)
         guard a < b else { return }
-        counts.totals.rasterized += b - a
+        if resolved { counts.totals.rasterized += b - a }
         guard level > 0 || writesUncovered else { return }
         switch destination {
         case .offscreen:

@@ -4,7 +4,10 @@ import Foundation
 /// rebuilt in scene pixels every frame (its transform applied to the path's
 /// points, curves flattened after), rasterised by the same rasteriser as
 /// everything else, and painted per pixel with its colour, opacity and tint,
-/// inside its clip and under its mask. Buffers are made once per scene;
+/// inside its clip and under its mask. A fixed path that lands on the same
+/// pixels as the last frame has its coverage played again instead
+/// (`KeptCoverage`, as rlottie and ThorVG keep a still shape's spans); its
+/// paint is worked out every frame. Buffers are made once per scene;
 /// drawing a frame allocates nothing.
 package final class TreePainter {
     package let evaluator: LayerTreeEvaluator
@@ -33,6 +36,8 @@ package final class TreePainter {
     private let innerBuffer: UnsafeMutablePointer<UInt8>?
     /// Solid spans over opaque pixels, blended through tables (kept while their colour and coverage do not change).
     private let spanBlend = SpanBlendTable()
+    /// Fixed outlines' coverage, kept while they stand still: a slot per list item, then per mask item.
+    private let kept: KeptCoverage
     /// Blitters made so far: each one's number (`ItemBlitter.item`) keys the span tables made for it.
     private var itemsPainted = 0
 
@@ -77,6 +82,11 @@ package final class TreePainter {
             byNode[clip.node] = (clip, path, FillProgram(fill: shape.fill, background: background))
         }
         soleClips = byNode
+        kept = try KeptCoverage(slots: evaluator.capacity.items + evaluator.capacity.maskItems,
+                                words: KeptCoverage.words(width: rasterizer.width, height: rasterizer.height))
+        // A debug build makes a generic type's metadata where it is first used, which allocates; the blitters
+        // that keep coverage are first used whenever an outline first stands still, so they are made here.
+        _ = (ObjectIdentifier(CountingBlitter<KeepingBlitter<ItemBlitter>>.self), ObjectIdentifier(CountingBlitter<KeepingBlitter<MaskBlitter>>.self))
         clipsAlone = evaluator.itemsAreOnly { byNode[$0] != nil } ? clips.compactMap { byNode[$0.node] } : nil
         rowsToClear = SoleClip.rowsToClear(clips, width: rasterizer.width, height: rasterizer.height)
         // The mask's buffers, each only for a tree that needs it.
@@ -169,11 +179,13 @@ package final class TreePainter {
         }
         evaluator.evaluate(at: time, into: &list)
         maskInBuffer = -1
-        for i in list.items.indices { draw(list.items[i], into: view) }
+        kept.startFrame()
+        for i in list.items.indices { draw(list.items[i], slot: i, into: view) }
     }
 
     /// Draws an item over `view`: of the tree, or (`inMask`) of a mask's layers, drawn in colour for a luminance mask.
-    private func draw(_ item: PresentationItem, into view: PixmapView, inMask: Bool = false) {
+    /// `slot`: where its coverage is kept (`KeptCoverage`).
+    private func draw(_ item: PresentationItem, slot: Int, into view: PixmapView, inMask: Bool = false) {
         if !inMask, item.primitive == .fixedShape, let (clip, path, paint) = soleClips[item.layer] {
             // Alone in its clip: the clear folded into the paint.
             Self.paintAlone(path, item.transform, rows: clip.rows, columns: clip.columns, paint: paint, rasterizer: rasterizer,
@@ -201,11 +213,10 @@ package final class TreePainter {
             return
         case .fixedShape, .dynamicShape:
             guard case let .shape(shape)? = node.layer.contents else { return }
-            addOutline(item, shape: shape, columns: area.columns)
             var blitter = ItemBlitter(view: view, paint: ItemPaint(shape, item), opacity: item.opacity,
                                       columns: area.columns, mask: mask, spanBlend: spanBlend, item: nextItem())
             blitter.blend = item.blend
-            resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
+            resolveOutline(item, shape: shape, slot: slot, area: area, into: &blitter, as: .frame(blends: true), mask: mask)
         case .box, .boxBorder:
             guard case let .box(box)? = node.layer.contents else { return }
             // A blended box draws its fill and its border each by its mode (the bordered blitter composites normally).
@@ -334,6 +345,29 @@ package final class TreePainter {
         rasterizer.clipRows = 0..<rasterizer.height
     }
 
+    /// The item's outline resolved into `blitter` over its area: played again from the coverage kept in its
+    /// slot where a fixed path lands where it did the last frame (`KeptCoverage`), rasterised otherwise.
+    private func resolveOutline<B: CoverageBlitter>(_ item: PresentationItem, shape: Shape, slot: Int,
+                                                    area: (rows: Range<Int>, columns: Range<Int>), into blitter: inout B,
+                                                    as destination: CountedDestination, mask: UnsafeMutablePointer<UInt8>? = nil) {
+        defer { rasterizer.clipRows = 0..<rasterizer.height }
+        rasterizer.evenOdd = shape.fillRule == .evenOdd
+        let use = item.primitive == .fixedShape
+            ? kept.use(slot: slot, key: .init(node: item.layer, transform: item.transform, area: area, evenOdd: rasterizer.evenOdd))
+            : .rasterize
+        if case let .play(words) = use {
+            return KeptCoverage.play(words, into: &blitter, counting: counts, columns: area.columns, as: destination, mask: mask)
+        }
+        addOutline(item, shape: shape, columns: area.columns)
+        guard case .rasterizeAndKeep = use else {
+            return rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: destination, mask: mask)
+        }
+        var keeping = kept.keeping(blitter)
+        rasterizer.resolve(rows: area.rows, into: &keeping, counting: counts, columns: area.columns, as: destination, mask: mask)
+        kept.keep(keeping, slot: slot)
+        blitter = keeping.inner
+    }
+
     /// The item's outline into the rasteriser, clipped to its rows (a
     /// fixed path's sub-paths outside its columns left out).
     private func addOutline(_ item: PresentationItem, shape: Shape, columns: Range<Int>) {
@@ -395,7 +429,7 @@ package final class TreePainter {
             written = whole
         }
         for i in list.masks[index].items {
-            let item = list.maskItems[i]
+            let item = list.maskItems[i], slot = evaluator.capacity.items + i
             // Mask items number the mask layers' own compiled nodes.
             let layer = evaluator.maskNodes[item.layer].layer
             let (mode, inverts) = invertedMask ? layer.maskMode.dual(inverted: layer.invertsMaskCoverage)
@@ -408,9 +442,10 @@ package final class TreePainter {
                 continue
             }
             var alpha = item.opacity * item.tint.a
+            var outline: Shape?
             switch layer.contents {
             case let .shape(shape)?:
-                addOutline(item, shape: shape, columns: area.columns)
+                outline = shape
                 if case let .solid(c) = shape.fill { alpha *= (shape.color == nil ? Double(c.a) : item.color.a) / 255 }
             case let .box(box)?:
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
@@ -423,18 +458,27 @@ package final class TreePainter {
                 // The item's coverage alone, then every pixel that can change folded with it (0 past its area).
                 clear(scratch, area)
                 var blitter = MaskBlitter(buffer: scratch, width: width, columns: area.columns, alpha: alpha, mode: .add)
-                rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
+                resolveMask(item, outline, slot: slot, area: area, into: &blitter)
                 let over = inverts ? whole : Self.union(written, area)
                 foldCoverage(into: buffer, mode, inverted: inverts, item: (scratch, area), over: over)
                 written = over
             } else {
                 var blitter = MaskBlitter(buffer: buffer, width: width, columns: area.columns, alpha: alpha, mode: mode)
-                rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
+                resolveMask(item, outline, slot: slot, area: area, into: &blitter)
                 if mode != .subtract { written = Self.union(written, area) }
             }
             rasterizer.clipRows = 0..<height
         }
         region = written
+    }
+
+    /// A mask item's coverage into `blitter`: a shape's outline through `resolveOutline`, a box's (added already) resolved.
+    private func resolveMask(_ item: PresentationItem, _ shape: Shape?, slot: Int, area: (rows: Range<Int>, columns: Range<Int>),
+                             into blitter: inout MaskBlitter) {
+        guard let shape else {
+            return rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
+        }
+        resolveOutline(item, shape: shape, slot: slot, area: area, into: &blitter, as: .offscreen)
     }
 
     /// A luminance mask: its items drawn in colour over nothing, then each
@@ -450,7 +494,7 @@ package final class TreePainter {
             let item = list.maskItems[i]
             guard let area = area(of: item, mask: true) else { continue }
             rasterizer.clipRows = 0..<height
-            draw(item, into: view, inMask: true)
+            draw(item, slot: evaluator.capacity.items + i, into: view, inMask: true)
             written = Self.union(written, area)
         }
         rasterizer.clipRows = 0..<height
