@@ -13,6 +13,8 @@ struct SampledOutline: DynamicPath, Equatable {
     /// The most points a frame has, and the box holding every frame's outline: worked out once (read every frame).
     let maxPoints: Int
     private let box: Rect
+    /// Per frame, the first frame of the run of equal outlines it belongs to (`outlineIdentity`).
+    private let sameAs: [Int]
 
     init(firstFrame: Int, frames: [Path], rate: Double) {
         self.firstFrame = firstFrame
@@ -25,6 +27,9 @@ struct SampledOutline: DynamicPath, Equatable {
             minX = Swift.min(minX, b.minX); minY = Swift.min(minY, b.minY); maxX = Swift.max(maxX, b.maxX); maxY = Swift.max(maxY, b.maxY)
         }
         box = minX.isFinite ? Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : Rect(x: 0, y: 0, width: 0, height: 0)
+        var sameAs = Array(frames.indices)
+        for i in frames.indices.dropFirst() where frames[i] == frames[i - 1] { sameAs[i] = sameAs[i - 1] }
+        self.sameAs = sameAs
     }
 
     /// The points `outline` emits for a path: a quad as the chords the sink cuts it into, a sub-path's close one more.
@@ -48,10 +53,17 @@ struct SampledOutline: DynamicPath, Equatable {
         Timeline(0, animations: [.basic(BasicAnimation(from: -1e6 * rate, to: 1e6 * rate, duration: 2e6, beginTime: -1e6, fillMode: .both))])
     }
 
-    func outline<Sink: OutlineSink>(_ input: ShapeInput, into sink: Sink) {
-        // The frame the time falls in; a time a thousandth of a frame short of a whole frame is that frame.
+    /// The frame the time falls in; a time a thousandth of a frame short of a whole frame is that frame.
+    private func frame(_ input: ShapeInput) -> Int {
         let f = input.parameters.x + 1e-3
-        let index = f.isFinite ? Swift.max(0, Swift.min(frames.count - 1, Int(holding: f - Double(firstFrame), to: 0...Swift.max(0, frames.count - 1)))) : 0
+        return f.isFinite ? Swift.max(0, Swift.min(frames.count - 1, Int(holding: f - Double(firstFrame), to: 0...Swift.max(0, frames.count - 1)))) : 0
+    }
+
+    /// Frames whose outlines are equal (the first and last held outside, a run of equal ones inside) share a number.
+    func outlineIdentity(_ input: ShapeInput) -> Int? { frames.isEmpty ? 0 : sameAs[frame(input)] }
+
+    func outline<Sink: OutlineSink>(_ input: ShapeInput, into sink: Sink) {
+        let index = frame(input)
         // Read in place with a while loop: a frame allocates nothing (a for-in loop allocates in a debug build).
         frames[index].elements.withUnsafeBufferPointer { elements in
             var pen = Point(0, 0), open = false

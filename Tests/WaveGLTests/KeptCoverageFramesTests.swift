@@ -51,6 +51,29 @@ final class KeptCoverageFramesTests: XCTestCase {
         }
     }
 
+    /// A trim that draws a stroke over frames 0 to 6 and then holds: its outline changes every frame, then is
+    /// the same outline (`DynamicPath.outlineIdentity`), kept from the second frame it holds.
+    func testAnOutlineThatStopsChangingIsKeptOnceItHolds() throws {
+        let drawn = F.trim(start: 0, end: 100).replacingOccurrences(of: #""e":\#(F.value("100.0"))"#,
+                                                                      with: #""e":\#(F.keyframes([(0, "[5]"), (6, "[100]")]))"#)
+        let layer = F.shapeLayer(items: [F.line([(10, 20), (90, 30), (50, 80)]), drawn, F.stroke(width: 6, cap: 2)])
+        let scene = try LottieAnimation(bytes: Array(F.file([layer]).utf8)).scene(width: 100, height: 100, background: RGBA8(255, 255, 255)).scene
+        let counts = PixelCounts(width: 100, height: 100)
+        let renderer = CPURenderer()
+        renderer.pixelCounts = counts
+        try renderer.prepare(scene: scene)
+        let target = try renderer.makeTarget()
+        var rasterized: [Int] = []
+        for k in 0..<12 {
+            try renderer.draw(time: Double(k) / 10, into: target)
+            rasterized.append(counts.totals.rasterized)
+            assertImagesMatch(try target.readback(), try Frames.render(CPURenderer(), scene, at: [Double(k) / 10])[0], mean: 0, max: 0,
+                              name: "kept-trim-\(k)")
+        }
+        XCTAssert(rasterized[..<8].allSatisfy { $0 > 0 }, "\(rasterized): rasterised while it changes and on the two frames it takes to see it held")
+        XCTAssertEqual(Array(rasterized[8...]), [0, 0, 0, 0], "\(rasterized): kept once it holds")
+    }
+
     func testMasksMattesAndBlendingKeepTheirCoverageExactly() throws {
         let box = #"{"c":true,"v":[[40,0],[100,0],[100,100],[40,100]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}"#
         // A layer under three masks (add, intersect inverted, difference), moving until frame 10, blended by multiply.

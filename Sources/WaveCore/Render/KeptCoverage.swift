@@ -2,9 +2,10 @@
 /// that land on exactly the same pixels again: what rlottie and ThorVG do
 /// with a shape's spans while its path and matrix stand still.
 ///
-/// An item whose fixed path is drawn by the same node, under the same
-/// transform, over the same area and by the same fill rule as the last frame
-/// gets the same runs of coverage from the rasteriser, so they are played
+/// An item whose fixed path (or a dynamic path's outline that says it is the
+/// same, `DynamicPath.outlineIdentity`) is drawn by the same node, under the
+/// same transform, over the same area and by the same fill rule as the last
+/// frame gets the same runs of coverage from the rasteriser, so they are played
 /// again instead of its edges being added and resolved. Everything after
 /// coverage (paint, opacity, mask, blend mode) is worked out again every
 /// frame, so a frame is byte-identical with or without it. An outline is
@@ -26,9 +27,12 @@ package final class KeptCoverage {
         /// The compiled node, of the tree's or of a mask's (which slot says).
         var node: Int32
         var evenOdd: Bool
+        /// Which of a dynamic path's outlines (`DynamicPath.outlineIdentity`); 0 for a fixed path.
+        var outline: Int
 
-        package init(node: Int, transform: Affine, area: (rows: Range<Int>, columns: Range<Int>), evenOdd: Bool) {
+        package init(node: Int, outline: Int = 0, transform: Affine, area: (rows: Range<Int>, columns: Range<Int>), evenOdd: Bool) {
             self.node = Int32(truncatingIfNeeded: node)
+            self.outline = outline
             self.transform = transform
             (top, bottom) = (Int32(truncatingIfNeeded: area.rows.lowerBound), Int32(truncatingIfNeeded: area.rows.upperBound))
             (left, right) = (Int32(truncatingIfNeeded: area.columns.lowerBound), Int32(truncatingIfNeeded: area.columns.upperBound))

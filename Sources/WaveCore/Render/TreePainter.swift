@@ -346,15 +346,23 @@ package final class TreePainter {
     }
 
     /// The item's outline resolved into `blitter` over its area: played again from the coverage kept in its
-    /// slot where a fixed path lands where it did the last frame (`KeptCoverage`), rasterised otherwise.
+    /// slot where a fixed path, or a dynamic path's same outline, lands where it did the last frame
+    /// (`KeptCoverage`), rasterised otherwise.
     private func resolveOutline<B: CoverageBlitter>(_ item: PresentationItem, shape: Shape, slot: Int,
                                                     area: (rows: Range<Int>, columns: Range<Int>), into blitter: inout B,
                                                     as destination: CountedDestination, mask: UnsafeMutablePointer<UInt8>? = nil) {
         defer { rasterizer.clipRows = 0..<rasterizer.height }
         rasterizer.evenOdd = shape.fillRule == .evenOdd
-        let use = item.primitive == .fixedShape
-            ? kept.use(slot: slot, key: .init(node: item.layer, transform: item.transform, area: area, evenOdd: rasterizer.evenOdd))
-            : .rasterize
+        var use = KeptCoverage.Use.rasterize
+        switch shape.path {
+        case .fixed:
+            use = kept.use(slot: slot, key: .init(node: item.layer, transform: item.transform, area: area, evenOdd: rasterizer.evenOdd))
+        case let .dynamic(path):
+            if let outline = path.outlineIdentity(item.input) {
+                use = kept.use(slot: slot, key: .init(node: item.layer, outline: outline, transform: item.transform, area: area,
+                                                      evenOdd: rasterizer.evenOdd))
+            }
+        }
         if case let .play(words) = use {
             return KeptCoverage.play(words, into: &blitter, counting: counts, columns: area.columns, as: destination, mask: mask)
         }

@@ -450,6 +450,10 @@ public protocol DynamicPath: Sendable {
     /// A box (layer coordinates) holding the outline for every input this scene can give it.
     func reach(size: Size) -> Rect
     func isEqual(to other: any DynamicPath) -> Bool
+    /// A number that is the same for two inputs only where `outline` emits the very same outline for
+    /// both (nil, the default: not known). The CPU strategy keeps the coverage of an outline whose
+    /// number, transform and area stand still (`KeptCoverage`).
+    func outlineIdentity(_ input: ShapeInput) -> Int?
 }
 
 extension DynamicPath {
@@ -458,6 +462,8 @@ extension DynamicPath {
     }
 
     public var scratchCount: Int { 0 }
+
+    public func outlineIdentity(_ input: ShapeInput) -> Int? { nil }
 }
 
 extension DynamicPath where Self: Equatable {
