@@ -1,7 +1,9 @@
 /// The redraw-per-tick strategy: every `draw` evaluates the scene's layer
 /// tree at that time and, item by item, rebuilds each outline, rasterises
-/// its coverage and composites its paint (`TreePainter`). Nothing
-/// rasterised survives from one frame to the next.
+/// its coverage and composites its paint (`TreePainter`). No pixel survives
+/// from one frame to the next; only the coverage of an outline that lands
+/// where it did the frame before is kept (`KeptCoverage`, as rlottie and
+/// ThorVG keep a still shape's spans).
 ///
 /// Each pixel is written once where it can be: rows that shapes alone in
 /// their clips paint whole (a table of cells) get the background folded
@@ -51,7 +53,7 @@ public final class CPURenderer: Renderer, PixelCounting {
         }
     }
 
-    /// Every item is redrawn: its outline rebuilt and rasterised on the CPU, every frame.
+    /// Every item is redrawn: painted on the CPU every frame, its outline rasterised again wherever it changed.
     public func explain(time: Double) throws -> [ItemPlan] {
         guard let evaluator = treePainter?.evaluator else { throw RendererError.notPrepared(.cpu) }
         let list = evaluator.presentation(at: time)
@@ -59,7 +61,8 @@ public final class CPURenderer: Renderer, PixelCounting {
             let (item, mask) = entry
             let layer = mask ? evaluator.maskNodes[item.layer].layer : evaluator.nodes[item.layer].layer
             return ItemPlan(item: n, layer: layer.name + (mask ? " (mask)" : ""), primitive: item.primitive.name, mechanism: "CPU redraw",
-                            reason: "redrawn every frame: its outline rebuilt and rasterised in software (the CPU strategy)")
+                            reason: "redrawn every frame in software (the CPU strategy): painted, and its outline rasterised again "
+                                + "wherever it moved or changed (a still outline's coverage is kept, as rlottie and ThorVG keep it)")
         }
     }
 
