@@ -450,43 +450,38 @@ package final class TreePainter {
                 continue
             }
             var alpha = item.opacity * item.tint.a
-            var outline: Shape?
             switch layer.contents {
             case let .shape(shape)?:
-                outline = shape
                 if case let .solid(c) = shape.fill { alpha *= (shape.color == nil ? Double(c.a) : item.color.a) / 255 }
+            case .box?: alpha *= item.color.a / 255
+            default: break
+            }
+            // The item's coverage alone where its mode reaches past it (then every pixel that can change folded with
+            // it, 0 past its area), else folded straight into the mask.
+            let alone = reaches ? maskScratch : nil
+            if let alone { clear(alone, area) }
+            var blitter = MaskBlitter(buffer: alone ?? buffer, width: width, columns: area.columns, alpha: alpha, mode: alone == nil ? mode : .add)
+            switch layer.contents {
+            case let .shape(shape)?:
+                resolveOutline(item, shape: shape, slot: slot, area: area, into: &blitter, as: .offscreen)
             case let .box(box)?:
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
-                alpha *= item.color.a / 255
+                rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
             default:
                 // A picture as a mask: its box (its alpha is not read).
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: 0, item.transform, into: rasterizer)
+                rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
             }
-            if reaches, let scratch = maskScratch {
-                // The item's coverage alone, then every pixel that can change folded with it (0 past its area).
-                clear(scratch, area)
-                var blitter = MaskBlitter(buffer: scratch, width: width, columns: area.columns, alpha: alpha, mode: .add)
-                resolveMask(item, outline, slot: slot, area: area, into: &blitter)
+            if let alone {
                 let over = inverts ? whole : Self.union(written, area)
-                foldCoverage(into: buffer, mode, inverted: inverts, item: (scratch, area), over: over)
+                foldCoverage(into: buffer, mode, inverted: inverts, item: (alone, area), over: over)
                 written = over
-            } else {
-                var blitter = MaskBlitter(buffer: buffer, width: width, columns: area.columns, alpha: alpha, mode: mode)
-                resolveMask(item, outline, slot: slot, area: area, into: &blitter)
-                if mode != .subtract { written = Self.union(written, area) }
+            } else if mode != .subtract {
+                written = Self.union(written, area)
             }
             rasterizer.clipRows = 0..<height
         }
         region = written
-    }
-
-    /// A mask item's coverage into `blitter`: a shape's outline through `resolveOutline`, a box's (added already) resolved.
-    private func resolveMask(_ item: PresentationItem, _ shape: Shape?, slot: Int, area: (rows: Range<Int>, columns: Range<Int>),
-                             into blitter: inout MaskBlitter) {
-        guard let shape else {
-            return rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
-        }
-        resolveOutline(item, shape: shape, slot: slot, area: area, into: &blitter, as: .offscreen)
     }
 
     /// A luminance mask: its items drawn in colour over nothing, then each
