@@ -1,7 +1,8 @@
 // libFuzzer target: Lottie files (LottieAnimation), built by `make fuzz`
 // into the WaveLottie module with its sources over instrumented WaveCore
 // and WaveImageIO libraries. Any input is refused with one line of Waves'
-// own, or is a scene the CPU renderer draws at two times in a small frame.
+// own, or is a scene the CPU renderer draws in a small frame at two times,
+// then at the second twice more (its still outlines kept, then played).
 import Foundation
 import WaveCore
 
@@ -20,7 +21,7 @@ public func fuzzLottie(_ start: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         try renderer.prepare(scene: scene)
         let target = try renderer.makeTarget()
-        for t in [0, 0.7] { try renderer.draw(time: t, into: target) }
+        for t in [0, 0.7, 0.7, 0.7] { try renderer.draw(time: t, into: target) }
     } catch {
         // A tree the renderer refuses (a layer out of range) is one line too.
         let line = "\(error)"
