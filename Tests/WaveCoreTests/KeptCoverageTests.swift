@@ -98,7 +98,8 @@ final class KeptCoverageTests: XCTestCase {
         _ = store.use(slot: 1, key: key)
         _ = store.use(slot: 1, key: key)
         _ = kept(spans, in: store, slot: 1)
-        guard case .rasterizeAndKeep = store.use(slot: 1, key: key) else { return XCTFail("a part of an outline was kept") }
+        // Nothing of it is kept, and a full store tries to keep nothing more.
+        guard case .rasterize = store.use(slot: 1, key: key) else { return XCTFail("a part of an outline was kept") }
         guard case .play = store.use(slot: 0, key: key) else { return XCTFail("a full store dropped what it kept") }
         // A store full of live runs is not emptied; once slot 0 moves, its 10 dead words (a quarter) empty it.
         store.startFrame()
@@ -107,12 +108,46 @@ final class KeptCoverageTests: XCTestCase {
         moved.transform.ty += 1
         _ = store.use(slot: 0, key: moved)
         store.startFrame()
-        _ = store.use(slot: 1, key: key)
+        guard case .rasterizeAndKeep = store.use(slot: 1, key: key) else { return XCTFail("the emptied store keeps nothing") }
         let small = Array(spans.prefix(4))
         _ = kept(small, in: store, slot: 1)
         guard case let .play(words) = store.use(slot: 1, key: key) else { return XCTFail("the emptied store kept nothing") }
         var played = Calls()
         KeptCoverage.play(words, into: &played, counting: nil, columns: 0..<100, as: .offscreen)
         XCTAssertEqual(played.calls, small)
+    }
+
+    /// Columns the words cannot say (a cached picture's painter may be wider than a scene) and rows past 16
+    /// bits (a scene may be taller): no store and no slot, so nothing is kept.
+    func testSizesTheWordsCannotSayKeepNothing() throws {
+        XCTAssertGreaterThan(KeptCoverage.words(width: 16384, height: 65535), 0)
+        XCTAssertEqual(KeptCoverage.words(width: 16385, height: 10), 0)
+        XCTAssertEqual(KeptCoverage.words(width: 10, height: 65536), 0)
+        let none = try KeptCoverage(slots: 4, words: 0)
+        XCTAssertEqual(none.slotCount, 0)
+        for _ in 0..<3 {
+            guard case .rasterize = none.use(slot: 0, key: key) else { return XCTFail("kept without a store") }
+        }
+    }
+
+    /// A still shape 66,000 rows down a tall scene: its third frame is its first (row numbers past 16 bits
+    /// would have been played back 65,536 rows up).
+    func testATallScenesFramesStayTheSame() throws {
+        var triangle = PathBuilder()
+        try triangle.move(to: 0, 0); try triangle.line(to: 7, 2); try triangle.line(to: 1, 9); triangle.close()
+        let shape = Contents.shape(Shape(path: triangle.path, fill: .solid(RGBA8(200, 40, 0, 230))))
+        let root = Layer(frame: Rect(x: 0, y: 0, width: 8, height: 70_000),
+                         sublayers: [Layer(name: "low", frame: Rect(x: 0, y: 66_000.5, width: 8, height: 10), contents: shape),
+                                     Layer(name: "high", frame: Rect(x: 0, y: 10.5, width: 8, height: 10), contents: shape)])
+        let scene = Scene(width: 8, height: 70_000, tree: LayerTree(root: root))
+        let renderer = CPURenderer()
+        try renderer.prepare(scene: scene)
+        let target = try renderer.makeTarget()
+        var frames: [RGBAImage] = []
+        for t in [0.0, 0.5, 1.0] {
+            try renderer.draw(time: t, into: target)
+            frames.append(try target.readback())
+        }
+        XCTAssert(frames[2] == frames[0], "a kept outline played into other rows")
     }
 }

@@ -67,7 +67,8 @@ package final class KeptCoverage {
 
     /// `slots`: the list's items and mask items; `words`: the store's size (`KeepingBlitter`'s 16-bit words).
     package init(slots: Int, words capacity: Int) throws {
-        let slots = Swift.max(0, slots), capacity = Swift.max(0, capacity)
+        // No store, no slots: nothing is kept.
+        let capacity = Swift.max(0, capacity), slots = capacity > 0 ? Swift.max(0, slots) : 0
         (slotCount, self.capacity) = (slots, capacity)
         let bytes = slots * (MemoryLayout<Key>.stride + MemoryLayout<Runs>.stride) + capacity * 2
         (keys, runs, store) = try CheckedMemory.allocating(bytes: bytes, for: "the coverage kept between frames") {
@@ -86,8 +87,16 @@ package final class KeptCoverage {
     }
 
     /// The store's size for a scene, in words: half a byte a pixel (an eighth of an RGBA frame), at least
-    /// 4 kB and at most 8 MB (a huge frame's outlines rarely cover it).
-    package static func words(width: Int, height: Int) -> Int { Swift.min(Swift.max(2048, width * height / 4), 4 << 20) }
+    /// 4 kB and at most 8 MB (a huge frame's outlines rarely cover it); none where the words cannot say its
+    /// columns and rows (`encodes`).
+    package static func words(width: Int, height: Int) -> Int {
+        encodes(width: width, height: height) ? Swift.min(Swift.max(2048, width * height / 4), 4 << 20) : 0
+    }
+
+    /// Whether runs in a frame this size fit the words: a span's first column below `pixelsMark` (a scene is
+    /// at most `Scene.maxRenderDimension`, 16384, wide; a cached picture's painter may be wider) and every
+    /// row in 16 bits (a scene may be taller).
+    package static func encodes(width: Int, height: Int) -> Bool { width <= Int(pixelsMark) && height <= Int(UInt16.max) }
 
     /// Starts a frame: a full store whose dead runs reach a quarter of it is emptied (every outline kept
     /// so far is kept again the next time it stands still).
@@ -105,7 +114,8 @@ package final class KeptCoverage {
         let kept = runs[slot]
         if kept.count != -2 && keys[slot] == key {
             if kept.count >= 0 { return .play(UnsafeBufferPointer(start: store + Int(kept.start), count: Int(kept.count))) }
-            return state.pointee.used < capacity ? .rasterizeAndKeep : .rasterize
+            // A full store keeps nothing more until `startFrame` empties it.
+            return state.pointee.full ? .rasterize : .rasterizeAndKeep
         }
         if kept.count > 0 { state.pointee.live -= Int(kept.count) }
         keys[slot] = key
@@ -128,6 +138,7 @@ package final class KeptCoverage {
         runs[slot] = Runs(start: Int32(blitter.start), count: Int32(count))
         state.pointee.used = blitter.next
         state.pointee.live += count
+        state.pointee.full = blitter.next == capacity
     }
 
     /// Plays kept runs into `blitter` as the rasteriser gave them; where `counts` is set, its stores are
@@ -171,8 +182,8 @@ package final class KeptCoverage {
         }
     }
 
-    /// A row's first word; a run of single pixels' first word, its first column in the low 14 bits (a scene
-    /// is at most `Scene.maxRenderDimension`, 16384, on a side, so a span's first word is below both).
+    /// A row's first word; a run of single pixels' first word, its first column in the low 14 bits (a span's
+    /// first word, its first column, is below both: `encodes`).
     static let rowMark: UInt16 = 0xFFFF, pixelsMark: UInt16 = 0x4000
 }
 
