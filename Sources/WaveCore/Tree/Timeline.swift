@@ -86,6 +86,18 @@ public struct KeyframeAnimation<Value: Interpolatable>: Equatable, Sendable {
         self.function = function; self.isCumulative = isCumulative
     }
 
+    /// The last boundary j of 1...last whose key time p has reached (0: none; p NaN reaches none), halving:
+    /// the key times never decrease (`isValid`), so a file's hundreds of keyframes cost a few steps, not a scan.
+    @inline(__always)
+    func lastBoundary(atOrBefore p: Double, upTo last: Int) -> Int {
+        var low = 0, high = last
+        while low < high {
+            let middle = (low + high + 1) >> 1
+            if p >= keyTime(middle) { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
     /// The key time of boundary i (discrete: 0...n; linear: 0...n - 1).
     @inline(__always)
     func keyTime(_ i: Int) -> Double {
@@ -100,13 +112,10 @@ public struct KeyframeAnimation<Value: Interpolatable>: Equatable, Sendable {
         let n = values.count
         switch calculation {
         case .discrete:
-            var i = 0
-            while i + 1 < n && p >= keyTime(i + 1) { i += 1 }
-            return values[i]
+            return values[lastBoundary(atOrBefore: p, upTo: n - 1)]
         case .linear:
             if n == 1 || p <= keyTime(0) { return values[0] }
-            var i = 0
-            while i + 2 < n && p >= keyTime(i + 1) { i += 1 }
+            let i = lastBoundary(atOrBefore: p, upTo: n - 2)
             let t0 = keyTime(i), t1 = keyTime(i + 1)
             let f = t1 > t0 ? Swift.min(1, (p - t0) / (t1 - t0)) : 1
             return Value.interpolate(values[i], values[i + 1], f)
