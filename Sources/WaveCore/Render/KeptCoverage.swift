@@ -14,9 +14,10 @@
 ///
 /// Its memory is fixed when the painter is made, and no frame allocates: a
 /// slot per place in the presentation list (its items, then its mask items)
-/// and a store of the runs, in 16-bit words (`KeepingBlitter`). When the store is full, outlines not kept yet are
-/// rasterised as before; it is emptied, at the start of a frame, only once a
-/// quarter of it holds runs no slot keeps any more.
+/// and a store of the runs, in 16-bit words (`KeepingBlitter`). When the
+/// store is full, outlines not kept yet are rasterised as before; it is
+/// emptied, at the start of a frame, only once a quarter of it holds runs no
+/// slot keeps any more.
 package final class KeptCoverage {
     /// What makes a slot's runs the same as the rasteriser's would be.
     package struct Key: Equatable {
@@ -50,8 +51,8 @@ package final class KeptCoverage {
         case rasterize
     }
 
-    /// A slot's runs: `count` of them from `start`; `count` -1: its key was
-    /// seen once and nothing is kept; -2: the slot is empty.
+    /// A slot's runs: `count` words of the store from `start`; `count` -1: its
+    /// key was seen once and nothing is kept; -2: the slot is empty.
     private struct Runs {
         var start: Int32 = 0
         var count: Int32 = -2

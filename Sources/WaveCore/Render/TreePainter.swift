@@ -4,10 +4,11 @@ import Foundation
 /// rebuilt in scene pixels every frame (its transform applied to the path's
 /// points, curves flattened after), rasterised by the same rasteriser as
 /// everything else, and painted per pixel with its colour, opacity and tint,
-/// inside its clip and under its mask. A fixed path that lands on the same
-/// pixels as the last frame has its coverage played again instead
-/// (`KeptCoverage`, as rlottie and ThorVG keep a still shape's spans); its
-/// paint is worked out every frame. Buffers are made once per scene;
+/// inside its clip and under its mask. An outline that lands on the same
+/// pixels as the last frame (a fixed path, or a dynamic one that says its
+/// outline repeats) has its coverage played again instead (`KeptCoverage`,
+/// as rlottie and ThorVG keep a still shape's spans); its paint is worked
+/// out every frame. Buffers are made once per scene;
 /// drawing a frame allocates nothing.
 package final class TreePainter {
     package let evaluator: LayerTreeEvaluator
@@ -36,7 +37,7 @@ package final class TreePainter {
     private let innerBuffer: UnsafeMutablePointer<UInt8>?
     /// Solid spans over opaque pixels, blended through tables (kept while their colour and coverage do not change).
     private let spanBlend = SpanBlendTable()
-    /// Fixed outlines' coverage, kept while they stand still: a slot per list item, then per mask item.
+    /// Outlines' coverage, kept while they stand still: a slot per list item, then per mask item.
     private let kept: KeptCoverage
     /// Blitters made so far: each one's number (`ItemBlitter.item`) keys the span tables made for it.
     private var itemsPainted = 0
@@ -86,7 +87,8 @@ package final class TreePainter {
                                 words: KeptCoverage.words(width: rasterizer.width, height: rasterizer.height))
         // A debug build makes a generic type's metadata where it is first used, which allocates; the blitters
         // that keep coverage are first used whenever an outline first stands still, so they are made here.
-        _ = (ObjectIdentifier(CountingBlitter<KeepingBlitter<ItemBlitter>>.self), ObjectIdentifier(CountingBlitter<KeepingBlitter<MaskBlitter>>.self))
+        _ = (ObjectIdentifier(CountingBlitter<KeepingBlitter<ItemBlitter>>.self),
+             ObjectIdentifier(CountingBlitter<KeepingBlitter<MaskBlitter>>.self))
         clipsAlone = evaluator.itemsAreOnly { byNode[$0] != nil } ? clips.compactMap { byNode[$0.node] } : nil
         rowsToClear = SoleClip.rowsToClear(clips, width: rasterizer.width, height: rasterizer.height)
         // The mask's buffers, each only for a tree that needs it.
