@@ -12,7 +12,7 @@ final class KeptCoverageTests: XCTestCase {
         mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) { calls.append([row, x0, x1, level]) }
     }
 
-    private let key = KeptCoverage.Key(node: 3, transform: Affine(a: 1, b: 0, c: 0, d: 1, tx: 0.25, ty: 7), area: (0..<100, 0..<300),
+    private let key = KeptCoverage.Key(node: 3, outline: 0, transform: Affine(a: 1, b: 0, c: 0, d: 1, tx: 0.25, ty: 7), area: (0..<100, 0..<300),
                                        evenOdd: false)
 
     /// Calls as the rasteriser makes them, row by row and left to right: runs at level 0, spans, single pixels

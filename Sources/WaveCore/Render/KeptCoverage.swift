@@ -31,7 +31,7 @@ package final class KeptCoverage {
         /// Which of a dynamic path's outlines (`DynamicPath.outlineIdentity`); 0 for a fixed path.
         var outline: Int
 
-        package init(node: Int, outline: Int = 0, transform: Affine, area: (rows: Range<Int>, columns: Range<Int>), evenOdd: Bool) {
+        package init(node: Int, outline: Int, transform: Affine, area: (rows: Range<Int>, columns: Range<Int>), evenOdd: Bool) {
             self.node = Int32(truncatingIfNeeded: node)
             self.outline = outline
             self.transform = transform

@@ -355,15 +355,15 @@ package final class TreePainter {
                                                     as destination: CountedDestination, mask: UnsafeMutablePointer<UInt8>? = nil) {
         defer { rasterizer.clipRows = 0..<rasterizer.height }
         rasterizer.evenOdd = shape.fillRule == .evenOdd
+        // Which outline this is: a fixed path's only one, a dynamic path's where it can say (nil: not kept).
+        let outline: Int? = switch shape.path {
+        case .fixed: 0
+        case let .dynamic(path): path.outlineIdentity(item.input)
+        }
         var use = KeptCoverage.Use.rasterize
-        switch shape.path {
-        case .fixed:
-            use = kept.use(slot: slot, key: .init(node: item.layer, transform: item.transform, area: area, evenOdd: rasterizer.evenOdd))
-        case let .dynamic(path):
-            if let outline = path.outlineIdentity(item.input) {
-                use = kept.use(slot: slot, key: .init(node: item.layer, outline: outline, transform: item.transform, area: area,
-                                                      evenOdd: rasterizer.evenOdd))
-            }
+        if let outline {
+            use = kept.use(slot: slot, key: .init(node: item.layer, outline: outline, transform: item.transform, area: area,
+                                                  evenOdd: rasterizer.evenOdd))
         }
         if case let .play(words) = use {
             return KeptCoverage.play(words, into: &blitter, counting: counts, columns: area.columns, as: destination, mask: mask)
