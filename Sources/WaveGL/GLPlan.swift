@@ -10,7 +10,8 @@ import WaveCore
 /// | item | software driver (llvmpipe) | GPU |
 /// | --- | --- | --- |
 /// | a fixed shape alone in its clip, moved by whole pixels (cells, bars) | clip copy | clip lookup (a state pass, then one quad a page) |
-/// | a fixed shape | coverage picture (N phases, or filtered) | the same |
+/// | a fixed shape with a solid fill, one tile at one phase | coverage instance (one draw a run) | the same |
+/// | any other fixed shape | coverage picture (N phases, or filtered) | the same |
 /// | a dynamic shape (a path rebuilt every frame) | polygon rows | the same |
 /// | an axis-aligned box with room between its corners | split box | box polygon |
 /// | any other box, a border | box polygon, border polygon | the same |
@@ -63,6 +64,8 @@ package struct ItemFacts {
     package var splittable = false
     /// A fixed shape's picture phases (1: filtered).
     package var phases = 1
+    /// A fixed shape whose picture is in the coverage atlas, with a solid fill and the normal blend, in the tree (not a mask).
+    package var instanceable = false
 
     package init(_ primitive: Primitive) { self.primitive = primitive }
 }
@@ -81,7 +84,7 @@ extension DriverPolicy {
         if item.clearsAsMask { return .scissoredClear }
         switch item.primitive {
         case .dynamicShape: return .polygonRows
-        case .fixedShape: return item.phases > 1 ? .phasedPicture : .filteredPicture
+        case .fixedShape: return item.phases > 1 ? .phasedPicture : item.instanceable ? .coverageInstance : .filteredPicture
         case .picture: return .rgbaPicture
         case .box: return splitsBoxes && item.splittable ? .splitBox : .boxPolygon
         case .boxBorder: return .borderPolygon
@@ -98,7 +101,7 @@ public struct DriverPolicyError: Error, CustomStringConvertible {
 
 /// Every way the GL strategy draws an item, and why it is the one.
 package enum GLMechanism: CaseIterable, Sendable {
-    case clipCopy, clipLookup, atlasInstance, copiesStatePass, polygonRows, phasedPicture, filteredPicture, rgbaPicture
+    case clipCopy, clipLookup, atlasInstance, copiesStatePass, polygonRows, phasedPicture, coverageInstance, filteredPicture, rgbaPicture
     case splitBox, boxPolygon, borderPolygon, scissoredClear, notDrawn
 
     package var name: String {
@@ -109,6 +112,7 @@ package enum GLMechanism: CaseIterable, Sendable {
         case .copiesStatePass: "copies' state pass"
         case .polygonRows: "polygon rows"
         case .phasedPicture: "coverage picture, phases"
+        case .coverageInstance: "coverage instance"
         case .filteredPicture: "coverage picture, filtered"
         case .rgbaPicture: "RGBA picture"
         case .splitBox: "split box"
@@ -122,7 +126,7 @@ package enum GLMechanism: CaseIterable, Sendable {
     /// Whether it draws from a picture made once (cached content, only moved, turned, scaled or faded).
     package var drawsAPictureMadeOnce: Bool {
         switch self {
-        case .clipCopy, .clipLookup, .atlasInstance, .phasedPicture, .filteredPicture, .rgbaPicture: true
+        case .clipCopy, .clipLookup, .atlasInstance, .phasedPicture, .coverageInstance, .filteredPicture, .rgbaPicture: true
         default: false
         }
     }
@@ -141,8 +145,10 @@ package enum GLMechanism: CaseIterable, Sendable {
             "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU"
         case .phasedPicture:
             "a fixed path rasterised once at sub-pixel phases: the nearest drawn at whole-pixel offsets (exact motion)"
+        case .coverageInstance:
+            "a fixed path with a solid fill, rasterised once into the coverage atlas and sampled between its texels: one instance of one draw with the items next to it that are drawn so too (a draw's cost, paid once a run)"
         case .filteredPicture:
-            "a fixed path rasterised once and sampled between its texels (linear motion asked; or turned or scaled, or past the driver's layers or the budget for phases)"
+            "a fixed path rasterised once and sampled between its texels (linear motion asked; or turned or scaled, or past the driver's layers or the budget for phases), drawn by itself: a gradient, a blend mode or a mask's layer, or a picture the coverage atlas does not hold"
         case .rgbaPicture:
             "uploaded once and sampled through the item's inverse transform"
         case .splitBox:
@@ -154,7 +160,7 @@ package enum GLMechanism: CaseIterable, Sendable {
         case .scissoredClear:
             "a mask's box on whole pixels with square corners: its coverage is its alpha there, a clear"
         case .notDrawn:
-            "outside the frame or its clip: nothing to draw"
+            "outside the frame or its clip, or an empty path: nothing to draw"
         }
     }
 }

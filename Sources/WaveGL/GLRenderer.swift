@@ -68,6 +68,7 @@ public final class GLRenderer: Renderer, PixelCounting {
     var treeCopies: GLCopies? { tree?.copies }
     var treeClipCopies: GLClipCopies? { tree?.clipCopies }
     var treeRasterPictures: GLRasterPictures? { tree?.rasterPictures }
+    var treeCoverageInstances: GLCoverageInstances? { tree?.coverageInstances }
     var treePaintsThisFrame: Int { tree?.paintsThisFrame ?? 0 }
 
     /// Makes a headless context when none is given.

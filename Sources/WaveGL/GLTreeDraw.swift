@@ -126,6 +126,8 @@ final class GLTreeDraw {
     let clipCopies: GLClipCopies?
     /// Rasterized layers: one atlas, one instanced draw a run (nil: none).
     let rasterPictures: GLRasterPictures?
+    /// Fixed paths with a solid fill: their coverage in one atlas, one draw a run (nil: none).
+    private(set) var coverageInstances: GLCoverageInstances?
 
     /// `policy`: the driver's (`GLPlan.swift`): clip copies and split boxes, or neither.
     init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear, policy: DriverPolicy = .gpu) throws {
@@ -154,16 +156,20 @@ final class GLTreeDraw {
         for (i, node) in evaluator.nodes.enumerated() where node.maskRoot >= 0 && (inPicture[i] || node.rasterized >= 0) {
             for m in node.maskRoot..<evaluator.maskNodes[node.maskRoot].subtreeEnd { maskInPicture[m] = true }
         }
+        // Fixed paths some layer of the tree fills with a solid colour: instanced where their picture allows.
+        var instanced = [Bool](repeating: false, count: evaluator.contents.count)
         for (i, node) in evaluator.nodes.enumerated()
             where node.content >= 0 && !(clipCopies?.draws(i) ?? false) && !inPicture[i] && node.rasterized < 0 {
             drawnByShader[node.content] = true
+            if case let .shape(shape)? = node.layer.contents, case .fixed = shape.path, case .solid = shape.fill { instanced[node.content] = true }
         }
         for (m, node) in evaluator.maskNodes.enumerated() where node.content >= 0 && !maskInPicture[m] { drawnByShader[node.content] = true }
         planned.reserveCapacity(evaluator.capacity.items)
         plannedMasks.reserveCapacity(evaluator.capacity.maskItems)
         mechanisms.reserveCapacity(evaluator.capacity.items)
         maskMechanisms.reserveCapacity(evaluator.capacity.maskItems)
-        try cachePictures(caps, only: drawnByShader)
+        let atlas = try cachePictures(caps, only: drawnByShader, instanced: instanced)
+        coverageInstances = try GLCoverageInstances(atlas, contents: evaluator.contents.count, capacity: evaluator.capacity.items, caps: caps)
         maskNodeFolds = evaluator.maskNodes.map { ($0.layer.maskMode, $0.layer.invertsMaskCoverage) }
         for node in evaluator.nodes + evaluator.maskNodes {
             guard case let .shape(shape)? = node.layer.contents, case let .gradient(gradient) = shape.fill, rampTextures[gradient.stops] == nil else { continue }
@@ -240,9 +246,13 @@ final class GLTreeDraw {
 
     /// Every fixed path's coverage (the CPU rasteriser's, texel (0, 0) at
     /// one pixel outside its bounds, whole pixels from its layer's origin)
-    /// and every picture, premultiplied.
-    private func cachePictures(_ caps: GLCapabilities, only wanted: [Bool]) throws {
+    /// and every picture, premultiplied. Returns the coverage of the
+    /// `instanced` paths whose picture is one tile at one phase, for the
+    /// coverage atlas (`GLCoverageInstances`), where the budget has room
+    /// for them twice.
+    private func cachePictures(_ caps: GLCapabilities, only wanted: [Bool], instanced: [Bool]) throws -> [GLCoverageInstances.Picture] {
         var bytes = 0
+        var atlas: [GLCoverageInstances.Picture] = []
         let shownScales = Self.shownScales(evaluator)
         for (n, contents) in evaluator.contents.enumerated() where wanted[n] {
             switch contents {
@@ -292,6 +302,10 @@ final class GLTreeDraw {
                 }
                 pictures[n] = CachedPicture(texture: uploadTiles(coverage, tileWidth, h, tiles * phases), originX: x0, originY: y0,
                                             width: tileWidth, height: h, tileStep: step, phases: phases, scale: scale)
+                if instanced[n] && tiles == 1 && phases == 1 && bytes + one <= caps.maxCoverageBytes {
+                    bytes += one
+                    atlas.append(.init(content: n, coverage: coverage, width: tileWidth, height: h, supersampled: scale != 1))
+                }
             case let .picture(picture):
                 let image = picture.image
                 guard image.width > 0, image.height > 0 else { continue }
@@ -313,6 +327,7 @@ final class GLTreeDraw {
                 continue
             }
         }
+        return atlas
     }
 
     /// Per content number, texels a unit: for the layers that ask
@@ -555,9 +570,11 @@ final class GLTreeDraw {
         copies?.prepareFrame(list)
         polygons.removeAll()
         rasterPictures?.begin()
+        coverageInstances?.begin()
         plan(list.items, mask: false, into: &planned, mechanisms: &mechanisms)
         plan(list.maskItems, mask: true, into: &plannedMasks, mechanisms: &maskMechanisms)
         rasterPictures?.upload()
+        coverageInstances?.upload()
         Self.upload(polygons.edges, into: edgeTexture, rows: &edgeRows, components: 4, format: GL_RGBA32F, layout: GL_RGBA, type: GL_FLOAT)
         Self.upload(polygons.entries, into: entryTexture, rows: &entryRows, components: 1, format: GL_R32I, layout: GL_RED_INTEGER,
                     type: GL_INT)
@@ -643,7 +660,21 @@ final class GLTreeDraw {
             }
             facts.clearsAsMask = clear != nil
             facts.splittable = split != nil
-            if item.primitive == .fixedShape, item.content >= 0, item.content < pictures.count { facts.phases = pictures[item.content]?.phases ?? 1 }
+            if item.primitive == .fixedShape, item.content >= 0, item.content < pictures.count {
+                facts.phases = pictures[item.content]?.phases ?? 1
+                // An empty path has no picture: nothing to draw (and nothing to end a run of instances).
+                if pictures[item.content] == nil { facts.inFrame = false }
+            }
+            // A fixed path in the coverage atlas, filled with a solid colour by the normal blend: an instance of its run.
+            var instance = PictureSampling()
+            var instanceColor = ColorValue(r: 0, g: 0, b: 0, a: 0)
+            if facts.inFrame, !mask, item.primitive == .fixedShape, item.blend == .normal, let coverageInstances,
+               coverageInstances.holds(item.content), let picture = pictures[item.content], case let .shape(shape)? = node.layer.contents,
+               case let .solid(color) = ItemPaint(shape, item), sampling(item, picture, into: &instance),
+               abs(instance.wholeX) < GLCoverageInstances.wholeLimit, abs(instance.wholeY) < GLCoverageInstances.wholeLimit {
+                facts.instanceable = true
+                instanceColor = color
+            }
             let mechanism = policy.mechanism(for: facts)
             mechanisms.append(mechanism)
             switch mechanism {
@@ -678,6 +709,12 @@ final class GLTreeDraw {
                     p.clearsTo = clear.alpha
                     p.rows = clear.rows.clamped(to: p.rows)
                     p.columns = clear.columns.clamped(to: p.columns)
+                }
+            case .coverageInstance:
+                if let coverageInstances {
+                    p.fill = coverageInstances.count
+                    coverageInstances.add(content: item.content, instance, color: instanceColor, opacity: item.opacity, rows: area.rows,
+                                          columns: area.columns)
                 }
             case .polygonRows:
                 if case let .shape(shape)? = node.layer.contents, case let .dynamic(path) = shape.path {
@@ -811,6 +848,10 @@ final class GLTreeDraw {
                 i = drawRasterRun(from: i, p, viewport: viewport, pageTop: pageTop)
                 continue
             }
+            if mechanisms[i] == .coverageInstance {
+                i = drawCoverageRun(from: i, p, viewport: viewport, pageTop: pageTop)
+                continue
+            }
             drawItem(item, p, mask: false, viewport: viewport, pageTop: pageTop)
         }
         if blendingSet {
@@ -855,6 +896,33 @@ final class GLTreeDraw {
             glActiveTexture(GLenum(GL_TEXTURE1)); glBindTexture(GLenum(GL_TEXTURE_2D), edgeTexture)
             glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), entryTexture)
         }
+        return last
+    }
+
+    /// The coverage instances from `first` on that share its mask (and its sampling, supersampled or not), in one
+    /// draw (items between them that draw nothing here, none or
+    /// a clip's copy drawn first, are passed over); returns the last one's index.
+    private func drawCoverageRun(from first: Int, _ p: Planned, viewport: Viewport, pageTop: Int) -> Int {
+        guard let coverageInstances else { return first }
+        let mask = list.items[first].mask
+        var last = first, next = first + 1
+        while next < list.items.count {
+            let mechanism = mechanisms[next]
+            if mechanism == .coverageInstance {
+                guard list.items[next].mask == mask, planned[next] != nil,
+                      coverageInstances.supersampled(list.items[next].content) == coverageInstances.supersampled(list.items[first].content)
+                else { break }
+                last = next
+            } else if mechanism != .notDrawn && mechanism != .clipCopy && mechanism != .clipLookup {
+                break
+            }
+            next += 1
+        }
+        let end = (planned[last]?.fill ?? p.fill) + 1
+        coverageInstances.draw(first: p.fill, end - p.fill, masked: mask >= 0, supersampled: coverageInstances.supersampled(list.items[first].content),
+                               viewport: viewport, pageTop: pageTop)
+        paintsThisFrame += end - p.fill
+        programInUse = 0
         return last
     }
 
@@ -1116,39 +1184,20 @@ final class GLTreeDraw {
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
     }
 
-    /// Texel = T^-1 (scene point) - the picture's origin, for the shader to
-    /// sample. For coverage tiles the constant term's whole texels go apart
-    /// as integers (`u_whole`), so a shape moved far along (a long strip
-    /// late in its length) is read as exactly as near its start.
+    /// A picture read through the item's inverse transform (`sampling`), by the item's program.
     private func drawPicture(_ item: PresentationItem, _ program: Program) {
         guard let picture = pictures[item.content] else { return }
-        let m = item.transform, det = m.determinant
-        guard det != 0 else { return }
-        var ox = picture.originX, oy = picture.originY
-        if item.primitive == .picture { ox = item.bounds.x; oy = item.bounds.y }
-        // Texels per layer unit (a picture rasterised at the scale it is shown).
-        let k = item.primitive == .picture ? 1 : picture.scale
-        var ex = k * (m.c * m.ty - m.d * m.tx) / det - ox, ey = k * (m.b * m.tx - m.a * m.ty) / det - oy
+        var s = PictureSampling()
+        guard sampling(item, picture, into: &s) else { return }
         let tiled = picture.tileStep > 0
-        var phase = 0
-        if picture.phases > 1 && m.a == 1 && m.b == 0 && m.c == 0 && m.d == 1 && m.ty == m.ty.rounded() && m.tx.isFinite {
-            // Exact motion: the nearest phase, read at a whole-pixel offset (nothing filtered).
-            let split = SubpixelPhases.split(m.tx, phases: picture.phases)
-            phase = split.phase
-            ex = -Double(split.whole) - ox
-        }
         if tiled {
-            @inline(__always) func whole(_ v: Double) -> Double { Swift.min(Swift.max(v.rounded(.down), -2e9), 2e9) }
-            let wx = whole(ex), wy = whole(ey)
-            glUniform2i(program.whole, GLint(wx), GLint(wy))
+            glUniform2i(program.whole, GLint(s.wholeX), GLint(s.wholeY))
             glUniform1i(program.tileStep, GLint(picture.tileStep))
             glUniform1i(program.phases, GLint(picture.phases))
-            glUniform1i(program.phase, GLint(phase))
-            ex -= wx
-            ey -= wy
+            glUniform1i(program.phase, GLint(s.phase))
         }
-        glUniform3f(program.inverseX, GLfloat(k * m.d / det), GLfloat(-k * m.c / det), GLfloat(ex))
-        glUniform3f(program.inverseY, GLfloat(-k * m.b / det), GLfloat(k * m.a / det), GLfloat(ey))
+        glUniform3f(program.inverseX, GLfloat(s.xx), GLfloat(s.xy), GLfloat(s.x1))
+        glUniform3f(program.inverseY, GLfloat(s.yx), GLfloat(s.yy), GLfloat(s.y1))
         glUniform2f(program.pictureSize, GLfloat(picture.width), GLfloat(picture.height))
         if pictureBound != picture.texture {
             glActiveTexture(GLenum(GL_TEXTURE0))
@@ -1156,6 +1205,40 @@ final class GLTreeDraw {
             pictureBound = picture.texture
         }
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+    }
+
+    /// How `item` reads `picture` (`PictureSampling`): texel = T^-1 (scene
+    /// point) - the picture's origin. For coverage tiles the constant
+    /// term's whole texels go apart as integers; with exact motion at a
+    /// whole-pixel move, the nearest phase is read at a whole-pixel offset
+    /// (nothing filtered). False where the transform has no inverse.
+    private func sampling(_ item: PresentationItem, _ picture: CachedPicture, into s: inout PictureSampling) -> Bool {
+        let m = item.transform, det = m.determinant
+        guard det != 0 else { return false }
+        var ox = picture.originX, oy = picture.originY
+        if item.primitive == .picture { ox = item.bounds.x; oy = item.bounds.y }
+        // Texels per layer unit (a picture rasterised at the scale it is shown).
+        let k = item.primitive == .picture ? 1 : picture.scale
+        var ex = k * (m.c * m.ty - m.d * m.tx) / det - ox, ey = k * (m.b * m.tx - m.a * m.ty) / det - oy
+        s.phase = 0
+        s.wholeX = 0
+        s.wholeY = 0
+        if picture.phases > 1 && m.a == 1 && m.b == 0 && m.c == 0 && m.d == 1 && m.ty == m.ty.rounded() && m.tx.isFinite {
+            let split = SubpixelPhases.split(m.tx, phases: picture.phases)
+            s.phase = split.phase
+            ex = -Double(split.whole) - ox
+        }
+        if picture.tileStep > 0 {
+            @inline(__always) func whole(_ v: Double) -> Double { Swift.min(Swift.max(v.rounded(.down), -2e9), 2e9) }
+            let wx = whole(ex), wy = whole(ey)
+            s.wholeX = Int(wx)
+            s.wholeY = Int(wy)
+            ex -= wx
+            ey -= wy
+        }
+        (s.xx, s.xy, s.x1) = (k * m.d / det, -k * m.c / det, ex)
+        (s.yx, s.yy, s.y1) = (-k * m.b / det, k * m.a / det, ey)
+        return true
     }
 }
 
