@@ -2,15 +2,16 @@
 // A fixed path's coverage from the atlas (coverage_instances.vert.glsl),
 // read as item.frag.glsl's PICTURE_COVERAGE reads its tiles: the texel
 // position is whole texels plus the fraction of the inverse transform's
-// result, sampled bilinearly, never past the picture's own texels (its
-// border texels are empty: nothing outside it is read). Times the solid
-// colour and the opacity. SUPERSAMPLED: a picture rasterised at twice the
-// scale shown, read with four taps a quarter pixel from the centre,
-// averaged (a variant, as llvmpipe runs both sides of a branch). MASKED:
+// result, sampled bilinearly, never past the empty texels round the
+// picture (read as item.frag.glsl's tiles read their border). Times the solid
+// colour and the opacity. Four taps a pixel, v_tap pixels from its centre,
+// averaged: a quarter for a picture rasterised at twice the scale shown,
+// none (four reads of one point) for the rest, so that both kinds share a
+// run (a draw) where they alternate. MASKED:
 // times the mask texture (this page's mask, drawn first). Output is
 // premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
 
-uniform sampler2D u_atlas;     // coverage (red), every picture with an empty texel round it
+uniform sampler2D u_atlas;     // coverage (red), every picture with an empty texel round it (the next one's after it)
 uniform sampler2D u_mask;      // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
 const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
 uniform vec4 u_viewport;
@@ -20,6 +21,7 @@ flat in vec4 v_inverseX;
 flat in vec4 v_inverseY;
 flat in vec4 v_rect;
 flat in vec4 v_color;
+flat in float v_tap;
 out vec4 fragColor;
 
 // The picture's coverage at scene point p (filtered between texels).
@@ -27,7 +29,7 @@ float pictureCoverage(vec2 p) {
     vec2 t = vec2(dot(v_inverseX.xyz, vec3(p, 1.0)), dot(v_inverseY.xyz, vec3(p, 1.0)));
     vec2 whole = floor(t);
     vec2 texel = vec2(v_inverseX.w, v_inverseY.w) + whole + (t - whole);
-    texel = clamp(texel, v_rect.xy + 0.5, v_rect.zw - 0.5);
+    texel = clamp(texel, v_rect.xy - 0.5, v_rect.zw + 0.5);
     return texture(u_atlas, texel / vec2(textureSize(u_atlas, 0))).r;
 }
 
@@ -35,12 +37,9 @@ void main() {
     vec2 local = gl_FragCoord.xy - u_viewport.xy;           // i + 0.5
     int row = int(u_viewport.w - local.y) + u_pageTop;      // scene row, from the top
     vec2 scene = vec2(local.x, float(row) + 0.5);           // the pixel's centre in scene pixels
-#ifdef SUPERSAMPLED
-    float coverage = 0.25 * (pictureCoverage(scene + vec2(-0.25, -0.25)) + pictureCoverage(scene + vec2(0.25, -0.25))
-                             + pictureCoverage(scene + vec2(-0.25, 0.25)) + pictureCoverage(scene + vec2(0.25, 0.25)));
-#else
-    float coverage = pictureCoverage(scene);
-#endif
+    float d = v_tap;
+    float coverage = 0.25 * (pictureCoverage(scene + vec2(-d, -d)) + pictureCoverage(scene + vec2(d, -d))
+                             + pictureCoverage(scene + vec2(-d, d)) + pictureCoverage(scene + vec2(d, d)));
 #ifdef MASKED
     coverage *= dot(texelFetch(u_mask, ivec2(local), 0).rgb, MASK_LUMINANCE);
 #endif

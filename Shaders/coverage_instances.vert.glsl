@@ -4,15 +4,16 @@
 // vertex pipeline once an instance, and once a draw for these): each item
 // is an instance of the table, its coverage picture rasterised once on the
 // CPU into an atlas, read through the item's inverse transform this frame.
-// The CPU's work a frame is five texels an instance; its two triangles
+// The CPU's work a frame is six texels an instance; its two triangles
 // cover the item's area (its rows and columns, inside its clip), as the
 // scissor holds item.frag.glsl's quad to it.
 
-uniform sampler2D u_instances; // 1024 texels a row, five an instance:
+uniform sampler2D u_instances; // 1024 texels a row, six an instance:
                                // texel x = dot(xyz, (x, y, 1)) at scene point (x, y), plus w (whole texels:
                                //   the picture's place in the atlas and the transform's whole part);
                                // the same for texel y; the picture's texels in the atlas (x0, y0, x1, y1);
-                               // the colour, premultiplied, times the opacity; the area (x0, y0, x1, y1)
+                               // the colour, premultiplied, times the opacity; the area (x0, y0, x1, y1);
+                               // the taps' distance from the pixel's centre (a quarter pixel, or none)
 uniform vec4 u_viewport;       // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;         // scene row shown at the area's top
 
@@ -20,6 +21,7 @@ flat out vec4 v_inverseX;
 flat out vec4 v_inverseY;
 flat out vec4 v_rect;
 flat out vec4 v_color;
+flat out float v_tap;
 
 ivec2 at(int i) { return ivec2(i & 1023, i >> 10); }
 
@@ -28,12 +30,13 @@ const vec2 CORNERS[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), 
 
 void main() {
     // Instance n's vertices are 6 n ..< 6 n + 6 (the draw starts at its run's first).
-    int i = 5 * (gl_VertexID / 6);
+    int i = 6 * (gl_VertexID / 6);
     v_inverseX = texelFetch(u_instances, at(i), 0);
     v_inverseY = texelFetch(u_instances, at(i + 1), 0);
     v_rect = texelFetch(u_instances, at(i + 2), 0);
     v_color = texelFetch(u_instances, at(i + 3), 0);
     vec4 area = texelFetch(u_instances, at(i + 4), 0);
+    v_tap = texelFetch(u_instances, at(i + 5), 0).x;
     vec2 corner = CORNERS[gl_VertexID % 6];
     vec2 scene = mix(area.xy, area.zw, corner);
     gl_Position = vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);

@@ -739,15 +739,16 @@ void main() {
 // A fixed path's coverage from the atlas (coverage_instances.vert.glsl),
 // read as item.frag.glsl's PICTURE_COVERAGE reads its tiles: the texel
 // position is whole texels plus the fraction of the inverse transform's
-// result, sampled bilinearly, never past the picture's own texels (its
-// border texels are empty: nothing outside it is read). Times the solid
-// colour and the opacity. SUPERSAMPLED: a picture rasterised at twice the
-// scale shown, read with four taps a quarter pixel from the centre,
-// averaged (a variant, as llvmpipe runs both sides of a branch). MASKED:
+// result, sampled bilinearly, never past the empty texels round the
+// picture (read as item.frag.glsl's tiles read their border). Times the solid
+// colour and the opacity. Four taps a pixel, v_tap pixels from its centre,
+// averaged: a quarter for a picture rasterised at twice the scale shown,
+// none (four reads of one point) for the rest, so that both kinds share a
+// run (a draw) where they alternate. MASKED:
 // times the mask texture (this page's mask, drawn first). Output is
 // premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
 
-uniform sampler2D u_atlas;     // coverage (red), every picture with an empty texel round it
+uniform sampler2D u_atlas;     // coverage (red), every picture with an empty texel round it (the next one's after it)
 uniform sampler2D u_mask;      // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
 const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
 uniform vec4 u_viewport;
@@ -757,6 +758,7 @@ flat in vec4 v_inverseX;
 flat in vec4 v_inverseY;
 flat in vec4 v_rect;
 flat in vec4 v_color;
+flat in float v_tap;
 out vec4 fragColor;
 
 // The picture's coverage at scene point p (filtered between texels).
@@ -764,7 +766,7 @@ float pictureCoverage(vec2 p) {
     vec2 t = vec2(dot(v_inverseX.xyz, vec3(p, 1.0)), dot(v_inverseY.xyz, vec3(p, 1.0)));
     vec2 whole = floor(t);
     vec2 texel = vec2(v_inverseX.w, v_inverseY.w) + whole + (t - whole);
-    texel = clamp(texel, v_rect.xy + 0.5, v_rect.zw - 0.5);
+    texel = clamp(texel, v_rect.xy - 0.5, v_rect.zw + 0.5);
     return texture(u_atlas, texel / vec2(textureSize(u_atlas, 0))).r;
 }
 
@@ -772,12 +774,9 @@ void main() {
     vec2 local = gl_FragCoord.xy - u_viewport.xy;           // i + 0.5
     int row = int(u_viewport.w - local.y) + u_pageTop;      // scene row, from the top
     vec2 scene = vec2(local.x, float(row) + 0.5);           // the pixel's centre in scene pixels
-#ifdef SUPERSAMPLED
-    float coverage = 0.25 * (pictureCoverage(scene + vec2(-0.25, -0.25)) + pictureCoverage(scene + vec2(0.25, -0.25))
-                             + pictureCoverage(scene + vec2(-0.25, 0.25)) + pictureCoverage(scene + vec2(0.25, 0.25)));
-#else
-    float coverage = pictureCoverage(scene);
-#endif
+    float d = v_tap;
+    float coverage = 0.25 * (pictureCoverage(scene + vec2(-d, -d)) + pictureCoverage(scene + vec2(d, -d))
+                             + pictureCoverage(scene + vec2(-d, d)) + pictureCoverage(scene + vec2(d, d)));
 #ifdef MASKED
     coverage *= dot(texelFetch(u_mask, ivec2(local), 0).rgb, MASK_LUMINANCE);
 #endif
@@ -791,15 +790,16 @@ void main() {
 // vertex pipeline once an instance, and once a draw for these): each item
 // is an instance of the table, its coverage picture rasterised once on the
 // CPU into an atlas, read through the item's inverse transform this frame.
-// The CPU's work a frame is five texels an instance; its two triangles
+// The CPU's work a frame is six texels an instance; its two triangles
 // cover the item's area (its rows and columns, inside its clip), as the
 // scissor holds item.frag.glsl's quad to it.
 
-uniform sampler2D u_instances; // 1024 texels a row, five an instance:
+uniform sampler2D u_instances; // 1024 texels a row, six an instance:
                                // texel x = dot(xyz, (x, y, 1)) at scene point (x, y), plus w (whole texels:
                                //   the picture's place in the atlas and the transform's whole part);
                                // the same for texel y; the picture's texels in the atlas (x0, y0, x1, y1);
-                               // the colour, premultiplied, times the opacity; the area (x0, y0, x1, y1)
+                               // the colour, premultiplied, times the opacity; the area (x0, y0, x1, y1);
+                               // the taps' distance from the pixel's centre (a quarter pixel, or none)
 uniform vec4 u_viewport;       // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;         // scene row shown at the area's top
 
@@ -807,6 +807,7 @@ flat out vec4 v_inverseX;
 flat out vec4 v_inverseY;
 flat out vec4 v_rect;
 flat out vec4 v_color;
+flat out float v_tap;
 
 ivec2 at(int i) { return ivec2(i & 1023, i >> 10); }
 
@@ -815,12 +816,13 @@ const vec2 CORNERS[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), 
 
 void main() {
     // Instance n's vertices are 6 n ..< 6 n + 6 (the draw starts at its run's first).
-    int i = 5 * (gl_VertexID / 6);
+    int i = 6 * (gl_VertexID / 6);
     v_inverseX = texelFetch(u_instances, at(i), 0);
     v_inverseY = texelFetch(u_instances, at(i + 1), 0);
     v_rect = texelFetch(u_instances, at(i + 2), 0);
     v_color = texelFetch(u_instances, at(i + 3), 0);
     vec4 area = texelFetch(u_instances, at(i + 4), 0);
+    v_tap = texelFetch(u_instances, at(i + 5), 0).x;
     vec2 corner = CORNERS[gl_VertexID % 6];
     vec2 scene = mix(area.xy, area.zw, corner);
     gl_Position = vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);

@@ -5,31 +5,36 @@ import WaveCore
 /// (`Shaders/coverage_instances.vert.glsl`, `.frag.glsl`): each such
 /// path's coverage picture, rasterised once as `GLTreeDraw` rasterises its
 /// coverage pictures, also lies in one atlas; every frame each item drawn
-/// from it is five texels of an instance table (its inverse transform, its
-/// picture's place in the atlas, its colour times its opacity, its area),
+/// from it is six texels of an instance table (its inverse transform, its
+/// picture's place in the atlas, its colour times its opacity, its area,
+/// its taps),
 /// uploaded in one call, and each run of consecutive such items that share
 /// a mask is one draw of two triangles an instance. A software driver's
 /// cost per draw (its state, its setup) is paid once a run instead of once
 /// an item. Not an instanced draw: llvmpipe runs its vertex pipeline once
 /// an instance, as for a draw of its own.
 ///
-/// Only pictures of one tile at one phase are here: a wider one and exact
-/// motion's phases are drawn by `item.frag.glsl`'s variants, an item at a
-/// time. A picture rasterised at twice the scale it is shown
-/// (`CachedPicture.scale`) is read with four taps a pixel, by a program of
-/// its own (`SUPERSAMPLED`), so a run is of one kind or the other.
+/// Only pictures of one tile are here (a wider one is drawn by
+/// `item.frag.glsl`, an item at a time), each of its sub-pixel phases
+/// (exact motion) a place of its own in the atlas, the nearest read at a
+/// whole-pixel offset as `item.frag.glsl` reads its layer. A picture
+/// rasterised at twice the scale it is shown (`CachedPicture.scale`) is
+/// read with four taps a quarter pixel apart; the rest with four at one
+/// point, so that both kinds share a run where they alternate (on a
+/// software driver three reads more a pixel cost less than a draw more).
 final class GLCoverageInstances {
     /// Texels an instance in the table.
-    static let texelsPerInstance = 5
+    static let texelsPerInstance = 6
     /// The most whole texels an instance's sampling may hold apart (a float's integers, less the atlas' size):
     /// past it, the item is drawn by itself.
     static let wholeLimit = 1 << 22
 
-    /// A fixed path's coverage, rasterised once, for the atlas.
+    /// A fixed path's coverage, rasterised once, for the atlas: `phases` pictures of `width` x `height`, one after another.
     struct Picture {
         let content: Int
         let coverage: [UInt8]
         let width: Int, height: Int
+        let phases: Int
         /// Rasterised at twice the scale shown: read with four taps a pixel.
         let supersampled: Bool
     }
@@ -42,12 +47,14 @@ final class GLCoverageInstances {
             viewport = program.uniform("u_viewport"); pageTop = program.uniform("u_pageTop")
         }
     }
-    /// By `variant(masked:supersampled:)`.
+    /// Unmasked, and masked (`MASKED`).
     private let programs: [Program]
     private var atlasTexture: GLuint = 0, instanceTexture: GLuint = 0
     private var instanceRows = 0
-    /// Per content number: its picture's first texel in the atlas (x, y), and its size; x -1: not in the atlas.
-    private var placeX: [Int], placeY: [Int], widths: [Int], heights: [Int]
+    /// Per content number: its first phase's place (-1: not in the atlas); a phase's place is that plus the phase.
+    private var firstPlace: [Int]
+    /// Per place (a phase of a picture): its first texel in the atlas (x, y), and its size.
+    private var placeX: [Int] = [], placeY: [Int] = [], widths: [Int] = [], heights: [Int] = []
     /// Per content number: its picture is read with four taps a pixel.
     private var fourTaps: [Bool]
     /// This frame's instances, five RGBA texels each (kept from frame to frame).
@@ -63,30 +70,30 @@ final class GLCoverageInstances {
     /// nil where they do not fit one texture of the driver's size.
     init?(_ pictures: [Picture], contents: Int, capacity: Int, caps: GLCapabilities) throws {
         let side = Swift.min(caps.maxTextureSize, 4096)
-        guard !pictures.isEmpty,
-              let atlas = GLRasterPictures.pack(pictures.map { ($0.width, $0.height) }, maxWidth: side, maxHeight: caps.maxTextureSize)
-        else { return nil }
-        placeX = [Int](repeating: -1, count: contents)
-        placeY = [Int](repeating: 0, count: contents)
-        widths = [Int](repeating: 0, count: contents)
-        heights = [Int](repeating: 0, count: contents)
+        let sizes = pictures.flatMap { picture in [(width: Int, height: Int)](repeating: (picture.width, picture.height), count: picture.phases) }
+        // Packed with an empty texel after each picture, and one more before the first row and column: every
+        // picture has an empty texel round it, read as a texture's border would be.
+        guard !pictures.isEmpty, let packed = GLRasterPictures.pack(sizes, maxWidth: side - 1, maxHeight: caps.maxTextureSize - 1) else { return nil }
+        let atlas = GLRasterPictures.Atlas(places: packed.places.map { ($0.x + 1, $0.y + 1) }, width: packed.width + 1, height: packed.height + 1)
+        firstPlace = [Int](repeating: -1, count: contents)
         fourTaps = [Bool](repeating: false, count: contents)
         var texels = try CheckedMemory.allocating(bytes: atlas.width * atlas.height, for: "a \(atlas.width)x\(atlas.height) atlas of coverage") {
             [UInt8](repeating: 0, count: atlas.width * atlas.height)
         }
-        for (k, picture) in pictures.enumerated() {
-            let place = atlas.places[k]
-            (placeX[picture.content], placeY[picture.content]) = (place.x, place.y)
-            (widths[picture.content], heights[picture.content]) = (picture.width, picture.height)
+        for picture in pictures {
+            firstPlace[picture.content] = placeX.count
             fourTaps[picture.content] = picture.supersampled
-            for row in 0..<picture.height {
-                let from = row * picture.width, to = (place.y + row) * atlas.width + place.x
-                texels.replaceSubrange(to..<(to + picture.width), with: picture.coverage[from..<(from + picture.width)])
+            for phase in 0..<picture.phases {
+                let place = atlas.places[placeX.count], first = phase * picture.width * picture.height
+                placeX.append(place.x); placeY.append(place.y); widths.append(picture.width); heights.append(picture.height)
+                for row in 0..<picture.height {
+                    let from = first + row * picture.width, to = (place.y + row) * atlas.width + place.x
+                    texels.replaceSubrange(to..<(to + picture.width), with: picture.coverage[from..<(from + picture.width)])
+                }
             }
         }
-        programs = try (0..<4).map { v in
-            Program(try ShaderProgram(vertex: "coverage_instances.vert.glsl", fragment: "coverage_instances.frag.glsl",
-                                      defines: (v & 1 != 0 ? ["MASKED"] : []) + (v & 2 != 0 ? ["SUPERSAMPLED"] : [])))
+        programs = try [[], ["MASKED"]].map { defines in
+            Program(try ShaderProgram(vertex: "coverage_instances.vert.glsl", fragment: "coverage_instances.frag.glsl", defines: defines))
         }
         glActiveTexture(GLenum(GL_TEXTURE0))
         atlasTexture = makeClampedTexture(filter: GL_LINEAR)
@@ -111,11 +118,7 @@ final class GLCoverageInstances {
 
     /// Whether content number `n`'s picture is in the atlas.
     @inline(__always)
-    func holds(_ n: Int) -> Bool { n >= 0 && n < placeX.count && placeX[n] >= 0 }
-
-    /// Whether content number `n`'s picture (in the atlas) is read with four taps a pixel.
-    @inline(__always)
-    func supersampled(_ n: Int) -> Bool { n >= 0 && n < fourTaps.count && fourTaps[n] }
+    func holds(_ n: Int) -> Bool { n >= 0 && n < firstPlace.count && firstPlace[n] >= 0 }
 
     // MARK: Every frame
 
@@ -126,10 +129,11 @@ final class GLCoverageInstances {
         draws = 0
     }
 
-    /// Adds an item of content `n` (`holds(n)`) as the next instance: `sampling` reads its picture at a scene
-    /// point, `color` its solid paint (0...255, not premultiplied), over `rows` x `columns` of the scene.
+    /// Adds an item of content `n` (`holds(n)`) as the next instance: `sampling` reads its picture (the phase it
+    /// names) at a scene point, `color` its solid paint (0...255, not premultiplied), over `rows` x `columns` of the scene.
     @inline(__always)
-    func add(content n: Int, _ sampling: PictureSampling, color c: ColorValue, opacity: Double, rows: Range<Int>, columns: Range<Int>) {
+    func add(content: Int, _ sampling: PictureSampling, color c: ColorValue, opacity: Double, rows: Range<Int>, columns: Range<Int>) {
+        let n = firstPlace[content] + sampling.phase
         let alpha = c.a / 255 * opacity
         instances.append(Float(sampling.xx)); instances.append(Float(sampling.xy)); instances.append(Float(sampling.x1))
         instances.append(Float(sampling.wholeX + placeX[n]))
@@ -141,6 +145,7 @@ final class GLCoverageInstances {
         instances.append(Float(alpha))
         instances.append(Float(columns.lowerBound)); instances.append(Float(rows.lowerBound))
         instances.append(Float(columns.upperBound)); instances.append(Float(rows.upperBound))
+        instances.append(fourTaps[content] ? 0.25 : 0); instances.append(0); instances.append(0); instances.append(0)
         count += 1
     }
 
@@ -153,8 +158,8 @@ final class GLCoverageInstances {
 
     /// Instances `first..<first + n` in one draw (blending set by the caller; each instance's triangles are its
     /// item's area, so the scissor is left off). Leaves texture unit 0 active.
-    func draw(first: Int, _ n: Int, masked: Bool, supersampled: Bool, viewport: Viewport, pageTop: Int) {
-        let p = programs[(masked ? 1 : 0) | (supersampled ? 2 : 0)]
+    func draw(first: Int, _ n: Int, masked: Bool, viewport: Viewport, pageTop: Int) {
+        let p = programs[masked ? 1 : 0]
         glUseProgram(p.program.id)
         glUniform4f(p.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
         glUniform1i(p.pageTop, GLint(pageTop))

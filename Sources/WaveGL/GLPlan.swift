@@ -10,7 +10,7 @@ import WaveCore
 /// | item | software driver (llvmpipe) | GPU |
 /// | --- | --- | --- |
 /// | a fixed shape alone in its clip, moved by whole pixels (cells, bars) | clip copy | clip lookup (a state pass, then one quad a page) |
-/// | a fixed shape with a solid fill, one tile at one phase | coverage instance (one draw a run) | the same |
+/// | a fixed shape with a solid fill, its picture one tile | coverage instance (one draw a run; N phases, or filtered) | the same |
 /// | any other fixed shape | coverage picture (N phases, or filtered) | the same |
 /// | a dynamic shape (a path rebuilt every frame) | polygon rows | the same |
 /// | an axis-aligned box with room between its corners | split box | box polygon |
@@ -84,7 +84,7 @@ extension DriverPolicy {
         if item.clearsAsMask { return .scissoredClear }
         switch item.primitive {
         case .dynamicShape: return .polygonRows
-        case .fixedShape: return item.phases > 1 ? .phasedPicture : item.instanceable ? .coverageInstance : .filteredPicture
+        case .fixedShape: return item.instanceable ? .coverageInstance : item.phases > 1 ? .phasedPicture : .filteredPicture
         case .picture: return .rgbaPicture
         case .box: return splitsBoxes && item.splittable ? .splitBox : .boxPolygon
         case .boxBorder: return .borderPolygon
@@ -144,9 +144,9 @@ package enum GLMechanism: CaseIterable, Sendable {
         case .polygonRows:
             "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU"
         case .phasedPicture:
-            "a fixed path rasterised once at sub-pixel phases: the nearest drawn at whole-pixel offsets (exact motion)"
+            "a fixed path rasterised once at sub-pixel phases: the nearest drawn at whole-pixel offsets (exact motion), by itself: a gradient, a blend mode or a mask's layer, or a picture the coverage atlas does not hold"
         case .coverageInstance:
-            "a fixed path with a solid fill, rasterised once into the coverage atlas and sampled between its texels: one instance of one draw with the items next to it that are drawn so too (a draw's cost, paid once a run)"
+            "a fixed path with a solid fill, rasterised once into the coverage atlas (at sub-pixel phases where exact motion is asked, the nearest read at whole-pixel offsets; else sampled between its texels): one instance of one draw with the items next to it that are drawn so too (a draw's cost, paid once a run)"
         case .filteredPicture:
             "a fixed path rasterised once and sampled between its texels (linear motion asked; or turned or scaled, or past the driver's layers or the budget for phases), drawn by itself: a gradient, a blend mode or a mask's layer, or a picture the coverage atlas does not hold"
         case .rgbaPicture:

@@ -75,6 +75,28 @@ final class GLTreeDraw {
     }
     /// Per content number: its texture (fixed paths and pictures).
     private var pictures: [CachedPicture?]
+    /// What planning needs of a node's contents, read once (a frame that
+    /// copied each item's contents retained its path's arrays item by item).
+    private struct ContentFacts {
+        /// `variant`'s source and paint bits (-1: no contents).
+        var bits = -1
+        var isBox = false
+        /// A solid fill: its colour, and whether the item's own (animated) colour replaces it.
+        var solid = false, animatedColor = false
+        var color = RGBA8(0, 0, 0, 0)
+
+        init(_ contents: Contents?) {
+            bits = GLTreeDraw.sourceBits(contents) ?? -1
+            switch contents {
+            case .box?: isBox = true
+            case let .shape(shape)?:
+                if case let .solid(c) = shape.fill { (solid, animatedColor, color) = (true, shape.color != nil, c) }
+            default: break
+            }
+        }
+    }
+    /// Per node and per mask node.
+    private var contentFacts: [ContentFacts] = [], maskContentFacts: [ContentFacts] = []
     /// Per mask node: how it folds into its mask (`Layer.maskMode`, `invertsMaskCoverage`), read once.
     private var maskNodeFolds: [(mode: MaskMode, inverted: Bool)] = []
     /// Whether the mask item being drawn writes 1 less its coverage.
@@ -171,6 +193,8 @@ final class GLTreeDraw {
         let atlas = try cachePictures(caps, only: drawnByShader, instanced: instanced)
         coverageInstances = try GLCoverageInstances(atlas, contents: evaluator.contents.count, capacity: evaluator.capacity.items, caps: caps)
         maskNodeFolds = evaluator.maskNodes.map { ($0.layer.maskMode, $0.layer.invertsMaskCoverage) }
+        contentFacts = evaluator.nodes.map { ContentFacts($0.layer.contents) }
+        maskContentFacts = evaluator.maskNodes.map { ContentFacts($0.layer.contents) }
         for node in evaluator.nodes + evaluator.maskNodes {
             guard case let .shape(shape)? = node.layer.contents, case let .gradient(gradient) = shape.fill, rampTextures[gradient.stops] == nil else { continue }
             var texels = [UInt8]()
@@ -247,9 +271,9 @@ final class GLTreeDraw {
     /// Every fixed path's coverage (the CPU rasteriser's, texel (0, 0) at
     /// one pixel outside its bounds, whole pixels from its layer's origin)
     /// and every picture, premultiplied. Returns the coverage of the
-    /// `instanced` paths whose picture is one tile at one phase, for the
-    /// coverage atlas (`GLCoverageInstances`), where the budget has room
-    /// for them twice.
+    /// `instanced` paths whose picture is one tile (at each of its phases),
+    /// for the coverage atlas (`GLCoverageInstances`), where the budget has
+    /// room for them twice.
     private func cachePictures(_ caps: GLCapabilities, only wanted: [Bool], instanced: [Bool]) throws -> [GLCoverageInstances.Picture] {
         var bytes = 0
         var atlas: [GLCoverageInstances.Picture] = []
@@ -302,9 +326,9 @@ final class GLTreeDraw {
                 }
                 pictures[n] = CachedPicture(texture: uploadTiles(coverage, tileWidth, h, tiles * phases), originX: x0, originY: y0,
                                             width: tileWidth, height: h, tileStep: step, phases: phases, scale: scale)
-                if instanced[n] && tiles == 1 && phases == 1 && bytes + one <= caps.maxCoverageBytes {
-                    bytes += one
-                    atlas.append(.init(content: n, coverage: coverage, width: tileWidth, height: h, supersampled: scale != 1))
+                if instanced[n] && tiles == 1 && bytes + one * phases <= caps.maxCoverageBytes {
+                    bytes += one * phases
+                    atlas.append(.init(content: n, coverage: coverage, width: tileWidth, height: h, phases: phases, supersampled: scale != 1))
                 }
             case let .picture(picture):
                 let image = picture.image
@@ -406,6 +430,11 @@ final class GLTreeDraw {
     /// coverage picture, colour picture), 4 a gradient, 8 a mask over it, 16 drawn into a mask,
     /// 32 a rectangle's coverage (`rect`), 64 a blend mode's equation (`advancedBlend`).
     private static func variant(_ contents: Contents?, masked: Bool, asMask: Bool, blendEquation: Bool = false) -> Int? {
+        sourceBits(contents).map { variant(bits: $0, masked: masked, asMask: asMask, blendEquation: blendEquation) }
+    }
+
+    /// A variant's bits for what the contents are: their source and paint (nil: no contents).
+    fileprivate static func sourceBits(_ contents: Contents?) -> Int? {
         var v: Int
         switch contents {
         case let .shape(shape)?:
@@ -418,6 +447,12 @@ final class GLTreeDraw {
         case .picture?: v = 2
         case nil: return nil
         }
+        return v
+    }
+
+    /// The variant of source bits `bits` drawn so.
+    private static func variant(bits: Int, masked: Bool, asMask: Bool, blendEquation: Bool) -> Int {
+        var v = bits
         if masked { v |= 8 }
         if asMask { v |= 16 }
         if blendEquation { v |= advancedBlend }
@@ -638,21 +673,22 @@ final class GLTreeDraw {
             let item = items[i]
             i += 1
             let node = evaluator.node(of: item, mask: mask)
+            let contents = mask ? maskContentFacts[item.layer] : contentFacts[item.layer]
             var facts = ItemFacts(item.primitive)
             facts.copyableInClip = !mask && (clipCopies?.draws(item.layer) ?? false)
             let placed = facts.copyableInClip || item.primitive == .rasterized || item.primitive == .copies
             let area = placed ? nil : evaluator.area(of: item, mask: mask, width: width, height: height)
             // A luminance mask's items draw in colour (as the tree's do), an alpha mask's their alpha.
             let asMask = mask && !maskReads(i - 1).luminance
-            var variant = placed ? nil : Self.variant(node.layer.contents, masked: item.mask >= 0 && !mask, asMask: asMask,
-                                                      blendEquation: !mask && blendsByEquation(item.blend))
-            if let v = variant, v & 3 == 1, item.content >= 0, let picture = pictures[item.content], picture.scale != 1 {
-                variant = v | Self.supersampled
+            var variant = placed || contents.bits < 0 ? -1
+                : Self.variant(bits: contents.bits, masked: item.mask >= 0 && !mask, asMask: asMask, blendEquation: !mask && blendsByEquation(item.blend))
+            if variant >= 0, variant & 3 == 1, item.content >= 0, let picture = pictures[item.content], picture.scale != 1 {
+                variant |= Self.supersampled
             }
-            facts.inFrame = area != nil && variant != nil
+            facts.inFrame = area != nil && variant >= 0
             var clear: (alpha: Double, rows: Range<Int>, columns: Range<Int>)?
             var split: BoxSplit?
-            if facts.inFrame, case let .box(box)? = node.layer.contents {
+            if facts.inFrame, contents.isBox, case let .box(box)? = node.layer.contents {
                 if asMask && !maskReads(i - 1).inverted && node.layer.maskMode == .add && !node.layer.invertsMaskCoverage {
                     clear = Self.wholePixelBox(item, box, first: i - 1 == firstMaskItem(of: i - 1))
                 }
@@ -668,12 +704,11 @@ final class GLTreeDraw {
             // A fixed path in the coverage atlas, filled with a solid colour by the normal blend: an instance of its run.
             var instance = PictureSampling()
             var instanceColor = ColorValue(r: 0, g: 0, b: 0, a: 0)
-            if facts.inFrame, !mask, item.primitive == .fixedShape, item.blend == .normal, let coverageInstances,
-               coverageInstances.holds(item.content), let picture = pictures[item.content], case let .shape(shape)? = node.layer.contents,
-               case let .solid(color) = ItemPaint(shape, item), sampling(item, picture, into: &instance),
+            if facts.inFrame, !mask, contents.solid, item.primitive == .fixedShape, item.blend == .normal, let coverageInstances,
+               coverageInstances.holds(item.content), let picture = pictures[item.content], sampling(item, picture, into: &instance),
                abs(instance.wholeX) < GLCoverageInstances.wholeLimit, abs(instance.wholeY) < GLCoverageInstances.wholeLimit {
                 facts.instanceable = true
-                instanceColor = color
+                instanceColor = ItemPaint.solidColor(contents.color, animated: contents.animatedColor, item)
             }
             let mechanism = policy.mechanism(for: facts)
             mechanisms.append(mechanism)
@@ -698,7 +733,7 @@ final class GLTreeDraw {
             default:
                 break
             }
-            guard let area, let variant else {
+            guard let area, variant >= 0 else {
                 planned.append(nil)
                 continue
             }
@@ -899,7 +934,7 @@ final class GLTreeDraw {
         return last
     }
 
-    /// The coverage instances from `first` on that share its mask (and its sampling, supersampled or not), in one
+    /// The coverage instances from `first` on that share its mask, in one
     /// draw (items between them that draw nothing here, none or
     /// a clip's copy drawn first, are passed over); returns the last one's index.
     private func drawCoverageRun(from first: Int, _ p: Planned, viewport: Viewport, pageTop: Int) -> Int {
@@ -909,9 +944,7 @@ final class GLTreeDraw {
         while next < list.items.count {
             let mechanism = mechanisms[next]
             if mechanism == .coverageInstance {
-                guard list.items[next].mask == mask, planned[next] != nil,
-                      coverageInstances.supersampled(list.items[next].content) == coverageInstances.supersampled(list.items[first].content)
-                else { break }
+                guard list.items[next].mask == mask, planned[next] != nil else { break }
                 last = next
             } else if mechanism != .notDrawn && mechanism != .clipCopy && mechanism != .clipLookup {
                 break
@@ -919,8 +952,7 @@ final class GLTreeDraw {
             next += 1
         }
         let end = (planned[last]?.fill ?? p.fill) + 1
-        coverageInstances.draw(first: p.fill, end - p.fill, masked: mask >= 0, supersampled: coverageInstances.supersampled(list.items[first].content),
-                               viewport: viewport, pageTop: pageTop)
+        coverageInstances.draw(first: p.fill, end - p.fill, masked: mask >= 0, viewport: viewport, pageTop: pageTop)
         paintsThisFrame += end - p.fill
         programInUse = 0
         return last

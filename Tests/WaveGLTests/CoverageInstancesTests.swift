@@ -5,8 +5,8 @@ import XCTest
 
 /// Fixed paths with a solid fill on the GL strategy (`GLCoverageInstances`):
 /// consecutive ones are instances of one draw, runs end where an item is
-/// drawn otherwise, where the mask changes and where the sampling does
-/// (supersampled or not), and every frame matches the CPU strategy's.
+/// drawn otherwise and where the mask changes (not where the sampling does:
+/// one tap or four), and every frame matches the CPU strategy's.
 final class CoverageInstancesTests: XCTestCase {
     /// A wedge of its own (equal paths share one picture, and one scale), turning and moving by fractions of a pixel.
     private static func wedge(_ k: Int, fill: Fill, supersampled: Bool = false) throws -> Layer {
@@ -28,13 +28,27 @@ final class CoverageInstancesTests: XCTestCase {
         return layer
     }
 
+    /// `scene` with each solid fill a gradient from its colour to itself: no solid fill, so each item is drawn by itself.
+    private static func eachAlone(_ scene: Scene) throws -> Scene {
+        func alone(_ layer: Layer) -> Layer {
+            var layer = layer
+            layer.sublayers = layer.sublayers.map(alone)
+            guard case var .shape(shape)? = layer.contents, case let .solid(c) = shape.fill else { return layer }
+            shape.fill = .linearGradient(LinearGradient(start: Point(0, 0), end: Point(1, 0), startColor: c, endColor: c))
+            layer.contents = .shape(shape)
+            return layer
+        }
+        let root = try XCTUnwrap(scene.tree?.root)
+        return Scene(width: scene.width, height: scene.height, background: scene.background, tree: LayerTree(root: alone(root)))
+    }
+
     private static func color(_ k: Int) -> Fill { .solid(RGBA8(UInt8(40 + 9 * k), UInt8(220 - 7 * k), UInt8(90 + 5 * k), k % 4 == 0 ? 180 : 255)) }
 
     private func mechanisms(_ gl: GLRenderer, at time: Double) throws -> [String] { try gl.explain(time: time).map(\.mechanism) }
 
     func testConsecutiveSolidFixedPathsAreOneDrawARunAndMatchTheCPU() throws {
         let gl = try glRenderer()
-        // Twelve at their layer's scale, six read with four taps (shown at 1.6), six more at their scale: three runs.
+        // Twelve at their layer's scale, six read with four taps (shown at 1.6), six more at their scale: one run.
         var layers: [Layer] = []
         for k in 0..<24 { layers.append(try Self.wedge(k, fill: Self.color(k), supersampled: (12..<18).contains(k))) }
         let root = Layer(name: "wedges", frame: Rect(x: 0, y: 0, width: 280, height: 130), sublayers: layers)
@@ -51,19 +65,9 @@ final class CoverageInstancesTests: XCTestCase {
         try gl.draw(time: 0.4321, into: target)
         let instances = try XCTUnwrap(gl.treeCoverageInstances)
         XCTAssertEqual(instances.count, 24)
-        XCTAssertEqual(instances.draws, 3, "a run a sampling: plain, four taps, plain")
-        // The same wedges each drawn by itself (a gradient from a colour to itself is no solid fill): the same pixels
-        // but for the float arithmetic's order.
-        func alone(_ layer: Layer) -> Layer {
-            var layer = layer
-            guard case var .shape(shape)? = layer.contents, case let .solid(c) = shape.fill else { return layer }
-            shape.fill = .linearGradient(LinearGradient(start: Point(0, 0), end: Point(1, 0), startColor: c, endColor: c))
-            layer.contents = .shape(shape)
-            return layer
-        }
-        let each = Scene(width: 280, height: 130, background: scene.background,
-                         tree: LayerTree(root: Layer(name: "wedges", frame: root.frame, sublayers: layers.map(alone))))
-        let itemByItem = try Frames.render(gl, each, at: times)
+        XCTAssertEqual(instances.draws, 1, "one run: each instance says how it is sampled")
+        // The same wedges each drawn by itself: the same pixels but for the float arithmetic's order.
+        let itemByItem = try Frames.render(gl, Self.eachAlone(scene), at: times)
         XCTAssertEqual(Set(try mechanisms(gl, at: 0.4321)), ["coverage picture, filtered"])
         for i in times.indices { assertImagesMatch(frames[i], itemByItem[i], mean: 0.05, max: 3, name: "gl-coverage-instances-alone-\(i)") }
     }
@@ -100,5 +104,34 @@ final class CoverageInstancesTests: XCTestCase {
         let frames = try Frames.render(gl, scene, at: times), cpu = try Frames.render(CPURenderer(), scene, at: times)
         for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 0.6, max: 64, name: "gl-coverage-instance-runs-\(i)") }
         XCTAssertEqual(try frameAllocations(gl, scene, step: 0.37), 0, "instances, runs and a mask between them allocate nothing a frame")
+    }
+
+    /// Exact motion: each picture at its sub-pixel phases in the atlas, the nearest read at whole-pixel offsets, so
+    /// wedges moved by fractions of a pixel are the CPU's pixels (but for the phase's sixteenth of a pixel).
+    func testExactMotionReadsTheNearestPhaseOfEachInstance() throws {
+        let gl = try glRenderer()
+        gl.subpixel = .exact
+        defer { gl.subpixel = .linear }
+        var layers: [Layer] = []
+        for k in 0..<10 {
+            var layer = try Self.wedge(k, fill: Self.color(k))
+            layer.transform.rotation = Timeline(0)
+            // Whole rows (a phase is a column's fraction; a fractional row is read filtered).
+            layer.position.y = .constant(18 + 32 * Double(k / 7))
+            layer.transform.translationX = Timeline(0, animations: [.basic(BasicAnimation(from: 0, to: 53.3, duration: 1.7 + Double(k) / 9))])
+            layers.append(layer)
+        }
+        let root = Layer(name: "wedges", frame: Rect(x: 0, y: 0, width: 280, height: 130), sublayers: layers)
+        let scene = Scene(width: 280, height: 130, background: RGBA8(250, 248, 240), tree: LayerTree(root: root))
+        let times = [0.1234, 0.9876]
+        let frames = try Frames.render(gl, scene, at: times), cpu = try Frames.render(CPURenderer(), scene, at: times)
+        XCTAssertEqual(Set(try mechanisms(gl, at: 0.5)), ["coverage instance"])
+        XCTAssertEqual(gl.exactPhases, SubpixelPhases.exact, "the pictures at the exact mode's phases")
+        // The nearest of 16 phases is up to a 32nd of a pixel off: 5 of 255 at most here.
+        for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 0.05, max: 8, name: "gl-coverage-instances-exact-\(i)") }
+        // Each drawn by itself at the same phases: the same pixels.
+        let itemByItem = try Frames.render(gl, Self.eachAlone(scene), at: times)
+        XCTAssertEqual(Set(try mechanisms(gl, at: 0.5)), ["coverage picture, 16 phases"])
+        for i in times.indices { assertImagesMatch(frames[i], itemByItem[i], mean: 0.01, max: 3, name: "gl-coverage-instances-exact-alone-\(i)") }
     }
 }

@@ -75,11 +75,18 @@ package enum ItemPaint: Equatable, Sendable {
     /// its position is u (linear) or |(u, v)| (radial), its colour the ramp's, times the tint.
     case ramp(u: SIMD3<Double>, v: SIMD3<Double>, gradient: Gradient, tint: Tint)
 
+    /// A solid fill's colour: its own, or where the shape's colour is
+    /// animated (`Shape.color`) the item's, tinted.
+    @inline(__always)
+    package static func solidColor(_ fill: RGBA8, animated: Bool, _ item: PresentationItem) -> ColorValue {
+        item.tint.applied(to: animated ? item.color : ColorValue(fill))
+    }
+
     /// A shape's fill under the item's transform and tint: with T the
     /// transform, t(q) = dot(T^-1 q - s, d) / |d|^2, affine in q.
     package init(_ shape: Shape, _ item: PresentationItem) {
         switch shape.fill {
-        case let .solid(c): self = .solid(item.tint.applied(to: shape.color == nil ? ColorValue(c) : item.color))
+        case let .solid(c): self = .solid(Self.solidColor(c, animated: shape.color != nil, item))
         case let .linearGradient(g):
             let m = item.transform, det = m.determinant
             let dx = g.end.x - g.start.x, dy = g.end.y - g.start.y, len2 = dx * dx + dy * dy
