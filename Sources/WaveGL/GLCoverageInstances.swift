@@ -1,18 +1,17 @@
 import CGL
 import WaveCore
 
-/// The GL strategy's instanced draw of fixed paths with a solid fill
-/// (`Shaders/coverage_instances.vert.glsl`, `.frag.glsl`): each such
-/// path's coverage picture, rasterised once as `GLTreeDraw` rasterises its
-/// coverage pictures, also lies in one atlas; every frame each item drawn
-/// from it is six texels of an instance table (its inverse transform, its
-/// picture's place in the atlas, its colour times its opacity, its area,
-/// its taps),
-/// uploaded in one call, and each run of consecutive such items that share
-/// a mask is one draw of two triangles an instance. A software driver's
-/// cost per draw (its state, its setup) is paid once a run instead of once
-/// an item. Not an instanced draw: llvmpipe runs its vertex pipeline once
-/// an instance, as for a draw of its own.
+/// The GL strategy's fixed paths with a solid fill, drawn as instances of
+/// one atlas (`Shaders/coverage_instances.vert.glsl`, `.frag.glsl`): each
+/// such path's coverage picture, rasterised once as `GLTreeDraw`
+/// rasterises its coverage pictures, also lies in one atlas; every frame
+/// each item drawn from it is six texels of an instance table (its inverse
+/// transform, its picture's place in the atlas, its colour times its
+/// opacity, its area, its taps), uploaded in one call, and each run of
+/// consecutive such items that share a mask is one draw of two triangles an
+/// instance. A software driver's cost per draw (its state, its setup) is
+/// paid once a run instead of once an item. Not an instanced draw: llvmpipe
+/// runs its vertex pipeline once an instance, as for a draw of its own.
 ///
 /// Only pictures of one tile are here (a wider one is drawn by
 /// `item.frag.glsl`, an item at a time), each of its sub-pixel phases
@@ -57,7 +56,7 @@ final class GLCoverageInstances {
     private var placeX: [Int] = [], placeY: [Int] = [], widths: [Int] = [], heights: [Int] = []
     /// Per content number: its picture is read with four taps a pixel.
     private var fourTaps: [Bool]
-    /// This frame's instances, five RGBA texels each (kept from frame to frame).
+    /// This frame's instances, `texelsPerInstance` RGBA texels each (kept from frame to frame).
     private var instances: [Float] = []
     /// The instances this frame so far.
     private(set) var count = 0
