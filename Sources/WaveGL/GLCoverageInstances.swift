@@ -66,7 +66,7 @@ final class GLCoverageInstances {
     private static let atlasUnit: Int32 = 6, instanceUnit: Int32 = 7
 
     /// The atlas of `pictures` (content numbers below `contents`), room for `capacity` instances a frame;
-    /// nil where they do not fit one texture of the driver's size.
+    /// nil where they do not fit one texture of the driver's size, or the memory for it is not there.
     init?(_ pictures: [Picture], contents: Int, capacity: Int, caps: GLCapabilities) throws {
         let side = Swift.min(caps.maxTextureSize, 4096)
         let sizes = pictures.flatMap { picture in [(width: Int, height: Int)](repeating: (picture.width, picture.height), count: picture.phases) }
@@ -76,9 +76,10 @@ final class GLCoverageInstances {
         let atlas = GLRasterPictures.Atlas(places: packed.places.map { ($0.x + 1, $0.y + 1) }, width: packed.width + 1, height: packed.height + 1)
         firstPlace = [Int](repeating: -1, count: contents)
         fourTaps = [Bool](repeating: false, count: contents)
-        var texels = try CheckedMemory.allocating(bytes: atlas.width * atlas.height, for: "a \(atlas.width)x\(atlas.height) atlas of coverage") {
+        // Where the memory is not there, each item is drawn by itself, as without the atlas.
+        guard var texels = try? CheckedMemory.allocating(bytes: atlas.width * atlas.height, for: "an atlas of coverage", {
             [UInt8](repeating: 0, count: atlas.width * atlas.height)
-        }
+        }) else { return nil }
         for picture in pictures {
             firstPlace[picture.content] = placeX.count
             fourTaps[picture.content] = picture.supersampled
