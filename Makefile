@@ -91,18 +91,19 @@ check-shaders: deps
 	  fi; \
 	  glslangValidator -S $$stage $$f >/dev/null || { glslangValidator -S $$stage $$f; exit 1; }; \
 	done
-	@# item.frag.glsl (the layer tree's items): each source, with and without a gradient and masks.
-	@for d in "-DPICTURE_COVERAGE -DGRADIENT -DMASKED" "-DPICTURE_COVERAGE -DSUPERSAMPLED" "-DPICTURE_RGBA -DMASKED" "-DGRADIENT -DAS_MASK" "-DPICTURE_COVERAGE -DAS_MASK" "-DRECT -DMASKED"; do \
+	@# item.frag.glsl (the layer tree's items): each source, with and without a gradient and masks; a run of polygons.
+	@for d in "-DPICTURE_COVERAGE -DGRADIENT -DMASKED" "-DPICTURE_COVERAGE -DSUPERSAMPLED" "-DPICTURE_RGBA -DMASKED" "-DGRADIENT -DAS_MASK" "-DPICTURE_COVERAGE -DAS_MASK" "-DRECT -DMASKED" "-DINSTANCED -DMASKED"; do \
 	  glslangValidator -l -S frag $$d Shaders/item.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/item.frag.glsl; exit 1; }; \
 	done
 	@# box.frag.glsl: masked, and the lattice draw (general and axis-aligned) plain and masked.
 	@for d in "-DMASKED" "-DLATTICE" "-DLATTICE -DMASKED" "-DLATTICE -DAXIS_ALIGNED" "-DLATTICE -DAXIS_ALIGNED -DMASKED"; do \
 	  glslangValidator -l -S frag $$d Shaders/box.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/box.frag.glsl; exit 1; }; \
 	done
-	@# pictures.frag.glsl: masked. copies_state.frag.glsl (with its constants, above): the sole clips' state.
+	@# pictures.frag.glsl and coverage_instances.frag.glsl: masked. copies_state.frag.glsl (with its constants, above): the sole clips' state.
 	@glslangValidator -l -S frag -DMASKED Shaders/pictures.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED Shaders/pictures.frag.glsl; exit 1; }
+	@glslangValidator -l -S frag -DMASKED Shaders/coverage_instances.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED Shaders/coverage_instances.frag.glsl; exit 1; }
 	@glslangValidator -l -S frag -DCLIPS .build/shaders/copies_state.frag.glsl >/dev/null || { glslangValidator -l -S frag -DCLIPS .build/shaders/copies_state.frag.glsl; exit 1; }
-	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 6 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl, 1 of copies_state.frag.glsl)"
+	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 7 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl, 1 of coverage_instances.frag.glsl, 1 of copies_state.frag.glsl)"
 
 # The example apps (Examples/: a package that depends on this one by path,
 # as an app would) and the library products' documentation are built first:

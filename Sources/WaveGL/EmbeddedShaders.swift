@@ -895,11 +895,21 @@ void main() {
 // AS_MASK: the item is part of a mask: its alpha (1 less it with
 // u_invertsCoverage) is written to every channel; the blending folds it
 // into the mask by the item's mode (GLTreeDraw.setMaskBlend).
+// INSTANCED (polygons of a solid colour only): a run of items in one draw
+// (polygon_instances.vert.glsl), each item's rows, colour and opacity its
+// instance's flat values in place of the uniforms of those names.
 
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;        // scene row shown at the area's top
+#ifdef INSTANCED
+flat in vec4 v_color;
+flat in float v_opacity;
+#define u_color v_color
+#define u_opacity v_opacity
+#else
 uniform vec4 u_color;         // non-premultiplied, 0...1 (a gradient's start)
 uniform float u_opacity;
+#endif
 uniform vec4 u_colorB;        // a gradient's end
 uniform vec3 u_gradient;      // position = x * a + y * b + c at the scene point (x, y); a ramp's u
 uniform vec3 u_gradientV;     // a radial ramp's v: its position is |(u, v)|, or with a focus radialPosition's
@@ -921,11 +931,21 @@ uniform sampler2D u_edges;    // polygons: x0, y0, x1, y1 of each edge, scene pi
 uniform isampler2D u_entries; // polygons: edge indices, row by row
 uniform isampler2D u_rows;    // polygons: per row from u_firstRow and run of 16 columns from u_firstColumn:
                               // first entry, entries, the left cover's float bits
+#ifdef INSTANCED
+flat in ivec4 v_rows;         // u_rowBase, u_firstRow, u_firstColumn, u_buckets
+flat in int v_evenOdd;
+#define u_rowBase v_rows.x
+#define u_firstRow v_rows.y
+#define u_firstColumn v_rows.z
+#define u_buckets v_rows.w
+#define u_evenOdd v_evenOdd
+#else
 uniform int u_rowBase;        // this item's first row-table texel
 uniform int u_evenOdd;        // polygons: 1 for the even-odd rule, 0 for non-zero
 uniform int u_firstRow;       // the scene row of that texel
 uniform int u_firstColumn;    // the scene column its runs start at
 uniform int u_buckets;        // runs a row
+#endif
 
 uniform sampler2D u_mask;     // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
 const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
@@ -1181,6 +1201,45 @@ void main() {
     v_rect = vec4(place2.z, rect.y, place2.w, rect.y + rect.w);
     float alpha = tint.a * place.w;
     v_scale = vec4(tint.rgb * alpha, alpha);
+    gl_Position = vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
+}
+"""#,
+        "polygon_instances.vert.glsl": #"""
+#version 330 core
+// Polygons of a solid colour (dynamic paths, rebuilt every frame), all of a
+// run in one draw of six vertices an item (GLPolygonRuns; not an instanced
+// draw: llvmpipe runs its vertex pipeline once an instance): each item is
+// an instance of the table, its rows in the frame's polygon tables; its two
+// triangles cover its area (its rows and columns, inside its clip), as the
+// scissor holds item.frag.glsl's quad to it, and item.frag.glsl with
+// INSTANCED computes its coverage from its flat values.
+
+uniform sampler2D u_instances; // 1024 texels a row, four an instance: its first row-table texel, first
+                               // row, first column and runs a row; its colour (non-premultiplied,
+                               // 0...1); its opacity and fill rule (1: even-odd); its area (x0, y0, x1, y1)
+uniform vec4 u_viewport;       // x, y (bottom-left), width, height of the area in the framebuffer
+uniform int u_pageTop;         // scene row shown at the area's top
+
+flat out ivec4 v_rows;
+flat out int v_evenOdd;
+flat out vec4 v_color;
+flat out float v_opacity;
+
+ivec2 at(int i) { return ivec2(i & 1023, i >> 10); }
+
+// The corners of an item's two triangles, by vertex (x: 0 left, 1 right; y: 0 top, 1 bottom).
+const vec2 CORNERS[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
+
+void main() {
+    // Instance n's vertices are 6 n ..< 6 n + 6 (the draw starts at its run's first).
+    int i = 4 * (gl_VertexID / 6);
+    v_rows = ivec4(texelFetch(u_instances, at(i), 0) + 0.5);
+    v_color = texelFetch(u_instances, at(i + 1), 0);
+    vec4 rule = texelFetch(u_instances, at(i + 2), 0);
+    v_opacity = rule.x;
+    v_evenOdd = int(rule.y + 0.5);
+    vec4 area = texelFetch(u_instances, at(i + 3), 0);
+    vec2 scene = mix(area.xy, area.zw, CORNERS[gl_VertexID % 6]);
     gl_Position = vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
 }
 """#,

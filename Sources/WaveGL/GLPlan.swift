@@ -12,7 +12,7 @@ import WaveCore
 /// | a fixed shape alone in its clip, moved by whole pixels (cells, bars) | clip copy | clip lookup (a state pass, then one quad a page) |
 /// | a fixed shape with a solid fill, its picture one tile | coverage instance (one draw a run; N phases, or filtered) | the same |
 /// | any other fixed shape | coverage picture (N phases, or filtered) | the same |
-/// | a dynamic shape (a path rebuilt every frame) | polygon rows | the same |
+/// | a dynamic shape (a path rebuilt every frame) | polygon rows (a solid colour's: one draw a run) | the same |
 /// | an axis-aligned box with room between its corners | split box | box polygon |
 /// | any other box, a border | box polygon, border polygon | the same |
 /// | a mask's box on whole pixels | scissored clear | the same |
@@ -142,7 +142,7 @@ package enum GLMechanism: CaseIterable, Sendable {
         case .copiesStatePass:
             "a replicator of boxes: each copy's timelines evaluated on the GPU, then one draw a page (a lattice quad where its steps only translate, else instanced)"
         case .polygonRows:
-            "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU"
+            "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU (a solid colour in the tree: in one draw with the polygons next to it that are drawn so too)"
         case .phasedPicture:
             "a fixed path rasterised once at sub-pixel phases: the nearest drawn at whole-pixel offsets (exact motion), by itself: a gradient, a blend mode or a mask's layer, or a picture the coverage atlas does not hold"
         case .coverageInstance:

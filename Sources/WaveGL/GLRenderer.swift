@@ -69,6 +69,7 @@ public final class GLRenderer: Renderer, PixelCounting {
     var treeClipCopies: GLClipCopies? { tree?.clipCopies }
     var treeRasterPictures: GLRasterPictures? { tree?.rasterPictures }
     var treeCoverageInstances: GLCoverageInstances? { tree?.coverageInstances }
+    var treePolygonRuns: GLPolygonRuns? { tree?.polygonRuns }
     var treePaintsThisFrame: Int { tree?.paintsThisFrame ?? 0 }
 
     /// Makes a headless context when none is given.

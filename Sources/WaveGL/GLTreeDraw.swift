@@ -84,6 +84,7 @@ final class GLTreeDraw {
         /// A solid fill: its colour, and whether the item's own (animated) colour replaces it.
         var solid = false, animatedColor = false
         var color = RGBA8(0, 0, 0, 0)
+        var evenOdd = false
 
         init(_ contents: Contents?) {
             bits = GLTreeDraw.sourceBits(contents) ?? -1
@@ -91,6 +92,7 @@ final class GLTreeDraw {
             case .box?: isBox = true
             case let .shape(shape)?:
                 if case let .solid(c) = shape.fill { (solid, animatedColor, color) = (true, shape.color != nil, c) }
+                evenOdd = shape.fillRule == .evenOdd
             default: break
             }
         }
@@ -116,6 +118,8 @@ final class GLTreeDraw {
         var clearsTo: Double? = nil
         /// An axis-aligned box: drawn as a rectangle's coverage but for its corners' pixels (the polygon's).
         var split: BoxSplit? = nil
+        /// Its instance in a run of one draw (`GLCoverageInstances`, `GLPolygonRuns`); -1: drawn by itself.
+        var instance = -1
     }
     private var planned: [Planned?] = []
     private var plannedMasks: [Planned?] = []
@@ -150,6 +154,8 @@ final class GLTreeDraw {
     let rasterPictures: GLRasterPictures?
     /// Fixed paths with a solid fill: their coverage in one atlas, one draw a run (nil: none).
     private(set) var coverageInstances: GLCoverageInstances?
+    /// Dynamic paths with a solid fill: one draw a run (nil: none).
+    let polygonRuns: GLPolygonRuns?
 
     /// `policy`: the driver's (`GLPlan.swift`): clip copies and split boxes, or neither.
     init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear, policy: DriverPolicy = .gpu) throws {
@@ -170,6 +176,11 @@ final class GLTreeDraw {
         height = scene.height
         pictures = Array(repeating: nil, count: evaluator.contents.count)
         rasterPictures = evaluator.rasterPictures.isEmpty ? nil : try GLRasterPictures(evaluator: evaluator, caps: caps)
+        let dynamicSolids = evaluator.nodes.contains { node in
+            guard case let .shape(shape)? = node.layer.contents, case .dynamic = shape.path, case .solid = shape.fill else { return false }
+            return true
+        }
+        polygonRuns = dynamicSolids ? try GLPolygonRuns(capacity: evaluator.capacity.items) : nil
         // Contents only the copies or a rasterized layer's picture draw need no coverage texture.
         var drawnByShader = [Bool](repeating: false, count: evaluator.contents.count)
         // A rasterized layer's own contents, what it holds and its masks are in its picture.
@@ -606,10 +617,12 @@ final class GLTreeDraw {
         polygons.removeAll()
         rasterPictures?.begin()
         coverageInstances?.begin()
+        polygonRuns?.begin()
         plan(list.items, mask: false, into: &planned, mechanisms: &mechanisms)
         plan(list.maskItems, mask: true, into: &plannedMasks, mechanisms: &maskMechanisms)
         rasterPictures?.upload()
         coverageInstances?.upload()
+        polygonRuns?.upload()
         Self.upload(polygons.edges, into: edgeTexture, rows: &edgeRows, components: 4, format: GL_RGBA32F, layout: GL_RGBA, type: GL_FLOAT)
         Self.upload(polygons.entries, into: entryTexture, rows: &entryRows, components: 1, format: GL_R32I, layout: GL_RED_INTEGER,
                     type: GL_INT)
@@ -747,7 +760,7 @@ final class GLTreeDraw {
                 }
             case .coverageInstance:
                 if let coverageInstances {
-                    p.fill = coverageInstances.count
+                    p.instance = coverageInstances.count
                     coverageInstances.add(content: item.content, instance, color: instanceColor, opacity: item.opacity, rows: area.rows,
                                           columns: area.columns)
                 }
@@ -757,6 +770,13 @@ final class GLTreeDraw {
                     polygonSink.transform = item.transform
                     path.outline(item.input, scratch: evaluator.scratch, into: polygonSink)
                     p.fill = polygons.finish(rows: area.rows, columns: area.columns)
+                    // A solid colour by the normal blend, in the tree: an instance of its run.
+                    if !mask, contents.solid, item.blend == .normal, let polygonRuns {
+                        p.instance = polygonRuns.count
+                        polygonRuns.add(rowBase: p.fill, rows: area.rows, columns: area.columns,
+                                        color: ItemPaint.solidColor(contents.color, animated: contents.animatedColor, item),
+                                        opacity: item.opacity, evenOdd: contents.evenOdd)
+                    }
                 }
             case .splitBox, .boxPolygon, .borderPolygon:
                 guard case let .box(box)? = node.layer.contents else { break }
@@ -883,8 +903,8 @@ final class GLTreeDraw {
                 i = drawRasterRun(from: i, p, viewport: viewport, pageTop: pageTop)
                 continue
             }
-            if mechanisms[i] == .coverageInstance {
-                i = drawCoverageRun(from: i, p, viewport: viewport, pageTop: pageTop)
+            if p.instance >= 0 {
+                i = drawRun(from: i, p, viewport: viewport, pageTop: pageTop)
                 continue
             }
             drawItem(item, p, mask: false, viewport: viewport, pageTop: pageTop)
@@ -934,26 +954,30 @@ final class GLTreeDraw {
         return last
     }
 
-    /// The coverage instances from `first` on that share its mask, in one
-    /// draw (items between them that draw nothing here, none or
-    /// a clip's copy drawn first, are passed over); returns the last one's index.
-    private func drawCoverageRun(from first: Int, _ p: Planned, viewport: Viewport, pageTop: Int) -> Int {
-        guard let coverageInstances else { return first }
-        let mask = list.items[first].mask
+    /// The items from `first` on drawn by its mechanism as instances of a run
+    /// (`GLCoverageInstances`, `GLPolygonRuns`) that share its mask, in one
+    /// draw (items between them that draw nothing here, none or a clip's
+    /// copy drawn first, are passed over); returns the last one's index.
+    private func drawRun(from first: Int, _ p: Planned, viewport: Viewport, pageTop: Int) -> Int {
+        let kind = mechanisms[first], mask = list.items[first].mask
         var last = first, next = first + 1
         while next < list.items.count {
             let mechanism = mechanisms[next]
-            if mechanism == .coverageInstance {
-                guard list.items[next].mask == mask, planned[next] != nil else { break }
+            if mechanism == kind {
+                guard list.items[next].mask == mask, let q = planned[next], q.instance >= 0 else { break }
                 last = next
             } else if mechanism != .notDrawn && mechanism != .clipCopy && mechanism != .clipLookup {
                 break
             }
             next += 1
         }
-        let end = (planned[last]?.fill ?? p.fill) + 1
-        coverageInstances.draw(first: p.fill, end - p.fill, masked: mask >= 0, viewport: viewport, pageTop: pageTop)
-        paintsThisFrame += end - p.fill
+        let n = (planned[last]?.instance ?? p.instance) + 1 - p.instance
+        if kind == .coverageInstance {
+            coverageInstances?.draw(first: p.instance, n, masked: mask >= 0, viewport: viewport, pageTop: pageTop)
+        } else {
+            polygonRuns?.draw(first: p.instance, n, masked: mask >= 0, viewport: viewport, pageTop: pageTop)
+        }
+        paintsThisFrame += n
         programInUse = 0
         return last
     }

@@ -134,4 +134,39 @@ final class CoverageInstancesTests: XCTestCase {
         XCTAssertEqual(Set(try mechanisms(gl, at: 0.5)), ["coverage picture, 16 phases"])
         for i in times.indices { assertImagesMatch(frames[i], itemByItem[i], mean: 0.01, max: 3, name: "gl-coverage-instances-exact-alone-\(i)") }
     }
+
+    /// Dynamic paths of a solid colour (their outlines made every frame) are runs too: consecutive ones one draw,
+    /// a gradient between ending a run, the same pixels as each drawn by itself.
+    func testConsecutiveSolidPolygonsAreOneDrawARun() throws {
+        let gl = try glRenderer()
+        var layers: [Layer] = []
+        for k in 0..<9 {
+            let fill: Fill = k == 4
+                ? .linearGradient(LinearGradient(start: Point(0, 0), end: Point(20, 0), startColor: RGBA8(255, 0, 0), endColor: RGBA8(0, 0, 255)))
+                : Self.color(k)
+            var layer = Layer(name: "triangle \(k)", frame: Rect(x: 10 + 29.3 * Double(k), y: 20 + 7.1 * Double(k % 3), width: 20, height: 30),
+                              contents: .shape(Shape(dynamic: TreeScenes.Triangle(), fill: fill, parameters: [
+                                  Timeline(10, animations: [.basic(BasicAnimation(from: 10, to: 28, duration: 1 + Double(k) / 7,
+                                                                                  repeatCount: .infinity, autoreverses: true))])])))
+            layer.transform.rotation = Timeline(0.1 * Double(k))
+            layer.opacity = Timeline(k % 3 == 0 ? 0.7 : 1)
+            layers.append(layer)
+        }
+        let root = Layer(name: "triangles", frame: Rect(x: 0, y: 0, width: 280, height: 80), sublayers: layers)
+        let scene = Scene(width: 280, height: 80, background: RGBA8(250, 248, 240), tree: LayerTree(root: root))
+        let times = [0.0, 0.777]
+        let frames = try Frames.render(gl, scene, at: times)
+        XCTAssertEqual(Set(try mechanisms(gl, at: 0.5)), ["polygon rows"])
+        let target = try gl.makeTarget()
+        try gl.draw(time: 0.5, into: target)
+        let runs = try XCTUnwrap(gl.treePolygonRuns)
+        XCTAssertEqual(runs.count, 8, "every solid triangle an instance, the gradient's drawn by itself")
+        XCTAssertEqual(runs.draws, 2, "four, the gradient, four")
+        let cpu = try Frames.render(CPURenderer(), scene, at: times)
+        for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 0.3, max: 16, name: "gl-polygon-runs-\(i)") }
+        let itemByItem = try Frames.render(gl, Self.eachAlone(scene), at: times)
+        XCTAssertNil(gl.treePolygonRuns, "no solid fill: nothing drawn in runs")
+        for i in times.indices { assertImagesMatch(frames[i], itemByItem[i], mean: 0.01, max: 1, name: "gl-polygon-runs-alone-\(i)") }
+        XCTAssertEqual(try frameAllocations(gl, scene, step: 0.37), 0, "runs of polygons allocate nothing a frame")
+    }
 }
