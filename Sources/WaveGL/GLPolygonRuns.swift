@@ -4,8 +4,8 @@ import WaveCore
 /// The GL strategy's polygons of a solid colour (dynamic paths, their
 /// outlines made on the CPU every frame into `PolygonRows`' tables), drawn
 /// a run at a time (`Shaders/polygon_instances.vert.glsl`, and
-/// `item.frag.glsl` with `INSTANCED`): every frame each such item is four
-/// texels of an instance table (its rows in the polygon tables, its
+/// `item.frag.glsl` with its INSTANCED define): every frame each such item
+/// is four texels of an instance table (its rows in the polygon tables, its
 /// colour, its opacity and fill rule, its area), uploaded in one call, and
 /// each run of consecutive such items that share a mask is one draw of two
 /// triangles an item, as `GLCoverageInstances` draws fixed paths. A
