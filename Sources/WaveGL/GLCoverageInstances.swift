@@ -22,8 +22,6 @@ import WaveCore
 /// point, so that both kinds share a run where they alternate (on a
 /// software driver three reads more a pixel cost less than a draw more).
 final class GLCoverageInstances {
-    /// Texels an instance in the table.
-    static let texelsPerInstance = 6
     /// The most whole texels an instance's sampling may hold apart (a float's integers, less the atlas' size):
     /// past it, the item is drawn by itself.
     static let wholeLimit = 1 << 22
@@ -38,32 +36,17 @@ final class GLCoverageInstances {
         let supersampled: Bool
     }
 
-    private struct Program {
-        let program: ShaderProgram
-        let viewport, pageTop: GLint
-        init(_ program: ShaderProgram) {
-            self.program = program
-            viewport = program.uniform("u_viewport"); pageTop = program.uniform("u_pageTop")
-        }
-    }
-    /// Unmasked, and masked (`MASKED`).
-    private let programs: [Program]
-    private var atlasTexture: GLuint = 0, instanceTexture: GLuint = 0
-    private var instanceRows = 0
+    /// The instance table and its draws: six texels an instance.
+    private let table: GLInstanceRuns
+    private var atlasTexture: GLuint = 0
     /// Per content number: its first phase's place (-1: not in the atlas); a phase's place is that plus the phase.
     private var firstPlace: [Int]
     /// Per place (a phase of a picture): its first texel in the atlas (x, y), and its size.
     private var placeX: [Int] = [], placeY: [Int] = [], widths: [Int] = [], heights: [Int] = []
     /// Per content number: its picture is read with four taps a pixel.
     private var fourTaps: [Bool]
-    /// This frame's instances, `texelsPerInstance` RGBA texels each (kept from frame to frame).
-    private var instances: [Float] = []
-    /// The instances this frame so far.
-    private(set) var count = 0
-    /// Draws since the frame began (for tests: one a run).
-    private(set) var draws = 0
-    /// The texture units the atlas and the table are read on (the tree's items use 0 to 5).
-    private static let atlasUnit: Int32 = 6, instanceUnit: Int32 = 7
+    /// The texture unit the atlas is read on (the tree's items use 0 to 5, the table 7).
+    private static let atlasUnit: Int32 = 6
 
     /// The atlas of `pictures` (content numbers below `contents`), room for `capacity` instances a frame;
     /// nil where they do not fit one texture of the driver's size, or the memory for it is not there.
@@ -92,29 +75,25 @@ final class GLCoverageInstances {
                 }
             }
         }
-        programs = try [[], ["MASKED"]].map { defines in
-            Program(try ShaderProgram(vertex: "coverage_instances.vert.glsl", fragment: "coverage_instances.frag.glsl", defines: defines))
-        }
+        table = try GLInstanceRuns(vertex: "coverage_instances.vert.glsl", fragment: "coverage_instances.frag.glsl", defines: [],
+                                   texelsPerInstance: 6, instanceUnit: 7, integers: [("u_atlas", Self.atlasUnit), ("u_mask", 4)],
+                                   capacity: capacity, what: "the coverage atlas")
         glActiveTexture(GLenum(GL_TEXTURE0))
         atlasTexture = makeClampedTexture(filter: GL_LINEAR)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R8, GLsizei(atlas.width), GLsizei(atlas.height), 0, GLenum(GL_RED),
                      GLenum(GL_UNSIGNED_BYTE), texels)
-        instanceTexture = makeClampedTexture(filter: GL_NEAREST)
-        instances.reserveCapacity(4 * Self.texelsPerInstance * Swift.max(1, capacity))
-        for p in programs.map(\.program) {
-            glUseProgram(p.id)
-            for (name, unit) in [("u_atlas", Self.atlasUnit), ("u_instances", Self.instanceUnit), ("u_mask", 4)] {
-                glUniform1i(p.uniform(name), GLint(unit))
-            }
-        }
-        glUseProgram(0)
         try checkGLErrors("preparing the coverage atlas")
     }
 
     deinit {
-        for var t in [atlasTexture, instanceTexture] where t != 0 { glDeleteTextures(1, &t) }
+        if atlasTexture != 0 { glDeleteTextures(1, &atlasTexture) }
     }
+
+    /// The instances this frame so far.
+    var count: Int { table.count }
+    /// Draws since the frame began (for tests: one a run).
+    var draws: Int { table.draws }
 
     /// Whether content number `n`'s picture is in the atlas.
     @inline(__always)
@@ -123,11 +102,7 @@ final class GLCoverageInstances {
     // MARK: Every frame
 
     /// Starts a frame's instances.
-    func begin() {
-        instances.removeAll(keepingCapacity: true)
-        count = 0
-        draws = 0
-    }
+    func begin() { table.begin() }
 
     /// Adds an item of content `n` (`holds(n)`) as the next instance: `sampling` reads its picture (the phase it
     /// names) at a scene point, `color` its solid paint (0...255, not premultiplied), over `rows` x `columns` of the scene.
@@ -135,40 +110,21 @@ final class GLCoverageInstances {
     func add(content: Int, _ sampling: PictureSampling, color c: ColorValue, opacity: Double, rows: Range<Int>, columns: Range<Int>) {
         let n = firstPlace[content] + sampling.phase
         let alpha = c.a / 255 * opacity
-        instances.append(Float(sampling.xx)); instances.append(Float(sampling.xy)); instances.append(Float(sampling.x1))
-        instances.append(Float(sampling.wholeX + placeX[n]))
-        instances.append(Float(sampling.yx)); instances.append(Float(sampling.yy)); instances.append(Float(sampling.y1))
-        instances.append(Float(sampling.wholeY + placeY[n]))
-        instances.append(Float(placeX[n])); instances.append(Float(placeY[n]))
-        instances.append(Float(placeX[n] + widths[n])); instances.append(Float(placeY[n] + heights[n]))
-        instances.append(Float(c.r / 255 * alpha)); instances.append(Float(c.g / 255 * alpha)); instances.append(Float(c.b / 255 * alpha))
-        instances.append(Float(alpha))
-        instances.append(Float(columns.lowerBound)); instances.append(Float(rows.lowerBound))
-        instances.append(Float(columns.upperBound)); instances.append(Float(rows.upperBound))
-        instances.append(fourTaps[content] ? 0.25 : 0); instances.append(0); instances.append(0); instances.append(0)
-        count += 1
+        table.texel(Float(sampling.xx), Float(sampling.xy), Float(sampling.x1), Float(sampling.wholeX + placeX[n]))
+        table.texel(Float(sampling.yx), Float(sampling.yy), Float(sampling.y1), Float(sampling.wholeY + placeY[n]))
+        table.texel(Float(placeX[n]), Float(placeY[n]), Float(placeX[n] + widths[n]), Float(placeY[n] + heights[n]))
+        table.texel(Float(c.r / 255 * alpha), Float(c.g / 255 * alpha), Float(c.b / 255 * alpha), Float(alpha))
+        table.texel(Float(columns.lowerBound), Float(rows.lowerBound), Float(columns.upperBound), Float(rows.upperBound))
+        table.texel(fourTaps[content] ? 0.25 : 0, 0, 0, 0)
     }
 
-    /// Sends the frame's instances to the GPU, in one call (two where the last row is partial).
-    func upload() {
-        guard count > 0 else { return }
-        GLTreeDraw.upload(instances, into: instanceTexture, rows: &instanceRows, components: 4, format: GL_RGBA32F,
-                          layout: GL_RGBA, type: GL_FLOAT)
-    }
+    /// Sends the frame's instances to the GPU.
+    func upload() { table.upload() }
 
-    /// Instances `first..<first + n` in one draw (blending set by the caller; each instance's triangles are its
-    /// item's area, so the scissor is left off). Leaves texture unit 0 active.
+    /// Instances `first..<first + n` in one draw (blending set by the caller). Leaves texture unit 0 active.
     func draw(first: Int, _ n: Int, masked: Bool, viewport: Viewport, pageTop: Int) {
-        let p = programs[masked ? 1 : 0]
-        glUseProgram(p.program.id)
-        glUniform4f(p.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
-        glUniform1i(p.pageTop, GLint(pageTop))
         glActiveTexture(GLenum(GL_TEXTURE0 + Self.atlasUnit)); glBindTexture(GLenum(GL_TEXTURE_2D), atlasTexture)
-        glActiveTexture(GLenum(GL_TEXTURE0 + Self.instanceUnit)); glBindTexture(GLenum(GL_TEXTURE_2D), instanceTexture)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glDisable(GLenum(GL_SCISSOR_TEST))
-        glDrawArrays(GLenum(GL_TRIANGLES), GLint(6 * first), GLsizei(6 * n))
-        draws += 1
+        table.draw(first: first, n, masked: masked, viewport: viewport, pageTop: pageTop)
     }
 }
 

@@ -11,94 +11,44 @@ import WaveCore
 /// triangles an item, as `GLCoverageInstances` draws fixed paths. A
 /// gradient, a blend mode or a mask's own layer is drawn by itself.
 final class GLPolygonRuns {
-    /// Texels an instance in the table.
-    static let texelsPerInstance = 4
-
-    private struct Program {
-        let program: ShaderProgram
-        let viewport, pageTop: GLint
-        init(_ program: ShaderProgram) {
-            self.program = program
-            viewport = program.uniform("u_viewport"); pageTop = program.uniform("u_pageTop")
-        }
-    }
-    /// Unmasked, and masked (`MASKED`).
-    private let programs: [Program]
-    private var instanceTexture: GLuint = 0
-    private var instanceRows = 0
-    /// This frame's instances, `texelsPerInstance` RGBA texels each (kept from frame to frame).
-    private var instances: [Float] = []
-    /// The instances this frame so far.
-    private(set) var count = 0
-    /// Draws since the frame began (for tests: one a run).
-    private(set) var draws = 0
-    /// The texture unit the table is read on (the tree's items use 0 to 5, the coverage instances 6 and 7).
-    private static let instanceUnit: Int32 = 8
+    /// The instance table and its draws: four texels an instance.
+    private let table: GLInstanceRuns
 
     /// Room for `capacity` instances a frame.
     init(capacity: Int) throws {
-        programs = try [["INSTANCED"], ["INSTANCED", "MASKED"]].map { defines in
-            Program(try ShaderProgram(vertex: "polygon_instances.vert.glsl", fragment: "item.frag.glsl", defines: defines))
-        }
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        instanceTexture = makeClampedTexture(filter: GL_NEAREST)
-        instances.reserveCapacity(4 * Self.texelsPerInstance * Swift.max(1, capacity))
-        for p in programs.map(\.program) {
-            glUseProgram(p.id)
-            for (name, unit) in [("u_instances", Self.instanceUnit), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4)] {
-                glUniform1i(p.uniform(name), GLint(unit))
-            }
-            glUniform1i(p.uniform("u_invertsCoverage"), 0)
-        }
-        glUseProgram(0)
-        try checkGLErrors("preparing the polygon runs")
+        // The table on unit 8 (the tree's items use 0 to 5, the coverage instances 6 and 7), the polygon tables on 1 to 3.
+        table = try GLInstanceRuns(vertex: "polygon_instances.vert.glsl", fragment: "item.frag.glsl", defines: ["INSTANCED"],
+                                   texelsPerInstance: 4, instanceUnit: 8,
+                                   integers: [("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4), ("u_invertsCoverage", 0)],
+                                   capacity: capacity, what: "the polygon runs")
     }
 
-    deinit {
-        if instanceTexture != 0 { glDeleteTextures(1, &instanceTexture) }
-    }
+    /// The instances this frame so far.
+    var count: Int { table.count }
+    /// Draws since the frame began (for tests: one a run).
+    var draws: Int { table.draws }
 
     // MARK: Every frame
 
     /// Starts a frame's instances.
-    func begin() {
-        instances.removeAll(keepingCapacity: true)
-        count = 0
-        draws = 0
-    }
+    func begin() { table.begin() }
 
     /// Adds a polygon as the next instance: its rows from table texel `rowBase` over `rows` x `columns` of the
     /// scene (`PolygonRows.finish`), `color` its solid paint (0...255, not premultiplied).
     @inline(__always)
     func add(rowBase: Int, rows: Range<Int>, columns: Range<Int>, color c: ColorValue, opacity: Double, evenOdd: Bool) {
-        instances.append(Float(rowBase)); instances.append(Float(rows.lowerBound)); instances.append(Float(columns.lowerBound))
-        instances.append(Float(PolygonRows.buckets(columns)))
-        instances.append(Float(c.r / 255)); instances.append(Float(c.g / 255)); instances.append(Float(c.b / 255))
-        instances.append(Float(c.a / 255))
-        instances.append(Float(opacity)); instances.append(evenOdd ? 1 : 0); instances.append(0); instances.append(0)
-        instances.append(Float(columns.lowerBound)); instances.append(Float(rows.lowerBound))
-        instances.append(Float(columns.upperBound)); instances.append(Float(rows.upperBound))
-        count += 1
+        table.texel(Float(rowBase), Float(rows.lowerBound), Float(columns.lowerBound), Float(PolygonRows.buckets(columns)))
+        table.texel(Float(c.r / 255), Float(c.g / 255), Float(c.b / 255), Float(c.a / 255))
+        table.texel(Float(opacity), evenOdd ? 1 : 0, 0, 0)
+        table.texel(Float(columns.lowerBound), Float(rows.lowerBound), Float(columns.upperBound), Float(rows.upperBound))
     }
 
-    /// Sends the frame's instances to the GPU, in one call (two where the last row is partial).
-    func upload() {
-        guard count > 0 else { return }
-        GLTreeDraw.upload(instances, into: instanceTexture, rows: &instanceRows, components: 4, format: GL_RGBA32F,
-                          layout: GL_RGBA, type: GL_FLOAT)
-    }
+    /// Sends the frame's instances to the GPU.
+    func upload() { table.upload() }
 
     /// Instances `first..<first + n` in one draw (blending set by the caller, the polygon tables bound on units 1
-    /// to 3; each instance's triangles are its item's area, so the scissor is left off). Leaves unit 0 active.
+    /// to 3). Leaves unit 0 active.
     func draw(first: Int, _ n: Int, masked: Bool, viewport: Viewport, pageTop: Int) {
-        let p = programs[masked ? 1 : 0]
-        glUseProgram(p.program.id)
-        glUniform4f(p.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
-        glUniform1i(p.pageTop, GLint(pageTop))
-        glActiveTexture(GLenum(GL_TEXTURE0 + Self.instanceUnit)); glBindTexture(GLenum(GL_TEXTURE_2D), instanceTexture)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glDisable(GLenum(GL_SCISSOR_TEST))
-        glDrawArrays(GLenum(GL_TRIANGLES), GLint(6 * first), GLsizei(6 * n))
-        draws += 1
+        table.draw(first: first, n, masked: masked, viewport: viewport, pageTop: pageTop)
     }
 }

@@ -176,11 +176,11 @@ final class GLTreeDraw {
         height = scene.height
         pictures = Array(repeating: nil, count: evaluator.contents.count)
         rasterPictures = evaluator.rasterPictures.isEmpty ? nil : try GLRasterPictures(evaluator: evaluator, caps: caps)
-        let dynamicSolids = evaluator.nodes.contains { node in
-            guard case let .shape(shape)? = node.layer.contents, case .dynamic = shape.path, case .solid = shape.fill else { return false }
-            return true
-        }
-        polygonRuns = dynamicSolids ? try GLPolygonRuns(capacity: evaluator.capacity.items) : nil
+        contentFacts = evaluator.nodes.map { ContentFacts($0.layer.contents) }
+        maskContentFacts = evaluator.maskNodes.map { ContentFacts($0.layer.contents) }
+        // A dynamic path of a solid colour in the tree (a shape's source bits 0): runs of polygons.
+        polygonRuns = contentFacts.contains { $0.solid && $0.bits & 3 == 0 }
+            ? try GLPolygonRuns(capacity: evaluator.capacity.items) : nil
         // Contents only the copies or a rasterized layer's picture draw need no coverage texture.
         var drawnByShader = [Bool](repeating: false, count: evaluator.contents.count)
         // A rasterized layer's own contents, what it holds and its masks are in its picture.
@@ -194,7 +194,7 @@ final class GLTreeDraw {
         for (i, node) in evaluator.nodes.enumerated()
             where node.content >= 0 && !(clipCopies?.draws(i) ?? false) && !inPicture[i] && node.rasterized < 0 {
             drawnByShader[node.content] = true
-            if case let .shape(shape)? = node.layer.contents, case .fixed = shape.path, case .solid = shape.fill { instanced[node.content] = true }
+            if contentFacts[i].solid && contentFacts[i].bits & 3 == 1 { instanced[node.content] = true }
         }
         for (m, node) in evaluator.maskNodes.enumerated() where node.content >= 0 && !maskInPicture[m] { drawnByShader[node.content] = true }
         planned.reserveCapacity(evaluator.capacity.items)
@@ -204,8 +204,6 @@ final class GLTreeDraw {
         let atlas = try cachePictures(caps, only: drawnByShader, instanced: instanced)
         coverageInstances = try GLCoverageInstances(atlas, contents: evaluator.contents.count, capacity: evaluator.capacity.items, caps: caps)
         maskNodeFolds = evaluator.maskNodes.map { ($0.layer.maskMode, $0.layer.invertsMaskCoverage) }
-        contentFacts = evaluator.nodes.map { ContentFacts($0.layer.contents) }
-        maskContentFacts = evaluator.maskNodes.map { ContentFacts($0.layer.contents) }
         for node in evaluator.nodes + evaluator.maskNodes {
             guard case let .shape(shape)? = node.layer.contents, case let .gradient(gradient) = shape.fill, rampTextures[gradient.stops] == nil else { continue }
             var texels = [UInt8]()
