@@ -165,6 +165,45 @@ final class TreePainterTests: XCTestCase {
         XCTAssertEqual(drawn[4, 7], background)
     }
 
+    /// A picture turned and scaled (up, down, a quarter turn: the column
+    /// where the image starts along a row found with no slope in one
+    /// direction), partly off the frame, against a bilinear sample
+    /// worked out here in doubles, premultiplied, with the texels past the
+    /// image clear: opaque, clear and half-clear texels alike.
+    func testATurnedAndScaledPictureIsSampledBilinearly() throws {
+        var image = RGBAImage(width: 23, height: 17, fill: RGBA8(0, 0, 0, 0))
+        for y in 0..<17 {
+            for x in 0..<23 { image[x, y] = RGBA8(UInt8((x * 37 + y * 11) % 256), UInt8((x * 5 + y * 53) % 256), UInt8((x * y * 7) % 256), 255) }
+        }
+        for y in 3..<7 { for x in 4..<9 { image[x, y] = RGBA8(0, 0, 0, 0) } }
+        for y in 10..<14 { for x in 12..<20 { image[x, y].a = 128 } }
+        for (rotation, scale, x) in [(0.52, 0.7, 14.0), (Double.pi / 2, 1.3, 40.0), (0.0, 0.31, 30.0), (-0.3, 1.9, 52.0)] {
+            var picture = Layer(name: "picture", frame: Rect(x: x - 11.5, y: 24 - 8.5, width: 23, height: 17), contents: .picture(Picture(image)))
+            picture.transform = AnimatableTransform(rotation: rotation, scaleX: scale, scaleY: scale)
+            let drawn = try render(root([picture]))
+            var expected = blank()
+            let (c, s) = (cos(rotation), sin(rotation))
+            for py in 0..<48 {
+                for px in 0..<64 {
+                    // The pixel's centre about the layer's centre, turned back and scaled back, then in texels.
+                    let qx = Double(px) + 0.5 - x, qy = Double(py) + 0.5 - 24
+                    let u = (c * qx + s * qy) / scale + 11.5 - 0.5, v = (-s * qx + c * qy) / scale + 8.5 - 0.5
+                    let i = Int(floor(u)), j = Int(floor(v)), fu = u - floor(u), fv = v - floor(v)
+                    var sum = (r: 0.0, g: 0.0, b: 0.0, a: 0.0)
+                    for (di, dj, weight) in [(0, 0, (1 - fu) * (1 - fv)), (1, 0, fu * (1 - fv)), (0, 1, (1 - fu) * fv), (1, 1, fu * fv)] {
+                        guard i + di >= 0, j + dj >= 0, i + di < 23, j + dj < 17 else { continue }
+                        let t = image[i + di, j + dj], a = Double(t.a) * weight
+                        sum = (sum.r + Double(t.r) * a, sum.g + Double(t.g) * a, sum.b + Double(t.b) * a, sum.a + a)
+                    }
+                    guard sum.a > 0 else { continue }
+                    let color = RGBA8(UInt8(sum.r / sum.a + 0.5), UInt8(sum.g / sum.a + 0.5), UInt8(sum.b / sum.a + 0.5), 255)
+                    expected[px, py] = Reference.composite(color, sum.a / 255, background)
+                }
+            }
+            assertImagesMatch(drawn, expected, mean: 0.1, max: 1, name: "tree-picture-turned-\(rotation)-\(scale)")
+        }
+    }
+
     func testAGradientMovesWithItsLayer() throws {
         let gradient = LinearGradient(start: Point(0, 0), end: Point(20, 0), startColor: RGBA8(255, 0, 0), endColor: RGBA8(0, 0, 255))
         var b = PathBuilder()

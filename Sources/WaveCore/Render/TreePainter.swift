@@ -596,16 +596,23 @@ package final class TreePainter {
 
     /// Each covered pixel's centre mapped back into the image and sampled
     /// bilinearly (premultiplied); at a whole-pixel translation every sample
-    /// falls on a texel centre, an exact copy. Inside the image, four opaque
-    /// texels are mixed as they are (premultiplying by 1 changes nothing).
+    /// falls on a texel centre, an exact copy. Along a row the image is met
+    /// between two columns found once (u and v run linearly along it).
+    /// Inside the image, four opaque texels are mixed as they are
+    /// (premultiplying by 1 changes nothing), two channels to a word with
+    /// weights in 256ths, as rlottie and pixman do; four clear ones draw
+    /// nothing; the rest are premultiplied, mixed and divided again.
     private func drawPicture(_ image: RGBAImage, _ item: PresentationItem, area: (rows: Range<Int>, columns: Range<Int>),
                              mask: UnsafeMutablePointer<UInt8>?, into view: PixmapView) {
         let m = item.transform, det = m.determinant
         guard det != 0, image.width > 0, image.height > 0 else { return }
         let w = image.width, h = image.height, inverse = 1 / det
-        // u = (d qx - c qy) / det less the image's corner and half a texel (v likewise).
+        // u = (d qx - c qy) / det less the image's corner and half a texel (v likewise); along a row, du and dv a column.
         let uOffset = item.bounds.x + 0.5, vOffset = item.bounds.y + 0.5
+        let du = m.d * inverse, dv = -m.b * inverse
         let tint = item.tint, opacity = item.opacity, normal = item.blend == .normal
+        // The mixed texel is the pixel itself: no tint, the normal blend, nothing under a mask or an opacity below 1, no pixels counted.
+        let replaces = normal && tint == .identity && opacity == 1 && mask == nil && counts == nil
         image.pixels.withUnsafeBufferPointer { bytes in
             guard let texels = bytes.baseAddress.map(UnsafeRawPointer.init) else { return }
             @inline(__always) func texel(_ k: Int) -> UInt32 { texels.loadUnaligned(fromByteOffset: k &* 4, as: UInt32.self) }
@@ -615,8 +622,11 @@ package final class TreePainter {
                 let out = view.row(y), maskRow = mask.map { $0 + y * rasterizer.width }
                 let qy = Double(y) + 0.5 - m.ty
                 let uRow = -m.c * qy, vRow = m.a * qy
-                var x = area.columns.lowerBound - 1
-                while x + 1 < area.columns.upperBound {
+                let u0 = (m.d * (0.5 - m.tx) + uRow) * inverse - uOffset, v0 = (-m.b * (0.5 - m.tx) + vRow) * inverse - vOffset
+                let columns = Self.columns(where: u0, du, within: -1, Double(w),
+                                           of: Self.columns(where: v0, dv, within: -1, Double(h), of: area.columns))
+                var x = columns.lowerBound - 1
+                while x + 1 < columns.upperBound {
                     x += 1
                     let qx = Double(x) + 0.5 - m.tx
                     let u = (m.d * qx + uRow) * inverse - uOffset, v = (-m.b * qx + vRow) * inverse - vOffset
@@ -624,18 +634,22 @@ package final class TreePainter {
                     // Both are above -1: truncating one more is floor, with no call into libm.
                     let i0 = Int(u + 1) &- 1, j0 = Int(v + 1) &- 1
                     let fu = u - Double(i0), fv = v - Double(j0)
-                    let w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv
                     var color: ColorValue
                     if i0 >= 0 && j0 >= 0 && i0 &+ 1 < w && j0 &+ 1 < h {
                         let k = j0 &* w &+ i0
                         let p00 = texel(k), p10 = texel(k &+ 1), p01 = texel(k &+ w), p11 = texel(k &+ w &+ 1)
-                        @inline(__always) func channel(_ p: UInt32, _ shift: UInt32) -> Double { Double(p >> shift & 0xFF) }
+                        if (p00 | p10 | p01 | p11) >> 24 == 0 { continue }
                         if (p00 & p10 & p01 & p11) >> 24 == 255 {
-                            @inline(__always) func mixed(_ shift: UInt32) -> Double {
-                                channel(p00, shift) * w00 + channel(p10, shift) * w10 + channel(p01, shift) * w01 + channel(p11, shift) * w11
+                            let fx = UInt32(truncatingIfNeeded: Int(fu * 256 + 0.5)), fy = UInt32(truncatingIfNeeded: Int(fv * 256 + 0.5))
+                            let mixed = Self.mix(Self.mix(p00, p10, fx), Self.mix(p01, p11, fx), fy) | 0xFF00_0000
+                            if replaces {
+                                out[x] = mixed
+                                continue
                             }
-                            color = ColorValue(r: mixed(0), g: mixed(8), b: mixed(16), a: 255)
+                            color = ColorValue(r: Double(mixed & 0xFF), g: Double(mixed >> 8 & 0xFF), b: Double(mixed >> 16 & 0xFF), a: 255)
                         } else {
+                            let w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv
+                            @inline(__always) func channel(_ p: UInt32, _ shift: UInt32) -> Double { Double(p >> shift & 0xFF) }
                             let a00 = channel(p00, 24) * w00, a10 = channel(p10, 24) * w10
                             let a01 = channel(p01, 24) * w01, a11 = channel(p11, 24) * w11
                             let a = a00 + a10 + a01 + a11
@@ -647,6 +661,7 @@ package final class TreePainter {
                         }
                     } else {
                         // At the image's border: only the texels inside it.
+                        let w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv
                         var acc = Self.sample(bytes, w, h, i0, j0, w00, (0, 0, 0, 0))
                         acc = Self.sample(bytes, w, h, i0 &+ 1, j0, w10, acc)
                         acc = Self.sample(bytes, w, h, i0, j0 &+ 1, w01, acc)
@@ -672,6 +687,30 @@ package final class TreePainter {
                 }
             }
         }
+    }
+
+    /// Two packed RGBA8 pixels mixed, each channel `a + (b - a) f / 256`
+    /// rounded (`f` 0...256), two channels to a word: 255 x 256 and the
+    /// rounding stay inside each channel's 16 bits.
+    @inline(__always)
+    private static func mix(_ a: UInt32, _ b: UInt32, _ f: UInt32) -> UInt32 {
+        let g = 256 &- f
+        let redBlue = ((a & 0x00FF_00FF) &* g &+ (b & 0x00FF_00FF) &* f &+ 0x0080_0080) >> 8 & 0x00FF_00FF
+        let greenAlpha = ((a >> 8 & 0x00FF_00FF) &* g &+ (b >> 8 & 0x00FF_00FF) &* f &+ 0x0080_0080) & 0xFF00_FF00
+        return redBlue | greenAlpha
+    }
+
+    /// The columns of `columns` where `lo < f0 + x df < hi`, a column wider
+    /// at each end (the pixel's own test decides there: the pixel's sum is
+    /// rounded apart from this one).
+    @inline(__always)
+    private static func columns(where f0: Double, _ df: Double, within lo: Double, _ hi: Double, of columns: Range<Int>) -> Range<Int> {
+        let none = columns.lowerBound..<columns.lowerBound
+        guard df != 0 else { return lo < f0 && f0 < hi ? columns : none }
+        let a = (lo - f0) / df, b = (hi - f0) / df
+        let first = Swift.max(Double(columns.lowerBound), Swift.min(a, b).rounded(.down) - 1)
+        let end = Swift.min(Double(columns.upperBound), Swift.max(a, b).rounded(.up) + 1)
+        return first < end ? Int(first)..<Int(end) : none
     }
 }
 
