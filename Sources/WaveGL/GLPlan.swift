@@ -142,7 +142,7 @@ package enum GLMechanism: CaseIterable, Sendable {
         case .copiesStatePass:
             "a replicator of boxes: each copy's timelines evaluated on the GPU, then one draw a page (a lattice quad where its steps only translate, else instanced)"
         case .polygonRows:
-            "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU (a solid colour in the tree: in one draw with the polygons next to it that are drawn so too)"
+            "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU (an outline that says it is the last frame's, on the same pixels: its rows copied from the last frame's tables; a solid colour in the tree: in one draw with the polygons next to it that are drawn so too)"
         case .phasedPicture:
             "a fixed path rasterised once at sub-pixel phases: the nearest drawn at whole-pixel offsets (exact motion), by itself: a gradient, a blend mode or a mask's layer, or a picture the coverage atlas does not hold"
         case .coverageInstance:

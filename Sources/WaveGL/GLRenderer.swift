@@ -70,6 +70,7 @@ public final class GLRenderer: Renderer, PixelCounting {
     var treeRasterPictures: GLRasterPictures? { tree?.rasterPictures }
     var treeCoverageInstances: GLCoverageInstances? { tree?.coverageInstances }
     var treePolygonRuns: GLPolygonRuns? { tree?.polygonRuns }
+    var treePolygons: PolygonRows? { tree?.polygons }
     var treePaintsThisFrame: Int { tree?.paintsThisFrame ?? 0 }
 
     /// Makes a headless context when none is given.

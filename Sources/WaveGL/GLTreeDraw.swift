@@ -600,7 +600,8 @@ final class GLTreeDraw {
             default: break
             }
         }
-        polygons.reserve(points: Swift.min(points, 1 << 20), rows: Swift.min(slots, 1 << 22))
+        polygons.reserve(points: Swift.min(points, 1 << 20), rows: Swift.min(slots, 1 << 22),
+                         slots: evaluator.capacity.items + evaluator.capacity.maskItems)
     }
 
     // MARK: Every frame
@@ -612,7 +613,7 @@ final class GLTreeDraw {
         if clipCopies?.drawsEveryItem == true { return }
         evaluator.evaluate(at: time, into: &list)
         copies?.prepareFrame(list)
-        polygons.removeAll()
+        polygons.startFrame()
         rasterPictures?.begin()
         coverageInstances?.begin()
         polygonRuns?.begin()
@@ -764,10 +765,21 @@ final class GLTreeDraw {
                 }
             case .polygonRows:
                 if case let .shape(shape)? = node.layer.contents, case let .dynamic(path) = shape.path {
-                    polygons.begin()
-                    polygonSink.transform = item.transform
-                    path.outline(item.input, scratch: evaluator.scratch, into: polygonSink)
-                    p.fill = polygons.finish(rows: area.rows, columns: area.columns)
+                    // The same outline on the same pixels as the last frame: its rows copied, not made again.
+                    let slot = mask ? evaluator.capacity.items + i - 1 : i - 1
+                    let outline = path.outlineIdentity(item.input)
+                    var identity = 0
+                    if let outline { identity = outline }
+                    let key = KeptCoverage.Key(node: item.layer, outline: identity, transform: item.transform, area: area, evenOdd: false)
+                    if outline != nil, let base = polygons.copyKept(slot: slot, key: key) {
+                        p.fill = base
+                    } else {
+                        polygons.begin()
+                        polygonSink.transform = item.transform
+                        path.outline(item.input, scratch: evaluator.scratch, into: polygonSink)
+                        p.fill = polygons.finish(rows: area.rows, columns: area.columns)
+                        if outline != nil { polygons.keep(slot: slot, key: key) }
+                    }
                     // A solid colour by the normal blend, in the tree: an instance of its run.
                     if !mask, contents.solid, item.blend == .normal, let polygonRuns {
                         p.instance = polygonRuns.count

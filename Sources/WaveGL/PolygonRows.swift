@@ -3,8 +3,12 @@ import WaveCore
 /// The GL strategy's polygons, made on the CPU every frame as points (no
 /// pixels): each item's outline in scene pixels, its edges listed under
 /// every scene row they cross, so the item shader visits only a row's own
-/// edges. Storage is kept from frame to frame (it grows to the largest
-/// frame seen, then nothing is allocated).
+/// edges. An outline that says it is the same as the last frame's
+/// (`DynamicPath.outlineIdentity`), under the same transform over the same
+/// area (`KeptCoverage.Key`, as the CPU strategy keeps its coverage), is
+/// copied from the last frame's tables instead of being made again.
+/// Storage is kept from frame to frame (it grows to the largest frame
+/// seen, then nothing is allocated).
 final class PolygonRows: OutlineSink {
     // Unchecked exclusivity: one thread builds a frame's polygons, and the
     // runtime's access checks on every append cost more than the appends.
@@ -18,16 +22,42 @@ final class PolygonRows: OutlineSink {
     @exclusivity(unchecked) private var start = (x: 0.0, y: 0.0)
     private var itemFirstEdge = 0
     private var rowCursor: [Int32] = []
+    /// The last frame's tables, which kept items are copied from.
+    @exclusivity(unchecked) private var lastEdges: [Float] = []
+    @exclusivity(unchecked) private var lastEntries: [Int32] = []
+    @exclusivity(unchecked) private var lastRows: [Int32] = []
+
+    /// An item's part of a frame's tables: what makes its rows the same, the frame they were made for, and
+    /// where they lie: edges (in edges), entries and row slots (in slots of four values).
+    private struct Kept {
+        var key: KeptCoverage.Key
+        var frame = -1
+        var edges = 0..<0, entries = 0..<0, slots = 0..<0
+    }
+
+    /// Per slot of the presentation list (its items, then its mask items): the rows last kept there.
+    @exclusivity(unchecked) private var kept: [Kept] = []
+    /// Counts frames (`startFrame`): a slot's rows are copied only from the frame just before.
+    private var frame = 0
+    /// Where the item `finish` ended lies in this frame's tables.
+    private var finished = Kept(key: KeptCoverage.Key(node: 0, outline: 0, transform: .identity, area: (0..<0, 0..<0), evenOdd: false))
+    /// Items whose rows this frame copied from the last (what tests and `--explain` can count).
+    private(set) var keptThisFrame = 0
 
     var edgeCount: Int { edges.count / 4 }
 
     /// Room for `points` edges and `rows` slots (rows times runs), so frames up to that size allocate nothing.
-    func reserve(points: Int, rows rowSlots: Int) {
+    /// `slots`: the presentation list's items and mask items, each of which may keep its rows.
+    func reserve(points: Int, rows rowSlots: Int, slots: Int) {
         edges.reserveCapacity(points * 4)
         entries.reserveCapacity(points * 2 + rowSlots)
         rows.reserveCapacity(rowSlots * 2)
+        lastEdges.reserveCapacity(points * 4)
+        lastEntries.reserveCapacity(points * 2 + rowSlots)
+        lastRows.reserveCapacity(rowSlots * 2)
         rowCursor.reserveCapacity(rowSlots)
         leftCover.reserveCapacity(rowSlots + 4096)
+        kept = Array(repeating: finished, count: slots)
     }
 
     /// Memory a frame's tables could not have (its draw fails with it, exit 71); nil while all went well.
@@ -56,10 +86,51 @@ final class PolygonRows: OutlineSink {
         return failure
     }
 
-    func removeAll() {
+    /// Starts a frame: this frame's tables empty, the last one's kept to copy from.
+    func startFrame() {
+        swap(&edges, &lastEdges)
+        swap(&entries, &lastEntries)
+        swap(&rows, &lastRows)
         edges.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
         rows.removeAll(keepingCapacity: true)
+        frame += 1
+        keptThisFrame = 0
+    }
+
+    /// Where `slot` kept rows for `key` in the last frame: they are copied into this frame's tables (edges
+    /// as they are; entries and row slots moved to where their edges and entries now lie), kept again for
+    /// the next frame, and the item's first slot returned. Nil otherwise: its outline is made (`begin` to
+    /// `finish`), then `keep(slot:key:)`.
+    func copyKept(slot: Int, key: KeptCoverage.Key) -> Int? {
+        guard slot >= 0, slot < kept.count, kept[slot].frame == frame - 1, kept[slot].key == key else { return nil }
+        let last = kept[slot]
+        let base = rows.count / 4, firstEdge = edgeCount, firstEntry = entries.count
+        guard grow(&edges, to: edges.count + last.edges.count * 4), grow(&entries, to: entries.count + last.entries.count),
+              grow(&rows, to: rows.count + last.slots.count * 4) else { return base }
+        let edgeShift = Int32(firstEdge - last.edges.lowerBound), entryShift = Int32(firstEntry - last.entries.lowerBound)
+        // While loops: in a debug build a for-in loop allocates.
+        var k = last.edges.lowerBound * 4
+        while k < last.edges.upperBound * 4 { edges.append(lastEdges[k]); k += 1 }
+        k = last.entries.lowerBound
+        while k < last.entries.upperBound { entries.append(lastEntries[k] &+ edgeShift); k += 1 }
+        k = last.slots.lowerBound * 4
+        while k < last.slots.upperBound * 4 {
+            rows.append(lastRows[k] &+ entryShift); rows.append(lastRows[k + 1]); rows.append(lastRows[k + 2]); rows.append(lastRows[k + 3])
+            k += 4
+        }
+        kept[slot] = Kept(key: key, frame: frame, edges: firstEdge..<edgeCount, entries: firstEntry..<entries.count,
+                          slots: base..<rows.count / 4)
+        keptThisFrame += 1
+        return base
+    }
+
+    /// The item `finish` just ended kept in `slot` for the next frame, as `key`'s rows.
+    func keep(slot: Int, key: KeptCoverage.Key) {
+        guard slot >= 0, slot < kept.count, failure == nil else { return }
+        kept[slot] = finished
+        kept[slot].key = key
+        kept[slot].frame = frame
     }
 
     /// Starts an item's outline.
@@ -150,6 +221,7 @@ final class PolygonRows: OutlineSink {
             }
         }
         guard grow(&entries, to: Int(total)) else { return base }
+        let firstEntry = entries.count
         while entries.count < Int(total) { entries.append(0) }
         edges.withUnsafeBufferPointer { edge in
             entries.withUnsafeMutableBufferPointer { entry in
@@ -169,6 +241,9 @@ final class PolygonRows: OutlineSink {
                 }
             }
         }
+        finished.edges = firstEdge..<lastEdge
+        finished.entries = firstEntry..<entries.count
+        finished.slots = base..<base + slots
         return base
     }
 
