@@ -619,6 +619,7 @@ final class GLTreeDraw {
         polygonRuns?.begin()
         plan(list.items, mask: false, into: &planned, mechanisms: &mechanisms)
         plan(list.maskItems, mask: true, into: &plannedMasks, mechanisms: &maskMechanisms)
+        polygons.endFrame()
         rasterPictures?.upload()
         coverageInstances?.upload()
         polygonRuns?.upload()

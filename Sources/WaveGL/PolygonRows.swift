@@ -98,6 +98,15 @@ final class PolygonRows: OutlineSink {
         keptThisFrame = 0
     }
 
+    /// Ends the frame's tables: the last frame's arrays (this frame's to fill next) made as large as this
+    /// frame's, so a frame that grew its tables is the only one that allocates (not the next one too).
+    func endFrame() {
+        guard failure == nil else { return }
+        if lastEdges.capacity < edges.capacity { lastEdges.reserveCapacity(edges.capacity) }
+        if lastEntries.capacity < entries.capacity { lastEntries.reserveCapacity(entries.capacity) }
+        if lastRows.capacity < rows.capacity { lastRows.reserveCapacity(rows.capacity) }
+    }
+
     /// Where `slot` kept rows for `key` in the last frame: they are copied into this frame's tables (edges
     /// as they are; entries and row slots moved to where their edges and entries now lie), kept again for
     /// the next frame, and the item's first slot returned. Nil otherwise: its outline is made (`begin` to
