@@ -126,8 +126,17 @@ final class GLTreeDraw {
     /// Each item's mechanism this frame, as the policy chose it (`--explain` lists them).
     private var mechanisms: [GLMechanism] = []
     private var maskMechanisms: [GLMechanism] = []
-    private var edgeTexture: GLuint = 0, entryTexture: GLuint = 0, rowTexture: GLuint = 0
-    private var edgeRows = 0, entryRows = 0, rowRows = 0
+    /// One set of the polygon tables' textures (edges, entries, row slots) and the rows each holds.
+    private struct PolygonTextures {
+        var edges: GLuint = 0, entries: GLuint = 0, rows: GLuint = 0
+        var edgeRows = 0, entryRows = 0, rowRows = 0
+    }
+    /// Two sets, a frame's tables written into the one the last frame's draws did not read: a software
+    /// driver waits for the draws that still hold a texture before it is written (llvmpipe flushes and
+    /// waits on each texture its fragment stage has bound), about 14 us a frame on these two cores.
+    private var polygonTextures = [PolygonTextures(), PolygonTextures()]
+    /// The set this frame writes and its draws read.
+    private var tableSet = 0
     static let tableWidth = 1024
 
     private var maskTexture: GLuint = 0, maskFramebuffer: GLuint = 0
@@ -225,18 +234,22 @@ final class GLTreeDraw {
         if blends { try makeProgram(Self.rect) }
         if masksNest { try makeProgram(Self.maskProduct) }
         // The polygon tables, read texel by texel.
-        edgeTexture = Self.makeTableTexture()
-        entryTexture = Self.makeTableTexture()
-        rowTexture = Self.makeTableTexture()
+        for k in polygonTextures.indices {
+            polygonTextures[k].edges = Self.makeTableTexture()
+            polygonTextures[k].entries = Self.makeTableTexture()
+            polygonTextures[k].rows = Self.makeTableTexture()
+        }
         try checkGLErrors("preparing the layer tree")
     }
 
     deinit {
         for p in pictures { if var t = p?.texture { glDeleteTextures(1, &t) } }
         for var t in rampTextures.values { glDeleteTextures(1, &t) }
-        glDeleteTextures(1, &edgeTexture)
-        glDeleteTextures(1, &entryTexture)
-        glDeleteTextures(1, &rowTexture)
+        for var set in polygonTextures {
+            glDeleteTextures(1, &set.edges)
+            glDeleteTextures(1, &set.entries)
+            glDeleteTextures(1, &set.rows)
+        }
         if maskTexture != 0 { glDeleteTextures(1, &maskTexture) }
         if maskFramebuffer != 0 { glDeleteFramebuffers(1, &maskFramebuffer) }
         if nestedTexture != 0 { glDeleteTextures(1, &nestedTexture) }
@@ -623,12 +636,27 @@ final class GLTreeDraw {
         rasterPictures?.upload()
         coverageInstances?.upload()
         polygonRuns?.upload()
-        Self.upload(polygons.edges, into: edgeTexture, rows: &edgeRows, components: 4, format: GL_RGBA32F, layout: GL_RGBA, type: GL_FLOAT)
-        Self.upload(polygons.entries, into: entryTexture, rows: &entryRows, components: 1, format: GL_R32I, layout: GL_RED_INTEGER,
-                    type: GL_INT)
-        Self.upload(polygons.rows, into: rowTexture, rows: &rowRows, components: 4, format: GL_RGBA32I, layout: GL_RGBA_INTEGER,
-                    type: GL_INT)
+        uploadPolygonTables()
         maskOnPage = -1
+    }
+
+    /// This frame's polygon tables into the set of textures the last frame's draws did not read; the other
+    /// set grown with it, so both grow on the same frames (the frames that allocate).
+    private func uploadPolygonTables() {
+        tableSet = 1 - tableSet
+        let set = tableSet, other = 1 - tableSet
+        Self.makeRoom(polygonTextures[other].edges, rows: &polygonTextures[other].edgeRows, texels: polygons.edges.count / 4,
+                      format: GL_RGBA32F, layout: GL_RGBA, type: GL_FLOAT)
+        Self.makeRoom(polygonTextures[other].entries, rows: &polygonTextures[other].entryRows, texels: polygons.entries.count,
+                      format: GL_R32I, layout: GL_RED_INTEGER, type: GL_INT)
+        Self.makeRoom(polygonTextures[other].rows, rows: &polygonTextures[other].rowRows, texels: polygons.rows.count / 4,
+                      format: GL_RGBA32I, layout: GL_RGBA_INTEGER, type: GL_INT)
+        Self.upload(polygons.edges, into: polygonTextures[set].edges, rows: &polygonTextures[set].edgeRows, components: 4,
+                    format: GL_RGBA32F, layout: GL_RGBA, type: GL_FLOAT)
+        Self.upload(polygons.entries, into: polygonTextures[set].entries, rows: &polygonTextures[set].entryRows, components: 1,
+                    format: GL_R32I, layout: GL_RED_INTEGER, type: GL_INT)
+        Self.upload(polygons.rows, into: polygonTextures[set].rows, rows: &polygonTextures[set].rowRows, components: 4,
+                    format: GL_RGBA32I, layout: GL_RGBA_INTEGER, type: GL_INT)
     }
 
     /// This frame's items (after `prepareFrame(time:)`), each with the
@@ -861,20 +889,26 @@ final class GLTreeDraw {
         values.withUnsafeBufferPointer { upload($0, into: texture, rows: &rows, components: components, format: format, layout: layout, type: type) }
     }
 
+    /// Storage in `texture` for `texels` in rows of `tableWidth` where it has less (at least one row; the rows
+    /// doubled as it grows, so few frames grow it).
+    static func makeRoom(_ texture: GLuint, rows: inout Int, texels: Int, format: Int32, layout: Int32, type: Int32) {
+        let needed = Swift.max(1, (texels + Self.tableWidth - 1) / Self.tableWidth)
+        guard needed > rows else { return }
+        rows = Swift.max(needed, rows * 2)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, format, GLsizei(Self.tableWidth), GLsizei(rows), 0, GLenum(layout), GLenum(type), nil)
+    }
+
     /// The same from memory the caller keeps (a table written in place every frame).
     static func upload<T>(_ buffer: UnsafeBufferPointer<T>, into texture: GLuint, rows: inout Int, components: Int, format: Int32,
                           layout: Int32, type: Int32) {
         let texels = buffer.count / components
         // Nothing to send this frame (a tree of fixed shapes only): no GL call at all.
         if texels == 0 && rows > 0 { return }
-        let needed = Swift.max(1, (texels + Self.tableWidth - 1) / Self.tableWidth)
+        makeRoom(texture, rows: &rows, texels: texels, format: format, layout: layout, type: type)
+        guard texels > 0 else { return }
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
-        if needed > rows {
-            rows = Swift.max(needed, rows * 2)
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, format, GLsizei(Self.tableWidth), GLsizei(rows), 0, GLenum(layout), GLenum(type), nil)
-        }
-        guard texels > 0 else { return }
         let full = texels / Self.tableWidth, rest = texels % Self.tableWidth
         if full > 0 {
             glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(Self.tableWidth), GLsizei(full), GLenum(layout), GLenum(type),
@@ -893,10 +927,10 @@ final class GLTreeDraw {
         // Other drawers (and masks, and the copies) change the program and units 0 to 2 between draws.
         programInUse = 0
         pictureBound = 0
-        if !polygons.edges.isEmpty {
-            glActiveTexture(GLenum(GL_TEXTURE1)); glBindTexture(GLenum(GL_TEXTURE_2D), edgeTexture)
-            glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), entryTexture)
-            glActiveTexture(GLenum(GL_TEXTURE3)); glBindTexture(GLenum(GL_TEXTURE_2D), rowTexture)
+        if !polygons.rows.isEmpty {
+            glActiveTexture(GLenum(GL_TEXTURE1)); glBindTexture(GLenum(GL_TEXTURE_2D), polygonTextures[tableSet].edges)
+            glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), polygonTextures[tableSet].entries)
+            glActiveTexture(GLenum(GL_TEXTURE3)); glBindTexture(GLenum(GL_TEXTURE_2D), polygonTextures[tableSet].rows)
         }
         maskOnPage = -1
         paintsThisFrame = 0
@@ -958,9 +992,9 @@ final class GLTreeDraw {
         // It used the polygon tables' units and unit 0: bind them again for the items after it.
         programInUse = 0
         pictureBound = 0
-        if !polygons.edges.isEmpty {
-            glActiveTexture(GLenum(GL_TEXTURE1)); glBindTexture(GLenum(GL_TEXTURE_2D), edgeTexture)
-            glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), entryTexture)
+        if !polygons.rows.isEmpty {
+            glActiveTexture(GLenum(GL_TEXTURE1)); glBindTexture(GLenum(GL_TEXTURE_2D), polygonTextures[tableSet].edges)
+            glActiveTexture(GLenum(GL_TEXTURE2)); glBindTexture(GLenum(GL_TEXTURE_2D), polygonTextures[tableSet].entries)
         }
         return last
     }
