@@ -41,7 +41,7 @@ final class PolygonRows: OutlineSink {
     private var frame = 0
     /// Where the item `finish` ended lies in this frame's tables.
     private var finished = Kept(key: KeptCoverage.Key(node: 0, outline: 0, transform: .identity, area: (0..<0, 0..<0), evenOdd: false))
-    /// Items whose rows this frame copied from the last (what tests and `--explain` can count).
+    /// Items whose rows this frame copied from the last (the tests count them).
     private(set) var keptThisFrame = 0
 
     var edgeCount: Int { edges.count / 4 }

@@ -600,8 +600,8 @@ package final class TreePainter {
     /// between two columns found once (u and v run linearly along it).
     /// Inside the image, four opaque texels are mixed as they are
     /// (premultiplying by 1 changes nothing), two channels to a word with
-    /// weights in 256ths, as rlottie and pixman do; four clear ones draw
-    /// nothing; the rest are premultiplied, mixed and divided again.
+    /// weights in 256ths; four clear ones draw nothing; the rest are
+    /// premultiplied, mixed and divided again.
     private func drawPicture(_ image: RGBAImage, _ item: PresentationItem, area: (rows: Range<Int>, columns: Range<Int>),
                              mask: UnsafeMutablePointer<UInt8>?, into view: PixmapView) {
         let m = item.transform, det = m.determinant
