@@ -53,6 +53,26 @@ final class KeptPolygonRowsTests: XCTestCase {
         XCTAssertEqual(try frameAllocations(try glRenderer(), scene, step: 0.03), 0, "rows copied from the last frame allocate nothing")
     }
 
+    /// A mask whose path morphs until frame 6 and then holds, on a layer drawn after one whose trim changes all
+    /// the time: the mask's item (a slot after the tree's items) copies its rows once it holds, and the frames
+    /// are the ones a renderer that kept nothing draws.
+    func testAMaskThatStopsChangingKeepsItsRows() throws {
+        func box(_ x0: Double, _ x1: Double) -> String {
+            #"{"c":true,"v":[[\#(x0),10],[\#(x1),10],[\#(x1),90],[\#(x0),90]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}"#
+        }
+        let morph = F.keyframes([(0, "[\(box(20, 40))]"), (6, "[\(box(10, 70))]")])
+        let masked = F.shapeLayer(index: 1, items: [F.rectangle(x: 5, y: 5, width: 90, height: 90), F.fill(0, 0.5, 1)],
+                                  extra: #","masksProperties":[{"mode":"a","pt":\#(morph),"o":{"a":0,"k":100}}]"#)
+        let trim = F.trim(start: 0, end: 100).replacingOccurrences(of: #""e":\#(F.value("100.0"))"#,
+                                                                   with: #""e":\#(F.keyframes([(0, "[5]"), (19, "[100]")]))"#)
+        let changing = F.shapeLayer(index: 2, items: [F.line([(5, 90), (95, 65), (30, 8), (70, 50)]), trim, F.stroke(width: 3)])
+        let scene = try LottieAnimation(bytes: Array(F.file([masked, changing]).utf8))
+            .scene(width: 100, height: 100, background: RGBA8(255, 255, 255)).scene
+        let kept = try keptFrames(scene, times: (0..<12).map { Double($0) / 10 }, name: "mask")
+        XCTAssertEqual(Array(kept[..<7]), Array(repeating: 0, count: 7), "\(kept): made again while the mask changes")
+        XCTAssertEqual(Array(kept[7...]), Array(repeating: 1, count: 5), "\(kept): the mask's rows copied once it holds")
+    }
+
     /// Files of ../shared/lottie whose trims and morphs hold between changes, over frames where some hold and some change.
     func testTheSharedFilesFramesAreTheOnesMakingTheRowsAgainDraws() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
