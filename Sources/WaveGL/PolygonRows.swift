@@ -98,13 +98,15 @@ final class PolygonRows: OutlineSink {
         keptThisFrame = 0
     }
 
-    /// Ends the frame's tables: the last frame's arrays (this frame's to fill next) made as large as this
-    /// frame's, so a frame that grew its tables is the only one that allocates (not the next one too).
+    /// Ends the frame's tables: the last frame's arrays (the next frame's to fill) given room for what this
+    /// frame needed, so a frame that grew its tables is the only one that allocates (not the next one too).
+    /// Compared with what was needed, not with the other array's capacity: the allocator may hand either
+    /// array more than it asked for, and chasing that would allocate in frames that need nothing new.
     func endFrame() {
         guard failure == nil else { return }
-        if lastEdges.capacity < edges.capacity { lastEdges.reserveCapacity(edges.capacity) }
-        if lastEntries.capacity < entries.capacity { lastEntries.reserveCapacity(entries.capacity) }
-        if lastRows.capacity < rows.capacity { lastRows.reserveCapacity(rows.capacity) }
+        if lastEdges.capacity < edges.count { lastEdges.reserveCapacity(edges.capacity) }
+        if lastEntries.capacity < entries.count { lastEntries.reserveCapacity(entries.capacity) }
+        if lastRows.capacity < rows.count { lastRows.reserveCapacity(rows.capacity) }
     }
 
     /// Where `slot` kept rows for `key` in the last frame: they are copied into this frame's tables (edges
