@@ -102,8 +102,10 @@ check-shaders: deps
 	@# pictures.frag.glsl and coverage_instances.frag.glsl: masked. copies_state.frag.glsl (with its constants, above): the sole clips' state.
 	@glslangValidator -l -S frag -DMASKED Shaders/pictures.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED Shaders/pictures.frag.glsl; exit 1; }
 	@glslangValidator -l -S frag -DMASKED Shaders/coverage_instances.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED Shaders/coverage_instances.frag.glsl; exit 1; }
+	@# instance_runs.vert.glsl: the polygons' runs (INSTANCED; the coverage instances' runs are its plain source, above).
+	@glslangValidator -l -S vert -DINSTANCED Shaders/instance_runs.vert.glsl >/dev/null || { glslangValidator -l -S vert -DINSTANCED Shaders/instance_runs.vert.glsl; exit 1; }
 	@glslangValidator -l -S frag -DCLIPS .build/shaders/copies_state.frag.glsl >/dev/null || { glslangValidator -l -S frag -DCLIPS .build/shaders/copies_state.frag.glsl; exit 1; }
-	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 7 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl, 1 of coverage_instances.frag.glsl, 1 of copies_state.frag.glsl)"
+	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 7 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl, 1 of coverage_instances.frag.glsl, 1 of instance_runs.vert.glsl, 1 of copies_state.frag.glsl)"
 
 # The example apps (Examples/: a package that depends on this one by path,
 # as an app would) and the library products' documentation are built first:

@@ -1,5 +1,5 @@
 #version 330 core
-// A fixed path's coverage from the atlas (coverage_instances.vert.glsl),
+// A fixed path's coverage from the atlas (instance_runs.vert.glsl),
 // read as item.frag.glsl's PICTURE_COVERAGE reads its tiles: the texel
 // position is whole texels plus the fraction of the inverse transform's
 // result, sampled bilinearly, never past the empty texels round the

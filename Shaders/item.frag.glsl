@@ -46,7 +46,7 @@
 // u_invertsCoverage) is written to every channel; the blending folds it
 // into the mask by the item's mode (GLTreeDraw.setMaskBlend).
 // INSTANCED (polygons of a solid colour only): a run of items in one draw
-// (polygon_instances.vert.glsl), each item's rows, colour and opacity its
+// (instance_runs.vert.glsl), each item's rows, colour and opacity its
 // instance's flat values in place of the uniforms of those names.
 
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer

@@ -736,7 +736,7 @@ void main() {
 """#,
         "coverage_instances.frag.glsl": #"""
 #version 330 core
-// A fixed path's coverage from the atlas (coverage_instances.vert.glsl),
+// A fixed path's coverage from the atlas (instance_runs.vert.glsl),
 // read as item.frag.glsl's PICTURE_COVERAGE reads its tiles: the texel
 // position is whole texels plus the fraction of the inverse transform's
 // result, sampled bilinearly, never past the empty texels round the
@@ -783,51 +783,6 @@ void main() {
     fragColor = v_color * coverage;
 }
 """#,
-        "coverage_instances.vert.glsl": #"""
-#version 330 core
-// Fixed paths with a solid fill, all of a run in one draw of six vertices
-// an item (GLCoverageInstances; not an instanced draw: llvmpipe runs its
-// vertex pipeline once an instance, and once a draw for these): each item
-// is an instance of the table, its coverage picture rasterised once on the
-// CPU into an atlas, read through the item's inverse transform this frame.
-// The CPU's work a frame is six texels an instance; its two triangles
-// cover the item's area (its rows and columns, inside its clip), as the
-// scissor holds item.frag.glsl's quad to it.
-
-uniform sampler2D u_instances; // 1024 texels a row, six an instance:
-                               // texel x = dot(xyz, (x, y, 1)) at scene point (x, y), plus w (whole texels:
-                               //   the picture's place in the atlas and the transform's whole part);
-                               // the same for texel y; the picture's texels in the atlas (x0, y0, x1, y1);
-                               // the colour, premultiplied, times the opacity; the area (x0, y0, x1, y1);
-                               // the taps' distance from the pixel's centre (a quarter pixel, or none)
-uniform vec4 u_viewport;       // x, y (bottom-left), width, height of the area in the framebuffer
-uniform int u_pageTop;         // scene row shown at the area's top
-
-flat out vec4 v_inverseX;
-flat out vec4 v_inverseY;
-flat out vec4 v_rect;
-flat out vec4 v_color;
-flat out float v_tap;
-
-ivec2 at(int i) { return ivec2(i & 1023, i >> 10); }
-
-// The corners of an item's two triangles, by vertex (x: 0 left, 1 right; y: 0 top, 1 bottom).
-const vec2 CORNERS[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
-
-void main() {
-    // Instance n's vertices are 6 n ..< 6 n + 6 (the draw starts at its run's first).
-    int i = 6 * (gl_VertexID / 6);
-    v_inverseX = texelFetch(u_instances, at(i), 0);
-    v_inverseY = texelFetch(u_instances, at(i + 1), 0);
-    v_rect = texelFetch(u_instances, at(i + 2), 0);
-    v_color = texelFetch(u_instances, at(i + 3), 0);
-    vec4 area = texelFetch(u_instances, at(i + 4), 0);
-    v_tap = texelFetch(u_instances, at(i + 5), 0).x;
-    vec2 corner = CORNERS[gl_VertexID % 6];
-    vec2 scene = mix(area.xy, area.zw, corner);
-    gl_Position = vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
-}
-"""#,
         "frame.frag.glsl": #"""
 #version 330 core
 // The CPU strategy's frame shown from the memory it was drawn into
@@ -845,6 +800,80 @@ out vec4 fragColor;
 void main() {
     ivec2 p = ivec2(gl_FragCoord.xy) - u_origin;
     fragColor = texelFetch(u_frame, (u_bottomRow - p.y) * u_width + p.x);
+}
+"""#,
+        "instance_runs.vert.glsl": #"""
+#version 330 core
+// A run of the layer tree's items in one draw of six vertices an item
+// (GLInstanceRuns; not an instanced draw: llvmpipe runs its vertex
+// pipeline once an instance): each item is an instance of the frame's
+// table, and its two triangles cover its area (its rows and columns,
+// inside its clip), as the scissor holds item.frag.glsl's quad to it.
+// Two kinds of run read their instances here:
+// - fixed paths with a solid fill (GLCoverageInstances, with
+//   coverage_instances.frag.glsl): the coverage picture rasterised once on
+//   the CPU into an atlas, read through the item's inverse transform this
+//   frame; six texels an instance;
+// - INSTANCED: polygons of a solid colour (GLPolygonRuns, with
+//   item.frag.glsl's INSTANCED, which computes their coverage from these
+//   flat values): dynamic paths, their rows in the frame's polygon tables;
+//   four texels an instance.
+
+uniform sampler2D u_instances; // 1024 texels a row.
+#ifdef INSTANCED
+                               // Four an instance: its first row-table texel, first row, first column and runs
+                               // a row; its colour (non-premultiplied, 0...1); its opacity and fill rule (1:
+                               // even-odd); its area (x0, y0, x1, y1).
+#else
+                               // Six an instance: texel x = dot(xyz, (x, y, 1)) at scene point (x, y), plus w
+                               // (whole texels: the picture's place in the atlas and the transform's whole
+                               // part); the same for texel y; the picture's texels in the atlas (x0, y0, x1,
+                               // y1); the colour, premultiplied, times the opacity; the area (x0, y0, x1, y1);
+                               // the taps' distance from the pixel's centre (a quarter pixel, or none).
+#endif
+uniform vec4 u_viewport;       // x, y (bottom-left), width, height of the area in the framebuffer
+uniform int u_pageTop;         // scene row shown at the area's top
+
+#ifdef INSTANCED
+const int TEXELS = 4;
+flat out ivec4 v_rows;
+flat out int v_evenOdd;
+flat out vec4 v_color;
+flat out float v_opacity;
+#else
+const int TEXELS = 6;
+flat out vec4 v_inverseX;
+flat out vec4 v_inverseY;
+flat out vec4 v_rect;
+flat out vec4 v_color;
+flat out float v_tap;
+#endif
+
+ivec2 at(int i) { return ivec2(i & 1023, i >> 10); }
+
+// The corners of an item's two triangles, by vertex (x: 0 left, 1 right; y: 0 top, 1 bottom).
+const vec2 CORNERS[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
+
+void main() {
+    // Instance n's vertices are 6 n ..< 6 n + 6 (the draw starts at its run's first); its texels from TEXELS n.
+    int i = TEXELS * (gl_VertexID / 6);
+#ifdef INSTANCED
+    v_rows = ivec4(texelFetch(u_instances, at(i), 0) + 0.5);
+    v_color = texelFetch(u_instances, at(i + 1), 0);
+    vec4 rule = texelFetch(u_instances, at(i + 2), 0);
+    v_opacity = rule.x;
+    v_evenOdd = int(rule.y + 0.5);
+    vec4 area = texelFetch(u_instances, at(i + 3), 0);
+#else
+    v_inverseX = texelFetch(u_instances, at(i), 0);
+    v_inverseY = texelFetch(u_instances, at(i + 1), 0);
+    v_rect = texelFetch(u_instances, at(i + 2), 0);
+    v_color = texelFetch(u_instances, at(i + 3), 0);
+    vec4 area = texelFetch(u_instances, at(i + 4), 0);
+    v_tap = texelFetch(u_instances, at(i + 5), 0).x;
+#endif
+    vec2 scene = mix(area.xy, area.zw, CORNERS[gl_VertexID % 6]);
+    gl_Position = vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
 }
 """#,
         "item.frag.glsl": #"""
@@ -896,7 +925,7 @@ void main() {
 // u_invertsCoverage) is written to every channel; the blending folds it
 // into the mask by the item's mode (GLTreeDraw.setMaskBlend).
 // INSTANCED (polygons of a solid colour only): a run of items in one draw
-// (polygon_instances.vert.glsl), each item's rows, colour and opacity its
+// (instance_runs.vert.glsl), each item's rows, colour and opacity its
 // instance's flat values in place of the uniforms of those names.
 
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
@@ -1201,45 +1230,6 @@ void main() {
     v_rect = vec4(place2.z, rect.y, place2.w, rect.y + rect.w);
     float alpha = tint.a * place.w;
     v_scale = vec4(tint.rgb * alpha, alpha);
-    gl_Position = vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
-}
-"""#,
-        "polygon_instances.vert.glsl": #"""
-#version 330 core
-// Polygons of a solid colour (dynamic paths, rebuilt every frame), all of a
-// run in one draw of six vertices an item (GLPolygonRuns; not an instanced
-// draw: llvmpipe runs its vertex pipeline once an instance): each item is
-// an instance of the table, its rows in the frame's polygon tables; its two
-// triangles cover its area (its rows and columns, inside its clip), as the
-// scissor holds item.frag.glsl's quad to it, and item.frag.glsl with
-// INSTANCED computes its coverage from its flat values.
-
-uniform sampler2D u_instances; // 1024 texels a row, four an instance: its first row-table texel, first
-                               // row, first column and runs a row; its colour (non-premultiplied,
-                               // 0...1); its opacity and fill rule (1: even-odd); its area (x0, y0, x1, y1)
-uniform vec4 u_viewport;       // x, y (bottom-left), width, height of the area in the framebuffer
-uniform int u_pageTop;         // scene row shown at the area's top
-
-flat out ivec4 v_rows;
-flat out int v_evenOdd;
-flat out vec4 v_color;
-flat out float v_opacity;
-
-ivec2 at(int i) { return ivec2(i & 1023, i >> 10); }
-
-// The corners of an item's two triangles, by vertex (x: 0 left, 1 right; y: 0 top, 1 bottom).
-const vec2 CORNERS[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
-
-void main() {
-    // Instance n's vertices are 6 n ..< 6 n + 6 (the draw starts at its run's first).
-    int i = 4 * (gl_VertexID / 6);
-    v_rows = ivec4(texelFetch(u_instances, at(i), 0) + 0.5);
-    v_color = texelFetch(u_instances, at(i + 1), 0);
-    vec4 rule = texelFetch(u_instances, at(i + 2), 0);
-    v_opacity = rule.x;
-    v_evenOdd = int(rule.y + 0.5);
-    vec4 area = texelFetch(u_instances, at(i + 3), 0);
-    vec2 scene = mix(area.xy, area.zw, CORNERS[gl_VertexID % 6]);
     gl_Position = vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
 }
 """#,

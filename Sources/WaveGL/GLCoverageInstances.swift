@@ -2,7 +2,7 @@ import CGL
 import WaveCore
 
 /// The GL strategy's fixed paths with a solid fill, drawn as instances of
-/// one atlas (`Shaders/coverage_instances.vert.glsl`, `.frag.glsl`): each
+/// one atlas (`Shaders/instance_runs.vert.glsl`, `coverage_instances.frag.glsl`): each
 /// such path's coverage picture, rasterised once as `GLTreeDraw`
 /// rasterises its coverage pictures, also lies in one atlas; every frame
 /// each item drawn from it is six texels of an instance table (its inverse
@@ -75,7 +75,7 @@ final class GLCoverageInstances {
                 }
             }
         }
-        table = try GLInstanceRuns(vertex: "coverage_instances.vert.glsl", fragment: "coverage_instances.frag.glsl", defines: [],
+        table = try GLInstanceRuns(vertex: "instance_runs.vert.glsl", fragment: "coverage_instances.frag.glsl", defines: [],
                                    texelsPerInstance: 6, instanceUnit: 7, integers: [("u_atlas", Self.atlasUnit), ("u_mask", 4)],
                                    capacity: capacity, what: "the coverage atlas")
         glActiveTexture(GLenum(GL_TEXTURE0))

@@ -3,8 +3,8 @@ import WaveCore
 
 /// The GL strategy's polygons of a solid colour (dynamic paths, their
 /// outlines made on the CPU every frame into `PolygonRows`' tables), drawn
-/// a run at a time (`Shaders/polygon_instances.vert.glsl`, and
-/// `item.frag.glsl` with its INSTANCED define): every frame each such item
+/// a run at a time (`Shaders/instance_runs.vert.glsl` and `item.frag.glsl`,
+/// both with their INSTANCED define): every frame each such item
 /// is four texels of an instance table (its rows in the polygon tables, its
 /// colour, its opacity and fill rule, its area), uploaded in one call, and
 /// each run of consecutive such items that share a mask is one draw of two
@@ -17,7 +17,7 @@ final class GLPolygonRuns {
     /// Room for `capacity` instances a frame.
     init(capacity: Int) throws {
         // The table on unit 8 (the tree's items use 0 to 5, the coverage instances 6 and 7), the polygon tables on 1 to 3.
-        table = try GLInstanceRuns(vertex: "polygon_instances.vert.glsl", fragment: "item.frag.glsl", defines: ["INSTANCED"],
+        table = try GLInstanceRuns(vertex: "instance_runs.vert.glsl", fragment: "item.frag.glsl", defines: ["INSTANCED"],
                                    texelsPerInstance: 4, instanceUnit: 8,
                                    integers: [("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4), ("u_invertsCoverage", 0)],
                                    capacity: capacity, what: "the polygon runs")

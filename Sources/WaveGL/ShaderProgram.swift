@@ -6,20 +6,26 @@ package final class ShaderProgram {
     package let id: GLuint
     package let name: String
 
-    /// The program of two `Shaders/` files, by file name, the fragment
-    /// shader specialised by `defines` (each becomes `#define NAME` after
-    /// its version line); one that reads timeline records (it names
-    /// `KIND_BASIC`) gets the generated constants after them (`TimelineCodeGLSL`).
+    /// The program of two `Shaders/` files, by file name, both shaders
+    /// specialised by `defines` (each becomes `#define NAME` after its
+    /// version line); a fragment shader that reads timeline records (it
+    /// names `KIND_BASIC`) gets the generated constants after them (`TimelineCodeGLSL`).
     package convenience init(vertex: String, fragment: String, defines: [String] = []) throws {
         guard let vertexSource = EmbeddedShaders.files[vertex] else { throw Self.missing(vertex) }
-        guard var fragmentSource = EmbeddedShaders.files[fragment] else { throw Self.missing(fragment) }
+        guard let fragmentSource = EmbeddedShaders.files[fragment] else { throw Self.missing(fragment) }
+        let lines = defines.map { "#define \($0)\n" }.joined()
         let prelude = fragmentSource.contains("KIND_BASIC") ? TimelineCodeGLSL.source : ""
-        if !defines.isEmpty || !prelude.isEmpty, let versionEnd = fragmentSource.firstIndex(of: "\n") {
-            let lines = defines.map { "#define \($0)\n" }.joined() + prelude
-            fragmentSource.insert(contentsOf: lines, at: fragmentSource.index(after: versionEnd))
-        }
-        let name = defines.isEmpty ? fragment : fragment + " [" + defines.joined(separator: " ") + "]"
-        try self.init(vertex: (vertex, vertexSource), fragment: (name, fragmentSource))
+        func named(_ file: String) -> String { defines.isEmpty ? file : file + " [" + defines.joined(separator: " ") + "]" }
+        try self.init(vertex: (named(vertex), Self.inserting(lines, after: vertexSource)),
+                      fragment: (named(fragment), Self.inserting(lines + prelude, after: fragmentSource)))
+    }
+
+    /// `source` with `lines` after its first (version) line.
+    private static func inserting(_ lines: String, after source: String) -> String {
+        guard !lines.isEmpty, let versionEnd = source.firstIndex(of: "\n") else { return source }
+        var source = source
+        source.insert(contentsOf: lines, at: source.index(after: versionEnd))
+        return source
     }
 
     /// The program of two sources, each with a name for messages.
