@@ -82,30 +82,34 @@ generated: shaders
 	WAVES_WRITE_GENERATED=1 $(SWIFT) test --filter DeclaredParametersTests/testTheCommandLineDocsOptionTablesAreTheDeclarations
 
 check-shaders: deps
-	@# A shader that reads timeline records gets the generated constants after its version line, as at run time.
+	@# Each shader as ShaderProgram makes it: a shader that reads timeline records gets the generated constants
+	@# after its version line, and a line #include "name" becomes Shaders/name.
 	@mkdir -p .build/shaders
 	@for f in Shaders/*.glsl; do \
 	  stage=$$(case $$f in *.vert.glsl) echo vert;; *.frag.glsl) echo frag;; esac); \
-	  if grep -q 'KIND_BASIC' $$f; then \
-	    { head -n 1 $$f; cat Shaders/timeline_codes.inc; tail -n +2 $$f; } > .build/shaders/$$(basename $$f); f=.build/shaders/$$(basename $$f); \
-	  fi; \
-	  glslangValidator -S $$stage $$f >/dev/null || { glslangValidator -S $$stage $$f; exit 1; }; \
+	  out=.build/shaders/$$(basename $$f); \
+	  { head -n 1 $$f; if grep -q 'KIND_BASIC' $$f; then cat Shaders/timeline_codes.inc; fi; tail -n +2 $$f; } \
+	    | awk '/^#include "/ { split($$0, q, "\""); while ((getline line < ("Shaders/" q[2])) > 0) print line; close("Shaders/" q[2]); next } { print }' > $$out; \
+	  glslangValidator -S $$stage $$out >/dev/null || { glslangValidator -S $$stage $$out; exit 1; }; \
 	done
-	@# item.frag.glsl (the layer tree's items): each source, with and without a gradient and masks; a run of polygons.
-	@for d in "-DPICTURE_COVERAGE -DGRADIENT -DMASKED" "-DPICTURE_COVERAGE -DSUPERSAMPLED" "-DPICTURE_RGBA -DMASKED" "-DGRADIENT -DAS_MASK" "-DPICTURE_COVERAGE -DAS_MASK" "-DRECT -DMASKED" "-DINSTANCED -DMASKED"; do \
-	  glslangValidator -l -S frag $$d Shaders/item.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/item.frag.glsl; exit 1; }; \
+	@# item.frag.glsl (the layer tree's items): each source, with and without a gradient and masks (a mask texture, or
+	@# a lone path's picture read in place: MASK_PICTURE); a run of polygons.
+	@for d in "-DPICTURE_COVERAGE -DGRADIENT -DMASKED" "-DPICTURE_COVERAGE -DSUPERSAMPLED" "-DPICTURE_RGBA -DMASKED" "-DGRADIENT -DAS_MASK" "-DPICTURE_COVERAGE -DAS_MASK" "-DRECT -DMASKED" "-DINSTANCED -DMASKED" "-DPICTURE_COVERAGE -DMASKED -DMASK_PICTURE" "-DINSTANCED -DMASKED -DMASK_PICTURE"; do \
+	  glslangValidator -l -S frag $$d .build/shaders/item.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d .build/shaders/item.frag.glsl; exit 1; }; \
 	done
 	@# box.frag.glsl: masked, and the lattice draw (general and axis-aligned) plain and masked.
 	@for d in "-DMASKED" "-DLATTICE" "-DLATTICE -DMASKED" "-DLATTICE -DAXIS_ALIGNED" "-DLATTICE -DAXIS_ALIGNED -DMASKED"; do \
-	  glslangValidator -l -S frag $$d Shaders/box.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d Shaders/box.frag.glsl; exit 1; }; \
+	  glslangValidator -l -S frag $$d .build/shaders/box.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d .build/shaders/box.frag.glsl; exit 1; }; \
 	done
-	@# pictures.frag.glsl and coverage_instances.frag.glsl: masked. copies_state.frag.glsl (with its constants, above): the sole clips' state.
-	@glslangValidator -l -S frag -DMASKED Shaders/pictures.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED Shaders/pictures.frag.glsl; exit 1; }
-	@glslangValidator -l -S frag -DMASKED Shaders/coverage_instances.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED Shaders/coverage_instances.frag.glsl; exit 1; }
+	@# pictures.frag.glsl and coverage_instances.frag.glsl: masked (the coverage instances by a picture too). copies_state.frag.glsl (with its constants, above): the sole clips' state.
+	@for d in "-DMASKED" "-DMASKED -DMASK_PICTURE"; do \
+	  glslangValidator -l -S frag $$d .build/shaders/coverage_instances.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d .build/shaders/coverage_instances.frag.glsl; exit 1; }; \
+	done
+	@glslangValidator -l -S frag -DMASKED .build/shaders/pictures.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED .build/shaders/pictures.frag.glsl; exit 1; }
 	@# instance_runs.vert.glsl: the polygons' runs (INSTANCED; the coverage instances' runs are its plain source, above).
-	@glslangValidator -l -S vert -DINSTANCED Shaders/instance_runs.vert.glsl >/dev/null || { glslangValidator -l -S vert -DINSTANCED Shaders/instance_runs.vert.glsl; exit 1; }
+	@glslangValidator -l -S vert -DINSTANCED .build/shaders/instance_runs.vert.glsl >/dev/null || { glslangValidator -l -S vert -DINSTANCED .build/shaders/instance_runs.vert.glsl; exit 1; }
 	@glslangValidator -l -S frag -DCLIPS .build/shaders/copies_state.frag.glsl >/dev/null || { glslangValidator -l -S frag -DCLIPS .build/shaders/copies_state.frag.glsl; exit 1; }
-	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 7 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl, 1 of coverage_instances.frag.glsl, 1 of instance_runs.vert.glsl, 1 of copies_state.frag.glsl)"
+	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 9 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl, 2 of coverage_instances.frag.glsl, 1 of instance_runs.vert.glsl, 1 of copies_state.frag.glsl)"
 
 # The example apps (Examples/: a package that depends on this one by path,
 # as an app would) and the library products' documentation are built first:

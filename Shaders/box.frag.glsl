@@ -20,13 +20,12 @@
 // shears, so the pixel is an axis-aligned rectangle in the layer and its
 // area has a simpler closed form (a software driver runs both sides of a
 // data-dependent branch: the general terms are left out, not skipped).
-// MASKED: coverage times the mask texture (this page's mask, drawn first).
+// MASKED: coverage times the mask (coverage_reads.inc's maskCoverage).
 // Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
 
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;        // scene row shown at the area's top
-uniform sampler2D u_mask;     // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
-const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
+#include "coverage_reads.inc"
 
 #ifdef LATTICE
 uniform sampler2D u_state[6]; // copies_state.frag.glsl's targets, 1024 texels a row
@@ -285,7 +284,7 @@ void main() {
     vec4 color = boxColor(p0, v_centre, v_inverse, v_rect, v_shape, v_fill, v_border);
 #endif
 #ifdef MASKED
-    color *= dot(texelFetch(u_mask, ivec2(local), 0).rgb, MASK_LUMINANCE);
+    color *= maskCoverage(local, vec2(local.x, row + 0.5));
 #endif
     fragColor = color;
 }

@@ -7,15 +7,14 @@
 // colour and the opacity. Four taps a pixel, v_tap pixels from its centre,
 // averaged: a quarter for a picture rasterised at twice the scale shown,
 // none (four reads of one point) for the rest, so that both kinds share a
-// run (a draw) where they alternate. MASKED:
-// times the mask texture (this page's mask, drawn first). Output is
-// premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
+// run (a draw) where they alternate. MASKED: times the mask
+// (coverage_reads.inc's maskCoverage). Output is premultiplied, blended
+// with ONE, ONE_MINUS_SRC_ALPHA.
 
 uniform sampler2D u_atlas;     // coverage (red), every picture with an empty texel round it (the next one's after it)
-uniform sampler2D u_mask;      // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
-const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
 uniform vec4 u_viewport;
 uniform int u_pageTop;
+#include "coverage_reads.inc"
 
 flat in vec4 v_inverseX;
 flat in vec4 v_inverseY;
@@ -41,7 +40,7 @@ void main() {
     float coverage = 0.25 * (pictureCoverage(scene + vec2(-d, -d)) + pictureCoverage(scene + vec2(d, -d))
                              + pictureCoverage(scene + vec2(-d, d)) + pictureCoverage(scene + vec2(d, d)));
 #ifdef MASKED
-    coverage *= dot(texelFetch(u_mask, ivec2(local), 0).rgb, MASK_LUMINANCE);
+    coverage *= maskCoverage(local, scene);
 #endif
     fragColor = v_color * coverage;
 }

@@ -41,7 +41,9 @@
 // function of the scene point, or with u_gradientKind 1 or 2 a ramp of
 // stops, linear or radial, read from u_ramp at the nearest of its 256
 // entries, times u_color, the tint), else a solid colour; tinted on the CPU.
-// MASKED: coverage times the mask texture (this page's mask, drawn first).
+// MASKED: coverage times the mask (coverage_reads.inc's maskCoverage: the
+// page's mask texture, drawn first, or with MASK_PICTURE a lone path's
+// coverage read in place).
 // AS_MASK: the item is part of a mask: its alpha (1 less it with
 // u_invertsCoverage) is written to every channel; the blending folds it
 // into the mask by the item's mode (GLTreeDraw.setMaskBlend).
@@ -97,10 +99,10 @@ uniform int u_firstColumn;    // the scene column its runs start at
 uniform int u_buckets;        // runs a row
 #endif
 
-uniform sampler2D u_mask;     // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
-const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
 uniform vec4 u_rect;          // RECT: x0, y0, x1, y1 of the rectangle in scene pixels (y down)
 uniform int u_invertsCoverage; // AS_MASK: 1 writes 1 - alpha (an inverted mask layer); else 1 draws 1 - its colour
+
+#include "coverage_reads.inc"
 
 out vec4 fragColor;
 #ifdef ADVANCED_BLEND
@@ -165,16 +167,7 @@ float polygonCoverage(float px, int row) {
 #if defined(PICTURE_COVERAGE)
 // The picture's coverage at scene point p (filtered between texels).
 float pictureCoverage(vec2 p) {
-    vec2 t = vec2(dot(u_inverseX, vec3(p, 1.0)), dot(u_inverseY, vec3(p, 1.0)));
-    // The texel position is u_whole + floor(t) and the fraction t - floor(t);
-    // the tile is the one holding the left texel of the filtered pair.
-    vec2 whole = floor(t), fraction = t - whole;
-    ivec2 at = u_whole + ivec2(whole);
-    int left = at.x + (fraction.x < 0.5 ? -1 : 0);
-    ivec3 size = textureSize(u_tiles, 0);
-    int tile = clamp(left >= 0 ? left / u_tileStep : 0, 0, size.z / u_phases - 1);
-    vec2 within = vec2(float(at.x - tile * u_tileStep), float(at.y)) + fraction;
-    return texture(u_tiles, vec3(within / vec2(size.xy), float(tile * u_phases + u_phase))).r;
+    return tileCoverage(u_tiles, u_inverseX, u_inverseY, u_whole, u_tileStep, u_phases, u_phase, p);
 }
 #endif
 
@@ -217,7 +210,7 @@ void main() {
     coverage = polygonCoverage(floor(local.x), row);
 #endif
 #ifdef MASKED
-    coverage *= dot(texelFetch(u_mask, ivec2(local), 0).rgb, MASK_LUMINANCE);
+    coverage *= maskCoverage(local, scene);
 #endif
     float a = color.a * coverage * u_opacity;
 #ifdef AS_MASK

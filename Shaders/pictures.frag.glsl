@@ -5,13 +5,13 @@
 // moves by a fraction, as Core Animation samples a rasterized layer),
 // never past the atlas columns its tile may read (its own, and one more
 // either side where a wide picture goes on), scaled by tint and opacity.
-// MASKED: times the mask texture (this page's mask, drawn first).
+// MASKED: times the mask (coverage_reads.inc's maskCoverage).
 // Output is premultiplied, blended with ONE, ONE_MINUS_SRC_ALPHA.
 
 uniform sampler2D u_atlas;     // premultiplied RGBA, every picture with a transparent texel round it
-uniform sampler2D u_mask;      // MASKED: this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
-const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
 uniform vec4 u_viewport;
+uniform int u_pageTop;
+#include "coverage_reads.inc"
 
 in vec2 v_texel;
 flat in vec4 v_rect;
@@ -23,6 +23,7 @@ void main() {
     vec4 texel = texture(u_atlas, t / vec2(textureSize(u_atlas, 0)));
     fragColor = texel * v_scale;
 #ifdef MASKED
-    fragColor *= dot(texelFetch(u_mask, ivec2(gl_FragCoord.xy - u_viewport.xy), 0).rgb, MASK_LUMINANCE);
+    vec2 local = gl_FragCoord.xy - u_viewport.xy;
+    fragColor *= maskCoverage(local, vec2(local.x, float(int(u_viewport.w - local.y) + u_pageTop) + 0.5));
 #endif
 }

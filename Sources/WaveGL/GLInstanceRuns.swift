@@ -7,7 +7,9 @@ import WaveCore
 /// planned and uploaded in one call; each run of instances one draw of six
 /// vertices an instance (the vertex shader finds its instance from the
 /// vertex id; not an instanced draw, which llvmpipe runs once an instance)
-/// by one of two programs, unmasked and masked (the MASKED define).
+/// by one of three programs: unmasked, masked by the page's mask texture
+/// (the MASKED define), and where the tree has a mask that may be read in
+/// place, masked by it (MASK_PICTURE, `GLMaskPicture`).
 final class GLInstanceRuns {
     /// Texels an instance in the table.
     let texelsPerInstance: Int
@@ -15,12 +17,15 @@ final class GLInstanceRuns {
     private struct Program {
         let program: ShaderProgram
         let viewport, pageTop: GLint
-        init(_ program: ShaderProgram) {
+        /// MASK_PICTURE: the mask's uniforms.
+        let mask: GLMaskPicture.Uniforms?
+        init(_ program: ShaderProgram, readsMaskPicture: Bool) {
             self.program = program
             viewport = program.uniform("u_viewport"); pageTop = program.uniform("u_pageTop")
+            mask = readsMaskPicture ? GLMaskPicture.Uniforms(program) : nil
         }
     }
-    /// Unmasked, and masked.
+    /// Unmasked, masked, and (where asked for) masked by a picture read in place.
     private let programs: [Program]
     private var instanceTexture: GLuint = 0
     private var instanceRows = 0
@@ -31,15 +36,17 @@ final class GLInstanceRuns {
     /// Draws since the frame began (for tests: one a run).
     private(set) var draws = 0
 
-    /// The programs of `vertex` and `fragment` with `defines` (and `MASKED`), their table read on `instanceUnit`
+    /// The programs of `vertex` and `fragment` with `defines` (and `MASKED`, and with `readsMaskPictures`
+    /// `MASKED MASK_PICTURE`), their table read on `instanceUnit`
     /// and their other integer uniforms (samplers' units among them) set once to `integers`; room for
     /// `capacity` instances a frame.
     init(vertex: String, fragment: String, defines: [String], texelsPerInstance: Int, instanceUnit: Int32,
-         integers: [(name: String, value: Int32)], capacity: Int, what: String) throws {
+         integers: [(name: String, value: Int32)], readsMaskPictures: Bool, capacity: Int, what: String) throws {
         self.texelsPerInstance = texelsPerInstance
         self.instanceUnit = instanceUnit
-        programs = try [defines, defines + ["MASKED"]].map {
-            Program(try ShaderProgram(vertex: vertex, fragment: fragment, defines: $0))
+        let variants = [defines, defines + ["MASKED"]] + (readsMaskPictures ? [defines + ["MASKED", "MASK_PICTURE"]] : [])
+        programs = try variants.map {
+            Program(try ShaderProgram(vertex: vertex, fragment: fragment, defines: $0), readsMaskPicture: $0.contains("MASK_PICTURE"))
         }
         glActiveTexture(GLenum(GL_TEXTURE0))
         instanceTexture = makeClampedTexture(filter: GL_NEAREST)
@@ -79,10 +86,14 @@ final class GLInstanceRuns {
     }
 
     /// Instances `first..<first + n` in one draw (blending and the programs' other textures set by the caller;
-    /// each instance's triangles are its item's area, so the scissor is left off). Leaves texture unit 0 active.
-    func draw(first: Int, _ n: Int, masked: Bool, viewport: Viewport, pageTop: Int) {
-        let p = programs[masked ? 1 : 0]
+    /// each instance's triangles are its item's area, so the scissor is left off); masked by the page's mask
+    /// texture, or by `maskPicture` read in place (its tiles bound by the caller; made with `readsMaskPictures`).
+    /// Leaves texture unit 0 active.
+    func draw(first: Int, _ n: Int, masked: Bool, maskPicture: GLMaskPicture?, viewport: Viewport, pageTop: Int) {
+        // A mask read in place is only ever planned where its program was made (`GLTreeDraw.findMasksReadInPlace`).
+        let p = masked && maskPicture != nil && programs.count > 2 ? programs[2] : programs[masked ? 1 : 0]
         glUseProgram(p.program.id)
+        if let maskPicture, let uniforms = p.mask { maskPicture.set(uniforms) }
         glUniform4f(p.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
         glUniform1i(p.pageTop, GLint(pageTop))
         glActiveTexture(GLenum(GL_TEXTURE0 + instanceUnit)); glBindTexture(GLenum(GL_TEXTURE_2D), instanceTexture)

@@ -102,7 +102,7 @@ public struct DriverPolicyError: Error, CustomStringConvertible {
 /// Every way the GL strategy draws an item, and why it is the one.
 package enum GLMechanism: CaseIterable, Sendable {
     case clipCopy, clipLookup, atlasInstance, copiesStatePass, polygonRows, phasedPicture, coverageInstance, filteredPicture, rgbaPicture
-    case splitBox, boxPolygon, borderPolygon, scissoredClear, notDrawn
+    case splitBox, boxPolygon, borderPolygon, scissoredClear, maskReadInPlace, notDrawn
 
     package var name: String {
         switch self {
@@ -119,6 +119,7 @@ package enum GLMechanism: CaseIterable, Sendable {
         case .boxPolygon: "box polygon"
         case .borderPolygon: "border polygon"
         case .scissoredClear: "scissored clear"
+        case .maskReadInPlace: "coverage picture, read as the mask"
         case .notDrawn: "none"
         }
     }
@@ -126,7 +127,7 @@ package enum GLMechanism: CaseIterable, Sendable {
     /// Whether it draws from a picture made once (cached content, only moved, turned, scaled or faded).
     package var drawsAPictureMadeOnce: Bool {
         switch self {
-        case .clipCopy, .clipLookup, .atlasInstance, .phasedPicture, .coverageInstance, .filteredPicture, .rgbaPicture: true
+        case .clipCopy, .clipLookup, .atlasInstance, .phasedPicture, .coverageInstance, .filteredPicture, .rgbaPicture, .maskReadInPlace: true
         default: false
         }
     }
@@ -159,6 +160,8 @@ package enum GLMechanism: CaseIterable, Sendable {
             "the border's outline as points, its coverage computed on the GPU"
         case .scissoredClear:
             "a mask's box on whole pixels with square corners: its coverage is its alpha there, a clear"
+        case .maskReadInPlace:
+            "an alpha mask of one fixed path of a solid colour, added: rasterised once, its coverage read in place by each draw it masks, through its inverse transform (no pass draws it into a mask texture, so the frame's framebuffer is not switched for it)"
         case .notDrawn:
             "outside the frame or its clip, or an empty path: nothing to draw"
         }

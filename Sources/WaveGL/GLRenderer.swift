@@ -72,6 +72,8 @@ public final class GLRenderer: Renderer, PixelCounting {
     var treePolygonRuns: GLPolygonRuns? { tree?.polygonRuns }
     var treePolygons: PolygonRows? { tree?.polygons }
     var treePaintsThisFrame: Int { tree?.paintsThisFrame ?? 0 }
+    var treeMaskFoldsThisFrame: Int { tree?.maskFoldsThisFrame ?? 0 }
+    var treeMaskPictures: [GLMaskPicture?] { tree?.maskPictures ?? [] }
 
     /// Makes a headless context when none is given.
     public init(context: GLContext? = nil) throws {

@@ -12,7 +12,9 @@ import WaveCore
 /// - a dynamic path or a box is an outline made on the CPU every frame as
 ///   points (no pixels), listed by row (`PolygonRows`), uploaded, and its
 ///   coverage computed on the GPU, exactly as the CPU rasteriser's rule;
-/// - masks are drawn first into a mask texture a page in size; clips are scissors.
+/// - masks are drawn first into a mask texture a page in size, but for an
+///   alpha mask of one fixed path alone, which each draw it masks reads in
+///   place (`GLMaskPicture`); clips are scissors.
 /// - a replicator of boxes is one item, its copies' timelines evaluated on
 ///   the GPU once a frame and drawn in one draw a page (`GLCopies`).
 /// The tree is evaluated on the CPU every frame (the copies of any other
@@ -32,9 +34,12 @@ final class GLTreeDraw {
         let program: ShaderProgram
         let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow, firstColumn, buckets: GLint
         let whole, tileStep, phases, phase, rect, gradientV, focus, gradientKind, evenOdd, invertsCoverage: GLint
+        /// A variant masked by a picture read in place (`maskPicture`): the mask's uniforms.
+        let mask: GLMaskPicture.Uniforms?
     }
-    /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask, rectangle, blend equation, supersampled.
-    private var programs: [Program?] = Array(repeating: nil, count: 256)
+    /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask, rectangle, blend equation,
+    /// supersampled, masked by a picture read in place.
+    private var programs: [Program?] = Array(repeating: nil, count: 512)
     /// A variant's bit for a blend mode's equation (KHR_blend_equation_advanced).
     private static let advancedBlend = 64
     /// The driver blends by the blend modes' equations (`GLCapabilities.advancedBlending`).
@@ -47,6 +52,13 @@ final class GLTreeDraw {
     /// (`SUPERSAMPLED`): a variant of its own, as llvmpipe runs both sides of a branch on a uniform, and one tap
     /// read alongside four doubled the table's GL process CPU.
     private static let supersampled = 128
+    /// A variant's bit for a masked item whose mask is read in place (`GLMaskPicture`; MASK_PICTURE, with MASKED).
+    private static let maskPicture = 256
+    /// Some mask could be read in place (an alpha mask of one fixed path of a solid colour, added): the masked
+    /// items' programs have their `maskPicture` variants.
+    private let masksMayBeReadInPlace: Bool
+    /// Per mask of this frame's list: read in place, how (nil: drawn into the mask texture).
+    private(set) var maskPictures: [GLMaskPicture?] = []
     /// The variant that folds a constant coverage (all or nothing) into a mask over a rectangle.
     private static let maskRectangle = 16 | rect
     /// The variant that writes another mask's coverage over a rectangle (one mask times another, where they nest).
@@ -187,9 +199,10 @@ final class GLTreeDraw {
         rasterPictures = evaluator.rasterPictures.isEmpty ? nil : try GLRasterPictures(evaluator: evaluator, caps: caps)
         contentFacts = evaluator.nodes.map { ContentFacts($0.layer.contents) }
         maskContentFacts = evaluator.maskNodes.map { ContentFacts($0.layer.contents) }
+        masksMayBeReadInPlace = Self.someMaskMayBeReadInPlace(evaluator, facts: maskContentFacts)
         // A dynamic path of a solid colour in the tree (a shape's source bits 0): runs of polygons.
         polygonRuns = contentFacts.contains { $0.solid && $0.bits & 3 == 0 }
-            ? try GLPolygonRuns(capacity: evaluator.capacity.items) : nil
+            ? try GLPolygonRuns(capacity: evaluator.capacity.items, readsMaskPictures: masksMayBeReadInPlace) : nil
         // Contents only the copies or a rasterized layer's picture draw need no coverage texture.
         var drawnByShader = [Bool](repeating: false, count: evaluator.contents.count)
         // A rasterized layer's own contents, what it holds and its masks are in its picture.
@@ -211,8 +224,10 @@ final class GLTreeDraw {
         mechanisms.reserveCapacity(evaluator.capacity.items)
         maskMechanisms.reserveCapacity(evaluator.capacity.maskItems)
         let atlas = try cachePictures(caps, only: drawnByShader, instanced: instanced)
-        coverageInstances = try GLCoverageInstances(atlas, contents: evaluator.contents.count, capacity: evaluator.capacity.items, caps: caps)
+        coverageInstances = try GLCoverageInstances(atlas, contents: evaluator.contents.count, capacity: evaluator.capacity.items,
+                                                    readsMaskPictures: masksMayBeReadInPlace, caps: caps)
         maskNodeFolds = evaluator.maskNodes.map { ($0.layer.maskMode, $0.layer.invertsMaskCoverage) }
+        maskPictures.reserveCapacity(evaluator.capacity.masks)
         for node in evaluator.nodes + evaluator.maskNodes {
             guard case let .shape(shape)? = node.layer.contents, case let .gradient(gradient) = shape.fill, rampTextures[gradient.stops] == nil else { continue }
             var texels = [UInt8]()
@@ -554,7 +569,9 @@ final class GLTreeDraw {
         if v & Self.rect != 0 { defines.append("RECT") }
         if v & Self.advancedBlend != 0 { defines.append("ADVANCED_BLEND") }
         if v & Self.supersampled != 0 { defines.append("SUPERSAMPLED") }
+        if v & Self.maskPicture != 0 { defines.append("MASK_PICTURE") }
         let program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "item.frag.glsl", defines: defines)
+        let mask = v & Self.maskPicture != 0 ? GLMaskPicture.Uniforms(program) : nil
         glUseProgram(program.id)
         for (name, unit) in [("u_picture", 0), ("u_tiles", 0), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4), ("u_ramp", 5)] {
             glUniform1i(program.uniform(name), GLint(unit))
@@ -571,8 +588,7 @@ final class GLTreeDraw {
                               phase: program.uniform("u_phase"), rect: program.uniform("u_rect"),
                               gradientV: program.uniform("u_gradientV"), focus: program.uniform("u_focus"), gradientKind: program.uniform("u_gradientKind"),
                               evenOdd: program.uniform("u_evenOdd"),
-                              invertsCoverage: program.uniform("u_invertsCoverage"))
-    
+                              invertsCoverage: program.uniform("u_invertsCoverage"), mask: mask)
     }
 
     private func makePrograms(_ layer: Layer, masked: Bool, asMask: Bool, inMask: Bool = false, blend inherited: BlendMode = .normal) throws {
@@ -584,6 +600,8 @@ final class GLTreeDraw {
         if let base, splitsBoxes, case .box? = layer.contents { needed.append(base | Self.rect) }
         // A mask layer whose fold reaches past its area has the rest of the page folded by a rectangle.
         if asMask && layer.maskMode.mayReachUncovered(inverted: layer.invertsMaskCoverage) { needed.append(Self.maskRectangle) }
+        // Under a mask that may be read in place: the same, reading it so.
+        if masked && !asMask && masksMayBeReadInPlace { needed += needed.map { $0 | Self.maskPicture } }
         for v in needed where programs[v] == nil { try makeProgram(v) }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: !layer.masksByLuminance, inMask: true) }
         for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask, inMask: inMask, blend: blend) }
@@ -632,6 +650,7 @@ final class GLTreeDraw {
         polygonRuns?.begin()
         plan(list.items, mask: false, into: &planned, mechanisms: &mechanisms)
         plan(list.maskItems, mask: true, into: &plannedMasks, mechanisms: &maskMechanisms)
+        findMasksReadInPlace()
         polygons.endFrame()
         rasterPictures?.upload()
         coverageInstances?.upload()
@@ -838,6 +857,76 @@ final class GLTreeDraw {
         }
     }
 
+    /// Whether some mask of the tree may be read in place (`GLMaskPicture`): an alpha mask whose layers hold
+    /// one content, a fixed path of a solid colour, added (its coverage inverted or not). The frame decides
+    /// (`findMasksReadInPlace`).
+    private static func someMaskMayBeReadInPlace(_ evaluator: LayerTreeEvaluator, facts: [ContentFacts]) -> Bool {
+        for node in evaluator.nodes where node.maskRoot >= 0 && !node.layer.masksByLuminance {
+            let drawn = (node.maskRoot..<evaluator.maskNodes[node.maskRoot].subtreeEnd).filter { evaluator.maskNodes[$0].content >= 0 }
+            guard drawn.count == 1, let m = drawn.first else { continue }
+            let layer = evaluator.maskNodes[m].layer
+            if facts[m].solid && facts[m].bits == 1 && layer.maskMode == .add { return true }
+        }
+        return false
+    }
+
+    /// Which of this frame's masks each draw they mask reads in place (`maskPictures`): an alpha mask, nested in
+    /// no other, of one item, a fixed path of a solid colour read from its coverage tiles, added (1 less its
+    /// coverage where the mask or the layer is inverted, not both); and
+    /// only where every item under it is drawn by a program that can read it so (not a rasterized layer's
+    /// picture, nor a replicator's copies).
+    private func findMasksReadInPlace() {
+        maskPictures.removeAll(keepingCapacity: true)
+        var m = 0
+        while m < list.masks.count {
+            maskPictures.append(masksMayBeReadInPlace ? maskPicture(m) : nil)
+            m += 1
+        }
+        guard masksMayBeReadInPlace else { return }
+        var i = 0
+        while i < list.items.count {
+            defer { i += 1 }
+            let mask = list.items[i].mask
+            guard mask >= 0, mask < maskPictures.count, maskPictures[mask] != nil, let p = planned[i] else { continue }
+            let readable: Bool
+            switch mechanisms[i] {
+            case .coverageInstance, .polygonRows, .filteredPicture, .phasedPicture, .rgbaPicture, .boxPolygon, .borderPolygon:
+                readable = p.instance >= 0 || programs[p.variant | Self.maskPicture] != nil
+            case .splitBox:
+                readable = programs[p.variant | Self.maskPicture] != nil && programs[p.variant | Self.rect | Self.maskPicture] != nil
+            default:
+                readable = false
+            }
+            if !readable { maskPictures[mask] = nil }
+        }
+        // Their items are drawn by nothing of their own.
+        m = 0
+        while m < maskPictures.count {
+            if maskPictures[m] != nil { maskMechanisms[list.masks[m].items.lowerBound] = .maskReadInPlace }
+            m += 1
+        }
+    }
+
+    /// Mask `m` read in place, where it can be (`findMasksReadInPlace`).
+    private func maskPicture(_ m: Int) -> GLMaskPicture? {
+        let range = list.masks[m]
+        guard !range.luminance, range.parent < 0, range.items.count == 1 else { return nil }
+        let i = range.items.lowerBound
+        let item = list.maskItems[i], facts = maskContentFacts[item.layer], fold = maskNodeFolds[item.layer]
+        guard item.primitive == .fixedShape, facts.solid, fold.mode == .add, let p = plannedMasks[i],
+              p.variant & (3 | 4) == 1, maskMechanisms[i] == .filteredPicture || maskMechanisms[i] == .phasedPicture,
+              item.content >= 0, item.content < pictures.count, let picture = pictures[item.content], picture.tileStep > 0
+        else { return nil }
+        var sampling = PictureSampling()
+        guard self.sampling(item, picture, into: &sampling) else { return nil }
+        let color = ItemPaint.solidColor(facts.color, animated: facts.animatedColor, item)
+        return GLMaskPicture(tiles: picture.texture, tileStep: picture.tileStep, phases: picture.phases,
+                             fourTaps: p.variant & Self.supersampled != 0, sampling: sampling,
+                             rows: p.rows, columns: p.columns, alpha: color.a / 255 * item.opacity,
+                             // An inverted layer in an inverted mask folds to the layer's own coverage.
+                             inverted: range.inverted != fold.inverted)
+    }
+
     /// Whether mask item `index` belongs to an inverted mask, and to a luminance mask.
     private func maskReads(_ index: Int) -> (inverted: Bool, luminance: Bool) {
         // A while loop: in a debug build a closure or a for-in loop here allocates every frame.
@@ -934,6 +1023,7 @@ final class GLTreeDraw {
         }
         maskOnPage = -1
         paintsThisFrame = 0
+        maskFoldsThisFrame = 0
         // Blending is set up at the first item drawn (copies neither blend nor read the state).
         var blendingSet = false
         var i = 0
@@ -943,7 +1033,14 @@ final class GLTreeDraw {
             guard let p = planned[i] else { continue }
             if !blendingSet { blendPremultiplied(); blendingSet = true }
             let item = list.items[i]
-            if item.mask >= 0 && item.mask != maskOnPage { drawMask(item.mask, viewport: viewport, pageTop: pageTop) }
+            if item.mask >= 0 && item.mask != maskOnPage {
+                if let read = maskPictures[item.mask] {
+                    read.bind()
+                    maskOnPage = item.mask
+                } else {
+                    drawMask(item.mask, viewport: viewport, pageTop: pageTop)
+                }
+            }
             if item.primitive == .rasterized {
                 i = drawRasterRun(from: i, p, viewport: viewport, pageTop: pageTop)
                 continue
@@ -1017,10 +1114,11 @@ final class GLTreeDraw {
             next += 1
         }
         let n = (planned[last]?.instance ?? p.instance) + 1 - p.instance
+        let read = mask >= 0 ? maskPictures[mask] : nil
         if kind == .coverageInstance {
-            coverageInstances?.draw(first: p.instance, n, masked: mask >= 0, viewport: viewport, pageTop: pageTop)
+            coverageInstances?.draw(first: p.instance, n, masked: mask >= 0, maskPicture: read, viewport: viewport, pageTop: pageTop)
         } else {
-            polygonRuns?.draw(first: p.instance, n, masked: mask >= 0, viewport: viewport, pageTop: pageTop)
+            polygonRuns?.draw(first: p.instance, n, masked: mask >= 0, maskPicture: read, viewport: viewport, pageTop: pageTop)
         }
         paintsThisFrame += n
         programInUse = 0
@@ -1061,6 +1159,7 @@ final class GLTreeDraw {
 
     /// One mask's own coverage into `framebuffer` (the local page's size).
     private func foldMask(_ index: Int, into framebuffer: GLuint, viewport local: Viewport, pageTop: Int) {
+        maskFoldsThisFrame += 1
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         glDisable(GLenum(GL_SCISSOR_TEST))
         // An inverted mask starts covered everywhere, each item folded by its dual (MaskMode.dual).
@@ -1179,11 +1278,15 @@ final class GLTreeDraw {
             pictureBound = 0
             return
         }
-        guard let program = programs[p.variant] else { return }
+        // Under a mask read in place: the variant that reads it, its uniforms set for this draw.
+        let read = !asMask && item.mask >= 0 ? maskPictures[item.mask] : nil
+        let variant = read == nil ? p.variant : p.variant | Self.maskPicture
+        guard let program = programs[variant] else { return }
         if programInUse != program.program.id {
             glUseProgram(program.program.id)
             programInUse = program.program.id
         }
+        if let read, let uniforms = program.mask { read.set(uniforms) }
         glUniform4f(program.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
         glUniform1i(program.pageTop, GLint(pageTop))
         glUniform1f(program.opacity, GLfloat(item.opacity))
@@ -1203,7 +1306,7 @@ final class GLTreeDraw {
             if p.fill >= 0 {
                 let color = item.tint.applied(to: item.color)
                 setPaint(.solid(color), program)
-                if let split = p.split, let rect = programs[p.variant | Self.rect] {
+                if let split = p.split, let rect = programs[variant | Self.rect] {
                     // The corners' pixels take the polygon's coverage; the rest, the rectangle's.
                     let (left, middle, right) = split.columns(within: p.columns), (top, sides, bottom) = split.rows(within: p.rows)
                     if setScissor(top, left, viewport, pageTop) { drawPolygon(p.fill, p, program) }
@@ -1216,6 +1319,7 @@ final class GLTreeDraw {
                     glUniform1f(rect.opacity, GLfloat(item.opacity))
                     glUniform1i(rect.invertsCoverage, asMask && maskItemInverts ? 1 : 0)
                     glUniform4f(rect.rect, GLfloat(split.x0), GLfloat(split.y0), GLfloat(split.x1), GLfloat(split.y1))
+                    if let read, let uniforms = rect.mask { read.set(uniforms) }
                     setPaint(.solid(color), rect)
                     paintsThisFrame -= 1 // one paint, drawn in parts
                     if setScissor(sides, left, viewport, pageTop) { glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4) }
@@ -1250,6 +1354,8 @@ final class GLTreeDraw {
     /// Items whose paint the shader evaluated per pixel this frame (a
     /// pre-painted, rasterized picture has none); for tests.
     private(set) var paintsThisFrame = 0
+    /// Masks drawn into a mask texture this frame (not those read in place); for tests.
+    private(set) var maskFoldsThisFrame = 0
 
     private func setPaint(_ paint: ItemPaint, _ program: Program) {
         paintsThisFrame += 1

@@ -9,15 +9,32 @@ package final class ShaderProgram {
     /// The program of two `Shaders/` files, by file name, both shaders
     /// specialised by `defines` (each becomes `#define NAME` after its
     /// version line); a fragment shader that reads timeline records (it
-    /// names `KIND_BASIC`) gets the generated constants after them (`TimelineCodeGLSL`).
+    /// names `KIND_BASIC`) gets the generated constants after them
+    /// (`TimelineCodeGLSL`). A line `#include "name"` becomes that file of
+    /// `Shaders/` (GLSL has no include of its own).
     package convenience init(vertex: String, fragment: String, defines: [String] = []) throws {
-        guard let vertexSource = EmbeddedShaders.files[vertex] else { throw Self.missing(vertex) }
-        guard let fragmentSource = EmbeddedShaders.files[fragment] else { throw Self.missing(fragment) }
+        guard let vertexSource = try EmbeddedShaders.files[vertex].map(Self.includingFiles) else { throw Self.missing(vertex) }
+        guard let fragmentSource = try EmbeddedShaders.files[fragment].map(Self.includingFiles) else { throw Self.missing(fragment) }
         let lines = defines.map { "#define \($0)\n" }.joined()
         let prelude = fragmentSource.contains("KIND_BASIC") ? TimelineCodeGLSL.source : ""
         func named(_ file: String) -> String { defines.isEmpty ? file : file + " [" + defines.joined(separator: " ") + "]" }
         try self.init(vertex: (named(vertex), Self.inserting(lines, after: vertexSource)),
                       fragment: (named(fragment), Self.inserting(lines + prelude, after: fragmentSource)))
+    }
+
+    /// `source` with each line `#include "name"` replaced by the embedded file of that name.
+    private static func includingFiles(_ source: String) throws -> String {
+        guard source.contains("#include \"") else { return source }
+        var lines: [Substring] = []
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard line.hasPrefix("#include \""), let name = line.split(separator: "\"").dropFirst().first else {
+                lines.append(line)
+                continue
+            }
+            guard let file = EmbeddedShaders.files[String(name)] else { throw missing(String(name)) }
+            lines.append(Substring(file))
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// `source` with `lines` after its first (version) line.

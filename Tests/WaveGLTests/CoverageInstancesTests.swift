@@ -95,8 +95,8 @@ final class CoverageInstancesTests: XCTestCase {
         XCTAssertEqual(plan.filter { !$0.layer.hasSuffix("(mask)") }.map(\.mechanism),
                        ["coverage instance", "coverage instance", "coverage picture, filtered", "coverage instance", "coverage instance",
                         "coverage picture, filtered, added", "coverage instance"])
-        XCTAssertEqual(plan.filter { $0.layer.hasSuffix("(mask)") }.map(\.mechanism), ["coverage picture, filtered"],
-                       "a mask's layer is folded into the mask by itself")
+        XCTAssertEqual(plan.filter { $0.layer.hasSuffix("(mask)") }.map(\.mechanism), ["coverage picture, read as the mask"],
+                       "a mask of one fixed path is read in place by the runs it masks")
         let target = try gl.makeTarget()
         try gl.draw(time: 0.9, into: target)
         XCTAssertEqual(try XCTUnwrap(gl.treeCoverageInstances).draws, 3, "the first two, the masked two, the last")

@@ -8,8 +8,9 @@ import XCTest
 /// one some item is drawn by, on some effect or primitive under some driver
 /// policy: a mechanism nothing uses is dead code to delete. The scenes are
 /// every registered effect and the primitives preset's (as the command line
-/// draws them; the waveform with --split mask too), under both policies and both sub-pixel modes, and one
-/// bordered box with a sublayer (its border is drawn over the sublayer).
+/// draws them; the waveform with --split mask too), under both policies and both sub-pixel modes, one
+/// bordered box with a sublayer (its border is drawn over the sublayer) and one box masked by one fixed path
+/// (a mask read in place).
 final class EveryMechanismIsUsedTests: XCTestCase {
     func testEveryMechanismDrawsSomething() throws {
         let settings = try EffectScenes.settings()
@@ -24,6 +25,15 @@ final class EveryMechanismIsUsedTests: XCTestCase {
                            contents: .box(Box(color: RGBA8(40, 80, 200), cornerRadius: 6, borderWidth: 2, borderColor: RGBA8(255, 255, 255))),
                            sublayers: [child])
         scenes.append(("a bordered box over its sublayer", Scene(width: 100, height: 70, tree: LayerTree(root: framed))))
+        var triangle = PathBuilder()
+        try triangle.move(to: 0, 0)
+        try triangle.line(to: 60, 10)
+        try triangle.line(to: 20, 40)
+        triangle.close()
+        var maskedBox = Layer(name: "masked", frame: Rect(x: 10, y: 10, width: 60, height: 40), contents: .box(Box(color: RGBA8(40, 80, 200))))
+        maskedBox.mask = Layer(name: "triangle", frame: Rect(x: 0, y: 0, width: 60, height: 40),
+                            contents: .shape(Shape(path: triangle.path, fill: .solid(RGBA8(0, 0, 0)))))
+        scenes.append(("a box masked by one path", Scene(width: 100, height: 70, tree: LayerTree(root: maskedBox))))
 
         let renderer = try glRenderer(), policy = renderer.policy, subpixel = renderer.subpixel
         defer { (renderer.policy, renderer.subpixel) = (policy, subpixel) }

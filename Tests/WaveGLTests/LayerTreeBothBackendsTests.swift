@@ -93,10 +93,11 @@ final class LayerTreeBothBackendsTests: XCTestCase {
                 XCTAssertEqual(Double(cpu[x, 5].g), 255 * (1 - coverage), accuracy: 1.5, "x \(x), inverted \(inverted)")
             }
         }
-        // The shaders read a mask with the same weights.
+        // The shaders read a mask with the same weights, written once in the file every masked shader includes.
         let w = MaskLuminance.weights
-        for file in ["item.frag.glsl", "box.frag.glsl", "pictures.frag.glsl"] {
-            XCTAssertTrue(EmbeddedShaders.files[file]!.contains("const vec3 MASK_LUMINANCE = vec3(\(w.r), \(w.g), \(w.b));"), file)
+        XCTAssertTrue(EmbeddedShaders.files["coverage_reads.inc"]!.contains("const vec3 MASK_LUMINANCE = vec3(\(w.r), \(w.g), \(w.b));"))
+        for file in ["item.frag.glsl", "box.frag.glsl", "pictures.frag.glsl", "coverage_instances.frag.glsl"] {
+            XCTAssertTrue(EmbeddedShaders.files[file]!.contains("#include \"coverage_reads.inc\""), file)
         }
     }
 

@@ -12,7 +12,9 @@ final class ShaderTests: XCTestCase {
     }
 
     func testEmbeddedShadersMatchTheShadersFolder() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: shaderFolder.path).filter { $0.hasSuffix(".glsl") }
+        // The shaders and the files they include (timeline_codes.inc is the offline validator's, made from WaveCore).
+        let files = try FileManager.default.contentsOfDirectory(atPath: shaderFolder.path)
+            .filter { $0.hasSuffix(".glsl") || ($0.hasSuffix(".inc") && $0 != "timeline_codes.inc") }
         XCTAssertEqual(Set(files), Set(ShaderProgram.sources.keys), "run 'make shaders'")
         for file in files {
             let onDisk = try String(contentsOf: shaderFolder.appendingPathComponent(file), encoding: .utf8)
@@ -34,6 +36,13 @@ final class ShaderTests: XCTestCase {
             XCTAssertNoThrow(try ShaderProgram(vertex: vertex, fragment: fragment), fragment)
         }
         XCTAssertNoThrow(try ShaderProgram(vertex: "copies.vert.glsl", fragment: "box.frag.glsl", defines: ["MASKED"]))
+        // A mask read in place (coverage_reads.inc's MASK_PICTURE), by each program that draws under one.
+        for defines in [["PICTURE_COVERAGE", "MASKED", "MASK_PICTURE"], ["GRADIENT", "MASKED", "MASK_PICTURE"], ["INSTANCED", "MASKED", "MASK_PICTURE"]] {
+            let vertex = defines.contains("INSTANCED") ? "instance_runs.vert.glsl" : "layer.vert.glsl"
+            XCTAssertNoThrow(try ShaderProgram(vertex: vertex, fragment: "item.frag.glsl", defines: defines), "\(defines)")
+        }
+        XCTAssertNoThrow(try ShaderProgram(vertex: "instance_runs.vert.glsl", fragment: "coverage_instances.frag.glsl",
+                                           defines: ["MASKED", "MASK_PICTURE"]))
         for defines in [["LATTICE"], ["LATTICE", "MASKED"], ["LATTICE", "AXIS_ALIGNED"], ["LATTICE", "AXIS_ALIGNED", "MASKED"]] {
             XCTAssertNoThrow(try ShaderProgram(vertex: "layer.vert.glsl", fragment: "box.frag.glsl", defines: defines), "\(defines)")
         }
