@@ -29,14 +29,9 @@
 //                     which a software driver shades for a fraction of the
 //                     polygon's cost
 //   (none of these)   a polygon in scene pixels, rebuilt every frame (a
-//                     dynamic path, a box): for each edge crossing the
-//                     pixel's row near it (its row's run of 16 columns),
-//                     the exact area it adds to the pixel's right, summed
-//                     with its winding (the CPU rasteriser's signed-area
-//                     rule, in closed form per edge), plus the run's left
-//                     cover (the edges wholly left of it, which add their
-//                     whole height); non-zero coverage is min(1, |sum|),
-//                     even-odd |sum| folded (u_evenOdd)
+//                     dynamic path, a box), its exact coverage from its
+//                     rows in the polygon tables (coverage_reads.inc's
+//                     polygonRowsCoverage), even-odd where u_evenOdd says
 // Paint: GRADIENT (a two-colour linear gradient whose position is an affine
 // function of the scene point, or with u_gradientKind 1 or 2 a ramp of
 // stops, linear or radial, read from u_ramp at the nearest of its 256
@@ -79,10 +74,7 @@ uniform int u_tileStep;       // PICTURE_COVERAGE: columns from one tile to the 
 uniform int u_phases;         // PICTURE_COVERAGE: sub-pixel phases a tile (exact motion; 1: filtered)
 uniform int u_phase;          // PICTURE_COVERAGE: this item's phase (its layers are tile * u_phases + phase)
 
-uniform sampler2D u_edges;    // polygons: x0, y0, x1, y1 of each edge, scene pixels
-uniform isampler2D u_entries; // polygons: edge indices, row by row
-uniform isampler2D u_rows;    // polygons: per row from u_firstRow and run of 16 columns from u_firstColumn:
-                              // first entry, entries, the left cover's float bits
+// polygons: the tables u_edges, u_entries and u_rows (coverage_reads.inc), this item's rows in them:
 #ifdef INSTANCED
 flat in ivec4 v_rows;         // u_rowBase, u_firstRow, u_firstColumn, u_buckets
 flat in int v_evenOdd;
@@ -110,8 +102,6 @@ out vec4 fragColor;
 layout(blend_support_all_equations) out;
 #endif
 
-ivec2 texel(sampler2D s, int i) { int w = textureSize(s, 0).x; return ivec2(i % w, i / w); }
-ivec2 itexel(isampler2D s, int i) { int w = textureSize(s, 0).x; return ivec2(i % w, i / w); }
 
 // A radial ramp's position at (u, v) with its focus at f (|f| < 1): the t whose circle, radius t about
 // f + t (0 - f), passes through the point; Gradient.radialPosition in WaveCore is the same.
@@ -122,46 +112,8 @@ float radialPosition(vec2 p, vec2 f) {
     return (along + sqrt(along * along + a * dot(q, q))) / a;
 }
 
-// The integral over X of clamp(px + 1 - X, 0, 1): X below the pixel adds 1 a unit, inside it the ramp.
-float rampIntegral(float X, float px) {
-    if (X <= px) return X;
-    if (X >= px + 1.0) return px + 0.5;
-    float f = X - px;
-    return px + f - 0.5 * f * f;
-}
-
 float polygonCoverage(float px, int row) {
-    int bucket = clamp((int(px) - u_firstColumn) / 16, 0, u_buckets - 1);
-    int slot = u_rowBase + (row - u_firstRow) * u_buckets + bucket;
-    ivec4 entry = texelFetch(u_rows, itexel(u_rows, slot), 0);
-    ivec2 range = entry.xy;
-    float sum = intBitsToFloat(entry.z), top = float(row), bottom = top + 1.0;
-    for (int i = 0; i < range.y; i++) {
-        int e = texelFetch(u_entries, itexel(u_entries, range.x + i), 0).x;
-        vec4 edge = texelFetch(u_edges, texel(u_edges, e), 0);
-        vec2 a = edge.xy, b = edge.zw;
-        float winding = 1.0;
-        if (a.y > b.y) { vec2 t = a; a = b; b = t; winding = -1.0; }
-        float ya = max(a.y, top), yb = min(b.y, bottom);
-        if (yb <= ya) continue;
-        float slope = (b.x - a.x) / (b.y - a.y);
-        float xa = a.x + slope * (ya - a.y), xb = a.x + slope * (yb - a.y);
-        float height = yb - ya;
-        float area;
-        if (abs(xb - xa) < 1e-6) {
-            area = height * clamp(px + 1.0 - xa, 0.0, 1.0);
-        } else {
-            area = height / (xb - xa) * (rampIntegral(xb, px) - rampIntegral(xa, px));
-        }
-        sum += winding * area;
-    }
-    // Even-odd (u_evenOdd): a region covered twice is a hole, folded as the CPU's rasteriser folds it.
-    float cover = abs(sum);
-    if (u_evenOdd != 0) {
-        cover = mod(cover, 2.0);
-        cover = cover > 1.0 ? 2.0 - cover : cover;
-    }
-    return min(1.0, cover);
+    return polygonRowsCoverage(ivec4(u_rowBase, u_firstRow, u_firstColumn, u_buckets), u_evenOdd != 0, px, row);
 }
 
 #if defined(PICTURE_COVERAGE)

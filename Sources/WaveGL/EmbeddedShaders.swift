@@ -906,14 +906,9 @@ void main() {
 //                     which a software driver shades for a fraction of the
 //                     polygon's cost
 //   (none of these)   a polygon in scene pixels, rebuilt every frame (a
-//                     dynamic path, a box): for each edge crossing the
-//                     pixel's row near it (its row's run of 16 columns),
-//                     the exact area it adds to the pixel's right, summed
-//                     with its winding (the CPU rasteriser's signed-area
-//                     rule, in closed form per edge), plus the run's left
-//                     cover (the edges wholly left of it, which add their
-//                     whole height); non-zero coverage is min(1, |sum|),
-//                     even-odd |sum| folded (u_evenOdd)
+//                     dynamic path, a box), its exact coverage from its
+//                     rows in the polygon tables (coverage_reads.inc's
+//                     polygonRowsCoverage), even-odd where u_evenOdd says
 // Paint: GRADIENT (a two-colour linear gradient whose position is an affine
 // function of the scene point, or with u_gradientKind 1 or 2 a ramp of
 // stops, linear or radial, read from u_ramp at the nearest of its 256
@@ -956,10 +951,7 @@ uniform int u_tileStep;       // PICTURE_COVERAGE: columns from one tile to the 
 uniform int u_phases;         // PICTURE_COVERAGE: sub-pixel phases a tile (exact motion; 1: filtered)
 uniform int u_phase;          // PICTURE_COVERAGE: this item's phase (its layers are tile * u_phases + phase)
 
-uniform sampler2D u_edges;    // polygons: x0, y0, x1, y1 of each edge, scene pixels
-uniform isampler2D u_entries; // polygons: edge indices, row by row
-uniform isampler2D u_rows;    // polygons: per row from u_firstRow and run of 16 columns from u_firstColumn:
-                              // first entry, entries, the left cover's float bits
+// polygons: the tables u_edges, u_entries and u_rows (coverage_reads.inc), this item's rows in them:
 #ifdef INSTANCED
 flat in ivec4 v_rows;         // u_rowBase, u_firstRow, u_firstColumn, u_buckets
 flat in int v_evenOdd;
@@ -987,8 +979,6 @@ out vec4 fragColor;
 layout(blend_support_all_equations) out;
 #endif
 
-ivec2 texel(sampler2D s, int i) { int w = textureSize(s, 0).x; return ivec2(i % w, i / w); }
-ivec2 itexel(isampler2D s, int i) { int w = textureSize(s, 0).x; return ivec2(i % w, i / w); }
 
 // A radial ramp's position at (u, v) with its focus at f (|f| < 1): the t whose circle, radius t about
 // f + t (0 - f), passes through the point; Gradient.radialPosition in WaveCore is the same.
@@ -999,46 +989,8 @@ float radialPosition(vec2 p, vec2 f) {
     return (along + sqrt(along * along + a * dot(q, q))) / a;
 }
 
-// The integral over X of clamp(px + 1 - X, 0, 1): X below the pixel adds 1 a unit, inside it the ramp.
-float rampIntegral(float X, float px) {
-    if (X <= px) return X;
-    if (X >= px + 1.0) return px + 0.5;
-    float f = X - px;
-    return px + f - 0.5 * f * f;
-}
-
 float polygonCoverage(float px, int row) {
-    int bucket = clamp((int(px) - u_firstColumn) / 16, 0, u_buckets - 1);
-    int slot = u_rowBase + (row - u_firstRow) * u_buckets + bucket;
-    ivec4 entry = texelFetch(u_rows, itexel(u_rows, slot), 0);
-    ivec2 range = entry.xy;
-    float sum = intBitsToFloat(entry.z), top = float(row), bottom = top + 1.0;
-    for (int i = 0; i < range.y; i++) {
-        int e = texelFetch(u_entries, itexel(u_entries, range.x + i), 0).x;
-        vec4 edge = texelFetch(u_edges, texel(u_edges, e), 0);
-        vec2 a = edge.xy, b = edge.zw;
-        float winding = 1.0;
-        if (a.y > b.y) { vec2 t = a; a = b; b = t; winding = -1.0; }
-        float ya = max(a.y, top), yb = min(b.y, bottom);
-        if (yb <= ya) continue;
-        float slope = (b.x - a.x) / (b.y - a.y);
-        float xa = a.x + slope * (ya - a.y), xb = a.x + slope * (yb - a.y);
-        float height = yb - ya;
-        float area;
-        if (abs(xb - xa) < 1e-6) {
-            area = height * clamp(px + 1.0 - xa, 0.0, 1.0);
-        } else {
-            area = height / (xb - xa) * (rampIntegral(xb, px) - rampIntegral(xa, px));
-        }
-        sum += winding * area;
-    }
-    // Even-odd (u_evenOdd): a region covered twice is a hole, folded as the CPU's rasteriser folds it.
-    float cover = abs(sum);
-    if (u_evenOdd != 0) {
-        cover = mod(cover, 2.0);
-        cover = cover > 1.0 ? 2.0 - cover : cover;
-    }
-    return min(1.0, cover);
+    return polygonRowsCoverage(ivec4(u_rowBase, u_firstRow, u_firstColumn, u_buckets), u_evenOdd != 0, px, row);
 }
 
 #if defined(PICTURE_COVERAGE)
@@ -1262,17 +1214,32 @@ void main() {
 // apart as integers (`whole`: exact at whole-pixel moves however far) and
 // filtered between texels.
 //
+// polygonRowsCoverage: a polygon rebuilt every frame (a dynamic path, a
+// box), made on the CPU as points into the polygon tables (PolygonRows):
+// for each edge crossing the pixel's row near it (its row's run of 16
+// columns), the exact area it adds to the pixel's right, summed with its
+// winding (the CPU rasteriser's signed-area rule, in closed form per
+// edge), plus the run's left cover (the edges wholly left of it, which add
+// their whole height); non-zero coverage is min(1, |sum|), even-odd |sum|
+// folded.
+//
 // maskCoverage (MASKED): what a masked draw's coverage is multiplied by at
 // the pixel (`local`: its place on the page, `scene`: its centre in scene
 // pixels). The page's mask texture, drawn first (its coverage the
-// luminance of its colour, grey for an alpha mask); or, with MASK_PICTURE,
-// a mask that is one fixed path alone, added, in an alpha mask: that
-// path's coverage tiles read in place through its inverse transform (four
-// taps a quarter pixel from the centre, averaged, where it was rasterised
-// at twice the scale shown, as item.frag.glsl's SUPERSAMPLED reads it),
-// held to its area, times its alpha (its paint's, times its opacity), 1 less it
-// for an inverted mask. No pass draws it into a texture first, so the
-// frame's framebuffer is never switched for it (GLMaskPicture.swift).
+// luminance of its colour, grey for an alpha mask); or an alpha mask that
+// is one path alone, added, read in place (GLMaskInPlace.swift), held to
+// its area, times its alpha (its paint's, times its opacity), 1 less it
+// for an inverted mask: with MASK_PICTURE a fixed path's coverage tiles,
+// through its inverse transform (four taps a quarter pixel from the
+// centre, averaged, where it was rasterised at twice the scale shown, as
+// item.frag.glsl's SUPERSAMPLED reads it); with MASK_POLYGON a polygon's
+// rows in this frame's tables. No pass draws it into a texture first, so
+// the frame's framebuffer is never switched for it.
+
+uniform sampler2D u_edges;    // polygons: x0, y0, x1, y1 of each edge, scene pixels
+uniform isampler2D u_entries; // polygons: edge indices, row by row
+uniform isampler2D u_rows;    // polygons: per row from a polygon's first row and run of 16 columns from its first column:
+                              // first entry, entries, the left cover's float bits
 
 float tileCoverage(sampler2DArray tiles, vec3 inverseX, vec3 inverseY, ivec2 whole, int tileStep, int phases, int phase,
                    vec2 p) {
@@ -1288,17 +1255,69 @@ float tileCoverage(sampler2DArray tiles, vec3 inverseX, vec3 inverseY, ivec2 who
     return texture(tiles, vec3(within / vec2(size.xy), float(tile * phases + phase))).r;
 }
 
+ivec2 tableTexel(sampler2D s, int i) { int w = textureSize(s, 0).x; return ivec2(i % w, i / w); }
+ivec2 tableITexel(isampler2D s, int i) { int w = textureSize(s, 0).x; return ivec2(i % w, i / w); }
+
+// The integral over X of clamp(px + 1 - X, 0, 1): X below the pixel adds 1 a unit, inside it the ramp.
+float rampIntegral(float X, float px) {
+    if (X <= px) return X;
+    if (X >= px + 1.0) return px + 0.5;
+    float f = X - px;
+    return px + f - 0.5 * f * f;
+}
+
+// Pixel column px of scene row `row` of the polygon whose rows start at table texel rows.x (rows.y its first
+// scene row, rows.z the column its runs start at, rows.w its runs a row).
+float polygonRowsCoverage(ivec4 rows, bool evenOdd, float px, int row) {
+    int bucket = clamp((int(px) - rows.z) / 16, 0, rows.w - 1);
+    int slot = rows.x + (row - rows.y) * rows.w + bucket;
+    ivec4 entry = texelFetch(u_rows, tableITexel(u_rows, slot), 0);
+    ivec2 range = entry.xy;
+    float sum = intBitsToFloat(entry.z), top = float(row), bottom = top + 1.0;
+    for (int i = 0; i < range.y; i++) {
+        int e = texelFetch(u_entries, tableITexel(u_entries, range.x + i), 0).x;
+        vec4 edge = texelFetch(u_edges, tableTexel(u_edges, e), 0);
+        vec2 a = edge.xy, b = edge.zw;
+        float winding = 1.0;
+        if (a.y > b.y) { vec2 t = a; a = b; b = t; winding = -1.0; }
+        float ya = max(a.y, top), yb = min(b.y, bottom);
+        if (yb <= ya) continue;
+        float slope = (b.x - a.x) / (b.y - a.y);
+        float xa = a.x + slope * (ya - a.y), xb = a.x + slope * (yb - a.y);
+        float height = yb - ya;
+        float area;
+        if (abs(xb - xa) < 1e-6) {
+            area = height * clamp(px + 1.0 - xa, 0.0, 1.0);
+        } else {
+            area = height / (xb - xa) * (rampIntegral(xb, px) - rampIntegral(xa, px));
+        }
+        sum += winding * area;
+    }
+    // Even-odd: a region covered twice is a hole, folded as the CPU's rasteriser folds it.
+    float cover = abs(sum);
+    if (evenOdd) {
+        cover = mod(cover, 2.0);
+        cover = cover > 1.0 ? 2.0 - cover : cover;
+    }
+    return min(1.0, cover);
+}
+
 #ifdef MASKED
-#ifdef MASK_PICTURE
+#if defined(MASK_PICTURE) || defined(MASK_POLYGON)
+uniform vec4 u_maskArea;            // x0, y0, x1, y1: the mask's path's area in scene pixels (no coverage past it)
+uniform float u_maskAlpha;          // its paint's alpha times its opacity
+uniform int u_maskInverted;         // 1: the mask is inverted (1 less its coverage)
+#endif
+#if defined(MASK_PICTURE)
 uniform sampler2DArray u_maskTiles; // the mask's path: its coverage tiles
 uniform vec3 u_maskInverseX;        // its inverse transform, as tileCoverage reads it
 uniform vec3 u_maskInverseY;
 uniform ivec2 u_maskWhole;
 uniform ivec3 u_maskTiling;         // tileStep, phases, phase
 uniform float u_maskTap;            // 0.25: four taps (rasterised at twice the scale shown); 0: four reads of one point
-uniform vec4 u_maskArea;            // x0, y0, x1, y1: its area in scene pixels (no coverage past it)
-uniform float u_maskAlpha;          // its paint's alpha times its opacity
-uniform int u_maskInverted;         // 1: the mask is inverted (1 less its coverage)
+#elif defined(MASK_POLYGON)
+uniform ivec4 u_maskRows;           // the mask's polygon in the tables: first row texel, first row, first column, runs a row
+uniform int u_maskEvenOdd;          // 1: its fill rule is even-odd
 #else
 uniform sampler2D u_mask;           // this page's mask, its coverage the luminance of its colour (grey for an alpha mask)
 const vec3 MASK_LUMINANCE = vec3(0.2126, 0.7152, 0.0722); // WaveCore's MaskLuminance.weights
@@ -1311,11 +1330,15 @@ float maskTile(vec2 p) {
 #endif
 
 float maskCoverage(vec2 local, vec2 scene) {
-#ifdef MASK_PICTURE
+#if defined(MASK_PICTURE) || defined(MASK_POLYGON)
     bool inside = all(greaterThanEqual(scene, u_maskArea.xy)) && all(lessThan(scene, u_maskArea.zw));
+#if defined(MASK_PICTURE)
     float d = u_maskTap;
     float m = inside ? u_maskAlpha * 0.25 * (maskTile(scene + vec2(-d, -d)) + maskTile(scene + vec2(d, -d))
                                             + maskTile(scene + vec2(-d, d)) + maskTile(scene + vec2(d, d))) : 0.0;
+#else
+    float m = inside ? u_maskAlpha * polygonRowsCoverage(u_maskRows, u_maskEvenOdd != 0, floor(scene.x), int(floor(scene.y))) : 0.0;
+#endif
     return u_maskInverted != 0 ? 1.0 - m : m;
 #else
     return dot(texelFetch(u_mask, ivec2(local), 0).rgb, MASK_LUMINANCE);

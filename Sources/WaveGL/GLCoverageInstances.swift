@@ -49,9 +49,9 @@ final class GLCoverageInstances {
     private static let atlasUnit: Int32 = 6
 
     /// The atlas of `pictures` (content numbers below `contents`), room for `capacity` instances a frame
-    /// (`readsMaskPictures`: runs under a mask may read it in place, `GLMaskPicture`); nil where they do not
+    /// (`readsMasks`: the kinds of mask runs may read in place, `GLMaskInPlace`); nil where they do not
     /// fit one texture of the driver's size, or the memory for it is not there.
-    init?(_ pictures: [Picture], contents: Int, capacity: Int, readsMaskPictures: Bool, caps: GLCapabilities) throws {
+    init?(_ pictures: [Picture], contents: Int, capacity: Int, readsMasks: GLMaskInPlace.Kinds, caps: GLCapabilities) throws {
         let side = Swift.min(caps.maxTextureSize, 4096)
         let sizes = pictures.flatMap { picture in [(width: Int, height: Int)](repeating: (picture.width, picture.height), count: picture.phases) }
         // Packed with an empty texel after each picture, and one more before the first row and column: every
@@ -77,8 +77,8 @@ final class GLCoverageInstances {
             }
         }
         table = try GLInstanceRuns(vertex: "instance_runs.vert.glsl", fragment: "coverage_instances.frag.glsl", defines: [],
-                                   texelsPerInstance: 6, instanceUnit: 7, integers: [("u_atlas", Self.atlasUnit), ("u_mask", 4)],
-                                   readsMaskPictures: readsMaskPictures, capacity: capacity, what: "the coverage atlas")
+                                   texelsPerInstance: 6, instanceUnit: 7, integers: [("u_atlas", Self.atlasUnit), ("u_mask", 4), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3)],
+                                   readsMasks: readsMasks, capacity: capacity, what: "the coverage atlas")
         glActiveTexture(GLenum(GL_TEXTURE0))
         atlasTexture = makeClampedTexture(filter: GL_LINEAR)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
@@ -124,9 +124,9 @@ final class GLCoverageInstances {
 
     /// Instances `first..<first + n` in one draw, masked as `GLInstanceRuns.draw` says (blending set by the
     /// caller). Leaves texture unit 0 active.
-    func draw(first: Int, _ n: Int, masked: Bool, maskPicture: GLMaskPicture?, viewport: Viewport, pageTop: Int) {
+    func draw(first: Int, _ n: Int, masked: Bool, inPlace: GLMaskInPlace?, viewport: Viewport, pageTop: Int) {
         glActiveTexture(GLenum(GL_TEXTURE0 + Self.atlasUnit)); glBindTexture(GLenum(GL_TEXTURE_2D), atlasTexture)
-        table.draw(first: first, n, masked: masked, maskPicture: maskPicture, viewport: viewport, pageTop: pageTop)
+        table.draw(first: first, n, masked: masked, inPlace: inPlace, viewport: viewport, pageTop: pageTop)
     }
 }
 

@@ -7,9 +7,10 @@ import WaveCore
 /// planned and uploaded in one call; each run of instances one draw of six
 /// vertices an instance (the vertex shader finds its instance from the
 /// vertex id; not an instanced draw, which llvmpipe runs once an instance)
-/// by one of three programs: unmasked, masked by the page's mask texture
-/// (the MASKED define), and where the tree has a mask that may be read in
-/// place, masked by it (MASK_PICTURE, `GLMaskPicture`).
+/// by one of its programs: unmasked, masked by the page's mask texture
+/// (the MASKED define), and where the tree has masks that may be read in
+/// place, masked by a picture or a polygon read so (MASK_PICTURE,
+/// MASK_POLYGON: `GLMaskInPlace`).
 final class GLInstanceRuns {
     /// Texels an instance in the table.
     let texelsPerInstance: Int
@@ -17,16 +18,17 @@ final class GLInstanceRuns {
     private struct Program {
         let program: ShaderProgram
         let viewport, pageTop: GLint
-        /// MASK_PICTURE: the mask's uniforms.
-        let mask: GLMaskPicture.Uniforms?
-        init(_ program: ShaderProgram, readsMaskPicture: Bool) {
-            self.program = program
+        /// A mask read in place: its uniforms.
+        let mask: GLMaskInPlace.Uniforms?
+        init(vertex: String, fragment: String, defines: [String]) throws {
+            program = try ShaderProgram(vertex: vertex, fragment: fragment, defines: defines)
             viewport = program.uniform("u_viewport"); pageTop = program.uniform("u_pageTop")
-            mask = readsMaskPicture ? GLMaskPicture.Uniforms(program) : nil
+            mask = defines.contains("MASK_PICTURE") || defines.contains("MASK_POLYGON") ? GLMaskInPlace.Uniforms(program) : nil
         }
     }
-    /// Unmasked, masked, and (where asked for) masked by a picture read in place.
+    /// Unmasked, masked, then (where asked for) masked by a picture and by a polygon read in place.
     private let programs: [Program]
+    private let maskedByPicture: Program?, maskedByPolygon: Program?
     private var instanceTexture: GLuint = 0
     private var instanceRows = 0
     /// The texture unit the table is read on (`u_instances`).
@@ -36,22 +38,21 @@ final class GLInstanceRuns {
     /// Draws since the frame began (for tests: one a run).
     private(set) var draws = 0
 
-    /// The programs of `vertex` and `fragment` with `defines` (and `MASKED`, and with `readsMaskPictures`
-    /// `MASKED MASK_PICTURE`), their table read on `instanceUnit`
+    /// The programs of `vertex` and `fragment` with `defines` (and `MASKED`, and as `readsMasks` says `MASKED
+    /// MASK_PICTURE` and `MASKED MASK_POLYGON`), their table read on `instanceUnit`
     /// and their other integer uniforms (samplers' units among them) set once to `integers`; room for
     /// `capacity` instances a frame.
     init(vertex: String, fragment: String, defines: [String], texelsPerInstance: Int, instanceUnit: Int32,
-         integers: [(name: String, value: Int32)], readsMaskPictures: Bool, capacity: Int, what: String) throws {
+         integers: [(name: String, value: Int32)], readsMasks: GLMaskInPlace.Kinds, capacity: Int, what: String) throws {
         self.texelsPerInstance = texelsPerInstance
         self.instanceUnit = instanceUnit
-        let variants = [defines, defines + ["MASKED"]] + (readsMaskPictures ? [defines + ["MASKED", "MASK_PICTURE"]] : [])
-        programs = try variants.map {
-            Program(try ShaderProgram(vertex: vertex, fragment: fragment, defines: $0), readsMaskPicture: $0.contains("MASK_PICTURE"))
-        }
+        programs = try [defines, defines + ["MASKED"]].map { try Program(vertex: vertex, fragment: fragment, defines: $0) }
+        maskedByPicture = readsMasks.pictures ? try Program(vertex: vertex, fragment: fragment, defines: defines + ["MASKED", "MASK_PICTURE"]) : nil
+        maskedByPolygon = readsMasks.polygons ? try Program(vertex: vertex, fragment: fragment, defines: defines + ["MASKED", "MASK_POLYGON"]) : nil
         glActiveTexture(GLenum(GL_TEXTURE0))
         instanceTexture = makeClampedTexture(filter: GL_NEAREST)
         instances.reserveCapacity(4 * texelsPerInstance * Swift.max(1, capacity))
-        for p in programs.map(\.program) {
+        for p in (programs + [maskedByPicture, maskedByPolygon].compactMap { $0 }).map(\.program) {
             glUseProgram(p.id)
             for (name, value) in [("u_instances", instanceUnit)] + integers { glUniform1i(p.uniform(name), GLint(value)) }
         }
@@ -87,13 +88,14 @@ final class GLInstanceRuns {
 
     /// Instances `first..<first + n` in one draw (blending and the programs' other textures set by the caller;
     /// each instance's triangles are its item's area, so the scissor is left off); masked by the page's mask
-    /// texture, or by `maskPicture` read in place (its tiles bound by the caller; made with `readsMaskPictures`).
+    /// texture, or by `inPlace`, a mask read in place (bound by the caller; of a kind `readsMasks` asked for).
     /// Leaves texture unit 0 active.
-    func draw(first: Int, _ n: Int, masked: Bool, maskPicture: GLMaskPicture?, viewport: Viewport, pageTop: Int) {
+    func draw(first: Int, _ n: Int, masked: Bool, inPlace: GLMaskInPlace?, viewport: Viewport, pageTop: Int) {
+        var p = programs[masked ? 1 : 0]
         // A mask read in place is only ever planned where its program was made (`GLTreeDraw.findMasksReadInPlace`).
-        let p = masked && maskPicture != nil && programs.count > 2 ? programs[2] : programs[masked ? 1 : 0]
+        if masked, let inPlace, let reading = inPlace.polygon ? maskedByPolygon : maskedByPicture { p = reading }
         glUseProgram(p.program.id)
-        if let maskPicture, let uniforms = p.mask { maskPicture.set(uniforms) }
+        if masked, let inPlace, let uniforms = p.mask { inPlace.set(uniforms) }
         glUniform4f(p.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
         glUniform1i(p.pageTop, GLint(pageTop))
         glActiveTexture(GLenum(GL_TEXTURE0 + instanceUnit)); glBindTexture(GLenum(GL_TEXTURE_2D), instanceTexture)

@@ -102,7 +102,7 @@ public struct DriverPolicyError: Error, CustomStringConvertible {
 /// Every way the GL strategy draws an item, and why it is the one.
 package enum GLMechanism: CaseIterable, Sendable {
     case clipCopy, clipLookup, atlasInstance, copiesStatePass, polygonRows, phasedPicture, coverageInstance, filteredPicture, rgbaPicture
-    case splitBox, boxPolygon, borderPolygon, scissoredClear, maskReadInPlace, notDrawn
+    case splitBox, boxPolygon, borderPolygon, scissoredClear, maskPictureInPlace, maskPolygonInPlace, notDrawn
 
     package var name: String {
         switch self {
@@ -119,7 +119,8 @@ package enum GLMechanism: CaseIterable, Sendable {
         case .boxPolygon: "box polygon"
         case .borderPolygon: "border polygon"
         case .scissoredClear: "scissored clear"
-        case .maskReadInPlace: "coverage picture, read as the mask"
+        case .maskPictureInPlace: "coverage picture, read as the mask"
+        case .maskPolygonInPlace: "polygon rows, read as the mask"
         case .notDrawn: "none"
         }
     }
@@ -127,7 +128,7 @@ package enum GLMechanism: CaseIterable, Sendable {
     /// Whether it draws from a picture made once (cached content, only moved, turned, scaled or faded).
     package var drawsAPictureMadeOnce: Bool {
         switch self {
-        case .clipCopy, .clipLookup, .atlasInstance, .phasedPicture, .coverageInstance, .filteredPicture, .rgbaPicture, .maskReadInPlace: true
+        case .clipCopy, .clipLookup, .atlasInstance, .phasedPicture, .coverageInstance, .filteredPicture, .rgbaPicture, .maskPictureInPlace: true
         default: false
         }
     }
@@ -160,8 +161,10 @@ package enum GLMechanism: CaseIterable, Sendable {
             "the border's outline as points, its coverage computed on the GPU"
         case .scissoredClear:
             "a mask's box on whole pixels with square corners: its coverage is its alpha there, a clear"
-        case .maskReadInPlace:
+        case .maskPictureInPlace:
             "an alpha mask of one fixed path of a solid colour, added: rasterised once, its coverage read in place by each draw it masks, through its inverse transform (no pass draws it into a mask texture, so the frame's framebuffer is not switched for it)"
+        case .maskPolygonInPlace:
+            "an alpha mask of one path rebuilt every frame, of a solid colour, added: its outline made on the CPU as points, its coverage computed in place by each draw it masks from its rows in the frame's polygon tables (no pass draws it into a mask texture, so the frame's framebuffer is not switched for it)"
         case .notDrawn:
             "outside the frame or its clip, or an empty path: nothing to draw"
         }

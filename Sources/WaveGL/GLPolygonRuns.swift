@@ -14,13 +14,13 @@ final class GLPolygonRuns {
     /// The instance table and its draws: four texels an instance.
     private let table: GLInstanceRuns
 
-    /// Room for `capacity` instances a frame; `readsMaskPictures`: runs under a mask may read it in place (`GLMaskPicture`).
-    init(capacity: Int, readsMaskPictures: Bool) throws {
+    /// Room for `capacity` instances a frame; `readsMasks`: the kinds of mask runs may read in place (`GLMaskInPlace`).
+    init(capacity: Int, readsMasks: GLMaskInPlace.Kinds) throws {
         // The table on unit 8 (the tree's items use 0 to 5, the coverage instances 6 and 7), the polygon tables on 1 to 3.
         table = try GLInstanceRuns(vertex: "instance_runs.vert.glsl", fragment: "item.frag.glsl", defines: ["INSTANCED"],
                                    texelsPerInstance: 4, instanceUnit: 8,
                                    integers: [("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4), ("u_invertsCoverage", 0)],
-                                   readsMaskPictures: readsMaskPictures, capacity: capacity, what: "the polygon runs")
+                                   readsMasks: readsMasks, capacity: capacity, what: "the polygon runs")
     }
 
     /// The instances this frame so far.
@@ -48,7 +48,7 @@ final class GLPolygonRuns {
 
     /// Instances `first..<first + n` in one draw, masked as `GLInstanceRuns.draw` says (blending set by the caller, the polygon tables bound on units 1
     /// to 3). Leaves unit 0 active.
-    func draw(first: Int, _ n: Int, masked: Bool, maskPicture: GLMaskPicture?, viewport: Viewport, pageTop: Int) {
-        table.draw(first: first, n, masked: masked, maskPicture: maskPicture, viewport: viewport, pageTop: pageTop)
+    func draw(first: Int, _ n: Int, masked: Bool, inPlace: GLMaskInPlace?, viewport: Viewport, pageTop: Int) {
+        table.draw(first: first, n, masked: masked, inPlace: inPlace, viewport: viewport, pageTop: pageTop)
     }
 }

@@ -73,7 +73,7 @@ public final class GLRenderer: Renderer, PixelCounting {
     var treePolygons: PolygonRows? { tree?.polygons }
     var treePaintsThisFrame: Int { tree?.paintsThisFrame ?? 0 }
     var treeMaskFoldsThisFrame: Int { tree?.maskFoldsThisFrame ?? 0 }
-    var treeMaskPictures: [GLMaskPicture?] { tree?.maskPictures ?? [] }
+    var treeMasksReadInPlace: [GLMaskInPlace?] { tree?.masksReadInPlace ?? [] }
 
     /// Makes a headless context when none is given.
     public init(context: GLContext? = nil) throws {

@@ -13,8 +13,8 @@ import WaveCore
 ///   points (no pixels), listed by row (`PolygonRows`), uploaded, and its
 ///   coverage computed on the GPU, exactly as the CPU rasteriser's rule;
 /// - masks are drawn first into a mask texture a page in size, but for an
-///   alpha mask of one fixed path alone, which each draw it masks reads in
-///   place (`GLMaskPicture`); clips are scissors.
+///   alpha mask of one path alone, which each draw it masks reads in place
+///   (`GLMaskInPlace`); clips are scissors.
 /// - a replicator of boxes is one item, its copies' timelines evaluated on
 ///   the GPU once a frame and drawn in one draw a page (`GLCopies`).
 /// The tree is evaluated on the CPU every frame (the copies of any other
@@ -34,12 +34,12 @@ final class GLTreeDraw {
         let program: ShaderProgram
         let viewport, pageTop, color, opacity, colorB, gradient, inverseX, inverseY, pictureSize, rowBase, firstRow, firstColumn, buckets: GLint
         let whole, tileStep, phases, phase, rect, gradientV, focus, gradientKind, evenOdd, invertsCoverage: GLint
-        /// A variant masked by a picture read in place (`maskPicture`): the mask's uniforms.
-        let mask: GLMaskPicture.Uniforms?
+        /// A variant masked by a mask read in place (`maskPicture`, `maskPolygon`): the mask's uniforms.
+        let mask: GLMaskInPlace.Uniforms?
     }
     /// Programs by variant (`variant(_:mask:)`): source, gradient, masked, as a mask, rectangle, blend equation,
-    /// supersampled, masked by a picture read in place.
-    private var programs: [Program?] = Array(repeating: nil, count: 512)
+    /// supersampled, masked by a picture or a polygon read in place.
+    private var programs: [Program?] = Array(repeating: nil, count: 1024)
     /// A variant's bit for a blend mode's equation (KHR_blend_equation_advanced).
     private static let advancedBlend = 64
     /// The driver blends by the blend modes' equations (`GLCapabilities.advancedBlending`).
@@ -52,13 +52,14 @@ final class GLTreeDraw {
     /// (`SUPERSAMPLED`): a variant of its own, as llvmpipe runs both sides of a branch on a uniform, and one tap
     /// read alongside four doubled the table's GL process CPU.
     private static let supersampled = 128
-    /// A variant's bit for a masked item whose mask is read in place (`GLMaskPicture`; MASK_PICTURE, with MASKED).
-    private static let maskPicture = 256
-    /// Some mask could be read in place (an alpha mask of one fixed path of a solid colour, added): the masked
-    /// items' programs have their `maskPicture` variants.
-    private let masksMayBeReadInPlace: Bool
+    /// Variants' bits for a masked item whose mask is read in place (`GLMaskInPlace`; with MASKED): a fixed
+    /// path's picture (MASK_PICTURE), a dynamic path's polygon (MASK_POLYGON).
+    private static let maskPicture = 256, maskPolygon = 512
+    /// The kinds of mask that could be read in place (an alpha mask of one path of a solid colour, added): the
+    /// masked items' programs have those variants.
+    private let masksInPlace: GLMaskInPlace.Kinds
     /// Per mask of this frame's list: read in place, how (nil: drawn into the mask texture).
-    private(set) var maskPictures: [GLMaskPicture?] = []
+    private(set) var masksReadInPlace: [GLMaskInPlace?] = []
     /// The variant that folds a constant coverage (all or nothing) into a mask over a rectangle.
     private static let maskRectangle = 16 | rect
     /// The variant that writes another mask's coverage over a rectangle (one mask times another, where they nest).
@@ -199,10 +200,10 @@ final class GLTreeDraw {
         rasterPictures = evaluator.rasterPictures.isEmpty ? nil : try GLRasterPictures(evaluator: evaluator, caps: caps)
         contentFacts = evaluator.nodes.map { ContentFacts($0.layer.contents) }
         maskContentFacts = evaluator.maskNodes.map { ContentFacts($0.layer.contents) }
-        masksMayBeReadInPlace = Self.someMaskMayBeReadInPlace(evaluator, facts: maskContentFacts)
+        masksInPlace = Self.masksMayBeReadInPlace(evaluator, facts: maskContentFacts)
         // A dynamic path of a solid colour in the tree (a shape's source bits 0): runs of polygons.
         polygonRuns = contentFacts.contains { $0.solid && $0.bits & 3 == 0 }
-            ? try GLPolygonRuns(capacity: evaluator.capacity.items, readsMaskPictures: masksMayBeReadInPlace) : nil
+            ? try GLPolygonRuns(capacity: evaluator.capacity.items, readsMasks: masksInPlace) : nil
         // Contents only the copies or a rasterized layer's picture draw need no coverage texture.
         var drawnByShader = [Bool](repeating: false, count: evaluator.contents.count)
         // A rasterized layer's own contents, what it holds and its masks are in its picture.
@@ -225,9 +226,9 @@ final class GLTreeDraw {
         maskMechanisms.reserveCapacity(evaluator.capacity.maskItems)
         let atlas = try cachePictures(caps, only: drawnByShader, instanced: instanced)
         coverageInstances = try GLCoverageInstances(atlas, contents: evaluator.contents.count, capacity: evaluator.capacity.items,
-                                                    readsMaskPictures: masksMayBeReadInPlace, caps: caps)
+                                                    readsMasks: masksInPlace, caps: caps)
         maskNodeFolds = evaluator.maskNodes.map { ($0.layer.maskMode, $0.layer.invertsMaskCoverage) }
-        maskPictures.reserveCapacity(evaluator.capacity.masks)
+        masksReadInPlace.reserveCapacity(evaluator.capacity.masks)
         for node in evaluator.nodes + evaluator.maskNodes {
             guard case let .shape(shape)? = node.layer.contents, case let .gradient(gradient) = shape.fill, rampTextures[gradient.stops] == nil else { continue }
             var texels = [UInt8]()
@@ -570,8 +571,9 @@ final class GLTreeDraw {
         if v & Self.advancedBlend != 0 { defines.append("ADVANCED_BLEND") }
         if v & Self.supersampled != 0 { defines.append("SUPERSAMPLED") }
         if v & Self.maskPicture != 0 { defines.append("MASK_PICTURE") }
+        if v & Self.maskPolygon != 0 { defines.append("MASK_POLYGON") }
         let program = try ShaderProgram(vertex: "layer.vert.glsl", fragment: "item.frag.glsl", defines: defines)
-        let mask = v & Self.maskPicture != 0 ? GLMaskPicture.Uniforms(program) : nil
+        let mask = v & (Self.maskPicture | Self.maskPolygon) != 0 ? GLMaskInPlace.Uniforms(program) : nil
         glUseProgram(program.id)
         for (name, unit) in [("u_picture", 0), ("u_tiles", 0), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3), ("u_mask", 4), ("u_ramp", 5)] {
             glUniform1i(program.uniform(name), GLint(unit))
@@ -601,7 +603,11 @@ final class GLTreeDraw {
         // A mask layer whose fold reaches past its area has the rest of the page folded by a rectangle.
         if asMask && layer.maskMode.mayReachUncovered(inverted: layer.invertsMaskCoverage) { needed.append(Self.maskRectangle) }
         // Under a mask that may be read in place: the same, reading it so.
-        if masked && !asMask && masksMayBeReadInPlace { needed += needed.map { $0 | Self.maskPicture } }
+        if masked && !asMask {
+            let plain = needed
+            if masksInPlace.pictures { needed += plain.map { $0 | Self.maskPicture } }
+            if masksInPlace.polygons { needed += plain.map { $0 | Self.maskPolygon } }
+        }
         for v in needed where programs[v] == nil { try makeProgram(v) }
         if let mask = layer.mask { try makePrograms(mask, masked: false, asMask: !layer.masksByLuminance, inMask: true) }
         for sublayer in layer.sublayers { try makePrograms(sublayer, masked: masked, asMask: asMask, inMask: inMask, blend: blend) }
@@ -695,7 +701,7 @@ final class GLTreeDraw {
                 let (mechanism, reason) = explanation(item, chosenMechanism)
                 out.append(ItemPlan(item: out.count, layer: layer.name + (mask ? " (mask)" : ""), primitive: item.primitive.name,
                                     mechanism: mechanism, reason: reason, cached: chosenMechanism.drawsAPictureMadeOnce,
-                                    redrawnEveryFrame: chosenMechanism == .polygonRows))
+                                    redrawnEveryFrame: chosenMechanism == .polygonRows || chosenMechanism == .maskPolygonInPlace))
             }
         }
         return out
@@ -857,74 +863,83 @@ final class GLTreeDraw {
         }
     }
 
-    /// Whether some mask of the tree may be read in place (`GLMaskPicture`): an alpha mask whose layers hold
-    /// one content, a fixed path of a solid colour, added (its coverage inverted or not). The frame decides
-    /// (`findMasksReadInPlace`).
-    private static func someMaskMayBeReadInPlace(_ evaluator: LayerTreeEvaluator, facts: [ContentFacts]) -> Bool {
+    /// The kinds of mask of the tree that may be read in place (`GLMaskInPlace`): alpha masks whose layers hold
+    /// one content, a path of a solid colour (fixed: a picture; dynamic: a polygon), added (its coverage
+    /// inverted or not). The frame decides (`findMasksReadInPlace`).
+    private static func masksMayBeReadInPlace(_ evaluator: LayerTreeEvaluator, facts: [ContentFacts]) -> GLMaskInPlace.Kinds {
+        var kinds = GLMaskInPlace.Kinds()
         for node in evaluator.nodes where node.maskRoot >= 0 && !node.layer.masksByLuminance {
             let drawn = (node.maskRoot..<evaluator.maskNodes[node.maskRoot].subtreeEnd).filter { evaluator.maskNodes[$0].content >= 0 }
-            guard drawn.count == 1, let m = drawn.first else { continue }
-            let layer = evaluator.maskNodes[m].layer
-            if facts[m].solid && facts[m].bits == 1 && layer.maskMode == .add { return true }
+            guard drawn.count == 1, let m = drawn.first, facts[m].solid, evaluator.maskNodes[m].layer.maskMode == .add else { continue }
+            if facts[m].bits == 1 { kinds.pictures = true }
+            if facts[m].bits == 0 { kinds.polygons = true }
         }
-        return false
+        return kinds
     }
 
-    /// Which of this frame's masks each draw they mask reads in place (`maskPictures`): an alpha mask, nested in
-    /// no other, of one item, a fixed path of a solid colour read from its coverage tiles, added (1 less its
-    /// coverage where the mask or the layer is inverted, not both); and
-    /// only where every item under it is drawn by a program that can read it so (not a rasterized layer's
-    /// picture, nor a replicator's copies).
+    /// Which of this frame's masks each draw they mask reads in place (`masksReadInPlace`): an alpha mask,
+    /// nested in no other, of one item, a path of a solid colour (a fixed path read from its coverage tiles, a
+    /// dynamic one from its rows in the polygon tables), added (1 less its coverage where the mask or the layer
+    /// is inverted, not both); and only where every item under it is drawn by a program that can read it so
+    /// (not a rasterized layer's picture, nor a replicator's copies).
     private func findMasksReadInPlace() {
-        maskPictures.removeAll(keepingCapacity: true)
+        masksReadInPlace.removeAll(keepingCapacity: true)
         var m = 0
         while m < list.masks.count {
-            maskPictures.append(masksMayBeReadInPlace ? maskPicture(m) : nil)
+            masksReadInPlace.append(masksInPlace.any ? maskReadInPlace(m) : nil)
             m += 1
         }
-        guard masksMayBeReadInPlace else { return }
+        guard masksInPlace.any else { return }
         var i = 0
         while i < list.items.count {
             defer { i += 1 }
             let mask = list.items[i].mask
-            guard mask >= 0, mask < maskPictures.count, maskPictures[mask] != nil, let p = planned[i] else { continue }
+            guard mask >= 0, mask < masksReadInPlace.count, let read = masksReadInPlace[mask], let p = planned[i] else { continue }
+            let bit = read.polygon ? Self.maskPolygon : Self.maskPicture
             let readable: Bool
             switch mechanisms[i] {
             case .coverageInstance, .polygonRows, .filteredPicture, .phasedPicture, .rgbaPicture, .boxPolygon, .borderPolygon:
-                readable = p.instance >= 0 || programs[p.variant | Self.maskPicture] != nil
+                readable = p.instance >= 0 || programs[p.variant | bit] != nil
             case .splitBox:
-                readable = programs[p.variant | Self.maskPicture] != nil && programs[p.variant | Self.rect | Self.maskPicture] != nil
+                readable = programs[p.variant | bit] != nil && programs[p.variant | Self.rect | bit] != nil
             default:
                 readable = false
             }
-            if !readable { maskPictures[mask] = nil }
+            if !readable { masksReadInPlace[mask] = nil }
         }
         // Their items are drawn by nothing of their own.
         m = 0
-        while m < maskPictures.count {
-            if maskPictures[m] != nil { maskMechanisms[list.masks[m].items.lowerBound] = .maskReadInPlace }
+        while m < masksReadInPlace.count {
+            if let read = masksReadInPlace[m] {
+                maskMechanisms[list.masks[m].items.lowerBound] = read.polygon ? .maskPolygonInPlace : .maskPictureInPlace
+            }
             m += 1
         }
     }
 
     /// Mask `m` read in place, where it can be (`findMasksReadInPlace`).
-    private func maskPicture(_ m: Int) -> GLMaskPicture? {
+    private func maskReadInPlace(_ m: Int) -> GLMaskInPlace? {
         let range = list.masks[m]
         guard !range.luminance, range.parent < 0, range.items.count == 1 else { return nil }
         let i = range.items.lowerBound
         let item = list.maskItems[i], facts = maskContentFacts[item.layer], fold = maskNodeFolds[item.layer]
-        guard item.primitive == .fixedShape, facts.solid, fold.mode == .add, let p = plannedMasks[i],
-              p.variant & (3 | 4) == 1, maskMechanisms[i] == .filteredPicture || maskMechanisms[i] == .phasedPicture,
+        guard facts.solid, fold.mode == .add, let p = plannedMasks[i], p.variant & 4 == 0 else { return nil }
+        let alpha = ItemPaint.solidColor(facts.color, animated: facts.animatedColor, item).a / 255 * item.opacity
+        // An inverted layer in an inverted mask folds to the layer's own coverage.
+        let inverted = range.inverted != fold.inverted
+        if item.primitive == .dynamicShape {
+            guard masksInPlace.polygons, maskMechanisms[i] == .polygonRows, p.variant & 3 == 0, p.fill >= 0 else { return nil }
+            return GLMaskInPlace(rowBase: p.fill, evenOdd: facts.evenOdd, rows: p.rows, columns: p.columns, alpha: alpha, inverted: inverted)
+        }
+        guard masksInPlace.pictures, item.primitive == .fixedShape, p.variant & 3 == 1,
+              maskMechanisms[i] == .filteredPicture || maskMechanisms[i] == .phasedPicture,
               item.content >= 0, item.content < pictures.count, let picture = pictures[item.content], picture.tileStep > 0
         else { return nil }
         var sampling = PictureSampling()
         guard self.sampling(item, picture, into: &sampling) else { return nil }
-        let color = ItemPaint.solidColor(facts.color, animated: facts.animatedColor, item)
-        return GLMaskPicture(tiles: picture.texture, tileStep: picture.tileStep, phases: picture.phases,
+        return GLMaskInPlace(tiles: picture.texture, tileStep: picture.tileStep, phases: picture.phases,
                              fourTaps: p.variant & Self.supersampled != 0, sampling: sampling,
-                             rows: p.rows, columns: p.columns, alpha: color.a / 255 * item.opacity,
-                             // An inverted layer in an inverted mask folds to the layer's own coverage.
-                             inverted: range.inverted != fold.inverted)
+                             rows: p.rows, columns: p.columns, alpha: alpha, inverted: inverted)
     }
 
     /// Whether mask item `index` belongs to an inverted mask, and to a luminance mask.
@@ -1034,7 +1049,7 @@ final class GLTreeDraw {
             if !blendingSet { blendPremultiplied(); blendingSet = true }
             let item = list.items[i]
             if item.mask >= 0 && item.mask != maskOnPage {
-                if let read = maskPictures[item.mask] {
+                if let read = masksReadInPlace[item.mask] {
                     read.bind()
                     maskOnPage = item.mask
                 } else {
@@ -1114,11 +1129,11 @@ final class GLTreeDraw {
             next += 1
         }
         let n = (planned[last]?.instance ?? p.instance) + 1 - p.instance
-        let read = mask >= 0 ? maskPictures[mask] : nil
+        let read = mask >= 0 ? masksReadInPlace[mask] : nil
         if kind == .coverageInstance {
-            coverageInstances?.draw(first: p.instance, n, masked: mask >= 0, maskPicture: read, viewport: viewport, pageTop: pageTop)
+            coverageInstances?.draw(first: p.instance, n, masked: mask >= 0, inPlace: read, viewport: viewport, pageTop: pageTop)
         } else {
-            polygonRuns?.draw(first: p.instance, n, masked: mask >= 0, maskPicture: read, viewport: viewport, pageTop: pageTop)
+            polygonRuns?.draw(first: p.instance, n, masked: mask >= 0, inPlace: read, viewport: viewport, pageTop: pageTop)
         }
         paintsThisFrame += n
         programInUse = 0
@@ -1279,8 +1294,9 @@ final class GLTreeDraw {
             return
         }
         // Under a mask read in place: the variant that reads it, its uniforms set for this draw.
-        let read = !asMask && item.mask >= 0 ? maskPictures[item.mask] : nil
-        let variant = read == nil ? p.variant : p.variant | Self.maskPicture
+        let read = !asMask && item.mask >= 0 ? masksReadInPlace[item.mask] : nil
+        var variant = p.variant
+        if let read { variant |= read.polygon ? Self.maskPolygon : Self.maskPicture }
         guard let program = programs[variant] else { return }
         if programInUse != program.program.id {
             glUseProgram(program.program.id)

@@ -1,6 +1,7 @@
 import WaveCore
 import WaveEffects
 @testable import WaveGL
+import WaveLottie
 import WaveTestSupport
 import XCTest
 
@@ -9,8 +10,8 @@ import XCTest
 /// policy: a mechanism nothing uses is dead code to delete. The scenes are
 /// every registered effect and the primitives preset's (as the command line
 /// draws them; the waveform with --split mask too), under both policies and both sub-pixel modes, one
-/// bordered box with a sublayer (its border is drawn over the sublayer) and one box masked by one fixed path
-/// (a mask read in place).
+/// bordered box with a sublayer (its border is drawn over the sublayer), one box masked by one fixed path
+/// and one Lottie layer masked by one morphing path (masks read in place).
 final class EveryMechanismIsUsedTests: XCTestCase {
     func testEveryMechanismDrawsSomething() throws {
         let settings = try EffectScenes.settings()
@@ -34,6 +35,14 @@ final class EveryMechanismIsUsedTests: XCTestCase {
         maskedBox.mask = Layer(name: "triangle", frame: Rect(x: 0, y: 0, width: 60, height: 40),
                             contents: .shape(Shape(path: triangle.path, fill: .solid(RGBA8(0, 0, 0)))))
         scenes.append(("a box masked by one path", Scene(width: 100, height: 70, tree: LayerTree(root: maskedBox))))
+        func quad(_ dx: Double) -> String {
+            #"{"c":true,"v":[[\#(20 + dx),15],[85,25],[70,90],[\#(15 - dx),70]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}"#
+        }
+        let morphing = #","masksProperties":[{"mode":"a","pt":\#(LottieFixtures.keyframes([(0, "[\(quad(0))]"), (60, "[\(quad(12))]")])),"o":{"a":0,"k":100}}]"#
+        let fill = LottieFixtures.shapeLayer(index: 1, items: [LottieFixtures.rectangle(x: 10, y: 30, width: 60, height: 45),
+                                                               LottieFixtures.fill(0.9, 0.3, 0.1)], extra: morphing)
+        scenes.append(("a Lottie layer masked by one morphing path", try LottieAnimation(bytes: Array(LottieFixtures.file([fill]).utf8))
+            .scene(width: 100, height: 100, background: RGBA8(255, 255, 255)).scene))
 
         let renderer = try glRenderer(), policy = renderer.policy, subpixel = renderer.subpixel
         defer { (renderer.policy, renderer.subpixel) = (policy, subpixel) }

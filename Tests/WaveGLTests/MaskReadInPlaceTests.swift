@@ -5,12 +5,13 @@ import WaveLottie
 import WaveTestSupport
 import XCTest
 
-/// An alpha mask of one fixed path of a solid colour, added, read in place
-/// (`GLMaskPicture`, MASK_PICTURE in Shaders/coverage_reads.inc): every draw
-/// it masks (a run of coverage instances, a run of polygons, an item by
-/// itself) reads the path's coverage tiles through its inverse transform,
-/// and no pass draws it into the mask texture. The frames are the ones the
-/// mask pass draws (which rounds the mask to 8 bits) and the CPU's.
+/// An alpha mask of one path of a solid colour, added, read in place
+/// (`GLMaskInPlace`, MASK_PICTURE and MASK_POLYGON in Shaders/coverage_reads.inc):
+/// every draw it masks (a run of coverage instances, a run of polygons, an
+/// item by itself) reads a fixed path's coverage tiles through its inverse
+/// transform, or a dynamic path's rows in the frame's polygon tables, and no
+/// pass draws it into the mask texture. The frames are the ones the mask
+/// pass draws (which rounds the mask to 8 bits) and the CPU's.
 final class MaskReadInPlaceTests: XCTestCase {
     /// A wedge `size` times 30 x 20, turning once in `turns` seconds.
     private static func wedge(_ name: String, fill: Fill, at position: Point, size: Double = 1, scale: Double = 1, turns: Double = 3) throws -> Layer {
@@ -81,7 +82,7 @@ final class MaskReadInPlaceTests: XCTestCase {
                 let target = try gl.makeTarget()
                 try gl.draw(time: 0.61, into: target)
                 XCTAssertEqual(gl.treeMaskFoldsThisFrame, 0, "\(name): no pass draws the mask")
-                let read = try XCTUnwrap(gl.treeMaskPictures.first ?? nil, name)
+                let read = try XCTUnwrap(gl.treeMasksReadInPlace.first ?? nil, name)
                 XCTAssertEqual(read.fourTaps, supersampled, "\(name): rasterised at twice the scale shown, read with four taps")
                 XCTAssertEqual(read.inverted, inverted, name)
                 XCTAssertEqual(try XCTUnwrap(gl.treeCoverageInstances).draws, 2, "\(name): the wedge under it, the masked run")
@@ -121,28 +122,54 @@ final class MaskReadInPlaceTests: XCTestCase {
         for i in times.indices { assertImagesMatch(frames[i], folded[i], mean: 0.05, max: 2, name: "gl-mask-in-place-clipped-\(i)") }
     }
 
-    /// A Lottie layer's one mask (a fixed box, added, inverted or not) over a trimmed stroke that changes every
-    /// frame (a run of polygons): read in place, and the CPU's frames.
-    func testALottieLayersOneMaskIsReadInPlaceOverARunOfPolygons() throws {
+    /// A Lottie layer's one mask, added, inverted or not, fixed (read from its picture) or morphing (read from
+    /// its polygon's rows), over a trimmed stroke that changes every frame (a run of polygons) and a fixed
+    /// fill (a run of coverage instances): read in place, the frames the mask pass draws (a second mask of no
+    /// opacity makes the layer's mask two items, folded into the mask texture) and the CPU's.
+    func testALottieLayersOneMaskIsReadInPlaceOverRunsOfPolygonsAndInstances() throws {
         typealias F = LottieFixtures
+        func quad(_ dx: Double) -> String {
+            #"{"c":true,"v":[[\#(20 + dx),15],[85,25],[70,90],[\#(15 - dx),70]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}"#
+        }
         let gl = try glRenderer()
-        for inverted in [false, true] {
-            let trim = F.trim(start: 0, end: 100).replacingOccurrences(of: #""e":\#(F.value("100.0"))"#,
-                                                                       with: #""e":\#(F.keyframes([(0, "[5]"), (19, "[100]")]))"#)
-            let mask = #"{"c":true,"v":[[20,15],[85,25],[70,90],[15,70]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}"#
-            let masked = F.shapeLayer(index: 1, items: [F.line([(5, 90), (95, 65), (30, 8), (70, 50)]), trim, F.stroke(width: 9)],
-                                      extra: #","masksProperties":[{"mode":"a","inv":\#(inverted),"pt":{"a":0,"k":\#(mask)},"o":{"a":0,"k":80}}]"#)
-            let scene = try LottieAnimation(bytes: Array(F.file([masked]).utf8))
-                .scene(width: 100, height: 100, background: RGBA8(255, 255, 255)).scene
-            try gl.prepare(scene: scene)
-            let plan = try gl.explain(time: 0.3)
-            XCTAssertEqual(plan.map(\.mechanism), ["polygon rows", "coverage picture, read as the mask"], "inverted \(inverted)")
-            try gl.draw(time: 0.3, into: try gl.makeTarget())
-            XCTAssertEqual(gl.treeMaskFoldsThisFrame, 0)
-            XCTAssertEqual(try XCTUnwrap(gl.treePolygonRuns).draws, 1)
-            let times = [0.1, 0.3, 0.6]
-            let frames = try Frames.render(gl, scene, at: times), cpu = try Frames.render(CPURenderer(), scene, at: times)
-            for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 0.5, max: 48, name: "gl-lottie-mask-in-place-\(inverted)-\(i)") }
+        for morphing in [false, true] {
+            for inverted in [false, true] {
+                let name = "morphing-\(morphing)-inverted-\(inverted)"
+                let path = morphing ? F.keyframes([(0, "[\(quad(0))]"), (19, "[\(quad(12))]")]) : #"{"a":0,"k":\#(quad(0))}"#
+                let mask = #"{"mode":"a","inv":\#(inverted),"pt":\#(path),"o":{"a":0,"k":80}}"#
+                let invisible = #",{"mode":"a","pt":{"a":0,"k":\#(quad(3))},"o":{"a":0,"k":0}}"#
+                let trim = F.trim(start: 0, end: 100).replacingOccurrences(of: #""e":\#(F.value("100.0"))"#,
+                                                                           with: #""e":\#(F.keyframes([(0, "[5]"), (19, "[100]")]))"#)
+                func scene(masks: String) throws -> Scene {
+                    let stroke = F.shapeLayer(index: 1, items: [F.line([(5, 90), (95, 65), (30, 8), (70, 50)]), trim, F.stroke(width: 9)],
+                                              extra: #","masksProperties":[\#(masks)]"#)
+                    let fill = F.shapeLayer(index: 2, items: [F.rectangle(x: 10, y: 30, width: 60, height: 45), F.fill(0.9, 0.3, 0.1)],
+                                            extra: #","masksProperties":[\#(masks)]"#)
+                    return try LottieAnimation(bytes: Array(F.file([stroke, fill]).utf8))
+                        .scene(width: 100, height: 100, background: RGBA8(255, 255, 255)).scene
+                }
+                let inPlace = try scene(masks: mask), passed = try scene(masks: mask + invisible)
+                try gl.prepare(scene: inPlace)
+                let plan = try gl.explain(time: 0.3)
+                let read = morphing ? "polygon rows, read as the mask" : "coverage picture, read as the mask"
+                XCTAssertEqual(plan.filter { $0.layer.hasSuffix("(mask)") }.map(\.mechanism), [read, read], name)
+                XCTAssertEqual(Set(plan.filter { !$0.layer.hasSuffix("(mask)") }.map(\.mechanism)), ["polygon rows", "coverage instance"], name)
+                try gl.draw(time: 0.3, into: try gl.makeTarget())
+                XCTAssertEqual(gl.treeMaskFoldsThisFrame, 0, name)
+                XCTAssertEqual(try XCTUnwrap(gl.treePolygonRuns).draws, 1, name)
+                XCTAssertEqual(try XCTUnwrap(gl.treeCoverageInstances).draws, 1, name)
+                let times = [0.1, 0.3, 0.6]
+                let frames = try Frames.render(gl, inPlace, at: times)
+                try gl.prepare(scene: passed)
+                try gl.draw(time: 0.3, into: try gl.makeTarget())
+                XCTAssertEqual(gl.treeMaskFoldsThisFrame, 2, "\(name): masks of two items are drawn into the mask texture")
+                let folded = try Frames.render(gl, passed, at: times), cpu = try Frames.render(CPURenderer(), inPlace, at: times)
+                for i in times.indices {
+                    assertImagesMatch(frames[i], folded[i], mean: 0.05, max: 2, name: "gl-lottie-mask-in-place-vs-pass-\(name)-\(i)")
+                    assertImagesMatch(frames[i], cpu[i], mean: 0.5, max: 48, name: "gl-lottie-mask-in-place-vs-cpu-\(name)-\(i)")
+                }
+                XCTAssertEqual(try frameAllocations(gl, inPlace, step: 0.03), 0, "\(name): a mask read in place allocates nothing a frame")
+            }
         }
     }
 }
