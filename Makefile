@@ -93,23 +93,21 @@ check-shaders: deps
 	  glslangValidator -S $$stage $$out >/dev/null || { glslangValidator -S $$stage $$out; exit 1; }; \
 	done
 	@# item.frag.glsl (the layer tree's items): each source, with and without a gradient and masks (a mask texture, or
-	@# a lone path read in place: its picture, MASK_PICTURE, or its polygon, MASK_POLYGON); a run of polygons.
-	@for d in "-DPICTURE_COVERAGE -DGRADIENT -DMASKED" "-DPICTURE_COVERAGE -DSUPERSAMPLED" "-DPICTURE_RGBA -DMASKED" "-DGRADIENT -DAS_MASK" "-DPICTURE_COVERAGE -DAS_MASK" "-DRECT -DMASKED" "-DINSTANCED -DMASKED" "-DPICTURE_COVERAGE -DMASKED -DMASK_PICTURE" "-DINSTANCED -DMASKED -DMASK_PICTURE" "-DGRADIENT -DMASKED -DMASK_POLYGON" "-DINSTANCED -DMASKED -DMASK_POLYGON"; do \
+	@# a lone path read in place: its picture, MASK_PICTURE, or its polygon, MASK_POLYGON).
+	@for d in "-DPICTURE_COVERAGE -DGRADIENT -DMASKED" "-DPICTURE_COVERAGE -DSUPERSAMPLED" "-DPICTURE_RGBA -DMASKED" "-DGRADIENT -DAS_MASK" "-DPICTURE_COVERAGE -DAS_MASK" "-DRECT -DMASKED" "-DPICTURE_COVERAGE -DMASKED -DMASK_PICTURE" "-DGRADIENT -DMASKED -DMASK_POLYGON"; do \
 	  glslangValidator -l -S frag $$d .build/shaders/item.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d .build/shaders/item.frag.glsl; exit 1; }; \
 	done
 	@# box.frag.glsl: masked, and the lattice draw (general and axis-aligned) plain and masked.
 	@for d in "-DMASKED" "-DLATTICE" "-DLATTICE -DMASKED" "-DLATTICE -DAXIS_ALIGNED" "-DLATTICE -DAXIS_ALIGNED -DMASKED"; do \
 	  glslangValidator -l -S frag $$d .build/shaders/box.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d .build/shaders/box.frag.glsl; exit 1; }; \
 	done
-	@# pictures.frag.glsl and coverage_instances.frag.glsl: masked (the coverage instances by a picture too). copies_state.frag.glsl (with its constants, above): the sole clips' state.
+	@# pictures.frag.glsl and instance_runs.frag.glsl: masked (the runs by a mask read in place too). copies_state.frag.glsl (with its constants, above): the sole clips' state.
 	@for d in "-DMASKED" "-DMASKED -DMASK_PICTURE" "-DMASKED -DMASK_POLYGON"; do \
-	  glslangValidator -l -S frag $$d .build/shaders/coverage_instances.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d .build/shaders/coverage_instances.frag.glsl; exit 1; }; \
+	  glslangValidator -l -S frag $$d .build/shaders/instance_runs.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d .build/shaders/instance_runs.frag.glsl; exit 1; }; \
 	done
 	@glslangValidator -l -S frag -DMASKED .build/shaders/pictures.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED .build/shaders/pictures.frag.glsl; exit 1; }
-	@# instance_runs.vert.glsl: the polygons' runs (INSTANCED; the coverage instances' runs are its plain source, above).
-	@glslangValidator -l -S vert -DINSTANCED .build/shaders/instance_runs.vert.glsl >/dev/null || { glslangValidator -l -S vert -DINSTANCED .build/shaders/instance_runs.vert.glsl; exit 1; }
 	@glslangValidator -l -S frag -DCLIPS .build/shaders/copies_state.frag.glsl >/dev/null || { glslangValidator -l -S frag -DCLIPS .build/shaders/copies_state.frag.glsl; exit 1; }
-	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 11 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl, 3 of coverage_instances.frag.glsl, 1 of instance_runs.vert.glsl, 1 of copies_state.frag.glsl)"
+	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 8 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl, 3 of instance_runs.frag.glsl, 1 of copies_state.frag.glsl)"
 
 # The example apps (Examples/: a package that depends on this one by path,
 # as an app would) and the library products' documentation are built first:

@@ -42,21 +42,11 @@
 // AS_MASK: the item is part of a mask: its alpha (1 less it with
 // u_invertsCoverage) is written to every channel; the blending folds it
 // into the mask by the item's mode (GLTreeDraw.setMaskBlend).
-// INSTANCED (polygons of a solid colour only): a run of items in one draw
-// (instance_runs.vert.glsl), each item's rows, colour and opacity its
-// instance's flat values in place of the uniforms of those names.
 
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;        // scene row shown at the area's top
-#ifdef INSTANCED
-flat in vec4 v_color;
-flat in float v_opacity;
-#define u_color v_color
-#define u_opacity v_opacity
-#else
 uniform vec4 u_color;         // non-premultiplied, 0...1 (a gradient's start)
 uniform float u_opacity;
-#endif
 uniform vec4 u_colorB;        // a gradient's end
 uniform vec3 u_gradient;      // position = x * a + y * b + c at the scene point (x, y); a ramp's u
 uniform vec3 u_gradientV;     // a radial ramp's v: its position is |(u, v)|, or with a focus radialPosition's
@@ -75,21 +65,11 @@ uniform int u_phases;         // PICTURE_COVERAGE: sub-pixel phases a tile (exac
 uniform int u_phase;          // PICTURE_COVERAGE: this item's phase (its layers are tile * u_phases + phase)
 
 // polygons: the tables u_edges, u_entries and u_rows (coverage_reads.inc), this item's rows in them:
-#ifdef INSTANCED
-flat in ivec4 v_rows;         // u_rowBase, u_firstRow, u_firstColumn, u_buckets
-flat in int v_evenOdd;
-#define u_rowBase v_rows.x
-#define u_firstRow v_rows.y
-#define u_firstColumn v_rows.z
-#define u_buckets v_rows.w
-#define u_evenOdd v_evenOdd
-#else
 uniform int u_rowBase;        // this item's first row-table texel
 uniform int u_evenOdd;        // polygons: 1 for the even-odd rule, 0 for non-zero
 uniform int u_firstRow;       // the scene row of that texel
 uniform int u_firstColumn;    // the scene column its runs start at
 uniform int u_buckets;        // runs a row
-#endif
 
 uniform vec4 u_rect;          // RECT: x0, y0, x1, y1 of the rectangle in scene pixels (y down)
 uniform int u_invertsCoverage; // AS_MASK: 1 writes 1 - alpha (an inverted mask layer); else 1 draws 1 - its colour

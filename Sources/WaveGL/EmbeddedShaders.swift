@@ -733,54 +733,6 @@ void main() {
 }
 #endif
 """#,
-        "coverage_instances.frag.glsl": #"""
-#version 330 core
-// A fixed path's coverage from the atlas (instance_runs.vert.glsl),
-// read as item.frag.glsl's PICTURE_COVERAGE reads its tiles: the texel
-// position is whole texels plus the fraction of the inverse transform's
-// result, sampled bilinearly, never past the empty texels round the
-// picture (read as item.frag.glsl's tiles read their border). Times the solid
-// colour and the opacity. Four taps a pixel, v_tap pixels from its centre,
-// averaged: a quarter for a picture rasterised at twice the scale shown,
-// none (four reads of one point) for the rest, so that both kinds share a
-// run (a draw) where they alternate. MASKED: times the mask
-// (coverage_reads.inc's maskCoverage). Output is premultiplied, blended
-// with ONE, ONE_MINUS_SRC_ALPHA.
-
-uniform sampler2D u_atlas;     // coverage (red), every picture with an empty texel round it (the next one's after it)
-uniform vec4 u_viewport;
-uniform int u_pageTop;
-#include "coverage_reads.inc"
-
-flat in vec4 v_inverseX;
-flat in vec4 v_inverseY;
-flat in vec4 v_rect;
-flat in vec4 v_color;
-flat in float v_tap;
-out vec4 fragColor;
-
-// The picture's coverage at scene point p (filtered between texels).
-float pictureCoverage(vec2 p) {
-    vec2 t = vec2(dot(v_inverseX.xyz, vec3(p, 1.0)), dot(v_inverseY.xyz, vec3(p, 1.0)));
-    vec2 whole = floor(t);
-    vec2 texel = vec2(v_inverseX.w, v_inverseY.w) + whole + (t - whole);
-    texel = clamp(texel, v_rect.xy - 0.5, v_rect.zw + 0.5);
-    return texture(u_atlas, texel / vec2(textureSize(u_atlas, 0))).r;
-}
-
-void main() {
-    vec2 local = gl_FragCoord.xy - u_viewport.xy;           // i + 0.5
-    int row = int(u_viewport.w - local.y) + u_pageTop;      // scene row, from the top
-    vec2 scene = vec2(local.x, float(row) + 0.5);           // the pixel's centre in scene pixels
-    float d = v_tap;
-    float coverage = 0.25 * (pictureCoverage(scene + vec2(-d, -d)) + pictureCoverage(scene + vec2(d, -d))
-                             + pictureCoverage(scene + vec2(-d, d)) + pictureCoverage(scene + vec2(d, d)));
-#ifdef MASKED
-    coverage *= maskCoverage(local, scene);
-#endif
-    fragColor = v_color * coverage;
-}
-"""#,
         "frame.frag.glsl": #"""
 #version 330 core
 // The CPU strategy's frame shown from the memory it was drawn into
@@ -800,6 +752,64 @@ void main() {
     fragColor = texelFetch(u_frame, (u_bottomRow - p.y) * u_width + p.x);
 }
 """#,
+        "instance_runs.frag.glsl": #"""
+#version 330 core
+// A run of items (instance_runs.vert.glsl), each by its kind:
+// - kind 0, a fixed path's coverage from the atlas, read as item.frag.glsl's
+//   PICTURE_COVERAGE reads its tiles: the texel position is whole texels
+//   plus the fraction of the inverse transform's result, sampled
+//   bilinearly, never past the empty texels round the picture (read as
+//   item.frag.glsl's tiles read their border). Four taps a pixel, v_tap
+//   pixels from its centre, averaged: a quarter for a picture rasterised at
+//   twice the scale shown, none (four reads of one point) for the rest, so
+//   that both share a run where they alternate;
+// - kind 1, a polygon's exact coverage from its rows in the frame's polygon
+//   tables (coverage_reads.inc's polygonRowsCoverage), as item.frag.glsl
+//   computes a polygon's.
+// Times the colour (premultiplied, times the opacity). MASKED: times the
+// mask (coverage_reads.inc's maskCoverage). Output is premultiplied,
+// blended with ONE, ONE_MINUS_SRC_ALPHA.
+
+uniform sampler2D u_atlas;     // coverage (red), every picture with an empty texel round it (the next one's after it)
+uniform vec4 u_viewport;
+uniform int u_pageTop;
+#include "coverage_reads.inc"
+
+flat in vec4 v_inverseX;
+flat in vec4 v_inverseY;
+flat in vec4 v_rect;
+flat in vec4 v_color;
+flat in float v_tap;
+flat in int v_kind;
+out vec4 fragColor;
+
+// The picture's coverage at scene point p (filtered between texels).
+float pictureCoverage(vec2 p) {
+    vec2 t = vec2(dot(v_inverseX.xyz, vec3(p, 1.0)), dot(v_inverseY.xyz, vec3(p, 1.0)));
+    vec2 whole = floor(t);
+    vec2 texel = vec2(v_inverseX.w, v_inverseY.w) + whole + (t - whole);
+    texel = clamp(texel, v_rect.xy - 0.5, v_rect.zw + 0.5);
+    return texture(u_atlas, texel / vec2(textureSize(u_atlas, 0))).r;
+}
+
+void main() {
+    vec2 local = gl_FragCoord.xy - u_viewport.xy;           // i + 0.5
+    int row = int(u_viewport.w - local.y) + u_pageTop;      // scene row, from the top
+    vec2 scene = vec2(local.x, float(row) + 0.5);           // the pixel's centre in scene pixels
+    float coverage;
+    if (v_kind == 0) {
+        float d = v_tap;
+        coverage = 0.25 * (pictureCoverage(scene + vec2(-d, -d)) + pictureCoverage(scene + vec2(d, -d))
+                           + pictureCoverage(scene + vec2(-d, d)) + pictureCoverage(scene + vec2(d, d)));
+    } else {
+        coverage = polygonRowsCoverage(ivec4(v_inverseX + 0.5), v_inverseY.x > 0.5, floor(local.x), row);
+    }
+#ifdef MASKED
+    coverage *= maskCoverage(local, scene);
+#endif
+    fragColor = v_color * coverage;
+}
+"""#,
         "instance_runs.vert.glsl": #"""
 #version 330 core
 // A run of the layer tree's items in one draw of six vertices an item
@@ -807,45 +817,32 @@ void main() {
 // pipeline once an instance): each item is an instance of the frame's
 // table, and its two triangles cover its area (its rows and columns,
 // inside its clip), as the scissor holds item.frag.glsl's quad to it.
-// Two kinds of run read their instances here:
-// - fixed paths with a solid fill (GLCoverageInstances, with
-//   coverage_instances.frag.glsl): the coverage picture rasterised once on
-//   the CPU into an atlas, read through the item's inverse transform this
-//   frame; six texels an instance;
-// - INSTANCED: polygons of a solid colour (GLPolygonRuns, with
-//   item.frag.glsl's INSTANCED, which computes their coverage from these
-//   flat values): dynamic paths, their rows in the frame's polygon tables;
-//   four texels an instance.
+// Two kinds of item share a run, in the order the tree draws them
+// (instance_runs.frag.glsl computes each one's coverage by its kind):
+// - kind 0, a fixed path with a solid fill (GLCoverageInstances): its
+//   coverage picture rasterised once on the CPU into an atlas, read through
+//   the item's inverse transform this frame;
+// - kind 1, a polygon of a solid colour (a dynamic path): its rows in the
+//   frame's polygon tables (PolygonRows).
 
-uniform sampler2D u_instances; // 1024 texels a row.
-#ifdef INSTANCED
-                               // Four an instance: its first row-table texel, first row, first column and runs
-                               // a row; its colour (non-premultiplied, 0...1); its opacity and fill rule (1:
-                               // even-odd); its area (x0, y0, x1, y1).
-#else
-                               // Six an instance: texel x = dot(xyz, (x, y, 1)) at scene point (x, y), plus w
-                               // (whole texels: the picture's place in the atlas and the transform's whole
-                               // part); the same for texel y; the picture's texels in the atlas (x0, y0, x1,
-                               // y1); the colour, premultiplied, times the opacity; the area (x0, y0, x1, y1);
-                               // the taps' distance from the pixel's centre (a quarter pixel, or none).
-#endif
+uniform sampler2D u_instances; // 1024 texels a row, six an instance:
+                               // kind 0: texel x = dot(xyz, (x, y, 1)) at scene point (x, y), plus w (whole texels:
+                               // the picture's place in the atlas and the transform's whole part); the same for
+                               // texel y; the picture's texels in the atlas (x0, y0, x1, y1);
+                               // kind 1: its first row-table texel, first row, first column and runs a row; its
+                               // fill rule (x, 1: even-odd); nothing;
+                               // then both: the colour, premultiplied, times the opacity; the area (x0, y0, x1,
+                               // y1); the taps' distance from the pixel's centre (a quarter pixel, or none) and
+                               // the kind.
 uniform vec4 u_viewport;       // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;         // scene row shown at the area's top
 
-#ifdef INSTANCED
-const int TEXELS = 4;
-flat out ivec4 v_rows;
-flat out int v_evenOdd;
-flat out vec4 v_color;
-flat out float v_opacity;
-#else
-const int TEXELS = 6;
-flat out vec4 v_inverseX;
-flat out vec4 v_inverseY;
+flat out vec4 v_inverseX;      // kind 1: its rows in the tables
+flat out vec4 v_inverseY;      // kind 1: x, its fill rule
 flat out vec4 v_rect;
 flat out vec4 v_color;
 flat out float v_tap;
-#endif
+flat out int v_kind;
 
 ivec2 at(int i) { return ivec2(i & 1023, i >> 10); }
 
@@ -853,23 +850,16 @@ ivec2 at(int i) { return ivec2(i & 1023, i >> 10); }
 const vec2 CORNERS[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
 
 void main() {
-    // Instance n's vertices are 6 n ..< 6 n + 6 (the draw starts at its run's first); its texels from TEXELS n.
-    int i = TEXELS * (gl_VertexID / 6);
-#ifdef INSTANCED
-    v_rows = ivec4(texelFetch(u_instances, at(i), 0) + 0.5);
-    v_color = texelFetch(u_instances, at(i + 1), 0);
-    vec4 rule = texelFetch(u_instances, at(i + 2), 0);
-    v_opacity = rule.x;
-    v_evenOdd = int(rule.y + 0.5);
-    vec4 area = texelFetch(u_instances, at(i + 3), 0);
-#else
+    // Instance n's vertices are 6 n ..< 6 n + 6 (the draw starts at its run's first); its texels from 6 n.
+    int i = 6 * (gl_VertexID / 6);
     v_inverseX = texelFetch(u_instances, at(i), 0);
     v_inverseY = texelFetch(u_instances, at(i + 1), 0);
     v_rect = texelFetch(u_instances, at(i + 2), 0);
     v_color = texelFetch(u_instances, at(i + 3), 0);
     vec4 area = texelFetch(u_instances, at(i + 4), 0);
-    v_tap = texelFetch(u_instances, at(i + 5), 0).x;
-#endif
+    vec4 last = texelFetch(u_instances, at(i + 5), 0);
+    v_tap = last.x;
+    v_kind = int(last.y + 0.5);
     vec2 scene = mix(area.xy, area.zw, CORNERS[gl_VertexID % 6]);
     gl_Position = vec4(2.0 * scene.x / u_viewport.z - 1.0, 1.0 - 2.0 * (scene.y - float(u_pageTop)) / u_viewport.w, 0.0, 1.0);
 }
@@ -919,21 +909,11 @@ void main() {
 // AS_MASK: the item is part of a mask: its alpha (1 less it with
 // u_invertsCoverage) is written to every channel; the blending folds it
 // into the mask by the item's mode (GLTreeDraw.setMaskBlend).
-// INSTANCED (polygons of a solid colour only): a run of items in one draw
-// (instance_runs.vert.glsl), each item's rows, colour and opacity its
-// instance's flat values in place of the uniforms of those names.
 
 uniform vec4 u_viewport;      // x, y (bottom-left), width, height of the area in the framebuffer
 uniform int u_pageTop;        // scene row shown at the area's top
-#ifdef INSTANCED
-flat in vec4 v_color;
-flat in float v_opacity;
-#define u_color v_color
-#define u_opacity v_opacity
-#else
 uniform vec4 u_color;         // non-premultiplied, 0...1 (a gradient's start)
 uniform float u_opacity;
-#endif
 uniform vec4 u_colorB;        // a gradient's end
 uniform vec3 u_gradient;      // position = x * a + y * b + c at the scene point (x, y); a ramp's u
 uniform vec3 u_gradientV;     // a radial ramp's v: its position is |(u, v)|, or with a focus radialPosition's
@@ -952,21 +932,11 @@ uniform int u_phases;         // PICTURE_COVERAGE: sub-pixel phases a tile (exac
 uniform int u_phase;          // PICTURE_COVERAGE: this item's phase (its layers are tile * u_phases + phase)
 
 // polygons: the tables u_edges, u_entries and u_rows (coverage_reads.inc), this item's rows in them:
-#ifdef INSTANCED
-flat in ivec4 v_rows;         // u_rowBase, u_firstRow, u_firstColumn, u_buckets
-flat in int v_evenOdd;
-#define u_rowBase v_rows.x
-#define u_firstRow v_rows.y
-#define u_firstColumn v_rows.z
-#define u_buckets v_rows.w
-#define u_evenOdd v_evenOdd
-#else
 uniform int u_rowBase;        // this item's first row-table texel
 uniform int u_evenOdd;        // polygons: 1 for the even-odd rule, 0 for non-zero
 uniform int u_firstRow;       // the scene row of that texel
 uniform int u_firstColumn;    // the scene column its runs start at
 uniform int u_buckets;        // runs a row
-#endif
 
 uniform vec4 u_rect;          // RECT: x0, y0, x1, y1 of the rectangle in scene pixels (y down)
 uniform int u_invertsCoverage; // AS_MASK: 1 writes 1 - alpha (an inverted mask layer); else 1 draws 1 - its colour

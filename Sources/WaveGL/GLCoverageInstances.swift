@@ -2,16 +2,11 @@ import CGL
 import WaveCore
 
 /// The GL strategy's fixed paths with a solid fill, drawn as instances of
-/// one atlas (`Shaders/instance_runs.vert.glsl`, `coverage_instances.frag.glsl`): each
-/// such path's coverage picture, rasterised once as `GLTreeDraw`
-/// rasterises its coverage pictures, also lies in one atlas; every frame
-/// each item drawn from it is six texels of an instance table (its inverse
-/// transform, its picture's place in the atlas, its colour times its
-/// opacity, its area, its taps), uploaded in one call, and each run of
-/// consecutive such items that share a mask is one draw of two triangles an
-/// instance. A software driver's cost per draw (its state, its setup) is
-/// paid once a run instead of once an item. Not an instanced draw: llvmpipe
-/// runs its vertex pipeline once an instance, as for a draw of its own.
+/// one atlas in runs (`GLInstanceRuns`): each such path's coverage picture,
+/// rasterised once as `GLTreeDraw` rasterises its coverage pictures, also
+/// lies in one atlas; every frame each item drawn from it is an instance of
+/// the runs' table (its inverse transform, its picture's place in the
+/// atlas, its colour times its opacity, its area, its taps).
 ///
 /// Only pictures of one tile are here (a wider one is drawn by
 /// `item.frag.glsl`, an item at a time), each of its sub-pixel phases
@@ -37,21 +32,18 @@ final class GLCoverageInstances {
     }
 
     /// The instance table and its draws: six texels an instance.
-    private let table: GLInstanceRuns
-    private var atlasTexture: GLuint = 0
+    /// The atlas (an R8 texture), read on `GLInstanceRuns.atlasUnit`.
+    private(set) var atlasTexture: GLuint = 0
     /// Per content number: its first phase's place (-1: not in the atlas); a phase's place is that plus the phase.
     private var firstPlace: [Int]
     /// Per place (a phase of a picture): its first texel in the atlas (x, y), and its size.
     private var placeX: [Int] = [], placeY: [Int] = [], widths: [Int] = [], heights: [Int] = []
     /// Per content number: its picture is read with four taps a pixel.
     private var fourTaps: [Bool]
-    /// The texture unit the atlas is read on (the tree's items use 0 to 5, the table 7).
-    private static let atlasUnit: Int32 = 6
 
-    /// The atlas of `pictures` (content numbers below `contents`), room for `capacity` instances a frame
-    /// (`readsMasks`: the kinds of mask runs may read in place, `GLMaskInPlace`); nil where they do not
-    /// fit one texture of the driver's size, or the memory for it is not there.
-    init?(_ pictures: [Picture], contents: Int, capacity: Int, readsMasks: GLMaskInPlace.Kinds, caps: GLCapabilities) throws {
+    /// The atlas of `pictures` (content numbers below `contents`); nil where they do not fit one texture of
+    /// the driver's size, or the memory for it is not there.
+    init?(_ pictures: [Picture], contents: Int, caps: GLCapabilities) throws {
         let side = Swift.min(caps.maxTextureSize, 4096)
         let sizes = pictures.flatMap { picture in [(width: Int, height: Int)](repeating: (picture.width, picture.height), count: picture.phases) }
         // Packed with an empty texel after each picture, and one more before the first row and column: every
@@ -76,9 +68,6 @@ final class GLCoverageInstances {
                 }
             }
         }
-        table = try GLInstanceRuns(vertex: "instance_runs.vert.glsl", fragment: "coverage_instances.frag.glsl", defines: [],
-                                   texelsPerInstance: 6, instanceUnit: 7, integers: [("u_atlas", Self.atlasUnit), ("u_mask", 4), ("u_edges", 1), ("u_entries", 2), ("u_rows", 3)],
-                                   readsMasks: readsMasks, capacity: capacity, what: "the coverage atlas")
         glActiveTexture(GLenum(GL_TEXTURE0))
         atlasTexture = makeClampedTexture(filter: GL_LINEAR)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
@@ -91,24 +80,18 @@ final class GLCoverageInstances {
         if atlasTexture != 0 { glDeleteTextures(1, &atlasTexture) }
     }
 
-    /// The instances this frame so far.
-    var count: Int { table.count }
-    /// Draws since the frame began (for tests: one a run).
-    var draws: Int { table.draws }
-
     /// Whether content number `n`'s picture is in the atlas.
     @inline(__always)
     func holds(_ n: Int) -> Bool { n >= 0 && n < firstPlace.count && firstPlace[n] >= 0 }
 
     // MARK: Every frame
 
-    /// Starts a frame's instances.
-    func begin() { table.begin() }
-
-    /// Adds an item of content `n` (`holds(n)`) as the next instance: `sampling` reads its picture (the phase it
-    /// names) at a scene point, `color` its solid paint (0...255, not premultiplied), over `rows` x `columns` of the scene.
+    /// Adds an item of content `n` (`holds(n)`) to `table` as its next instance (kind 0): `sampling` reads its
+    /// picture (the phase it names) at a scene point, `color` its solid paint (0...255, not premultiplied), over
+    /// `rows` x `columns` of the scene.
     @inline(__always)
-    func add(content: Int, _ sampling: PictureSampling, color c: ColorValue, opacity: Double, rows: Range<Int>, columns: Range<Int>) {
+    func add(content: Int, _ sampling: PictureSampling, color c: ColorValue, opacity: Double, rows: Range<Int>, columns: Range<Int>,
+             to table: GLInstanceRuns) {
         let n = firstPlace[content] + sampling.phase
         let alpha = c.a / 255 * opacity
         table.texel(Float(sampling.xx), Float(sampling.xy), Float(sampling.x1), Float(sampling.wholeX + placeX[n]))
@@ -117,16 +100,6 @@ final class GLCoverageInstances {
         table.texel(Float(c.r / 255 * alpha), Float(c.g / 255 * alpha), Float(c.b / 255 * alpha), Float(alpha))
         table.texel(Float(columns.lowerBound), Float(rows.lowerBound), Float(columns.upperBound), Float(rows.upperBound))
         table.texel(fourTaps[content] ? 0.25 : 0, 0, 0, 0)
-    }
-
-    /// Sends the frame's instances to the GPU.
-    func upload() { table.upload() }
-
-    /// Instances `first..<first + n` in one draw, masked as `GLInstanceRuns.draw` says (blending set by the
-    /// caller). Leaves texture unit 0 active.
-    func draw(first: Int, _ n: Int, masked: Bool, inPlace: GLMaskInPlace?, viewport: Viewport, pageTop: Int) {
-        glActiveTexture(GLenum(GL_TEXTURE0 + Self.atlasUnit)); glBindTexture(GLenum(GL_TEXTURE_2D), atlasTexture)
-        table.draw(first: first, n, masked: masked, inPlace: inPlace, viewport: viewport, pageTop: pageTop)
     }
 }
 

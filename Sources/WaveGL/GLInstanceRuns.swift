@@ -1,27 +1,37 @@
 import CGL
 import WaveCore
 
-/// A frame's table of instances and the draws of its runs, as the tree's
-/// kinds of run share them (`GLCoverageInstances`, `GLPolygonRuns`): each
-/// instance a few RGBA32F texels, written item by item as the frame is
-/// planned and uploaded in one call; each run of instances one draw of six
-/// vertices an instance (the vertex shader finds its instance from the
-/// vertex id; not an instanced draw, which llvmpipe runs once an instance)
-/// by one of its programs: unmasked, masked by the page's mask texture
-/// (the MASKED define), and where the tree has masks that may be read in
-/// place, masked by a picture or a polygon read so (MASK_PICTURE,
-/// MASK_POLYGON: `GLMaskInPlace`).
+/// The GL strategy's runs (`Shaders/instance_runs.vert.glsl` and
+/// `instance_runs.frag.glsl`): items of a solid colour by the normal blend,
+/// of two kinds, drawn in the order the tree draws them: fixed paths read
+/// from the coverage atlas (`GLCoverageInstances` writes their instances)
+/// and polygons (dynamic paths: a trim, a morph, their outlines made every
+/// frame into the polygon tables, `PolygonRows`). Each is an instance of
+/// one table, six RGBA32F texels, written item by item as the frame is
+/// planned and uploaded in one call; each run of consecutive such items
+/// that share a mask, of either kind, is one draw of six vertices an item
+/// (the vertex shader finds its instance from the vertex id; not an
+/// instanced draw, which llvmpipe runs once an instance), and the fragment
+/// shader computes each item's coverage by its kind. A software driver's
+/// cost per draw (its state, its setup) is paid once a run instead of once
+/// an item, and alternating kinds do not end a run. Its programs:
+/// unmasked, masked by the page's mask texture (the MASKED define), and
+/// where the tree has masks that may be read in place, masked by a picture
+/// or a polygon read so (MASK_PICTURE, MASK_POLYGON: `GLMaskInPlace`). A
+/// gradient, a blend mode or a mask's own layer is drawn by itself.
 final class GLInstanceRuns {
     /// Texels an instance in the table.
-    let texelsPerInstance: Int
+    static let texelsPerInstance = 6
+    /// The texture units the atlas and the table are read on (the tree's items use 0 to 5, a mask's tiles 9).
+    static let atlasUnit: Int32 = 6, instanceUnit: Int32 = 7
 
     private struct Program {
         let program: ShaderProgram
         let viewport, pageTop: GLint
         /// A mask read in place: its uniforms.
         let mask: GLMaskInPlace.Uniforms?
-        init(vertex: String, fragment: String, defines: [String]) throws {
-            program = try ShaderProgram(vertex: vertex, fragment: fragment, defines: defines)
+        init(defines: [String]) throws {
+            program = try ShaderProgram(vertex: "instance_runs.vert.glsl", fragment: "instance_runs.frag.glsl", defines: defines)
             viewport = program.uniform("u_viewport"); pageTop = program.uniform("u_pageTop")
             mask = defines.contains("MASK_PICTURE") || defines.contains("MASK_POLYGON") ? GLMaskInPlace.Uniforms(program) : nil
         }
@@ -31,33 +41,28 @@ final class GLInstanceRuns {
     private let maskedByPicture: Program?, maskedByPolygon: Program?
     private var instanceTexture: GLuint = 0
     private var instanceRows = 0
-    /// The texture unit the table is read on (`u_instances`).
-    private let instanceUnit: Int32
-    /// This frame's instances, `texelsPerInstance` RGBA texels each (kept from frame to frame).
+    /// This frame's instances, six RGBA texels each (kept from frame to frame).
     private var instances: [Float] = []
     /// Draws since the frame began (for tests: one a run).
     private(set) var draws = 0
 
-    /// The programs of `vertex` and `fragment` with `defines` (and `MASKED`, and as `readsMasks` says `MASKED
-    /// MASK_PICTURE` and `MASKED MASK_POLYGON`), their table read on `instanceUnit`
-    /// and their other integer uniforms (samplers' units among them) set once to `integers`; room for
-    /// `capacity` instances a frame.
-    init(vertex: String, fragment: String, defines: [String], texelsPerInstance: Int, instanceUnit: Int32,
-         integers: [(name: String, value: Int32)], readsMasks: GLMaskInPlace.Kinds, capacity: Int, what: String) throws {
-        self.texelsPerInstance = texelsPerInstance
-        self.instanceUnit = instanceUnit
-        programs = try [defines, defines + ["MASKED"]].map { try Program(vertex: vertex, fragment: fragment, defines: $0) }
-        maskedByPicture = readsMasks.pictures ? try Program(vertex: vertex, fragment: fragment, defines: defines + ["MASKED", "MASK_PICTURE"]) : nil
-        maskedByPolygon = readsMasks.polygons ? try Program(vertex: vertex, fragment: fragment, defines: defines + ["MASKED", "MASK_POLYGON"]) : nil
+    /// The programs (`readsMasks`: the kinds of mask runs may read in place), their tables read on their units;
+    /// room for `capacity` instances a frame.
+    init(readsMasks: GLMaskInPlace.Kinds, capacity: Int) throws {
+        programs = try [[], ["MASKED"]].map { try Program(defines: $0) }
+        maskedByPicture = readsMasks.pictures ? try Program(defines: ["MASKED", "MASK_PICTURE"]) : nil
+        maskedByPolygon = readsMasks.polygons ? try Program(defines: ["MASKED", "MASK_POLYGON"]) : nil
         glActiveTexture(GLenum(GL_TEXTURE0))
         instanceTexture = makeClampedTexture(filter: GL_NEAREST)
-        instances.reserveCapacity(4 * texelsPerInstance * Swift.max(1, capacity))
+        instances.reserveCapacity(4 * Self.texelsPerInstance * Swift.max(1, capacity))
+        let units: [(String, Int32)] = [("u_instances", Self.instanceUnit), ("u_atlas", Self.atlasUnit), ("u_mask", 4),
+                                        ("u_edges", 1), ("u_entries", 2), ("u_rows", 3)]
         for p in (programs + [maskedByPicture, maskedByPolygon].compactMap { $0 }).map(\.program) {
             glUseProgram(p.id)
-            for (name, value) in [("u_instances", instanceUnit)] + integers { glUniform1i(p.uniform(name), GLint(value)) }
+            for (name, unit) in units { glUniform1i(p.uniform(name), GLint(unit)) }
         }
         glUseProgram(0)
-        try checkGLErrors("preparing \(what)")
+        try checkGLErrors("preparing the runs of instances")
     }
 
     deinit {
@@ -65,7 +70,7 @@ final class GLInstanceRuns {
     }
 
     /// The instances this frame so far.
-    var count: Int { instances.count / (4 * texelsPerInstance) }
+    var count: Int { instances.count / (4 * Self.texelsPerInstance) }
 
     /// Starts a frame's instances.
     func begin() {
@@ -73,10 +78,23 @@ final class GLInstanceRuns {
         draws = 0
     }
 
-    /// Appends one texel of the instance being written (`texelsPerInstance` of them make it).
+    /// Appends one texel of the instance being written (six of them make it).
     @inline(__always)
     func texel(_ x: Float, _ y: Float, _ z: Float, _ w: Float) {
         instances.append(x); instances.append(y); instances.append(z); instances.append(w)
+    }
+
+    /// Adds a polygon as the next instance (kind 1): its rows from table texel `rowBase` over `rows` x `columns`
+    /// of the scene (`PolygonRows.finish`), `color` its solid paint (0...255, not premultiplied).
+    @inline(__always)
+    func addPolygon(rowBase: Int, rows: Range<Int>, columns: Range<Int>, color c: ColorValue, opacity: Double, evenOdd: Bool) {
+        let alpha = c.a / 255 * opacity
+        texel(Float(rowBase), Float(rows.lowerBound), Float(columns.lowerBound), Float(PolygonRows.buckets(columns)))
+        texel(evenOdd ? 1 : 0, 0, 0, 0)
+        texel(0, 0, 0, 0)
+        texel(Float(c.r / 255 * alpha), Float(c.g / 255 * alpha), Float(c.b / 255 * alpha), Float(alpha))
+        texel(Float(columns.lowerBound), Float(rows.lowerBound), Float(columns.upperBound), Float(rows.upperBound))
+        texel(0, 1, 0, 0)
     }
 
     /// Sends the frame's instances to the GPU, in one call (two where the last row is partial).
@@ -86,11 +104,11 @@ final class GLInstanceRuns {
                           layout: GL_RGBA, type: GL_FLOAT)
     }
 
-    /// Instances `first..<first + n` in one draw (blending and the programs' other textures set by the caller;
-    /// each instance's triangles are its item's area, so the scissor is left off); masked by the page's mask
-    /// texture, or by `inPlace`, a mask read in place (bound by the caller; of a kind `readsMasks` asked for).
-    /// Leaves texture unit 0 active.
-    func draw(first: Int, _ n: Int, masked: Bool, inPlace: GLMaskInPlace?, viewport: Viewport, pageTop: Int) {
+    /// Instances `first..<first + n` in one draw (blending set by the caller, the polygon tables bound on units
+    /// 1 to 3; `atlas`, the coverage atlas, 0: none; each instance's triangles are its item's area, so the
+    /// scissor is left off); masked by the page's mask texture, or by `inPlace`, a mask read in place (bound
+    /// by the caller; of a kind `readsMasks` asked for). Leaves texture unit 0 active.
+    func draw(first: Int, _ n: Int, masked: Bool, inPlace: GLMaskInPlace?, atlas: GLuint, viewport: Viewport, pageTop: Int) {
         var p = programs[masked ? 1 : 0]
         // A mask read in place is only ever planned where its program was made (`GLTreeDraw.findMasksReadInPlace`).
         if masked, let inPlace, let reading = inPlace.polygon ? maskedByPolygon : maskedByPicture { p = reading }
@@ -98,7 +116,8 @@ final class GLInstanceRuns {
         if masked, let inPlace, let uniforms = p.mask { inPlace.set(uniforms) }
         glUniform4f(p.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))
         glUniform1i(p.pageTop, GLint(pageTop))
-        glActiveTexture(GLenum(GL_TEXTURE0 + instanceUnit)); glBindTexture(GLenum(GL_TEXTURE_2D), instanceTexture)
+        if atlas != 0 { glActiveTexture(GLenum(GL_TEXTURE0 + Self.atlasUnit)); glBindTexture(GLenum(GL_TEXTURE_2D), atlas) }
+        glActiveTexture(GLenum(GL_TEXTURE0 + Self.instanceUnit)); glBindTexture(GLenum(GL_TEXTURE_2D), instanceTexture)
         glActiveTexture(GLenum(GL_TEXTURE0))
         glDisable(GLenum(GL_SCISSOR_TEST))
         glDrawArrays(GLenum(GL_TRIANGLES), GLint(6 * first), GLsizei(6 * n))

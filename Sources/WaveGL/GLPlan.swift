@@ -10,9 +10,9 @@ import WaveCore
 /// | item | software driver (llvmpipe) | GPU |
 /// | --- | --- | --- |
 /// | a fixed shape alone in its clip, moved by whole pixels (cells, bars) | clip copy | clip lookup (a state pass, then one quad a page) |
-/// | a fixed shape with a solid fill, its picture one tile | coverage instance (one draw a run; N phases, or filtered) | the same |
+/// | a fixed shape with a solid fill, its picture one tile | coverage instance (an instance of a run; N phases, or filtered) | the same |
 /// | any other fixed shape | coverage picture (N phases, or filtered) | the same |
-/// | a dynamic shape (a path rebuilt every frame) | polygon rows (a solid colour's: one draw a run) | the same |
+/// | a dynamic shape (a path rebuilt every frame) | polygon rows (a solid colour's: an instance of a run) | the same |
 /// | an axis-aligned box with room between its corners | split box | box polygon |
 /// | any other box, a border | box polygon, border polygon | the same |
 /// | a mask's box on whole pixels | scissored clear | the same |
@@ -144,11 +144,11 @@ package enum GLMechanism: CaseIterable, Sendable {
         case .copiesStatePass:
             "a replicator of boxes: each copy's timelines evaluated on the GPU, then one draw a page (a lattice quad where its steps only translate, else instanced)"
         case .polygonRows:
-            "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU (an outline that says it is the last frame's, on the same pixels: its rows copied from the last frame's tables; a solid colour in the tree: in one draw with the polygons next to it that are drawn so too)"
+            "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU (an outline that says it is the last frame's, on the same pixels: its rows copied from the last frame's tables; a solid colour in the tree: an instance of one draw with the items next to it drawn as instances, fixed paths or polygons)"
         case .phasedPicture:
             "a fixed path rasterised once at sub-pixel phases: the nearest drawn at whole-pixel offsets (exact motion), by itself: a gradient, a blend mode or a mask's layer, or a picture the coverage atlas does not hold"
         case .coverageInstance:
-            "a fixed path with a solid fill, rasterised once into the coverage atlas (at sub-pixel phases where exact motion is asked, the nearest read at whole-pixel offsets; else sampled between its texels): one instance of one draw with the items next to it that are drawn so too (a draw's cost, paid once a run)"
+            "a fixed path with a solid fill, rasterised once into the coverage atlas (at sub-pixel phases where exact motion is asked, the nearest read at whole-pixel offsets; else sampled between its texels): one instance of one draw with the items next to it drawn as instances, fixed paths or polygons (a draw's cost, paid once a run)"
         case .filteredPicture:
             "a fixed path rasterised once and sampled between its texels (linear motion asked; or turned or scaled, or past the driver's layers or the budget for phases), drawn by itself: a gradient, a blend mode or a mask's layer, or a picture the coverage atlas does not hold"
         case .rgbaPicture:

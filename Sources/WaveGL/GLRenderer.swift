@@ -69,7 +69,7 @@ public final class GLRenderer: Renderer, PixelCounting {
     var treeClipCopies: GLClipCopies? { tree?.clipCopies }
     var treeRasterPictures: GLRasterPictures? { tree?.rasterPictures }
     var treeCoverageInstances: GLCoverageInstances? { tree?.coverageInstances }
-    var treePolygonRuns: GLPolygonRuns? { tree?.polygonRuns }
+    var treeInstanceRuns: GLInstanceRuns? { tree?.instanceRuns }
     var treePolygons: PolygonRows? { tree?.polygons }
     var treePaintsThisFrame: Int { tree?.paintsThisFrame ?? 0 }
     var treeMaskFoldsThisFrame: Int { tree?.maskFoldsThisFrame ?? 0 }

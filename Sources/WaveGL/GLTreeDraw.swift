@@ -131,7 +131,7 @@ final class GLTreeDraw {
         var clearsTo: Double? = nil
         /// An axis-aligned box: drawn as a rectangle's coverage but for its corners' pixels (the polygon's).
         var split: BoxSplit? = nil
-        /// Its instance in a run of one draw (`GLCoverageInstances`, `GLPolygonRuns`); -1: drawn by itself.
+        /// Its instance in a run of one draw (`GLInstanceRuns`); -1: drawn by itself.
         var instance = -1
     }
     private var planned: [Planned?] = []
@@ -174,10 +174,10 @@ final class GLTreeDraw {
     let clipCopies: GLClipCopies?
     /// Rasterized layers: one atlas, one instanced draw a run (nil: none).
     let rasterPictures: GLRasterPictures?
-    /// Fixed paths with a solid fill: their coverage in one atlas, one draw a run (nil: none).
+    /// Fixed paths with a solid fill: their coverage in one atlas, drawn in runs (nil: none).
     private(set) var coverageInstances: GLCoverageInstances?
-    /// Dynamic paths with a solid fill: one draw a run (nil: none).
-    let polygonRuns: GLPolygonRuns?
+    /// Paths with a solid fill, fixed (from the atlas) and dynamic (polygons): one draw a run (nil: none).
+    private(set) var instanceRuns: GLInstanceRuns?
 
     /// `policy`: the driver's (`GLPlan.swift`): clip copies and split boxes, or neither.
     init(_ tree: LayerTree, scene: Scene, caps: GLCapabilities, subpixel: SubpixelMode = .linear, policy: DriverPolicy = .gpu) throws {
@@ -201,9 +201,6 @@ final class GLTreeDraw {
         contentFacts = evaluator.nodes.map { ContentFacts($0.layer.contents) }
         maskContentFacts = evaluator.maskNodes.map { ContentFacts($0.layer.contents) }
         masksInPlace = Self.masksMayBeReadInPlace(evaluator, facts: maskContentFacts)
-        // A dynamic path of a solid colour in the tree (a shape's source bits 0): runs of polygons.
-        polygonRuns = contentFacts.contains { $0.solid && $0.bits & 3 == 0 }
-            ? try GLPolygonRuns(capacity: evaluator.capacity.items, readsMasks: masksInPlace) : nil
         // Contents only the copies or a rasterized layer's picture draw need no coverage texture.
         var drawnByShader = [Bool](repeating: false, count: evaluator.contents.count)
         // A rasterized layer's own contents, what it holds and its masks are in its picture.
@@ -225,8 +222,11 @@ final class GLTreeDraw {
         mechanisms.reserveCapacity(evaluator.capacity.items)
         maskMechanisms.reserveCapacity(evaluator.capacity.maskItems)
         let atlas = try cachePictures(caps, only: drawnByShader, instanced: instanced)
-        coverageInstances = try GLCoverageInstances(atlas, contents: evaluator.contents.count, capacity: evaluator.capacity.items,
-                                                    readsMasks: masksInPlace, caps: caps)
+        coverageInstances = try GLCoverageInstances(atlas, contents: evaluator.contents.count, caps: caps)
+        // Runs where the atlas holds pictures, or the tree has a dynamic path of a solid colour (a shape's source bits 0).
+        if coverageInstances != nil || contentFacts.contains(where: { $0.solid && $0.bits & 3 == 0 }) {
+            instanceRuns = try GLInstanceRuns(readsMasks: masksInPlace, capacity: evaluator.capacity.items)
+        }
         maskNodeFolds = evaluator.maskNodes.map { ($0.layer.maskMode, $0.layer.invertsMaskCoverage) }
         masksReadInPlace.reserveCapacity(evaluator.capacity.masks)
         for node in evaluator.nodes + evaluator.maskNodes {
@@ -652,15 +652,13 @@ final class GLTreeDraw {
         copies?.prepareFrame(list)
         polygons.startFrame()
         rasterPictures?.begin()
-        coverageInstances?.begin()
-        polygonRuns?.begin()
+        instanceRuns?.begin()
         plan(list.items, mask: false, into: &planned, mechanisms: &mechanisms)
         plan(list.maskItems, mask: true, into: &plannedMasks, mechanisms: &maskMechanisms)
         findMasksReadInPlace()
         polygons.endFrame()
         rasterPictures?.upload()
-        coverageInstances?.upload()
-        polygonRuns?.upload()
+        instanceRuns?.upload()
         uploadPolygonTables()
         maskOnPage = -1
     }
@@ -770,7 +768,8 @@ final class GLTreeDraw {
             // A fixed path in the coverage atlas, filled with a solid colour by the normal blend: an instance of its run.
             var instance = PictureSampling()
             var instanceColor = ColorValue(r: 0, g: 0, b: 0, a: 0)
-            if facts.inFrame, !mask, contents.solid, item.primitive == .fixedShape, item.blend == .normal, let coverageInstances,
+            if facts.inFrame, !mask, contents.solid, item.primitive == .fixedShape, item.blend == .normal, instanceRuns != nil,
+               let coverageInstances,
                coverageInstances.holds(item.content), let picture = pictures[item.content], sampling(item, picture, into: &instance),
                abs(instance.wholeX) < GLCoverageInstances.wholeLimit, abs(instance.wholeY) < GLCoverageInstances.wholeLimit {
                 facts.instanceable = true
@@ -812,10 +811,10 @@ final class GLTreeDraw {
                     p.columns = clear.columns.clamped(to: p.columns)
                 }
             case .coverageInstance:
-                if let coverageInstances {
-                    p.instance = coverageInstances.count
+                if let coverageInstances, let instanceRuns {
+                    p.instance = instanceRuns.count
                     coverageInstances.add(content: item.content, instance, color: instanceColor, opacity: item.opacity, rows: area.rows,
-                                          columns: area.columns)
+                                          columns: area.columns, to: instanceRuns)
                 }
             case .polygonRows:
                 if case let .shape(shape)? = node.layer.contents, case let .dynamic(path) = shape.path {
@@ -835,9 +834,9 @@ final class GLTreeDraw {
                         if outline != nil { polygons.keep(slot: slot, key: key) }
                     }
                     // A solid colour by the normal blend, in the tree: an instance of its run.
-                    if !mask, contents.solid, item.blend == .normal, let polygonRuns {
-                        p.instance = polygonRuns.count
-                        polygonRuns.add(rowBase: p.fill, rows: area.rows, columns: area.columns,
+                    if !mask, contents.solid, item.blend == .normal, let instanceRuns {
+                        p.instance = instanceRuns.count
+                        instanceRuns.addPolygon(rowBase: p.fill, rows: area.rows, columns: area.columns,
                                         color: ItemPaint.solidColor(contents.color, animated: contents.animatedColor, item),
                                         opacity: item.opacity, evenOdd: contents.evenOdd)
                     }
@@ -1111,16 +1110,15 @@ final class GLTreeDraw {
         return last
     }
 
-    /// The items from `first` on drawn by its mechanism as instances of a run
-    /// (`GLCoverageInstances`, `GLPolygonRuns`) that share its mask, in one
-    /// draw (items between them that draw nothing here, none or a clip's
-    /// copy drawn first, are passed over); returns the last one's index.
+    /// The items from `first` on drawn as instances of a run (`GLInstanceRuns`: coverage instances and
+    /// polygons, of either kind) that share its mask, in one draw (items between them that draw nothing here,
+    /// none or a clip's copy drawn first, are passed over); returns the last one's index.
     private func drawRun(from first: Int, _ p: Planned, viewport: Viewport, pageTop: Int) -> Int {
-        let kind = mechanisms[first], mask = list.items[first].mask
+        let mask = list.items[first].mask
         var last = first, next = first + 1
         while next < list.items.count {
             let mechanism = mechanisms[next]
-            if mechanism == kind {
+            if mechanism == .coverageInstance || mechanism == .polygonRows {
                 guard list.items[next].mask == mask, let q = planned[next], q.instance >= 0 else { break }
                 last = next
             } else if mechanism != .notDrawn && mechanism != .clipCopy && mechanism != .clipLookup {
@@ -1130,11 +1128,8 @@ final class GLTreeDraw {
         }
         let n = (planned[last]?.instance ?? p.instance) + 1 - p.instance
         let read = mask >= 0 ? masksReadInPlace[mask] : nil
-        if kind == .coverageInstance {
-            coverageInstances?.draw(first: p.instance, n, masked: mask >= 0, inPlace: read, viewport: viewport, pageTop: pageTop)
-        } else {
-            polygonRuns?.draw(first: p.instance, n, masked: mask >= 0, inPlace: read, viewport: viewport, pageTop: pageTop)
-        }
+        instanceRuns?.draw(first: p.instance, n, masked: mask >= 0, inPlace: read, atlas: coverageInstances?.atlasTexture ?? 0,
+                           viewport: viewport, pageTop: pageTop)
         paintsThisFrame += n
         programInUse = 0
         return last

@@ -63,7 +63,7 @@ final class CoverageInstancesTests: XCTestCase {
         XCTAssertEqual(Set(try mechanisms(gl, at: 0.4321)), ["coverage instance"])
         let target = try gl.makeTarget()
         try gl.draw(time: 0.4321, into: target)
-        let instances = try XCTUnwrap(gl.treeCoverageInstances)
+        let instances = try XCTUnwrap(gl.treeInstanceRuns)
         XCTAssertEqual(instances.count, 24)
         XCTAssertEqual(instances.draws, 1, "one run: each instance says how it is sampled")
         // The same wedges each drawn by itself: the same pixels but for the float arithmetic's order.
@@ -99,7 +99,7 @@ final class CoverageInstancesTests: XCTestCase {
                        "a mask of one fixed path is read in place by the runs it masks")
         let target = try gl.makeTarget()
         try gl.draw(time: 0.9, into: target)
-        XCTAssertEqual(try XCTUnwrap(gl.treeCoverageInstances).draws, 3, "the first two, the masked two, the last")
+        XCTAssertEqual(try XCTUnwrap(gl.treeInstanceRuns).draws, 3, "the first two, the masked two, the last")
         let times = [0.0, 0.9]
         let frames = try Frames.render(gl, scene, at: times), cpu = try Frames.render(CPURenderer(), scene, at: times)
         for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 0.6, max: 64, name: "gl-coverage-instance-runs-\(i)") }
@@ -159,14 +159,49 @@ final class CoverageInstancesTests: XCTestCase {
         XCTAssertEqual(Set(try mechanisms(gl, at: 0.5)), ["polygon rows"])
         let target = try gl.makeTarget()
         try gl.draw(time: 0.5, into: target)
-        let runs = try XCTUnwrap(gl.treePolygonRuns)
+        let runs = try XCTUnwrap(gl.treeInstanceRuns)
         XCTAssertEqual(runs.count, 8, "every solid triangle an instance, the gradient's drawn by itself")
         XCTAssertEqual(runs.draws, 2, "four, the gradient, four")
         let cpu = try Frames.render(CPURenderer(), scene, at: times)
         for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 0.3, max: 16, name: "gl-polygon-runs-\(i)") }
         let itemByItem = try Frames.render(gl, Self.eachAlone(scene), at: times)
-        XCTAssertNil(gl.treePolygonRuns, "no solid fill: nothing drawn in runs")
+        XCTAssertNil(gl.treeInstanceRuns, "no solid fill: nothing drawn in runs")
         for i in times.indices { assertImagesMatch(frames[i], itemByItem[i], mean: 0.01, max: 1, name: "gl-polygon-runs-alone-\(i)") }
         XCTAssertEqual(try frameAllocations(gl, scene, step: 0.37), 0, "runs of polygons allocate nothing a frame")
+    }
+
+    /// Fixed wedges and dynamic triangles of solid colours, alternating: one run (each instance says its kind),
+    /// the same pixels as each drawn by itself and within the usual bounds of the CPU's.
+    func testFixedPathsAndPolygonsAlternatingAreOneRun() throws {
+        let gl = try glRenderer()
+        var layers: [Layer] = []
+        for k in 0..<8 {
+            if k % 2 == 0 {
+                layers.append(try Self.wedge(k, fill: Self.color(k), supersampled: k == 4))
+            } else {
+                var layer = Layer(name: "triangle \(k)", frame: Rect(x: 10 + 33 * Double(k), y: 60, width: 20, height: 30),
+                                  contents: .shape(Shape(dynamic: TreeScenes.Triangle(), fill: Self.color(k), parameters: [
+                                      Timeline(10, animations: [.basic(BasicAnimation(from: 10, to: 28, duration: 1 + Double(k) / 7,
+                                                                                      repeatCount: .infinity, autoreverses: true))])])))
+                layer.transform.rotation = Timeline(0.1 * Double(k))
+                layer.opacity = Timeline(k % 3 == 0 ? 0.7 : 1)
+                layers.append(layer)
+            }
+        }
+        let root = Layer(name: "both kinds", frame: Rect(x: 0, y: 0, width: 280, height: 130), sublayers: layers)
+        let scene = Scene(width: 280, height: 130, background: RGBA8(250, 248, 240), tree: LayerTree(root: root))
+        let times = [0.0, 0.6180]
+        let frames = try Frames.render(gl, scene, at: times)
+        XCTAssertEqual(try mechanisms(gl, at: 0.5), (0..<8).map { $0 % 2 == 0 ? "coverage instance" : "polygon rows" })
+        let target = try gl.makeTarget()
+        try gl.draw(time: 0.5, into: target)
+        let runs = try XCTUnwrap(gl.treeInstanceRuns)
+        XCTAssertEqual(runs.count, 8)
+        XCTAssertEqual(runs.draws, 1, "one run of both kinds")
+        let cpu = try Frames.render(CPURenderer(), scene, at: times)
+        for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 0.6, max: 64, name: "gl-mixed-runs-\(i)") }
+        let itemByItem = try Frames.render(gl, Self.eachAlone(scene), at: times)
+        for i in times.indices { assertImagesMatch(frames[i], itemByItem[i], mean: 0.05, max: 3, name: "gl-mixed-runs-alone-\(i)") }
+        XCTAssertEqual(try frameAllocations(gl, scene, step: 0.37), 0, "runs of both kinds allocate nothing a frame")
     }
 }

@@ -96,7 +96,7 @@ final class LayerTreeBothBackendsTests: XCTestCase {
         // The shaders read a mask with the same weights, written once in the file every masked shader includes.
         let w = MaskLuminance.weights
         XCTAssertTrue(EmbeddedShaders.files["coverage_reads.inc"]!.contains("const vec3 MASK_LUMINANCE = vec3(\(w.r), \(w.g), \(w.b));"))
-        for file in ["item.frag.glsl", "box.frag.glsl", "pictures.frag.glsl", "coverage_instances.frag.glsl"] {
+        for file in ["item.frag.glsl", "box.frag.glsl", "pictures.frag.glsl", "instance_runs.frag.glsl"] {
             XCTAssertTrue(EmbeddedShaders.files[file]!.contains("#include \"coverage_reads.inc\""), file)
         }
     }

@@ -85,7 +85,7 @@ final class MaskReadInPlaceTests: XCTestCase {
                 let read = try XCTUnwrap(gl.treeMasksReadInPlace.first ?? nil, name)
                 XCTAssertEqual(read.fourTaps, supersampled, "\(name): rasterised at twice the scale shown, read with four taps")
                 XCTAssertEqual(read.inverted, inverted, name)
-                XCTAssertEqual(try XCTUnwrap(gl.treeCoverageInstances).draws, 2, "\(name): the wedge under it, the masked run")
+                XCTAssertEqual(try XCTUnwrap(gl.treeInstanceRuns).draws, 2, "\(name): the wedge under it, the masked run")
                 let frames = try Frames.render(gl, inPlace, at: times)
                 XCTAssertEqual(pendingGLErrors(), [], name)
 
@@ -156,8 +156,8 @@ final class MaskReadInPlaceTests: XCTestCase {
                 XCTAssertEqual(Set(plan.filter { !$0.layer.hasSuffix("(mask)") }.map(\.mechanism)), ["polygon rows", "coverage instance"], name)
                 try gl.draw(time: 0.3, into: try gl.makeTarget())
                 XCTAssertEqual(gl.treeMaskFoldsThisFrame, 0, name)
-                XCTAssertEqual(try XCTUnwrap(gl.treePolygonRuns).draws, 1, name)
-                XCTAssertEqual(try XCTUnwrap(gl.treeCoverageInstances).draws, 1, name)
+                // Each layer's run (the stroke's polygon, the fill's picture): two masks, so two runs.
+                XCTAssertEqual(try XCTUnwrap(gl.treeInstanceRuns).draws, 2, name)
                 let times = [0.1, 0.3, 0.6]
                 let frames = try Frames.render(gl, inPlace, at: times)
                 try gl.prepare(scene: passed)

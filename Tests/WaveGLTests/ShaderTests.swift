@@ -36,13 +36,13 @@ final class ShaderTests: XCTestCase {
             XCTAssertNoThrow(try ShaderProgram(vertex: vertex, fragment: fragment), fragment)
         }
         XCTAssertNoThrow(try ShaderProgram(vertex: "copies.vert.glsl", fragment: "box.frag.glsl", defines: ["MASKED"]))
-        // A mask read in place (coverage_reads.inc's MASK_PICTURE), by each program that draws under one.
-        for defines in [["PICTURE_COVERAGE", "MASKED", "MASK_PICTURE"], ["GRADIENT", "MASKED", "MASK_PICTURE"], ["INSTANCED", "MASKED", "MASK_PICTURE"]] {
-            let vertex = defines.contains("INSTANCED") ? "instance_runs.vert.glsl" : "layer.vert.glsl"
-            XCTAssertNoThrow(try ShaderProgram(vertex: vertex, fragment: "item.frag.glsl", defines: defines), "\(defines)")
+        // A mask read in place (coverage_reads.inc's MASK_PICTURE, MASK_POLYGON), by each program that draws under one.
+        for read in ["MASK_PICTURE", "MASK_POLYGON"] {
+            for defines in [["PICTURE_COVERAGE", "MASKED", read], ["GRADIENT", "MASKED", read]] {
+                XCTAssertNoThrow(try ShaderProgram(vertex: "layer.vert.glsl", fragment: "item.frag.glsl", defines: defines), "\(defines)")
+            }
+            XCTAssertNoThrow(try ShaderProgram(vertex: "instance_runs.vert.glsl", fragment: "instance_runs.frag.glsl", defines: ["MASKED", read]))
         }
-        XCTAssertNoThrow(try ShaderProgram(vertex: "instance_runs.vert.glsl", fragment: "coverage_instances.frag.glsl",
-                                           defines: ["MASKED", "MASK_PICTURE"]))
         for defines in [["LATTICE"], ["LATTICE", "MASKED"], ["LATTICE", "AXIS_ALIGNED"], ["LATTICE", "AXIS_ALIGNED", "MASKED"]] {
             XCTAssertNoThrow(try ShaderProgram(vertex: "layer.vert.glsl", fragment: "box.frag.glsl", defines: defines), "\(defines)")
         }
