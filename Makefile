@@ -101,13 +101,13 @@ check-shaders: deps
 	@for d in "-DMASKED" "-DLATTICE" "-DLATTICE -DMASKED" "-DLATTICE -DAXIS_ALIGNED" "-DLATTICE -DAXIS_ALIGNED -DMASKED"; do \
 	  glslangValidator -l -S frag $$d .build/shaders/box.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d .build/shaders/box.frag.glsl; exit 1; }; \
 	done
-	@# pictures.frag.glsl and instance_runs.frag.glsl: masked (the runs by a mask read in place too). copies_state.frag.glsl (with its constants, above): the sole clips' state.
-	@for d in "-DMASKED" "-DMASKED -DMASK_PICTURE" "-DMASKED -DMASK_POLYGON"; do \
+	@# pictures.frag.glsl and instance_runs.frag.glsl: masked (the runs of either kind or both by a mask read in place too). copies_state.frag.glsl (with its constants, above): the sole clips' state.
+	@for d in "-DPICTURES" "-DPOLYGONS" "-DPICTURES -DPOLYGONS -DMASKED" "-DPICTURES -DMASKED -DMASK_PICTURE" "-DPOLYGONS -DMASKED -DMASK_POLYGON" "-DPICTURES -DPOLYGONS -DMASKED -DMASK_PICTURE"; do \
 	  glslangValidator -l -S frag $$d .build/shaders/instance_runs.frag.glsl >/dev/null || { glslangValidator -l -S frag $$d .build/shaders/instance_runs.frag.glsl; exit 1; }; \
 	done
 	@glslangValidator -l -S frag -DMASKED .build/shaders/pictures.frag.glsl >/dev/null || { glslangValidator -l -S frag -DMASKED .build/shaders/pictures.frag.glsl; exit 1; }
 	@glslangValidator -l -S frag -DCLIPS .build/shaders/copies_state.frag.glsl >/dev/null || { glslangValidator -l -S frag -DCLIPS .build/shaders/copies_state.frag.glsl; exit 1; }
-	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 8 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl, 3 of instance_runs.frag.glsl, 1 of copies_state.frag.glsl)"
+	@echo "glslangValidator: $$(ls Shaders/*.glsl | wc -l) shaders valid (and 8 variants of item.frag.glsl, 5 of box.frag.glsl, 1 of pictures.frag.glsl, 6 of instance_runs.frag.glsl, 1 of copies_state.frag.glsl)"
 
 # The example apps (Examples/: a package that depends on this one by path,
 # as an app would) and the library products' documentation are built first:

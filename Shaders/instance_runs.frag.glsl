@@ -11,6 +11,9 @@
 // - kind 1, a polygon's exact coverage from its rows in the frame's polygon
 //   tables (coverage_reads.inc's polygonRowsCoverage), as item.frag.glsl
 //   computes a polygon's.
+// A run holds the kinds its program was made for: PICTURES (kind 0),
+// POLYGONS (kind 1), or both defined for a run of both (a software driver
+// runs both sides of a branch, so a run of one kind leaves the other out).
 // Times the colour (premultiplied, times the opacity). MASKED: times the
 // mask (coverage_reads.inc's maskCoverage). Output is premultiplied,
 // blended with ONE, ONE_MINUS_SRC_ALPHA.
@@ -41,14 +44,20 @@ void main() {
     vec2 local = gl_FragCoord.xy - u_viewport.xy;           // i + 0.5
     int row = int(u_viewport.w - local.y) + u_pageTop;      // scene row, from the top
     vec2 scene = vec2(local.x, float(row) + 0.5);           // the pixel's centre in scene pixels
-    float coverage;
+    float coverage = 0.0;
+#ifdef PICTURES
     if (v_kind == 0) {
         float d = v_tap;
         coverage = 0.25 * (pictureCoverage(scene + vec2(-d, -d)) + pictureCoverage(scene + vec2(d, -d))
                            + pictureCoverage(scene + vec2(-d, d)) + pictureCoverage(scene + vec2(d, d)));
-    } else {
-        coverage = polygonRowsCoverage(ivec4(v_inverseX + 0.5), v_inverseY.x > 0.5, floor(local.x), row);
     }
+#endif
+#ifdef POLYGONS
+    if (v_kind == 1) {
+        // A picture's instance reads no rows (no runs a row: no entries), where both sides run.
+        coverage = polygonRowsCoverage(v_kind == 1 ? ivec4(v_inverseX + 0.5) : ivec4(0), v_inverseY.x > 0.5, floor(local.x), row);
+    }
+#endif
 #ifdef MASKED
     coverage *= maskCoverage(local, scene);
 #endif

@@ -766,6 +766,9 @@ void main() {
 // - kind 1, a polygon's exact coverage from its rows in the frame's polygon
 //   tables (coverage_reads.inc's polygonRowsCoverage), as item.frag.glsl
 //   computes a polygon's.
+// A run holds the kinds its program was made for: PICTURES (kind 0),
+// POLYGONS (kind 1), or both defined for a run of both (a software driver
+// runs both sides of a branch, so a run of one kind leaves the other out).
 // Times the colour (premultiplied, times the opacity). MASKED: times the
 // mask (coverage_reads.inc's maskCoverage). Output is premultiplied,
 // blended with ONE, ONE_MINUS_SRC_ALPHA.
@@ -796,14 +799,20 @@ void main() {
     vec2 local = gl_FragCoord.xy - u_viewport.xy;           // i + 0.5
     int row = int(u_viewport.w - local.y) + u_pageTop;      // scene row, from the top
     vec2 scene = vec2(local.x, float(row) + 0.5);           // the pixel's centre in scene pixels
-    float coverage;
+    float coverage = 0.0;
+#ifdef PICTURES
     if (v_kind == 0) {
         float d = v_tap;
         coverage = 0.25 * (pictureCoverage(scene + vec2(-d, -d)) + pictureCoverage(scene + vec2(d, -d))
                            + pictureCoverage(scene + vec2(-d, d)) + pictureCoverage(scene + vec2(d, d)));
-    } else {
-        coverage = polygonRowsCoverage(ivec4(v_inverseX + 0.5), v_inverseY.x > 0.5, floor(local.x), row);
     }
+#endif
+#ifdef POLYGONS
+    if (v_kind == 1) {
+        // A picture's instance reads no rows (no runs a row: no entries), where both sides run.
+        coverage = polygonRowsCoverage(v_kind == 1 ? ivec4(v_inverseX + 0.5) : ivec4(0), v_inverseY.x > 0.5, floor(local.x), row);
+    }
+#endif
 #ifdef MASKED
     coverage *= maskCoverage(local, scene);
 #endif
@@ -1237,13 +1246,14 @@ float rampIntegral(float X, float px) {
 }
 
 // Pixel column px of scene row `row` of the polygon whose rows start at table texel rows.x (rows.y its first
-// scene row, rows.z the column its runs start at, rows.w its runs a row).
+// scene row, rows.z the column its runs start at, rows.w its runs a row; 0: none, coverage 0).
 float polygonRowsCoverage(ivec4 rows, bool evenOdd, float px, int row) {
     int bucket = clamp((int(px) - rows.z) / 16, 0, rows.w - 1);
     int slot = rows.x + (row - rows.y) * rows.w + bucket;
     ivec4 entry = texelFetch(u_rows, tableITexel(u_rows, slot), 0);
-    ivec2 range = entry.xy;
-    float sum = intBitsToFloat(entry.z), top = float(row), bottom = top + 1.0;
+    // No runs a row: no polygon (a run's other kind, where a software driver runs both sides of a branch).
+    ivec2 range = rows.w > 0 ? entry.xy : ivec2(0);
+    float sum = rows.w > 0 ? intBitsToFloat(entry.z) : 0.0, top = float(row), bottom = top + 1.0;
     for (int i = 0; i < range.y; i++) {
         int e = texelFetch(u_entries, tableITexel(u_entries, range.x + i), 0).x;
         vec4 edge = texelFetch(u_edges, tableTexel(u_edges, e), 0);

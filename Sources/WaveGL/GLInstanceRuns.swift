@@ -12,18 +12,24 @@ import WaveCore
 /// that share a mask, of either kind, is one draw of six vertices an item
 /// (the vertex shader finds its instance from the vertex id; not an
 /// instanced draw, which llvmpipe runs once an instance), and the fragment
-/// shader computes each item's coverage by its kind. A software driver's
-/// cost per draw (its state, its setup) is paid once a run instead of once
-/// an item, and alternating kinds do not end a run. Its programs:
-/// unmasked, masked by the page's mask texture (the MASKED define), and
-/// where the tree has masks that may be read in place, masked by a picture
-/// or a polygon read so (MASK_PICTURE, MASK_POLYGON: `GLMaskInPlace`). A
-/// gradient, a blend mode or a mask's own layer is drawn by itself.
+/// shader computes each item's coverage by its kind. A driver's cost per
+/// draw (its state, its setup) is paid once a run instead of once an item,
+/// and under a GPU's policy alternating kinds do not end a run
+/// (`DriverPolicy.mixesRunKinds`). Its programs, made for
+/// what the tree has: by the kinds a run holds (pictures, polygons, both:
+/// a software driver runs both sides of a branch, so a run of one kind
+/// reads nothing of the other), each unmasked, masked by the page's mask
+/// texture (the MASKED define), and masked by a picture or a polygon read
+/// in place (MASK_PICTURE, MASK_POLYGON: `GLMaskInPlace`). A gradient, a
+/// blend mode or a mask's own layer is drawn by itself.
 final class GLInstanceRuns {
     /// Texels an instance in the table.
     static let texelsPerInstance = 6
     /// The texture units the atlas and the table are read on (the tree's items use 0 to 5, a mask's tiles 9).
     static let atlasUnit: Int32 = 6, instanceUnit: Int32 = 7
+
+    /// The kinds a run holds, as bits.
+    static let pictures = 1, polygons = 2
 
     private struct Program {
         let program: ShaderProgram
@@ -36,9 +42,8 @@ final class GLInstanceRuns {
             mask = defines.contains("MASK_PICTURE") || defines.contains("MASK_POLYGON") ? GLMaskInPlace.Uniforms(program) : nil
         }
     }
-    /// Unmasked, masked, then (where asked for) masked by a picture and by a polygon read in place.
-    private let programs: [Program]
-    private let maskedByPicture: Program?, maskedByPolygon: Program?
+    /// By `kinds * 4 + mask` (mask 0: none, 1: the page's texture, 2: a picture read in place, 3: a polygon).
+    private var programs: [Program?] = Array(repeating: nil, count: 16)
     private var instanceTexture: GLuint = 0
     private var instanceRows = 0
     /// This frame's instances, six RGBA texels each (kept from frame to frame).
@@ -46,18 +51,26 @@ final class GLInstanceRuns {
     /// Draws since the frame began (for tests: one a run).
     private(set) var draws = 0
 
-    /// The programs (`readsMasks`: the kinds of mask runs may read in place), their tables read on their units;
-    /// room for `capacity` instances a frame.
-    init(readsMasks: GLMaskInPlace.Kinds, capacity: Int) throws {
-        programs = try [[], ["MASKED"]].map { try Program(defines: $0) }
-        maskedByPicture = readsMasks.pictures ? try Program(defines: ["MASKED", "MASK_PICTURE"]) : nil
-        maskedByPolygon = readsMasks.polygons ? try Program(defines: ["MASKED", "MASK_POLYGON"]) : nil
+    /// The programs for runs of `kinds` (`pictures`, `polygons`: those the tree draws so; where `mixed`,
+    /// runs of both too: `DriverPolicy.mixesRunKinds`), masked where `masked` (the tree has masks) and by the
+    /// kinds of mask read in place `readsMasks` says, their tables read on their units; room for `capacity`
+    /// instances a frame.
+    init(kinds: Int, mixed: Bool, masked: Bool, readsMasks: GLMaskInPlace.Kinds, capacity: Int) throws {
+        let both = Self.pictures | Self.polygons
+        let runs = kinds == both ? [Self.pictures, Self.polygons] + (mixed ? [both] : []) : [kinds]
+        for run in runs {
+            let defines = (run & Self.pictures != 0 ? ["PICTURES"] : []) + (run & Self.polygons != 0 ? ["POLYGONS"] : [])
+            programs[run * 4] = try Program(defines: defines)
+            if masked { programs[run * 4 + 1] = try Program(defines: defines + ["MASKED"]) }
+            if readsMasks.pictures { programs[run * 4 + 2] = try Program(defines: defines + ["MASKED", "MASK_PICTURE"]) }
+            if readsMasks.polygons { programs[run * 4 + 3] = try Program(defines: defines + ["MASKED", "MASK_POLYGON"]) }
+        }
         glActiveTexture(GLenum(GL_TEXTURE0))
         instanceTexture = makeClampedTexture(filter: GL_NEAREST)
         instances.reserveCapacity(4 * Self.texelsPerInstance * Swift.max(1, capacity))
         let units: [(String, Int32)] = [("u_instances", Self.instanceUnit), ("u_atlas", Self.atlasUnit), ("u_mask", 4),
                                         ("u_edges", 1), ("u_entries", 2), ("u_rows", 3)]
-        for p in (programs + [maskedByPicture, maskedByPolygon].compactMap { $0 }).map(\.program) {
+        for p in programs.compactMap({ $0?.program }) {
             glUseProgram(p.id)
             for (name, unit) in units { glUniform1i(p.uniform(name), GLint(unit)) }
         }
@@ -104,14 +117,19 @@ final class GLInstanceRuns {
                           layout: GL_RGBA, type: GL_FLOAT)
     }
 
-    /// Instances `first..<first + n` in one draw (blending set by the caller, the polygon tables bound on units
-    /// 1 to 3; `atlas`, the coverage atlas, 0: none; each instance's triangles are its item's area, so the
-    /// scissor is left off); masked by the page's mask texture, or by `inPlace`, a mask read in place (bound
-    /// by the caller; of a kind `readsMasks` asked for). Leaves texture unit 0 active.
-    func draw(first: Int, _ n: Int, masked: Bool, inPlace: GLMaskInPlace?, atlas: GLuint, viewport: Viewport, pageTop: Int) {
-        var p = programs[masked ? 1 : 0]
-        // A mask read in place is only ever planned where its program was made (`GLTreeDraw.findMasksReadInPlace`).
-        if masked, let inPlace, let reading = inPlace.polygon ? maskedByPolygon : maskedByPicture { p = reading }
+    /// Instances `first..<first + n`, of `kinds`, in one draw (blending set by the caller, the polygon tables
+    /// bound on units 1 to 3; `atlas`, the coverage atlas, 0: none; each instance's triangles are its item's
+    /// area, so the scissor is left off); masked by the page's mask texture, or by `inPlace`, a mask read in
+    /// place (bound by the caller). Leaves texture unit 0 active.
+    func draw(first: Int, _ n: Int, kinds: Int, masked: Bool, inPlace: GLMaskInPlace?, atlas: GLuint, viewport: Viewport, pageTop: Int) {
+        var mask = 0
+        if masked {
+            mask = 1
+            if let inPlace { mask = inPlace.polygon ? 3 : 2 }
+        }
+        // Only ever asked for what the tree has, so made (`GLTreeDraw.findMasksReadInPlace` reads a mask in place
+        // only where its kind was asked for).
+        guard kinds > 0, kinds < 4, let p = programs[kinds * 4 + mask] else { return }
         glUseProgram(p.program.id)
         if masked, let inPlace, let uniforms = p.mask { inPlace.set(uniforms) }
         glUniform4f(p.viewport, GLfloat(viewport.x), GLfloat(viewport.y), GLfloat(viewport.width), GLfloat(viewport.height))

@@ -32,10 +32,17 @@ public struct DriverPolicy: Equatable, Sendable {
     /// polygon's loop only on their corners' pixels (`BoxSplit`): llvmpipe
     /// pays for the loop's code in every block; a GPU keeps one draw a box.
     public let splitsBoxes: Bool
+    /// A run of instances goes on across its two kinds (fixed paths' pictures,
+    /// polygons: `GLInstanceRuns`), one draw for both: a GPU pays a draw call
+    /// on the CPU and branches on a primitive's kind for free, where a
+    /// software driver runs both sides of the branch in every pixel (on
+    /// llvmpipe a mixed run saved its thread 4 to 27% and cost its workers
+    /// 1.2x to 1.8x), so there each kind is a run of its own.
+    public let mixesRunKinds: Bool
     public let name: String
 
-    public static let software = DriverPolicy(copiesClips: true, splitsBoxes: true, name: "software-driver policy")
-    public static let gpu = DriverPolicy(copiesClips: false, splitsBoxes: false, name: "GPU policy")
+    public static let software = DriverPolicy(copiesClips: true, splitsBoxes: true, mixesRunKinds: false, name: "software-driver policy")
+    public static let gpu = DriverPolicy(copiesClips: false, splitsBoxes: false, mixesRunKinds: true, name: "GPU policy")
 
     /// The policy `WAVES_GL_POLICY` names (`software` or `gpu`), nil where it
     /// is unset; another value is a usage error (the CLI checks it at start).
@@ -144,11 +151,11 @@ package enum GLMechanism: CaseIterable, Sendable {
         case .copiesStatePass:
             "a replicator of boxes: each copy's timelines evaluated on the GPU, then one draw a page (a lattice quad where its steps only translate, else instanced)"
         case .polygonRows:
-            "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU (an outline that says it is the last frame's, on the same pixels: its rows copied from the last frame's tables; a solid colour in the tree: an instance of one draw with the items next to it drawn as instances, fixed paths or polygons)"
+            "a path rebuilt every frame: its outline made on the CPU as points, its coverage computed on the GPU (an outline that says it is the last frame's, on the same pixels: its rows copied from the last frame's tables; a solid colour in the tree: an instance of one draw with the items next to it drawn as instances (polygons; on a GPU's policy, fixed paths too))"
         case .phasedPicture:
             "a fixed path rasterised once at sub-pixel phases: the nearest drawn at whole-pixel offsets (exact motion), by itself: a gradient, a blend mode or a mask's layer, or a picture the coverage atlas does not hold"
         case .coverageInstance:
-            "a fixed path with a solid fill, rasterised once into the coverage atlas (at sub-pixel phases where exact motion is asked, the nearest read at whole-pixel offsets; else sampled between its texels): one instance of one draw with the items next to it drawn as instances, fixed paths or polygons (a draw's cost, paid once a run)"
+            "a fixed path with a solid fill, rasterised once into the coverage atlas (at sub-pixel phases where exact motion is asked, the nearest read at whole-pixel offsets; else sampled between its texels): one instance of one draw with the items next to it drawn as instances (fixed paths; on a GPU's policy, polygons too) (a draw's cost, paid once a run)"
         case .filteredPicture:
             "a fixed path rasterised once and sampled between its texels (linear motion asked; or turned or scaled, or past the driver's layers or the budget for phases), drawn by itself: a gradient, a blend mode or a mask's layer, or a picture the coverage atlas does not hold"
         case .rgbaPicture:

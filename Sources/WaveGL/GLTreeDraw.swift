@@ -224,8 +224,11 @@ final class GLTreeDraw {
         let atlas = try cachePictures(caps, only: drawnByShader, instanced: instanced)
         coverageInstances = try GLCoverageInstances(atlas, contents: evaluator.contents.count, caps: caps)
         // Runs where the atlas holds pictures, or the tree has a dynamic path of a solid colour (a shape's source bits 0).
-        if coverageInstances != nil || contentFacts.contains(where: { $0.solid && $0.bits & 3 == 0 }) {
-            instanceRuns = try GLInstanceRuns(readsMasks: masksInPlace, capacity: evaluator.capacity.items)
+        var runKinds = coverageInstances != nil ? GLInstanceRuns.pictures : 0
+        if contentFacts.contains(where: { $0.solid && $0.bits & 3 == 0 }) { runKinds |= GLInstanceRuns.polygons }
+        if runKinds != 0 {
+            instanceRuns = try GLInstanceRuns(kinds: runKinds, mixed: policy.mixesRunKinds, masked: evaluator.nodes.contains { $0.maskRoot >= 0 },
+                                              readsMasks: masksInPlace, capacity: evaluator.capacity.items)
         }
         maskNodeFolds = evaluator.maskNodes.map { ($0.layer.maskMode, $0.layer.invertsMaskCoverage) }
         masksReadInPlace.reserveCapacity(evaluator.capacity.masks)
@@ -1111,15 +1114,20 @@ final class GLTreeDraw {
     }
 
     /// The items from `first` on drawn as instances of a run (`GLInstanceRuns`: coverage instances and
-    /// polygons, of either kind) that share its mask, in one draw (items between them that draw nothing here,
-    /// none or a clip's copy drawn first, are passed over); returns the last one's index.
+    /// polygons; of its kind, or of either where the policy mixes them) that share its mask, in one draw
+    /// (items between them that draw nothing here, none or a clip's copy drawn first, are passed over);
+    /// returns the last one's index.
     private func drawRun(from first: Int, _ p: Planned, viewport: Viewport, pageTop: Int) -> Int {
         let mask = list.items[first].mask
         var last = first, next = first + 1
+        // The kinds the run holds: its programs read only those.
+        var kinds = mechanisms[first] == .coverageInstance ? GLInstanceRuns.pictures : GLInstanceRuns.polygons
         while next < list.items.count {
             let mechanism = mechanisms[next]
             if mechanism == .coverageInstance || mechanism == .polygonRows {
-                guard list.items[next].mask == mask, let q = planned[next], q.instance >= 0 else { break }
+                guard list.items[next].mask == mask, let q = planned[next], q.instance >= 0,
+                      policy.mixesRunKinds || mechanism == mechanisms[first] else { break }
+                kinds |= mechanism == .coverageInstance ? GLInstanceRuns.pictures : GLInstanceRuns.polygons
                 last = next
             } else if mechanism != .notDrawn && mechanism != .clipCopy && mechanism != .clipLookup {
                 break
@@ -1128,8 +1136,8 @@ final class GLTreeDraw {
         }
         let n = (planned[last]?.instance ?? p.instance) + 1 - p.instance
         let read = mask >= 0 ? masksReadInPlace[mask] : nil
-        instanceRuns?.draw(first: p.instance, n, masked: mask >= 0, inPlace: read, atlas: coverageInstances?.atlasTexture ?? 0,
-                           viewport: viewport, pageTop: pageTop)
+        instanceRuns?.draw(first: p.instance, n, kinds: kinds, masked: mask >= 0, inPlace: read,
+                           atlas: coverageInstances?.atlasTexture ?? 0, viewport: viewport, pageTop: pageTop)
         paintsThisFrame += n
         programInUse = 0
         return last

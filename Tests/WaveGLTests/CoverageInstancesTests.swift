@@ -170,10 +170,14 @@ final class CoverageInstancesTests: XCTestCase {
         XCTAssertEqual(try frameAllocations(gl, scene, step: 0.37), 0, "runs of polygons allocate nothing a frame")
     }
 
-    /// Fixed wedges and dynamic triangles of solid colours, alternating: one run (each instance says its kind),
-    /// the same pixels as each drawn by itself and within the usual bounds of the CPU's.
-    func testFixedPathsAndPolygonsAlternatingAreOneRun() throws {
+    /// Fixed wedges and dynamic triangles of solid colours, alternating: under a GPU's policy one run (each
+    /// instance says its kind), under a software driver's a run a kind (llvmpipe would shade both kinds'
+    /// code in every pixel of a mixed run); the same pixels as each drawn by itself either way, and within
+    /// the usual bounds of the CPU's.
+    func testFixedPathsAndPolygonsAlternatingAreOneRunUnderAGPUsPolicy() throws {
         let gl = try glRenderer()
+        let policy = gl.policy
+        defer { gl.policy = policy }
         var layers: [Layer] = []
         for k in 0..<8 {
             if k % 2 == 0 {
@@ -191,17 +195,20 @@ final class CoverageInstancesTests: XCTestCase {
         let root = Layer(name: "both kinds", frame: Rect(x: 0, y: 0, width: 280, height: 130), sublayers: layers)
         let scene = Scene(width: 280, height: 130, background: RGBA8(250, 248, 240), tree: LayerTree(root: root))
         let times = [0.0, 0.6180]
-        let frames = try Frames.render(gl, scene, at: times)
-        XCTAssertEqual(try mechanisms(gl, at: 0.5), (0..<8).map { $0 % 2 == 0 ? "coverage instance" : "polygon rows" })
-        let target = try gl.makeTarget()
-        try gl.draw(time: 0.5, into: target)
-        let runs = try XCTUnwrap(gl.treeInstanceRuns)
-        XCTAssertEqual(runs.count, 8)
-        XCTAssertEqual(runs.draws, 1, "one run of both kinds")
         let cpu = try Frames.render(CPURenderer(), scene, at: times)
-        for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 0.6, max: 64, name: "gl-mixed-runs-\(i)") }
-        let itemByItem = try Frames.render(gl, Self.eachAlone(scene), at: times)
-        for i in times.indices { assertImagesMatch(frames[i], itemByItem[i], mean: 0.05, max: 3, name: "gl-mixed-runs-alone-\(i)") }
-        XCTAssertEqual(try frameAllocations(gl, scene, step: 0.37), 0, "runs of both kinds allocate nothing a frame")
+        for (driver, draws) in [(DriverPolicy.gpu, 1), (.software, 8)] {
+            gl.policy = driver
+            let frames = try Frames.render(gl, scene, at: times)
+            XCTAssertEqual(try mechanisms(gl, at: 0.5), (0..<8).map { $0 % 2 == 0 ? "coverage instance" : "polygon rows" })
+            let target = try gl.makeTarget()
+            try gl.draw(time: 0.5, into: target)
+            let runs = try XCTUnwrap(gl.treeInstanceRuns)
+            XCTAssertEqual(runs.count, 8, driver.name)
+            XCTAssertEqual(runs.draws, draws, "\(driver.name): one run of both kinds, or a run at each change of kind")
+            for i in times.indices { assertImagesMatch(frames[i], cpu[i], mean: 0.6, max: 64, name: "gl-mixed-runs-\(draws)-\(i)") }
+            let itemByItem = try Frames.render(gl, Self.eachAlone(scene), at: times)
+            for i in times.indices { assertImagesMatch(frames[i], itemByItem[i], mean: 0.05, max: 3, name: "gl-mixed-runs-\(draws)-alone-\(i)") }
+            XCTAssertEqual(try frameAllocations(gl, scene, step: 0.37), 0, "\(driver.name): runs allocate nothing a frame")
+        }
     }
 }

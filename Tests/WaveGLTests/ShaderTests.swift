@@ -41,7 +41,10 @@ final class ShaderTests: XCTestCase {
             for defines in [["PICTURE_COVERAGE", "MASKED", read], ["GRADIENT", "MASKED", read]] {
                 XCTAssertNoThrow(try ShaderProgram(vertex: "layer.vert.glsl", fragment: "item.frag.glsl", defines: defines), "\(defines)")
             }
-            XCTAssertNoThrow(try ShaderProgram(vertex: "instance_runs.vert.glsl", fragment: "instance_runs.frag.glsl", defines: ["MASKED", read]))
+            for kinds in [["PICTURES"], ["POLYGONS"], ["PICTURES", "POLYGONS"]] {
+                XCTAssertNoThrow(try ShaderProgram(vertex: "instance_runs.vert.glsl", fragment: "instance_runs.frag.glsl",
+                                                   defines: kinds + ["MASKED", read]), "\(kinds)")
+            }
         }
         for defines in [["LATTICE"], ["LATTICE", "MASKED"], ["LATTICE", "AXIS_ALIGNED"], ["LATTICE", "AXIS_ALIGNED", "MASKED"]] {
             XCTAssertNoThrow(try ShaderProgram(vertex: "layer.vert.glsl", fragment: "box.frag.glsl", defines: defines), "\(defines)")
