@@ -1,7 +1,7 @@
 import CGL
 
 /// A mask read in place: an alpha mask that is one path alone, added (a
-/// Lottie layer's one mask, a matte of one shape), is not drawn into the
+/// layer's one mask path, a mask layer of one shape), is not drawn into the
 /// page's mask texture first. Each draw it masks reads the path's coverage
 /// itself (`Shaders/coverage_reads.inc`'s `maskCoverage`), held to the
 /// path's area, times its alpha, 1 less it where the mask is inverted: a

@@ -137,6 +137,18 @@ final class CoverageInstancesTests: XCTestCase {
 
     /// Dynamic paths of a solid colour (their outlines made every frame) are runs too: consecutive ones one draw,
     /// a gradient between ending a run, the same pixels as each drawn by itself.
+    /// Triangle `k`, a dynamic path (its height animated, so its outline is made every frame), 20 x 30 from `origin`,
+    /// turned by 0.1 k and a third of them at opacity 0.7.
+    private static func triangle(_ k: Int, fill: Fill, at origin: Point) -> Layer {
+        var layer = Layer(name: "triangle \(k)", frame: Rect(x: origin.x, y: origin.y, width: 20, height: 30),
+                          contents: .shape(Shape(dynamic: TreeScenes.Triangle(), fill: fill, parameters: [
+                              Timeline(10, animations: [.basic(BasicAnimation(from: 10, to: 28, duration: 1 + Double(k) / 7,
+                                                                              repeatCount: .infinity, autoreverses: true))])])))
+        layer.transform.rotation = Timeline(0.1 * Double(k))
+        layer.opacity = Timeline(k % 3 == 0 ? 0.7 : 1)
+        return layer
+    }
+
     func testConsecutiveSolidPolygonsAreOneDrawARun() throws {
         let gl = try glRenderer()
         var layers: [Layer] = []
@@ -144,13 +156,7 @@ final class CoverageInstancesTests: XCTestCase {
             let fill: Fill = k == 4
                 ? .linearGradient(LinearGradient(start: Point(0, 0), end: Point(20, 0), startColor: RGBA8(255, 0, 0), endColor: RGBA8(0, 0, 255)))
                 : Self.color(k)
-            var layer = Layer(name: "triangle \(k)", frame: Rect(x: 10 + 29.3 * Double(k), y: 20 + 7.1 * Double(k % 3), width: 20, height: 30),
-                              contents: .shape(Shape(dynamic: TreeScenes.Triangle(), fill: fill, parameters: [
-                                  Timeline(10, animations: [.basic(BasicAnimation(from: 10, to: 28, duration: 1 + Double(k) / 7,
-                                                                                  repeatCount: .infinity, autoreverses: true))])])))
-            layer.transform.rotation = Timeline(0.1 * Double(k))
-            layer.opacity = Timeline(k % 3 == 0 ? 0.7 : 1)
-            layers.append(layer)
+            layers.append(Self.triangle(k, fill: fill, at: Point(10 + 29.3 * Double(k), 20 + 7.1 * Double(k % 3))))
         }
         let root = Layer(name: "triangles", frame: Rect(x: 0, y: 0, width: 280, height: 80), sublayers: layers)
         let scene = Scene(width: 280, height: 80, background: RGBA8(250, 248, 240), tree: LayerTree(root: root))
@@ -183,13 +189,7 @@ final class CoverageInstancesTests: XCTestCase {
             if k % 2 == 0 {
                 layers.append(try Self.wedge(k, fill: Self.color(k), supersampled: k == 4))
             } else {
-                var layer = Layer(name: "triangle \(k)", frame: Rect(x: 10 + 33 * Double(k), y: 60, width: 20, height: 30),
-                                  contents: .shape(Shape(dynamic: TreeScenes.Triangle(), fill: Self.color(k), parameters: [
-                                      Timeline(10, animations: [.basic(BasicAnimation(from: 10, to: 28, duration: 1 + Double(k) / 7,
-                                                                                      repeatCount: .infinity, autoreverses: true))])])))
-                layer.transform.rotation = Timeline(0.1 * Double(k))
-                layer.opacity = Timeline(k % 3 == 0 ? 0.7 : 1)
-                layers.append(layer)
+                layers.append(Self.triangle(k, fill: Self.color(k), at: Point(10 + 33 * Double(k), 60)))
             }
         }
         let root = Layer(name: "both kinds", frame: Rect(x: 0, y: 0, width: 280, height: 130), sublayers: layers)

@@ -35,9 +35,7 @@ final class EveryMechanismIsUsedTests: XCTestCase {
         maskedBox.mask = Layer(name: "triangle", frame: Rect(x: 0, y: 0, width: 60, height: 40),
                             contents: .shape(Shape(path: triangle.path, fill: .solid(RGBA8(0, 0, 0)))))
         scenes.append(("a box masked by one path", Scene(width: 100, height: 70, tree: LayerTree(root: maskedBox))))
-        func quad(_ dx: Double) -> String {
-            #"{"c":true,"v":[[\#(20 + dx),15],[85,25],[70,90],[\#(15 - dx),70]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}"#
-        }
+        func quad(_ dx: Double) -> String { LottieFixtures.path([(20 + dx, 15), (85, 25), (70, 90), (15 - dx, 70)]) }
         let morphing = #","masksProperties":[{"mode":"a","pt":\#(LottieFixtures.keyframes([(0, "[\(quad(0))]"), (60, "[\(quad(12))]")])),"o":{"a":0,"k":100}}]"#
         let fill = LottieFixtures.shapeLayer(index: 1, items: [LottieFixtures.rectangle(x: 10, y: 30, width: 60, height: 45),
                                                                LottieFixtures.fill(0.9, 0.3, 0.1)], extra: morphing)

@@ -57,9 +57,7 @@ final class KeptPolygonRowsTests: XCTestCase {
     /// the time: the mask's item (a slot after the tree's items) copies its rows once it holds, and the frames
     /// are the ones a renderer that kept nothing draws.
     func testAMaskThatStopsChangingKeepsItsRows() throws {
-        func box(_ x0: Double, _ x1: Double) -> String {
-            #"{"c":true,"v":[[\#(x0),10],[\#(x1),10],[\#(x1),90],[\#(x0),90]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}"#
-        }
+        func box(_ x0: Double, _ x1: Double) -> String { F.path([(x0, 10), (x1, 10), (x1, 90), (x0, 90)]) }
         let morph = F.keyframes([(0, "[\(box(20, 40))]"), (6, "[\(box(10, 70))]")])
         let masked = F.shapeLayer(index: 1, items: [F.rectangle(x: 5, y: 5, width: 90, height: 90), F.fill(0, 0.5, 1)],
                                   extra: #","masksProperties":[{"mode":"a","pt":\#(morph),"o":{"a":0,"k":100}}]"#)

@@ -128,16 +128,14 @@ final class MaskReadInPlaceTests: XCTestCase {
     /// opacity makes the layer's mask two items, folded into the mask texture) and the CPU's.
     func testALottieLayersOneMaskIsReadInPlaceOverRunsOfPolygonsAndInstances() throws {
         typealias F = LottieFixtures
-        func quad(_ dx: Double) -> String {
-            #"{"c":true,"v":[[\#(20 + dx),15],[85,25],[70,90],[\#(15 - dx),70]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}"#
-        }
+        func quad(_ dx: Double) -> String { F.path([(20 + dx, 15), (85, 25), (70, 90), (15 - dx, 70)]) }
         let gl = try glRenderer()
         for morphing in [false, true] {
             for inverted in [false, true] {
                 let name = "morphing-\(morphing)-inverted-\(inverted)"
-                let path = morphing ? F.keyframes([(0, "[\(quad(0))]"), (19, "[\(quad(12))]")]) : #"{"a":0,"k":\#(quad(0))}"#
+                let path = morphing ? F.keyframes([(0, "[\(quad(0))]"), (19, "[\(quad(12))]")]) : F.value(quad(0))
                 let mask = #"{"mode":"a","inv":\#(inverted),"pt":\#(path),"o":{"a":0,"k":80}}"#
-                let invisible = #",{"mode":"a","pt":{"a":0,"k":\#(quad(3))},"o":{"a":0,"k":0}}"#
+                let invisible = #",{"mode":"a","pt":\#(F.value(quad(3))),"o":{"a":0,"k":0}}"#
                 let trim = F.trim(start: 0, end: 100).replacingOccurrences(of: #""e":\#(F.value("100.0"))"#,
                                                                            with: #""e":\#(F.keyframes([(0, "[5]"), (19, "[100]")]))"#)
                 func scene(masks: String) throws -> Scene {

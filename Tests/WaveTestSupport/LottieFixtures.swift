@@ -40,9 +40,14 @@ public enum LottieFixtures {
 
     /// An open path through `points`.
     public static func line(_ points: [(Double, Double)], closed: Bool = false) -> String {
+        #"{"ty":"sh","ks":{"a":0,"k":\#(path(points, closed: closed))}}"#
+    }
+
+    /// A path's value of straight segments through `points` (a shape's `ks`, a mask's `pt`, one keyframe's value).
+    public static func path(_ points: [(Double, Double)], closed: Bool = true) -> String {
         let v = points.map { "[\($0.0),\($0.1)]" }.joined(separator: ",")
         let zero = points.map { _ in "[0,0]" }.joined(separator: ",")
-        return #"{"ty":"sh","ks":{"a":0,"k":{"c":\#(closed),"v":[\#(v)],"i":[\#(zero)],"o":[\#(zero)]}}}"#
+        return #"{"c":\#(closed),"v":[\#(v)],"i":[\#(zero)],"o":[\#(zero)]}"#
     }
 
     /// A fill of red, green, blue 0...1.
