@@ -47,9 +47,7 @@ void main() {
     float coverage = 0.0;
 #ifdef PICTURES
     if (v_kind == 0) {
-        float d = v_tap;
-        coverage = 0.25 * (pictureCoverage(scene + vec2(-d, -d)) + pictureCoverage(scene + vec2(d, -d))
-                           + pictureCoverage(scene + vec2(-d, d)) + pictureCoverage(scene + vec2(d, d)));
+        coverage = FOUR_TAPS(pictureCoverage, scene, v_tap);
     }
 #endif
 #ifdef POLYGONS

@@ -123,8 +123,7 @@ void main() {
 #ifdef SUPERSAMPLED
     // Two texels a pixel (rasterised at twice the scale shown): four taps a quarter pixel from the centre, averaged
     // (a box filter's area).
-    coverage = 0.25 * (pictureCoverage(scene + vec2(-0.25, -0.25)) + pictureCoverage(scene + vec2(0.25, -0.25))
-                       + pictureCoverage(scene + vec2(-0.25, 0.25)) + pictureCoverage(scene + vec2(0.25, 0.25)));
+    coverage = FOUR_TAPS(pictureCoverage, scene, 0.25);
 #else
     coverage = pictureCoverage(scene);
 #endif

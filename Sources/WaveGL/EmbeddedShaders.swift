@@ -802,9 +802,7 @@ void main() {
     float coverage = 0.0;
 #ifdef PICTURES
     if (v_kind == 0) {
-        float d = v_tap;
-        coverage = 0.25 * (pictureCoverage(scene + vec2(-d, -d)) + pictureCoverage(scene + vec2(d, -d))
-                           + pictureCoverage(scene + vec2(-d, d)) + pictureCoverage(scene + vec2(d, d)));
+        coverage = FOUR_TAPS(pictureCoverage, scene, v_tap);
     }
 #endif
 #ifdef POLYGONS
@@ -999,8 +997,7 @@ void main() {
 #ifdef SUPERSAMPLED
     // Two texels a pixel (rasterised at twice the scale shown): four taps a quarter pixel from the centre, averaged
     // (a box filter's area).
-    coverage = 0.25 * (pictureCoverage(scene + vec2(-0.25, -0.25)) + pictureCoverage(scene + vec2(0.25, -0.25))
-                       + pictureCoverage(scene + vec2(-0.25, 0.25)) + pictureCoverage(scene + vec2(0.25, 0.25)));
+    coverage = FOUR_TAPS(pictureCoverage, scene, 0.25);
 #else
     coverage = pictureCoverage(scene);
 #endif
@@ -1220,6 +1217,11 @@ uniform isampler2D u_entries; // polygons: edge indices, row by row
 uniform isampler2D u_rows;    // polygons: per row from a polygon's first row and run of 16 columns from its first column:
                               // first entry, entries, the left cover's float bits
 
+// FOUR_TAPS(read, p, d): the average of `read` (a function of a scene point) at the four points d pixels from
+// p on each axis: with d a quarter pixel, the box filter of a picture rasterised at twice the scale shown; with
+// d 0, four reads of one point (so that both kinds of picture share a run).
+#define FOUR_TAPS(read, p, d) (0.25 * (read((p) + vec2(-(d), -(d))) + read((p) + vec2((d), -(d))) + read((p) + vec2(-(d), (d))) + read((p) + vec2((d), (d)))))
+
 float tileCoverage(sampler2DArray tiles, vec3 inverseX, vec3 inverseY, ivec2 whole, int tileStep, int phases, int phase,
                    vec2 p) {
     vec2 t = vec2(dot(inverseX, vec3(p, 1.0)), dot(inverseY, vec3(p, 1.0)));
@@ -1313,9 +1315,7 @@ float maskCoverage(vec2 local, vec2 scene) {
 #if defined(MASK_PICTURE) || defined(MASK_POLYGON)
     bool inside = all(greaterThanEqual(scene, u_maskArea.xy)) && all(lessThan(scene, u_maskArea.zw));
 #if defined(MASK_PICTURE)
-    float d = u_maskTap;
-    float m = inside ? u_maskAlpha * 0.25 * (maskTile(scene + vec2(-d, -d)) + maskTile(scene + vec2(d, -d))
-                                            + maskTile(scene + vec2(-d, d)) + maskTile(scene + vec2(d, d))) : 0.0;
+    float m = inside ? u_maskAlpha * FOUR_TAPS(maskTile, scene, u_maskTap) : 0.0;
 #else
     float m = inside ? u_maskAlpha * polygonRowsCoverage(u_maskRows, u_maskEvenOdd != 0, floor(scene.x), int(floor(scene.y))) : 0.0;
 #endif
