@@ -149,6 +149,41 @@ final class TreePainterTests: XCTestCase {
         XCTAssertEqual(image[40, 30], Reference.composite(RGBA8(255, 0, 0), 128.0 / 255, background), "under the half mask")
     }
 
+    /// Edge pixels are composited in fixed point (`EdgeBlend`): against source over worked here in doubles, every
+    /// channel within one level, and off by one only where the exact value lies within a hair of a half.
+    func testEdgePixelsInIntegersAreSourceOverWithinOneLevel() {
+        var random = SeededGenerator(seed: 43)
+        var channels = 0, off = 0
+        for trial in 0..<60 {
+            let whole = trial % 4 == 0
+            func channel() -> Double { whole ? Double(Int.random(in: 0...255, using: &random)) : Double.random(in: 0...255, using: &random) }
+            let color = ColorValue(r: channel(), g: channel(), b: channel(), a: trial % 3 == 0 ? 255 : Double.random(in: 0...255, using: &random))
+            let opacity = trial % 2 == 0 ? 1 : Double.random(in: 0...1, using: &random)
+            let edges = EdgeBlend(color: color, opacity: opacity)
+            for level in 1...255 {
+                let sa = color.a / 255 * (Double(level) / 255 * opacity)
+                for d in stride(from: 0, through: 255, by: 15) {
+                    let under = RGBA8(UInt8(d), UInt8(255 - d), UInt8(d / 2), 255)
+                    let out = RGBA8(packed: edges.onto(under.packed, level: level))
+                    XCTAssertEqual(out.a, 255)
+                    for (source, below, got) in [(color.r, under.r, out.r), (color.g, under.g, out.g), (color.b, under.b, out.b)] {
+                        let exact = source * sa + Double(below) * (1 - sa)
+                        let expected = (exact + 0.5).rounded(.down)
+                        channels += 1
+                        guard Double(got) != expected else { continue }
+                        off += 1
+                        XCTAssertEqual(Double(got), expected, accuracy: 1, "level \(level) over \(below): \(exact)")
+                        XCTAssertLessThan(abs(exact - exact.rounded(.down) - 0.5), 0.01, "off by one away from a half: \(exact)")
+                    }
+                }
+            }
+        }
+        XCTAssertLessThan(Double(off) / Double(channels), 0.002, "\(off) of \(channels) channels off by one")
+        // Whole coverage of an opaque colour is the colour itself.
+        let solid = EdgeBlend(color: ColorValue(r: 200, g: 17, b: 0, a: 255), opacity: 1)
+        XCTAssertEqual(RGBA8(packed: solid.onto(RGBA8(1, 2, 3, 255).packed, level: 255)), RGBA8(200, 17, 0, 255))
+    }
+
     func testAPictureAtWholePixelsIsCopiedAndOpacityAndTintApply() throws {
         var image = RGBAImage(width: 4, height: 3, fill: RGBA8(0, 0, 0, 0))
         for y in 0..<3 { for x in 0..<4 { image[x, y] = RGBA8(UInt8(x * 60), UInt8(y * 100), 200, 255) } }
