@@ -139,10 +139,6 @@ public enum WavesBinary {
         return try PNG.read(from: folder + "/" + out)
     }
 
-    /// A new empty folder for one test.
-    public static func temporaryFolder() throws -> String {
-        let folder = NSTemporaryDirectory() + "waves-test-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    /// A new empty folder for one test (`TestFolders`).
+    public static func temporaryFolder() throws -> String { try TestFolders.make("test") }
 }

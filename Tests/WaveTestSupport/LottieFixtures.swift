@@ -71,11 +71,9 @@ public enum LottieFixtures {
         #"{"ty":"tm","s":\#(value("\(start)")),"e":\#(value("\(end)")),"o":\#(value("0")),"m":1}"#
     }
 
-    /// Writes `text` to a new file in a temporary folder and returns its path.
+    /// Writes `text` to a new file in a new test folder (`TestFolders`) and returns its path.
     public static func write(_ text: String, name: String = "fixture.json") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("waves-lottie-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent(name).path
+        let path = try TestFolders.make("lottie") + "/" + name
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
