@@ -23,6 +23,43 @@ final class TimelineTests: XCTestCase {
         Timeline(model, animations: animations)
     }
 
+    // MARK: Tracks (the evaluator's way of reading a timeline)
+
+    /// A timeline read from where its `TimelineTrack` says (halving over begin times) is its value bit for bit, and
+    /// a track halves only where that skips nothing in effect.
+    func testATimelineReadThroughItsTrackIsItsValue() {
+        func assertTrack(_ timeline: Timeline<Double>, halves: Bool, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+            let track = TimelineTrack(timeline)
+            defer { track.deallocate() }
+            XCTAssertEqual(track.halves, halves, "\(name): whether the track halves", file: file, line: line)
+            for step in -40...200 {
+                let t = Double(step) / 16
+                XCTAssertEqual(timeline.value(at: t, sources: nil, track: track).bitPattern, timeline.value(at: t).bitPattern,
+                               "\(name) at \(t)", file: file, line: line)
+            }
+        }
+        let eased = TimingFunction.curve(TimingCurve(0.3, 0.1, 0.2, 1))
+        // A file's keyframe segments: the first filling both ways, the rest forwards, one of them a hold.
+        assertTrack(line(basic(0, 4, duration: 1, beginTime: 0.5, function: eased, fillMode: .both),
+                         basic(4, 4, duration: 0.75, beginTime: 1.5, fillMode: .forwards),
+                         basic(4, -3, duration: 2, beginTime: 2.25, function: eased, fillMode: .forwards),
+                         basic(-3, 9, duration: 1, beginTime: 4.25, fillMode: .forwards)), halves: true, "segments")
+        // Gaps where the model value shows (nothing fills), segments that meet and overlap, repeats and reversals.
+        assertTrack(line(basic(1, 2, duration: 1, beginTime: 1), basic(5, 6, duration: 1, beginTime: 3, repeatCount: 2.5, autoreverses: true),
+                         basic(7, 8, duration: 2, beginTime: 3.5, fillMode: .forwards), basic(0, 1, duration: 1, beginTime: 3.5)),
+                    halves: true, "gaps")
+        assertTrack(line(basic(1, 2, duration: 1, beginTime: 2, fillMode: .backwards), basic(2, 5, duration: 1, beginTime: 3.5)),
+                    halves: true, "the first filling backwards")
+        assertTrack(line(basic(1, 2, duration: 1, beginTime: 2, fillMode: .both)), halves: false, "one animation")
+        assertTrack(.constant(3), halves: false, "constant")
+        // What halving cannot pick: a later animation filling backwards, begin times out of order, other kinds.
+        assertTrack(line(basic(0, 1, beginTime: 0), basic(2, 3, beginTime: 4, fillMode: .backwards)), halves: false, "backwards later")
+        assertTrack(line(basic(0, 1, beginTime: 3), basic(2, 3, beginTime: 1, fillMode: .forwards)), halves: false, "out of order")
+        assertTrack(Timeline(0, animations: [.keyframes(KeyframeAnimation(values: [0, 1, 5], timing: MediaTiming(duration: 2)))]),
+                    halves: false, "keyframes")
+        assertTrack(line(basic(0, 1, beginTime: -.infinity, repeatCount: .infinity)), halves: false, "always running")
+    }
+
     // MARK: Begin time and fill modes
 
     /// 10 -> 20 over 2 s from t = 1, linear. Before 1 only a backwards fill

@@ -19,6 +19,10 @@ package final class LayerTreeEvaluator {
         package let rasterized: Int
         /// Its placement, evaluated once where nothing of it is animated.
         let still: StillPlacement?
+        /// Otherwise, where some of them halve, its placement's timelines as a frame reads them (`PlacementTracks`).
+        let tracks: PlacementTracks?
+        /// A dynamic path's parameters as a frame reads them, where some of them halve (`TimelineTrack`, one each).
+        let parameterTracks: UnsafeMutablePointer<TimelineTrack>?
         /// How its drawing meets what is under it: its own blend mode, else its nearest ancestor's.
         package let blend: BlendMode
         /// What a frame reads of it, found once: reading the layer's contents, shadow or replicator copies them
@@ -31,6 +35,8 @@ package final class LayerTreeEvaluator {
             self.layer = layer; self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
             self.drawsCopies = drawsCopies; self.rasterized = rasterized; self.blend = blend
             still = StillPlacement(layer)
+            tracks = still == nil ? PlacementTracks.halving(layer) : nil
+            parameterTracks = TimelineTrack.laidOut(Self.dynamicParameters(layer))
             switch layer.contents {
             case nil: drawing = .none
             case let .shape(shape)?:
@@ -39,6 +45,14 @@ package final class LayerTreeEvaluator {
             }
             hasShadow = layer.shadow != nil
             hasReplicator = layer.replicator != nil
+        }
+
+        deinit { TimelineTrack.deallocate(parameterTracks, count: Self.dynamicParameters(layer).count) }
+
+        /// The parameters a frame reads of a dynamic path (none for other contents).
+        private static func dynamicParameters(_ layer: Layer) -> ArraySlice<Timeline<Double>> {
+            guard case let .shape(shape)? = layer.contents, case .dynamic = shape.path else { return [] }
+            return shape.parameters.prefix(Shape.maxParameters)
         }
     }
 
@@ -282,8 +296,14 @@ package final class LayerTreeEvaluator {
     /// given its position and bounds at that time: position + M (p - anchor).
     @inline(__always)
     package static func toParent(_ layer: Layer, position: Point, bounds: Rect, at time: Double, sources: DrivenSources?) -> Affine {
+        toParent(layer, position: position, bounds: bounds, transform: layer.transform.matrix(at: time, sources: sources))
+    }
+
+    /// The same, given the layer's transform at that time.
+    @inline(__always)
+    static func toParent(_ layer: Layer, position: Point, bounds: Rect, transform: Affine) -> Affine {
         let ax = bounds.x + layer.anchorPoint.x * bounds.width, ay = bounds.y + layer.anchorPoint.y * bounds.height
-        var m = layer.transform.matrix(at: time, sources: sources)
+        var m = transform
         m.tx += position.x - (m.a * ax + m.c * ay)
         m.ty += position.y - (m.b * ax + m.d * ay)
         return m
@@ -302,6 +322,14 @@ package final class LayerTreeEvaluator {
             position = still.position
             bounds = still.bounds
             local = still.toParent
+        } else if let tracks = node.tracks {
+            alpha = opacity * Swift.min(1, Swift.max(0, node.layer.opacity.value(at: time, sources: sources, track: tracks.opacity)))
+            position = Point(node.layer.position.x.value(at: time, sources: sources, track: tracks.x),
+                             node.layer.position.y.value(at: time, sources: sources, track: tracks.y))
+            bounds = Rect(x: node.layer.boundsOrigin.x.value(at: time, sources: sources, track: tracks.originX),
+                          y: node.layer.boundsOrigin.y.value(at: time, sources: sources, track: tracks.originY),
+                          width: node.layer.size.width, height: node.layer.size.height)
+            local = Self.toParent(node.layer, position: position, bounds: bounds, transform: tracks.matrix(of: node, at: time, sources: sources))
         } else {
             alpha = opacity * Swift.min(1, Swift.max(0, node.layer.opacity.value(at: time, sources: sources)))
             position = Point(node.layer.position.x.value(at: time, sources: sources), node.layer.position.y.value(at: time, sources: sources))
@@ -351,6 +379,12 @@ package final class LayerTreeEvaluator {
                     item.primitive = .dynamicShape
                     var p = SIMD4<Double>.zero
                     var k = 0
+                    if let tracks = node.parameterTracks {
+                        while k < shape.parameters.count && k < Shape.maxParameters {
+                            p[k] = shape.parameters[k].value(at: time, sources: sources, track: tracks[k])
+                            k += 1
+                        }
+                    }
                     while k < shape.parameters.count && k < Shape.maxParameters {
                         p[k] = shape.parameters[k].value(at: time, sources: sources)
                         k += 1

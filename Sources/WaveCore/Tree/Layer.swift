@@ -267,12 +267,18 @@ public struct AnimatableTransform: Equatable, Sendable {
     /// The matrix at time t.
     @inline(__always)
     public func matrix(at t: Double, sources: DrivenSources?) -> Affine {
-        let tx = translationX.value(at: t, sources: sources), ty = translationY.value(at: t, sources: sources)
-        let r = rotation.value(at: t, sources: sources)
-        let sx = scaleX.value(at: t, sources: sources), sy = scaleY.value(at: t, sources: sources)
         let k = skew.value(at: t, sources: sources)
+        return Self.matrix(translationX: translationX.value(at: t, sources: sources), translationY: translationY.value(at: t, sources: sources),
+                           rotation: rotation.value(at: t, sources: sources), scaleX: scaleX.value(at: t, sources: sources),
+                           scaleY: scaleY.value(at: t, sources: sources), skew: k, skewAxis: k != 0 ? skewAxis.value(at: t, sources: sources) : 0)
+    }
+
+    /// The matrix of these parts' values (`skewAxis` counts only where `skew` is not 0).
+    @inline(__always)
+    static func matrix(translationX tx: Double, translationY ty: Double, rotation r: Double, scaleX sx: Double, scaleY sy: Double,
+                       skew k: Double, skewAxis: Double) -> Affine {
         if k != 0 {
-            var m = Self.shear(k, along: skewAxis.value(at: t, sources: sources)).concatenating(after: .scale(sx, sy))
+            var m = Self.shear(k, along: skewAxis).concatenating(after: .scale(sx, sy))
             if r != 0 { m = Affine.rotation(r).concatenating(after: m) }
             m.tx = tx
             m.ty = ty
