@@ -832,7 +832,11 @@ final class GLTreeDraw {
                     } else {
                         polygons.begin()
                         polygonSink.transform = item.transform
-                        path.outline(item.input, scratch: evaluator.scratch, into: polygonSink)
+                        if let stored = path.storedOutline(item.input) {
+                            stored.emit(into: polygonSink)
+                        } else {
+                            path.outline(item.input, scratch: evaluator.scratch, into: polygonSink)
+                        }
                         p.fill = polygons.finish(rows: area.rows, columns: area.columns)
                         if outline != nil { polygons.keep(slot: slot, key: key) }
                     }

@@ -62,31 +62,9 @@ struct SampledOutline: DynamicPath, Equatable {
     /// Frames whose outlines are equal (the first and last held outside, a run of equal ones inside) share a number.
     func outlineIdentity(_ input: ShapeInput) -> Int? { frames.isEmpty ? 0 : sameAs[frame(input)] }
 
-    func outline<Sink: OutlineSink>(_ input: ShapeInput, into sink: Sink) {
-        let index = frame(input)
-        // Read in place with a while loop: a frame allocates nothing (a for-in loop allocates in a debug build).
-        frames[index].elements.withUnsafeBufferPointer { elements in
-            var pen = Point(0, 0), open = false
-            var i = 0
-            while i < elements.count {
-                switch elements[i] {
-                case let .move(p):
-                    if open { sink.close() }
-                    sink.move(to: p.x, p.y)
-                    pen = p
-                    open = true
-                case let .line(p):
-                    sink.line(to: p.x, p.y)
-                    pen = p
-                case let .quad(control, end):
-                    sink.quad(from: pen, control: control, to: end)
-                    pen = end
-                }
-                i += 1
-            }
-            if open { sink.close() }
-        }
-    }
+    func outline<Sink: OutlineSink>(_ input: ShapeInput, into sink: Sink) { storedOutline(input)?.emit(into: sink) }
+
+    func storedOutline(_ input: ShapeInput) -> Path? { frames.isEmpty ? nil : frames[frame(input)] }
 
     func reach(size: Size) -> Rect { box }
 }

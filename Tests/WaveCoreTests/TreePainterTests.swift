@@ -149,6 +149,55 @@ final class TreePainterTests: XCTestCase {
         XCTAssertEqual(image[40, 30], Reference.composite(RGBA8(255, 0, 0), 128.0 / 255, background), "under the half mask")
     }
 
+    /// A dynamic path that holds its outline as a path: emitted by hand here, point by point (`outline`), or
+    /// handed to the painter to emit itself (`storedOutline`, with `stored`).
+    private struct HeldOutline: DynamicPath, Equatable {
+        let path: Path
+        let stored: Bool
+
+        func outline<Sink: OutlineSink>(_ input: ShapeInput, into sink: Sink) {
+            var pen = Point(0, 0), open = false
+            for element in path.elements {
+                switch element {
+                case let .move(p):
+                    if open { sink.close() }
+                    sink.move(to: p.x, p.y)
+                    (pen, open) = (p, true)
+                case let .line(p):
+                    sink.line(to: p.x, p.y)
+                    pen = p
+                case let .quad(control, end):
+                    sink.quad(from: pen, control: control, to: end)
+                    pen = end
+                }
+            }
+            if open { sink.close() }
+        }
+
+        func storedOutline(_ input: ShapeInput) -> Path? { stored ? path : nil }
+        var maxPoints: Int { 64 }
+        func reach(size: Size) -> Rect { Rect(x: -10, y: -10, width: 60, height: 60) }
+    }
+
+    /// The painter emits a stored outline itself (`Path.emit`): the frames are byte for byte those of the
+    /// same outline emitted by its dynamic path, two sub-paths with curves, turned and scaled.
+    func testAStoredOutlineDrawsAsItsDynamicPathEmitsIt() throws {
+        var b = PathBuilder()
+        try b.move(to: 2, 30); try b.quad(control: 20, -10, to: 38, 30); try b.line(to: 30, 36); b.close()
+        try b.move(to: 10, 5); try b.line(to: 25, 8); try b.quad(control: 30, 20, to: 12, 18)
+        func scene(stored: Bool) -> Layer {
+            var layer = Layer(name: "held", frame: Rect(x: 12, y: 6, width: 40, height: 40),
+                              contents: .shape(Shape(dynamic: HeldOutline(path: b.path, stored: stored), fill: .solid(RGBA8(250, 120, 30)))))
+            layer.transform.rotation = Timeline(0, animations: [.basic(BasicAnimation(from: 0, to: 1.2, duration: 1))])
+            layer.transform.scaleX = .constant(1.3)
+            return root([layer])
+        }
+        for t in [0, 0.35, 0.8] {
+            assertImagesMatch(try render(scene(stored: true), at: t), try render(scene(stored: false), at: t), mean: 0, max: 0,
+                              name: "stored-outline-\(t)")
+        }
+    }
+
     /// Edge pixels are composited in fixed point (`EdgeBlend`): against source over worked here in doubles, every
     /// channel within one level, and off by one only where the exact value lies within a hair of a half.
     func testEdgePixelsInIntegersAreSourceOverWithinOneLevel() {

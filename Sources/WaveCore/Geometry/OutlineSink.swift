@@ -27,3 +27,36 @@ extension OutlineSink {
         line(to: p2.x, p2.y)
     }
 }
+
+extension Path {
+    /// The path into `sink` as it stands, in its own coordinates: each
+    /// sub-path moved to, its lines and its quadratics (as `quad` cuts them)
+    /// drawn, and closed. Generic and inlinable, so that a caller's own sink
+    /// type gets direct calls (a dynamic path's stored outline, emitted by a
+    /// backend: `DynamicPath.storedOutline`).
+    @inlinable
+    public func emit<Sink: OutlineSink>(into sink: Sink) {
+        // Read in place with a while loop: a frame allocates nothing (a for-in loop allocates in a debug build).
+        elements.withUnsafeBufferPointer { elements in
+            var pen = Point(0, 0), open = false
+            var i = 0
+            while i < elements.count {
+                switch elements[i] {
+                case let .move(p):
+                    if open { sink.close() }
+                    sink.move(to: p.x, p.y)
+                    pen = p
+                    open = true
+                case let .line(p):
+                    sink.line(to: p.x, p.y)
+                    pen = p
+                case let .quad(control, end):
+                    sink.quad(from: pen, control: control, to: end)
+                    pen = end
+                }
+                i += 1
+            }
+            if open { sink.close() }
+        }
+    }
+}

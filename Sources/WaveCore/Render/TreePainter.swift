@@ -386,6 +386,7 @@ package final class TreePainter {
         case let .fixed(path): PrimitiveOutlines.addPath(path, item.transform, columns: columns, into: rasterizer)
         case let .dynamic(dynamic):
             sink.transform = item.transform
+            if let stored = dynamic.storedOutline(item.input) { return stored.emit(into: sink) }
             dynamic.outline(item.input, scratch: evaluator.scratch, into: sink)
         }
     }

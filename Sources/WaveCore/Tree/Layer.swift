@@ -460,6 +460,10 @@ public protocol DynamicPath: Sendable {
     /// both (nil, the default: not known). The CPU strategy keeps the coverage of an outline whose
     /// number, transform and area stand still (`KeptCoverage`).
     func outlineIdentity(_ input: ShapeInput) -> Int?
+    /// Where the outline for `input` is a path the dynamic path holds, that path, which `outline` emits as
+    /// `Path.emit(into:)` does (nil, the default: it is made as it is emitted). A backend emits it itself into
+    /// its own sink, the calls made directly rather than through the protocol's generic outline.
+    func storedOutline(_ input: ShapeInput) -> Path?
 }
 
 extension DynamicPath {
@@ -470,6 +474,8 @@ extension DynamicPath {
     public var scratchCount: Int { 0 }
 
     public func outlineIdentity(_ input: ShapeInput) -> Int? { nil }
+
+    public func storedOutline(_ input: ShapeInput) -> Path? { nil }
 }
 
 extension DynamicPath where Self: Equatable {
