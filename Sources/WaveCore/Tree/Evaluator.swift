@@ -379,14 +379,12 @@ package final class LayerTreeEvaluator {
                     item.primitive = .dynamicShape
                     var p = SIMD4<Double>.zero
                     var k = 0
-                    if let tracks = node.parameterTracks {
-                        while k < shape.parameters.count && k < Shape.maxParameters {
-                            p[k] = shape.parameters[k].value(at: time, sources: sources, track: tracks[k])
-                            k += 1
-                        }
-                    }
                     while k < shape.parameters.count && k < Shape.maxParameters {
-                        p[k] = shape.parameters[k].value(at: time, sources: sources)
+                        if let tracks = node.parameterTracks {
+                            p[k] = shape.parameters[k].value(at: time, sources: sources, track: tracks[k])
+                        } else {
+                            p[k] = shape.parameters[k].value(at: time, sources: sources)
+                        }
                         k += 1
                     }
                     item.input = ShapeInput(parameters: p, position: position, size: node.layer.size)

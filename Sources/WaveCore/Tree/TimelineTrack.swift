@@ -18,32 +18,29 @@ package struct TimelineTrack {
 
     /// `timeline`'s begin times, where they can be used; free them with `deallocate`.
     package init(_ timeline: Timeline<Double>) {
-        guard let basics = Self.halving(timeline) else {
+        guard let times = Self.beginTimes(timeline) else {
             (begins, count) = (nil, 0)
             return
         }
-        let begins = UnsafeMutablePointer<Double>.allocate(capacity: basics.count)
-        for (i, basic) in basics.enumerated() { begins[i] = basic.timing.beginTime }
-        (self.begins, count) = (begins, basics.count)
+        let begins = UnsafeMutablePointer<Double>.allocate(capacity: times.count)
+        begins.initialize(from: times, count: times.count)
+        (self.begins, count) = (begins, times.count)
     }
 
-    /// The timeline's animations where halving by begin time skips only animations not in effect (nil otherwise):
+    /// The animations' begin times where halving by them skips only animations not in effect (nil otherwise):
     /// more than one, all basic; after the first, none in effect before its begin time; begin times that never decrease.
-    private static func halving(_ timeline: Timeline<Double>) -> [BasicAnimation<Double>]? {
+    private static func beginTimes(_ timeline: Timeline<Double>) -> [Double]? {
         guard timeline.animations.count > 1 else { return nil }
-        var basics: [BasicAnimation<Double>] = []
+        var times: [Double] = []
         for animation in timeline.animations {
             guard case let .basic(basic) = animation else { return nil }
             let timing = basic.timing
             guard timing.beginTime.isFinite, timing.speed > 0 else { return nil }
-            if let last = basics.last, timing.fillMode.fillsBackwards || timing.beginTime < last.timing.beginTime { return nil }
-            basics.append(basic)
+            if let last = times.last, timing.fillMode.fillsBackwards || timing.beginTime < last { return nil }
+            times.append(timing.beginTime)
         }
-        return basics
+        return times
     }
-
-    /// Whether a track of `timeline` would halve.
-    static func wouldHalve(_ timeline: Timeline<Double>) -> Bool { halving(timeline) != nil }
 
     /// Whether a frame reads the timeline by halving (false: from the top, as `Timeline.value(at:sources:)`).
     package var halves: Bool { begins != nil }
@@ -66,9 +63,10 @@ package struct TimelineTrack {
     /// Tracks for `timelines`, one each, in memory of their own, where some of them halve (nil otherwise): free
     /// them with `deallocate(_:count:)`.
     static func laidOut(_ timelines: ArraySlice<Timeline<Double>>) -> UnsafeMutablePointer<TimelineTrack>? {
-        guard timelines.contains(where: { TimelineTrack.wouldHalve($0) }) else { return nil }
-        let tracks = UnsafeMutablePointer<TimelineTrack>.allocate(capacity: timelines.count)
-        for (k, timeline) in timelines.enumerated() { (tracks + k).initialize(to: TimelineTrack(timeline)) }
+        let laid = timelines.map(TimelineTrack.init)
+        guard laid.contains(where: \.halves) else { return nil }
+        let tracks = UnsafeMutablePointer<TimelineTrack>.allocate(capacity: laid.count)
+        tracks.initialize(from: laid, count: laid.count)
         return tracks
     }
 
@@ -107,7 +105,12 @@ package final class PlacementTracks {
 
     /// The layer's tracks, where some of them halve (nil otherwise: its timelines are read as they are).
     static func halving(_ layer: Layer) -> PlacementTracks? {
-        ([layer.opacity] + layer.geometryTimelines).contains(where: TimelineTrack.wouldHalve) ? PlacementTracks(layer) : nil
+        let tracks = PlacementTracks(layer)
+        return tracks.all.contains(where: \.halves) ? tracks : nil
+    }
+
+    private var all: [TimelineTrack] {
+        [opacity, x, y, originX, originY, translationX, translationY, rotation, scaleX, scaleY, skew, skewAxis]
     }
 
     private init(_ layer: Layer) {
@@ -121,11 +124,7 @@ package final class PlacementTracks {
         (skew, skewAxis) = (TimelineTrack(transform.skew), TimelineTrack(transform.skewAxis))
     }
 
-    deinit {
-        for track in [opacity, x, y, originX, originY, translationX, translationY, rotation, scaleX, scaleY, skew, skewAxis] {
-            track.deallocate()
-        }
-    }
+    deinit { for track in all { track.deallocate() } }
 
     /// The node's layer's transform at its local time t (`AnimatableTransform.matrix(at:sources:)`): these are
     /// its layer's tracks. The layer is read in place through its node (a copy of it would retain every reference in it).
