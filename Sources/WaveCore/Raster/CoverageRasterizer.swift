@@ -490,4 +490,19 @@ func floorDiv(_ n: Int, _ d: Int) -> Int {
 /// [x0, x1) are covered by level/255 (level 0...255).
 package protocol CoverageBlitter {
     mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int)
+    /// Pixels `x..<x + count` of the row, each at its own level (the byte at `levels + i`; 0 draws nothing):
+    /// edge pixels side by side, as kept coverage plays them back (`KeptCoverage`). Unless a blitter does
+    /// better, one `blit` a pixel.
+    mutating func blit(row: Int, from x: Int, levels: UnsafeRawPointer, count: Int)
+}
+
+extension CoverageBlitter {
+    @inline(__always)
+    package mutating func blit(row: Int, from x: Int, levels: UnsafeRawPointer, count: Int) {
+        var i = 0
+        while i < count {
+            blit(row: row, from: x &+ i, to: x &+ i &+ 1, level: Int(levels.load(fromByteOffset: i, as: UInt8.self)))
+            i &+= 1
+        }
+    }
 }

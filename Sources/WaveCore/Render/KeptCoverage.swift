@@ -168,13 +168,9 @@ package final class KeptCoverage {
                 k &+= 2
             } else if word & pixelsMark != 0 {
                 let x = Int(word & ~pixelsMark), count = Int(words[k &+ 1])
-                let levels = words + (k &+ 2)
-                var i = 0
-                while i < count {
-                    let pair = levels[i >> 1]
-                    blitter.blit(row: row, from: x &+ i, to: x &+ i &+ 1, level: Int(i & 1 == 0 ? pair & 0xFF : pair >> 8))
-                    i &+= 1
-                }
+                // Two levels a word, the first in the low byte: on a little-endian machine (every one Swift on Linux
+                // runs on), the levels' bytes in order.
+                blitter.blit(row: row, from: x, levels: UnsafeRawPointer(words + (k &+ 2)), count: count)
                 k &+= 2 &+ (count &+ 1) >> 1
             } else {
                 blitter.blit(row: row, from: Int(word), to: Int(words[k &+ 1]), level: Int(words[k &+ 2]))

@@ -35,11 +35,11 @@ package final class TreePainter {
     private let foldTables = UnsafeMutablePointer<UInt8>.allocate(capacity: 512)
     /// One byte a pixel: a bordered box's inner edge's coverage (nil: no box has a border).
     private let innerBuffer: UnsafeMutablePointer<UInt8>?
-    /// Solid spans over opaque pixels, blended through tables (kept while their colour and coverage do not change).
-    private let spanBlend = SpanBlendTable()
+    /// Gradient spans over opaque pixels, blended through their ramp's weighed colours (kept while the item and coverage hold).
+    private let rampBlend = RampBlend()
     /// Outlines' coverage, kept while they stand still: a slot per list item, then per mask item.
     private let kept: KeptCoverage
-    /// Blitters made so far: each one's number (`ItemBlitter.item`) keys the span tables made for it.
+    /// Blitters made so far: each one's number (`ItemBlitter.item`) keys the ramp terms weighed for it.
     private var itemsPainted = 0
 
     private func nextItem() -> Int {
@@ -216,7 +216,7 @@ package final class TreePainter {
         case .fixedShape, .dynamicShape:
             guard case let .shape(shape)? = node.layer.contents else { return }
             var blitter = ItemBlitter(view: view, paint: ItemPaint(shape, item), opacity: item.opacity,
-                                      columns: area.columns, mask: mask, spanBlend: spanBlend, item: nextItem())
+                                      columns: area.columns, mask: mask, rampBlend: rampBlend, item: nextItem())
             blitter.blend = item.blend
             resolveOutline(item, shape: shape, slot: slot, area: area, into: &blitter, as: .frame(blends: true), mask: mask)
         case .box, .boxBorder:
@@ -229,14 +229,14 @@ package final class TreePainter {
             if item.primitive == .box {
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: item.color)), opacity: item.opacity,
-                                          columns: area.columns, mask: mask, spanBlend: spanBlend, item: nextItem())
+                                          columns: area.columns, mask: mask, rampBlend: rampBlend, item: nextItem())
                 blitter.blend = item.blend
                 resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
             }
             if item.primitive == .boxBorder || item.drawsBorder {
                 PrimitiveOutlines.addBorder(item.bounds, radius: box.cornerRadius, width: box.borderWidth, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: box.borderColor)), opacity: item.opacity,
-                                          columns: area.columns, mask: mask, spanBlend: spanBlend, item: nextItem())
+                                          columns: area.columns, mask: mask, rampBlend: rampBlend, item: nextItem())
                 blitter.blend = item.blend
                 resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
             }
@@ -722,9 +722,9 @@ struct ItemBlitter: CoverageBlitter {
     let opacity: Double
     let columns: Range<Int>
     let mask: UnsafeMutablePointer<UInt8>?
-    let spanBlend: SpanBlendTable
-    /// Which blitter of the painter's this is, never the same twice (`TreePainter.nextItem()`): the span
-    /// tables made for one item's paint and opacity (a ramp's, an edge level's) are made again for the next.
+    let rampBlend: RampBlend
+    /// Which blitter of the painter's this is, never the same twice (`TreePainter.nextItem()`): the
+    /// ramp terms weighed for one item and coverage are weighed again for the next.
     let item: Int
     /// How it meets what is under it (`BlendMode`); normal takes the fast paths below.
     var blend = BlendMode.normal
@@ -751,8 +751,8 @@ struct ItemBlitter: CoverageBlitter {
     }
 
     init(view: PixmapView, paint: ItemPaint, opacity: Double, columns: Range<Int>, mask: UnsafeMutablePointer<UInt8>?,
-         spanBlend: SpanBlendTable, item: Int) {
-        (self.view, self.paint, self.opacity, self.columns, self.mask, self.spanBlend) = (view, paint, opacity, columns, mask, spanBlend)
+         rampBlend: RampBlend, item: Int) {
+        (self.view, self.paint, self.opacity, self.columns, self.mask, self.rampBlend) = (view, paint, opacity, columns, mask, rampBlend)
         self.item = item
         var spans = SpanPaint()
         switch paint {
@@ -786,11 +786,10 @@ struct ItemBlitter: CoverageBlitter {
         let a = Swift.max(x0, columns.lowerBound), b = Swift.min(x1, columns.upperBound)
         if a >= b { return }
         let out = view.row(row)
-        let coverage = Double(level) / 255 * opacity
         let maskRow = mask.map { $0 + row * view.width }
         if blend != .normal {
             // Pixel by pixel: the mode reads each pixel under it.
-            let py = Double(row) + 0.5
+            let coverage = Double(level) / 255 * opacity, py = Double(row) + 0.5
             for x in a..<b {
                 let c = coverage * Double(maskRow?[x] ?? 255) / 255
                 if c > 0 { out[x] = blend.composite(paint.color(atX: Double(x) + 0.5, y: py), coverage: c, onto: RGBA8(packed: out[x])).packed }
@@ -801,44 +800,28 @@ struct ItemBlitter: CoverageBlitter {
         case .solid:
             let color = spans.color
             // Whole coverage of an opaque colour, unmasked: the colour itself, as composite gives it (a span fill).
-            if coverage >= 1 && color.a >= 255 && maskRow == nil {
+            if level >= 255 && opacity >= 1 && color.a >= 255 && maskRow == nil {
                 (out + a).update(repeating: RGBA8(rounded8(color.r), rounded8(color.g), rounded8(color.b), 255).packed, count: b - a)
                 return
             }
-            // One coverage over the span where the mask is whole: onto an opaque pixel, composite's own arithmetic
-            // with the source's terms made once; elsewhere (a partial mask, a translucent pixel) composite itself.
-            let sa = color.a / 255 * coverage, keep = 1 - sa
-            let sr = color.r * sa, sg = color.g * sa, sb = color.b * sa
-            @inline(__always) func opaque(_ s: Double, _ d: UInt32) -> UInt32 { UInt32(rounded8(s + Double(d) * keep)) }
-            // Opaque pixels under the span are worked out once each in a row of equal ones (the last in and out
-            // kept); where they keep changing, through the tables (the same arithmetic, made once for 256 values),
-            // at once where this colour and coverage made them last.
-            var table = spanBlend.tables(sr, sg, sb, keep: keep)
-            var lastIn: UInt32 = 0, lastOut: UInt32 = 0, worked = 0
+            // Onto an opaque pixel where the mask is whole: the edge pixels' integers at this span's one level, each
+            // pixel worked out once in a row of equal ones (the last in and out kept); elsewhere (a partial mask, a
+            // translucent pixel) composite itself, kept for the next equal pair.
+            let weights = edges.weights(level: level)
+            var lastIn: UInt32 = 0, lastOut: UInt32 = 0
             var partialMask: UInt8 = 0, partialIn: UInt32 = 0, partialOut: UInt32 = 0
             var x = a
             while x < b {
                 let m = maskRow?[x] ?? 255
                 let d = out[x]
                 if m == 255 && d >> 24 == 255 {
-                    if d != lastIn {
-                        // No opaque pixel is 0, so the first one is always worked out.
-                        lastIn = d
-                        if let table {
-                            lastOut = UInt32(table[Int(d & 0xFF)]) | UInt32(table[256 + Int(d >> 8 & 0xFF)]) << 8
-                                | UInt32(table[512 + Int(d >> 16 & 0xFF)]) << 16 | 0xFF00_0000
-                        } else {
-                            lastOut = opaque(sr, d & 0xFF) | opaque(sg, d >> 8 & 0xFF) << 8 | opaque(sb, d >> 16 & 0xFF) << 16 | 0xFF00_0000
-                            worked &+= 1
-                            if worked == SpanBlendTable.pixelsBeforeTables { table = spanBlend.prepare(sr, sg, sb, keep: keep) }
-                        }
-                    }
+                    // No opaque pixel is 0, so the first one is always worked out.
+                    if d != lastIn { (lastIn, lastOut) = (d, edges.onto(d, weights)) }
                     out[x] = lastOut
                 } else if m > 0 {
-                    // Under a partial mask (or onto a translucent pixel): composite, kept for the next equal pair.
                     if m != partialMask || d != partialIn {
                         (partialMask, partialIn) = (m, d)
-                        let c = coverage * Double(m) / 255
+                        let c = Double(level) / 255 * opacity * Double(m) / 255
                         partialOut = c > 0 ? composite(color, coverage: c, onto: RGBA8(packed: d)).packed : d
                     }
                     out[x] = partialOut
@@ -847,7 +830,7 @@ struct ItemBlitter: CoverageBlitter {
             }
         case .linear:
             let (alpha, beta, gamma, start, end) = (spans.u.x, spans.u.y, spans.u.z, spans.color, spans.end)
-            let py = Double(row) + 0.5
+            let coverage = Double(level) / 255 * opacity, py = Double(row) + 0.5
             for x in a..<b {
                 let c = maskRow.map { coverage * Double($0[x]) / 255 } ?? coverage
                 if c <= 0 { continue }
@@ -857,12 +840,12 @@ struct ItemBlitter: CoverageBlitter {
         case .ramp:
             guard let ramp = spans.ramp else { return }
             let (u, v, tint) = (spans.u, spans.v, spans.tint)
-            let py = Double(row) + 0.5
+            let coverage = Double(level) / 255 * opacity, py = Double(row) + 0.5
             // A long span: the ramp's 256 colours tinted and weighed by this coverage once (made again only for
             // another item or coverage), each pixel then composite's opaque arithmetic on its entry.
             // A short span takes them too where they were made for this item and coverage already (a stroke's inside).
-            let weighed = b - a >= SpanBlendTable.shortestSpan || spanBlend.hasRamp(item: item, coverage: coverage)
-            let table = weighed ? spanBlend.ramp(ramp, tint: tint, coverage: coverage, item: item) : nil
+            let weighed = b - a >= RampBlend.shortestSpan || rampBlend.hasRamp(item: item, coverage: coverage)
+            let table = weighed ? rampBlend.ramp(ramp, tint: tint, coverage: coverage, item: item) : nil
             var x = a
             while x < b {
                 let m = maskRow?[x] ?? 255
@@ -870,7 +853,7 @@ struct ItemBlitter: CoverageBlitter {
                 let t = ItemPaint.position(u: u, v: v, radial: spans.radial, focus: spans.focus, x: Double(x) + 0.5, y: py)
                 let d = RGBA8(packed: out[x])
                 if let table, m == 255 && d.a == 255 {
-                    out[x] = spanBlend.rampEntry(Gradient.entry(at: t), of: table, onto: out[x])
+                    out[x] = rampBlend.rampEntry(Gradient.entry(at: t), of: table, onto: out[x])
                 } else {
                     let c = coverage * Double(m) / 255
                     if c > 0 { out[x] = composite(tint.applied(to: ramp[Gradient.entry(at: t)]), coverage: c, onto: d).packed }
@@ -879,25 +862,40 @@ struct ItemBlitter: CoverageBlitter {
             }
         }
     }
+
+    /// Edge pixels side by side (kept coverage played back): a solid colour's onto opaque pixels inside any mask in
+    /// `EdgeBlend`'s integers, the row and columns found once; any other pixel as `blit` draws it.
+    @inline(__always)
+    mutating func blit(row: Int, from x: Int, levels: UnsafeRawPointer, count: Int) {
+        let first = Swift.max(x, columns.lowerBound), end = Swift.min(x &+ count, columns.upperBound)
+        guard first < end else { return }
+        let solid = spans.kind == .solid && blend == .normal
+        let out = view.row(row), maskRow = mask.map { $0 + row &* view.width }
+        var column = first
+        while column < end {
+            let level = Int(levels.load(fromByteOffset: column &- x, as: UInt8.self))
+            if level != 0 {
+                let d = out[column]
+                if solid && d >> 24 == 255 && (maskRow == nil || maskRow.unsafelyUnwrapped[column] == 255) {
+                    out[column] = edges.onto(d, level: level)
+                } else {
+                    blit(row: row, from: column, to: column &+ 1, level: level)
+                }
+            }
+            column &+= 1
+        }
+    }
 }
 
-/// A span's blend onto opaque pixels, by composite's own arithmetic, made
-/// once and kept while its terms hold: for a solid colour, three tables of
-/// 256 (the channel out for each channel in), made once a span has met
-/// `pixelsBeforeTables` different pixels under it (a shape's inside is one
-/// span a row at one coverage, and shapes of one colour and opacity share
-/// them); for a gradient, its ramp's 256 colours weighed for one item and
-/// coverage, each entry with its last pixel in and out.
-final class SpanBlendTable {
+/// A gradient span's blend onto opaque pixels, by composite's own
+/// arithmetic, made once and kept while its terms hold: its ramp's 256
+/// colours weighed for one item and coverage, each entry with its last
+/// pixel in and out. (A solid span needs no table: `EdgeBlend`'s integers
+/// at its one level.)
+final class RampBlend {
     /// Gradient spans shorter than this blend pixel by pixel (weighing a ramp's 256 colours is about as
     /// much work as 32 of its pixels).
     static let shortestSpan = 32
-    /// A solid span works out this many different pixels under it before its tables are made (they cost
-    /// about 256 pixels' work: a span over one colour never needs them, one over a picture soon does).
-    static let pixelsBeforeTables = 64
-    private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 768)
-    /// The terms the tables were made for (sr, sg, sb, keep); NaN before the first.
-    private let key = UnsafeMutablePointer<Double>.allocate(capacity: 4)
 
     /// A ramp's entries weighed for one item and coverage: (sr, sg, sb, keep) each, and what they were made for.
     private let rampTerms = UnsafeMutablePointer<Double>.allocate(capacity: 4 * Gradient.rampSize)
@@ -906,15 +904,12 @@ final class SpanBlendTable {
     private let rampLast = UnsafeMutablePointer<(in: UInt32, out: UInt32)>.allocate(capacity: Gradient.rampSize)
 
     init() {
-        key.initialize(repeating: .nan, count: 4)
         rampKey.initialize(repeating: .nan, count: 2)
         rampTerms.initialize(repeating: 0, count: 4 * Gradient.rampSize)
         rampLast.initialize(repeating: (0, 0), count: Gradient.rampSize)
     }
 
     deinit {
-        bytes.deallocate()
-        key.deallocate()
         rampTerms.deallocate()
         rampKey.deallocate()
         rampLast.deallocate()
@@ -953,34 +948,6 @@ final class SpanBlendTable {
         let out = opaque(e[0], d & 0xFF) | opaque(e[1], d >> 8 & 0xFF) << 8 | opaque(e[2], d >> 16 & 0xFF) << 16 | 0xFF00_0000
         rampLast[i] = (d, out)
         return out
-    }
-
-    /// The tables `prepare` made last, where they were made for these terms (nil otherwise).
-    @inline(__always)
-    func tables(_ sr: Double, _ sg: Double, _ sb: Double, keep: Double) -> UnsafeMutablePointer<UInt8>? {
-        key[0] == sr && key[1] == sg && key[2] == sb && key[3] == keep ? bytes : nil
-    }
-
-    /// The tables for the source's premultiplied terms and what is kept of
-    /// the pixel. Plain pointers and no closure: nothing here allocates,
-    /// even in a debug build.
-    @inline(__always)
-    func prepare(_ sr: Double, _ sg: Double, _ sb: Double, keep: Double) -> UnsafeMutablePointer<UInt8> {
-        if key[0] != sr || key[1] != sg || key[2] != sb || key[3] != keep {
-            key[0] = sr; key[1] = sg; key[2] = sb; key[3] = keep
-            Self.fill(bytes, sr, keep)
-            Self.fill(bytes + 256, sg, keep)
-            Self.fill(bytes + 512, sb, keep)
-        }
-        return bytes
-    }
-
-    private static func fill(_ table: UnsafeMutablePointer<UInt8>, _ s: Double, _ keep: Double) {
-        var d = 0
-        while d < 256 {
-            table[d] = rounded8(s + Double(d) * keep)
-            d += 1
-        }
     }
 }
 
@@ -1082,12 +1049,23 @@ package struct EdgeBlend {
         (r, g, b) = (fixed(color.r, 256, 255 * 256), fixed(color.g, 256, 255 * 256), fixed(color.b, 256, 255 * 256))
     }
 
+    /// The colour's weight at `level` (1...255): sa in 1/65536ths, and what is kept of the pixel in 1/2^24ths
+    /// (a span's pixels share one level, so its pixels share these).
+    @inline(__always)
+    package func weights(level: Int) -> (sa: UInt64, keep: UInt64) {
+        let sa = (UInt64(truncatingIfNeeded: level) &* scale &+ 128) >> 8
+        return (sa, (65536 &- sa) << 8)
+    }
+
     /// Opaque pixel `d` under the colour at `level` (1...255).
     @inline(__always)
-    package func onto(_ d: UInt32, level: Int) -> UInt32 {
-        let sa = (UInt64(truncatingIfNeeded: level) &* scale &+ 128) >> 8, keep = (65536 &- sa) << 8
+    package func onto(_ d: UInt32, level: Int) -> UInt32 { onto(d, weights(level: level)) }
+
+    /// Opaque pixel `d` under the colour at the level `weights` were worked out for.
+    @inline(__always)
+    package func onto(_ d: UInt32, _ weights: (sa: UInt64, keep: UInt64)) -> UInt32 {
         @inline(__always) func channel(_ c: UInt64, _ d: UInt32) -> UInt32 {
-            UInt32(truncatingIfNeeded: (c &* sa &+ UInt64(d & 0xFF) &* keep &+ (1 << 23)) >> 24)
+            UInt32(truncatingIfNeeded: (c &* weights.sa &+ UInt64(d & 0xFF) &* weights.keep &+ (1 << 23)) >> 24)
         }
         return channel(r, d) | channel(g, d >> 8) << 8 | channel(b, d >> 16) << 16 | 0xFF00_0000
     }
