@@ -228,6 +228,26 @@ final class TreePainterTests: XCTestCase {
             }
         }
         XCTAssertLessThan(Double(off) / Double(channels), 0.002, "\(off) of \(channels) channels off by one")
+        // Red and blue share their products: each channel as it would come alone, (c sa + d (65536 - sa) 256 + 2^23) >> 24.
+        for trial in 0..<40 {
+            let r = Double.random(in: 0...255, using: &random), g = Double.random(in: 0...255, using: &random)
+            let b = Double.random(in: 0...255, using: &random), a = trial % 2 == 0 ? 255 : Double.random(in: 0...255, using: &random)
+            let edges = EdgeBlend(color: ColorValue(r: r, g: g, b: b, a: a), opacity: trial % 3 == 0 ? 1 : Double.random(in: 0...1, using: &random))
+            let colour = [edges.redBlue & 0xFFFF_FFFF, edges.green, edges.redBlue >> 32]
+            for level in 1...255 {
+                let sa = (UInt64(level) * edges.scale + 128) >> 8
+                for _ in 0..<16 {
+                    let d = UInt32.random(in: 0...0xFF_FFFF, using: &random) | 0xFF00_0000
+                    var alone: UInt32 = 0xFF00_0000
+                    for k in 0..<3 {
+                        let shift = 8 * UInt32(k), under = UInt64(d >> shift & 0xFF)
+                        let sum: UInt64 = colour[k] * sa + under * ((65536 - sa) << 8) + (1 << 23)
+                        alone |= UInt32(sum >> 24) << shift
+                    }
+                    XCTAssertEqual(edges.onto(d, level: level), alone, "level \(level) onto \(String(d, radix: 16))")
+                }
+            }
+        }
         // Whole coverage of an opaque colour is the colour itself.
         let solid = EdgeBlend(color: ColorValue(r: 200, g: 17, b: 0, a: 255), opacity: 1)
         XCTAssertEqual(RGBA8(packed: solid.onto(RGBA8(1, 2, 3, 255).packed, level: 255)), RGBA8(200, 17, 0, 255))

@@ -13,6 +13,8 @@ public final class CPURenderer: Renderer, PixelCounting {
     public let rendererName = "CPU rasteriser (Swift, integer signed-area coverage)"
 
     public private(set) var scene: Scene?
+    /// The prepared scene's size and background, what a frame reads of it (reading `scene` would copy the whole value).
+    private var frame: (width: Int, height: Int, background: RGBA8)?
     private var rasterizer: CoverageRasterizer?
     /// The rows no shape paints whole: cleared at the start of every frame.
     private var rowsToClear: [Range<Int>] = []
@@ -31,6 +33,7 @@ public final class CPURenderer: Renderer, PixelCounting {
         try scene.validate()
         if scene == self.scene { return }
         self.scene = nil
+        frame = nil
         if rasterizer?.width != scene.width || rasterizer?.height != scene.height {
             rasterizer = nil
             // The rasteriser's accumulators, then the frame and its read-back, all at once.
@@ -43,6 +46,7 @@ public final class CPURenderer: Renderer, PixelCounting {
         }
         rowsToClear = treePainter?.rowsToClear ?? [0..<scene.height]
         self.scene = scene
+        frame = (scene.width, scene.height, scene.background)
     }
 
     /// A pixmap of the scene's size, rows top to bottom.
@@ -67,7 +71,7 @@ public final class CPURenderer: Renderer, PixelCounting {
     }
 
     public func draw(time: Double, into target: RenderTarget) throws {
-        guard let scene else { throw RendererError.notPrepared(.cpu) }
+        guard let scene = frame else { throw RendererError.notPrepared(.cpu) }
         guard let pixmap = target as? Pixmap else { throw RendererError.wrongTarget(.cpu, "expected a Pixmap") }
         guard pixmap.width == scene.width, pixmap.height == scene.height else {
             throw RendererError.wrongTarget(.cpu, "a \(pixmap.width)x\(pixmap.height) pixmap for a \(scene.width)x\(scene.height) scene")

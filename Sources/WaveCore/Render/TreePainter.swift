@@ -734,6 +734,8 @@ struct ItemBlitter: CoverageBlitter {
     private let spans: SpanPaint
     /// A solid colour's edge pixels onto opaque ones, in integers (`EdgeBlend`).
     private let edges: EdgeBlend
+    /// A solid colour's pixel at whole coverage, opaque (`composite`'s rounding): what a covered span of it writes.
+    private let wholePixel: UInt32
 
     /// `paint` taken apart once; its ramp's storage stays alive (and in
     /// place: the array is never written) as long as `paint` does.
@@ -768,6 +770,7 @@ struct ItemBlitter: CoverageBlitter {
         }
         self.spans = spans
         edges = EdgeBlend(color: spans.color, opacity: opacity)
+        wholePixel = RGBA8(rounded8(spans.color.r), rounded8(spans.color.g), rounded8(spans.color.b), 255).packed
     }
 
     @inline(__always)
@@ -801,7 +804,7 @@ struct ItemBlitter: CoverageBlitter {
             let color = spans.color
             // Whole coverage of an opaque colour, unmasked: the colour itself, as composite gives it (a span fill).
             if level >= 255 && opacity >= 1 && color.a >= 255 && maskRow == nil {
-                (out + a).update(repeating: RGBA8(rounded8(color.r), rounded8(color.g), rounded8(color.b), 255).packed, count: b - a)
+                (out + a).update(repeating: wholePixel, count: b - a)
                 return
             }
             // Onto an opaque pixel where the mask is whole: the edge pixels' integers at this span's one level, each
@@ -816,7 +819,7 @@ struct ItemBlitter: CoverageBlitter {
                 let d = out[x]
                 if m == 255 && d >> 24 == 255 {
                     // No opaque pixel is 0, so the first one is always worked out.
-                    if d != lastIn { (lastIn, lastOut) = (d, edges.onto(d, weights)) }
+                    if d != lastIn { (lastIn, lastOut) = (d, EdgeBlend.onto(d, weights)) }
                     out[x] = lastOut
                 } else if m > 0 {
                     if m != partialMask || d != partialIn {
@@ -1034,11 +1037,22 @@ extension MaskMode {
 /// a half (about one channel in 2000). Edge pixels are most of the
 /// rasteriser's calls, and there the doubles cost more than the rest of the
 /// item's paint.
+///
+/// Red and blue go through each product together, 32 bits apart: c sa is
+/// under 2^32 (c at most 255 x 256, sa at most 65536) and a channel's sum
+/// under 2^24, so neither reaches the other's bits.
 package struct EdgeBlend {
     /// sa in 1/65536ths is (level * scale + 128) >> 8.
-    let scale: UInt64
-    /// The colour's channels in 1/256ths, held to 0...255.
-    let r: UInt64, g: UInt64, b: UInt64
+    package let scale: UInt64
+    /// The colour's channels in 1/256ths, held to 0...255: red and blue as one word (blue 32 bits up), green.
+    package let redBlue: UInt64, green: UInt64
+
+    /// One level's terms: what is kept of the pixel (65536 - sa), and the colour's part of each channel in
+    /// 1/65536ths of a level (c sa / 256, the fraction dropped, which leaves every rounded channel as it
+    /// was) with the half for rounding, red and blue as one word.
+    package struct Weights {
+        let keep: UInt64, redBlue: UInt64, green: UInt64
+    }
 
     package init(color: ColorValue, opacity: Double) {
         @inline(__always) func fixed(_ v: Double, _ one: Double, _ most: Double) -> UInt64 {
@@ -1046,27 +1060,29 @@ package struct EdgeBlend {
         }
         // 65536 * 256 / 255 at full alpha and opacity: level 255 is sa = 65536.
         scale = fixed(color.a / 255 * Swift.min(1, Swift.max(0, opacity)), 65536 * 256 / 255, 65536 * 256 / 255)
-        (r, g, b) = (fixed(color.r, 256, 255 * 256), fixed(color.g, 256, 255 * 256), fixed(color.b, 256, 255 * 256))
+        redBlue = fixed(color.r, 256, 255 * 256) | fixed(color.b, 256, 255 * 256) << 32
+        green = fixed(color.g, 256, 255 * 256)
     }
 
-    /// The colour's weight at `level` (1...255): sa in 1/65536ths, and what is kept of the pixel in 1/2^24ths
-    /// (a span's pixels share one level, so its pixels share these).
+    /// The terms at `level` (1...255): a span's pixels share one level, so its pixels share these.
     @inline(__always)
-    package func weights(level: Int) -> (sa: UInt64, keep: UInt64) {
+    package func weights(level: Int) -> Weights {
         let sa = (UInt64(truncatingIfNeeded: level) &* scale &+ 128) >> 8
-        return (sa, (65536 &- sa) << 8)
+        let both = redBlue &* sa, half: UInt64 = 1 << 15 | 1 << 47
+        return Weights(keep: 65536 &- sa, redBlue: ((both & 0xFFFF_FFFF) >> 8 | (both >> 8) & 0xFFFF_FFFF_0000_0000) &+ half,
+                       green: (green &* sa) >> 8 &+ 1 << 15)
     }
 
     /// Opaque pixel `d` under the colour at `level` (1...255).
     @inline(__always)
-    package func onto(_ d: UInt32, level: Int) -> UInt32 { onto(d, weights(level: level)) }
+    package func onto(_ d: UInt32, level: Int) -> UInt32 { Self.onto(d, weights(level: level)) }
 
     /// Opaque pixel `d` under the colour at the level `weights` were worked out for.
     @inline(__always)
-    package func onto(_ d: UInt32, _ weights: (sa: UInt64, keep: UInt64)) -> UInt32 {
-        @inline(__always) func channel(_ c: UInt64, _ d: UInt32) -> UInt32 {
-            UInt32(truncatingIfNeeded: (c &* weights.sa &+ UInt64(d & 0xFF) &* weights.keep &+ (1 << 23)) >> 24)
-        }
-        return channel(r, d) | channel(g, d >> 8) << 8 | channel(b, d >> 16) << 16 | 0xFF00_0000
+    package static func onto(_ d: UInt32, _ weights: Weights) -> UInt32 {
+        let redBlue = UInt64(d & 0xFF) | UInt64(d & 0xFF_0000) << 16
+        let redBlueOut = redBlue &* weights.keep &+ weights.redBlue, greenOut = UInt64(d >> 8 & 0xFF) &* weights.keep &+ weights.green
+        return UInt32(truncatingIfNeeded: redBlueOut >> 16 & 0xFF) | UInt32(truncatingIfNeeded: greenOut >> 16) << 8
+            | UInt32(truncatingIfNeeded: redBlueOut >> 48 & 0xFF) << 16 | 0xFF00_0000
     }
 }
