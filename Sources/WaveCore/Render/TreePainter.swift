@@ -39,6 +39,8 @@ package final class TreePainter {
     private let rampBlend = RampBlend()
     /// Outlines' coverage, kept while they stand still: a slot per list item, then per mask item.
     private let kept: KeptCoverage
+    /// Per content number, a picture's clear blocks (nil for other contents).
+    private let pictureBlocks: [PictureBlocks?]
     /// Blitters made so far: each one's number (`ItemBlitter.item`) keys the ramp terms weighed for it.
     private var itemsPainted = 0
 
@@ -83,6 +85,10 @@ package final class TreePainter {
             byNode[clip.node] = (clip, path, FillProgram(fill: shape.fill, background: background))
         }
         soleClips = byNode
+        pictureBlocks = evaluator.contents.map { contents in
+            if case let .picture(picture) = contents { return PictureBlocks(picture.image) }
+            return nil
+        }
         kept = try KeptCoverage(slots: evaluator.capacity.items + evaluator.capacity.maskItems,
                                 words: KeptCoverage.words(width: rasterizer.width, height: rasterizer.height))
         // A debug build makes a generic type's metadata where it is first used, which allocates; the blitters
@@ -211,7 +217,8 @@ package final class TreePainter {
         switch item.primitive {
         case .picture:
             guard case let .picture(picture)? = node.layer.contents else { return }
-            drawPicture(picture.image, item, area: area, mask: mask, into: view)
+            let blocks = item.content >= 0 && item.content < pictureBlocks.count ? pictureBlocks[item.content] : nil
+            drawPicture(picture.image, item, blocks: blocks, area: area, mask: mask, into: view)
             return
         case .fixedShape, .dynamicShape:
             guard case let .shape(shape)? = node.layer.contents else { return }
@@ -601,9 +608,10 @@ package final class TreePainter {
     /// between two columns found once (u and v run linearly along it).
     /// Inside the image, four opaque texels are mixed as they are
     /// (premultiplying by 1 changes nothing), two channels to a word with
-    /// weights in 256ths; four clear ones draw nothing; the rest are
+    /// weights in 256ths; four clear ones draw nothing (where `blocks` says
+    /// so, without reading them); the rest are
     /// premultiplied, mixed and divided again.
-    private func drawPicture(_ image: RGBAImage, _ item: PresentationItem, area: (rows: Range<Int>, columns: Range<Int>),
+    private func drawPicture(_ image: RGBAImage, _ item: PresentationItem, blocks: PictureBlocks?, area: (rows: Range<Int>, columns: Range<Int>),
                              mask: UnsafeMutablePointer<UInt8>?, into view: PixmapView) {
         let m = item.transform, det = m.determinant
         guard det != 0, image.width > 0, image.height > 0 else { return }
@@ -637,6 +645,8 @@ package final class TreePainter {
                     let fu = u - Double(i0), fv = v - Double(j0)
                     var color: ColorValue
                     if i0 >= 0 && j0 >= 0 && i0 &+ 1 < w && j0 &+ 1 < h {
+                        // Clear texels only: nothing to read.
+                        if let blocks, blocks.isClear(i: i0, j: j0) { continue }
                         let k = j0 &* w &+ i0
                         let p00 = texel(k), p10 = texel(k &+ 1), p01 = texel(k &+ w), p11 = texel(k &+ w &+ 1)
                         if (p00 | p10 | p01 | p11) >> 24 == 0 { continue }
