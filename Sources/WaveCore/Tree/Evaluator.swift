@@ -363,7 +363,8 @@ package final class LayerTreeEvaluator {
         }
         // The layer's own drawing, then its sublayers, then (CA draws a
         // border over the sublayers) the border of a box that has sublayers.
-        var borderOnTop: PresentationItem?
+        // A box with sublayers: where its item lands in its list, its border drawn again after them (-1: none).
+        var bordersOnTop = false, borderUnder = -1
         if node.drawing != .none {
             var item = PresentationItem(layer: index, content: node.content, primitive: .fixedShape, transform: world,
                                         opacity: alpha, tint: tint, clip: clip, mask: mask, color: ColorValue(r: 0, g: 0, b: 0, a: 0),
@@ -396,8 +397,7 @@ package final class LayerTreeEvaluator {
                     if node.layer.sublayers.isEmpty {
                         item.drawsBorder = true
                     } else {
-                        borderOnTop = item
-                        borderOnTop?.primitive = .boxBorder
+                        bordersOnTop = true
                     }
                 }
             case .picture?:
@@ -415,11 +415,16 @@ package final class LayerTreeEvaluator {
                 list.items.append(cast)
             }
             if asMask { list.maskItems.append(item) } else { list.items.append(item) }
+            if bordersOnTop { borderUnder = (asMask ? list.maskItems.count : list.items.count) - 1 }
         }
         visitSublayers(of: index, node: node, nodes: nodes, world: world, bounds: bounds, alpha: alpha, tint: tint, clip: clip,
                        mask: mask, time: time, into: &list, asMask: asMask)
-        if let borderOnTop {
-            if asMask { list.maskItems.append(borderOnTop) } else { list.items.append(borderOnTop) }
+        if borderUnder >= 0 {
+            // The box's item again (read back from the list: an optional copy of an item kept here would be copied at
+            // every node), as its border.
+            var border = asMask ? list.maskItems[borderUnder] : list.items[borderUnder]
+            border.primitive = .boxBorder
+            if asMask { list.maskItems.append(border) } else { list.items.append(border) }
         }
     }
 
