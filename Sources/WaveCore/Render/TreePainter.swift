@@ -855,18 +855,18 @@ struct ItemBlitter: CoverageBlitter {
             let (u, v, tint) = (spans.u, spans.v, spans.tint)
             let coverage = Double(level) / 255 * opacity, py = Double(row) + 0.5
             // A long span: the ramp's 256 colours tinted and weighed by this coverage once (made again only for
-            // another item or coverage), each pixel then composite's opaque arithmetic on its entry.
+            // another item or coverage), each opaque pixel then blended with its entry in integers.
             // A short span takes them too where they were made for this item and coverage already (a stroke's inside).
             let weighed = b - a >= RampBlend.shortestSpan || rampBlend.hasRamp(item: item, coverage: coverage)
-            let table = weighed ? rampBlend.ramp(ramp, tint: tint, coverage: coverage, item: item) : nil
+            if weighed { rampBlend.weigh(ramp, tint: tint, coverage: coverage, item: item) }
             var x = a
             while x < b {
                 let m = maskRow?[x] ?? 255
                 if m == 0 { x += 1; continue }
                 let t = ItemPaint.position(u: u, v: v, radial: spans.radial, focus: spans.focus, x: Double(x) + 0.5, y: py)
                 let d = RGBA8(packed: out[x])
-                if let table, m == 255 && d.a == 255 {
-                    out[x] = rampBlend.rampEntry(Gradient.entry(at: t), of: table, onto: out[x])
+                if weighed && m == 255 && d.a == 255 {
+                    out[x] = rampBlend.entry(Gradient.entry(at: t), onto: out[x])
                 } else {
                     let c = coverage * Double(m) / 255
                     if c > 0 { out[x] = composite(tint.applied(to: ramp[Gradient.entry(at: t)]), coverage: c, onto: d).packed }
@@ -900,67 +900,62 @@ struct ItemBlitter: CoverageBlitter {
     }
 }
 
-/// A gradient span's blend onto opaque pixels, by composite's own
-/// arithmetic, made once and kept while its terms hold: its ramp's 256
-/// colours weighed for one item and coverage, each entry with its last
-/// pixel in and out. (A solid span needs no table: `EdgeBlend`'s integers
+/// A gradient span's blend onto opaque pixels, made once and kept while its
+/// terms hold: its ramp's 256 colours weighed for one item and coverage, in
+/// `EdgeBlend`'s integers. (A solid span needs no table: `EdgeBlend`'s own
 /// at its one level.)
 final class RampBlend {
     /// Gradient spans shorter than this blend pixel by pixel (weighing a ramp's 256 colours is about as
     /// much work as 32 of its pixels).
     static let shortestSpan = 32
 
-    /// A ramp's entries weighed for one item and coverage: (sr, sg, sb, keep) each, and what they were made for.
-    private let rampTerms = UnsafeMutablePointer<Double>.allocate(capacity: 4 * Gradient.rampSize)
-    private let rampKey = UnsafeMutablePointer<Double>.allocate(capacity: 2)
-    /// Per ramp entry, the last opaque pixel in and what it became (`rampEntry`).
-    private let rampLast = UnsafeMutablePointer<(in: UInt32, out: UInt32)>.allocate(capacity: Gradient.rampSize)
+    /// A ramp's entries weighed for one item and coverage (`EdgeBlend`'s terms, its colour at that coverage onto
+    /// an opaque pixel), and what they were made for.
+    private let weights = UnsafeMutablePointer<EdgeBlend.Weights>.allocate(capacity: Gradient.rampSize)
+    private let key = UnsafeMutablePointer<Double>.allocate(capacity: 2)
+    /// Per ramp entry whose colour covers what is under it (opaque, at whole coverage), that colour as a pixel;
+    /// 0 for the others (no opaque pixel is 0).
+    private let covering = UnsafeMutablePointer<UInt32>.allocate(capacity: Gradient.rampSize)
 
     init() {
-        rampKey.initialize(repeating: .nan, count: 2)
-        rampTerms.initialize(repeating: 0, count: 4 * Gradient.rampSize)
-        rampLast.initialize(repeating: (0, 0), count: Gradient.rampSize)
+        key.initialize(repeating: .nan, count: 2)
+        weights.initialize(repeating: EdgeBlend(color: ColorValue(r: 0, g: 0, b: 0, a: 0), opacity: 0).weights(level: 255),
+                           count: Gradient.rampSize)
+        covering.initialize(repeating: 0, count: Gradient.rampSize)
     }
 
     deinit {
-        rampTerms.deallocate()
-        rampKey.deallocate()
-        rampLast.deallocate()
+        weights.deallocate()
+        key.deallocate()
+        covering.deallocate()
     }
 
-    /// The ramp's colours tinted, at `coverage`: for entry i, (r sa, g sa, b sa, 1 - sa) with sa = a / 255 * coverage,
-    /// composite's terms onto an opaque pixel; made again for another item (`item` counts a frame's items) or coverage.
+    /// The ramp's colours tinted, at `coverage`: entry i's colour onto an opaque pixel in integers (`EdgeBlend`,
+    /// within a level of composite's doubles); made again for another item (`item` counts a frame's items) or coverage.
     @inline(__always)
-    func ramp(_ ramp: UnsafePointer<ColorValue>, tint: Tint, coverage: Double, item: Int) -> UnsafeMutablePointer<Double> {
-        if rampKey[0] != Double(item) || rampKey[1] != coverage {
-            rampKey[0] = Double(item); rampKey[1] = coverage
-            // No opaque pixel is 0: every entry's last pixel forgotten.
-            rampLast.update(repeating: (0, 0), count: Gradient.rampSize)
+    func weigh(_ ramp: UnsafePointer<ColorValue>, tint: Tint, coverage: Double, item: Int) {
+        if key[0] != Double(item) || key[1] != coverage {
+            key[0] = Double(item); key[1] = coverage
             var i = 0
             while i < Gradient.rampSize {
-                let c = tint.applied(to: ramp[i])
-                let sa = c.a / 255 * coverage
-                rampTerms[4 * i] = c.r * sa; rampTerms[4 * i + 1] = c.g * sa; rampTerms[4 * i + 2] = c.b * sa; rampTerms[4 * i + 3] = 1 - sa
+                let entry = EdgeBlend(color: tint.applied(to: ramp[i]), opacity: coverage).weights(level: 255)
+                weights[i] = entry
+                covering[i] = entry.keep == 0 ? EdgeBlend.onto(0xFF00_0000, entry) : 0
                 i += 1
             }
         }
-        return rampTerms
     }
 
-    /// Whether `ramp(...)` last made its terms for this item and coverage.
+    /// Whether `weigh(...)` last made its terms for this item and coverage.
     @inline(__always)
-    func hasRamp(item: Int, coverage: Double) -> Bool { rampKey[0] == Double(item) && rampKey[1] == coverage }
+    func hasRamp(item: Int, coverage: Double) -> Bool { key[0] == Double(item) && key[1] == coverage }
 
-    /// Opaque pixel `d` under entry `i` of the terms `ramp(...)` made: composite's arithmetic, kept with the
-    /// last pixel in and out for each entry (a gradient over one colour meets the same pixel again and again).
+    /// Opaque pixel `d` under entry `i` of the weights `weigh(...)` made (a covering entry's colour without
+    /// reading the pixel).
     @inline(__always)
-    func rampEntry(_ i: Int, of terms: UnsafeMutablePointer<Double>, onto d: UInt32) -> UInt32 {
-        if rampLast[i].in == d { return rampLast[i].out }
-        let e = terms + 4 &* i
-        @inline(__always) func opaque(_ s: Double, _ d: UInt32) -> UInt32 { UInt32(rounded8(s + Double(d) * e[3])) }
-        let out = opaque(e[0], d & 0xFF) | opaque(e[1], d >> 8 & 0xFF) << 8 | opaque(e[2], d >> 16 & 0xFF) << 16 | 0xFF00_0000
-        rampLast[i] = (d, out)
-        return out
+    func entry(_ i: Int, onto d: UInt32) -> UInt32 {
+        let whole = covering[i]
+        return whole != 0 ? whole : EdgeBlend.onto(d, weights[i])
     }
 }
 
