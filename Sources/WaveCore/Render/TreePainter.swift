@@ -63,6 +63,8 @@ package final class TreePainter {
     private typealias Alone = (clip: SoleClip, path: Path, paint: FillProgram)
     /// Per compiled node: the clip it alone draws, painted with the background folded in.
     private let soleClips: [Alone?]
+    /// Per compiled node, whether it has one (read first: reading `soleClips` copies the clip, its path and paint out).
+    private let hasSoleClip: [Bool]
     /// The rows a frame must clear first: those no sole clip writes whole.
     package let rowsToClear: [Range<Int>]
     /// Where every item of every frame is a sole clip (no other contents, copies or masks): each clip with its path
@@ -85,6 +87,7 @@ package final class TreePainter {
             byNode[clip.node] = (clip, path, FillProgram(fill: shape.fill, background: background))
         }
         soleClips = byNode
+        hasSoleClip = byNode.map { $0 != nil }
         pictureBlocks = evaluator.contents.map { contents in
             if case let .picture(picture) = contents { return PictureBlocks(picture.image) }
             return nil
@@ -194,7 +197,7 @@ package final class TreePainter {
     /// Draws an item over `view`: of the tree, or (`inMask`) of a mask's layers, drawn in colour for a luminance mask.
     /// `slot`: where its coverage is kept (`KeptCoverage`).
     private func draw(_ item: PresentationItem, slot: Int, into view: PixmapView, inMask: Bool = false) {
-        if !inMask, item.primitive == .fixedShape, let (clip, path, paint) = soleClips[item.layer] {
+        if !inMask, item.primitive == .fixedShape, hasSoleClip[item.layer], let (clip, path, paint) = soleClips[item.layer] {
             // Alone in its clip: the clear folded into the paint.
             Self.paintAlone(path, item.transform, rows: clip.rows, columns: clip.columns, paint: paint, rasterizer: rasterizer,
                             into: view, counting: counts)
@@ -221,11 +224,12 @@ package final class TreePainter {
             drawPicture(picture.image, item, blocks: blocks, area: area, mask: mask, into: view)
             return
         case .fixedShape, .dynamicShape:
-            guard case let .shape(shape)? = node.layer.contents else { return }
-            var blitter = ItemBlitter(view: view, paint: ItemPaint(shape, item), opacity: item.opacity,
+            // The shape read in place through its node (`Node.shape`), never copied out.
+            guard let held = node.shape else { return }
+            var blitter = ItemBlitter(view: view, paint: ItemPaint(held.value, item), opacity: item.opacity,
                                       columns: area.columns, mask: mask, rampBlend: rampBlend, item: nextItem())
             blitter.blend = item.blend
-            resolveOutline(item, shape: shape, slot: slot, area: area, into: &blitter, as: .frame(blends: true), mask: mask)
+            resolveOutline(item, shape: held.value, slot: slot, area: area, into: &blitter, as: .frame(blends: true), mask: mask)
         case .box, .boxBorder:
             guard case let .box(box)? = node.layer.contents else { return }
             // A blended box draws its fill and its border each by its mode (the bordered blitter composites normally).
@@ -448,10 +452,10 @@ package final class TreePainter {
         }
         for i in list.masks[index].items {
             let item = list.maskItems[i], slot = evaluator.capacity.items + i
-            // Mask items number the mask layers' own compiled nodes.
-            let layer = evaluator.maskNodes[item.layer].layer
-            let (mode, inverts) = invertedMask ? layer.maskMode.dual(inverted: layer.invertsMaskCoverage)
-                : (layer.maskMode, layer.invertsMaskCoverage)
+            // Mask items number the mask layers' own compiled nodes, read through the node (never a copy of its layer).
+            let node = evaluator.maskNodes[item.layer]
+            let (mode, inverts) = invertedMask ? node.layer.maskMode.dual(inverted: node.layer.invertsMaskCoverage)
+                : (node.layer.maskMode, node.layer.invertsMaskCoverage)
             let reaches = mode.reachesUncovered(inverted: inverts)
             guard let area = area(of: item, mask: true) else {
                 // Covering nothing: s is 0 everywhere (1, inverted).
@@ -460,24 +464,22 @@ package final class TreePainter {
                 continue
             }
             var alpha = item.opacity * item.tint.a
-            switch layer.contents {
-            case let .shape(shape)?:
-                if case let .solid(c) = shape.fill { alpha *= (shape.color == nil ? Double(c.a) : item.color.a) / 255 }
-            case .box?: alpha *= item.color.a / 255
-            default: break
+            if let held = node.shape {
+                if case let .solid(c) = held.value.fill { alpha *= (held.value.color == nil ? Double(c.a) : item.color.a) / 255 }
+            } else if case .box? = node.layer.contents {
+                alpha *= item.color.a / 255
             }
             // The item's coverage alone where its mode reaches past it (then every pixel that can change folded with
             // it, 0 past its area), else folded straight into the mask.
             let alone = reaches ? maskScratch : nil
             if let alone { clear(alone, area) }
             var blitter = MaskBlitter(buffer: alone ?? buffer, width: width, columns: area.columns, alpha: alpha, mode: alone == nil ? mode : .add)
-            switch layer.contents {
-            case let .shape(shape)?:
-                resolveOutline(item, shape: shape, slot: slot, area: area, into: &blitter, as: .offscreen)
-            case let .box(box)?:
+            if let held = node.shape {
+                resolveOutline(item, shape: held.value, slot: slot, area: area, into: &blitter, as: .offscreen)
+            } else if case let .box(box)? = node.layer.contents {
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
                 rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
-            default:
+            } else {
                 // A picture as a mask: its box (its alpha is not read).
                 PrimitiveOutlines.addRoundedRect(item.bounds, radius: 0, item.transform, into: rasterizer)
                 rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)

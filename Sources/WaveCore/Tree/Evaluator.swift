@@ -30,6 +30,9 @@ package final class LayerTreeEvaluator {
         /// and say something (a fixed path filled by its own colour says nothing a frame needs).
         let drawing: Drawing, hasShadow: Bool, hasReplicator: Bool
         enum Drawing { case none, stillShape, other }
+        /// Its shape (nil for other contents), read in place through this reference: matching the layer's contents
+        /// copies the shape out, every reference in it retained and released, at every item of every frame.
+        package let shape: HeldApart<Shape>?
 
         init(layer: Layer, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool, rasterized: Int = -1, blend: BlendMode = .normal) {
             self.layer = layer; self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
@@ -45,6 +48,7 @@ package final class LayerTreeEvaluator {
             }
             hasShadow = layer.shadow != nil
             hasReplicator = layer.replicator != nil
+            if case let .shape(shape)? = layer.contents { self.shape = HeldApart(shape) } else { shape = nil }
         }
 
         deinit { TimelineTrack.deallocate(parameterTracks, count: Self.dynamicParameters(layer).count) }
@@ -372,38 +376,41 @@ package final class LayerTreeEvaluator {
                                         input: ShapeInput(size: node.layer.size), drawsBorder: false, time: time)
             item.blend = node.blend
             // A still shape is that item as it stands; the rest read their contents.
-            switch node.drawing == .other ? node.layer.contents : nil {
-            case let .shape(shape)?:
-                if let color = shape.color { item.color = color.value(at: time, sources: sources) }
-                if let points = shape.gradientPoints { item.gradientPoints = points.value(at: time, sources: sources) }
-                if case .dynamic = shape.path {
+            if node.drawing == .other, let held = node.shape {
+                // Read through the held shape, never a copy of it.
+                if let color = held.value.color?.value(at: time, sources: sources) { item.color = color }
+                if let points = held.value.gradientPoints?.value(at: time, sources: sources) { item.gradientPoints = points }
+                if case .dynamic = held.value.path {
                     item.primitive = .dynamicShape
                     var p = SIMD4<Double>.zero
                     var k = 0
-                    while k < shape.parameters.count && k < Shape.maxParameters {
+                    while k < held.value.parameters.count && k < Shape.maxParameters {
                         if let tracks = node.parameterTracks {
-                            p[k] = shape.parameters[k].value(at: time, sources: sources, track: tracks[k])
+                            p[k] = held.value.parameters[k].value(at: time, sources: sources, track: tracks[k])
                         } else {
-                            p[k] = shape.parameters[k].value(at: time, sources: sources)
+                            p[k] = held.value.parameters[k].value(at: time, sources: sources)
                         }
                         k += 1
                     }
                     item.input = ShapeInput(parameters: p, position: position, size: node.layer.size)
                 }
-            case let .box(box)?:
-                item.primitive = .box
-                item.color = box.fillColor.value(at: time, sources: sources)
-                if box.borderWidth > 0 {
-                    if node.layer.sublayers.isEmpty {
-                        item.drawsBorder = true
-                    } else {
-                        bordersOnTop = true
+            } else if node.drawing == .other {
+                switch node.layer.contents {
+                case let .box(box)?:
+                    item.primitive = .box
+                    item.color = box.fillColor.value(at: time, sources: sources)
+                    if box.borderWidth > 0 {
+                        if node.layer.sublayers.isEmpty {
+                            item.drawsBorder = true
+                        } else {
+                            bordersOnTop = true
+                        }
                     }
+                case .picture?:
+                    item.primitive = .picture
+                case .shape?, nil:
+                    break
                 }
-            case .picture?:
-                item.primitive = .picture
-            case nil:
-                break
             }
             if node.hasShadow, !asMask, let shadow = node.layer.shadow {
                 // Under the contents: the same outline, blurred and offset, in the shadow's colour.

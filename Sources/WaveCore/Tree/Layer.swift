@@ -346,12 +346,14 @@ public struct Replicator: Equatable, Sendable {
     public static let maxCount = 1 << 20
 }
 
-/// A value most layers lack, held apart from the layer (8 bytes where it
-/// would be inline), compared by value.
-private final class HeldApart<Value: Equatable & Sendable>: Equatable, Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-    static func == (a: HeldApart, b: HeldApart) -> Bool { a === b || a.value == b.value }
+/// A value held apart behind a reference, compared by value: one most
+/// layers lack (8 bytes where it would be inline), or one a frame reads in
+/// place (a compiled node's shape, whose copy would retain every reference
+/// in it).
+package final class HeldApart<Value: Equatable & Sendable>: Equatable, Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
+    package static func == (a: HeldApart, b: HeldApart) -> Bool { a === b || a.value == b.value }
 }
 
 /// What a layer draws itself, beneath its sublayers: one primitive.
