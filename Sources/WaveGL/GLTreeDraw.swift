@@ -820,7 +820,7 @@ final class GLTreeDraw {
                                           columns: area.columns, to: instanceRuns)
                 }
             case .polygonRows:
-                if case let .shape(shape)? = node.layer.contents, case let .dynamic(path) = shape.path {
+                if let held = node.shape, case let .dynamic(path) = held.value.path {
                     // The same outline on the same pixels as the last frame: its rows copied, not made again.
                     let slot = mask ? evaluator.capacity.items + i - 1 : i - 1
                     let outline = path.outlineIdentity(item.input)
@@ -1315,16 +1315,19 @@ final class GLTreeDraw {
         glUniform1f(program.opacity, GLfloat(item.opacity))
         // Written for every item: a luminance mask's items share the tree's colour programs.
         glUniform1i(program.invertsCoverage, asMask && maskItemInverts ? 1 : 0)
-        switch node.layer.contents {
-        case let .shape(shape)?:
-            setPaint(ItemPaint(shape, item), program)
-            if case .fixed = shape.path {
+        if let held = node.shape {
+            // The shape read in place through its node (`Node.shape`), never copied out.
+            setPaint(ItemPaint(held.value, item), program)
+            if case .fixed = held.value.path {
                 drawPicture(item, program)
             } else {
-                glUniform1i(program.evenOdd, shape.fillRule == .evenOdd ? 1 : 0)
+                glUniform1i(program.evenOdd, held.value.fillRule == .evenOdd ? 1 : 0)
                 drawPolygon(p.fill, p, program)
                 glUniform1i(program.evenOdd, 0)
             }
+            return
+        }
+        switch node.layer.contents {
         case let .box(box)?:
             if p.fill >= 0 {
                 let color = item.tint.applied(to: item.color)
@@ -1362,7 +1365,7 @@ final class GLTreeDraw {
             let t = item.tint
             glUniform4f(program.color, GLfloat(t.r), GLfloat(t.g), GLfloat(t.b), GLfloat(t.a))
             drawPicture(item, program)
-        case nil:
+        case .shape?, nil:
             break
         }
     }
