@@ -636,15 +636,39 @@ package final class TreePainter {
                 let u0 = (m.d * (0.5 - m.tx) + uRow) * inverse - uOffset, v0 = (-m.b * (0.5 - m.tx) + vRow) * inverse - vOffset
                 let columns = Self.columns(where: u0, du, within: -1, Double(w),
                                            of: Self.columns(where: v0, dv, within: -1, Double(h), of: area.columns))
+                // Along the row, where its texel coordinates are small enough, u and v in 32.32 fixed point stepped by
+                // du and dv (a sample's texel and weights then shifts; over 16384 columns the sum drifts under 2^-18
+                // of a texel); else each pixel's own doubles.
+                let firstU = u0 + Double(columns.lowerBound) * du, firstV = v0 + Double(columns.lowerBound) * dv
+                let lastU = firstU + Double(columns.count) * du, lastV = firstV + Double(columns.count) * dv
+                // (Two at a time: max of three or more makes an array.)
+                let fits = Swift.max(Swift.max(Swift.max(abs(firstU), abs(lastU)), Swift.max(abs(firstV), abs(lastV))),
+                                     Swift.max(abs(du), abs(dv))) < 0x1p30
+                var uFixed = fits ? Int64(firstU * 0x1p32) : 0, vFixed = fits ? Int64(firstV * 0x1p32) : 0
+                let duFixed = fits ? Int64(du * 0x1p32) : 0, dvFixed = fits ? Int64(dv * 0x1p32) : 0
                 var x = columns.lowerBound - 1
                 while x + 1 < columns.upperBound {
                     x += 1
-                    let qx = Double(x) + 0.5 - m.tx
-                    let u = (m.d * qx + uRow) * inverse - uOffset, v = (-m.b * qx + vRow) * inverse - vOffset
-                    guard u > -1, v > -1, u < Double(w), v < Double(h) else { continue }
-                    // Both are above -1: truncating one more is floor, with no call into libm.
-                    let i0 = Int(u + 1) &- 1, j0 = Int(v + 1) &- 1
-                    let fu = u - Double(i0), fv = v - Double(j0)
+                    let i0: Int, j0: Int, fu: Double, fv: Double, fx: UInt32, fy: UInt32
+                    if fits {
+                        let u = uFixed, v = vFixed
+                        uFixed &+= duFixed
+                        vFixed &+= dvFixed
+                        guard u > -(1 << 32), v > -(1 << 32) else { continue }
+                        (i0, j0) = (Int(truncatingIfNeeded: u >> 32), Int(truncatingIfNeeded: v >> 32))
+                        guard i0 < w, j0 < h else { continue }
+                        let su = u & 0xFFFF_FFFF, sv = v & 0xFFFF_FFFF
+                        (fu, fv) = (Double(su) * 0x1p-32, Double(sv) * 0x1p-32)
+                        (fx, fy) = (UInt32(truncatingIfNeeded: (su &+ 1 << 23) >> 24), UInt32(truncatingIfNeeded: (sv &+ 1 << 23) >> 24))
+                    } else {
+                        let qx = Double(x) + 0.5 - m.tx
+                        let u = (m.d * qx + uRow) * inverse - uOffset, v = (-m.b * qx + vRow) * inverse - vOffset
+                        guard u > -1, v > -1, u < Double(w), v < Double(h) else { continue }
+                        // Both are above -1: truncating one more is floor, with no call into libm.
+                        (i0, j0) = (Int(u + 1) &- 1, Int(v + 1) &- 1)
+                        (fu, fv) = (u - Double(i0), v - Double(j0))
+                        (fx, fy) = (UInt32(truncatingIfNeeded: Int(fu * 256 + 0.5)), UInt32(truncatingIfNeeded: Int(fv * 256 + 0.5)))
+                    }
                     var color: ColorValue
                     if i0 >= 0 && j0 >= 0 && i0 &+ 1 < w && j0 &+ 1 < h {
                         // Clear texels only: nothing to read.
@@ -653,7 +677,6 @@ package final class TreePainter {
                         let p00 = texel(k), p10 = texel(k &+ 1), p01 = texel(k &+ w), p11 = texel(k &+ w &+ 1)
                         if (p00 | p10 | p01 | p11) >> 24 == 0 { continue }
                         if (p00 & p10 & p01 & p11) >> 24 == 255 {
-                            let fx = UInt32(truncatingIfNeeded: Int(fu * 256 + 0.5)), fy = UInt32(truncatingIfNeeded: Int(fv * 256 + 0.5))
                             let mixed = Self.mix(Self.mix(p00, p10, fx), Self.mix(p01, p11, fx), fy) | 0xFF00_0000
                             if replaces {
                                 out[x] = mixed
