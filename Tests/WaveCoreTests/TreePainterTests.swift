@@ -308,6 +308,38 @@ final class TreePainterTests: XCTestCase {
         }
     }
 
+    /// A linear gradient's entry is stepped along a span in fixed point: against `Gradient.entry` of each pixel's
+    /// own position, worked here in doubles, along and across the gradient and tilted, every pixel the entry's colour
+    /// or, where the exact position lies within a hair of a rounding edge, its neighbour's.
+    func testALinearGradientsSteppedEntriesAreEachPixelsOwn() throws {
+        let stops = [Gradient.Stop(0, RGBA8(255, 0, 0)), Gradient.Stop(0.5, RGBA8(0, 200, 0)), Gradient.Stop(1, RGBA8(0, 0, 255))]
+        for (start, end) in [(Point(7.3, 0), Point(390.1, 0)), (Point(10, 0), Point(300, 40)), (Point(395, 2), Point(-20.5, 9))] {
+            let gradient = Gradient(.linear, start: start, end: end, stops: stops)
+            var b = PathBuilder()
+            try b.rectangle(x: 0, y: 0, width: 400, height: 12)
+            let layer = Layer(name: "g", frame: Rect(x: 0, y: 0, width: 400, height: 12), contents: .shape(Shape(path: b.path, fill: .gradient(gradient))))
+            let image = try render(root([layer], width: 400, height: 12), width: 400, height: 12)
+            let (dx, dy) = (end.x - start.x, end.y - start.y), length2 = dx * dx + dy * dy
+            func color(_ entry: Int) -> RGBA8 {
+                let c = gradient.ramp[Swift.min(Gradient.rampSize - 1, Swift.max(0, entry))]
+                return RGBA8(UInt8(c.r.rounded()), UInt8(c.g.rounded()), UInt8(c.b.rounded()), 255)
+            }
+            var neighbours = 0
+            for y in 0..<12 {
+                for x in 0..<400 {
+                    let t = ((Double(x) + 0.5 - start.x) * dx + (Double(y) + 0.5 - start.y) * dy) / length2
+                    let entry = Gradient.entry(at: t)
+                    if image[x, y] == color(entry) { continue }
+                    neighbours += 1
+                    XCTAssertTrue(image[x, y] == color(entry - 1) || image[x, y] == color(entry + 1), "\(start) to \(end): pixel \(x), \(y)")
+                    let scaled = t * Double(Gradient.rampSize - 1)
+                    XCTAssertLessThan(abs(scaled - scaled.rounded(.down) - 0.5), 1e-4, "a neighbour's entry away from a rounding edge at \(x), \(y)")
+                }
+            }
+            XCTAssertLessThan(neighbours, 12, "\(start) to \(end): \(neighbours) pixels took a neighbour's entry")
+        }
+    }
+
     func testAGradientMovesWithItsLayer() throws {
         let gradient = LinearGradient(start: Point(0, 0), end: Point(20, 0), startColor: RGBA8(255, 0, 0), endColor: RGBA8(0, 0, 255))
         var b = PathBuilder()

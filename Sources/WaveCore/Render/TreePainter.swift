@@ -884,17 +884,31 @@ struct ItemBlitter: CoverageBlitter {
             // A short span takes them too where they were made for this item and coverage already (a stroke's inside).
             let weighed = b - a >= RampBlend.shortestSpan || rampBlend.hasRamp(item: item, coverage: coverage)
             if weighed { rampBlend.weigh(ramp, tint: tint, coverage: coverage, item: item) }
+            // A linear gradient's entry (its position times the last entry, rounded: `Gradient.entry`) stepped along
+            // a span of 8 pixels or more in 32.32 fixed point where it fits, as the pictures' texels are; a radial
+            // one's, and a short span's, from each pixel's position.
+            let linear = !spans.radial && b - a >= 8, last = Double(Gradient.rampSize - 1)
+            let first = linear ? (u.x * (Double(a) + 0.5) + u.y * py + u.z) * last : 0, step = linear ? u.x * last : 0
+            let stepped = linear && Swift.max(Swift.max(abs(first), abs(first + Double(b - a) * step)), abs(step)) < 0x1p30
+            var entryFixed = stepped ? Int64(first * 0x1p32) &+ 1 << 31 : 0
+            let entryStep = stepped ? Int64(step * 0x1p32) : 0
             var x = a
             while x < b {
+                let entry: Int
+                if stepped {
+                    entry = Swift.min(Gradient.rampSize - 1, Swift.max(0, Int(truncatingIfNeeded: entryFixed >> 32)))
+                    entryFixed &+= entryStep
+                } else {
+                    entry = Gradient.entry(at: ItemPaint.position(u: u, v: v, radial: spans.radial, focus: spans.focus, x: Double(x) + 0.5, y: py))
+                }
                 let m = maskRow?[x] ?? 255
                 if m == 0 { x += 1; continue }
-                let t = ItemPaint.position(u: u, v: v, radial: spans.radial, focus: spans.focus, x: Double(x) + 0.5, y: py)
                 let d = RGBA8(packed: out[x])
                 if weighed && m == 255 && d.a == 255 {
-                    out[x] = rampBlend.entry(Gradient.entry(at: t), onto: out[x])
+                    out[x] = rampBlend.entry(entry, onto: out[x])
                 } else {
                     let c = coverage * Double(m) / 255
-                    if c > 0 { out[x] = composite(tint.applied(to: ramp[Gradient.entry(at: t)]), coverage: c, onto: d).packed }
+                    if c > 0 { out[x] = composite(tint.applied(to: ramp[entry]), coverage: c, onto: d).packed }
                 }
                 x += 1
             }
