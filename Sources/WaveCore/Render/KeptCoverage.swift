@@ -155,7 +155,7 @@ package final class KeptCoverage {
     }
 
     /// Reads the words `KeepingBlitter` wrote: a row (`rowMark`, then the row), a run of pixels at one level
-    /// each (`pixelsMark` with its first column, the count, then the levels, two to a word, low byte first),
+    /// each (`pixelsMark` with its first column, the count, then the levels, a byte each in order, two to a word),
     /// or a span (its first column, past-last column and level).
     @inline(__always)
     private static func play<B: CoverageBlitter>(_ kept: UnsafeBufferPointer<UInt16>, into blitter: inout B) {
@@ -168,8 +168,6 @@ package final class KeptCoverage {
                 k &+= 2
             } else if word & pixelsMark != 0 {
                 let x = Int(word & ~pixelsMark), count = Int(words[k &+ 1])
-                // Two levels a word, the first in the low byte: on a little-endian machine (every one Swift on Linux
-                // runs on), the levels' bytes in order.
                 blitter.blit(row: row, from: x, levels: UnsafeRawPointer(words + (k &+ 2)), count: count)
                 k &+= 2 &+ (count &+ 1) >> 1
             } else {
@@ -215,26 +213,31 @@ package struct KeepingBlitter<Inner: CoverageBlitter>: CoverageBlitter {
             self.row = row
             pixels = -1
         }
-        let byte = UInt16(truncatingIfNeeded: level)
         if x1 &- x0 != 1 {
             guard fits(3) else { return }
-            write(UInt16(truncatingIfNeeded: x0), UInt16(truncatingIfNeeded: x1), byte)
+            write(UInt16(truncatingIfNeeded: x0), UInt16(truncatingIfNeeded: x1), UInt16(truncatingIfNeeded: level))
             pixels = -1
         } else if pixels >= 0 && x0 == pixelsEnd {
             if pixelCount & 1 == 0 {
                 guard fits(1) else { return }
-                write(byte)
-            } else {
-                store[next &- 1] |= byte << 8
+                write(0)
             }
+            setLevel(level, at: pixelCount)
             pixelCount &+= 1
             pixelsEnd &+= 1
             store[pixels &+ 1] = UInt16(truncatingIfNeeded: pixelCount)
         } else {
             guard fits(3) else { return }
             (pixels, pixelCount, pixelsEnd) = (next, 1, x1)
-            write(KeptCoverage.pixelsMark | UInt16(truncatingIfNeeded: x0), 1, byte)
+            write(KeptCoverage.pixelsMark | UInt16(truncatingIfNeeded: x0), 1, 0)
+            setLevel(level, at: 0)
         }
+    }
+
+    /// The run's level `i` as a byte, in order after its count (as `play` reads them, whatever the machine's byte order).
+    @inline(__always)
+    private func setLevel(_ level: Int, at i: Int) {
+        UnsafeMutableRawPointer(store + (pixels &+ 2)).storeBytes(of: UInt8(truncatingIfNeeded: level), toByteOffset: i, as: UInt8.self)
     }
 
     /// Whether `words` more fit in the store; where they do not, nothing more is kept.
