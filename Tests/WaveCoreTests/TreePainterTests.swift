@@ -340,6 +340,27 @@ final class TreePainterTests: XCTestCase {
         }
     }
 
+    /// Fixed-point stepping meets values that do not fit: a picture shown at a scale whose inverse overflows (its
+    /// texel coordinates infinite or NaN) draws nothing, and a gradient whose axis is shorter than a double can square
+    /// back draws its end colours, neither trapping on a conversion.
+    func testSteppingLeavesValuesThatDoNotFitToEachPixel() throws {
+        var image = RGBAImage(width: 8, height: 8, fill: RGBA8(200, 10, 10, 255))
+        image[3, 3] = RGBA8(0, 0, 0, 0)
+        var picture = Layer(name: "p", frame: Rect(x: 20, y: 10, width: 8, height: 8), contents: .picture(Picture(image)))
+        picture.transform = AnimatableTransform(rotation: 0.3, scaleX: 1e-160, scaleY: 1e-160)
+        XCTAssertEqual(try render(root([picture])), blank(), "a picture shown that small covers no pixel")
+        let stops = [Gradient.Stop(0, RGBA8(255, 0, 0)), Gradient.Stop(1, RGBA8(0, 0, 255))]
+        for end in [Point(5 + 1e-160, 3), Point(5, 3 + 1e-170)] {
+            let gradient = Gradient(.linear, start: Point(5, 3), end: end, stops: stops)
+            var b = PathBuilder()
+            try b.rectangle(x: 0, y: 0, width: 60, height: 40)
+            let layer = Layer(name: "g", frame: Rect(x: 2, y: 4, width: 60, height: 40), contents: .shape(Shape(path: b.path, fill: .gradient(gradient))))
+            let drawn = try render(root([layer]))
+            let ends = [RGBA8(255, 0, 0), RGBA8(0, 0, 255)]
+            for y in 5..<43 { for x in 3..<61 { XCTAssertTrue(ends.contains(drawn[x, y]), "\(end): pixel \(x), \(y) is \(drawn[x, y])") } }
+        }
+    }
+
     func testAGradientMovesWithItsLayer() throws {
         let gradient = LinearGradient(start: Point(0, 0), end: Point(20, 0), startColor: RGBA8(255, 0, 0), endColor: RGBA8(0, 0, 255))
         var b = PathBuilder()

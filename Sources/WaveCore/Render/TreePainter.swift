@@ -641,9 +641,9 @@ package final class TreePainter {
                 // of a texel); else each pixel's own doubles.
                 let firstU = u0 + Double(columns.lowerBound) * du, firstV = v0 + Double(columns.lowerBound) * dv
                 let lastU = firstU + Double(columns.count) * du, lastV = firstV + Double(columns.count) * dv
-                // (Two at a time: max of three or more makes an array.)
-                let fits = Swift.max(Swift.max(Swift.max(abs(firstU), abs(lastU)), Swift.max(abs(firstV), abs(lastV))),
-                                     Swift.max(abs(du), abs(dv))) < 0x1p30
+                // Each compared on its own: a NaN (a nearly singular transform) fails its comparison, where max could pass it over.
+                let fits = abs(firstU) < 0x1p30 && abs(lastU) < 0x1p30 && abs(firstV) < 0x1p30 && abs(lastV) < 0x1p30
+                    && abs(du) < 0x1p30 && abs(dv) < 0x1p30
                 var uFixed = fits ? Int64(firstU * 0x1p32) : 0, vFixed = fits ? Int64(firstV * 0x1p32) : 0
                 let duFixed = fits ? Int64(du * 0x1p32) : 0, dvFixed = fits ? Int64(dv * 0x1p32) : 0
                 var x = columns.lowerBound - 1
@@ -889,7 +889,8 @@ struct ItemBlitter: CoverageBlitter {
             // one's, and a short span's, from each pixel's position.
             let linear = !spans.radial && b - a >= 8, last = Double(Gradient.rampSize - 1)
             let first = linear ? (u.x * (Double(a) + 0.5) + u.y * py + u.z) * last : 0, step = linear ? u.x * last : 0
-            let stepped = linear && Swift.max(Swift.max(abs(first), abs(first + Double(b - a) * step)), abs(step)) < 0x1p30
+            // Each compared on its own: a NaN fails its comparison, where max could pass it over.
+            let stepped = linear && abs(first) < 0x1p30 && abs(first + Double(b - a) * step) < 0x1p30 && abs(step) < 0x1p30
             var entryFixed = stepped ? Int64(first * 0x1p32) &+ 1 << 31 : 0
             let entryStep = stepped ? Int64(step * 0x1p32) : 0
             var x = a
