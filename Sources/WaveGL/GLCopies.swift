@@ -418,7 +418,7 @@ final class GLCopies {
                 throw GLError.limit(what: "a replicator's timelines for the GPU", needed: 1, available: 0)
             }
             tables.replicators[index] = record
-            rows += Self.rows(Self.instances(node.layer, record))
+            rows += Self.rows(Self.instances(node.layer.replicator, record))
         }
         self.tables = tables
         itemRows.reserveCapacity(evaluator.capacity.items)
@@ -439,8 +439,8 @@ final class GLCopies {
         savedViewport.deallocate()
     }
 
-    private static func instances(_ layer: Layer, _ record: Record) -> Int {
-        (layer.replicator?.count ?? 0) * record.inner.count * record.children
+    private static func instances(_ replicator: Replicator?, _ record: Record) -> Int {
+        (replicator?.count ?? 0) * record.inner.count * record.children
     }
 
     private static func rows(_ instances: Int) -> Int { (instances + rowTexels - 1) / rowTexels }
@@ -582,7 +582,7 @@ final class GLCopies {
                 continue
             }
             rows.append(next)
-            next += Self.rows(Self.instances(evaluator.node(of: item, mask: mask).layer, record))
+            next += Self.rows(Self.instances(evaluator.node(of: item, mask: mask).layer.replicator, record))
         }
     }
 
@@ -591,9 +591,9 @@ final class GLCopies {
         while i < items.count {
             let item = items[i], row = rows[i]
             i += 1
-            let layer = evaluator.node(of: item, mask: mask).layer
-            guard row >= 0, let replicator = layer.replicator, let record = tables.replicators[item.layer] else { continue }
-            let instances = Self.instances(layer, record)
+            guard row >= 0, let replicator = evaluator.node(of: item, mask: mask).layer.replicator,
+                  let record = tables.replicators[item.layer] else { continue }
+            let instances = Self.instances(replicator, record)
             guard instances > 0 else { continue }
             glViewport(0, GLint(row), GLsizei(Self.rowTexels), GLsizei(Self.rows(instances)))
             glUniform1i(program.firstRow, GLint(row))
@@ -657,10 +657,10 @@ final class GLCopies {
     /// `stateRow`), on the current page: a lattice draw where its steps only
     /// translate and few copies reach any pixel, else one instanced draw.
     /// `scissor`: the item's area on this page, in the framebuffer (x, y, width, height), set already.
-    func draw(_ item: PresentationItem, replicator node: Int, layer: Layer, stateRow: Int, masked: Bool, viewport: Viewport,
-              pageTop: Int, scissor: Viewport) {
-        guard stateRow >= 0, let replicator = layer.replicator, let record = tables.replicators[node] else { return }
-        let instances = Self.instances(layer, record)
+    func draw(_ item: PresentationItem, replicator node: Int, copying replicator: Replicator?, stateRow: Int, masked: Bool,
+              viewport: Viewport, pageTop: Int, scissor: Viewport) {
+        guard stateRow >= 0, let replicator, let record = tables.replicators[node] else { return }
+        let instances = Self.instances(replicator, record)
         let lattice = allowsLattice ? latticeSteps(item, replicator, record) : nil
         // Axis-aligned boxes where none turns in its copy and the replicator's layer neither turns nor shears.
         var aligned = false

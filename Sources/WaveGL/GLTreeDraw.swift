@@ -1294,7 +1294,7 @@ final class GLTreeDraw {
         }
         let node = evaluator.node(of: item, mask: asMask)
         if item.primitive == .copies {
-            copies?.draw(item, replicator: item.layer, layer: node.layer, stateRow: p.fill, masked: item.mask >= 0,
+            copies?.draw(item, replicator: item.layer, copying: node.layer.replicator, stateRow: p.fill, masked: item.mask >= 0,
                          viewport: viewport, pageTop: pageTop, scissor: scissor)
             programInUse = 0
             pictureBound = 0

@@ -4,9 +4,26 @@
 /// `evaluate` walks integers and fills a list kept from frame to frame
 /// without allocating.
 package final class LayerTreeEvaluator {
+    /// The tree's root held in memory of its own, for as long as a node of it lives: the nodes read their layers
+    /// in place there (`Layer.storagePlaces`) rather than each keeping a copy (480 bytes a layer).
+    final class HeldTree: @unchecked Sendable {
+        let root: UnsafeMutablePointer<Layer>
+        init(_ layer: Layer) {
+            root = .allocate(capacity: 1)
+            root.initialize(to: layer)
+        }
+        deinit {
+            root.deinitialize(count: 1)
+            root.deallocate()
+        }
+    }
+
     /// A compiled layer (a class: a frame reads it without copying the layer).
     package final class Node: @unchecked Sendable {
-        package let layer: Layer
+        /// Its layer, read in place in the tree `tree` holds.
+        package var layer: Layer { unsafeAddress { place } }
+        private let place: UnsafePointer<Layer>
+        private let tree: HeldTree
         /// One past the last node of this layer's subtree.
         package let subtreeEnd: Int
         /// The content number of its contents (-1: none).
@@ -19,7 +36,7 @@ package final class LayerTreeEvaluator {
         package let rasterized: Int
         /// Its placement, evaluated once where nothing of it is animated.
         let still: StillPlacement?
-        /// Otherwise, where some of them halve, its placement's timelines as a frame reads them (`PlacementTracks`).
+        /// Otherwise its placement's timelines as a frame reads them (`PlacementTracks`).
         let tracks: PlacementTracks?
         /// A dynamic path's parameters as a frame reads them, where some of them halve (`TimelineTrack`, one each).
         let parameterTracks: UnsafeMutablePointer<TimelineTrack>?
@@ -34,11 +51,14 @@ package final class LayerTreeEvaluator {
         /// copies the shape out, every reference in it retained and released, at every item of every frame.
         package let shape: HeldApart<Shape>?
 
-        init(layer: Layer, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool, rasterized: Int = -1, blend: BlendMode = .normal) {
-            self.layer = layer; self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
+        init(_ place: UnsafePointer<Layer>, in tree: HeldTree, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool,
+             rasterized: Int = -1, blend: BlendMode = .normal) {
+            self.place = place; self.tree = tree
+            let layer = place.pointee
+            self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
             self.drawsCopies = drawsCopies; self.rasterized = rasterized; self.blend = blend
             still = StillPlacement(layer)
-            tracks = still == nil ? PlacementTracks.halving(layer) : nil
+            tracks = still == nil ? PlacementTracks(layer) : nil
             parameterTracks = TimelineTrack.laidOut(Self.dynamicParameters(layer))
             switch layer.contents {
             case nil: drawing = .none
@@ -164,13 +184,16 @@ package final class LayerTreeEvaluator {
             if layer.shouldRasterize { looks[layer.size, default: []].append((look, n)) }
             return n
         }
-        func compile(_ layer: Layer, into list: inout [Node], isMask: Bool, inRaster: Bool, blend inherited: BlendMode = .normal) throws -> Int {
+        let held = HeldTree(root)
+        func compile(_ place: UnsafePointer<Layer>, into list: inout [Node], isMask: Bool, inRaster: Bool,
+                     blend inherited: BlendMode = .normal) throws -> Int {
+            let layer = place.pointee, places = layer.storagePlaces()
             // A mask's coverage is folded, never blended.
             let blend = isMask ? .normal : layer.blendMode == .normal ? inherited : layer.blendMode
             let index = list.count
-            list.append(Node(layer: layer, subtreeEnd: index, content: -1, maskRoot: -1, drawsCopies: false))
+            list.append(Node(place, in: held, subtreeEnd: index, content: -1, maskRoot: -1, drawsCopies: false))
             var maskRoot = -1
-            if let mask = layer.mask {
+            if let mask = places.mask {
                 if isMask { throw LayerTreeError(layer: layer.name, problem: "a mask layer with a mask of its own (masks do not nest)") }
                 maskRoot = try compile(mask, into: &maskNodes, isMask: true, inRaster: inRaster)
             }
@@ -184,14 +207,16 @@ package final class LayerTreeEvaluator {
                 throw LayerTreeError(layer: layer.name, problem: "a shadow on a layer the GL strategy cannot paint as one picture "
                                      + "(expected sublayers that do not animate, at most \(RasterPicture.maxPixels) pixels)")
             }
-            for sublayer in layer.sublayers { _ = try compile(sublayer, into: &list, isMask: isMask, inRaster: inRaster || raster, blend: blend) }
+            for k in places.sublayers.indices {
+                _ = try compile(places.sublayers.baseAddress! + k, into: &list, isMask: isMask, inRaster: inRaster || raster, blend: blend)
+            }
             let copies = !isMask && !raster && blend == .normal && layer.replicator != nil && (drawsCopies?(layer) ?? false)
-            list[index] = Node(layer: layer, subtreeEnd: list.count, content: number(layer), maskRoot: maskRoot,
+            list[index] = Node(place, in: held, subtreeEnd: list.count, content: number(layer), maskRoot: maskRoot,
                                drawsCopies: copies, rasterized: picture, blend: blend)
             return index
         }
         try Self.validate(root, sourceCount: sources.levels.count)
-        _ = try compile(root, into: &nodes, isMask: false, inRaster: false)
+        _ = try compile(held.root, into: &nodes, isMask: false, inRaster: false)
         insideRasterized = [Bool](repeating: false, count: nodes.count)
         for (i, node) in nodes.enumerated() where node.rasterized >= 0 && !insideRasterized[i] {
             for j in (i + 1)..<node.subtreeEnd { insideRasterized[j] = true }
@@ -289,6 +314,14 @@ package final class LayerTreeEvaluator {
         return remap.value(at: time, sources: sources)
     }
 
+    /// The same for a node's layer, read in place (passing `node.layer` whole would copy it).
+    @inline(__always)
+    static func localTime(_ node: Node, _ t: Double, sources: DrivenSources?) -> Double {
+        let time = localTime(node.layer.timing, t)
+        if node.layer.timeRemap == nil { return time }
+        return node.layer.timeRemap.unsafelyUnwrapped.value(at: time, sources: sources)
+    }
+
     @inline(__always)
     static func localTime(_ timing: MediaTiming, _ t: Double) -> Double {
         if timing.isPassThrough { return t }
@@ -306,7 +339,13 @@ package final class LayerTreeEvaluator {
     /// The same, given the layer's transform at that time.
     @inline(__always)
     static func toParent(_ layer: Layer, position: Point, bounds: Rect, transform: Affine) -> Affine {
-        let ax = bounds.x + layer.anchorPoint.x * bounds.width, ay = bounds.y + layer.anchorPoint.y * bounds.height
+        toParent(anchorPoint: layer.anchorPoint, position: position, bounds: bounds, transform: transform)
+    }
+
+    /// The same, given the layer's anchor point.
+    @inline(__always)
+    static func toParent(anchorPoint: Point, position: Point, bounds: Rect, transform: Affine) -> Affine {
+        let ax = bounds.x + anchorPoint.x * bounds.width, ay = bounds.y + anchorPoint.y * bounds.height
         var m = transform
         m.tx += position.x - (m.a * ax + m.c * ay)
         m.ty += position.y - (m.b * ax + m.d * ay)
@@ -318,7 +357,7 @@ package final class LayerTreeEvaluator {
         // Through the node, never a copy of the layer (a frame visits every copy of every layer).
         let node = nodes[index]
         if node.layer.isHidden { return }
-        let time = Self.localTime(node.layer, parentTime, sources: sources)
+        let time = Self.localTime(node, parentTime, sources: sources)
         // Each property read once: position and bounds serve the transform, the clip, the items and the copies.
         let position: Point, bounds: Rect, local: Affine, alpha: Double
         if let still = node.still {
@@ -326,20 +365,17 @@ package final class LayerTreeEvaluator {
             position = still.position
             bounds = still.bounds
             local = still.toParent
-        } else if let tracks = node.tracks {
-            alpha = opacity * Swift.min(1, Swift.max(0, node.layer.opacity.value(at: time, sources: sources, track: tracks.opacity)))
-            position = Point(node.layer.position.x.value(at: time, sources: sources, track: tracks.x),
-                             node.layer.position.y.value(at: time, sources: sources, track: tracks.y))
-            bounds = Rect(x: node.layer.boundsOrigin.x.value(at: time, sources: sources, track: tracks.originX),
-                          y: node.layer.boundsOrigin.y.value(at: time, sources: sources, track: tracks.originY),
-                          width: node.layer.size.width, height: node.layer.size.height)
-            local = Self.toParent(node.layer, position: position, bounds: bounds, transform: tracks.matrix(of: node, at: time, sources: sources))
         } else {
-            alpha = opacity * Swift.min(1, Swift.max(0, node.layer.opacity.value(at: time, sources: sources)))
-            position = Point(node.layer.position.x.value(at: time, sources: sources), node.layer.position.y.value(at: time, sources: sources))
-            bounds = Rect(x: node.layer.boundsOrigin.x.value(at: time, sources: sources), y: node.layer.boundsOrigin.y.value(at: time, sources: sources),
-                          width: node.layer.size.width, height: node.layer.size.height)
-            local = Self.toParent(node.layer, position: position, bounds: bounds, at: time, sources: sources)
+            // Read from the tracks' own timelines (the layer's, read in place, would be copied first).
+            // Its node holds the tracks: read at +0, neither they nor their timelines retained for each read.
+            (alpha, position, bounds, local) = Unmanaged.passUnretained(node.tracks.unsafelyUnwrapped)._withUnsafeGuaranteedRef { tracks in
+                let position = Point(tracks.x.value(at: time, sources: sources), tracks.y.value(at: time, sources: sources))
+                let bounds = Rect(x: tracks.originX.value(at: time, sources: sources), y: tracks.originY.value(at: time, sources: sources),
+                                  width: node.layer.size.width, height: node.layer.size.height)
+                return (opacity * Swift.min(1, Swift.max(0, tracks.opacity.value(at: time, sources: sources))), position, bounds,
+                        Self.toParent(anchorPoint: node.layer.anchorPoint, position: position, bounds: bounds,
+                                      transform: tracks.matrix(at: time, sources: sources)))
+            }
         }
         if alpha <= 0 && !asMask { return }
         let world = parent.concatenating(after: local)

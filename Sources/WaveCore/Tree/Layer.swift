@@ -128,6 +128,17 @@ public struct Layer: Equatable, Sendable {
         set { maskStorage = newValue.map { [$0] } ?? [] }
     }
 
+    /// Where its sublayers and its mask lie in its arrays' storage, for a
+    /// reader that keeps those addresses while it holds this layer unchanged
+    /// (a compiled tree, `LayerTreeEvaluator.HeldTree`): an array's storage
+    /// stays where it is while it is held and not written, and writing to a
+    /// copy of the layer copies the storage first.
+    package func storagePlaces() -> (sublayers: UnsafeBufferPointer<Layer>, mask: UnsafePointer<Layer>?) {
+        let sublayers = self.sublayers.withUnsafeBufferPointer { $0 }
+        let mask = maskStorage.withUnsafeBufferPointer { $0.isEmpty ? nil : $0.baseAddress }
+        return (sublayers, mask)
+    }
+
     /// Its own animatable placement (position, bounds origin, the transform's
     /// parts), one list for every reader that asks whether the layer moves.
     public var geometryTimelines: [Timeline<Double>] {

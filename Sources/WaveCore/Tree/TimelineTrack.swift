@@ -92,50 +92,56 @@ extension Timeline where Value == Double {
     }
 }
 
-/// A layer's placement timelines (opacity, position, bounds origin and
-/// the transform's parts) as tracks (`TimelineTrack`), laid out once for
-/// a layer whose placement a frame evaluates, where some of them halve.
-package final class PlacementTracks {
-    let opacity: TimelineTrack
-    let x: TimelineTrack, y: TimelineTrack
-    let originX: TimelineTrack, originY: TimelineTrack
-    let translationX: TimelineTrack, translationY: TimelineTrack
-    let rotation: TimelineTrack, scaleX: TimelineTrack, scaleY: TimelineTrack
-    let skew: TimelineTrack, skewAxis: TimelineTrack
+/// A timeline held with its track (`TimelineTrack`): read from memory that
+/// never changes, so a frame asks it without copying it (a timeline read
+/// through a node's layer in place, `LayerTreeEvaluator.Node.layer`, is
+/// copied first, its animations retained and released).
+struct TrackedTimeline {
+    let timeline: Timeline<Double>
+    let track: TimelineTrack
 
-    /// The layer's tracks, where some of them halve (nil otherwise: its timelines are read as they are).
-    static func halving(_ layer: Layer) -> PlacementTracks? {
-        let tracks = PlacementTracks(layer)
-        return tracks.all.contains(where: \.halves) ? tracks : nil
-    }
+    init(_ timeline: Timeline<Double>) { (self.timeline, track) = (timeline, TimelineTrack(timeline)) }
 
-    private var all: [TimelineTrack] {
-        [opacity, x, y, originX, originY, translationX, translationY, rotation, scaleX, scaleY, skew, skewAxis]
-    }
-
-    private init(_ layer: Layer) {
-        opacity = TimelineTrack(layer.opacity)
-        (x, y) = (TimelineTrack(layer.position.x), TimelineTrack(layer.position.y))
-        (originX, originY) = (TimelineTrack(layer.boundsOrigin.x), TimelineTrack(layer.boundsOrigin.y))
-        let transform = layer.transform
-        (translationX, translationY) = (TimelineTrack(transform.translationX), TimelineTrack(transform.translationY))
-        rotation = TimelineTrack(transform.rotation)
-        (scaleX, scaleY) = (TimelineTrack(transform.scaleX), TimelineTrack(transform.scaleY))
-        (skew, skewAxis) = (TimelineTrack(transform.skew), TimelineTrack(transform.skewAxis))
-    }
-
-    deinit { for track in all { track.deallocate() } }
-
-    /// The node's layer's transform at its local time t (`AnimatableTransform.matrix(at:sources:)`): these are
-    /// its layer's tracks. The layer is read in place through its node (a copy of it would retain every reference in it).
     @inline(__always)
-    func matrix(of node: LayerTreeEvaluator.Node, at t: Double, sources: DrivenSources?) -> Affine {
-        let k = node.layer.transform.skew.value(at: t, sources: sources, track: skew)
-        return AnimatableTransform.matrix(translationX: node.layer.transform.translationX.value(at: t, sources: sources, track: translationX),
-                                          translationY: node.layer.transform.translationY.value(at: t, sources: sources, track: translationY),
-                                          rotation: node.layer.transform.rotation.value(at: t, sources: sources, track: rotation),
-                                          scaleX: node.layer.transform.scaleX.value(at: t, sources: sources, track: scaleX),
-                                          scaleY: node.layer.transform.scaleY.value(at: t, sources: sources, track: scaleY),
-                                          skew: k, skewAxis: k == 0 ? 0 : node.layer.transform.skewAxis.value(at: t, sources: sources, track: skewAxis))
+    func value(at t: Double, sources: DrivenSources?) -> Double { timeline.value(at: t, sources: sources, track: track) }
+}
+
+/// A layer's placement timelines (opacity, position, bounds origin and
+/// the transform's parts), each held with its track (`TrackedTimeline`),
+/// laid out once for a layer whose placement a frame evaluates.
+package final class PlacementTracks {
+    let opacity: TrackedTimeline
+    let x: TrackedTimeline, y: TrackedTimeline
+    let originX: TrackedTimeline, originY: TrackedTimeline
+    let translationX: TrackedTimeline, translationY: TrackedTimeline
+    let rotation: TrackedTimeline, scaleX: TrackedTimeline, scaleY: TrackedTimeline
+    let skew: TrackedTimeline, skewAxis: TrackedTimeline
+
+    init(_ layer: Layer) {
+        opacity = TrackedTimeline(layer.opacity)
+        (x, y) = (TrackedTimeline(layer.position.x), TrackedTimeline(layer.position.y))
+        (originX, originY) = (TrackedTimeline(layer.boundsOrigin.x), TrackedTimeline(layer.boundsOrigin.y))
+        let transform = layer.transform
+        (translationX, translationY) = (TrackedTimeline(transform.translationX), TrackedTimeline(transform.translationY))
+        rotation = TrackedTimeline(transform.rotation)
+        (scaleX, scaleY) = (TrackedTimeline(transform.scaleX), TrackedTimeline(transform.scaleY))
+        (skew, skewAxis) = (TrackedTimeline(transform.skew), TrackedTimeline(transform.skewAxis))
+    }
+
+    deinit {
+        for held in [opacity, x, y, originX, originY, translationX, translationY, rotation, scaleX, scaleY, skew, skewAxis] {
+            held.track.deallocate()
+        }
+    }
+
+    /// The layer's transform at its local time t (`AnimatableTransform.matrix(at:sources:)`).
+    @inline(__always)
+    func matrix(at t: Double, sources: DrivenSources?) -> Affine {
+        let k = skew.value(at: t, sources: sources)
+        return AnimatableTransform.matrix(translationX: translationX.value(at: t, sources: sources),
+                                          translationY: translationY.value(at: t, sources: sources),
+                                          rotation: rotation.value(at: t, sources: sources),
+                                          scaleX: scaleX.value(at: t, sources: sources), scaleY: scaleY.value(at: t, sources: sources),
+                                          skew: k, skewAxis: k == 0 ? 0 : skewAxis.value(at: t, sources: sources))
     }
 }
