@@ -75,6 +75,92 @@ final class RasterizerTests: XCTestCase {
         XCTAssertEqual(levels(r, width: 3, height: 2), [0, 0, 0, 0, 0, 0])
     }
 
+    /// An outline crossing every band: a star (its points outside the frame too), curves, and a sub-path wholly
+    /// above the frame.
+    private func crossingOutline(_ r: CoverageRasterizer) {
+        r.move(to: 18.3, -4.2); r.line(to: 24.9, 20.1); r.line(to: 41.5, 21.7); r.line(to: 27.2, 33.9)
+        r.line(to: 31.8, 57.4); r.line(to: 18.1, 41.6); r.line(to: 3.3, 55.2); r.line(to: 8.7, 32.8)
+        r.line(to: -2.6, 19.4); r.line(to: 12.4, 19.9); r.close()
+        r.move(to: 2.5, 3.5)
+        r.quad(from: Point(2.5, 3.5), control: Point(30, -10), to: Point(34.5, 26.25))
+        r.quad(from: Point(34.5, 26.25), control: Point(20, 70), to: Point(5.25, 47.5))
+        r.close()
+        r.move(to: 1, -9); r.line(to: 30, -9.5); r.line(to: 12, -3); r.close()
+    }
+
+    /// A closed zigzag of 800 edges down the frame's height: more edges below any band than a rasteriser keeps.
+    private func zigzagOutline(_ r: CoverageRasterizer) {
+        r.move(to: 30, -1)
+        for k in 0...800 { r.line(to: k % 2 == 0 ? 3.1 : 4.7, -1 + 55 * Double(k) / 800) }
+        r.line(to: 30, 54)
+        r.close()
+    }
+
+    /// A rasteriser that holds a band of rows fills an outline band by band with exactly the levels a rasteriser of
+    /// the whole frame gives (every row of the frame or a range of them, by either fill rule), and writes no row
+    /// outside the range. The outline is asked for once where the edges reaching below the first band fit what the
+    /// rasteriser keeps of them, and once a band where they do not.
+    func testFillingBandByBandGivesTheWholeFramesLevels() throws {
+        for evenOdd in [false, true] {
+            try checkBandByBand(crossingOutline, keptEdgesFit: true, evenOdd: evenOdd)
+            try checkBandByBand(zigzagOutline, keptEdgesFit: false, evenOdd: evenOdd)
+        }
+    }
+
+    private func checkBandByBand(_ outline: (CoverageRasterizer) -> Void, keptEdgesFit: Bool, evenOdd: Bool) throws {
+        let (width, height) = (37, 53)
+        let whole = try CoverageRasterizer(width: width, height: height)
+        whole.evenOdd = evenOdd
+        outline(whole)
+        let reference = levels(whole, width: width, height: height)
+        XCTAssertGreaterThan(Set(reference).count, 10, "the outline reaches too few levels to tell anything")
+        for bandRows in [1, 5, 16, 53, 80] {
+            let banded = try CoverageRasterizer(width: width, height: height, bandRows: bandRows)
+            XCTAssertEqual(banded.bandRows, Swift.min(bandRows, height))
+            banded.evenOdd = evenOdd
+            for rows in [0..<height, 7..<41] {
+                var out = [UInt8](repeating: 7, count: width * height), asked = 0
+                out.withUnsafeMutableBufferPointer { buffer in
+                    var sink = CoverageBytes(rowZero: buffer.baseAddress!, rowStride: width)
+                    banded.fill(rows: rows, into: &sink) {
+                        asked += 1
+                        outline(banded)
+                    }
+                }
+                let bands = (rows.count + banded.bandRows - 1) / banded.bandRows
+                XCTAssertEqual(asked, keptEdgesFit ? 1 : bands, "bands of \(bandRows) over rows \(rows)")
+                for row in 0..<height {
+                    let got = Array(out[(row * width)..<((row + 1) * width)]).map(Int.init)
+                    let expected = rows.contains(row) ? Array(reference[(row * width)..<((row + 1) * width)])
+                        : [Int](repeating: 7, count: width)
+                    XCTAssertEqual(got, expected, "row \(row), bands of \(bandRows), rows \(rows), even-odd \(evenOdd)")
+                }
+            }
+        }
+    }
+
+    /// A sink that counts what it is given, keeping rows 10..<20.
+    private final class CountingSink: OutlineSink {
+        var lines = 0
+        func move(to x: Double, _ y: Double) {}
+        func line(to x: Double, _ y: Double) { lines += 1 }
+        func close() {}
+        var keptRows: (top: Double, bottom: Double)? { (10, 20) }
+    }
+
+    /// A curve wholly above or below the rows a sink keeps comes as one chord; one reaching into them is flattened.
+    func testACurveOutsideTheKeptRowsIsOneChord() {
+        let sink = CountingSink()
+        sink.quad(from: Point(0, 0), control: Point(50, 10), to: Point(100, 2))
+        XCTAssertEqual(sink.lines, 1)
+        sink.lines = 0
+        sink.quad(from: Point(0, 30), control: Point(50, 20), to: Point(100, 25))
+        XCTAssertEqual(sink.lines, 1)
+        sink.lines = 0
+        sink.quad(from: Point(0, 0), control: Point(50, 30), to: Point(100, 2))
+        XCTAssertGreaterThan(sink.lines, 10, "a curve through the kept rows, flattened")
+    }
+
     func testColourParsing() {
         XCTAssertEqual(RGBA8(hex: "#3A9BFF"), RGBA8(0x3A, 0x9B, 0xFF, 0xFF))
         XCTAssertEqual(RGBA8(hex: "#11223344"), RGBA8(0x11, 0x22, 0x33, 0x44))

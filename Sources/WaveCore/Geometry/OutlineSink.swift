@@ -7,16 +7,31 @@ public protocol OutlineSink: AnyObject {
     func line(to x: Double, _ y: Double)
     /// Closes the current sub-path back to its start.
     func close()
+    /// A quadratic Bézier from the pen at `p0` through `control` to `p2`, as
+    /// chords within `CoverageRasterizer.flatteningTolerance` pixels of it
+    /// (p0 itself is not emitted again); one chord where it lies wholly
+    /// outside `keptRows`.
+    func quad(from p0: Point, control p1: Point, to p2: Point)
+    /// The rows (y, in its pixels) outside which it drops every edge, where
+    /// it says (a rasteriser's clip and band): a curve wholly above `top` or
+    /// wholly below `bottom` may come as the one chord to its end.
+    var keptRows: (top: Double, bottom: Double)? { get }
 }
 
 extension CoverageRasterizer: OutlineSink {}
 
 extension OutlineSink {
-    /// A quadratic Bézier from the pen at `p0` through `control` to `p2`, as
-    /// chords within `CoverageRasterizer.flatteningTolerance` pixels of it
-    /// (p0 itself is not emitted again).
+    public var keptRows: (top: Double, bottom: Double)? { nil }
+
+    /// Whether a curve whose control points have these y lies wholly outside `rows`.
+    @inline(__always)
+    static func isOutside(_ y0: Double, _ y1: Double, _ y2: Double, _ rows: (top: Double, bottom: Double)) -> Bool {
+        (y0 <= rows.top && y1 <= rows.top && y2 <= rows.top) || (y0 >= rows.bottom && y1 >= rows.bottom && y2 >= rows.bottom)
+    }
+
     @inline(__always)
     public func quad(from p0: Point, control p1: Point, to p2: Point) {
+        if let rows = keptRows, Self.isOutside(p0.y, p1.y, p2.y, rows) { return line(to: p2.x, p2.y) }
         let n = CoverageRasterizer.quadSegments(p0, p1, p2)
         var j = 1
         while j < n {

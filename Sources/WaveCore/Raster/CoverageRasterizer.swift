@@ -22,8 +22,12 @@ import Glibc
 /// Memory is allocated once per size, zeroed by calloc, whose large blocks
 /// are fresh pages mapped on first touch: the accumulators of a big frame
 /// cost memory where its outlines reach, not 4 bytes a pixel (a 16384x16384
-/// render's 1 GiB of them is mostly never touched). Adding edges and
-/// resolving them into pixels allocate nothing. Memory the system cannot
+/// render's 1 GiB of them is mostly never touched). A rasteriser made for a
+/// band of rows (`bandRows`) holds accumulators for that many rows only, and
+/// `fill` rasterises an outline band by band: the edges that reach below the
+/// first band are kept as they come (`keptEdges`, a few per column) and added
+/// again for each band after it, and an outline with more of them is asked
+/// for again. Adding edges and resolving them into pixels allocate nothing. Memory the system cannot
 /// give is `ResourceError.outOfMemory` (exit 71), not a trap.
 package final class CoverageRasterizer {
     /// Sub-pixel steps per pixel on each axis.
@@ -33,10 +37,28 @@ package final class CoverageRasterizer {
 
     package let width: Int
     package let height: Int
-    /// Per row, width + 1 accumulators: column W collects what spills past the right edge.
+    /// The rows its accumulators hold at once (at most `height`): edges are added to rows
+    /// `bandTop..<bandTop + bandRows` only (`fill` moves the band down an outline).
+    package let bandRows: Int
+    /// A band's height for a renderer's frame of `height` rows: half of them (at least 64), so that its
+    /// accumulators (4 bytes a pixel) are half a frame's, and an outline spans at most two bands.
+    package static func frameBandRows(height: Int) -> Int { Swift.min(height, Swift.max(64, (height + 1) / 2)) }
+    /// Edges kept by `fill` to add again for the bands after the first, four (x0, y0, x1, y1) a slot.
+    private let keptEdges: UnsafeMutablePointer<Int32>
+    /// How many edges `keptEdges` holds: `keptEdgesPerColumn` per column, none without bands.
+    private let keptEdgeCapacity: Int
+    private static let keptEdgesPerColumn = 8
+
+    /// The bytes a rasteriser of this size holds (its accumulators, marks and kept edges).
+    package static func bytes(width: Int, height: Int, bandRows: Int? = nil) -> Int {
+        let rows = Swift.max(1, Swift.min(height, bandRows ?? height)), stride = width + 1
+        let keptEdges = rows < height ? keptEdgesPerColumn * stride : 0
+        return stride * rows * 4 + (stride + 63) / 64 * rows * 8 + keptEdges * 16
+    }
+    /// Per row of the band, width + 1 accumulators: column W collects what spills past the right edge.
     private let stride: Int
     private let accumulation: UnsafeMutablePointer<Int32>
-    /// Per row, one bit for every pixel that received an edge piece, so
+    /// Per row of the band, one bit for every pixel that received an edge piece, so
     /// resolving visits only those and fills the spans between them in one write.
     private let wordsPerRow: Int
     private let touched: UnsafeMutablePointer<UInt64>
@@ -67,6 +89,11 @@ package final class CoverageRasterizer {
         var inside = true, startInside = true
         var fx = 0, fy = 0, startFX = 0, startFY = 0
         var clipTop = 0, clipBottom = 0
+        /// The first row of the band the accumulators hold (`fill`).
+        var bandTop = 0
+        /// While `fill` adds its first band: edges reaching below it are kept (`keptEdges`), `keptCount` so far, and
+        /// whether some found no room (then the outline is asked for again for each band after).
+        var keeping = false, keptCount = 0, keptOverflowed = false
         /// Coverage by the even-odd rule instead of the non-zero one.
         var evenOdd = false
         /// The rows edge pieces reached since they were last all resolved
@@ -75,19 +102,24 @@ package final class CoverageRasterizer {
     }
     private let state: UnsafeMutablePointer<PenState>
 
-    package init(width: Int, height: Int) throws {
+    /// `bandRows`: the rows its accumulators hold at once (nil: every row; then edges may be added
+    /// and resolved anywhere, without `fill`).
+    package init(width: Int, height: Int, bandRows: Int? = nil) throws {
         precondition(width > 0 && height > 0)
         self.width = width
         self.height = height
+        self.bandRows = Swift.max(1, Swift.min(height, bandRows ?? height))
         stride = width + 1
         wordsPerRow = (stride + 63) / 64
-        accumulation = try Self.zeroed(stride * height)
+        keptEdgeCapacity = self.bandRows < height ? Self.keptEdgesPerColumn * stride : 0
+        accumulation = try Self.zeroed(stride * self.bandRows)
         do {
-            touched = try Self.zeroed(wordsPerRow * height)
+            touched = try Self.zeroed(wordsPerRow * self.bandRows)
         } catch {
             free(accumulation)
             throw error
         }
+        keptEdges = .allocate(capacity: 4 * keptEdgeCapacity)
         state = .allocate(capacity: 1)
         state.initialize(to: PenState(clipTop: 0, clipBottom: height))
     }
@@ -95,6 +127,7 @@ package final class CoverageRasterizer {
     deinit {
         free(accumulation)
         free(touched)
+        keptEdges.deallocate()
         state.deallocate()
     }
 
@@ -115,7 +148,9 @@ package final class CoverageRasterizer {
         let (fx, fy) = inside ? (Self.fixed(nx), Self.fixed(ny)) : (0, 0)
         state.pointee = PenState(x: nx, y: ny, startX: nx, startY: ny, inside: inside, startInside: inside,
                                  fx: fx, fy: fy, startFX: fx, startFY: fy,
-                                 clipTop: state.pointee.clipTop, clipBottom: state.pointee.clipBottom, evenOdd: state.pointee.evenOdd,
+                                 clipTop: state.pointee.clipTop, clipBottom: state.pointee.clipBottom, bandTop: state.pointee.bandTop,
+                                 keeping: state.pointee.keeping, keptCount: state.pointee.keptCount,
+                                 keptOverflowed: state.pointee.keptOverflowed, evenOdd: state.pointee.evenOdd,
                                  touchedTop: state.pointee.touchedTop, touchedBottom: state.pointee.touchedBottom)
     }
 
@@ -142,6 +177,14 @@ package final class CoverageRasterizer {
         pen.pointee.x = nx
         pen.pointee.y = ny
         pen.pointee.inside = inside
+    }
+
+    /// The rows edges are taken for now (`OutlineSink.keptRows`): the clip's from the band's top, down to the band's
+    /// bottom, or to the clip's while `fill` keeps the edges below the first band for the bands after it.
+    package var keptRows: (top: Double, bottom: Double)? {
+        let band = state.pointee.bandTop, clipBottom = state.pointee.clipBottom
+        return (Double(Swift.max(state.pointee.clipTop, band)),
+                Double(state.pointee.keeping ? clipBottom : Swift.min(clipBottom, band &+ bandRows)))
     }
 
     /// Closes the current sub-path back to its start.
@@ -248,7 +291,7 @@ package final class CoverageRasterizer {
 
     /// Adds the edge from (x0, y0) to (x1, y1), ends inside the box one
     /// pixel around the image. Horizontal edges add nothing; parts above or
-    /// below the image or outside `clipRows` are dropped, parts left of it
+    /// below the image or outside `clipRows` or the band are dropped, parts left of it
     /// count as a vertical edge on x = 0, and parts right of it touch no pixel.
     ///
     /// No division per row: x where the edge crosses each row boundary is
@@ -259,7 +302,9 @@ package final class CoverageRasterizer {
         let winding: Int32 = y1 > y0 ? 1 : -1
         // Walk top to bottom; the winding keeps the direction.
         let (ax, ay, bx, by) = y0 < y1 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
-        let top = state.pointee.clipTop << 8, bottom = state.pointee.clipBottom << 8
+        let band = state.pointee.bandTop
+        let top = Swift.max(state.pointee.clipTop, band) << 8, bottom = Swift.min(state.pointee.clipBottom, band &+ bandRows) << 8
+        if state.pointee.keeping && by > bottom && ay < state.pointee.clipBottom << 8 { keep(x0, y0, x1, y1) }
         if by <= top || ay >= bottom { return }
         let ya = Swift.max(ay, top), yEnd = Swift.min(by, bottom)
         let firstRow = ya >> 8, lastRow = (yEnd &- 1) >> 8
@@ -268,7 +313,7 @@ package final class CoverageRasterizer {
         // The common case on a gentle curve: the whole edge inside one row.
         if firstRow == lastRow && ya == ay && yEnd == by {
             let rowTop = firstRow << 8
-            addRowPiece(row: firstRow, xa: ax, ya: ay &- rowTop, xb: bx, yb: by &- rowTop, winding: winding)
+            addRowPiece(row: firstRow &- band, xa: ax, ya: ay &- rowTop, xb: bx, yb: by &- rowTop, winding: winding)
             return
         }
         let dx = bx &- ax, dy = by &- ay
@@ -282,8 +327,8 @@ package final class CoverageRasterizer {
         // Most steep edges of a curve cross one row boundary: no stepping to set up.
         if lastRow == firstRow &+ 1 && yEnd == by {
             let rowTop = firstRow << 8, xMiddle = ax &+ q
-            addRowPiece(row: firstRow, xa: xa, ya: ya &- rowTop, xb: xMiddle, yb: 256, winding: winding)
-            addRowPiece(row: lastRow, xa: xMiddle, ya: 0, xb: bx, yb: by &- boundary, winding: winding)
+            addRowPiece(row: firstRow &- band, xa: xa, ya: ya &- rowTop, xb: xMiddle, yb: 256, winding: winding)
+            addRowPiece(row: lastRow &- band, xa: xMiddle, ya: 0, xb: bx, yb: by &- boundary, winding: winding)
             return
         }
         var r = numerator &- q &* dy
@@ -302,13 +347,13 @@ package final class CoverageRasterizer {
             } else {
                 xb = ax &+ floorDiv(dx &* (yb &- ay), dy) // clipped at the band's bottom
             }
-            addRowPiece(row: row, xa: xa, ya: yStart &- rowTop, xb: xb, yb: yb &- rowTop, winding: winding)
+            addRowPiece(row: row &- band, xa: xa, ya: yStart &- rowTop, xb: xb, yb: yb &- rowTop, winding: winding)
             xa = xb
             yStart = yb
         }
     }
 
-    /// One edge piece inside one pixel row: from (xa, ya) to (xb, yb), ya < yb
+    /// One edge piece inside one pixel row (`row`: of the band): from (xa, ya) to (xb, yb), ya < yb
     /// measured from the row's top.
     @inline(__always)
     private func addRowPiece(row: Int, xa: Int, ya: Int, xb: Int, yb: Int, winding: Int32) {
@@ -426,6 +471,56 @@ package final class CoverageRasterizer {
         }
     }
 
+    /// An outline over `rows` into `blitter`, band by band: `outline` adds its
+    /// edges (`move`, `line`, `close`) and is asked once for each band of at
+    /// most `bandRows` rows the rows span (its edges outside the band and
+    /// `clipRows` dropped), each band resolved before the next. Every pixel
+    /// of `rows` reaches the blitter once, as `resolve(rows:into:)` gives
+    /// them. Where `rows` fit one band, the outline is asked once.
+    @inline(__always)
+    package func fill<Blitter: CoverageBlitter>(rows: Range<Int>, into blitter: inout Blitter, outline: () -> Void) {
+        let rows = rows.clamped(to: 0..<height)
+        var top = rows.lowerBound
+        while top < rows.upperBound {
+            let band = top..<Swift.min(rows.upperBound, top &+ bandRows)
+            state.pointee.bandTop = top
+            if top == rows.lowerBound {
+                // The first band: its edges added, those reaching below it kept where there is room.
+                state.pointee.keeping = band.upperBound < rows.upperBound
+                outline()
+                state.pointee.keeping = false
+            } else if state.pointee.keptOverflowed {
+                outline()
+            } else {
+                var k = 0
+                while k < state.pointee.keptCount {
+                    let edge = keptEdges + 4 &* k
+                    addEdge(Int(edge[0]), Int(edge[1]), Int(edge[2]), Int(edge[3]))
+                    k &+= 1
+                }
+            }
+            resolve(rows: band, into: &blitter)
+            top = band.upperBound
+        }
+        state.pointee.bandTop = 0
+        state.pointee.keptCount = 0
+        state.pointee.keptOverflowed = false
+    }
+
+    /// Keeps an edge for the bands after the first (`fill`), or notes that there was no room.
+    private func keep(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
+        let n = state.pointee.keptCount
+        guard n < keptEdgeCapacity else {
+            state.pointee.keptOverflowed = true
+            return
+        }
+        let edge = keptEdges + 4 &* n
+        // On the grid, within the box one pixel around the image (in 1/256 pixels, far inside 32 bits).
+        (edge[0], edge[1], edge[2], edge[3]) = (Int32(truncatingIfNeeded: x0), Int32(truncatingIfNeeded: y0),
+                                                 Int32(truncatingIfNeeded: x1), Int32(truncatingIfNeeded: y1))
+        state.pointee.keptCount = n &+ 1
+    }
+
     /// Only pixels that received edge pieces are marked. A marked pixel's
     /// accumulator holds what its pieces add inside it; the rest of their
     /// area went to the next accumulator. When that next pixel is not
@@ -433,8 +528,9 @@ package final class CoverageRasterizer {
     /// marked pixel goes out in one call.
     @inline(__always)
     private func resolveRow<Blitter: CoverageBlitter>(_ row: Int, into blitter: inout Blitter) {
-        let bits = touched + row &* wordsPerRow
-        let cells = accumulation + row &* stride
+        let inBand = row &- state.pointee.bandTop
+        let bits = touched + inBand &* wordsPerRow
+        let cells = accumulation + inBand &* stride
         let evenOdd = state.pointee.evenOdd
         var x = 0
         var winding: Int32 = 0

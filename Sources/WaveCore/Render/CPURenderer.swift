@@ -36,10 +36,13 @@ public final class CPURenderer: Renderer, PixelCounting {
         frame = nil
         if rasterizer?.width != scene.width || rasterizer?.height != scene.height {
             rasterizer = nil
-            // The rasteriser's accumulators, then the frame and its read-back, all at once.
-            try CheckedMemory.reserve(bytes: (scene.width + 1) * scene.height * 4 + 2 * scene.width * scene.height * 4,
+            // The rasteriser's accumulators (a band of rows: it fills outlines band by band), then the frame and its
+            // read-back, all at once.
+            let bandRows = CoverageRasterizer.frameBandRows(height: scene.height)
+            try CheckedMemory.reserve(bytes: CoverageRasterizer.bytes(width: scene.width, height: scene.height, bandRows: bandRows)
+                                      + 2 * scene.width * scene.height * 4,
                                       for: "a \(scene.width)x\(scene.height) frame")
-            rasterizer = try CoverageRasterizer(width: scene.width, height: scene.height)
+            rasterizer = try CoverageRasterizer(width: scene.width, height: scene.height, bandRows: bandRows)
         }
         treePainter = try scene.tree.map {
             try TreePainter(evaluator: try $0.makeEvaluator(), rasterizer: rasterizer!, background: scene.background)

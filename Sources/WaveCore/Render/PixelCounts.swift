@@ -180,4 +180,16 @@ extension CoverageRasterizer {
         resolve(rows: rows, into: &counted)
         blitter = counted.inner
     }
+
+    /// `fill(rows:into:outline:)`, each span counted into `counts` where it is set, as `resolve` counts them.
+    @inline(__always)
+    func fill<B: CoverageBlitter>(rows: Range<Int>, into blitter: inout B, counting counts: PixelCounts?, columns: Range<Int>,
+                                  as destination: CountedDestination, writesUncovered: Bool = false,
+                                  mask: UnsafeMutablePointer<UInt8>? = nil, outline: () -> Void) {
+        guard let counts else { return fill(rows: rows, into: &blitter, outline: outline) }
+        var counted = CountingBlitter(inner: blitter, counts: counts, columns: columns, destination: destination,
+                                      writesUncovered: writesUncovered, mask: mask)
+        fill(rows: rows, into: &counted, outline: outline)
+        blitter = counted.inner
+    }
 }

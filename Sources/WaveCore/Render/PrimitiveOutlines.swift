@@ -48,6 +48,7 @@ package enum PrimitiveOutlines {
         let leftEdge = culls ? Double(columns!.lowerBound) : -Double.infinity
         let rightEdge = culls ? Double(columns!.upperBound) : Double.infinity
         var lastSide = 0, held = false
+        let keptRows = sink.keptRows
         var s = first
         while s < last {
             defer { s += 1 }
@@ -81,6 +82,12 @@ package enum PrimitiveOutlines {
                     if held { sink.line(to: current.x, current.y); held = false }
                     lastSide = 0
                     let control = m.apply(c), end = m.apply(p)
+                    if let rows = keptRows, Sink.isOutside(current.y, control.y, end.y, rows) {
+                        // Wholly outside the rows the sink keeps: one chord to its end (the sink drops it).
+                        sink.line(to: end.x, end.y)
+                        current = end
+                        continue
+                    }
                     let n = CoverageRasterizer.quadSegments(current, control, end)
                     for j in 1..<n {
                         let t = Double(j) / Double(n), u = 1 - t
@@ -228,4 +235,20 @@ package final class TransformingSink<Target: OutlineSink>: OutlineSink {
     }
 
     @inline(__always) public func close() { target.close() }
+
+    /// Flattened in the layer's coordinates, as the points come; one chord where the target drops all of it.
+    @inline(__always) public func quad(from p0: Point, control p1: Point, to p2: Point) {
+        if let rows = target.keptRows {
+            let (y0, y1, y2) = (transform.apply(p0).y, transform.apply(p1).y, transform.apply(p2).y)
+            if Self.isOutside(y0, y1, y2, rows) { return line(to: p2.x, p2.y) }
+        }
+        let n = CoverageRasterizer.quadSegments(p0, p1, p2)
+        var j = 1
+        while j < n {
+            let t = Double(j) / Double(n), u = 1 - t
+            line(to: u * u * p0.x + 2 * u * t * p1.x + t * t * p2.x, u * u * p0.y + 2 * u * t * p1.y + t * t * p2.y)
+            j += 1
+        }
+        line(to: p2.x, p2.y)
+    }
 }

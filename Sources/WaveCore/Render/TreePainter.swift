@@ -166,12 +166,11 @@ package final class TreePainter {
     /// for a sole clip, and what the GL strategy's clip copies are painted from.
     package static func paintAlone(_ path: Path, _ transform: Affine, rows: Range<Int>, columns: Range<Int>, paint: FillProgram,
                                   rasterizer: CoverageRasterizer, into view: PixmapView, counting counts: PixelCounts? = nil) {
-        rasterizer.clipRows = rows
-        PrimitiveOutlines.addPath(path, transform, columns: columns, into: rasterizer)
         var blitter = PaintBlitter(view: view, fill: paint, clears: true, columns: columns)
         // Every pixel of the clip is written once, the paint over the background: nothing is blended.
-        rasterizer.resolve(rows: rows, into: &blitter, counting: counts, columns: columns, as: .frame(blends: false), writesUncovered: true)
-        rasterizer.clipRows = 0..<rasterizer.height
+        rasterizer.fill(rows: rows, into: &blitter, counting: counts, columns: columns, as: .frame(blends: false), writesUncovered: true) {
+            PrimitiveOutlines.addPath(path, transform, columns: columns, into: rasterizer)
+        }
     }
 
     /// Evaluates the tree at t and draws every item over what `view` holds.
@@ -238,18 +237,21 @@ package final class TreePainter {
                 return
             }
             if item.primitive == .box {
-                PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: item.color)), opacity: item.opacity,
                                           columns: area.columns, mask: mask, rampBlend: rampBlend, item: nextItem())
                 blitter.blend = item.blend
-                resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
+                fill(area, into: &blitter, mask: mask) {
+                    PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: self.rasterizer)
+                }
             }
             if item.primitive == .boxBorder || item.drawsBorder {
-                PrimitiveOutlines.addBorder(item.bounds, radius: box.cornerRadius, width: box.borderWidth, item.transform, into: rasterizer)
                 var blitter = ItemBlitter(view: view, paint: .solid(item.tint.applied(to: box.borderColor)), opacity: item.opacity,
                                           columns: area.columns, mask: mask, rampBlend: rampBlend, item: nextItem())
                 blitter.blend = item.blend
-                resolve(rows: area.rows, into: &blitter, columns: area.columns, mask: mask)
+                fill(area, into: &blitter, mask: mask) {
+                    PrimitiveOutlines.addBorder(item.bounds, radius: box.cornerRadius, width: box.borderWidth, item.transform,
+                                                into: self.rasterizer)
+                }
             }
         case .copies, .rasterized:
             // This strategy draws every copy and every sublayer itself: its evaluator never gives one item for many.
@@ -332,10 +334,11 @@ package final class TreePainter {
         let insetRect = Rect(x: r.x + w, y: r.y + w, width: r.width - 2 * w, height: r.height - 2 * w)
         if !insetRect.isEmpty {
             let outerRadius = Swift.max(0, Swift.min(box.cornerRadius, r.width / 2, r.height / 2))
-            PrimitiveOutlines.addRoundedRect(insetRect, radius: Swift.max(0, outerRadius - w), item.transform, into: rasterizer)
             // Every byte of the area is written, the uncovered ones 0: nothing to clear first.
             var bytes = CoverageBytes(rowZero: inner, rowStride: width, columns: area.columns)
-            rasterizer.resolve(rows: area.rows, into: &bytes, counting: counts, columns: area.columns, as: .offscreen, writesUncovered: true)
+            rasterizer.fill(rows: area.rows, into: &bytes, counting: counts, columns: area.columns, as: .offscreen, writesUncovered: true) {
+                PrimitiveOutlines.addRoundedRect(insetRect, radius: Swift.max(0, outerRadius - w), item.transform, into: rasterizer)
+            }
         } else {
             counts?.totals.offscreen += area.rows.count * area.columns.count
             var row = area.rows.lowerBound
@@ -344,17 +347,20 @@ package final class TreePainter {
                 row += 1
             }
         }
-        PrimitiveOutlines.addRoundedRect(r, radius: box.cornerRadius, item.transform, into: rasterizer)
         var blitter = BorderedBoxBlitter(view: view, fill: item.tint.applied(to: item.color), border: item.tint.applied(to: box.borderColor),
                                          opacity: item.opacity, columns: area.columns, mask: mask, inner: inner)
         // It stores every covered pixel of its spans, masked or not.
-        rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .frame(blends: true))
+        rasterizer.fill(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .frame(blends: true)) {
+            PrimitiveOutlines.addRoundedRect(r, radius: box.cornerRadius, item.transform, into: rasterizer)
+        }
         rasterizer.clipRows = 0..<rasterizer.height
     }
 
-    /// An item's paint over the frame, where its mask lets it through: every store blends.
-    private func resolve(rows: Range<Int>, into blitter: inout ItemBlitter, columns: Range<Int>, mask: UnsafeMutablePointer<UInt8>?) {
-        rasterizer.resolve(rows: rows, into: &blitter, counting: counts, columns: columns, as: .frame(blends: true), mask: mask)
+    /// An item's outline (what `outline` adds) in its paint over the frame, where its mask lets it through: every store blends.
+    private func fill(_ area: (rows: Range<Int>, columns: Range<Int>), into blitter: inout ItemBlitter, mask: UnsafeMutablePointer<UInt8>?,
+                      outline: () -> Void) {
+        rasterizer.fill(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .frame(blends: true), mask: mask,
+                        outline: outline)
         rasterizer.clipRows = 0..<rasterizer.height
     }
 
@@ -379,12 +385,15 @@ package final class TreePainter {
         if case let .play(words) = use {
             return KeptCoverage.play(words, into: &blitter, counting: counts, columns: area.columns, as: destination, mask: mask)
         }
-        addOutline(item, shape: shape, columns: area.columns)
         guard case .rasterizeAndKeep = use else {
-            return rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: destination, mask: mask)
+            return rasterizer.fill(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: destination, mask: mask) {
+                addOutline(item, shape: shape, columns: area.columns)
+            }
         }
         var keeping = kept.keeping(blitter)
-        rasterizer.resolve(rows: area.rows, into: &keeping, counting: counts, columns: area.columns, as: destination, mask: mask)
+        rasterizer.fill(rows: area.rows, into: &keeping, counting: counts, columns: area.columns, as: destination, mask: mask) {
+            addOutline(item, shape: shape, columns: area.columns)
+        }
         kept.keep(keeping, slot: slot)
         blitter = keeping.inner
     }
@@ -476,13 +485,13 @@ package final class TreePainter {
             var blitter = MaskBlitter(buffer: alone ?? buffer, width: width, columns: area.columns, alpha: alpha, mode: alone == nil ? mode : .add)
             if let held = node.shape {
                 resolveOutline(item, shape: held.value, slot: slot, area: area, into: &blitter, as: .offscreen)
-            } else if case let .box(box)? = node.layer.contents {
-                PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: rasterizer)
-                rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
             } else {
-                // A picture as a mask: its box (its alpha is not read).
-                PrimitiveOutlines.addRoundedRect(item.bounds, radius: 0, item.transform, into: rasterizer)
-                rasterizer.resolve(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen)
+                // A box, or a picture as a mask: its box (its alpha is not read).
+                var radius = 0.0
+                if case let .box(box)? = node.layer.contents { radius = box.cornerRadius }
+                rasterizer.fill(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: .offscreen) {
+                    PrimitiveOutlines.addRoundedRect(item.bounds, radius: radius, item.transform, into: rasterizer)
+                }
             }
             if let alone {
                 let over = inverts ? whole : Self.union(written, area)
