@@ -590,9 +590,15 @@ package protocol CoverageBlitter {
     /// edge pixels side by side, as kept coverage plays them back (`KeptCoverage`). Unless a blitter does
     /// better, one `blit` a pixel.
     mutating func blit(row: Int, from x: Int, levels: UnsafeRawPointer, count: Int)
+    /// Coverage kept from an earlier frame played back (`KeptCoverage`'s words). Unless a blitter does
+    /// better, each of its runs through `blit` (`KeptCoverage.playRuns`).
+    mutating func play(kept: UnsafeBufferPointer<UInt16>)
 }
 
 extension CoverageBlitter {
+    @inline(__always)
+    package mutating func play(kept: UnsafeBufferPointer<UInt16>) { KeptCoverage.playRuns(kept, into: &self) }
+
     @inline(__always)
     package mutating func blit(row: Int, from x: Int, levels: UnsafeRawPointer, count: Int) {
         var i = 0

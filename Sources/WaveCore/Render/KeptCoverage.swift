@@ -154,11 +154,17 @@ package final class KeptCoverage {
         blitter = counted.inner
     }
 
-    /// Reads the words `KeepingBlitter` wrote: a row (`rowMark`, then the row), a run of pixels at one level
-    /// each (`pixelsMark` with its first column, the count, then the levels, a byte each in order, two to a word),
-    /// or a span (its first column, past-last column and level).
+    /// The blitter's own playing of the words (`CoverageBlitter.play(kept:)`).
     @inline(__always)
     private static func play<B: CoverageBlitter>(_ kept: UnsafeBufferPointer<UInt16>, into blitter: inout B) {
+        blitter.play(kept: kept)
+    }
+
+    /// Reads the words `KeepingBlitter` wrote, a call to the blitter a run: a row (`rowMark`, then the row), a run
+    /// of pixels at one level each (`pixelsMark` with its first column, the count, then the levels, a byte each in
+    /// order, two to a word), or a span (its first column, past-last column and level).
+    @inline(__always)
+    static func playRuns<B: CoverageBlitter>(_ kept: UnsafeBufferPointer<UInt16>, into blitter: inout B) {
         guard let words = kept.baseAddress else { return }
         var k = 0, row = 0
         while k < kept.count {

@@ -925,6 +925,56 @@ struct ItemBlitter: CoverageBlitter {
         }
     }
 
+    /// Kept coverage played back: for a solid colour blended normally and unmasked, read here in one loop (the row
+    /// found once a row, the columns once a run) and written as `blit` writes it: a covering colour's spans at whole
+    /// coverage as its pixel, edge pixels onto opaque ones in `EdgeBlend`'s integers, anything else through `blit`.
+    /// Any other paint plays its runs one call each.
+    @inline(__always)
+    mutating func play(kept: UnsafeBufferPointer<UInt16>) {
+        guard spans.kind == .solid && blend == .normal && mask == nil, let words = kept.baseAddress else {
+            return KeptCoverage.playRuns(kept, into: &self)
+        }
+        let covers = opacity >= 1 && spans.color.a >= 255, low = columns.lowerBound, high = columns.upperBound
+        var k = 0, row = 0, out = view.row(0)
+        while k < kept.count {
+            let word = words[k]
+            if word == KeptCoverage.rowMark {
+                row = Int(words[k &+ 1])
+                out = view.row(row)
+                k &+= 2
+            } else if word & KeptCoverage.pixelsMark != 0 {
+                let x = Int(word & ~KeptCoverage.pixelsMark), count = Int(words[k &+ 1])
+                let levels = UnsafeRawPointer(words + (k &+ 2))
+                var column = Swift.max(x, low)
+                let end = Swift.min(x &+ count, high)
+                while column < end {
+                    let level = Int(levels.load(fromByteOffset: column &- x, as: UInt8.self))
+                    if level != 0 {
+                        let d = out[column]
+                        if d >> 24 == 255 {
+                            out[column] = edges.onto(d, level: level)
+                        } else {
+                            blit(row: row, from: column, to: column &+ 1, level: level)
+                        }
+                    }
+                    column &+= 1
+                }
+                k &+= 2 &+ (count &+ 1) >> 1
+            } else {
+                let x0 = Int(word), x1 = Int(words[k &+ 1]), level = Int(words[k &+ 2])
+                let a = Swift.max(x0, low), b = Swift.min(x1, high)
+                if a < b {
+                    if covers && level >= 255 {
+                        (out + a).update(repeating: wholePixel, count: b &- a)
+                    } else {
+                        blit(row: row, from: x0, to: x1, level: level)
+                    }
+                }
+                k &+= 3
+            }
+        }
+    }
+
     /// Edge pixels side by side (kept coverage played back): a solid colour's onto opaque pixels inside any mask in
     /// `EdgeBlend`'s integers, the row and columns found once; any other pixel as `blit` draws it.
     @inline(__always)
