@@ -77,6 +77,7 @@ public struct Rect: Equatable, Hashable, Sendable {
     public var maxY: Double { y + height }
     public var midX: Double { x + width / 2 }
     public var midY: Double { y + height / 2 }
+    public var size: Size { Size(width, height) }
     public var isEmpty: Bool { !(width > 0 && height > 0) }
 
     /// The overlap of two rectangles (empty, at zero size, when they do not meet).

@@ -47,6 +47,10 @@ package final class LayerTreeEvaluator {
         /// and say something (a fixed path filled by its own colour says nothing a frame needs).
         let drawing: Drawing, hasShadow: Bool, hasReplicator: Bool
         enum Drawing { case none, stillShape, other }
+        /// Its layer's flags a frame reads of every node, held here: its layer lies elsewhere in memory, a cache
+        /// line a frame need not touch for a layer that draws nothing. On its parent's time: no timing of its own
+        /// and no time remap.
+        let isHidden: Bool, masksToBounds: Bool, onParentTime: Bool
         /// Its shape (nil for other contents), read in place through this reference: matching the layer's contents
         /// copies the shape out, every reference in it retained and released, at every item of every frame.
         package let shape: HeldApart<Shape>?
@@ -68,6 +72,8 @@ package final class LayerTreeEvaluator {
             }
             hasShadow = layer.shadow != nil
             hasReplicator = layer.replicator != nil
+            (isHidden, masksToBounds) = (layer.isHidden, layer.masksToBounds)
+            onParentTime = layer.timing.isPassThrough && layer.timeRemap == nil
             if case let .shape(shape)? = layer.contents { self.shape = HeldApart(shape) } else { shape = nil }
         }
 
@@ -356,8 +362,8 @@ package final class LayerTreeEvaluator {
                        time parentTime: Double, into list: inout PresentationList, asMask: Bool) {
         // Through the node, never a copy of the layer (a frame visits every copy of every layer).
         let node = nodes[index]
-        if node.layer.isHidden { return }
-        let time = Self.localTime(node, parentTime, sources: sources)
+        if node.isHidden { return }
+        let time = node.onParentTime ? parentTime : Self.localTime(node, parentTime, sources: sources)
         // Each property read once: position and bounds serve the transform, the clip, the items and the copies.
         let position: Point, bounds: Rect, local: Affine, alpha: Double
         if let still = node.still {
@@ -384,11 +390,11 @@ package final class LayerTreeEvaluator {
             list.items.append(PresentationItem(layer: index, content: node.rasterized, primitive: .rasterized, transform: world,
                                                opacity: alpha, tint: tint, clip: clip, mask: mask,
                                                color: ColorValue(r: 0, g: 0, b: 0, a: 0), bounds: bounds,
-                                               input: ShapeInput(size: node.layer.size), drawsBorder: false, time: time))
+                                               input: ShapeInput(size: bounds.size), drawsBorder: false, time: time))
             return
         }
         var clip = clip
-        if node.layer.masksToBounds {
+        if node.masksToBounds {
             clip = clip.intersection(bounds.applying(world))
             if clip.isEmpty { return }
         }
@@ -409,7 +415,7 @@ package final class LayerTreeEvaluator {
             var item = PresentationItem(layer: index, content: node.content, primitive: .fixedShape, transform: world,
                                         opacity: alpha, tint: tint, clip: clip, mask: mask, color: ColorValue(r: 0, g: 0, b: 0, a: 0),
                                         bounds: bounds,
-                                        input: ShapeInput(size: node.layer.size), drawsBorder: false, time: time)
+                                        input: ShapeInput(size: bounds.size), drawsBorder: false, time: time)
             item.blend = node.blend
             // A still shape is that item as it stands; the rest read their contents.
             if node.drawing == .other, let held = node.shape {
@@ -428,7 +434,7 @@ package final class LayerTreeEvaluator {
                         }
                         k += 1
                     }
-                    item.input = ShapeInput(parameters: p, position: position, size: node.layer.size)
+                    item.input = ShapeInput(parameters: p, position: position, size: bounds.size)
                 }
             } else if node.drawing == .other {
                 switch node.layer.contents {
@@ -477,7 +483,7 @@ package final class LayerTreeEvaluator {
         if node.drawsCopies && !asMask {
             list.items.append(PresentationItem(layer: index, content: -1, primitive: .copies, transform: world, opacity: alpha,
                                                tint: tint, clip: clip, mask: mask, color: ColorValue(r: 0, g: 0, b: 0, a: 0),
-                                               bounds: bounds, input: ShapeInput(size: node.layer.size), drawsBorder: false,
+                                               bounds: bounds, input: ShapeInput(size: bounds.size), drawsBorder: false,
                                                time: time))
             return
         }
