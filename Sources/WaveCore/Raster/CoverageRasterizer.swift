@@ -27,8 +27,9 @@ import Glibc
 /// `fill` rasterises an outline band by band: the edges that reach below the
 /// first band are kept as they come (`keptEdges`, a few per column) and added
 /// again for each band after it, and an outline with more of them is asked
-/// for again. Adding edges and resolving them into pixels allocate nothing. Memory the system cannot
-/// give is `ResourceError.outOfMemory` (exit 71), not a trap.
+/// for again. Adding edges and resolving them into pixels allocate nothing.
+/// Memory the system cannot give is `ResourceError.outOfMemory` (exit 71),
+/// not a trap.
 package final class CoverageRasterizer {
     /// Sub-pixel steps per pixel on each axis.
     package static let subpixels = 256
