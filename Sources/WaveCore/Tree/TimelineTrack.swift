@@ -102,8 +102,16 @@ struct TrackedTimeline {
 
     init(_ timeline: Timeline<Double>) { (self.timeline, track) = (timeline, TimelineTrack(timeline)) }
 
+    /// A timeline that does not move is its value, read here without a call (most of a moving layer's twelve).
     @inline(__always)
-    func value(at t: Double, sources: DrivenSources?) -> Double { timeline.value(at: t, sources: sources, track: track) }
+    func value(at t: Double, sources: DrivenSources?) -> Double {
+        timeline.animations.isEmpty ? timeline.value : animatedValue(at: t, sources: sources)
+    }
+
+    @inline(never)
+    private func animatedValue(at t: Double, sources: DrivenSources?) -> Double {
+        timeline.value(at: t, sources: sources, track: track)
+    }
 }
 
 /// A layer's placement timelines (opacity, position, bounds origin and
