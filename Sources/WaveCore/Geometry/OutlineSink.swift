@@ -32,6 +32,13 @@ extension OutlineSink {
     @inline(__always)
     public func quad(from p0: Point, control p1: Point, to p2: Point) {
         if let rows = keptRows, Self.isOutside(p0.y, p1.y, p2.y, rows) { return line(to: p2.x, p2.y) }
+        chords(from: p0, control: p1, to: p2)
+    }
+
+    /// The curve as chords within `CoverageRasterizer.flatteningTolerance` of it, in the points' own
+    /// coordinates (p0 not emitted again): `quad` once it is not left out.
+    @inline(__always)
+    func chords(from p0: Point, control p1: Point, to p2: Point) {
         let n = CoverageRasterizer.quadSegments(p0, p1, p2)
         var j = 1
         while j < n {

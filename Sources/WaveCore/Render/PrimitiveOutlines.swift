@@ -48,7 +48,6 @@ package enum PrimitiveOutlines {
         let leftEdge = culls ? Double(columns!.lowerBound) : -Double.infinity
         let rightEdge = culls ? Double(columns!.upperBound) : Double.infinity
         var lastSide = 0, held = false
-        let keptRows = sink.keptRows
         var s = first
         while s < last {
             defer { s += 1 }
@@ -81,20 +80,9 @@ package enum PrimitiveOutlines {
                 case let .quad(c, p):
                     if held { sink.line(to: current.x, current.y); held = false }
                     lastSide = 0
-                    let control = m.apply(c), end = m.apply(p)
-                    if let rows = keptRows, Sink.isOutside(current.y, control.y, end.y, rows) {
-                        // Wholly outside the rows the sink keeps: one chord to its end (the sink drops it).
-                        sink.line(to: end.x, end.y)
-                        current = end
-                        continue
-                    }
-                    let n = CoverageRasterizer.quadSegments(current, control, end)
-                    for j in 1..<n {
-                        let t = Double(j) / Double(n), u = 1 - t
-                        sink.line(to: u * u * current.x + 2 * u * t * control.x + t * t * end.x,
-                                  u * u * current.y + 2 * u * t * control.y + t * t * end.y)
-                    }
-                    sink.line(to: end.x, end.y)
+                    // Flattened after the transform (one chord where it lies outside the rows the sink keeps).
+                    let end = m.apply(p)
+                    sink.quad(from: current, control: m.apply(c), to: end)
                     current = end
                 }
             }
@@ -242,13 +230,6 @@ package final class TransformingSink<Target: OutlineSink>: OutlineSink {
             let (y0, y1, y2) = (transform.apply(p0).y, transform.apply(p1).y, transform.apply(p2).y)
             if Self.isOutside(y0, y1, y2, rows) { return line(to: p2.x, p2.y) }
         }
-        let n = CoverageRasterizer.quadSegments(p0, p1, p2)
-        var j = 1
-        while j < n {
-            let t = Double(j) / Double(n), u = 1 - t
-            line(to: u * u * p0.x + 2 * u * t * p1.x + t * t * p2.x, u * u * p0.y + 2 * u * t * p1.y + t * t * p2.y)
-            j += 1
-        }
-        line(to: p2.x, p2.y)
+        chords(from: p0, control: p1, to: p2)
     }
 }
