@@ -14,7 +14,11 @@ public final class GLRenderer: Renderer, PixelCounting {
     public let context: GLContext
     /// The driver's limits, read once.
     public let caps: GLCapabilities
-    public private(set) var scene: Scene?
+    public private(set) var scene: Scene? {
+        didSet { frame = scene?.frame }
+    }
+    /// What a frame reads of the prepared scene.
+    private var frame: SceneFrame?
     private var tree: GLTreeDraw? {
         didSet { tree?.counts = pixelCounts }
     }
@@ -139,8 +143,8 @@ public final class GLRenderer: Renderer, PixelCounting {
     }
 
     public func draw(time: Double, into target: RenderTarget) throws {
-        guard let scene else { throw RendererError.notPrepared(.gl) }
-        guard let target = target as? GLDrawTarget else { throw RendererError.wrongTarget(.gl, "expected a GL framebuffer") }
+        guard let scene = frame else { throw RendererError.notPrepared(.gl) }
+        guard let target = Self.drawTarget(target) else { throw RendererError.wrongTarget(.gl, "expected a GL framebuffer") }
         guard target.width == scene.width, target.height == scene.height else {
             throw RendererError.wrongTarget(.gl, "a \(target.width)x\(target.height) target for a \(scene.width)x\(scene.height) scene")
         }
@@ -173,10 +177,18 @@ public final class GLRenderer: Renderer, PixelCounting {
         glBindVertexArray(0)
     }
 
+    /// The target as one this renderer draws into: the framebuffer `makeTarget` makes found by its class
+    /// (a pointer compared), any other by its conformance (looked up in the runtime's tables).
+    @inline(__always)
+    private static func drawTarget(_ target: RenderTarget) -> GLDrawTarget? {
+        if let framebuffer = target as? GLFramebufferTarget { return framebuffer }
+        return target as? GLDrawTarget
+    }
+
     // MARK: Counting pixels
 
     /// Nil when not counting; else the target, given its stencil buffer, and the counts reset.
-    private func countingTarget(_ target: GLDrawTarget, scene: Scene) throws -> GLFramebufferTarget? {
+    private func countingTarget(_ target: GLDrawTarget, scene: SceneFrame) throws -> GLFramebufferTarget? {
         guard let pixelCounts else { return nil }
         guard pixelCounts.width == scene.width, pixelCounts.height == scene.height else {
             throw RendererError.wrongTarget(.gl, "pixel counts of \(pixelCounts.width)x\(pixelCounts.height) for a "

@@ -13,8 +13,8 @@ public final class CPURenderer: Renderer, PixelCounting {
     public let rendererName = "CPU rasteriser (Swift, integer signed-area coverage)"
 
     public private(set) var scene: Scene?
-    /// The prepared scene's size and background, what a frame reads of it (reading `scene` would copy the whole value).
-    private var frame: (width: Int, height: Int, background: RGBA8)?
+    /// What a frame reads of the prepared scene.
+    private var frame: SceneFrame?
     private var rasterizer: CoverageRasterizer?
     /// The rows no shape paints whole: cleared at the start of every frame.
     private var rowsToClear: [Range<Int>] = []
@@ -49,7 +49,7 @@ public final class CPURenderer: Renderer, PixelCounting {
         }
         rowsToClear = treePainter?.rowsToClear ?? [0..<scene.height]
         self.scene = scene
-        frame = (scene.width, scene.height, scene.background)
+        frame = scene.frame
     }
 
     /// A pixmap of the scene's size, rows top to bottom.

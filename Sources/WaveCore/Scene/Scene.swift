@@ -30,6 +30,9 @@ public struct Scene: Equatable, Sendable {
                          accepted: "frames at scene times up to \(String(format: "%g", latestTime.seconds)) s here (the last asked for is at \(String(format: "%g", last)) s): \(latestTime.why)")
     }
 
+    /// What a frame reads of a prepared scene (`SceneFrame`).
+    package var frame: SceneFrame { SceneFrame(width: width, height: height, background: background) }
+
     /// The default background: a dark blue.
     public static let defaultBackground = RGBA8(0x10, 0x18, 0x2A)
 
@@ -141,3 +144,11 @@ public struct ValueError: Error, Equatable, CustomStringConvertible {
     public var description: String { "\(option) \(value): expected \(accepted)" }
 }
 
+/// What a renderer reads of its prepared scene every frame: the size and
+/// the background, plain values (reading the `Scene` itself would copy it,
+/// its tree's references retained and released, every frame).
+package struct SceneFrame: Equatable, Sendable {
+    package let width: Int
+    package let height: Int
+    package let background: RGBA8
+}

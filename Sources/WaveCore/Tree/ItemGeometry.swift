@@ -36,14 +36,14 @@ extension LayerTreeEvaluator {
     /// The box in scene pixels holding everything the item draws, before
     /// its clip (a replicator's copies: unbounded); nil where it draws nothing.
     package func reach(of item: PresentationItem, mask: Bool = false) -> Rect? {
-        // The node, not a copy of its layer (a frame does this once an item).
-        let node = (mask ? maskNodes : nodes)[item.layer]
+        // A shape's and a box's come from the item alone; the rest read the node, never a copy of its layer.
         let local: Rect
         switch item.primitive {
         // Worked out as the tree compiled (a dynamic path's reach for its layer's size): nothing copied out of the layer.
         case .fixedShape, .dynamicShape: local = contentBounds[item.content]
         case .box, .boxBorder: local = item.bounds
         case .shadow:
+            let node = node(of: item, mask: mask)
             guard let shadow = node.layer.shadow else { return nil }
             let cast: Rect
             if case .box? = node.layer.contents { cast = item.bounds } else { cast = contentBounds[item.content] }
@@ -52,7 +52,7 @@ extension LayerTreeEvaluator {
             return Rect(x: reach.x + placed.dx - margin, y: reach.y + placed.dy - margin,
                         width: reach.width + 2 * margin, height: reach.height + 2 * margin)
         case .picture:
-            guard case let .picture(p)? = node.layer.contents else { return nil }
+            guard case let .picture(p)? = node(of: item, mask: mask).layer.contents else { return nil }
             local = Rect(x: item.bounds.x, y: item.bounds.y, width: Double(p.image.width), height: Double(p.image.height))
         case .rasterized:
             guard let bounds = rasterPictures[item.content].bounds else { return nil }
@@ -84,7 +84,7 @@ package enum ItemPaint: Equatable, Sendable {
 
     /// A shape's fill under the item's transform and tint: with T the
     /// transform, t(q) = dot(T^-1 q - s, d) / |d|^2, affine in q.
-    package init(_ shape: Shape, _ item: PresentationItem) {
+    package init(_ shape: borrowing Shape, _ item: PresentationItem) {
         switch shape.fill {
         case let .solid(c): self = .solid(Self.solidColor(c, animated: shape.color != nil, item))
         case let .linearGradient(g):
