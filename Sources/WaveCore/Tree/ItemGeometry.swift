@@ -83,7 +83,9 @@ package enum ItemPaint: Equatable, Sendable {
     }
 
     /// A shape's fill under the item's transform and tint: with T the
-    /// transform, t(q) = dot(T^-1 q - s, d) / |d|^2, affine in q.
+    /// transform, t(q) = dot(T^-1 q - s, d) / |d|^2, affine in q. The shape
+    /// is borrowed: an initialiser owns its arguments unless told, and a
+    /// frame's shapes, read in place through their nodes, would be copied.
     package init(_ shape: borrowing Shape, _ item: PresentationItem) {
         switch shape.fill {
         case let .solid(c): self = .solid(Self.solidColor(c, animated: shape.color != nil, item))
