@@ -61,10 +61,11 @@ package final class TreePainter {
     private let shadowLine: UnsafeMutablePointer<Float>?
     /// A shape alone in its clip (`SoleClip`): the clip, its fixed path and its paint over the background.
     private typealias Alone = (clip: SoleClip, path: Path, paint: FillProgram)
-    /// Per compiled node: the clip it alone draws, painted with the background folded in.
-    private let soleClips: [Alone?]
-    /// Per compiled node, whether it has one (read first: reading `soleClips` copies the clip, its path and paint out).
-    private let hasSoleClip: [Bool]
+    /// The clips a shape alone draws, each painted with the background folded in (few in any tree).
+    private let soleClips: [Alone]
+    /// Per compiled node: its clip's place in `soleClips`, -1 for none (four bytes a node, where an optional
+    /// clip a node held over a hundred, most of them empty: a tree of thousands of layers has few clips).
+    private let soleClipOfNode: [Int32]
     /// The rows a frame must clear first: those no sole clip writes whole.
     package let rowsToClear: [Range<Int>]
     /// Where every item of every frame is a sole clip (no other contents, copies or masks): each clip with its path
@@ -81,13 +82,15 @@ package final class TreePainter {
         list = evaluator.makeList()
         blends = evaluator.blends
         let clips = evaluator.soleClips(width: rasterizer.width, height: rasterizer.height)
-        var byNode = [Alone?](repeating: nil, count: evaluator.nodes.count)
+        var alone: [Alone] = []
+        var byNode = [Int32](repeating: -1, count: evaluator.nodes.count)
         for clip in clips {
             guard case let .shape(shape)? = evaluator.nodes[clip.node].layer.contents, case let .fixed(path) = shape.path else { continue }
-            byNode[clip.node] = (clip, path, FillProgram(fill: shape.fill, background: background))
+            byNode[clip.node] = Int32(alone.count)
+            alone.append((clip, path, FillProgram(fill: shape.fill, background: background)))
         }
-        soleClips = byNode
-        hasSoleClip = byNode.map { $0 != nil }
+        soleClips = alone
+        soleClipOfNode = byNode
         pictureBlocks = evaluator.contents.map { contents in
             if case let .picture(picture) = contents { return PictureBlocks(picture.image) }
             return nil
@@ -98,7 +101,7 @@ package final class TreePainter {
         // that keep coverage are first used whenever an outline first stands still, so they are made here.
         _ = (ObjectIdentifier(CountingBlitter<KeepingBlitter<ItemBlitter>>.self),
              ObjectIdentifier(CountingBlitter<KeepingBlitter<MaskBlitter>>.self))
-        clipsAlone = evaluator.itemsAreOnly { byNode[$0] != nil } ? clips.compactMap { byNode[$0.node] } : nil
+        clipsAlone = evaluator.itemsAreOnly { byNode[$0] >= 0 } ? clips.compactMap { byNode[$0.node] >= 0 ? alone[Int(byNode[$0.node])] : nil } : nil
         rowsToClear = SoleClip.rowsToClear(clips, width: rasterizer.width, height: rasterizer.height)
         // The mask's buffers, each only for a tree that needs it.
         let masked = evaluator.capacity.masks > 0, bytes = rasterizer.width * rasterizer.height
@@ -196,7 +199,8 @@ package final class TreePainter {
     /// Draws an item over `view`: of the tree, or (`inMask`) of a mask's layers, drawn in colour for a luminance mask.
     /// `slot`: where its coverage is kept (`KeptCoverage`).
     private func draw(_ item: PresentationItem, slot: Int, into view: PixmapView, inMask: Bool = false) {
-        if !inMask, item.primitive == .fixedShape, hasSoleClip[item.layer], let (clip, path, paint) = soleClips[item.layer] {
+        if !inMask, item.primitive == .fixedShape, soleClipOfNode[item.layer] >= 0 {
+            let (clip, path, paint) = soleClips[Int(soleClipOfNode[item.layer])]
             // Alone in its clip: the clear folded into the paint.
             Self.paintAlone(path, item.transform, rows: clip.rows, columns: clip.columns, paint: paint, rasterizer: rasterizer,
                             into: view, counting: counts)
