@@ -14,15 +14,16 @@ package final class PictureBlocks {
     static let shift = 3
     /// Blocks across.
     let columns: Int
-    /// One byte a block: 1 where a sample in it may show.
+    /// One bit a block, eight blocks a byte in row order: set where a sample in it may show.
     private let marks: UnsafeMutablePointer<UInt8>
     private let count: Int
 
     package init(_ image: RGBAImage) {
         let columns = (image.width + 7) >> Self.shift, rows = (image.height + 7) >> Self.shift
         (self.columns, count) = (columns, columns * rows)
-        marks = .allocate(capacity: Swift.max(1, count))
-        marks.initialize(repeating: 0, count: Swift.max(1, count))
+        let bytes = Swift.max(1, (count + 7) >> 3)
+        marks = .allocate(capacity: bytes)
+        marks.initialize(repeating: 0, count: bytes)
         let width = image.width
         image.pixels.withUnsafeBufferPointer { bytes in
             for j in 0..<image.height {
@@ -31,8 +32,8 @@ package final class PictureBlocks {
                     if bytes[(j * width + i) * 4 + 3] != 0 {
                         for sampleRow in Swift.max(0, j - 1)...j {
                             let row = (sampleRow >> Self.shift) * columns
-                            marks[row + (Swift.max(0, i - 1) >> Self.shift)] = 1
-                            marks[row + (i >> Self.shift)] = 1
+                            mark(row + (Swift.max(0, i - 1) >> Self.shift))
+                            mark(row + (i >> Self.shift))
                         }
                     }
                     i += 1
@@ -43,14 +44,20 @@ package final class PictureBlocks {
 
     deinit { marks.deallocate() }
 
+    @inline(__always)
+    private func mark(_ block: Int) { marks[block >> 3] |= 1 << UInt8(block & 7) }
+
+    @inline(__always)
+    private func isMarked(_ block: Int) -> Bool { marks[block >> 3] & (1 << UInt8(block & 7)) != 0 }
+
     /// Whether the sample whose top-left texel is (i, j), both inside the image, reads only clear texels.
     @inline(__always)
-    func isClear(i: Int, j: Int) -> Bool { marks[(j >> Self.shift) &* columns &+ (i >> Self.shift)] == 0 }
+    func isClear(i: Int, j: Int) -> Bool { !isMarked((j >> Self.shift) &* columns &+ (i >> Self.shift)) }
 
     /// The fraction of blocks marked (for tests and the curious).
     package var markedFraction: Double {
         var marked = 0
-        for k in 0..<count where marks[k] != 0 { marked += 1 }
+        for k in 0..<count where isMarked(k) { marked += 1 }
         return count == 0 ? 0 : Double(marked) / Double(count)
     }
 }
