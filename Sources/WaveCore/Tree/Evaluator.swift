@@ -5,16 +5,41 @@
 /// without allocating.
 package final class LayerTreeEvaluator {
     /// The tree's root held in memory of its own, for as long as a node of it lives: the nodes read their layers
-    /// in place there (`Layer.storagePlaces`) rather than each keeping a copy (480 bytes a layer).
+    /// in place there (`Layer.storagePlaces`) rather than each keeping a copy (480 bytes a layer). The still
+    /// layers' placements lie here too, side by side in the order they were compiled, each read in place by its
+    /// node (held in every node, one would take its room in a moving layer's node as well).
     final class HeldTree: @unchecked Sendable {
         let root: UnsafeMutablePointer<Layer>
+        private let stills: UnsafeMutablePointer<StillPlacement>
+        private let stillCapacity: Int
+        private var stillCount = 0
+
         init(_ layer: Layer) {
             root = .allocate(capacity: 1)
             root.initialize(to: layer)
+            stillCapacity = Self.stillLayers(in: layer)
+            stills = .allocate(capacity: stillCapacity)
         }
+
         deinit {
+            stills.deinitialize(count: stillCount)
+            stills.deallocate()
             root.deinitialize(count: 1)
             root.deallocate()
+        }
+
+        /// Holds a still layer's placement for its node (a tree's layer is compiled once: there is room for all).
+        func hold(_ still: StillPlacement) -> UnsafePointer<StillPlacement> {
+            precondition(stillCount < stillCapacity, "a layer compiled twice")
+            (stills + stillCount).initialize(to: still)
+            stillCount += 1
+            return UnsafePointer(stills + stillCount - 1)
+        }
+
+        /// The layers in a tree that keep still (`StillPlacement.holds`), its masks' included.
+        private static func stillLayers(in layer: Layer) -> Int {
+            layer.sublayers.reduce(StillPlacement.holds(for: layer) ? 1 : 0) { $0 + stillLayers(in: $1) }
+                + (layer.mask.map(stillLayers(in:)) ?? 0)
         }
     }
 
@@ -34,8 +59,8 @@ package final class LayerTreeEvaluator {
         package let drawsCopies: Bool
         /// Drawn as one cached picture, this number in `rasterPictures` (-1: item by item).
         package let rasterized: Int
-        /// Its placement, evaluated once where nothing of it is animated.
-        let still: StillPlacement?
+        /// Its placement, evaluated once where nothing of it is animated (held in the tree `tree` holds).
+        let still: UnsafePointer<StillPlacement>?
         /// Otherwise its placement's timelines as a frame reads them (`PlacementTracks`).
         let tracks: PlacementTracks?
         /// A dynamic path's parameters as a frame reads them, where some of them halve (`TimelineTrack`, one each).
@@ -61,7 +86,7 @@ package final class LayerTreeEvaluator {
             let layer = place.pointee
             self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
             self.drawsCopies = drawsCopies; self.rasterized = rasterized; self.blend = blend
-            still = StillPlacement(layer)
+            still = StillPlacement(layer).map(tree.hold)
             tracks = still == nil ? PlacementTracks(layer) : nil
             parameterTracks = TimelineTrack.laidOut(Self.dynamicParameters(layer))
             switch layer.contents {
@@ -96,11 +121,14 @@ package final class LayerTreeEvaluator {
         /// Held to 0...1.
         package let opacity: Double
 
+        /// Whether a layer has one: on its parent's time, nothing of its placement animated.
+        static func holds(for layer: Layer) -> Bool {
+            layer.isOnParentTime && layer.opacity.isConstant && layer.geometryTimelines.allSatisfy(\.isConstant)
+        }
+
         /// Nil where the layer has its own timing or anything of its placement is animated.
         package init?(_ layer: Layer) {
-            guard layer.isOnParentTime, layer.opacity.isConstant, layer.geometryTimelines.allSatisfy(\.isConstant) else {
-                return nil
-            }
+            guard Self.holds(for: layer) else { return nil }
             position = Point(layer.position.x.value, layer.position.y.value)
             bounds = Rect(x: layer.boundsOrigin.x.value, y: layer.boundsOrigin.y.value, width: layer.size.width, height: layer.size.height)
             toParent = LayerTreeEvaluator.toParent(layer, position: position, bounds: bounds, at: 0, sources: nil)
@@ -191,17 +219,20 @@ package final class LayerTreeEvaluator {
             return n
         }
         let held = HeldTree(root)
-        func compile(_ place: UnsafePointer<Layer>, into list: inout [Node], isMask: Bool, inRaster: Bool,
+        // Each node made once its subtree is (its index kept for it first): its layer's still placement held once.
+        var compiled: [Node?] = [], compiledMasks: [Node?] = []
+        func compile(_ place: UnsafePointer<Layer>, into list: inout [Node?], masks: inout [Node?], isMask: Bool, inRaster: Bool,
                      blend inherited: BlendMode = .normal) throws -> Int {
             let layer = place.pointee, places = layer.storagePlaces()
             // A mask's coverage is folded, never blended.
             let blend = isMask ? .normal : layer.blendMode == .normal ? inherited : layer.blendMode
             let index = list.count
-            list.append(Node(place, in: held, subtreeEnd: index, content: -1, maskRoot: -1, drawsCopies: false))
+            list.append(nil)
             var maskRoot = -1
             if let mask = places.mask {
                 if isMask { throw LayerTreeError(layer: layer.name, problem: "a mask layer with a mask of its own (masks do not nest)") }
-                maskRoot = try compile(mask, into: &maskNodes, isMask: true, inRaster: inRaster)
+                var none: [Node?] = []
+                maskRoot = try compile(mask, into: &masks, masks: &none, isMask: true, inRaster: inRaster)
             }
             // A shadow draws on such a backend only in a picture: painted every frame where the layer is not cached.
             // Blended items draw one by one (each meets what is under it).
@@ -214,7 +245,8 @@ package final class LayerTreeEvaluator {
                                      + "(expected sublayers that do not animate, at most \(RasterPicture.maxPixels) pixels)")
             }
             for k in places.sublayers.indices {
-                _ = try compile(places.sublayers.baseAddress! + k, into: &list, isMask: isMask, inRaster: inRaster || raster, blend: blend)
+                _ = try compile(places.sublayers.baseAddress! + k, into: &list, masks: &masks, isMask: isMask, inRaster: inRaster || raster,
+                                blend: blend)
             }
             let copies = !isMask && !raster && blend == .normal && layer.replicator != nil && (drawsCopies?(layer) ?? false)
             list[index] = Node(place, in: held, subtreeEnd: list.count, content: number(layer), maskRoot: maskRoot,
@@ -222,7 +254,8 @@ package final class LayerTreeEvaluator {
             return index
         }
         try Self.validate(root, sourceCount: sources.levels.count)
-        _ = try compile(held.root, into: &nodes, isMask: false, inRaster: false)
+        _ = try compile(held.root, into: &compiled, masks: &compiledMasks, isMask: false, inRaster: false)
+        (nodes, maskNodes) = (compiled.map { $0! }, compiledMasks.map { $0! })
         insideRasterized = [Bool](repeating: false, count: nodes.count)
         for (i, node) in nodes.enumerated() where node.rasterized >= 0 && !insideRasterized[i] {
             for j in (i + 1)..<node.subtreeEnd { insideRasterized[j] = true }
@@ -367,10 +400,10 @@ package final class LayerTreeEvaluator {
         // Each property read once: position and bounds serve the transform, the clip, the items and the copies.
         let position: Point, bounds: Rect, local: Affine, alpha: Double
         if let still = node.still {
-            alpha = opacity * still.opacity
-            position = still.position
-            bounds = still.bounds
-            local = still.toParent
+            alpha = opacity * still.pointee.opacity
+            position = still.pointee.position
+            bounds = still.pointee.bounds
+            local = still.pointee.toParent
         } else {
             // Read from the tracks' own timelines (the layer's, read in place, would be copied first).
             // Its node holds the tracks: read at +0, neither they nor their timelines retained for each read.

@@ -10,21 +10,23 @@
 /// basic ones, none after the first fills backwards or runs from other than
 /// a finite begin time forwards, and their begin times never decrease (an
 /// imported file's are so); any other timeline has no begin times here and
-/// is asked from the top as before. Eight bytes an animation.
+/// is asked from the top as before. Eight bytes an animation, and the
+/// track itself one pointer (a moving layer holds twelve, most of them none).
 package struct TimelineTrack {
-    /// Per animation, its begin time (nil: the timeline is asked from the top).
-    private let begins: UnsafeMutablePointer<Double>?
-    private let count: Int
+    /// How many begin times, then per animation its begin time (nil: the timeline is asked from the top).
+    private let block: UnsafeMutablePointer<Double>?
 
     /// `timeline`'s begin times, where they can be used; free them with `deallocate`.
     package init(_ timeline: Timeline<Double>) {
         guard let times = Self.beginTimes(timeline) else {
-            (begins, count) = (nil, 0)
+            block = nil
             return
         }
-        let begins = UnsafeMutablePointer<Double>.allocate(capacity: times.count)
-        begins.initialize(from: times, count: times.count)
-        (self.begins, count) = (begins, times.count)
+        let block = UnsafeMutablePointer<Double>.allocate(capacity: 1 + times.count)
+        // A count of animations is far below 2^53: exact as a Double.
+        block.initialize(to: Double(times.count))
+        (block + 1).initialize(from: times, count: times.count)
+        self.block = block
     }
 
     /// The animations' begin times where halving by them skips only animations not in effect (nil otherwise):
@@ -43,16 +45,17 @@ package struct TimelineTrack {
     }
 
     /// Whether a frame reads the timeline by halving (false: from the top, as `Timeline.value(at:sources:)`).
-    package var halves: Bool { begins != nil }
+    package var halves: Bool { block != nil }
 
-    package func deallocate() { begins?.deallocate() }
+    package func deallocate() { block?.deallocate() }
 
     /// The index to ask the timeline's animations from, down, at t: the last that begins at or before t, or the
-    /// first (which may fill backwards); `count` - 1 where the track does not halve.
+    /// first (which may fill backwards); `animations` - 1 where the track does not halve.
     @inline(__always)
     func first(at t: Double, of animations: Int) -> Int {
-        guard let begins else { return animations &- 1 }
-        var low = 0, high = count
+        guard let block else { return animations &- 1 }
+        let begins = block + 1
+        var low = 0, high = Int(block.pointee)
         while low < high {
             let middle = (low &+ high) >> 1
             if begins[middle] <= t { low = middle &+ 1 } else { high = middle }
