@@ -739,7 +739,9 @@ final class GLTreeDraw {
         while i < items.count {
             let item = items[i]
             i += 1
-            let node = evaluator.node(of: item, mask: mask)
+            // Its node only where a box or a changing outline needs it (a lookup that retains it); its picture once.
+            func node() -> LayerTreeEvaluator.Node { evaluator.node(of: item, mask: mask) }
+            let picture = item.content >= 0 && item.content < pictures.count ? pictures[item.content] : nil
             let contents = mask ? maskContentFacts[item.layer] : contentFacts[item.layer]
             var facts = ItemFacts(item.primitive)
             facts.copyableInClip = !mask && (clipCopies?.draws(item.layer) ?? false)
@@ -749,14 +751,14 @@ final class GLTreeDraw {
             let asMask = mask && !maskReads(i - 1).luminance
             var variant = placed || contents.bits < 0 ? -1
                 : Self.variant(bits: contents.bits, masked: item.mask >= 0 && !mask, asMask: asMask, blendEquation: !mask && blendsByEquation(item.blend))
-            if variant >= 0, variant & 3 == 1, item.content >= 0, let picture = pictures[item.content], picture.scale != 1 {
+            if variant >= 0, variant & 3 == 1, let picture, picture.scale != 1 {
                 variant |= Self.supersampled
             }
             facts.inFrame = area != nil && variant >= 0
             var clear: (alpha: Double, rows: Range<Int>, columns: Range<Int>)?
             var split: BoxSplit?
-            if facts.inFrame, contents.isBox, case let .box(box)? = node.layer.contents {
-                if asMask && !maskReads(i - 1).inverted && node.layer.maskMode == .add && !node.layer.invertsMaskCoverage {
+            if facts.inFrame, contents.isBox, case let .box(box)? = node().layer.contents {
+                if asMask && !maskReads(i - 1).inverted && node().layer.maskMode == .add && !node().layer.invertsMaskCoverage {
                     clear = Self.wholePixelBox(item, box, first: i - 1 == firstMaskItem(of: i - 1))
                 }
                 if clear == nil, item.primitive == .box, splitsBoxes { split = BoxSplit(item, box) }
@@ -764,16 +766,16 @@ final class GLTreeDraw {
             facts.clearsAsMask = clear != nil
             facts.splittable = split != nil
             if item.primitive == .fixedShape, item.content >= 0, item.content < pictures.count {
-                facts.phases = pictures[item.content]?.phases ?? 1
+                facts.phases = picture?.phases ?? 1
                 // An empty path has no picture: nothing to draw (and nothing to end a run of instances).
-                if pictures[item.content] == nil { facts.inFrame = false }
+                if picture == nil { facts.inFrame = false }
             }
             // A fixed path in the coverage atlas, filled with a solid colour by the normal blend: an instance of its run.
             var instance = PictureSampling()
             var instanceColor = ColorValue(r: 0, g: 0, b: 0, a: 0)
             if facts.inFrame, !mask, contents.solid, item.primitive == .fixedShape, item.blend == .normal, instanceRuns != nil,
                let coverageInstances,
-               coverageInstances.holds(item.content), let picture = pictures[item.content], sampling(item, picture, into: &instance),
+               coverageInstances.holds(item.content), let picture, sampling(item, picture, into: &instance),
                abs(instance.wholeX) < GLCoverageInstances.wholeLimit, abs(instance.wholeY) < GLCoverageInstances.wholeLimit {
                 facts.instanceable = true
                 instanceColor = ItemPaint.solidColor(contents.color, animated: contents.animatedColor, item)
@@ -820,7 +822,7 @@ final class GLTreeDraw {
                                           columns: area.columns, to: instanceRuns)
                 }
             case .polygonRows:
-                if let held = node.shape, case let .dynamic(path) = held.value.path {
+                if let held = node().shape, case let .dynamic(path) = held.value.path {
                     // The same outline on the same pixels as the last frame: its rows copied, not made again.
                     let slot = mask ? evaluator.capacity.items + i - 1 : i - 1
                     let outline = path.outlineIdentity(item.input)
@@ -849,7 +851,7 @@ final class GLTreeDraw {
                     }
                 }
             case .splitBox, .boxPolygon, .borderPolygon:
-                guard case let .box(box)? = node.layer.contents else { break }
+                guard case let .box(box)? = node().layer.contents else { break }
                 if item.primitive == .box {
                     polygons.begin()
                     PrimitiveOutlines.addRoundedRect(item.bounds, radius: box.cornerRadius, item.transform, into: polygons)
