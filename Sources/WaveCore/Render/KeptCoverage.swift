@@ -147,17 +147,12 @@ package final class KeptCoverage {
     @inline(__always)
     static func play<B: CoverageBlitter>(_ kept: UnsafeBufferPointer<UInt16>, into blitter: inout B, counting counts: PixelCounts?,
                                          columns: Range<Int>, as destination: CountedDestination, mask: UnsafeMutablePointer<UInt8>? = nil) {
-        guard let counts else { return play(kept, into: &blitter) }
+        // Each blitter plays the words its own way (`CoverageBlitter.play(kept:)`).
+        guard let counts else { return blitter.play(kept: kept) }
         var counted = CountingBlitter(inner: blitter, counts: counts, columns: columns, destination: destination,
                                       writesUncovered: false, mask: mask, resolved: false)
-        play(kept, into: &counted)
+        counted.play(kept: kept)
         blitter = counted.inner
-    }
-
-    /// The blitter's own playing of the words (`CoverageBlitter.play(kept:)`).
-    @inline(__always)
-    private static func play<B: CoverageBlitter>(_ kept: UnsafeBufferPointer<UInt16>, into blitter: inout B) {
-        blitter.play(kept: kept)
     }
 
     /// Reads the words `KeepingBlitter` wrote, a call to the blitter a run: a row (`rowMark`, then the row), a run

@@ -101,7 +101,7 @@ package final class TreePainter {
         // that keep coverage are first used whenever an outline first stands still, so they are made here.
         _ = (ObjectIdentifier(CountingBlitter<KeepingBlitter<ItemBlitter>>.self),
              ObjectIdentifier(CountingBlitter<KeepingBlitter<MaskBlitter>>.self))
-        clipsAlone = evaluator.itemsAreOnly { byNode[$0] >= 0 } ? clips.compactMap { byNode[$0.node] >= 0 ? alone[Int(byNode[$0.node])] : nil } : nil
+        clipsAlone = evaluator.itemsAreOnly { byNode[$0] >= 0 } ? alone : nil
         rowsToClear = SoleClip.rowsToClear(clips, width: rasterizer.width, height: rasterizer.height)
         // The mask's buffers, each only for a tree that needs it.
         let masked = evaluator.capacity.masks > 0, bytes = rasterizer.width * rasterizer.height
