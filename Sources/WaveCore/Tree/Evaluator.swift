@@ -263,11 +263,7 @@ package final class LayerTreeEvaluator {
         // Worked out once here: each backend reads them as it prepares.
         blends = nodes.contains { $0.blend != .normal }
         masksNest = nodes.indices.contains { i in nodes[i].maskRoot >= 0 && nodes[(i + 1)..<nodes[i].subtreeEnd].contains { $0.maskRoot >= 0 } }
-        let counts = try count(0, in: nodes, multiplier: 1)
-        guard counts.items <= Self.maxItems, counts.maskItems <= Self.maxItems else {
-            throw LayerTreeError(layer: root.name, problem: "\(max(counts.items, counts.maskItems)) items a frame (at most \(Self.maxItems))")
-        }
-        capacity = counts
+        capacity = try frameCapacity()
         var most = 0
         for node in nodes + maskNodes {
             if case let .shape(shape)? = node.layer.contents, case let .dynamic(path) = shape.path { most = Swift.max(most, path.scratchCount) }
@@ -279,45 +275,6 @@ package final class LayerTreeEvaluator {
     }
 
     deinit { if scratch.baseAddress != nil { scratch.deallocate() } }
-
-    /// Items, masks and mask items one frame can hold: each compiled layer's
-    /// (`list`: the nodes or the mask nodes), times its replicator ancestors' counts.
-    private func count(_ index: Int, in list: [Node], multiplier: Int) throws -> (items: Int, masks: Int, maskItems: Int) {
-        let node = list[index], layer = node.layer
-        // One item, whatever it holds.
-        if node.rasterized >= 0 { return (multiplier, 0, 0) }
-        var own = layer.contents == nil ? 0 : multiplier
-        if case .box = layer.contents, !layer.sublayers.isEmpty { own *= 2 }
-        if layer.shadow != nil && layer.contents != nil { own += multiplier }
-        var result = (items: own, masks: 0, maskItems: 0)
-        if node.maskRoot >= 0 {
-            let m = try count(node.maskRoot, in: maskNodes, multiplier: multiplier)
-            result.masks += multiplier
-            result.maskItems += m.items
-        }
-        // The backend draws all the copies from one item.
-        if node.drawsCopies {
-            result.items += multiplier
-            return result
-        }
-        let copies = layer.replicator.map { Swift.max(0, $0.count) } ?? 1
-        let (inner, overflow) = multiplier.multipliedReportingOverflow(by: copies)
-        guard !overflow, inner <= Self.maxItems else {
-            throw LayerTreeError(layer: layer.name, problem: "replicators nested to more than \(Self.maxItems) copies")
-        }
-        var child = index + 1
-        while child < node.subtreeEnd {
-            let c = try count(child, in: list, multiplier: inner)
-            child = list[child].subtreeEnd
-            result.items += c.items
-            result.masks += c.masks
-            result.maskItems += c.maskItems
-            guard result.items <= Self.maxItems, result.maskItems <= Self.maxItems else {
-                throw LayerTreeError(layer: layer.name, problem: "more than \(Self.maxItems) items a frame")
-            }
-        }
-        return result
-    }
 
     /// A list sized for this tree (evaluating into it allocates nothing).
     package func makeList() -> PresentationList {

@@ -169,6 +169,41 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
         return second > t && second.isFinite ? second : nil
     }
 
+    /// The parent times at which the timing has an effect (`simpleTime` is
+    /// not nil), as the span [lower, upper] that holds them all: an end is
+    /// infinite where the timing fills on that side or has always been running.
+    package var effectSpan: (lower: Double, upper: Double) {
+        let everywhere = (lower: -Double.infinity, upper: Double.infinity)
+        guard !isAlwaysRunning, beginTime.isFinite, speed.isFinite, speed != 0, !activeDuration.isNaN else { return everywhere }
+        let end = beginTime + activeDuration / speed
+        guard !end.isNaN else { return everywhere }
+        // Running backwards (a negative speed), the span's start lies after its end in the parent's time.
+        let (early, late) = speed > 0 ? (fillMode.fillsBackwards, fillMode.fillsForwards) : (fillMode.fillsForwards, fillMode.fillsBackwards)
+        return (early ? -.infinity : Swift.min(beginTime, end), late ? .infinity : Swift.max(beginTime, end))
+    }
+
+    /// Whether local time (`LayerTreeEvaluator.localTime`) only grows with
+    /// the parent's, without wrapping round: one pass that never ends, at a
+    /// speed above 0, from a finite begin time (or passed through).
+    package var growsWithParent: Bool {
+        isPassThrough || (duration.isInfinite && !isAlwaysRunning && beginTime.isFinite && speed.isFinite && speed > 0 && timeOffset.isFinite)
+    }
+
+    /// The parent times whose local time (`LayerTreeEvaluator.localTime`:
+    /// the offset before the begin time, the offset plus the active time
+    /// after it) lies in [lower, upper), as the span [lower, upper) that holds
+    /// them; nil where local time does not only grow with the parent's (a
+    /// pass that ends and repeats or holds, a speed at or below 0, a timing
+    /// always running).
+    package func parentTimes(whereLocalIn span: (lower: Double, upper: Double)) -> (lower: Double, upper: Double)? {
+        guard !isPassThrough else { return span }
+        guard growsWithParent else { return nil }
+        // Before the begin time local time is the offset; after it, it grows from there at `speed`.
+        if span.upper <= timeOffset { return (.infinity, -.infinity) }
+        let lower = span.lower <= timeOffset ? -.infinity : beginTime + (span.lower - timeOffset) / speed
+        return (lower, beginTime + (span.upper - timeOffset) / speed)
+    }
+
     /// Parent seconds from `t` until simple time reaches `target` in the
     /// current pass (forwards or, autoreversing, backwards); nil when it
     /// does not within this pass.
