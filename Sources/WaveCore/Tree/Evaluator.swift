@@ -59,8 +59,11 @@ package final class LayerTreeEvaluator {
         package let drawsCopies: Bool
         /// Drawn as one cached picture, this number in `rasterPictures` (-1: item by item).
         package let rasterized: Int
-        /// Its placement, evaluated once where nothing of it is animated (held in the tree `tree` holds).
+        /// Its placement, evaluated once where none of its geometry is animated (held in the tree `tree` holds).
         let still: UnsafePointer<StillPlacement>?
+        /// With a still placement, its opacity where that is animated (an imported layer shown from its in point
+        /// to its out point): read alone, the placement kept as it stands.
+        let stillOpacity: TrackedTimeline?
         /// Otherwise its placement's timelines as a frame reads them (`PlacementTracks`).
         let tracks: PlacementTracks?
         /// A dynamic path's parameters as a frame reads them, where some of them halve (`TimelineTrack`, one each).
@@ -86,7 +89,8 @@ package final class LayerTreeEvaluator {
             let layer = place.pointee
             self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
             self.drawsCopies = drawsCopies; self.rasterized = rasterized; self.blend = blend
-            still = StillPlacement(layer).map(tree.hold)
+            still = StillPlacement.holds(for: layer) ? tree.hold(StillPlacement(geometryOf: layer)) : nil
+            stillOpacity = still != nil && !layer.opacity.isConstant ? TrackedTimeline(layer.opacity) : nil
             tracks = still == nil ? PlacementTracks(layer) : nil
             parameterTracks = TimelineTrack.laidOut(Self.dynamicParameters(layer))
             switch layer.contents {
@@ -102,7 +106,10 @@ package final class LayerTreeEvaluator {
             if case let .shape(shape)? = layer.contents { self.shape = HeldApart(shape) } else { shape = nil }
         }
 
-        deinit { TimelineTrack.deallocate(parameterTracks, count: Self.dynamicParameters(layer).count) }
+        deinit {
+            TimelineTrack.deallocate(parameterTracks, count: Self.dynamicParameters(layer).count)
+            stillOpacity?.track.deallocate()
+        }
 
         /// The parameters a frame reads of a dynamic path (none for other contents).
         private static func dynamicParameters(_ layer: Layer) -> ArraySlice<Timeline<Double>> {
@@ -111,24 +118,29 @@ package final class LayerTreeEvaluator {
         }
     }
 
-    /// A layer none of whose geometry or opacity is animated, on its
-    /// parent's time: what every frame would evaluate, evaluated once.
+    /// A layer none of whose geometry is animated, on its parent's time:
+    /// what every frame would evaluate, evaluated once.
     package struct StillPlacement {
         package let position: Point
         package let bounds: Rect
         /// Its space to its parent's (`toParent`).
         package let toParent: Affine
-        /// Held to 0...1.
+        /// Held to 0...1 (its model value where it is animated).
         package let opacity: Double
 
-        /// Whether a layer has one: on its parent's time, nothing of its placement animated.
+        /// Whether a layer has one: on its parent's time, none of its geometry animated (its opacity may be).
         static func holds(for layer: Layer) -> Bool {
-            layer.isOnParentTime && layer.opacity.isConstant && layer.geometryTimelines.allSatisfy(\.isConstant)
+            layer.isOnParentTime && layer.geometryTimelines.allSatisfy(\.isConstant)
         }
 
-        /// Nil where the layer has its own timing or anything of its placement is animated.
+        /// Nil where the layer has its own timing or anything of its placement, its opacity included, is animated.
         package init?(_ layer: Layer) {
-            guard Self.holds(for: layer) else { return nil }
+            guard Self.holds(for: layer), layer.opacity.isConstant else { return nil }
+            self.init(geometryOf: layer)
+        }
+
+        /// A layer that `holds` one: its geometry, and its opacity's model value.
+        init(geometryOf layer: Layer) {
             position = Point(layer.position.x.value, layer.position.y.value)
             bounds = Rect(x: layer.boundsOrigin.x.value, y: layer.boundsOrigin.y.value, width: layer.size.width, height: layer.size.height)
             toParent = LayerTreeEvaluator.toParent(layer, position: position, bounds: bounds, at: 0, sources: nil)
@@ -357,7 +369,8 @@ package final class LayerTreeEvaluator {
         // Each property read once: position and bounds serve the transform, the clip, the items and the copies.
         let position: Point, bounds: Rect, local: Affine, alpha: Double
         if let still = node.still {
-            alpha = opacity * still.pointee.opacity
+            // Its opacity read alone where it is animated: a layer shown from its in point to its out point moves no other way.
+            alpha = opacity * (node.stillOpacity.map { Swift.min(1, Swift.max(0, $0.value(at: time, sources: sources))) } ?? still.pointee.opacity)
             position = still.pointee.position
             bounds = still.pointee.bounds
             local = still.pointee.toParent

@@ -65,7 +65,7 @@ extension LayerTreeEvaluator {
         for i in nodes.indices {
             let up = parent[i]
             let layer = nodes[i].layer
-            stillChain[i] = nodes[i].still != nil && (up < 0 || stillChain[up])
+            stillChain[i] = nodes[i].still != nil && nodes[i].stillOpacity == nil && (up < 0 || stillChain[up])
             underReplicatorOrMask[i] = layer.mask != nil
                 || (up >= 0 && (underReplicatorOrMask[up] || nodes[up].layer.replicator != nil))
         }
