@@ -9,8 +9,9 @@ import XCTest
 /// origin, transform), masksToBounds clips, mask layers, hidden and
 /// transparent subtrees, a box's border over its sublayers, replicators
 /// (cumulative instance transform about the centre, per-copy delay and
-/// tint), a deterministic presentation list, the next-change time, and an
-/// evaluation that allocates nothing once its list is made.
+/// tint), a deterministic presentation list, the next-change time, equal
+/// timelines and shapes held once, and an evaluation that allocates nothing
+/// once its list is made.
 final class LayerTreeTests: XCTestCase {
     private let white = Contents.box(Box(color: RGBA8(255, 255, 255)))
 
@@ -160,6 +161,35 @@ final class LayerTreeTests: XCTestCase {
         XCTAssertEqual(early.items[0].opacity, 0.2, accuracy: 1e-12)
         XCTAssertEqual(early.items[1].opacity, 0.75, accuracy: 1e-12)
         XCTAssertEqual(ev.presentation(at: 2).items.map { name(ev, $0) }, ["h2"], "faded out: gone")
+    }
+
+    /// Layers whose placement timelines are equal share their tracks, and
+    /// layers drawing equal shapes share the shape held apart (an imported
+    /// parent repeated around each child, a precomposition shown twice); a
+    /// layer whose timelines differ keeps its own, and each draws where its
+    /// own timelines put it.
+    func testEqualTimelinesAndShapesAreHeldOnce() throws {
+        var triangle = PathBuilder()
+        try triangle.move(to: 0, 0); try triangle.line(to: 7, 2); try triangle.line(to: 1, 9); triangle.close()
+        var a = Layer(name: "a", frame: Rect(x: 0, y: 0, width: 10, height: 10),
+                      contents: .shape(Shape(path: triangle.path, fill: .solid(RGBA8(200, 40, 0, 255)))))
+        a.anchorPoint = Point(0, 0)
+        a.position.x = Timeline(0, animations: [.basic(BasicAnimation(from: 0.0, to: 10.0, duration: 1))])
+        var b = a
+        b.name = "b"
+        var c = a
+        c.name = "c"
+        c.position.x = Timeline(0, animations: [.basic(BasicAnimation(from: 0.0, to: 20.0, duration: 1))])
+        c.contents = .shape(Shape(path: triangle.path, fill: .solid(RGBA8(0, 40, 200, 255))))
+        let ev = try evaluator(Layer(name: "root", frame: Rect(x: 0, y: 0, width: 100, height: 100), sublayers: [a, b, c]))
+        let (na, nb, nc) = (ev.nodes[1], ev.nodes[2], ev.nodes[3])
+        XCTAssertTrue(na.tracks != nil && na.tracks === nb.tracks, "equal timelines: one set of tracks")
+        XCTAssertFalse(na.tracks === nc.tracks, "different timelines: tracks of its own")
+        XCTAssertTrue(na.shape != nil && na.shape === nb.shape, "equal shapes: held once")
+        XCTAssertFalse(na.shape === nc.shape, "another fill: held apart")
+        let items = ev.presentation(at: 0.5).items
+        XCTAssertEqual(items.map { name(ev, $0) }, ["a", "b", "c"])
+        XCTAssertEqual(items.map(\.transform.tx), [5, 5, 10])
     }
 
     /// CA composites a layer's border above its sublayers: a box with

@@ -65,7 +65,7 @@ package final class LayerTreeEvaluator {
         /// to its out point): read alone, the placement kept as it stands.
         let stillOpacity: TrackedTimeline?
         /// Otherwise its placement's timelines as a frame reads them (`PlacementTracks`).
-        let tracks: PlacementTracks?
+        package let tracks: PlacementTracks?
         /// A dynamic path's parameters as a frame reads them, where some of them halve (`TimelineTrack`, one each).
         let parameterTracks: UnsafeMutablePointer<TimelineTrack>?
         /// How its drawing meets what is under it: its own blend mode, else its nearest ancestor's.
@@ -83,15 +83,18 @@ package final class LayerTreeEvaluator {
         /// copies the shape out, every reference in it retained and released, at every item of every frame.
         package let shape: HeldApart<Shape>?
 
+        /// `tracks`: where its geometry animates (`StillPlacement.holds` false), its layer's (`PlacementTracks.shared`);
+        /// `shape`: its layer's shape, held apart (nil for other contents).
         init(_ place: UnsafePointer<Layer>, in tree: HeldTree, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool,
-             rasterized: Int = -1, blend: BlendMode = .normal) {
+             rasterized: Int = -1, blend: BlendMode = .normal, tracks: PlacementTracks?, shape: HeldApart<Shape>?) {
             self.place = place; self.tree = tree
             let layer = place.pointee
             self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
             self.drawsCopies = drawsCopies; self.rasterized = rasterized; self.blend = blend
             still = StillPlacement.holds(for: layer) ? tree.hold(StillPlacement(geometryOf: layer)) : nil
             stillOpacity = still != nil && !layer.opacity.isConstant ? TrackedTimeline(layer.opacity) : nil
-            tracks = still == nil ? PlacementTracks(layer) : nil
+            precondition((still == nil) == (tracks != nil), "a moving layer's tracks, and only a moving layer's")
+            self.tracks = tracks
             parameterTracks = TimelineTrack.laidOut(Self.dynamicParameters(layer))
             switch layer.contents {
             case nil: drawing = .none
@@ -103,7 +106,7 @@ package final class LayerTreeEvaluator {
             hasReplicator = layer.replicator != nil
             (isHidden, masksToBounds) = (layer.isHidden, layer.masksToBounds)
             onParentTime = layer.timing.isPassThrough && layer.timeRemap == nil
-            if case let .shape(shape)? = layer.contents { self.shape = HeldApart(shape) } else { shape = nil }
+            self.shape = shape
         }
 
         deinit {
@@ -231,6 +234,9 @@ package final class LayerTreeEvaluator {
             return n
         }
         let held = HeldTree(root)
+        // Moving layers' tracks, by a hash of their timelines: layers with the same timelines share them.
+        var placementTracks: [Int: [PlacementTracks]] = [:]
+        var heldShapes: [Int: [HeldApart<Shape>]] = [:]
         // Each node made once its subtree is (its index kept for it first): its layer's still placement held once.
         var compiled: [Node?] = [], compiledMasks: [Node?] = []
         func compile(_ place: UnsafePointer<Layer>, into list: inout [Node?], masks: inout [Node?], isMask: Bool, inRaster: Bool,
@@ -261,8 +267,20 @@ package final class LayerTreeEvaluator {
                                 blend: blend)
             }
             let copies = !isMask && !raster && blend == .normal && layer.replicator != nil && (drawsCopies?(layer) ?? false)
-            list[index] = Node(place, in: held, subtreeEnd: list.count, content: number(layer), maskRoot: maskRoot,
-                               drawsCopies: copies, rasterized: picture, blend: blend)
+            let tracks = StillPlacement.holds(for: layer) ? nil : PlacementTracks.shared(for: layer, in: &placementTracks)
+            let content = number(layer)
+            var shape: HeldApart<Shape>?
+            if case let .shape(s)? = layer.contents {
+                // Layers that draw equal shapes (the same content number, then the same fill) hold one.
+                if let same = heldShapes[content]?.first(where: { $0.value == s }) {
+                    shape = same
+                } else {
+                    shape = HeldApart(s)
+                    heldShapes[content, default: []].append(shape!)
+                }
+            }
+            list[index] = Node(place, in: held, subtreeEnd: list.count, content: content, maskRoot: maskRoot,
+                               drawsCopies: copies, rasterized: picture, blend: blend, tracks: tracks, shape: shape)
             return index
         }
         try Self.validate(root, sourceCount: sources.levels.count)

@@ -119,7 +119,10 @@ struct TrackedTimeline {
 
 /// A layer's placement timelines (opacity, position, bounds origin and
 /// the transform's parts), each held with its track (`TrackedTimeline`),
-/// laid out once for a layer whose placement a frame evaluates.
+/// laid out once for a layer whose placement a frame evaluates. Layers with
+/// the same timelines share one (`shared`): an imported layer's parent is
+/// repeated around each of its children, and a precomposition shown twice
+/// repeats all its layers.
 package final class PlacementTracks {
     let opacity: TrackedTimeline
     let x: TrackedTimeline, y: TrackedTimeline
@@ -128,7 +131,34 @@ package final class PlacementTracks {
     let rotation: TrackedTimeline, scaleX: TrackedTimeline, scaleY: TrackedTimeline
     let skew: TrackedTimeline, skewAxis: TrackedTimeline
 
-    init(_ layer: Layer) {
+    /// `layer`'s tracks: those in `made` with the same timelines, else new ones, kept there.
+    static func shared(for layer: Layer, in made: inout [Int: [PlacementTracks]]) -> PlacementTracks {
+        let timelines = Self.timelines(of: layer)
+        var hasher = Hasher()
+        for timeline in timelines {
+            hasher.combine(timeline.value)
+            hasher.combine(timeline.animations.count)
+            if let timing = timeline.animations.first?.timing { hasher.combine(timing) }
+        }
+        let key = hasher.finalize()
+        if let same = made[key]?.first(where: { $0.timelines == timelines }) { return same }
+        let tracks = PlacementTracks(layer)
+        made[key, default: []].append(tracks)
+        return tracks
+    }
+
+    /// The timelines held, in the order `timelines(of:)` lists a layer's.
+    private var timelines: [Timeline<Double>] {
+        [opacity, x, y, originX, originY, translationX, translationY, rotation, scaleX, scaleY, skew, skewAxis].map(\.timeline)
+    }
+
+    private static func timelines(of layer: Layer) -> [Timeline<Double>] {
+        let t = layer.transform
+        return [layer.opacity, layer.position.x, layer.position.y, layer.boundsOrigin.x, layer.boundsOrigin.y,
+                t.translationX, t.translationY, t.rotation, t.scaleX, t.scaleY, t.skew, t.skewAxis]
+    }
+
+    private init(_ layer: Layer) {
         opacity = TrackedTimeline(layer.opacity)
         (x, y) = (TrackedTimeline(layer.position.x), TrackedTimeline(layer.position.y))
         (originX, originY) = (TrackedTimeline(layer.boundsOrigin.x), TrackedTimeline(layer.boundsOrigin.y))
