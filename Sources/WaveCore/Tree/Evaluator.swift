@@ -286,6 +286,8 @@ package final class LayerTreeEvaluator {
         try Self.validate(root, sourceCount: sources.levels.count)
         _ = try compile(held.root, into: &compiled, masks: &compiledMasks, isMask: false, inRaster: false)
         (nodes, maskNodes) = (compiled.map { $0! }, compiledMasks.map { $0! })
+        // Kept at their size: grown by doubling, a tree of hundreds of contents would keep up to twice the room.
+        (contents, contentBounds) = (Self.fitted(contents), Self.fitted(contentBounds))
         insideRasterized = [Bool](repeating: false, count: nodes.count)
         for (i, node) in nodes.enumerated() where node.rasterized >= 0 && !insideRasterized[i] {
             for j in (i + 1)..<node.subtreeEnd { insideRasterized[j] = true }
@@ -305,6 +307,15 @@ package final class LayerTreeEvaluator {
     }
 
     deinit { if scratch.baseAddress != nil { scratch.deallocate() } }
+
+    /// The same elements in an array with room for them only.
+    private static func fitted<T>(_ array: [T]) -> [T] {
+        guard array.capacity > array.count else { return array }
+        var fitted: [T] = []
+        fitted.reserveCapacity(array.count)
+        fitted.append(contentsOf: array)
+        return fitted
+    }
 
     /// A list sized for this tree (evaluating into it allocates nothing).
     package func makeList() -> PresentationList {
