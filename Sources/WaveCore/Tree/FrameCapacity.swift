@@ -65,19 +65,19 @@ extension LayerTreeEvaluator {
         if layer.timeRemap != nil || !layer.timing.growsWithParent {
             // A clock of its own: its subtree's most at once, whenever its parent is shown.
             var inner: Shown = []
-            let total = try count(node, in: list, index: index, multiplier: multiplier, span: Self.shownSpan(of: layer, through: []),
-                                  clock: [], shown: &inner)
+            let total = try countShown(node, in: list, index: index, multiplier: multiplier, span: Self.shownSpan(of: layer, through: []),
+                                       clock: [], shown: &inner)
             if within.lower < within.upper { shown.append((within, Self.mostAtOnce(inner))) }
             return total
         }
         let span = Self.shownSpan(of: layer, through: [layer.timing] + clock.reversed())
-        return try count(node, in: list, index: index, multiplier: multiplier,
-                         span: (Swift.max(span.lower, within.lower), Swift.min(span.upper, within.upper)),
-                         clock: layer.timing.isPassThrough ? clock : clock + [layer.timing], shown: &shown)
+        return try countShown(node, in: list, index: index, multiplier: multiplier,
+                              span: (Swift.max(span.lower, within.lower), Swift.min(span.upper, within.upper)),
+                              clock: layer.timing.isPassThrough ? clock : clock + [layer.timing], shown: &shown)
     }
 
     /// `count` for a layer shown at `span` on the clock, its sublayers' times reached through `clock`.
-    private func count(_ node: Node, in list: [Node], index: Int, multiplier: Int, span: Span, clock: [MediaTiming],
+    private func countShown(_ node: Node, in list: [Node], index: Int, multiplier: Int, span: Span, clock: [MediaTiming],
                        shown: inout Shown) throws -> ItemCounts {
         let layer = node.layer
         func counted(_ counts: ItemCounts) -> ItemCounts {
@@ -130,18 +130,27 @@ extension LayerTreeEvaluator {
     }
 
     /// The times on the clock at which `layer` can draw: the span of its own times at which its opacity is above 0
-    /// (`shownLocally`), followed back through `timings` (innermost first), widened by a little so that rounding
-    /// in the evaluator's own arithmetic stays inside it.
+    /// (`shownLocally`), followed back through `timings` (innermost first), widened at each step (`widened`).
     private static func shownSpan(of layer: Layer, through timings: [MediaTiming]) -> Span {
-        guard var span = shownLocally(layer) else { return never }
+        guard let local = shownLocally(layer) else { return never }
+        var span = widened(local)
         for timing in timings {
-            if span == everywhere { return span }
+            if span == everywhere || span.lower >= span.upper { return span }
             guard let parent = timing.parentTimes(whereLocalIn: span) else { return everywhere }
-            span = parent
-            if span.lower >= span.upper { return never }
+            span = widened(parent, meeting: span.lower / timing.speed, span.upper / timing.speed, timing.beginTime,
+                           timing.timeOffset / timing.speed)
         }
-        func widened(_ t: Double, by sign: Double) -> Double { t.isFinite ? t + sign * 1e-9 * Swift.max(1, abs(t)) : t }
-        return (widened(span.lower, by: -1), widened(span.upper, by: 1))
+        return span
+    }
+
+    /// `span` widened on both sides by a billionth of the largest finite magnitude its arithmetic met (its own
+    /// ends, `magnitudes`, at least 1): the evaluator's own arithmetic on such numbers rounds by a few units in
+    /// their last place, far inside that, so a time it finds shown lies inside the span.
+    private static func widened(_ span: Span, meeting magnitudes: Double...) -> Span {
+        guard span.lower < span.upper else { return never }
+        var largest = 1.0
+        for m in magnitudes + [span.lower, span.upper] where m.isFinite { largest = Swift.max(largest, abs(m)) }
+        return (span.lower - 1e-9 * largest, span.upper + 1e-9 * largest)
     }
 
     /// The span of a layer's own times at which its opacity can be above 0 (nil: never; infinite ends: always).
@@ -157,7 +166,6 @@ extension LayerTreeEvaluator {
             let effect = timing.effectSpan
             span = (Swift.min(span.lower, effect.lower), Swift.max(span.upper, effect.upper))
         }
-        // The effect's last time itself included.
-        return span.upper.isFinite ? (span.lower, span.upper.nextUp) : span
+        return span
     }
 }

@@ -182,9 +182,9 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
         return (early ? -.infinity : Swift.min(beginTime, end), late ? .infinity : Swift.max(beginTime, end))
     }
 
-    /// Whether local time (`LayerTreeEvaluator.localTime`) only grows with
-    /// the parent's, without wrapping round: one pass that never ends, at a
-    /// speed above 0, from a finite begin time (or passed through).
+    /// Whether local time (`LayerTreeEvaluator.localTime`) never decreases
+    /// as the parent's grows, without wrapping round: one pass that never
+    /// ends, at a speed above 0, from a finite begin time (or passed through).
     package var growsWithParent: Bool {
         isPassThrough || (duration.isInfinite && !isAlwaysRunning && beginTime.isFinite && speed.isFinite && speed > 0 && timeOffset.isFinite)
     }
@@ -192,9 +192,10 @@ public struct MediaTiming: Equatable, Hashable, Sendable {
     /// The parent times whose local time (`LayerTreeEvaluator.localTime`:
     /// the offset before the begin time, the offset plus the active time
     /// after it) lies in [lower, upper), as the span [lower, upper) that holds
-    /// them; nil where local time does not only grow with the parent's (a
-    /// pass that ends and repeats or holds, a speed at or below 0, a timing
-    /// always running).
+    /// them (empty, lower above upper, where none does); nil where local time
+    /// can decrease or wrap round as the parent's grows (`growsWithParent`
+    /// false: a pass that ends and repeats or holds, a speed at or below 0, a
+    /// timing always running).
     package func parentTimes(whereLocalIn span: (lower: Double, upper: Double)) -> (lower: Double, upper: Double)? {
         guard !isPassThrough else { return span }
         guard growsWithParent else { return nil }
