@@ -78,7 +78,7 @@ extension LayerTreeEvaluator {
 
     /// `count` for a layer shown at `span` on the clock, its sublayers' times reached through `clock`.
     private func countShown(_ node: Node, in list: [Node], index: Int, multiplier: Int, span: Span, clock: [MediaTiming],
-                       shown: inout Shown) throws -> ItemCounts {
+                            shown: inout Shown) throws -> ItemCounts {
         let layer = node.layer
         func counted(_ counts: ItemCounts) -> ItemCounts {
             if span.lower < span.upper && (counts.items > 0 || counts.masks > 0) { shown.append((span, counts)) }
