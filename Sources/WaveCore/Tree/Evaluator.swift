@@ -83,17 +83,17 @@ package final class LayerTreeEvaluator {
         /// copies the shape out, every reference in it retained and released, at every item of every frame.
         package let shape: HeldApart<Shape>?
 
-        /// `tracks`: where its geometry animates (`StillPlacement.holds` false), its layer's (`PlacementTracks.shared`);
-        /// `shape`: its layer's shape, held apart (nil for other contents).
+        /// `tracks`: where its geometry animates, its layer's (`PlacementTracks.shared`); nil where it keeps still
+        /// (`StillPlacement.holds`), its placement then held in `tree`. `shape`: its layer's shape, held apart (nil
+        /// for other contents).
         init(_ place: UnsafePointer<Layer>, in tree: HeldTree, subtreeEnd: Int, content: Int, maskRoot: Int, drawsCopies: Bool,
              rasterized: Int = -1, blend: BlendMode = .normal, tracks: PlacementTracks?, shape: HeldApart<Shape>?) {
             self.place = place; self.tree = tree
             let layer = place.pointee
             self.subtreeEnd = subtreeEnd; self.content = content; self.maskRoot = maskRoot
             self.drawsCopies = drawsCopies; self.rasterized = rasterized; self.blend = blend
-            still = StillPlacement.holds(for: layer) ? tree.hold(StillPlacement(geometryOf: layer)) : nil
+            still = tracks == nil ? tree.hold(StillPlacement(geometryOf: layer)) : nil
             stillOpacity = still != nil && !layer.opacity.isConstant ? TrackedTimeline(layer.opacity) : nil
-            precondition((still == nil) == (tracks != nil), "a moving layer's tracks, and only a moving layer's")
             self.tracks = tracks
             parameterTracks = TimelineTrack.laidOut(Self.dynamicParameters(layer))
             switch layer.contents {
@@ -275,8 +275,9 @@ package final class LayerTreeEvaluator {
                 if let same = heldShapes[content]?.first(where: { $0.value == s }) {
                     shape = same
                 } else {
-                    shape = HeldApart(s)
-                    heldShapes[content, default: []].append(shape!)
+                    let heldShape = HeldApart(s)
+                    heldShapes[content, default: []].append(heldShape)
+                    shape = heldShape
                 }
             }
             list[index] = Node(place, in: held, subtreeEnd: list.count, content: content, maskRoot: maskRoot,
