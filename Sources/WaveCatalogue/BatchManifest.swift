@@ -6,11 +6,48 @@ import WaveCore
 /// `waves batch`'s manifest: one JSON object a line, `{"id", "input",
 /// "output", "kind": "peaks"|"render"|"lottie", ...options}`, the options
 /// named as the commands name them (`"samples-per-pixel": 512`, `"fit":
-/// true`). A `lottie` item is a Lottie file written whole as an animation. The
-/// items in line order are the shards' positions: shard K of N takes the
-/// items whose position mod N is K.
+/// true`). A `lottie` item is a Lottie file written whole, as an animation or
+/// as a folder of frames (an output ending in `/`). The items in line order
+/// are the shards' positions: shard K of N takes the items whose position
+/// mod N is K.
 package struct BatchItem: Equatable {
-    package enum Kind: String { case peaks, render, lottie }
+    package enum Kind: String {
+        case peaks, render, lottie
+
+        /// The kind an item means where it names none, one rule for a manifest's lines and for `waves batch plan`:
+        /// a Lottie file (.json) to an animation (.mp4, .webm, .gif, .apng, or an animated .png) or to a folder
+        /// of frames (a name ending in `/`) is `lottie`; an output ending .png is `render`; any other `peaks`.
+        /// With no input known (a plan's pattern, before its folders are listed) a .png is `render`.
+        package static func implied(output: String, input: String? = nil) -> Kind {
+            let png = output.lowercased().hasSuffix(".png")
+            let lottieInput = input.map { $0.lowercased().hasSuffix(".json") } ?? !png
+            if BatchItem.isLottieOutput(output) && lottieInput { return .lottie }
+            return png ? .render : .peaks
+        }
+
+        /// A plan's `--kind` as given, or the kind its pattern implies.
+        package static func named(_ text: String?, pattern: String) throws -> Kind {
+            guard let text else { return implied(output: pattern) }
+            guard let kind = Kind(rawValue: text) else { throw ValueError(option: "--kind", value: text, accepted: "peaks, render or lottie") }
+            return kind
+        }
+    }
+
+    /// Whether a Lottie item can write `output`: an animation (.mp4, .webm, .gif, .apng or .png), or a folder of
+    /// frames (a name ending in `/`); what is accepted otherwise.
+    package static func isLottieOutput(_ output: String) -> Bool {
+        OutputPaths.frameFolder(output) != nil || AnimationFormat(path: output, frames: 2) != nil
+    }
+    package static let lottieOutputs = "an animation (.mp4, .webm, .gif or .apng) or a folder of frames (a name ending in /)"
+
+    /// A lottie item as `waves render lottie`'s arguments: the whole animation drawn by the CPU unless the item
+    /// says otherwise; into a folder of frames with `--overwrite`, so frames a run killed before its fingerprint
+    /// left there are replaced. Refused where the output is neither an animation nor a folder.
+    package func lottieRenderArguments() throws -> [String] {
+        guard Self.isLottieOutput(output) else { throw ValueError(option: "output", value: output, accepted: Self.lottieOutputs + " for a Lottie item") }
+        let overwrite = OutputPaths.frameFolder(output) != nil && !arguments.contains("--overwrite") ? ["--overwrite"] : []
+        return ["--backend", "cpu", "--file", input, "--out", output] + overwrite + arguments
+    }
 
     package let id: String
     package let input: String
@@ -41,9 +78,7 @@ package enum BatchManifest {
             }
             guard let input = object["input"] as? String, !input.isEmpty else { throw refuse("no \"input\" (the track's path)") }
             guard let output = object["output"] as? String, !output.isEmpty else { throw refuse("no \"output\" (the file to write)") }
-            let kindText = object["kind"] as? String
-                ?? (input.lowercased().hasSuffix(".json") && AnimationFormat(path: output, frames: 2) != nil ? "lottie"
-                    : output.lowercased().hasSuffix(".png") ? "render" : "peaks")
+            let kindText = object["kind"] as? String ?? BatchItem.Kind.implied(output: output, input: input).rawValue
             guard let kind = BatchItem.Kind(rawValue: kindText) else { throw refuse("\"kind\" \(kindText): expected peaks, render or lottie") }
             let given = (object["id"] as? String) ?? (object["id"] as? NSNumber)?.stringValue
             if object["id"] != nil && given == nil { throw refuse("\"id\": expected a string or a number") }
@@ -96,14 +131,18 @@ package enum BatchManifest {
     }
 
     /// A manifest of every audio file in `folders` (as the folder mode finds
-    /// them, in name order), each written to `pattern`, with `options`.
+    /// them, in name order), or for `lottie` every Lottie file (*.json), each
+    /// written to `pattern`, with `options`.
     package static func plan(folders: [String], pattern: String, kind: BatchItem.Kind, options: [(String, Any)], root: OutputRoot) throws -> String {
         // Each input named must be there: a folder, or a file (a typo plans nothing).
         for input in folders where input != "-" {
             var info = stat()
             guard stat(input, &info) == 0 else { throw AudioError.missing(path: input) }
         }
-        let batch = try TrackBatch(audio: folders, jobs: 1, force: false)
+        if kind == .lottie && !BatchItem.isLottieOutput(pattern) {
+            throw ValueError(option: "--out", value: pattern, accepted: BatchItem.lottieOutputs + " for Lottie items")
+        }
+        let batch = try TrackBatch(audio: folders, jobs: 1, force: false, listing: kind == .lottie ? .lottie : .audio, option: "<inputs>")
         try batch.checkPatterns([("--out", pattern)])
         var lines: [String] = []
         for track in batch.tracks {

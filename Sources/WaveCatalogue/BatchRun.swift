@@ -47,8 +47,8 @@ package struct BatchRun {
         for (i, item) in items.enumerated() {
             do {
                 try root.check(item.output)
-                // An output that is an input, a link or not a regular file fails here, before any work.
-                try OutputPaths.checkTarget(item.output)
+                // An output that is an input, a link or not a regular file (or for frames, not a folder) fails here, before any work.
+                if let folder = OutputPaths.frameFolder(item.output) { try OutputPaths.checkFrameFolder(folder) } else { try OutputPaths.checkTarget(item.output) }
                 works[i] = try prepare(item)
             } catch { results[i] = Self.failure(error, describe) }
         }
@@ -144,7 +144,8 @@ package struct BatchRun {
     /// a process that is gone (a task killed mid-write): this machine's whose
     /// process has ended, another's a day old (`PendingFile.isStale`).
     static func removeStaleTemporaries(_ outputs: [String]) {
-        let folders = Set(outputs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+        // An output's folder (its fingerprint's too), and an output that is a folder of frames itself.
+        let folders = Set(outputs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }  + outputs.compactMap(OutputPaths.frameFolder))
         for folder in folders {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where PendingFile.isStale(name, in: folder) {
                 unlink(folder + "/" + name)

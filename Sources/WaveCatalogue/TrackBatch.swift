@@ -1,6 +1,7 @@
 import Foundation
 import WaveAudio
 import WaveCore
+import WaveEffects
 import WaveImageIO
 
 /// Many tracks at once (`--audio tracks/` or `--audio a.mp3 b.flac ...`):
@@ -29,15 +30,23 @@ package struct TrackBatch {
             .sorted().map { (folder.hasSuffix("/") ? folder : folder + "/") + $0 }
     }
 
-    package init(audio: [String], jobs: Int?, force: Bool) throws {
+    /// What a folder named is listed for: its audio files, or (`waves batch plan --kind lottie`) its Lottie files.
+    package enum Listing { case audio, lottie }
+
+    /// The files named in `audio` and those `listing` finds directly in each folder named; `option` names
+    /// them in a refusal (`--audio`, or a command's arguments).
+    package init(audio: [String], jobs: Int?, force: Bool, listing: Listing = .audio, option: String = "--audio") throws {
         var tracks: [String] = []
         for input in audio {
-            if input == "-" { throw ValueError(option: "--audio", value: "-", accepted: "files or folders when several tracks are read (standard input holds one)") }
-            for track in InputFile.isFolder(input) ? try Self.audioFiles(in: input) : [input] where !tracks.contains(track) { tracks.append(track) }
+            if input == "-" { throw ValueError(option: option, value: "-", accepted: "files or folders when several tracks are read (standard input holds one)") }
+            let listed = !InputFile.isFolder(input) ? [input]
+                : listing == .audio ? try Self.audioFiles(in: input) : LottieEffect.files(inFolder: input) ?? []
+            for track in listed where !tracks.contains(track) { tracks.append(track) }
         }
         guard !tracks.isEmpty else {
-            throw ValueError(option: "--audio", value: audio.joined(separator: " "),
-                             accepted: "files or folders holding audio files (" + AudioReader.readableFormats.joined(separator: ", ") + ")")
+            throw ValueError(option: option, value: audio.joined(separator: " "),
+                             accepted: listing == .lottie ? "files or folders holding Lottie files (*.json)"
+                                : "files or folders holding audio files (" + AudioReader.readableFormats.joined(separator: ", ") + ")")
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         if let jobs, !(1...1024).contains(jobs) {

@@ -73,24 +73,41 @@ package enum OutputPaths {
         }
     }
 
+    /// A folder of frames, before any is written: a symbolic link in its
+    /// place refused as for a file (`checkLink`); where something is there,
+    /// a folder that takes new files. Whether it is there.
+    @discardableResult
+    package static func checkFrameFolder(_ folder: String) throws -> Bool {
+        try checkLink(folder, holding: "frames")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return false }
+        guard isFolder.boolValue else { throw FileError.cannotWrite(path: folder, reason: "it is a file, not a folder for the frames") }
+        try checkFolder(folder)
+        return true
+    }
+
+    /// The folder an output ending in `/` names (`frames/`: a folder of frames), without the slashes; nil for a file.
+    package static func frameFolder(_ output: String) -> String? {
+        guard output.count > 1, output.hasSuffix("/") else { return nil }
+        var folder = output
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        return folder
+    }
+
     /// A sequence's folder: made when missing (with its parents); one that
     /// already holds frames (frame-NNNN.png) is refused, so new frames never
     /// mix with stale ones, unless `overwrite`: the new frames then replace
     /// the old ones in place, and `removeStaleFrames` removes those past the
     /// new sequence once it is whole (a failed run loses nothing).
     package static func prepareSequenceFolder(_ folder: String, overwrite: Bool) throws {
-        try checkLink(folder, holding: "frames")
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw FileError.cannotWrite(path: folder, reason: "it is a file, not a folder for the frames") }
-        } else {
+        if try !checkFrameFolder(folder) {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
                 throw FileError.cannotWrite(path: folder, reason: "the folder cannot be made (\((error as NSError).localizedDescription))")
             }
+            try checkFolder(folder)
         }
-        try checkFolder(folder)
         let existing = existingFrames(in: folder)
         guard !existing.isEmpty else { return }
         guard overwrite else {

@@ -43,19 +43,21 @@ struct BatchCommand: ParsableCommand {
 struct BatchPlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
-        abstract: "Write the manifest of every audio file in folders (or of files), in name order, to stdout.",
+        abstract: "Write the manifest of every audio file (or Lottie file) in folders, or of files, in name order, to stdout.",
         discussion: """
-            Example: waves batch plan tracks/ --out 'out/{name}.dat' --set samples-per-pixel=512 --set bits=16 > manifest.jsonl
+            Examples:
+              waves batch plan tracks/ --out 'out/{name}.dat' --set samples-per-pixel=512 --set bits=16 > manifest.jsonl
+              waves batch plan animations/ --out 'out/{name}.mp4' --set size=512x512 > manifest.jsonl
             """
     )
 
-    @Argument(help: "Folders (every audio file directly in each, by libsndfile's extensions) or audio files.")
+    @Argument(help: "Folders (every audio file directly in each, by libsndfile's extensions; for lottie every *.json file) or files.")
     var inputs: [String]
 
-    @Option(help: "Each item's output: a pattern holding {name} (the track's name without its extension); .dat or .json make peaks, .png images.")
+    @Option(help: "Each item's output: a pattern holding {name} (the input's name without its extension); .dat or .json make peaks, .png images, an animation (.mp4, .webm, .gif, .apng) or a folder (ending in /) a Lottie file's frames.")
     var out: String
 
-    @Option(help: "peaks or render (default: render for a .png pattern, else peaks).")
+    @Option(help: "peaks, render or lottie (default: lottie for an animation or a folder, render for a .png pattern, else peaks).")
     var kind: String?
 
     @Option(name: .customLong("set"), help: "An option of every item, NAME=VALUE as the command names it (samples-per-pixel=512, fit=true, size=1800x140); repeatable.")
@@ -69,10 +71,7 @@ struct BatchPlanCommand: ParsableCommand {
 
     func run() throws {
         let root = try OutputRoot(outputRoot ?? ".", allowsOutside: allowOutsideRoot)
-        let kind = try self.kind.map { text in
-            guard let kind = BatchItem.Kind(rawValue: text) else { throw ValueError(option: "--kind", value: text, accepted: "peaks or render") }
-            return kind
-        } ?? (out.lowercased().hasSuffix(".png") ? .render : .peaks)
+        let kind = try BatchItem.Kind.named(self.kind, pattern: out)
         let options = try settings.map(BatchManifest.setting)
         print(try BatchManifest.plan(folders: inputs, pattern: out, kind: kind, options: options, root: root), terminator: "")
     }
@@ -87,7 +86,7 @@ struct BatchRunCommand: ParsableCommand {
         abstract: "Do this task's shard of a manifest (the default: 'waves batch --manifest ...')."
     )
 
-    @Option(help: "The manifest: one JSON object a line, {\"id\", \"input\", \"output\", \"kind\": \"peaks\", \"render\" or \"lottie\", options named as the command names them}; - for standard input. An item with no \"id\" is named by its input (ids given must differ); with no \"kind\", a .json input to an animation (.mp4, .webm, .gif, .apng) is lottie, an output ending .png is render, any other peaks.")
+    @Option(help: "The manifest: one JSON object a line, {\"id\", \"input\", \"output\", \"kind\": \"peaks\", \"render\" or \"lottie\", options named as the command names them}; - for standard input. An item with no \"id\" is named by its input (ids given must differ); with no \"kind\", a .json input to an animation (.mp4, .webm, .gif, .apng) or a folder of frames (an output ending in /) is lottie, an output ending .png is render, any other peaks.")
     var manifest: String
 
     @Option(name: .customLong("output-root"), help: "The folder every item's output must resolve under (default: the manifest's folder; the current folder for -).")
@@ -168,8 +167,7 @@ enum BatchItemWork {
             return { try request.work(for: item.input, literal: true) }
         case .lottie:
             // The whole animation, drawn by the CPU unless the item says otherwise, written as `waves render lottie` writes it (quietly).
-            let command = try EffectCommands.parseRender(.lottie, ["--backend", "cpu", "--file", item.input, "--out", item.output] + item.arguments)
-            guard AnimationFormat(path: item.output, frames: 2) != nil else { throw ValueError(option: "output", value: item.output, accepted: "an animation for a Lottie item: .mp4, .webm, .gif or .apng") }
+            let command = try EffectCommands.parseRender(.lottie, try item.lottieRenderArguments())
             return { { try QuietOutput.stdout.run { try command.settings.run(command.options) } } }
         case .render:
             let command = try EffectCommands.parseRender(.waveform, ["--audio", item.input, "--out", item.output] + item.arguments)

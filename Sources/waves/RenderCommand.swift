@@ -115,7 +115,7 @@ struct RenderSettings: ParsableArguments {
         let sequence = frames > 1
         var destination = out ?? (sequence ? "." : "wave.png")
         // A sequence's folder named with a trailing slash ("frames/") is the same folder.
-        while sequence && destination.count > 1 && destination.hasSuffix("/") { destination.removeLast() }
+        if sequence, let folder = OutputPaths.frameFolder(destination) { destination = folder }
         if destination == "-" && sequence {
             throw ValueError(option: "--out", value: "-", accepted: "a folder with --frames (stdout takes one PNG)")
         }

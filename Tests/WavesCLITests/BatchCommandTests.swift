@@ -96,10 +96,13 @@ final class BatchCommandTests: XCTestCase {
         }
     }
 
-    /// Lottie items (issue 43): each file written whole as an animation, as
-    /// `waves render lottie` writes it alone (the same bytes); a kind
-    /// inferred from a .json input and an animated output; a second run skips
-    /// them; an item whose output is no animation fails with one line.
+    /// Lottie items (issue 43): each file written whole, as an animation or
+    /// as a folder of frames, as `waves render lottie` writes it alone (the
+    /// same bytes); a kind inferred from a .json input and an animated output
+    /// or a folder; a second run skips them; a folder a killed run left (its
+    /// fingerprint missing, a stale frame and a dead writer's temporary file
+    /// in it) is done again and holds the animation's frames alone; an item
+    /// whose output is neither fails with one line.
     func testLottieItemsAreTheWholeAnimationAsRenderWritesIt() throws {
         try GLRequirement.needPrograms(["/usr/bin/ffmpeg"], hint: "apt-get install ffmpeg")
         let file = folder + "/anim.json"
@@ -107,22 +110,78 @@ final class BatchCommandTests: XCTestCase {
         try """
             {"id":"a","input":"anim.json","output":"anim/a.apng","size":"48x32","background":"#FFFFFF"}
             {"id":"b","input":"anim.json","output":"anim/b.gif","kind":"lottie","size":"40x40"}
-            {"id":"c","input":"anim.json","output":"anim/frames/","kind":"lottie"}
+            {"id":"c","input":"anim.json","output":"anim/frames/","size":"24x16"}
+            {"id":"d","input":"anim.json","output":"anim/d.txt","kind":"lottie"}
             """.write(toFile: folder + "/lottie.jsonl", atomically: true, encoding: .utf8)
         let r = try waves(["batch", "--manifest", "lottie.jsonl", "--results", "lottie-results.jsonl"])
         XCTAssertEqual(r.status, 65, r.stderr)
-        XCTAssertEqual(r.stderr.split(separator: "\n").filter { $0.contains("c: output anim/frames/") }.count, 1, r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").filter { $0.contains("d: output anim/d.txt") }.count, 1, r.stderr)
         let alone = try waves(["render", "lottie", "--file", "anim.json", "--size", "48x32", "--background", "#FFFFFF", "--backend", "cpu",
                                "--out", "alone.apng"])
         XCTAssertEqual(alone.status, 0, alone.stderr)
         XCTAssertEqual(try data("anim/a.apng"), try data("alone.apng"), "the batch's animation is render's")
         XCTAssertGreaterThan(try data("anim/b.gif").count, 0)
+        let frames = try waves(["render", "lottie", "--file", "anim.json", "--size", "24x16", "--backend", "cpu", "--out", "alone/"])
+        XCTAssertEqual(frames.status, 0, frames.stderr)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/alone").sorted()
+        XCTAssertGreaterThan(names.count, 1)
+        func sameFrames(_ note: String) throws {
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/anim/frames").sorted(), names, note)
+            for name in names { XCTAssertEqual(try data("anim/frames/" + name), try data("alone/" + name), "\(name): \(note)") }
+        }
+        try sameFrames("the batch's frames are render's")
         let again = try waves(["batch", "--manifest", "lottie.jsonl", "--results", "again.jsonl"])
         XCTAssertEqual(again.status, 65, again.stderr)
-        let statuses = try String(contentsOfFile: folder + "/again.jsonl", encoding: .utf8).split(separator: "\n").compactMap {
-            (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]).map { ($0["id"] as? String ?? "", $0["status"] as? String ?? "") }
+        func statuses(_ name: String) throws -> [String: String] {
+            Dictionary(uniqueKeysWithValues: try results(name).map { ($0["id"] as? String ?? "", $0["status"] as? String ?? "") })
         }
-        XCTAssertEqual(Dictionary(uniqueKeysWithValues: statuses), ["a": "skipped", "b": "skipped", "c": "failed"])
+        XCTAssertEqual(try statuses("again.jsonl"), ["a": "skipped", "b": "skipped", "c": "skipped", "d": "failed"])
+        // As a task killed while writing the frames leaves them: no fingerprint, a frame of an earlier sequence, a writer's file.
+        try FileManager.default.removeItem(atPath: folder + "/anim/.frames.waves")
+        let stale = folder + "/anim/frames/" + OutputPaths.frameName(names.count + 5)
+        try Data("old".utf8).write(to: URL(fileURLWithPath: stale))
+        let pending = folder + "/anim/frames/.w999999-1-\(PendingFile.hostTag).tmp"
+        try Data("half a frame".utf8).write(to: URL(fileURLWithPath: pending))
+        let redo = try waves(["batch", "--manifest", "lottie.jsonl", "--results", "redo.jsonl"])
+        XCTAssertEqual(redo.status, 65, redo.stderr)
+        XCTAssertEqual(try statuses("redo.jsonl"), ["a": "skipped", "b": "skipped", "c": "ok", "d": "failed"])
+        try sameFrames("a folder done again holds the animation's frames alone")
+    }
+
+    /// `waves batch plan` of a folder of animations (issue 43): its Lottie
+    /// files alone, in name order, as lottie items for an animation or a
+    /// folder pattern (or an animated PNG asked for by kind); a folder holding
+    /// none is one line naming the inputs and what they must hold (64), a
+    /// Lottie pattern that is no animation one naming --out, and nothing is
+    /// written; a peaks pattern over the folder plans its audio alone.
+    func testAPlanOfAnimationsListsTheirLottieFiles() throws {
+        let animations = folder + "/animations"
+        try FileManager.default.createDirectory(atPath: animations, withIntermediateDirectories: true)
+        for name in ["b.json", "a.json"] { try LottieFixtures.everyEffect.write(toFile: animations + "/" + name, atomically: true, encoding: .utf8) }
+        try FileManager.default.copyItem(atPath: folder + "/tracks/t0.wav", toPath: animations + "/t0.wav")
+        for (pattern, kind) in [("out/{name}.mp4", [String]()), ("out/{name}/", []), ("out/{name}.png", ["--kind", "lottie"])] {
+            let r = try waves(["batch", "plan", "animations", "--out", pattern, "--set", "size=64x64"] + kind)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let items = try r.stdout.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]) }
+            XCTAssertEqual(items.map { $0["input"] }, ["animations/a.json", "animations/b.json"], pattern)
+            XCTAssertEqual(items.map { $0["kind"] }, ["lottie", "lottie"], pattern)
+            XCTAssertEqual(items.map { $0["output"] }, ["a", "b"].map { pattern.replacingOccurrences(of: "{name}", with: $0) })
+            XCTAssertEqual(items.map { $0["size"] }, ["64x64", "64x64"])
+        }
+        let audioOnly = try waves(["batch", "plan", "tracks", "--out", "out/{name}.mp4"])
+        XCTAssertEqual(audioOnly.status, 64, audioOnly.stderr)
+        XCTAssertEqual(audioOnly.stderr.split(separator: "\n").count, 1, audioOnly.stderr)
+        XCTAssert(audioOnly.stderr.contains("<inputs> tracks: expected files or folders holding Lottie files (*.json)"), audioOnly.stderr)
+        XCTAssertEqual(audioOnly.stdout, "")
+        let notAnimation = try waves(["batch", "plan", "animations", "--out", "out/{name}.dat", "--kind", "lottie"])
+        XCTAssertEqual(notAnimation.status, 64, notAnimation.stderr)
+        XCTAssert(notAnimation.stderr.contains("--out out/{name}.dat: expected an animation"), notAnimation.stderr)
+        XCTAssertEqual(notAnimation.stdout, "")
+        // Peaks of a folder of animations: its one track.
+        let peaks = try waves(["batch", "plan", "animations", "--out", "out/{name}.dat"])
+        XCTAssertEqual(peaks.status, 0, peaks.stderr)
+        XCTAssertEqual(peaks.stdout.split(separator: "\n").count, 1, peaks.stdout)
+        XCTAssert(peaks.stdout.contains("\"kind\":\"peaks\""), peaks.stdout)
     }
 
     /// Done items are skipped by their fingerprint: no output's time changes;

@@ -25,10 +25,12 @@ final class SchedulerTests: XCTestCase {
         try Data("not a track".utf8).write(to: URL(fileURLWithPath: folder + "/tracks/bad.wav"))
         let plan = try WavesBinary.run(["batch", "plan", "tracks", "--out", "out/{name}.dat", "--set", "samples-per-pixel=4"], in: folder)
         XCTAssertEqual(plan.status, 0, plan.stderr)
-        // And a Lottie file written whole as an animation (issue 43), last: position 8, task 0 of 4.
+        // And a Lottie file written whole as an animation and as a folder of frames (issue 43), last: positions 8 and 9,
+        // tasks 0 and 1 of 4.
         try LottieFixtures.everyEffect.write(toFile: folder + "/anim.json", atomically: true, encoding: .utf8)
         let lottie = ##"{"id":"anim","input":"anim.json","output":"out/anim.apng","size":"40x40","background":"#FFFFFF"}"##
-        try (plan.stdout + lottie + "\n").write(toFile: folder + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        let frames = ##"{"id":"anim-frames","input":"anim.json","output":"out/anim-frames/","size":"24x16"}"##
+        try (plan.stdout + lottie + "\n" + frames + "\n").write(toFile: folder + "/manifest.jsonl", atomically: true, encoding: .utf8)
     }
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
@@ -43,7 +45,7 @@ final class SchedulerTests: XCTestCase {
         let lines = try String(contentsOfFile: folder + "/" + results, encoding: .utf8).split(separator: "\n")
         let items = try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         XCTAssertEqual(items.compactMap { $0["id"] as? String }.sorted(),
-                       (["anim", "tracks/bad.wav"] + (0..<7).map { "tracks/t\($0).wav" }).sorted(), file: file, line: line)
+                       (["anim", "anim-frames", "tracks/bad.wav"] + (0..<7).map { "tracks/t\($0).wav" }).sorted(), file: file, line: line)
         for item in items {
             let failed = item["id"] as? String == "tracks/bad.wav"
             XCTAssertEqual(item["status"] as? String == "failed", failed, "\(item)", file: file, line: line)
@@ -54,6 +56,15 @@ final class SchedulerTests: XCTestCase {
         XCTAssertEqual(animation.status, 0, animation.stderr, file: file, line: line)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/anim.apng")),
                        try Data(contentsOf: URL(fileURLWithPath: folder + "/alone.apng")), "anim", file: file, line: line)
+        let frames = try WavesBinary.run(["render", "lottie", "--file", "anim.json", "--size", "24x16", "--backend", "cpu", "--out", "alone-frames/"],
+                                         in: folder)
+        XCTAssertEqual(frames.status, 0, frames.stderr, file: file, line: line)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/alone-frames").sorted()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out/anim-frames").sorted(), names, file: file, line: line)
+        for name in names {
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/anim-frames/" + name)),
+                           try Data(contentsOf: URL(fileURLWithPath: folder + "/alone-frames/" + name)), name, file: file, line: line)
+        }
         for i in 0..<7 {
             let alone = try WavesBinary.run(["peaks", "--audio", "tracks/t\(i).wav", "--dat", "alone.dat", "--samples-per-pixel", "4"], in: folder)
             XCTAssertEqual(alone.status, 0, alone.stderr, file: file, line: line)
@@ -109,7 +120,7 @@ final class SchedulerTests: XCTestCase {
         let statuses = try String(contentsOfFile: taskResults, encoding: .utf8).split(separator: "\n").map {
             (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["status"] as? String ?? ""
         }
-        XCTAssertEqual(statuses, ["skipped", "skipped"], "task 1 holds items 1 and 5 of the manifest")
+        XCTAssertEqual(statuses, ["skipped", "skipped", "skipped"], "task 1 holds items 1, 5 and 9 of the manifest (9: the frames)")
         XCTAssertEqual(try stamps(), before, "the requeued task changed an output")
     }
 
