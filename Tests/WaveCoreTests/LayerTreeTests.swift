@@ -192,6 +192,58 @@ final class LayerTreeTests: XCTestCase {
         XCTAssertEqual(items.map(\.transform.tx), [5, 5, 10])
     }
 
+    /// A layer that only places its one sublayer (nothing of its own, still,
+    /// opaque, on its parent's time) is no node of its own: its sublayer's
+    /// node applies its placement as its node would, so a chain of two such
+    /// layers gives the items, transforms and opacities of the same tree
+    /// where each keeps its node (given a second, empty sublayer) exactly,
+    /// over a second of animation; a layer that does anything else keeps
+    /// its node.
+    func testALayerThatOnlyPlacesItsSublayerIsCompiledIntoIt() throws {
+        var shape = Layer(name: "s", frame: Rect(x: 2, y: 3, width: 10, height: 6), contents: white)
+        shape.position.x = Timeline(7, animations: [.basic(BasicAnimation(from: 7.0, to: 19.0, duration: 1))])
+        shape.transform.rotation = Timeline(0.2, animations: [.basic(BasicAnimation(from: 0.2, to: 1.4, duration: 1))])
+        func placing(extra: Bool) -> Layer {
+            let empty = { (name: String) in extra ? [Layer(name: name, frame: Rect(x: 0, y: 0, width: 1, height: 1))] : [] }
+            var inner = Layer(name: "w2", frame: Rect(x: 5.25, y: 7.5, width: 30, height: 20), sublayers: [shape] + empty("e2"))
+            inner.anchorPoint = Point(0.3, 0.9)
+            inner.transform = AnimatableTransform(rotation: 0.7, scaleX: 0.7, scaleY: 1.3)
+            var outer = Layer(name: "w1", frame: Rect(x: 30.125, y: 40.5, width: 50, height: 50), sublayers: [inner] + empty("e1"))
+            outer.transform = AnimatableTransform(translationX: 1.5, rotation: -0.3, scaleX: 1.5, scaleY: 1.5)
+            outer.boundsOrigin = AnimatablePoint(3, -2)
+            return Layer(name: "root", frame: Rect(x: 0, y: 0, width: 200, height: 200), sublayers: [outer])
+        }
+        let folded = try evaluator(placing(extra: false)), kept = try evaluator(placing(extra: true))
+        XCTAssertEqual(folded.nodes.map(\.layer.name), ["root", "s"], "w1 and w2 only place s")
+        XCTAssertEqual(kept.nodes.map(\.layer.name), ["root", "w1", "w2", "s", "e2", "e1"])
+        for t in stride(from: 0.0, through: 1.0, by: 0.125) {
+            let a = folded.presentation(at: t).items, b = kept.presentation(at: t).items
+            XCTAssertEqual(a.map { name(folded, $0) }, ["s"])
+            XCTAssertEqual(b.map { name(kept, $0) }, ["s"])
+            XCTAssertEqual(a.first?.transform, b.first?.transform, "t = \(t): the same products in the same order")
+            XCTAssertEqual(a.first?.opacity, b.first?.opacity)
+            XCTAssertEqual(a.first?.clip, b.first?.clip)
+        }
+        // Anything of its own keeps a layer's node.
+        var variants: [(String, (inout Layer) -> Void)] = [
+            ("translucent", { $0.opacity = Timeline(0.5) }),
+            ("moving", { $0.position.y = Timeline(0, animations: [.basic(BasicAnimation(from: 0.0, to: 5.0, duration: 1))]) }),
+            ("fading", { $0.opacity = Timeline(1, animations: [.basic(BasicAnimation(from: 1.0, to: 0.0, duration: 1))]) }),
+            ("clipping", { $0.masksToBounds = true }),
+            ("on its own time", { $0.timing.speed = 2 }),
+            ("blending", { $0.blendMode = .multiply }),
+            ("hidden", { $0.isHidden = true }),
+            ("drawing", { $0.contents = self.white }),
+        ]
+        variants.append(("masked", { $0.mask = Layer(name: "m", frame: Rect(x: 0, y: 0, width: 4, height: 4), contents: self.white) }))
+        for (what, change) in variants {
+            var wrapper = Layer(name: "w", frame: Rect(x: 10, y: 10, width: 20, height: 20), sublayers: [shape])
+            change(&wrapper)
+            let ev = try evaluator(Layer(name: "root", frame: Rect(x: 0, y: 0, width: 100, height: 100), sublayers: [wrapper]))
+            XCTAssertEqual(ev.nodes.map(\.layer.name), ["root", "w", "s"], what)
+        }
+    }
+
     /// CA composites a layer's border above its sublayers: a box with
     /// sublayers and a border emits its fill, the sublayers, then the border.
     func testABoxBorderIsDrawnAfterItsSublayers() throws {
