@@ -33,11 +33,12 @@ package struct BatchItem: Equatable {
         }
     }
 
-    /// Whether a Lottie item can write `output`: an animation (.mp4, .webm, .gif, .apng or .png), or a folder of
-    /// frames (a name ending in `/`); what is accepted otherwise.
+    /// Whether a Lottie item can write `output`: an animation (.mp4, .webm, .gif, .apng or an animated .png), or a
+    /// folder of frames (a name ending in `/`).
     package static func isLottieOutput(_ output: String) -> Bool {
         OutputPaths.frameFolder(output) != nil || AnimationFormat(path: output, frames: 2) != nil
     }
+    /// What a Lottie item's output may be, as a refusal says it.
     package static let lottieOutputs = "an animation (.mp4, .webm, .gif or .apng) or a folder of frames (a name ending in /)"
 
     /// A lottie item as `waves render lottie`'s arguments: the whole animation drawn by the CPU unless the item

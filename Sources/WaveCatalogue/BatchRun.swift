@@ -145,7 +145,7 @@ package struct BatchRun {
     /// process has ended, another's a day old (`PendingFile.isStale`).
     static func removeStaleTemporaries(_ outputs: [String]) {
         // An output's folder (its fingerprint's too), and an output that is a folder of frames itself.
-        let folders = Set(outputs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }  + outputs.compactMap(OutputPaths.frameFolder))
+        let folders = Set(outputs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } + outputs.compactMap(OutputPaths.frameFolder))
         for folder in folders {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where PendingFile.isStale(name, in: folder) {
                 unlink(folder + "/" + name)
