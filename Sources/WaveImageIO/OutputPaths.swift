@@ -74,14 +74,15 @@ package enum OutputPaths {
     }
 
     /// A folder of frames, before any is written: a symbolic link in its
-    /// place refused as for a file (`checkLink`); where something is there,
-    /// a folder that takes new files. Whether it is there.
+    /// place refused as for a file (`checkLink`), and a file there refused
+    /// (a retry cannot help); where a folder is there, one that takes new
+    /// files. Whether it is there.
     @discardableResult
     package static func checkFrameFolder(_ folder: String) throws -> Bool {
         try checkLink(folder, holding: "frames")
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return false }
-        guard isFolder.boolValue else { throw FileError.cannotWrite(path: folder, reason: "it is a file, not a folder for the frames") }
+        guard isFolder.boolValue else { throw FileError.refused(path: folder, reason: "it is a file, not a folder for the frames") }
         try checkFolder(folder)
         return true
     }

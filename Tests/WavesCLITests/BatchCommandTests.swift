@@ -102,7 +102,8 @@ final class BatchCommandTests: XCTestCase {
     /// or a folder; a second run skips them; a folder a killed run left (its
     /// fingerprint missing, a stale frame and a dead writer's temporary file
     /// in it) is done again and holds the animation's frames alone; an item
-    /// whose output is neither fails with one line.
+    /// whose output is neither fails with one line, and one whose folder is a
+    /// file fails for good.
     func testLottieItemsAreTheWholeAnimationAsRenderWritesIt() throws {
         try GLRequirement.needPrograms(["/usr/bin/ffmpeg"], hint: "apt-get install ffmpeg")
         let file = folder + "/anim.json"
@@ -112,10 +113,17 @@ final class BatchCommandTests: XCTestCase {
             {"id":"b","input":"anim.json","output":"anim/b.gif","kind":"lottie","size":"40x40"}
             {"id":"c","input":"anim.json","output":"anim/frames/","size":"24x16"}
             {"id":"d","input":"anim.json","output":"anim/d.txt","kind":"lottie"}
+            {"id":"e","input":"anim.json","output":"anim/taken/"}
             """.write(toFile: folder + "/lottie.jsonl", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: folder + "/anim", withIntermediateDirectories: true)
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: folder + "/anim/taken"))
         let r = try waves(["batch", "--manifest", "lottie.jsonl", "--results", "lottie-results.jsonl"])
         XCTAssertEqual(r.status, 65, r.stderr)
         XCTAssertEqual(r.stderr.split(separator: "\n").filter { $0.contains("d: output anim/d.txt") }.count, 1, r.stderr)
+        // A file where the frames' folder would be: refused for good (65, not worth a retry), and left as it was.
+        let taken = try results("lottie-results.jsonl").first { $0["id"] as? String == "e" }
+        XCTAssertEqual(taken?["exit_status"] as? Int, 65, "\(String(describing: taken))")
+        XCTAssertEqual(try data("anim/taken"), Data("a file".utf8))
         let alone = try waves(["render", "lottie", "--file", "anim.json", "--size", "48x32", "--background", "#FFFFFF", "--backend", "cpu",
                                "--out", "alone.apng"])
         XCTAssertEqual(alone.status, 0, alone.stderr)
@@ -135,7 +143,7 @@ final class BatchCommandTests: XCTestCase {
         func statuses(_ name: String) throws -> [String: String] {
             Dictionary(uniqueKeysWithValues: try results(name).map { ($0["id"] as? String ?? "", $0["status"] as? String ?? "") })
         }
-        XCTAssertEqual(try statuses("again.jsonl"), ["a": "skipped", "b": "skipped", "c": "skipped", "d": "failed"])
+        XCTAssertEqual(try statuses("again.jsonl"), ["a": "skipped", "b": "skipped", "c": "skipped", "d": "failed", "e": "failed"])
         // As a task killed while writing the frames leaves them: no fingerprint, a frame of an earlier sequence, a writer's file.
         try FileManager.default.removeItem(atPath: folder + "/anim/.frames.waves")
         let stale = folder + "/anim/frames/" + OutputPaths.frameName(names.count + 5)
@@ -144,7 +152,7 @@ final class BatchCommandTests: XCTestCase {
         try Data("half a frame".utf8).write(to: URL(fileURLWithPath: pending))
         let redo = try waves(["batch", "--manifest", "lottie.jsonl", "--results", "redo.jsonl"])
         XCTAssertEqual(redo.status, 65, redo.stderr)
-        XCTAssertEqual(try statuses("redo.jsonl"), ["a": "skipped", "b": "skipped", "c": "ok", "d": "failed"])
+        XCTAssertEqual(try statuses("redo.jsonl"), ["a": "skipped", "b": "skipped", "c": "ok", "d": "failed", "e": "failed"])
         try sameFrames("a folder done again holds the animation's frames alone")
     }
 
