@@ -1,4 +1,4 @@
-import WaveCore
+@testable import WaveCore
 import XCTest
 
 /// The rasteriser is a general polygon filler, not a wave special case.
@@ -137,6 +137,88 @@ final class RasterizerTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Each pixel's level and how many times it was given.
+    private struct Recorder: CoverageBlitter {
+        let width: Int
+        var levels: [Int], times: [Int]
+        init(width: Int, height: Int) { (self.width, levels, times) = (width, [Int](repeating: -1, count: width * height), [Int](repeating: 0, count: width * height)) }
+        mutating func blit(row: Int, from x0: Int, to x1: Int, level: Int) {
+            for x in x0..<x1 { levels[row * width + x] = level; times[row * width + x] += 1 }
+        }
+    }
+
+    /// A rectangle with sides along the axes filled as one (`fill(rows:into:rectangle:)`) gives every pixel of
+    /// the rows once, at the level its four edges give it as an outline: over random rectangles from a fixed seed
+    /// (sides on whole pixels, within one pixel, past the image's sides inside the box round it, either way round),
+    /// both fill rules and parts of the rows; a corner outside that box is left to the outline.
+    func testARectangleFilledAsOneGivesTheLevelsOfItsEdges() throws {
+        let (width, height) = (23, 17)
+        let r = try CoverageRasterizer(width: width, height: height)
+        var random: UInt64 = 12345
+        func next(_ lo: Double, _ hi: Double) -> Double {
+            random = random &* 6364136223846793005 &+ 1442695040888963407
+            let u = Double(random >> 11) / Double(1 << 53)
+            // One draw in four on a whole or half pixel.
+            let v = lo + (hi - lo) * u
+            return (random >> 5) % 4 == 0 ? (v * 2).rounded() / 2 : v
+        }
+        var filled = 0, left = 0
+        for k in 0..<400 {
+            let (x0, x1) = (next(-1.5, Double(width) + 1.5), k % 9 == 0 ? 0 : next(-1.5, Double(width) + 1.5))
+            let (y0, y1) = (next(-1.5, Double(height) + 1.5), k % 11 == 0 ? next(3, 3.2) : next(-1.5, Double(height) + 1.5))
+            guard let rectangle = r.gridRectangle(x0, y0, x1, y1) else { left += 1; continue }
+            filled += 1
+            r.evenOdd = k % 2 == 1
+            let rows = k % 3 == 0 ? 4..<13 : 0..<height
+            var outline = Recorder(width: width, height: height), asOne = Recorder(width: width, height: height)
+            // As the painter fills an item: its edges held to its rows.
+            r.clipRows = rows
+            r.fill(rows: rows, into: &outline) {
+                r.move(to: x0, y0); r.line(to: x1, y0); r.line(to: x1, y1); r.line(to: x0, y1); r.close()
+            }
+            r.clipRows = 0..<height
+            r.fill(rows: rows, into: &asOne, rectangle: rectangle)
+            XCTAssertEqual(asOne.levels, outline.levels, "(\(x0), \(y0)) to (\(x1), \(y1)), rows \(rows), even-odd \(r.evenOdd)")
+            for row in 0..<height {
+                XCTAssertEqual(Array(asOne.times[(row * width)..<((row + 1) * width)]), [Int](repeating: rows.contains(row) ? 1 : 0, count: width),
+                               "row \(row): each pixel of the rows once")
+            }
+        }
+        XCTAssertGreaterThan(filled, 200)
+        XCTAssertGreaterThan(left, 20, "corners outside the box round the image are left to the outline")
+    }
+
+    /// One sub-path of straight segments round its bounds' four corners in turn is a rectangle, either way round
+    /// and closed on its first point or not; a turned square, a curve, a second sub-path, no area, a corner twice
+    /// or an L are not.
+    func testWhatIsAnAxisAlignedRectangle() throws {
+        func path(_ subpaths: [[Point]], curve: Bool = false) throws -> Path {
+            var b = PathBuilder()
+            for points in subpaths {
+                try b.move(to: points[0].x, points[0].y)
+                for p in points.dropFirst() { try b.line(to: p.x, p.y) }
+                if curve { try b.quad(control: 0, 9, to: points[0].x, points[0].y) }
+                b.close()
+            }
+            return b.path
+        }
+        let square = [Point(1, 2), Point(6, 2), Point(6, 5), Point(1, 5)]
+        for yes in [[square], [square.reversed()], [square + [square[0]]], [[square[2], square[3], square[0], square[1]]]] {
+            XCTAssertTrue(try path(yes).isAxisAlignedRectangle, "\(yes)")
+        }
+        let no: [[[Point]]] = [
+            [[Point(3, 0), Point(6, 3), Point(3, 6), Point(0, 3)]],
+            [square, [Point(10, 10), Point(12, 10), Point(12, 12), Point(10, 12)]],
+            [[Point(1, 2), Point(6, 2), Point(6, 2), Point(1, 2)]],
+            [[Point(1, 2), Point(6, 2), Point(1, 2), Point(6, 2)]],
+            [[Point(1, 2), Point(6, 2), Point(6, 5), Point(1, 5), Point(6, 2)]],
+            [[Point(0, 0), Point(4, 0), Point(4, 2), Point(2, 2), Point(2, 4), Point(0, 4)]],
+            [[Point(1, 2), Point(6, 2), Point(6, 5)]],
+        ]
+        for points in no { XCTAssertFalse(try path(points).isAxisAlignedRectangle, "\(points)") }
+        XCTAssertFalse(try path([Array(square.prefix(3))], curve: true).isAxisAlignedRectangle, "a curve")
     }
 
     /// A sink that counts what it is given, keeping rows 10..<20.

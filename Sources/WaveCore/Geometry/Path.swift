@@ -75,6 +75,36 @@ public struct Path: Equatable, Hashable, Sendable {
         return nil
     }
 
+    /// Whether it is one rectangle with sides along the axes and some area: one sub-path of straight segments
+    /// round its bounds' four corners in turn (a last point back on the first allowed). Its bounds are then the
+    /// rectangle, which a rasteriser may fill as one (`CoverageRasterizer.fill(rows:into:rectangle:)`).
+    public var isAxisAlignedRectangle: Bool {
+        guard subpaths.count == 1, elements.count == 4 || elements.count == 5, let b = bounds, b.minX < b.maxX, b.minY < b.maxY else {
+            return false
+        }
+        var corners = (Point(0, 0), Point(0, 0), Point(0, 0), Point(0, 0))
+        for i in 0..<elements.count {
+            let p: Point
+            switch elements[i] {
+            case let .move(q) where i == 0: p = q
+            case let .line(q) where i > 0: p = q
+            default: return false
+            }
+            guard p.x == b.minX || p.x == b.maxX, p.y == b.minY || p.y == b.maxY else { return false }
+            switch i {
+            case 0: corners.0 = p
+            case 1: corners.1 = p
+            case 2: corners.2 = p
+            case 3: corners.3 = p
+            default: return p == corners.0 // a fifth point closes it on the first
+            }
+        }
+        // Each side along one axis (the next corner differs in one coordinate), and no corner twice.
+        func side(_ p: Point, _ q: Point) -> Bool { (p.x == q.x) != (p.y == q.y) }
+        return side(corners.0, corners.1) && side(corners.1, corners.2) && side(corners.2, corners.3) && side(corners.3, corners.0)
+            && corners.0 != corners.2 && corners.1 != corners.3
+    }
+
     public static func == (a: Path, b: Path) -> Bool { a.elements == b.elements }
     public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
 

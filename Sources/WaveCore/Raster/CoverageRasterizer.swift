@@ -508,6 +508,52 @@ package final class CoverageRasterizer {
         state.pointee.keptOverflowed = false
     }
 
+    // MARK: Rectangles
+
+    /// An outline that is one rectangle with sides along the axes, its sides on the 1/256 grid (`gridRectangle`).
+    package struct GridRectangle: Equatable {
+        let left: Int, top: Int, right: Int, bottom: Int
+    }
+
+    /// The rectangle with opposite corners (x0, y0) and (x1, y1), in pixels, its sides where `move` and `line`
+    /// put its edges on the grid; nil where a corner lies outside the box one pixel around the image (there its
+    /// edges are clipped first: `fill` it as an outline).
+    package func gridRectangle(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> GridRectangle? {
+        guard isInBox(x0, y0), isInBox(x1, y1) else { return nil }
+        let (a, b, c, d) = (Self.fixed(x0), Self.fixed(y0), Self.fixed(x1), Self.fixed(y1))
+        return GridRectangle(left: Swift.min(a, c), top: Swift.min(b, d), right: Swift.max(a, c), bottom: Swift.max(b, d))
+    }
+
+    /// `rectangle`'s coverage over `rows`, every pixel of them once as `fill` gives its four edges, the same
+    /// levels without accumulating them: on the grid, two vertical edges leave a pixel twice its overlap with
+    /// the rectangle's rows times its overlap with its columns (left of the image counting from its first
+    /// column, right of it reaching no pixel, as `addEdge` has them).
+    package func fill<Blitter: CoverageBlitter>(rows: Range<Int>, into blitter: inout Blitter, rectangle: GridRectangle) {
+        let evenOdd = state.pointee.evenOdd, edge = width << 8
+        let left = Swift.min(Swift.max(rectangle.left, 0), edge), right = Swift.min(Swift.max(rectangle.right, 0), edge)
+        let first = left >> 8, last = (right &- 1) >> 8
+        for row in rows.clamped(to: 0..<height) {
+            let top = row << 8
+            let rise = Swift.min(rectangle.bottom, top &+ 256) &- Swift.max(rectangle.top, top)
+            guard rise > 0 && right > left else {
+                blitter.blit(row: row, from: 0, to: width, level: 0)
+                continue
+            }
+            if first > 0 { blitter.blit(row: row, from: 0, to: first, level: 0) }
+            if first == last {
+                blitter.blit(row: row, from: first, to: first &+ 1, level: Self.level(Int32(2 &* rise &* (right &- left)), evenOdd: evenOdd))
+            } else {
+                let leftPart = (first &+ 1) << 8 &- left, rightPart = right &- last << 8
+                blitter.blit(row: row, from: first, to: first &+ 1, level: Self.level(Int32(2 &* rise &* leftPart), evenOdd: evenOdd))
+                if last > first &+ 1 {
+                    blitter.blit(row: row, from: first &+ 1, to: last, level: Self.level(Int32(2 &* rise &* 256), evenOdd: evenOdd))
+                }
+                blitter.blit(row: row, from: last, to: last &+ 1, level: Self.level(Int32(2 &* rise &* rightPart), evenOdd: evenOdd))
+            }
+            if last &+ 1 < width { blitter.blit(row: row, from: last &+ 1, to: width, level: 0) }
+        }
+    }
+
     /// Keeps an edge for the bands after the first (`fill`), or notes that there was no room.
     private func keep(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
         let n = state.pointee.keptCount

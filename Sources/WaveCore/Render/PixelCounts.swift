@@ -181,15 +181,19 @@ extension CoverageRasterizer {
         blitter = counted.inner
     }
 
-    /// `fill(rows:into:outline:)`, each span counted into `counts` where it is set, as `resolve` counts them.
+    /// `fill(rows:into:outline:)`, or where the outline is one rectangle on the grid `fill(rows:into:rectangle:)`,
+    /// each span counted into `counts` where it is set, as `resolve` counts them.
     @inline(__always)
     func fill<B: CoverageBlitter>(rows: Range<Int>, into blitter: inout B, counting counts: PixelCounts?, columns: Range<Int>,
                                   as destination: CountedDestination, writesUncovered: Bool = false,
-                                  mask: UnsafeMutablePointer<UInt8>? = nil, outline: () -> Void) {
-        guard let counts else { return fill(rows: rows, into: &blitter, outline: outline) }
+                                  mask: UnsafeMutablePointer<UInt8>? = nil, rectangle: GridRectangle? = nil, outline: () -> Void) {
+        guard let counts else {
+            if let rectangle { return fill(rows: rows, into: &blitter, rectangle: rectangle) }
+            return fill(rows: rows, into: &blitter, outline: outline)
+        }
         var counted = CountingBlitter(inner: blitter, counts: counts, columns: columns, destination: destination,
                                       writesUncovered: writesUncovered, mask: mask)
-        fill(rows: rows, into: &counted, outline: outline)
+        if let rectangle { fill(rows: rows, into: &counted, rectangle: rectangle) } else { fill(rows: rows, into: &counted, outline: outline) }
         blitter = counted.inner
     }
 }

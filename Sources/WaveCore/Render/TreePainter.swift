@@ -389,17 +389,29 @@ package final class TreePainter {
         if case let .play(words) = use {
             return KeptCoverage.play(words, into: &blitter, counting: counts, columns: area.columns, as: destination, mask: mask)
         }
+        let rectangle = Self.gridRectangle(shape, item.transform, rasterizer)
         guard case .rasterizeAndKeep = use else {
-            return rasterizer.fill(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: destination, mask: mask) {
+            return rasterizer.fill(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: destination, mask: mask,
+                                   rectangle: rectangle) {
                 addOutline(item, shape: shape, columns: area.columns)
             }
         }
         var keeping = kept.keeping(blitter)
-        rasterizer.fill(rows: area.rows, into: &keeping, counting: counts, columns: area.columns, as: destination, mask: mask) {
+        rasterizer.fill(rows: area.rows, into: &keeping, counting: counts, columns: area.columns, as: destination, mask: mask,
+                        rectangle: rectangle) {
             addOutline(item, shape: shape, columns: area.columns)
         }
         kept.keep(keeping, slot: slot)
         blitter = keeping.inner
+    }
+
+    /// A fixed path that is one rectangle with sides along the axes, under a transform that keeps them so (no
+    /// turn or skew), on the rasteriser's grid: filled as one, the levels its edges would give (nil otherwise).
+    /// Its corners go through the transform as `PrimitiveOutlines.addPath` takes them.
+    private static func gridRectangle(_ shape: Shape, _ m: Affine, _ rasterizer: CoverageRasterizer) -> CoverageRasterizer.GridRectangle? {
+        guard m.b == 0, m.c == 0, case let .fixed(path) = shape.path, path.isAxisAlignedRectangle, let b = path.bounds else { return nil }
+        let p = m.apply(Point(b.minX, b.minY)), q = m.apply(Point(b.maxX, b.maxY))
+        return rasterizer.gridRectangle(p.x, p.y, q.x, q.y)
     }
 
     /// The item's outline into the rasteriser, clipped to its rows (a
