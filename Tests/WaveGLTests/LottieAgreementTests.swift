@@ -36,18 +36,28 @@ final class LottieAgreementTests: XCTestCase {
         var rows: [String] = []
         let pictured = ["a_mountain.json", "abstract_circle.json", "ripple_loading_animation.json"]
         let write = ProcessInfo.processInfo.environment["WAVES_WRITE_GENERATED"] == "1"
-        for file in files {
-            let path = folder.appendingPathComponent(file).path
-            let animation = try LottieAnimation(contentsOf: path)
-            // Its whole frames as reference.py --info counts them: op - ip, rounded where within 0.001 of a whole number.
+        // A file's frames compared: 0, half way and three quarters of its whole frames as reference.py --info counts
+        // them (op - ip, rounded where within 0.001 of a whole number).
+        func picks(_ animation: LottieAnimation) -> [Int] {
             let span = animation.outPoint - animation.inPoint
             let frames = abs(span - span.rounded()) < 1e-3 ? Int(span.rounded()) : Swift.max(0, Int(span.rounded(.up)))
-            let picks = [0, frames / 2, frames * 3 / 4]
-            // Both peers draw the file's frames in child processes of their own while Waves draws them.
-            let drawing = try ["rlottie", "thorvg"].map { peer in
-                (peer, try start(python, [script, "--peer", peer, "--size", "200x200", "--frames",
-                                          picks.map(String.init).joined(separator: ","), "--out", out.path, path]))
-            }
+            return [0, frames / 2, frames * 3 / 4]
+        }
+        // Both peers draw a file's frames in child processes of their own, started a file ahead: while Waves draws
+        // one file, the peers draw it and the next (each python start costs as much as Waves' frames of a file).
+        func startPeers(_ file: String) throws -> (animation: LottieAnimation, peers: [(String, Process)]) {
+            let path = folder.appendingPathComponent(file).path
+            let animation = try LottieAnimation(contentsOf: path)
+            let frames = picks(animation).map(String.init).joined(separator: ",")
+            return (animation, try ["rlottie", "thorvg"].map { peer in
+                (peer, try start(python, [script, "--peer", peer, "--size", "200x200", "--frames", frames, "--out", out.path, path]))
+            })
+        }
+        var ahead = try startPeers(files[0])
+        for (index, file) in files.enumerated() {
+            let (animation, drawing) = ahead
+            let picks = picks(animation)
+            if index + 1 < files.count { ahead = try startPeers(files[index + 1]) }
             var drawn: [[(name: String, frame: RGBAImage)]] = []
             var without = ""
             for n in picks {
