@@ -44,12 +44,13 @@ public struct LottieEffect: Equatable, Sendable {
         return scene
     }
 
-    /// The *.json files of the folder `path`, in name order; nil where `path`
-    /// is not a folder or holds none (a bench or a demo takes each as a file).
+    /// The *.json files of the folder `path` (hidden ones left out), in name
+    /// order; nil where `path` is not a folder or holds none (a bench, a demo
+    /// or a batch's plan takes each as a file).
     public static func files(inFolder path: String) -> [String]? {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return nil }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.lowercased().hasSuffix(".json") }.sorted()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") && $0.lowercased().hasSuffix(".json") }.sorted()
         return names.isEmpty ? nil : names.map { (path as NSString).appendingPathComponent($0) }
     }
 

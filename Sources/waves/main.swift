@@ -49,8 +49,9 @@ do {
     if error is ExitCode { exit(status) }
     // One error style: what is wrong, then where to read more.
     var command = arguments.first.flatMap { ["render", "demo", "bench", "peaks", "batch"].contains($0) ? $0 : nil }
-    // An effect's own command ('waves render dots') has its own help.
-    if let c = command, let i = arguments.firstIndex(of: c), i + 1 < arguments.count, Effects.names.contains(arguments[i + 1]) {
+    // An effect's own command ('waves render dots') has its own help, and so has a batch's ('waves batch plan').
+    if let c = command, let i = arguments.firstIndex(of: c), i + 1 < arguments.count, Effects.names.contains(arguments[i + 1])
+        || (c == "batch" && BatchCommand.configuration.subcommands.contains { $0.configuration.commandName == arguments[i + 1] }) {
         command = c + " " + arguments[i + 1]
     }
     printError("waves: " + Failure.message(of: error) + " (see 'waves\(command.map { " " + $0 } ?? "") --help')")

@@ -157,7 +157,7 @@ final class BatchCommandTests: XCTestCase {
     }
 
     /// `waves batch plan` of a folder of animations (issue 43): its Lottie
-    /// files alone, in name order, as lottie items for an animation or a
+    /// files alone (hidden ones left out), in name order, as lottie items for an animation or a
     /// folder pattern (or an animated PNG asked for by kind); a folder holding
     /// none is one line naming the inputs and what they must hold (64), a
     /// Lottie pattern that is no animation one naming --out, and nothing is
@@ -165,7 +165,9 @@ final class BatchCommandTests: XCTestCase {
     func testAPlanOfAnimationsListsTheirLottieFiles() throws {
         let animations = folder + "/animations"
         try FileManager.default.createDirectory(atPath: animations, withIntermediateDirectories: true)
-        for name in ["b.json", "a.json"] { try LottieFixtures.everyEffect.write(toFile: animations + "/" + name, atomically: true, encoding: .utf8) }
+        for name in ["b.json", "a.json", ".hidden.json"] {
+            try LottieFixtures.everyEffect.write(toFile: animations + "/" + name, atomically: true, encoding: .utf8)
+        }
         try FileManager.default.copyItem(atPath: folder + "/tracks/t0.wav", toPath: animations + "/t0.wav")
         for (pattern, kind) in [("out/{name}.mp4", [String]()), ("out/{name}/", []), ("out/{name}.png", ["--kind", "lottie"])] {
             let r = try waves(["batch", "plan", "animations", "--out", pattern, "--set", "size=64x64"] + kind)
@@ -179,7 +181,8 @@ final class BatchCommandTests: XCTestCase {
         let audioOnly = try waves(["batch", "plan", "tracks", "--out", "out/{name}.mp4"])
         XCTAssertEqual(audioOnly.status, 64, audioOnly.stderr)
         XCTAssertEqual(audioOnly.stderr.split(separator: "\n").count, 1, audioOnly.stderr)
-        XCTAssert(audioOnly.stderr.contains("<inputs> tracks: expected files or folders holding Lottie files (*.json)"), audioOnly.stderr)
+        XCTAssert(audioOnly.stderr.contains("<inputs> tracks: expected files or folders holding Lottie files (*.json) (see 'waves batch plan --help')"),
+                  audioOnly.stderr)
         XCTAssertEqual(audioOnly.stdout, "")
         let notAnimation = try waves(["batch", "plan", "animations", "--out", "out/{name}.dat", "--kind", "lottie"])
         XCTAssertEqual(notAnimation.status, 64, notAnimation.stderr)
