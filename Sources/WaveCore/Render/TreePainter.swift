@@ -41,6 +41,9 @@ package final class TreePainter {
     private let kept: KeptCoverage
     /// Per content number, a picture's clear blocks (nil for other contents).
     private let pictureBlocks: [PictureBlocks?]
+    /// Per content number, a fixed path's corners where it is one rectangle with sides along the axes
+    /// (`Path.isAxisAlignedRectangle`; nil for other contents), found once; empty where no content is one.
+    private let rectangles: [(low: Point, high: Point)?]
     /// Blitters made so far: each one's number (`ItemBlitter.item`) keys the ramp terms weighed for it.
     private var itemsPainted = 0
 
@@ -95,6 +98,12 @@ package final class TreePainter {
             if case let .picture(picture) = contents { return PictureBlocks(picture.image) }
             return nil
         }
+        let rectangles = evaluator.contents.map { contents -> (low: Point, high: Point)? in
+            guard case let .shape(shape) = contents, case let .fixed(path) = shape.path, path.isAxisAlignedRectangle,
+                  let b = path.bounds else { return nil }
+            return (Point(b.minX, b.minY), Point(b.maxX, b.maxY))
+        }
+        self.rectangles = rectangles.contains { $0 != nil } ? rectangles : []
         kept = try KeptCoverage(slots: evaluator.capacity.items + evaluator.capacity.maskItems,
                                 words: KeptCoverage.words(width: rasterizer.width, height: rasterizer.height))
         // A debug build makes a generic type's metadata where it is first used, which allocates; the blitters
@@ -389,7 +398,7 @@ package final class TreePainter {
         if case let .play(words) = use {
             return KeptCoverage.play(words, into: &blitter, counting: counts, columns: area.columns, as: destination, mask: mask)
         }
-        let rectangle = Self.gridRectangle(shape, item.transform, rasterizer)
+        let rectangle = gridRectangle(item)
         guard case .rasterizeAndKeep = use else {
             return rasterizer.fill(rows: area.rows, into: &blitter, counting: counts, columns: area.columns, as: destination, mask: mask,
                                    rectangle: rectangle) {
@@ -405,12 +414,13 @@ package final class TreePainter {
         blitter = keeping.inner
     }
 
-    /// A fixed path that is one rectangle with sides along the axes, under a transform that keeps them so (no
-    /// turn or skew), on the rasteriser's grid: filled as one, the levels its edges would give (nil otherwise).
-    /// Its corners go through the transform as `PrimitiveOutlines.addPath` takes them.
-    private static func gridRectangle(_ shape: Shape, _ m: Affine, _ rasterizer: CoverageRasterizer) -> CoverageRasterizer.GridRectangle? {
-        guard m.b == 0, m.c == 0, case let .fixed(path) = shape.path, path.isAxisAlignedRectangle, let b = path.bounds else { return nil }
-        let p = m.apply(Point(b.minX, b.minY)), q = m.apply(Point(b.maxX, b.maxY))
+    /// The item's fixed path where it is one rectangle with sides along the axes (`rectangles`), under a transform
+    /// that keeps them so (no turn or skew), on the rasteriser's grid: filled as one, the levels its edges would
+    /// give (nil otherwise). Its corners go through the transform as `PrimitiveOutlines.addPath` takes them.
+    private func gridRectangle(_ item: PresentationItem) -> CoverageRasterizer.GridRectangle? {
+        let m = item.transform
+        guard m.b == 0, m.c == 0, item.content >= 0, item.content < rectangles.count, let corners = rectangles[item.content] else { return nil }
+        let p = m.apply(corners.low), q = m.apply(corners.high)
         return rasterizer.gridRectangle(p.x, p.y, q.x, q.y)
     }
 

@@ -147,16 +147,14 @@ package final class PlacementTracks {
         return tracks
     }
 
-    /// The timelines held, in the order `timelines(of:)` lists a layer's.
-    private var timelines: [Timeline<Double>] {
-        [opacity, x, y, originX, originY, translationX, translationY, rotation, scaleX, scaleY, skew, skewAxis].map(\.timeline)
+    /// The tracks held, in the order `timelines(of:)` lists a layer's timelines.
+    private var held: [TrackedTimeline] {
+        [opacity, x, y, originX, originY, translationX, translationY, rotation, scaleX, scaleY, skew, skewAxis]
     }
+    private var timelines: [Timeline<Double>] { held.map(\.timeline) }
 
-    private static func timelines(of layer: Layer) -> [Timeline<Double>] {
-        let t = layer.transform
-        return [layer.opacity, layer.position.x, layer.position.y, layer.boundsOrigin.x, layer.boundsOrigin.y,
-                t.translationX, t.translationY, t.rotation, t.scaleX, t.scaleY, t.skew, t.skewAxis]
-    }
+    /// Its opacity, then its geometry (`Layer.geometryTimelines`: position, bounds origin, the transform's parts).
+    private static func timelines(of layer: Layer) -> [Timeline<Double>] { [layer.opacity] + layer.geometryTimelines }
 
     private init(_ layer: Layer) {
         opacity = TrackedTimeline(layer.opacity)
@@ -170,9 +168,7 @@ package final class PlacementTracks {
     }
 
     deinit {
-        for held in [opacity, x, y, originX, originY, translationX, translationY, rotation, scaleX, scaleY, skew, skewAxis] {
-            held.track.deallocate()
-        }
+        for tracked in held { tracked.track.deallocate() }
     }
 
     /// The layer's transform at its local time t (`AnimatableTransform.matrix(at:sources:)`).
